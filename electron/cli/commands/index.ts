@@ -1,0 +1,14 @@
+/**
+ * Every sub-command of `longhaul`, in the order `--help` lists them.
+ * Each module exports `register(program)`; add a line here for a new one.
+ */
+import type { Command } from 'commander';
+import { register as registerListen } from './listen.js';
+import { register as registerRun } from './run.js';
+import { register as registerLoopback } from './loopback.js';
+
+export const COMMANDS: ReadonlyArray<(program: Command) => void> = [
+  registerListen,
+  registerRun,
+  registerLoopback,
+];

@@ -1,0 +1,103 @@
+/**
+ * The run options shared by `longhaul run` and `longhaul loopback`, and their
+ * conversion to validated `RunParams`. Every bad value names its flag.
+ */
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { DEFAULT_PARAMS, MAX_BUFFER_BYTES, MAX_SECONDS, MAX_STREAMS, MIN_INTERVAL_SECONDS, MAX_WINDOW_BYTES, runParamsSchema, type RunParams } from '../engine/params.js';
+import { ArgumentError } from '../util/errors.js';
+import { parseDuration, parseSize } from '../util/units.js';
+
+function wrap<T>(fn: (v: string) => T): (v: string) => T {
+  return (v: string) => {
+    try {
+      return fn(v);
+    } catch (err) {
+      throw new InvalidArgumentError((err as Error).message.replace(/^--?[\w-]+: /, ''));
+    }
+  };
+}
+
+function intIn(min: number, max: number, what: string): (v: string) => number {
+  return wrap((v) => {
+    if (!/^\s*\d+\s*$/.test(v)) throw new Error(`"${v}" is not a whole number`);
+    const n = Number(v);
+    if (n < min || n > max) throw new Error(`${what} must be between ${min} and ${max}, got ${n}`);
+    return n;
+  });
+}
+
+function sizeIn(min: number, max: number, what: string): (v: string) => number {
+  return wrap((v) => {
+    if (/^\s*-/.test(v)) throw new Error(`${what} cannot be negative ("${v}")`);
+    const n = parseSize(v);
+    if (n < min || n > max) throw new Error(`${what} must be between ${min} and ${max} bytes, got ${n}`);
+    return n;
+  });
+}
+
+function secondsIn(min: number, max: number, what: string): (v: string) => number {
+  return wrap((v) => {
+    if (/^\s*-/.test(v)) throw new Error(`${what} cannot be negative ("${v}")`);
+    const s = parseDuration(v);
+    if (!(s >= min && s <= max)) throw new Error(`${what} must be between ${min} s and ${max} s, got ${s} s`);
+    return s;
+  });
+}
+
+export interface RunFlags {
+  streams: number;
+  buffer: number;
+  window?: number;
+  bytes?: number;
+  seconds?: number;
+  reverse?: boolean;
+  bidir?: boolean;
+  interval: number;
+  json?: string;
+  workers?: number;
+}
+
+/** Add the run options to a command. */
+export function addRunOptions(cmd: Command): Command {
+  return cmd
+    .addOption(new Option('-P, --streams <n>', `parallel TCP streams, 1-${MAX_STREAMS}`).argParser(intIn(1, MAX_STREAMS, 'streams')).default(DEFAULT_PARAMS.streams))
+    .addOption(new Option('-l, --buffer <bytes>', 'bytes per write and per read (e.g. 128K, 1M)').argParser(sizeIn(1, MAX_BUFFER_BYTES, 'buffer')).default(DEFAULT_PARAMS.bufferBytes, '128K'))
+    .addOption(new Option('-w, --window <bytes>', 'TCP window (socket buffer) per stream end, e.g. 64K, 20M; default: OS autotuning').argParser(sizeIn(1, MAX_WINDOW_BYTES, 'window')))
+    .addOption(new Option('-n, --bytes <bytes>', 'stop after this many bytes in total (per direction), e.g. 1G').argParser(sizeIn(1, Number.MAX_SAFE_INTEGER, 'bytes')).conflicts('seconds'))
+    .addOption(new Option('-t, --seconds <s>', 'stop after this long (default 10 s), e.g. 30, 1.5s, 2m').argParser(secondsIn(0.1, MAX_SECONDS, 'seconds')))
+    .addOption(new Option('-R, --reverse', 'the responder sends, this PC receives').conflicts('bidir'))
+    .addOption(new Option('--bidir', 'both send at once: N streams each way'))
+    .addOption(new Option('-i, --interval <s>', `seconds between samples, ${MIN_INTERVAL_SECONDS}-60`).argParser(secondsIn(MIN_INTERVAL_SECONDS, 60, 'interval')).default(DEFAULT_PARAMS.intervalSeconds))
+    .addOption(new Option('--json <file>', 'write the result (longhaul.result/1) to this file, also when the run fails'))
+    .addOption(new Option('--workers <n>', 'data worker processes per role (default: number of CPUs)').argParser(intIn(1, 64, 'workers')).hideHelp());
+}
+
+/** Flags → validated parameters. Throws ArgumentError naming the flag. */
+export function runParamsFromFlags(f: RunFlags): RunParams {
+  const params: RunParams = {
+    streams: f.streams,
+    bufferBytes: f.buffer,
+    windowBytes: f.window ?? null,
+    bytes: f.bytes ?? null,
+    seconds: f.bytes !== undefined ? null : f.seconds ?? DEFAULT_PARAMS.seconds,
+    direction: f.bidir ? 'bidir' : f.reverse ? 'reverse' : 'forward',
+    intervalSeconds: f.interval,
+  };
+  const r = runParamsSchema.safeParse(params);
+  if (!r.success) throw new ArgumentError(`invalid run parameters: ${r.error.issues[0]?.message ?? 'unknown'}`);
+  return r.data;
+}
+
+/** `host`, `host:port`, `[v6]:port`. */
+export function parseHostPort(text: string, defaultPort: number): { host: string; port: number } {
+  const v6 = /^\[([^\]]+)\](?::(\d+))?$/.exec(text);
+  const plain = /^([^:]+)(?::(\d+))?$/.exec(text);
+  const m = v6 ?? plain;
+  const host = m?.[1];
+  const port = m?.[2] !== undefined ? Number(m[2]) : defaultPort;
+  if (!m || !host || !(port >= 1 && port <= 65535)) {
+    if (!m && text.split(':').length > 2) return { host: text, port: defaultPort }; // a bare IPv6 address
+    throw new ArgumentError(`"${text}" is not HOST or HOST:PORT (port 1-65535)`, 'HOST');
+  }
+  return { host, port };
+}

@@ -1,0 +1,265 @@
+/**
+ * The controller: the PC where the user presses Start. Dials the responder,
+ * walks the session state machine, runs its own data plane, and returns the
+ * run's `longhaul.result/1` — also when the run fails or is stopped: then the
+ * result is marked partial and holds everything measured so far.
+ */
+import { randomBytes } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import net from 'node:net';
+import os from 'node:os';
+import type { LonghaulResult, Side } from '../contract/result.js';
+import { ControlChannel } from '../protocol/control-channel.js';
+import { encodeDataHeader } from '../protocol/data-header.js';
+import { PROTOCOL_VERSION, type Message, type MessageOf } from '../protocol/messages.js';
+import type { SessionState } from '../protocol/session-state.js';
+import { LonghaulError, PeerError, describeError } from '../util/errors.js';
+import { SOFTWARE } from '../util/version.js';
+import { DataPlane, type SideSample } from './data-plane.js';
+import { planStreams, runParamsSchema, type RunParams } from './params.js';
+import { CAPABILITIES, STOP_GRACE_MS, runningTimeoutMs, windowInfo } from './run-common.js';
+import { RunRecorder } from './run-recorder.js';
+
+export interface ControllerOptions {
+  host: string;
+  port: number;
+  params: RunParams;
+  /** Abort to stop the run early; the result is then partial ("stopped by the user"). */
+  signal?: AbortSignal;
+  connectTimeoutMs?: number;
+  timeoutsMs?: Partial<Record<SessionState, number>>;
+  maxWorkersPerRole?: number;
+}
+
+export interface RunEvents {
+  /** A session phase was entered (for progress displays). */
+  phase: [SessionState];
+  /** One side's cumulative counters at an interval tick. */
+  sample: [SideSample, Side];
+}
+
+/** A run in progress. `result` settles with the result document; it never rejects for run failures. */
+export class ControllerRun extends EventEmitter<RunEvents> {
+  readonly result: Promise<LonghaulResult>;
+  readonly params: RunParams;
+  private channel: ControlChannel | null = null;
+  private plane: DataPlane | null = null;
+  private recorder: RunRecorder;
+  private readonly cookie = randomBytes(16).toString('hex');
+  private readonly plan;
+  private started = false;
+  private stopSent = false;
+  private localEnds = false;
+  private settle!: (r: LonghaulResult) => void;
+  private settled = false;
+  private watchdog: NodeJS.Timeout | null = null;
+
+  constructor(private readonly opts: ControllerOptions) {
+    super();
+    this.params = runParamsSchema.parse(opts.params);
+    this.plan = planStreams(this.params);
+    this.recorder = new RunRecorder({
+      id: this.cookie.slice(0, 16),
+      software: SOFTWARE,
+      writtenBy: 'controller',
+      controller: { hostname: os.hostname(), address: 'local', software: SOFTWARE },
+      responder: { hostname: 'unknown', address: `${opts.host}:${opts.port}`, software: 'unknown' },
+      params: this.params,
+      window: windowInfo(this.params.windowBytes),
+      startedAt: new Date(),
+    }, this.plan);
+    this.result = new Promise((resolve) => (this.settle = resolve));
+    opts.signal?.addEventListener('abort', () => this.stop('user'), { once: true });
+    queueMicrotask(() => void this.connect());
+  }
+
+  /** Latest cumulative sample of a side (for live displays). */
+  latest(side: Side): SideSample | undefined {
+    return this.recorder.latest(side);
+  }
+
+  /** Stop early; partial results are kept. Safe to call any time, twice. */
+  stop(reason: 'user' | 'error' = 'user', message: string | null = null): void {
+    if (this.settled) return;
+    this.recorder.markPartial(reason === 'user' ? 'stopped by the user' : message ?? 'stopped after an error');
+    if (!this.channel || !this.started) {
+      // Nothing is flowing yet: abandon the session.
+      this.fail(new LonghaulError('LH_ERR_STOPPED', reason === 'user' ? 'stopped by the user before the run started' : message ?? 'stopped'));
+      return;
+    }
+    this.sendStop(reason, message);
+    this.plane?.stop(STOP_GRACE_MS);
+  }
+
+  private async connect(): Promise<void> {
+    const { host, port } = this.opts;
+    this.emit('phase', 'hello');
+    let socket: net.Socket;
+    try {
+      socket = await dial(host, port, this.opts.connectTimeoutMs ?? 10_000);
+    } catch (err) {
+      return this.fail(err as LonghaulError);
+    }
+    if (this.settled) {
+      socket.destroy();
+      return;
+    }
+    const channel = new ControlChannel(socket, { role: 'controller', timeoutsMs: this.opts.timeoutsMs });
+    this.channel = channel;
+    channel.on('message', (m) => this.onMessage(m));
+    channel.on('failure', (err) => this.fail(err));
+    channel.send({ type: 'hello', protocol: PROTOCOL_VERSION, software: SOFTWARE, hostname: os.hostname(), capabilities: CAPABILITIES });
+  }
+
+  private onMessage(m: Message): void {
+    switch (m.type) {
+      case 'hello':
+        return this.onHello(m);
+      case 'params-ok':
+        return void this.openStreams();
+      case 'streams-ready':
+        return this.onStreamsReady();
+      case 'started':
+        this.channel!.setTimeout('running', runningTimeoutMs(this.params.intervalSeconds));
+        this.channel!.enter('running');
+        this.emit('phase', 'running');
+        return;
+      case 'sample':
+        this.recorder.addSample('responder', m);
+        this.emit('sample', m, 'responder');
+        return;
+      case 'results':
+        this.recorder.setEnds('responder', m.streams);
+        if (m.partial && m.reason) this.recorder.markPartial(`responder: ${m.reason}`);
+        return this.maybeSendResults();
+      case 'done':
+        this.channel!.enter('done');
+        this.channel!.close();
+        return this.finish();
+      default:
+        return;
+    }
+  }
+
+  private onHello(m: MessageOf<'hello'>): void {
+    if (m.protocol !== PROTOCOL_VERSION) {
+      return this.channel!.fail(new LonghaulError('LH_ERR_PROTOCOL_VERSION',
+        `the responder speaks protocol ${m.protocol}; this controller speaks ${PROTOCOL_VERSION}: install the same Longhaul version on both PCs`));
+    }
+    this.recorder = this.recorder.withResponder({ hostname: m.hostname, address: `${this.opts.host}:${this.opts.port}`, software: m.software });
+    this.channel!.send({ type: 'params', cookie: this.cookie, params: this.params });
+    this.channel!.enter('params');
+    this.emit('phase', 'params');
+  }
+
+  private async openStreams(): Promise<void> {
+    this.channel!.enter('streams');
+    this.emit('phase', 'streams');
+    const plane = new DataPlane({ params: this.params, plan: this.plan, side: 'controller', maxWorkersPerRole: this.opts.maxWorkersPerRole });
+    this.plane = plane;
+    plane.on('sample', (s) => {
+      this.recorder.addSample('controller', s);
+      this.channel?.send({ type: 'sample', index: s.index, t: s.t, final: s.final, streams: s.streams });
+      this.emit('sample', s, 'controller');
+    });
+    plane.on('done', (ends) => {
+      this.recorder.setEnds('controller', ends);
+      this.localEnds = true;
+      // Our streams are over (sent all, or received the peer's FIN on all): the run is complete.
+      this.sendStop('complete', null);
+      this.maybeSendResults();
+    });
+    try {
+      await plane.connectAll(this.opts.host, this.opts.port, (id) => encodeDataHeader(this.cookie, id));
+    } catch (err) {
+      this.fail(new LonghaulError('LH_ERR_DATA_STREAM', `could not open the data streams: ${describeError(err).message}`));
+    }
+  }
+
+  private onStreamsReady(): void {
+    const channel = this.channel!;
+    channel.enter('start');
+    this.emit('phase', 'start');
+    this.started = true;
+    this.recorder.setStartedAt(new Date());
+    channel.send({ type: 'start' });
+    this.plane!.start(process.hrtime.bigint());
+    if (this.params.seconds !== null) {
+      // Senders stop themselves at the deadline; this catches a peer that never sends its FIN.
+      const ms = (this.params.seconds * 1000) + runningTimeoutMs(this.params.intervalSeconds) + STOP_GRACE_MS;
+      this.watchdog = setTimeout(() => this.stop('error', `the run did not end within ${Math.round(ms / 1000)} s of its start`), ms);
+      this.watchdog.unref?.();
+    }
+  }
+
+  private sendStop(reason: 'complete' | 'user' | 'error', message: string | null): void {
+    if (this.stopSent || !this.channel) return;
+    this.stopSent = true;
+    this.channel.send({ type: 'stop', reason, message });
+    if (this.channel.state === 'running' || this.channel.state === 'start') this.channel.enter('results');
+    this.emit('phase', 'results');
+  }
+
+  private maybeSendResults(): void {
+    if (!this.localEnds || !this.recorder.hasEnds('responder') || !this.channel) return;
+    const mine = this.recorder.endsOf('controller');
+    const failed = mine.find((e) => e.error);
+    const reason = this.recorder.partialReasonSoFar ?? (failed?.error ? `stream error on the controller: ${failed.error.message}` : null);
+    this.channel.send({ type: 'results', streams: mine, partial: reason !== null, reason });
+  }
+
+  private fail(err: LonghaulError): void {
+    if (this.settled) return;
+    this.recorder.markPartial(err.message);
+    this.recorder.addError(err.toJSON());
+    this.channel?.destroy();
+    const plane = this.plane;
+    if (plane && this.started && !this.localEnds) {
+      plane.stop(1000);
+      const timer = setTimeout(() => this.finish(), 3000);
+      plane.once('done', () => {
+        clearTimeout(timer);
+        this.finish();
+      });
+      return;
+    }
+    this.finish();
+  }
+
+  private finish(): void {
+    if (this.settled) return;
+    this.settled = true;
+    if (this.watchdog) clearTimeout(this.watchdog);
+    this.plane?.destroy();
+    if (!this.started) this.recorder.markPartial('the run never started');
+    this.settle(this.recorder.build());
+  }
+}
+
+/** Start a run; see `ControllerRun`. */
+export function startRun(opts: ControllerOptions): ControllerRun {
+  return new ControllerRun(opts);
+}
+
+/** Open the control connection, mapping the OS's errors to ones a user can act on. */
+function dial(host: string, port: number, timeoutMs: number): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host, port });
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new PeerError('LH_ERR_TIMEOUT', `no answer from ${host}:${port} within ${timeoutMs / 1000} s: is a responder running there (longhaul listen), and does a firewall let port ${port} through?`));
+    }, timeoutMs);
+    socket.once('connect', () => {
+      clearTimeout(timer);
+      resolve(socket);
+    });
+    socket.once('error', (err: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      if (err.code === 'ECONNREFUSED') {
+        reject(new PeerError('LH_ERR_REFUSED', `${host}:${port} refused the connection: no responder is listening there (start one with: longhaul listen --port ${port})`));
+      } else {
+        reject(new PeerError('LH_ERR_PEER_GONE', `cannot reach ${host}:${port}: ${err.code ?? err.message}`));
+      }
+    });
+  });
+}

@@ -1,0 +1,237 @@
+/**
+ * One side's data plane: the worker processes that carry this side's data
+ * streams, the stream-to-worker assignment, and the merge of their samples
+ * into one per-side sample per interval.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { LonghaulError } from '../util/errors.js';
+import type { StreamEnd } from '../protocol/messages.js';
+import type { PlannedStream, RunParams, StreamSender } from './params.js';
+import type { FromWorker, ToWorker, WorkerRole } from './worker-messages.js';
+
+const WORKER_SCRIPT = fileURLToPath(new URL('./data-worker.js', import.meta.url));
+
+/** One per-side sample: cumulative [id, bytes, completions] for every local stream. */
+export interface SideSample {
+  index: number;
+  t: number;
+  final: boolean;
+  streams: [number, number, number][];
+}
+
+interface WorkerSlot {
+  child: ChildProcess;
+  role: WorkerRole;
+  streamIds: number[];
+  lastIndex: number;
+  lastT: number;
+  done: StreamEnd[] | null;
+  exited: boolean;
+}
+
+export interface DataPlaneEvents {
+  sample: [SideSample];
+  /** All local streams ended (naturally, by stop, or by error). */
+  done: [StreamEnd[]];
+  /** A worker died or a stream failed before the start. */
+  error: [LonghaulError];
+}
+
+export interface DataPlaneOptions {
+  params: RunParams;
+  plan: PlannedStream[];
+  /** Which end this process is; decides the role of each stream here. */
+  side: StreamSender;
+  /** Cap on worker processes per role; default: the machine's parallelism. */
+  maxWorkersPerRole?: number;
+}
+
+/** How many worker processes to use for `streamCount` streams of one role. */
+export function workerCount(streamCount: number, maxWorkersPerRole?: number): number {
+  const cap = maxWorkersPerRole ?? Math.max(1, os.availableParallelism());
+  return Math.max(1, Math.min(streamCount, cap));
+}
+
+export class DataPlane extends EventEmitter<DataPlaneEvents> {
+  private readonly slots: WorkerSlot[] = [];
+  private readonly slotOf = new Map<number, WorkerSlot>();
+  private readonly budgets = new Map<number, number | null>();
+  private readonly cumulative = new Map<number, [number, number, number]>();
+  private readonly pendingReady = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
+  private emittedIndex = 0;
+  private finished = false;
+  private finalEmitted = false;
+  private destroyed = false;
+
+  constructor(opts: DataPlaneOptions) {
+    super();
+    const { params, plan, side } = opts;
+    for (const role of ['send', 'receive'] as const) {
+      const mine = plan.filter((s) => (s.sender === side) === (role === 'send'));
+      if (mine.length === 0) continue;
+      const n = workerCount(mine.length, opts.maxWorkersPerRole);
+      const group: WorkerSlot[] = [];
+      for (let w = 0; w < n; w++) group.push(this.spawn(role, params));
+      mine.forEach((s, i) => {
+        const slot = group[i % n]!;
+        slot.streamIds.push(s.id);
+        this.slotOf.set(s.id, slot);
+        this.budgets.set(s.id, s.bytes);
+        this.cumulative.set(s.id, [s.id, 0, 0]);
+      });
+    }
+  }
+
+  /** Stream ids this side carries. */
+  get streamIds(): number[] {
+    return [...this.slotOf.keys()];
+  }
+
+  private spawn(role: WorkerRole, params: RunParams): WorkerSlot {
+    const child = fork(WORKER_SCRIPT, [], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const slot: WorkerSlot = { child, role, streamIds: [], lastIndex: 0, lastT: 0, done: null, exited: false };
+    child.on('message', (m: FromWorker) => this.onWorkerMessage(slot, m));
+    child.on('exit', (code, signal) => this.onWorkerExit(slot, code, signal));
+    child.on('error', () => undefined); // 'exit' follows and reports
+    this.tell(slot, {
+      type: 'init',
+      role,
+      bufferBytes: params.bufferBytes,
+      intervalMs: params.intervalSeconds * 1000,
+      seconds: params.seconds,
+      windowBytes: params.windowBytes,
+    });
+    this.slots.push(slot);
+    return slot;
+  }
+
+  private tell(slot: WorkerSlot, msg: ToWorker, handle?: unknown): void {
+    if (slot.exited || !slot.child.connected) return;
+    slot.child.send(msg, handle as never, { keepOpen: false } as never, () => undefined);
+  }
+
+  private waitReady(id: number): Promise<void> {
+    return new Promise((resolve, reject) => this.pendingReady.set(id, { resolve, reject }));
+  }
+
+  /** Controller side: each worker dials the responder for its streams. Resolves when all sent their header. */
+  async connectAll(host: string, port: number, headerFor: (id: number) => Buffer): Promise<void> {
+    const waits: Promise<void>[] = [];
+    for (const [id, slot] of this.slotOf) {
+      waits.push(this.waitReady(id));
+      this.tell(slot, { type: 'connect', id, host, port, headerB64: headerFor(id).toString('base64'), bytes: this.budgets.get(id) ?? null });
+    }
+    await Promise.all(waits);
+  }
+
+  /** Responder side: hand an accepted TCP handle to the worker that owns stream `id`. */
+  async adopt(id: number, handle: unknown): Promise<void> {
+    const slot = this.slotOf.get(id);
+    if (!slot) throw new LonghaulError('LH_ERR_DATA_STREAM', `no stream ${id} in this run`);
+    const ready = this.waitReady(id);
+    this.tell(slot, { type: 'adopt', id, bytes: this.budgets.get(id) ?? null }, handle);
+    await ready;
+  }
+
+  start(startNs: bigint): void {
+    for (const slot of this.slots) this.tell(slot, { type: 'start', startNs: startNs.toString() });
+  }
+
+  stop(graceMs: number): void {
+    for (const slot of this.slots) this.tell(slot, { type: 'stop', graceMs });
+  }
+
+  /** Kill every worker. Safe to call twice. */
+  destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    for (const slot of this.slots) {
+      if (!slot.exited) slot.child.kill('SIGKILL');
+    }
+    for (const p of this.pendingReady.values()) p.reject(new LonghaulError('LH_ERR_STOPPED', 'the run was stopped'));
+    this.pendingReady.clear();
+  }
+
+  private onWorkerMessage(slot: WorkerSlot, m: FromWorker): void {
+    switch (m.type) {
+      case 'ready':
+        this.pendingReady.get(m.id)?.resolve();
+        this.pendingReady.delete(m.id);
+        return;
+      case 'stream-error': {
+        const err = new LonghaulError('LH_ERR_DATA_STREAM', m.message);
+        const p = this.pendingReady.get(m.id);
+        if (p) {
+          this.pendingReady.delete(m.id);
+          p.reject(err);
+        }
+        return;
+      }
+      case 'sample':
+        for (const entry of m.streams) this.cumulative.set(entry[0], entry);
+        slot.lastIndex = Math.max(slot.lastIndex, m.index);
+        slot.lastT = m.t;
+        this.emitReadySamples();
+        return;
+      case 'done':
+        slot.done = m.streams;
+        this.emitReadySamples();
+        this.maybeFinish();
+        return;
+    }
+  }
+
+  private onWorkerExit(slot: WorkerSlot, code: number | null, signal: NodeJS.Signals | null): void {
+    slot.exited = true;
+    if (slot.done || this.destroyed) return;
+    // A worker that dies takes its streams' counters with it: report what we last saw, as errors.
+    slot.done = slot.streamIds.map((id) => {
+      const c = this.cumulative.get(id) ?? [id, 0, 0];
+      return {
+        id, role: slot.role, bytes: c[1], completions: c[2], firstT: null, lastT: slot.lastT || null,
+        error: { code: 'LH_ERR_WORKER', message: `data worker exited unexpectedly (${signal ?? `code ${code}`})` },
+      };
+    });
+    for (const id of slot.streamIds) {
+      const p = this.pendingReady.get(id);
+      if (p) {
+        this.pendingReady.delete(id);
+        p.reject(new LonghaulError('LH_ERR_WORKER', `data worker for stream ${id} exited (${signal ?? `code ${code}`})`));
+      }
+    }
+    this.emitReadySamples();
+    this.maybeFinish();
+  }
+
+  /** Emit one side sample per index once every still-running worker has reported it. */
+  private emitReadySamples(): void {
+    const running = this.slots.filter((s) => !s.done);
+    if (running.length === 0) {
+      if (this.finalEmitted) return;
+      this.finalEmitted = true;
+      const index = Math.max(this.emittedIndex + 1, ...this.slots.map((s) => s.lastIndex));
+      const t = Math.max(...this.slots.map((s) => s.lastT));
+      this.emittedIndex = index;
+      this.emit('sample', { index, t, final: true, streams: [...this.cumulative.values()].map((c) => [...c] as [number, number, number]) });
+      return;
+    }
+    const upTo = Math.min(...running.map((s) => s.lastIndex));
+    while (this.emittedIndex < upTo) {
+      this.emittedIndex++;
+      const t = Math.max(...this.slots.map((s) => s.lastT));
+      this.emit('sample', { index: this.emittedIndex, t, final: false, streams: [...this.cumulative.values()].map((c) => [...c] as [number, number, number]) });
+    }
+  }
+
+  private maybeFinish(): void {
+    if (this.finished || this.slots.some((s) => !s.done)) return;
+    this.finished = true;
+    const ends = this.slots.flatMap((s) => s.done ?? []).sort((a, b) => a.id - b.id);
+    this.emit('done', ends);
+    // Workers have reported everything; let them go.
+    for (const slot of this.slots) if (!slot.exited) slot.child.disconnect();
+  }
+}

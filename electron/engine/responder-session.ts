@@ -1,0 +1,238 @@
+/**
+ * One paired run on the responder's side: answers the controller's control
+ * messages in the order of the session state machine, adopts the data
+ * connections that carry the right cookie, runs its data plane and reports.
+ */
+import { EventEmitter } from 'node:events';
+import os from 'node:os';
+import type net from 'node:net';
+import type { LonghaulResult } from '../contract/result.js';
+import { checkDataHeader } from '../protocol/data-header.js';
+import { ControlChannel } from '../protocol/control-channel.js';
+import { PROTOCOL_VERSION, type Message, type MessageOf } from '../protocol/messages.js';
+import type { SessionState } from '../protocol/session-state.js';
+import { LonghaulError, describeError } from '../util/errors.js';
+import { SOFTWARE } from '../util/version.js';
+import { DataPlane, type SideSample } from './data-plane.js';
+import { planStreams, type PlannedStream, type RunParams } from './params.js';
+import { RunRecorder } from './run-recorder.js';
+import { runningTimeoutMs, windowInfo, CAPABILITIES, STOP_GRACE_MS } from './run-common.js';
+
+/** What a responder allows a peer to ask for. */
+export interface ResponderLimits {
+  maxStreams: number;
+  maxSeconds: number;
+  maxBytes: number;
+}
+
+export const DEFAULT_RESPONDER_LIMITS: ResponderLimits = {
+  maxStreams: 128,
+  maxSeconds: 3600,
+  maxBytes: 1024 ** 4,
+};
+
+export interface ResponderSessionOptions {
+  limits: ResponderLimits;
+  timeoutsMs?: Partial<Record<SessionState, number>>;
+  maxWorkersPerRole?: number;
+}
+
+export interface ResponderSessionEvents {
+  sample: [SideSample, 'controller' | 'responder'];
+  /** The session is over; `result` is what was measured (null if no run began). */
+  end: [LonghaulResult | null, LonghaulError | null];
+}
+
+export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
+  readonly channel: ControlChannel;
+  private readonly opts: ResponderSessionOptions;
+  private peerHello: MessageOf<'hello'> | null = null;
+  private cookie = '';
+  private params: RunParams | null = null;
+  private plan: PlannedStream[] = [];
+  private plane: DataPlane | null = null;
+  private recorder: RunRecorder | null = null;
+  private readonly adopted = new Set<number>();
+  private started = false;
+  private stopRequested = false;
+  private stopReason: string | null = null;
+  private localDone = false;
+  private ended = false;
+
+  constructor(socket: net.Socket, firstBytes: Buffer, opts: ResponderSessionOptions) {
+    super();
+    this.opts = opts;
+    this.channel = new ControlChannel(socket, { role: 'responder', timeoutsMs: opts.timeoutsMs }, firstBytes);
+    this.channel.on('message', (m) => this.onMessage(m));
+    this.channel.on('failure', (err) => this.onFailure(err));
+  }
+
+  /** True while this session can still take data connections. */
+  get wantsData(): boolean {
+    return this.channel.state === 'streams';
+  }
+
+  /**
+   * A data connection arrived on the shared port. Adopt it if it carries this
+   * run's cookie and an expected stream id; close it at once otherwise.
+   */
+  async acceptData(socket: net.Socket, header: Buffer, handle: unknown): Promise<void> {
+    const id = this.wantsData ? checkDataHeader(header, this.cookie) : null;
+    if (id === null || !this.plan.some((s) => s.id === id) || this.adopted.has(id) || !this.plane) {
+      socket.destroy();
+      return;
+    }
+    this.adopted.add(id);
+    try {
+      await this.plane.adopt(id, handle);
+    } catch (err) {
+      socket.destroy();
+      this.channel.fail(err instanceof LonghaulError ? err : new LonghaulError('LH_ERR_WORKER', describeError(err).message));
+      return;
+    }
+    socket.destroy(); // the worker holds its own duplicate of the descriptor now
+    if (this.adopted.size === this.plan.length && this.channel.state === 'streams') {
+      this.channel.send({ type: 'streams-ready' });
+      this.channel.enter('start');
+    }
+  }
+
+  private onMessage(m: Message): void {
+    switch (m.type) {
+      case 'hello':
+        return this.onHello(m);
+      case 'params':
+        return this.onParams(m);
+      case 'start':
+        return this.onStart();
+      case 'sample':
+        this.recorder?.addSample('controller', m);
+        this.emit('sample', m, 'controller');
+        return;
+      case 'stop':
+        return this.onStop(m);
+      case 'results':
+        return this.onResults(m);
+      default:
+        return;
+    }
+  }
+
+  private onHello(m: MessageOf<'hello'>): void {
+    if (m.protocol !== PROTOCOL_VERSION) {
+      return this.channel.fail(new LonghaulError('LH_ERR_PROTOCOL_VERSION',
+        `this responder speaks protocol ${PROTOCOL_VERSION}; the controller speaks ${m.protocol}: install the same Longhaul version on both PCs`));
+    }
+    this.peerHello = m;
+    this.channel.send({ type: 'hello', protocol: PROTOCOL_VERSION, software: SOFTWARE, hostname: os.hostname(), capabilities: CAPABILITIES });
+    this.channel.enter('params');
+  }
+
+  private onParams(m: MessageOf<'params'>): void {
+    const p = m.params;
+    const { limits } = this.opts;
+    const problems: string[] = [];
+    if (p.streams > limits.maxStreams) problems.push(`${p.streams} streams (this responder allows ${limits.maxStreams})`);
+    if (p.seconds !== null && p.seconds > limits.maxSeconds) problems.push(`${p.seconds} s (this responder allows ${limits.maxSeconds} s)`);
+    if (p.bytes !== null && p.bytes > limits.maxBytes) problems.push(`${p.bytes} bytes (this responder allows ${limits.maxBytes})`);
+    if (problems.length) {
+      return this.channel.fail(new LonghaulError('LH_ERR_PARAMS_REJECTED', `run refused: ${problems.join('; ')}`));
+    }
+    this.cookie = m.cookie;
+    this.params = p;
+    this.plan = planStreams(p);
+    this.plane = new DataPlane({ params: p, plan: this.plan, side: 'responder', maxWorkersPerRole: this.opts.maxWorkersPerRole });
+    this.recorder = new RunRecorder({
+      id: m.cookie.slice(0, 16),
+      software: SOFTWARE,
+      writtenBy: 'responder',
+      controller: { hostname: this.peerHello?.hostname ?? 'unknown', address: this.channel.remoteAddress, software: this.peerHello?.software ?? 'unknown' },
+      responder: { hostname: os.hostname(), address: 'local', software: SOFTWARE },
+      params: p,
+      window: windowInfo(p.windowBytes),
+      startedAt: new Date(),
+    }, this.plan);
+    this.plane.on('sample', (s) => {
+      this.recorder?.addSample('responder', s);
+      this.channel.send({ type: 'sample', index: s.index, t: s.t, final: s.final, streams: s.streams });
+      this.emit('sample', s, 'responder');
+    });
+    this.plane.on('done', (ends) => {
+      this.recorder?.setEnds('responder', ends);
+      this.localDone = true;
+      this.maybeSendResults();
+    });
+    this.channel.send({ type: 'params-ok' });
+    this.channel.enter('streams');
+  }
+
+  private onStart(): void {
+    this.channel.setTimeout('running', runningTimeoutMs(this.params!.intervalSeconds));
+    this.started = true;
+    this.plane!.start(process.hrtime.bigint());
+    this.channel.send({ type: 'started' });
+    this.channel.enter('running');
+  }
+
+  private onStop(m: MessageOf<'stop'>): void {
+    this.stopRequested = true;
+    if (m.reason !== 'complete') {
+      this.stopReason = m.reason === 'user' ? 'stopped by the user' : `stopped by the controller: ${m.message ?? 'error'}`;
+      this.recorder?.markPartial(this.stopReason);
+    }
+    if (this.channel.state === 'streams') {
+      // Stopped before the data connections were all up: nothing ran.
+      return this.finish(new LonghaulError('LH_ERR_STOPPED', 'the controller stopped the run before it started'));
+    }
+    if (this.channel.state === 'start') {
+      this.started = true;
+      this.plane!.start(process.hrtime.bigint());
+    }
+    this.plane!.stop(STOP_GRACE_MS);
+    this.channel.enter('results');
+    this.maybeSendResults();
+  }
+
+  private maybeSendResults(): void {
+    if (!this.stopRequested || !this.localDone || this.ended) return;
+    const mine = this.recorder!.endsOf('responder');
+    const failed = mine.find((e) => e.error);
+    const reason = this.stopReason ?? (failed?.error ? `stream error on the responder: ${failed.error.message}` : null);
+    this.channel.send({ type: 'results', streams: mine, partial: reason !== null, reason });
+  }
+
+  private onResults(m: MessageOf<'results'>): void {
+    this.recorder?.setEnds('controller', m.streams);
+    if (m.partial && m.reason) this.recorder?.markPartial(m.reason);
+    this.channel.enter('done');
+    this.channel.send({ type: 'done' });
+    this.channel.close();
+    this.finish(null);
+  }
+
+  private onFailure(err: LonghaulError): void {
+    this.recorder?.markPartial(err.message);
+    this.recorder?.addError(err.toJSON());
+    if (this.plane && !this.localDone) {
+      // Collect what the workers measured, but do not wait long.
+      this.plane.stop(Math.min(STOP_GRACE_MS, 1000));
+      const timer = setTimeout(() => this.finish(err), 3000);
+      this.plane.once('done', () => {
+        clearTimeout(timer);
+        this.finish(err);
+      });
+      return;
+    }
+    this.finish(err);
+  }
+
+  private finish(err: LonghaulError | null): void {
+    if (this.ended) return;
+    this.ended = true;
+    const result = this.recorder && this.started ? this.recorder.build() : null;
+    this.plane?.destroy();
+    if (err) this.channel.destroy();
+    this.emit('end', result, err);
+  }
+}
+

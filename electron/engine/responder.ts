@@ -1,0 +1,130 @@
+/**
+ * A responder: the PC waiting for a partner. One TCP port carries the control
+ * connection and every data connection of a run. One run at a time: a second
+ * controller gets a clear `LH_ERR_BUSY` and the first run goes on untouched.
+ */
+import { EventEmitter } from 'node:events';
+import net from 'node:net';
+import type { LonghaulResult } from '../contract/result.js';
+import { encodeFrame } from '../protocol/framing.js';
+import type { SessionState } from '../protocol/session-state.js';
+import { LonghaulError } from '../util/errors.js';
+import { rawHandle, sortConnection } from './connection-sorter.js';
+import { DEFAULT_RESPONDER_LIMITS, ResponderSession, type ResponderLimits } from './responder-session.js';
+
+export const DEFAULT_PORT = 5211;
+
+export interface ResponderOptions {
+  port?: number;
+  host?: string;
+  limits?: Partial<ResponderLimits>;
+  /** Cap on connections that have not yet identified themselves. */
+  maxPendingConnections?: number;
+  /** How long a new connection may take to send its first bytes, ms. */
+  identifyTimeoutMs?: number;
+  timeoutsMs?: Partial<Record<SessionState, number>>;
+  maxWorkersPerRole?: number;
+}
+
+export interface ResponderEvents {
+  session: [ResponderSession];
+  'session-end': [LonghaulResult | null, LonghaulError | null];
+  /** A connection was turned away (busy, garbage, timeout, bad cookie, too many pending). */
+  rejected: [string, string];
+}
+
+export class Responder extends EventEmitter<ResponderEvents> {
+  private readonly server: net.Server;
+  private readonly opts: ResponderOptions;
+  private active: ResponderSession | null = null;
+  private pending = 0;
+  private readonly sockets = new Set<net.Socket>();
+
+  constructor(opts: ResponderOptions = {}) {
+    super();
+    this.opts = opts;
+    this.server = net.createServer({ pauseOnConnect: false }, (s) => void this.onConnection(s));
+  }
+
+  /** Start listening; resolves with the bound address (port 0 picks a free port). */
+  listen(): Promise<net.AddressInfo> {
+    return new Promise((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(this.opts.port ?? DEFAULT_PORT, this.opts.host, () => {
+        this.server.off('error', reject);
+        resolve(this.server.address() as net.AddressInfo);
+      });
+    });
+  }
+
+  get address(): net.AddressInfo | null {
+    return this.server.address() as net.AddressInfo | null;
+  }
+
+  get busy(): boolean {
+    return this.active !== null;
+  }
+
+  /** Stop accepting and end every connection. Idempotent. */
+  close(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    return new Promise((resolve) => {
+      if (!this.server.listening) return resolve();
+      this.server.close(() => resolve());
+    });
+  }
+
+  private async onConnection(socket: net.Socket): Promise<void> {
+    const peer = `${socket.remoteAddress}:${socket.remotePort}`;
+    socket.on('error', () => undefined); // errors surface through the owner below
+    if (this.pending >= (this.opts.maxPendingConnections ?? 32)) {
+      this.emit('rejected', peer, 'too many connections waiting to identify themselves');
+      socket.destroy();
+      return;
+    }
+    this.pending++;
+    this.sockets.add(socket);
+    socket.once('close', () => this.sockets.delete(socket));
+    const sorted = await sortConnection(socket, this.opts.identifyTimeoutMs ?? 10_000);
+    this.pending--;
+    switch (sorted.kind) {
+      case 'dead':
+        this.emit('rejected', peer, sorted.reason);
+        socket.destroy();
+        return;
+      case 'data':
+        if (!this.active?.wantsData) {
+          this.emit('rejected', peer, 'data connection without a run waiting for it');
+          socket.destroy();
+          return;
+        }
+        await this.active.acceptData(socket, sorted.header, rawHandle(socket));
+        return;
+      case 'control':
+        if (this.active) {
+          this.emit('rejected', peer, 'busy: a run is in progress');
+          const err = new LonghaulError('LH_ERR_BUSY', 'this responder is running a test with another controller; try again when it ends');
+          socket.end(encodeFrame({ type: 'error', code: err.code, message: err.message }));
+          setTimeout(() => socket.destroy(), 2000).unref();
+          return;
+        }
+        this.startSession(socket, sorted.firstBytes);
+        socket.resume();
+        return;
+    }
+  }
+
+  private startSession(socket: net.Socket, firstBytes: Buffer): void {
+    const session = new ResponderSession(socket, firstBytes, {
+      limits: { ...DEFAULT_RESPONDER_LIMITS, ...this.opts.limits },
+      timeoutsMs: this.opts.timeoutsMs,
+      maxWorkersPerRole: this.opts.maxWorkersPerRole,
+    });
+    this.active = session;
+    session.once('end', (result, err) => {
+      if (this.active === session) this.active = null;
+      this.emit('session-end', result, err);
+    });
+    this.emit('session', session);
+  }
+}

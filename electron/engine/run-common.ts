@@ -1,0 +1,29 @@
+/** Small pieces both ends of a run share. */
+import type { WindowInfo } from '../contract/result.js';
+
+/** What this build can do, announced in `hello`. */
+export const CAPABILITIES = ['streams:128', 'direction:forward', 'direction:reverse', 'direction:bidir', 'interval:0.1'];
+
+/** How long receivers may take to see the peer's FIN after a stop, in ms. */
+export const STOP_GRACE_MS = 3000;
+
+/**
+ * The read timeout while running. Both sides send a sample every interval, so
+ * silence for several intervals (and at least 10 s, for slow links) means the
+ * peer is gone.
+ */
+export function runningTimeoutMs(intervalSeconds: number): number {
+  return Math.max(10_000, intervalSeconds * 5_000);
+}
+
+/** Until the native addon lands, a requested window cannot be applied before the handshake. */
+export function windowInfo(requestedBytes: number | null): WindowInfo {
+  if (requestedBytes === null) {
+    return { requestedBytes: null, applied: false, note: 'OS default (autotuning)' };
+  }
+  return {
+    requestedBytes,
+    applied: false,
+    note: 'not applied: setting the window before the handshake needs the native addon, which this build does not have; the OS default (autotuning) was used',
+  };
+}

@@ -1,0 +1,34 @@
+/**
+ * Messages between an engine process and its data workers (child processes
+ * over Node's IPC channel). Workers never see the control channel.
+ */
+import type { StreamEnd } from '../protocol/messages.js';
+
+export type WorkerRole = 'send' | 'receive';
+
+export interface WorkerInit {
+  type: 'init';
+  role: WorkerRole;
+  bufferBytes: number;
+  intervalMs: number;
+  /** Per-stream time limit for senders; null when bounded by bytes. */
+  seconds: number | null;
+  windowBytes: number | null;
+}
+
+export type ToWorker =
+  | WorkerInit
+  /** Controller side: dial the responder and send the data header. */
+  | { type: 'connect'; id: number; host: string; port: number; headerB64: string; bytes: number | null }
+  /** Responder side: a raw TCP handle accepted by the engine process comes with this message. */
+  | { type: 'adopt'; id: number; bytes: number | null }
+  /** `startNs`: process.hrtime.bigint() of the run's start, as a decimal string (same clock in every local process). */
+  | { type: 'start'; startNs: string }
+  /** Stop now: senders end their streams, receivers wait up to `graceMs` for the peer's FIN. */
+  | { type: 'stop'; graceMs: number };
+
+export type FromWorker =
+  | { type: 'ready'; id: number }
+  | { type: 'stream-error'; id: number; code: string; message: string }
+  | { type: 'sample'; index: number; t: number; final: boolean; streams: [number, number, number][] }
+  | { type: 'done'; streams: StreamEnd[] };

@@ -1,0 +1,166 @@
+/**
+ * A control connection: a socket, a FrameParser, the session state machine and
+ * a read timeout for the current state. Emits validated messages; on any
+ * protocol fault it answers with an `error` frame (where it can) and closes.
+ */
+import { EventEmitter } from 'node:events';
+import type net from 'node:net';
+import { LonghaulError, PeerError, ProtocolError, describeError } from '../util/errors.js';
+import { encodeFrame, FrameParser, DEFAULT_MAX_FRAME_BYTES } from './framing.js';
+import { parseMessage, type Message } from './messages.js';
+import { DEFAULT_STATE_TIMEOUTS_MS, SessionMachine, type Role, type SessionState } from './session-state.js';
+
+export interface ControlChannelEvents {
+  message: [Message];
+  /** The session ended abnormally: protocol fault, timeout, peer gone, or peer's `error`. */
+  failure: [LonghaulError];
+  close: [];
+}
+
+export interface ControlChannelOptions {
+  role: Role;
+  maxFrameBytes?: number;
+  timeoutsMs?: Partial<Record<SessionState, number>>;
+}
+
+export class ControlChannel extends EventEmitter<ControlChannelEvents> {
+  readonly machine: SessionMachine;
+  private readonly socket: net.Socket;
+  private readonly parser: FrameParser;
+  private readonly timeouts: Record<SessionState, number>;
+  private timer: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  constructor(socket: net.Socket, opts: ControlChannelOptions, alreadyRead?: Buffer) {
+    super();
+    this.socket = socket;
+    this.machine = new SessionMachine(opts.role);
+    this.parser = new FrameParser(opts.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES);
+    this.timeouts = { ...DEFAULT_STATE_TIMEOUTS_MS, ...opts.timeoutsMs };
+    socket.setNoDelay(true);
+    socket.on('data', this.onData);
+    socket.on('error', this.onSocketError);
+    socket.on('close', this.onSocketClose);
+    socket.on('end', this.onSocketEnd);
+    this.armTimer();
+    if (alreadyRead && alreadyRead.length) queueMicrotask(() => this.onData(alreadyRead));
+  }
+
+  get state(): SessionState {
+    return this.machine.state;
+  }
+
+  get remoteAddress(): string {
+    return this.socket.remoteAddress ?? 'unknown';
+  }
+
+  /** Enter `state` and restart the read timeout for it. */
+  enter(state: SessionState): void {
+    this.machine.transition(state);
+    this.armTimer();
+  }
+
+  /** Override the read timeout of a state (e.g. `running` scales with the interval). */
+  setTimeout(state: SessionState, ms: number): void {
+    this.timeouts[state] = ms;
+    if (this.machine.state === state) this.armTimer();
+  }
+
+  send(message: Message): void {
+    if (this.closed || this.socket.destroyed) return;
+    this.socket.write(encodeFrame(message));
+  }
+
+  /** Tell the peer why, then close. Safe to call twice. */
+  fail(err: LonghaulError, tellPeer = true): void {
+    if (this.closed) return;
+    if (tellPeer) this.send({ type: 'error', code: err.code, message: err.message });
+    this.machine.transition('failed');
+    this.close();
+    this.emit('failure', err);
+  }
+
+  /** Graceful close: flush and FIN. Idempotent. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.clearTimer();
+    this.socket.end();
+    // A peer that never reads must not keep us half-open forever.
+    setTimeout(() => this.socket.destroy(), 2000).unref();
+  }
+
+  /** Abort at once. Idempotent. */
+  destroy(): void {
+    this.closed = true;
+    this.clearTimer();
+    this.socket.destroy();
+  }
+
+  private armTimer(): void {
+    this.clearTimer();
+    const ms = this.timeouts[this.machine.state];
+    if (!ms || this.closed) return;
+    this.timer = setTimeout(this.onTimeout, ms);
+    this.timer.unref?.();
+  }
+
+  private clearTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private readonly onTimeout = (): void => {
+    const state = this.machine.state;
+    this.fail(new PeerError('LH_ERR_TIMEOUT', `the peer sent nothing for ${this.timeouts[state] / 1000} s in state "${state}"`));
+  };
+
+  private readonly onData = (chunk: Buffer): void => {
+    if (this.closed) return;
+    let messages: unknown[];
+    try {
+      messages = this.parser.push(chunk);
+    } catch (err) {
+      return this.fail(err as ProtocolError);
+    }
+    for (const raw of messages) {
+      if (this.closed) return;
+      let msg: Message;
+      try {
+        msg = parseMessage(raw);
+        this.machine.check(msg.type);
+      } catch (err) {
+        return this.fail(err as ProtocolError);
+      }
+      this.armTimer();
+      if (msg.type === 'error') {
+        const code = msg.code as LonghaulError['code'];
+        this.fail(new PeerError(code, `peer: ${msg.message}`), false);
+        return;
+      }
+      this.emit('message', msg);
+    }
+  };
+
+  private readonly onSocketError = (err: Error): void => {
+    if (this.closed) return;
+    this.fail(new PeerError('LH_ERR_PEER_GONE', `control connection lost: ${describeError(err).message}`), false);
+  };
+
+  private readonly onSocketEnd = (): void => {
+    if (this.closed) return;
+    if (this.machine.state === 'done') return this.close();
+    this.fail(new PeerError('LH_ERR_PEER_GONE', `the peer closed the control connection in state "${this.machine.state}"`), false);
+  };
+
+  private readonly onSocketClose = (): void => {
+    this.clearTimer();
+    if (!this.closed) {
+      this.closed = true;
+      if (this.machine.state !== 'done') {
+        this.emit('failure', new PeerError('LH_ERR_PEER_GONE', `control connection closed in state "${this.machine.state}"`));
+      }
+    }
+    this.emit('close');
+  };
+}

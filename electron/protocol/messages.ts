@@ -1,0 +1,97 @@
+/**
+ * Control-channel messages (protocol version 1). Every frame is one JSON object
+ * with a `type`; each type has a schema, and anything that fails it is a
+ * `LH_ERR_BAD_MESSAGE`, answered with an `error` frame and a close.
+ */
+import { z } from 'zod';
+import { runParamsSchema } from '../engine/params.js';
+import { ProtocolError } from '../util/errors.js';
+
+export const PROTOCOL_VERSION = 1;
+
+const errorCode = z.string().regex(/^LH_ERR_[A-Z_]+$/).max(64);
+
+export const helloSchema = z.object({
+  type: z.literal('hello'),
+  protocol: z.number().int().min(1),
+  software: z.string().max(200),
+  hostname: z.string().max(255),
+  capabilities: z.array(z.string().max(64)).max(64),
+});
+
+export const paramsMessageSchema = z.object({
+  type: z.literal('params'),
+  /** 128-bit run cookie, hex; repeated as the first bytes of every data connection. */
+  cookie: z.string().regex(/^[0-9a-f]{32}$/),
+  params: runParamsSchema,
+});
+
+/** Per-side cumulative counters at one tick: [streamId, bytes, completions]. */
+export const sampleStreamSchema = z.tuple([
+  z.number().int().min(0).max(255),
+  z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+]);
+
+export const sampleMessageSchema = z.object({
+  type: z.literal('sample'),
+  /** Tick number: this sample closes interval `index` (1-based). */
+  index: z.number().int().min(1).max(10_000_000),
+  /** Seconds since this side's start, by its own monotonic clock. */
+  t: z.number().min(0).max(1e7),
+  final: z.boolean(),
+  streams: z.array(sampleStreamSchema).max(256),
+});
+
+export const streamEndSchema = z.object({
+  id: z.number().int().min(0).max(255),
+  role: z.enum(['send', 'receive']),
+  bytes: z.number().int().min(0),
+  completions: z.number().int().min(0),
+  /** Seconds since start of the first and last byte (receive) or first and last write (send); null if none. */
+  firstT: z.number().nullable(),
+  lastT: z.number().nullable(),
+  error: z.object({ code: errorCode, message: z.string().max(1000) }).nullable(),
+});
+
+export const resultsMessageSchema = z.object({
+  type: z.literal('results'),
+  streams: z.array(streamEndSchema).max(256),
+  partial: z.boolean(),
+  reason: z.string().max(1000).nullable(),
+});
+
+export const messageSchema = z.discriminatedUnion('type', [
+  helloSchema,
+  paramsMessageSchema,
+  z.object({ type: z.literal('params-ok') }),
+  z.object({ type: z.literal('streams-ready') }),
+  z.object({ type: z.literal('start') }),
+  z.object({ type: z.literal('started') }),
+  sampleMessageSchema,
+  z.object({
+    type: z.literal('stop'),
+    reason: z.enum(['complete', 'user', 'error']),
+    message: z.string().max(1000).nullable(),
+  }),
+  resultsMessageSchema,
+  z.object({ type: z.literal('done') }),
+  z.object({ type: z.literal('error'), code: errorCode, message: z.string().max(1000) }),
+]);
+
+export type Message = z.infer<typeof messageSchema>;
+export type MessageType = Message['type'];
+export type MessageOf<T extends MessageType> = Extract<Message, { type: T }>;
+export type StreamEnd = z.infer<typeof streamEndSchema>;
+export type SampleMessage = MessageOf<'sample'>;
+
+/** Validate one decoded frame. Throws `ProtocolError` naming the first bad field. */
+export function parseMessage(value: unknown): Message {
+  const r = messageSchema.safeParse(value);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    const where = issue && issue.path.length ? issue.path.join('.') : 'message';
+    throw new ProtocolError('LH_ERR_BAD_MESSAGE', `invalid control message: ${where}: ${issue?.message ?? 'malformed'}`);
+  }
+  return r.data;
+}

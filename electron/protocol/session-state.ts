@@ -1,0 +1,114 @@
+/**
+ * The control session as an explicit state machine, in the order a run goes.
+ *
+ *   controller                                   responder
+ *   ──────────                                   ─────────
+ *   hello {protocol, software, caps}  ────────▶
+ *                                     ◀────────  hello {protocol, software, caps}
+ *   params {cookie, params}           ────────▶  (validate, spawn workers)
+ *                                     ◀────────  params-ok | error
+ *   N data connections: "LHD1"+cookie+id ══════▶  (cookie checked, socket handed to a worker)
+ *                                     ◀────────  streams-ready
+ *   start                             ────────▶
+ *                                     ◀────────  started
+ *   sample ◀──────── both ways, every interval ────────▶ sample
+ *   stop {reason}                     ────────▶  (senders stop, receivers drain)
+ *                                     ◀────────  results {responder's per-stream view}
+ *   results {controller's view}       ────────▶
+ *                                     ◀────────  done
+ *
+ * `error {code, message}` may come in any state and ends the session.
+ * Every state has a read timeout: a peer that says nothing is dropped.
+ */
+import { ProtocolError } from '../util/errors.js';
+import type { MessageType } from './messages.js';
+
+export type Role = 'controller' | 'responder';
+
+export type SessionState =
+  | 'hello'
+  | 'params'
+  | 'streams'
+  | 'start'
+  | 'running'
+  | 'results'
+  | 'done'
+  | 'failed';
+
+/** Legal transitions; `failed` is reachable from anywhere. */
+const NEXT: Record<SessionState, readonly SessionState[]> = {
+  hello: ['params'],
+  params: ['streams'],
+  streams: ['start'],
+  start: ['running', 'results'],
+  running: ['results'],
+  results: ['done'],
+  done: [],
+  failed: [],
+};
+
+/** Which incoming messages each role accepts in each state (`error` is always accepted). */
+const ACCEPTS: Record<Role, Record<SessionState, readonly MessageType[]>> = {
+  responder: {
+    hello: ['hello'],
+    params: ['params'],
+    streams: ['stop'],
+    start: ['start', 'stop'],
+    running: ['sample', 'stop'],
+    results: ['results', 'sample'],
+    done: [],
+    failed: [],
+  },
+  controller: {
+    hello: ['hello'],
+    params: ['params-ok'],
+    streams: ['streams-ready'],
+    start: ['started'],
+    running: ['sample'],
+    results: ['results', 'sample', 'done'],
+    done: ['done'],
+    failed: [],
+  },
+};
+
+/** Default read timeout per state, in milliseconds. `running` is stretched by the sample interval. */
+export const DEFAULT_STATE_TIMEOUTS_MS: Record<SessionState, number> = {
+  hello: 10_000,
+  params: 10_000,
+  streams: 15_000,
+  start: 10_000,
+  running: 10_000,
+  results: 30_000,
+  done: 10_000,
+  failed: 0,
+};
+
+export class SessionMachine {
+  readonly role: Role;
+  private current: SessionState = 'hello';
+
+  constructor(role: Role) {
+    this.role = role;
+  }
+
+  get state(): SessionState {
+    return this.current;
+  }
+
+  /** Move to `to`, or throw if the table forbids it (a bug, not a peer's fault). */
+  transition(to: SessionState): void {
+    if (to === 'failed' || NEXT[this.current].includes(to)) {
+      this.current = to;
+      return;
+    }
+    throw new Error(`illegal session transition ${this.current} -> ${to}`);
+  }
+
+  /** Throw `LH_ERR_UNEXPECTED_MESSAGE` unless `type` may arrive now. */
+  check(type: MessageType): void {
+    if (type === 'error') return;
+    if (!ACCEPTS[this.role][this.current].includes(type)) {
+      throw new ProtocolError('LH_ERR_UNEXPECTED_MESSAGE', `unexpected "${type}" message in state "${this.current}"`);
+    }
+  }
+}
