@@ -43,7 +43,13 @@ export async function executeRun(o: ExecuteRunOptions): Promise<{ code: number; 
   const result = await run.result;
   process.off('SIGINT', onSigint);
   progress.end();
-  process.stdout.write('\n' + formatSummary(result));
+  const nothingMeasured = result.intervals.length === 0 && result.total.bytes === 0 && result.errors.length > 0;
+  if (nothingMeasured) {
+    // A run that never got going: the error is the whole story.
+    for (const e of result.errors) process.stderr.write(`longhaul: ${e.code}: ${e.message}\n`);
+  } else {
+    process.stdout.write('\n' + formatSummary(result));
+  }
   let code = result.partial ? EXIT_RUN_FAILED : EXIT_OK;
   if (o.jsonFile) {
     try {

@@ -34,8 +34,9 @@ export class LiveProgress {
         ids, lastBytes: 0, lastT: 0,
       });
     }
-    if (!this.tty) this.out.write(`${'interval'.padEnd(17)} ${'bytes'.padStart(10)} ${'rate (received)'.padStart(16)}\n`);
   }
+
+  private headerShown = false;
 
   /** Feed every sample of both sides; only the receiving side's samples are shown. */
   onSample(sample: SideSample, side: Side): void {
@@ -50,6 +51,10 @@ export class LiveProgress {
       if (this.tty) {
         parts.push(`${d.label ? d.label + ' ' : ''}now ${formatRate(nowRate)}  avg ${formatRate(avgRate)}  ${formatBytes(bytes)}`);
       } else {
+        if (!this.headerShown) {
+          this.headerShown = true;
+          this.out.write(`${'interval'.padEnd(17)} ${'bytes'.padStart(10)} ${'rate (received)'.padStart(16)}\n`);
+        }
         const range = `[${d.lastT.toFixed(2).padStart(6)}-${sample.t.toFixed(2).padStart(6)} s]`;
         const tag = d.label ? ` ${d.label}` : '';
         this.out.write(`${range} ${formatBytes(bytes - d.lastBytes).padStart(10)} ${formatRate(nowRate).padStart(16)}${tag}${sample.final ? ' (last)' : ''}\n`);

@@ -120,6 +120,7 @@ export class ControllerRun extends EventEmitter<RunEvents> {
       case 'streams-ready':
         return this.onStreamsReady();
       case 'started':
+        if (this.channel!.state !== 'start') return; // the run already ended locally
         this.channel!.setTimeout('running', runningTimeoutMs(this.params.intervalSeconds));
         this.channel!.enter('running');
         this.emit('phase', 'running');

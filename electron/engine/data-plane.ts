@@ -28,6 +28,8 @@ interface WorkerSlot {
   streamIds: number[];
   lastIndex: number;
   lastT: number;
+  /** The worker sent its final sample: all its streams have ended. */
+  final: boolean;
   done: StreamEnd[] | null;
   exited: boolean;
 }
@@ -92,7 +94,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
 
   private spawn(role: WorkerRole, params: RunParams): WorkerSlot {
     const child = fork(WORKER_SCRIPT, [], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    const slot: WorkerSlot = { child, role, streamIds: [], lastIndex: 0, lastT: 0, done: null, exited: false };
+    const slot: WorkerSlot = { child, role, streamIds: [], lastIndex: 0, lastT: 0, final: false, done: null, exited: false };
     child.on('message', (m: FromWorker) => this.onWorkerMessage(slot, m));
     child.on('exit', (code, signal) => this.onWorkerExit(slot, code, signal));
     child.on('error', () => undefined); // 'exit' follows and reports
@@ -174,6 +176,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
         for (const entry of m.streams) this.cumulative.set(entry[0], entry);
         slot.lastIndex = Math.max(slot.lastIndex, m.index);
         slot.lastT = m.t;
+        if (m.final) slot.final = true;
         this.emitReadySamples();
         return;
       case 'done':
@@ -208,7 +211,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
 
   /** Emit one side sample per index once every still-running worker has reported it. */
   private emitReadySamples(): void {
-    const running = this.slots.filter((s) => !s.done);
+    const running = this.slots.filter((s) => !s.done && !s.final);
     if (running.length === 0) {
       if (this.finalEmitted) return;
       this.finalEmitted = true;

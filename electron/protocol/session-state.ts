@@ -65,7 +65,8 @@ const ACCEPTS: Record<Role, Record<SessionState, readonly MessageType[]>> = {
     streams: ['streams-ready'],
     start: ['started'],
     running: ['sample'],
-    results: ['results', 'sample', 'done'],
+    // A short run can end locally before "started" arrives: it may still come.
+    results: ['results', 'sample', 'done', 'started'],
     done: ['done'],
     failed: [],
   },

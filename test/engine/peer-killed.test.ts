@@ -1,0 +1,63 @@
+/**
+ * The peer process killed mid-run: the other side ends the run within a few
+ * seconds with partial results holding what was measured, exit code 1, no hang.
+ */
+import assert from 'node:assert/strict';
+import { readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import type { LonghaulResult } from '../../electron/contract/result.js';
+import { cli, waitForOutput } from '../helpers/cli.js';
+import { startResponder, within } from '../helpers/net.js';
+
+describe('peer killed mid-run', { timeout: 90_000 }, () => {
+  it('responder killed: `longhaul run` ends within seconds, writes a partial result, exits 1', async () => {
+    const listen = cli(['listen', '--port', '0', '--bind', '127.0.0.1', '--once']);
+    const jsonFile = path.join(os.tmpdir(), `longhaul-killed-${process.pid}.json`);
+    try {
+      const [, port] = await waitForOutput(listen.child, /listening on [^\s]+:(\d+)/);
+      const run = cli(['run', `127.0.0.1:${port}`, '--seconds', '30', '--interval', '0.5', '--json', jsonFile]);
+      await waitForOutput(run.child, /\[\s*0\.00-\s*0\.5\d s\]/); // first interval line: data is flowing
+      const killedAt = Date.now();
+      listen.child.kill('SIGKILL');
+      const r = await run.done;
+      const tookMs = Date.now() - killedAt;
+      assert.equal(r.code, 1, `exit code 1; stderr: ${r.stderr}`);
+      assert.ok(tookMs < 8000, `ended ${tookMs} ms after the kill`);
+      assert.match(r.stdout, /PARTIAL RESULT/);
+      const result = JSON.parse(await readFile(jsonFile, 'utf8')) as LonghaulResult;
+      assert.equal(result.partial, true);
+      assert.ok(result.partialReason);
+      assert.ok(result.streams[0]!.send!.bytes > 0, 'what was sent before the kill is kept');
+      assert.ok(result.intervals.length >= 1, 'intervals measured before the kill are kept');
+      assert.ok(result.errors.some((e) => e.code === 'LH_ERR_PEER_GONE' || e.code === 'LH_ERR_DATA_STREAM'), JSON.stringify(result.errors));
+    } finally {
+      listen.child.kill('SIGKILL');
+      await rm(jsonFile, { force: true });
+    }
+  });
+
+  it('controller killed: the responder ends the session within seconds with a partial result and keeps serving', async () => {
+    const { responder, port } = await startResponder();
+    try {
+      const ended = new Promise<[LonghaulResult | null, Error | null]>((resolve) => responder.once('session-end', (r, e) => resolve([r, e])));
+      const run = cli(['run', `127.0.0.1:${port}`, '--seconds', '30', '--interval', '0.5']);
+      await waitForOutput(run.child, /\[\s*0\.00-\s*0\.5\d s\]/);
+      const killedAt = Date.now();
+      run.child.kill('SIGKILL');
+      const [result, err] = await within(ended, 10_000, 'responder session end');
+      assert.ok(Date.now() - killedAt < 8000);
+      assert.ok(err, 'the session ended with an error');
+      assert.ok(result, 'a result was built');
+      assert.equal(result.partial, true);
+      assert.ok(result.streams[0]!.receive!.bytes > 0, 'bytes received before the kill are kept');
+      // And the responder takes the next run.
+      const again = cli(['run', `127.0.0.1:${port}`, '--bytes', '1M']);
+      const r2 = await again.done;
+      assert.equal(r2.code, 0, r2.stdout + r2.stderr);
+    } finally {
+      await responder.close();
+    }
+  });
+});
