@@ -6,6 +6,7 @@
  * from its saved result read the same.
  */
 import type { IntervalResult, LonghaulResult, ResultParams } from '../contract/result.js';
+import { IntervalTotals } from './interval-totals.js';
 import { alignRow, fixedOrUnknown, formatPetaBumpsTable, UNITS_LINE, type PetaBumpsInput } from './petabumps-table.js';
 
 export const INTERVAL_HEADER = ['Interval', 'Thread', 'End(s)', 'Seconds', 'Received(bytes)', 'Throughput(Mbit/s)'] as const;
@@ -42,34 +43,9 @@ export function petaBumpsInputFromResult(r: LonghaulResult): PetaBumpsInput {
   };
 }
 
-/**
- * The PetaBumps numbers as far as the intervals tell (for a run still going or
- * one that died): realtimes are interval boundaries, not first and last byte.
- */
+/** The PetaBumps numbers as far as the intervals tell (realtimes are interval boundaries). */
 export function petaBumpsInputFromIntervals(intervals: IntervalResult[]): PetaBumpsInput {
-  const span = new Map<number, { bytes: number; start: number | null; end: number | null }>();
-  let completions = 0;
-  for (const iv of intervals) {
-    for (const s of iv.streams) {
-      const e = span.get(s.id) ?? { bytes: 0, start: null, end: null };
-      if (s.receivedBytes) {
-        e.bytes += s.receivedBytes;
-        e.start ??= iv.t - iv.seconds;
-        e.end = iv.t;
-      }
-      completions += s.receiveCompletions ?? 0;
-      span.set(s.id, e);
-    }
-  }
-  const all = [...span.entries()].sort((a, b) => a[0] - b[0]);
-  const starts = all.map(([, e]) => e.start).filter((v): v is number => v !== null);
-  const ends = all.map(([, e]) => e.end).filter((v): v is number => v !== null);
-  return {
-    threads: all.map(([id, e]) => ({ id, bytes: e.bytes, seconds: e.start !== null && e.end !== null ? e.end - e.start : null })),
-    totalBytes: all.reduce((a, [, e]) => a + e.bytes, 0),
-    totalSeconds: starts.length ? Math.max(...ends) - Math.min(...starts) : null,
-    completions,
-  };
+  return IntervalTotals.of(intervals).petaBumpsInput();
 }
 
 /** The closing section of a finished run's log: who, when, status, the PetaBumps table. */
@@ -83,12 +59,12 @@ export function consoleLogSummary(r: LonghaulResult): string {
 }
 
 /** The provisional closing section kept at the end of a live log until the run finishes. */
-export function consoleLogProvisional(intervals: IntervalResult[]): string {
-  const last = intervals[intervals.length - 1];
+export function consoleLogProvisional(totals: IntervalTotals): string {
+  const last = totals.last;
   const where = last ? `after interval ${last.index} (t = ${last.t.toFixed(3)} s)` : 'before the first interval';
   return [
     `PARTIAL: the run is still going or was interrupted ${where}; realtimes below are interval boundaries, not first and last byte`,
-    ...formatPetaBumpsTable(petaBumpsInputFromIntervals(intervals)),
+    ...formatPetaBumpsTable(totals.petaBumpsInput()),
   ].join('\n') + '\n';
 }
 

@@ -8,6 +8,7 @@
  * ISO 8601 UTC timestamps, empty cell = unknown or not applicable.
  */
 import { stringify } from 'csv-stringify/sync';
+import type { IntervalTotals } from './interval-totals.js';
 import type { EndView, IntervalResult, LonghaulResult, ResultParams, StreamResult, TotalResult } from '../contract/result.js';
 
 export const CSV_COLUMNS = [
@@ -120,10 +121,10 @@ export function summaryRows(r: LonghaulResult): CsvRow[] {
 }
 
 /** Provisional summary kept at the end of a live CSV until the run finishes: one `total` row marked partial. */
-export function provisionalRows(c: CsvRunContext, intervals: IntervalResult[]): CsvRow[] {
-  const last = intervals[intervals.length - 1];
-  const sent = intervals.reduce((a, iv) => a + (iv.sentBytes ?? 0), 0);
-  const received = intervals.reduce((a, iv) => a + (iv.receivedBytes ?? 0), 0);
+export function provisionalRows(c: CsvRunContext, totals: IntervalTotals): CsvRow[] {
+  const last = totals.last;
+  const sent = totals.sentBytes;
+  const received = totals.receivedBytes;
   const seconds = last ? last.t : null;
   return [{
     ...runCells(c), row_type: 'total', time_utc: last ? new Date(c.startedAt.getTime() + last.t * 1000).toISOString() : '',

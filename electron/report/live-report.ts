@@ -15,6 +15,7 @@ import type { IntervalResult, LonghaulResult, ResultParams, Side } from '../cont
 import { ArgumentError, type LonghaulError } from '../util/errors.js';
 import { consoleLogHead, consoleLogInterval, consoleLogProvisional, consoleLogSummary } from './console-log.js';
 import { csvHeader, csvRows, intervalRows, provisionalRows, summaryRows, type CsvRunContext } from './csv-report.js';
+import { IntervalTotals } from './interval-totals.js';
 import { ReportFile } from './report-file.js';
 
 export interface LiveReportOptions {
@@ -41,13 +42,13 @@ export interface LiveReport {
 }
 
 class LiveReportFiles implements LiveReport {
-  private readonly intervals: IntervalResult[] = [];
+  private readonly totals = new IntervalTotals();
   private readonly csvContext: CsvRunContext;
 
   constructor(private readonly log: ReportFile | null, private readonly csv: ReportFile | null, o: LiveReportOptions) {
     this.csvContext = { params: o.params, startedAt: new Date(), senders: new Map(o.senders.map((s) => [s.id, s.sender])) };
-    this.log?.write(consoleLogHead(o.params), consoleLogProvisional([]));
-    this.csv?.write(csvHeader(), csvRows(provisionalRows(this.csvContext, [])));
+    this.log?.write(consoleLogHead(o.params), consoleLogProvisional(this.totals));
+    this.csv?.write(csvHeader(), csvRows(provisionalRows(this.csvContext, this.totals)));
   }
 
   get paths(): string[] {
@@ -63,15 +64,14 @@ class LiveReportFiles implements LiveReport {
   }
 
   interval(iv: IntervalResult): void {
-    const last = this.intervals[this.intervals.length - 1];
-    if (last && iv.index <= last.index) return;
-    this.intervals.push(iv);
-    this.log?.write(consoleLogInterval(iv), consoleLogProvisional(this.intervals));
-    this.csv?.write(csvRows(intervalRows(this.csvContext, iv)), csvRows(provisionalRows(this.csvContext, this.intervals)));
+    if (this.totals.last && iv.index <= this.totals.last.index) return;
+    this.totals.add(iv);
+    this.log?.write(consoleLogInterval(iv), consoleLogProvisional(this.totals));
+    this.csv?.write(csvRows(intervalRows(this.csvContext, iv)), csvRows(provisionalRows(this.csvContext, this.totals)));
   }
 
   finish(result: LonghaulResult): void {
-    const lastIndex = this.intervals[this.intervals.length - 1]?.index ?? 0;
+    const lastIndex = this.totals.last?.index ?? 0;
     const rest = result.intervals.filter((iv) => iv.index > lastIndex);
     this.csvContext.startedAt = new Date(result.startedAt);
     this.log?.write(rest.map(consoleLogInterval).join(''), consoleLogSummary(result));
