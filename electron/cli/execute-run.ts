@@ -9,7 +9,8 @@ import type { RunParams } from '../engine/params.js';
 import { describeError } from '../util/errors.js';
 import { EXIT_OK, EXIT_RUN_FAILED } from './exit-codes.js';
 import { LiveProgress } from './live-progress.js';
-import { formatSummary } from './summary.js';
+import { formatSummary } from '../report/summary-block.js';
+import type { RunReports } from './run-reports.js';
 
 export interface ExecuteRunOptions {
   host: string;
@@ -17,6 +18,8 @@ export interface ExecuteRunOptions {
   params: RunParams;
   jsonFile?: string;
   maxWorkersPerRole?: number;
+  /** --log/--csv files and the summary's extras (see run-reports.ts); opened by the caller before the run. */
+  reports?: RunReports | null;
 }
 
 const PHASE_TEXT: Record<string, string> = {
@@ -40,17 +43,22 @@ export async function executeRun(o: ExecuteRunOptions): Promise<{ code: number; 
     if (text) progress.phase(text);
   });
   run.on('sample', (s, side) => progress.onSample(s, side));
+  o.reports?.attach(run);
   const result = await run.result;
   process.off('SIGINT', onSigint);
   progress.end();
+  const reportProblems = o.reports?.finish(result) ?? [];
   const nothingMeasured = result.intervals.length === 0 && result.total.bytes === 0 && result.errors.length > 0;
   if (nothingMeasured) {
     // A run that never got going: the error is the whole story.
     for (const e of result.errors) process.stderr.write(`longhaul: ${e.code}: ${e.message}\n`);
   } else {
-    process.stdout.write('\n' + formatSummary(result));
+    process.stdout.write('\n' + (o.reports?.summary(result) ?? formatSummary(result)));
   }
   let code = result.partial ? EXIT_RUN_FAILED : EXIT_OK;
+  for (const p of reportProblems) process.stderr.write(`longhaul: ${p}\n`);
+  if (reportProblems.length) code = EXIT_RUN_FAILED;
+  else if (o.reports?.paths.length) process.stdout.write(`Report written to ${o.reports.paths.join(', ')}\n`);
   if (o.jsonFile) {
     try {
       await writeFile(o.jsonFile, JSON.stringify(result, null, 2) + '\n');

@@ -6,6 +6,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { DEFAULT_PARAMS, MAX_BUFFER_BYTES, MAX_SECONDS, MAX_STREAMS, MIN_INTERVAL_SECONDS, MAX_WINDOW_BYTES, runParamsSchema, type RunParams } from '../engine/params.js';
 import { ArgumentError } from '../util/errors.js';
 import { parseDuration, parseSize } from '../util/units.js';
+import { addReportOptions, type ReportFlags } from './run-reports.js';
 
 function wrap<T>(fn: (v: string) => T): (v: string) => T {
   return (v: string) => {
@@ -44,7 +45,7 @@ function secondsIn(min: number, max: number, what: string): (v: string) => numbe
   });
 }
 
-export interface RunFlags {
+export interface RunFlags extends ReportFlags {
   streams: number;
   buffer: number;
   window?: number;
@@ -59,7 +60,7 @@ export interface RunFlags {
 
 /** Add the run options to a command. */
 export function addRunOptions(cmd: Command): Command {
-  return cmd
+  const withRunOptions = cmd
     .addOption(new Option('-P, --streams <n>', `parallel TCP streams, 1-${MAX_STREAMS}`).argParser(intIn(1, MAX_STREAMS, 'streams')).default(DEFAULT_PARAMS.streams))
     .addOption(new Option('-l, --buffer <bytes>', 'bytes per write and per read (e.g. 128K, 1M)').argParser(sizeIn(1, MAX_BUFFER_BYTES, 'buffer')).default(DEFAULT_PARAMS.bufferBytes, '128K'))
     .addOption(new Option('-w, --window <bytes>', 'TCP window (socket buffer) per stream end, e.g. 64K, 20M; default: OS autotuning').argParser(sizeIn(1, MAX_WINDOW_BYTES, 'window')))
@@ -70,6 +71,7 @@ export function addRunOptions(cmd: Command): Command {
     .addOption(new Option('-i, --interval <s>', `seconds between samples, ${MIN_INTERVAL_SECONDS}-60`).argParser(secondsIn(MIN_INTERVAL_SECONDS, 60, 'interval')).default(DEFAULT_PARAMS.intervalSeconds))
     .addOption(new Option('--json <file>', 'write the result (longhaul.result/1) to this file, also when the run fails'))
     .addOption(new Option('--workers <n>', 'data worker processes per role (default: number of CPUs)').argParser(intIn(1, 64, 'workers')).hideHelp());
+  return addReportOptions(withRunOptions); // --log, --csv, --distance-km, --force: see run-reports.ts
 }
 
 /** Flags → validated parameters. Throws ArgumentError naming the flag. */

@@ -18,7 +18,11 @@ export type LonghaulErrorCode =
   | 'LH_ERR_DATA_STREAM'
   | 'LH_ERR_WORKER'
   | 'LH_ERR_STOPPED'
-  | 'LH_ERR_IO';
+  | 'LH_ERR_IO'
+  /** A report file already exists and --force was not given. */
+  | 'LH_ERR_FILE_EXISTS'
+  /** A file given as a saved result is not a valid longhaul.result/1 document. */
+  | 'LH_ERR_BAD_RESULT';
 
 /** Base class: every error Longhaul raises on purpose has a stable code. */
 export class LonghaulError extends Error {

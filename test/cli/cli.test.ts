@@ -60,10 +60,10 @@ describe('longhaul CLI', { timeout: 90_000 }, () => {
     }
   });
 
-  it('loopback to an unwritable --json path: the run is reported, exit 1, a clear message', async () => {
+  it('loopback to an unwritable --json path: refused before any traffic, exit 2, a clear message', async () => {
     const r = await cli(['loopback', '--bytes', '1M', '--json', '/nonexistent-dir/x.json']).done;
-    assert.equal(r.code, 1);
-    assert.match(r.stderr, /could not write \/nonexistent-dir\/x\.json/);
-    assert.match(r.stdout, /Total/);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /LH_ERR_IO: cannot create \/nonexistent-dir\/x\.json: the folder does not exist/);
+    assert.doesNotMatch(r.stdout, /Total/);
   });
 });

@@ -6,9 +6,13 @@ import type { Command } from 'commander';
 import { register as registerListen } from './listen.js';
 import { register as registerRun } from './run.js';
 import { register as registerLoopback } from './loopback.js';
+import { register as registerReport } from './report.js';
+import { register as registerBdp } from './bdp.js';
 
 export const COMMANDS: ReadonlyArray<(program: Command) => void> = [
   registerListen,
   registerRun,
   registerLoopback,
+  registerReport,
+  registerBdp,
 ];

@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { fileURLToPath } from 'node:url';
 import { EXIT_RUN_FAILED } from '../exit-codes.js';
 import { executeRun } from '../execute-run.js';
+import { openRunReports } from '../run-reports.js';
 import { addRunOptions, runParamsFromFlags, type RunFlags } from '../run-options.js';
 
 const BIN = fileURLToPath(new URL('../../../../bin/longhaul.js', import.meta.url));
@@ -41,6 +42,8 @@ export function register(program: Command): void {
     .description('responder and controller both on this PC (127.0.0.1), in separate processes: a first try and a smoke test');
   addRunOptions(cmd).action(async (flags: RunFlags) => {
     const params = runParamsFromFlags(flags);
+    const reports = openRunReports(flags, params, flags.json);
+    if (!reports) return;
     let responder: { child: ChildProcess; port: number };
     try {
       responder = await spawnLoopbackResponder(flags.workers ? ['--workers', String(flags.workers)] : []);
@@ -50,7 +53,7 @@ export function register(program: Command): void {
       return;
     }
     try {
-      const { code } = await executeRun({ host: '127.0.0.1', port: responder.port, params, jsonFile: flags.json, maxWorkersPerRole: flags.workers });
+      const { code } = await executeRun({ host: '127.0.0.1', port: responder.port, params, jsonFile: flags.json, maxWorkersPerRole: flags.workers, reports });
       process.exitCode = code;
     } finally {
       responder.child.removeAllListeners('exit');

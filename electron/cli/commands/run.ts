@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { DEFAULT_PORT } from '../../engine/responder.js';
 import { executeRun } from '../execute-run.js';
+import { openRunReports } from '../run-reports.js';
 import { addRunOptions, parseHostPort, runParamsFromFlags, type RunFlags } from '../run-options.js';
 
 export function register(program: Command): void {
@@ -12,7 +13,9 @@ export function register(program: Command): void {
   addRunOptions(cmd).action(async (target: string, flags: RunFlags) => {
     const { host, port } = parseHostPort(target, DEFAULT_PORT);
     const params = runParamsFromFlags(flags);
-    const { code } = await executeRun({ host, port, params, jsonFile: flags.json, maxWorkersPerRole: flags.workers });
+    const reports = openRunReports(flags, params, flags.json);
+    if (!reports) return;
+    const { code } = await executeRun({ host, port, params, jsonFile: flags.json, maxWorkersPerRole: flags.workers, reports });
     process.exitCode = code;
   });
 }

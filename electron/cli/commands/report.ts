@@ -1,0 +1,47 @@
+/** `longhaul report --from FILE --format console|ttcp|csv|json [--out FILE] [--force]`: re-render a saved result. */
+import { Option, type Command } from 'commander';
+import { readResultFile } from '../../report/result-file.js';
+import { REPORT_FORMATS, renderReport, type ReportFormat } from '../../report/render.js';
+import { writeWholeFile } from '../../report/report-file.js';
+import { describeError } from '../../util/errors.js';
+import { EXIT_BAD_ARGS, EXIT_RUN_FAILED } from '../exit-codes.js';
+
+interface ReportFlags {
+  from: string;
+  format: ReportFormat;
+  out?: string;
+  force?: boolean;
+}
+
+export function register(program: Command): void {
+  program
+    .command('report')
+    .description('re-render a saved result (--json FILE of a run) as the receiver console log, a ttcp line, CSV or JSON')
+    .requiredOption('--from <file>', 'a longhaul.result/1 JSON file')
+    .addOption(new Option('-f, --format <format>', 'output format').choices(REPORT_FORMATS).default('console'))
+    .option('-o, --out <file>', 'write to this file instead of the terminal')
+    .option('--force', 'overwrite --out if it exists')
+    .action(async (flags: ReportFlags) => {
+      let text: string;
+      try {
+        text = renderReport(await readResultFile(flags.from), flags.format);
+      } catch (err) {
+        const e = describeError(err);
+        process.stderr.write(`longhaul: ${e.code}: ${e.message}\n`);
+        process.exitCode = EXIT_BAD_ARGS;
+        return;
+      }
+      if (!flags.out) {
+        process.stdout.write(text);
+        return;
+      }
+      try {
+        writeWholeFile(flags.out, text, Boolean(flags.force));
+        process.stderr.write(`Report written to ${flags.out}\n`);
+      } catch (err) {
+        const e = describeError(err);
+        process.stderr.write(`longhaul: ${e.code}: ${e.message}\n`);
+        process.exitCode = e.code === 'LH_ERR_FILE_EXISTS' ? EXIT_BAD_ARGS : EXIT_RUN_FAILED;
+      }
+    });
+}

@@ -1,0 +1,74 @@
+/**
+ * The receiver console log (`--log FILE`, `longhaul report --format console`):
+ * a units line, the run's parameters, one row per stream per interval (the
+ * receiver's view), then the PetaBumps table. The live writer produces the
+ * same text piece by piece, so a log written during a run and one re-rendered
+ * from its saved result read the same.
+ */
+import type { IntervalResult, LonghaulResult, ResultParams } from '../contract/result.js';
+import { IntervalTotals } from './interval-totals.js';
+import { alignRow, fixedOrUnknown, formatPetaBumpsTable, UNITS_LINE, type PetaBumpsInput } from './petabumps-table.js';
+
+export const INTERVAL_HEADER = ['Interval', 'Thread', 'End(s)', 'Seconds', 'Received(bytes)', 'Throughput(Mbit/s)'] as const;
+
+/** The lines written before the first interval: units, parameters, interval header. */
+export function consoleLogHead(p: ResultParams): string {
+  const limit = p.bytes !== null ? `${p.bytes} bytes` : `${p.seconds} s`;
+  const window = p.windowBytes === null ? 'OS default (autotuning)' : `${p.windowBytes} bytes requested`;
+  return [
+    `Longhaul receiver log (PetaBumps layout). ${UNITS_LINE}`,
+    `Parameters: ${p.streams} stream(s) per direction, ${p.direction}, limit ${limit}, buffer ${p.bufferBytes} bytes, window ${window}, interval ${p.intervalSeconds} s`,
+    INTERVAL_HEADER.join(' '),
+  ].join('\n') + '\n';
+}
+
+/** One row per stream for one interval, receiver's view ("unknown" when the receiver's sample is missing). */
+export function consoleLogInterval(iv: IntervalResult): string {
+  return iv.streams.map((s) => {
+    const mbit = s.receivedBytes !== null && iv.seconds > 0 ? (s.receivedBytes * 8) / iv.seconds / 1e6 : null;
+    return alignRow(INTERVAL_HEADER, [
+      String(iv.index), String(s.id), iv.t.toFixed(3), iv.seconds.toFixed(3),
+      s.receivedBytes === null ? 'unknown' : String(s.receivedBytes), fixedOrUnknown(mbit, 3),
+    ]) + '\n';
+  }).join('');
+}
+
+/** The PetaBumps numbers of a finished (or failed) run, from its result. */
+export function petaBumpsInputFromResult(r: LonghaulResult): PetaBumpsInput {
+  return {
+    threads: r.streams.map((s) => ({ id: s.id, bytes: s.bytes, seconds: s.seconds })),
+    totalBytes: r.total.bytes,
+    totalSeconds: r.total.seconds,
+    completions: r.total.completions,
+  };
+}
+
+/** The PetaBumps numbers as far as the intervals tell (realtimes are interval boundaries). */
+export function petaBumpsInputFromIntervals(intervals: IntervalResult[]): PetaBumpsInput {
+  return IntervalTotals.of(intervals).petaBumpsInput();
+}
+
+/** The closing section of a finished run's log: who, when, status, the PetaBumps table. */
+export function consoleLogSummary(r: LonghaulResult): string {
+  const status = r.partial ? `PARTIAL: ${r.partialReason ?? 'the run ended early'}` : 'complete';
+  return [
+    `Run ${r.id}: ${r.controller.hostname} -> ${r.responder.hostname} (${r.responder.address}), started ${r.startedAt}, ended ${r.endedAt}, ${status}`,
+    ...r.errors.map((e) => `  ${e.code}: ${e.message}`),
+    ...formatPetaBumpsTable(petaBumpsInputFromResult(r)),
+  ].join('\n') + '\n';
+}
+
+/** The provisional closing section kept at the end of a live log until the run finishes. */
+export function consoleLogProvisional(totals: IntervalTotals): string {
+  const last = totals.last;
+  const where = last ? `after interval ${last.index} (t = ${last.t.toFixed(3)} s)` : 'before the first interval';
+  return [
+    `PARTIAL: the run is still going or was interrupted ${where}; realtimes below are interval boundaries, not first and last byte`,
+    ...formatPetaBumpsTable(totals.petaBumpsInput()),
+  ].join('\n') + '\n';
+}
+
+/** The whole log of a saved result (what `longhaul report --format console` prints). */
+export function formatConsoleLog(r: LonghaulResult): string {
+  return consoleLogHead(r.params) + r.intervals.map(consoleLogInterval).join('') + consoleLogSummary(r);
+}

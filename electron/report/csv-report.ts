@@ -1,0 +1,140 @@
+/**
+ * The CSV report (`--csv FILE`, `longhaul report --format csv`): RFC 4180 via
+ * csv-stringify, one file, one header row, one row per stream per interval and
+ * then the summary rows (one per stream, one per direction total, one total),
+ * told apart by `row_type`. Layout and column meanings: docs/csv-report.md.
+ *
+ * Cells never depend on the locale: `.` decimals, no thousands separators,
+ * ISO 8601 UTC timestamps, empty cell = unknown or not applicable.
+ */
+import { stringify } from 'csv-stringify/sync';
+import type { IntervalTotals } from './interval-totals.js';
+import type { EndView, IntervalResult, LonghaulResult, ResultParams, StreamResult, TotalResult } from '../contract/result.js';
+
+export const CSV_COLUMNS = [
+  'row_type', 'run_started_at', 'time_utc', 'partial', 'partial_reason',
+  'direction', 'streams', 'buffer_bytes', 'window_bytes', 'limit_bytes', 'limit_seconds', 'sample_interval_seconds',
+  'controller_host', 'responder_host',
+  'stream_id', 'sender', 'interval_index', 't_start_seconds', 't_end_seconds', 'duration_seconds',
+  'controller_t_seconds', 'responder_t_seconds',
+  'sent_bytes', 'received_bytes', 'receive_completions', 'sent_mbit_per_s', 'received_mbit_per_s', 'stream_sum_mbit_per_s',
+  'sender_seconds', 'rtt_ms', 'cwnd_bytes', 'error_code', 'error_message',
+] as const;
+
+export type CsvColumn = (typeof CSV_COLUMNS)[number];
+export type CsvRow = Partial<Record<CsvColumn, string>>;
+
+/** What every row repeats about its run, so rows of many runs can share one sheet. */
+export interface CsvRunContext {
+  params: ResultParams;
+  /** The run's start, wall clock; interval timestamps are this plus the interval's `t`. */
+  startedAt: Date;
+  /** Sender of each stream id. */
+  senders: ReadonlyMap<number, string>;
+}
+
+/** A number as a plain decimal string (never exponent, never grouped); '' for unknown. */
+export function num(n: number | null | undefined, digits?: number): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return '';
+  // Six decimals at most, trailing zeros dropped; String() never uses an exponent for 1e-6 <= |n| < 1e21.
+  if (digits === undefined) return String(Number(n.toFixed(6)));
+  return n.toFixed(digits);
+}
+
+function mbit(bytes: number | null, seconds: number | null): string {
+  return bytes === null || seconds === null || !(seconds > 0) ? '' : num((bytes * 8) / seconds / 1e6, 6);
+}
+
+function runCells(c: CsvRunContext): CsvRow {
+  const p = c.params;
+  return {
+    run_started_at: c.startedAt.toISOString(), direction: p.direction, streams: num(p.streams), buffer_bytes: num(p.bufferBytes),
+    window_bytes: num(p.windowBytes), limit_bytes: num(p.bytes), limit_seconds: num(p.seconds), sample_interval_seconds: num(p.intervalSeconds),
+  };
+}
+
+/** The header row (with the byte-order mark Excel needs to read UTF-8 host names right). */
+export function csvHeader(): string {
+  return stringify([], { header: true, columns: [...CSV_COLUMNS], bom: true, record_delimiter: 'windows' });
+}
+
+/** RFC 4180 text for rows (no header). */
+export function csvRows(rows: CsvRow[]): string {
+  return stringify(rows, { columns: [...CSV_COLUMNS], record_delimiter: 'windows', escape_formulas: true });
+}
+
+/** One row per stream for one interval: both ends' views, each side's own clock. */
+export function intervalRows(c: CsvRunContext, iv: IntervalResult): CsvRow[] {
+  const start = iv.t - iv.seconds;
+  const at = new Date(c.startedAt.getTime() + iv.t * 1000).toISOString();
+  return iv.streams.map((s) => ({
+    ...runCells(c), row_type: 'interval', time_utc: at, stream_id: num(s.id), sender: c.senders.get(s.id) ?? '',
+    interval_index: num(iv.index), t_start_seconds: num(start, 6), t_end_seconds: num(iv.t, 6), duration_seconds: num(iv.seconds, 6),
+    controller_t_seconds: num(iv.controllerT, 6), responder_t_seconds: num(iv.responderT, 6),
+    sent_bytes: num(s.sentBytes), received_bytes: num(s.receivedBytes), receive_completions: num(s.receiveCompletions),
+    sent_mbit_per_s: mbit(s.sentBytes, iv.seconds), received_mbit_per_s: mbit(s.receivedBytes, iv.seconds),
+  }));
+}
+
+function errorCells(views: (EndView | null)[]): CsvRow {
+  const e = views.find((v) => v?.error)?.error;
+  return e ? { error_code: e.code, error_message: e.message } : {};
+}
+
+function streamRow(base: CsvRow, s: StreamResult): CsvRow {
+  return {
+    ...base, row_type: 'stream', stream_id: num(s.id), sender: s.sender,
+    t_start_seconds: num(s.receive?.firstT, 6), t_end_seconds: num(s.receive?.lastT, 6), duration_seconds: num(s.seconds, 6),
+    sent_bytes: num(s.send?.bytes), received_bytes: num(s.bytes), receive_completions: num(s.completions),
+    sent_mbit_per_s: mbit(s.send?.bytes ?? null, s.send?.seconds ?? null), received_mbit_per_s: mbit(s.bytes, s.seconds),
+    sender_seconds: num(s.send?.seconds, 6), ...errorCells([s.send, s.receive]),
+  };
+}
+
+function totalRow(base: CsvRow, rowType: string, t: TotalResult): CsvRow {
+  return {
+    ...base, row_type: rowType, duration_seconds: num(t.seconds, 6), sent_bytes: num(t.sentBytes), received_bytes: num(t.bytes),
+    receive_completions: num(t.completions), received_mbit_per_s: t.bitsPerSecond === null ? '' : num(t.bitsPerSecond / 1e6, 6),
+    stream_sum_mbit_per_s: t.streamSumBitsPerSecond === null ? '' : num(t.streamSumBitsPerSecond / 1e6, 6),
+  };
+}
+
+/** The context of a saved result. */
+export function csvContextOf(r: LonghaulResult): CsvRunContext {
+  return { params: r.params, startedAt: new Date(r.startedAt), senders: new Map(r.streams.map((s) => [s.id, s.sender])) };
+}
+
+/** The summary rows of a finished (or failed) run. */
+export function summaryRows(r: LonghaulResult): CsvRow[] {
+  const base: CsvRow = {
+    ...runCells(csvContextOf(r)), time_utc: r.endedAt, partial: String(r.partial), partial_reason: r.partialReason ?? '',
+    controller_host: r.controller.hostname, responder_host: r.responder.hostname,
+  };
+  const rows = r.streams.map((s) => streamRow(base, s));
+  if (r.directions.controllerToResponder && r.directions.responderToController) {
+    rows.push(totalRow(base, 'total_controller_to_responder', r.directions.controllerToResponder));
+    rows.push(totalRow(base, 'total_responder_to_controller', r.directions.responderToController));
+  }
+  const firstError = r.errors[0];
+  rows.push({ ...totalRow(base, 'total', r.total), ...(firstError ? { error_code: firstError.code, error_message: firstError.message } : {}) });
+  return rows;
+}
+
+/** Provisional summary kept at the end of a live CSV until the run finishes: one `total` row marked partial. */
+export function provisionalRows(c: CsvRunContext, totals: IntervalTotals): CsvRow[] {
+  const last = totals.last;
+  const sent = totals.sentBytes;
+  const received = totals.receivedBytes;
+  const seconds = last ? last.t : null;
+  return [{
+    ...runCells(c), row_type: 'total', time_utc: last ? new Date(c.startedAt.getTime() + last.t * 1000).toISOString() : '',
+    partial: 'true', partial_reason: `run still going or interrupted after interval ${last?.index ?? 0}; totals from the interval rows`,
+    duration_seconds: num(seconds, 6), sent_bytes: num(sent), received_bytes: num(received), received_mbit_per_s: mbit(received, seconds),
+  }];
+}
+
+/** The whole CSV of a saved result. */
+export function formatCsv(r: LonghaulResult): string {
+  const c = csvContextOf(r);
+  return csvHeader() + csvRows([...r.intervals.flatMap((iv) => intervalRows(c, iv)), ...summaryRows(r)]);
+}

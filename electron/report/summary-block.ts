@@ -1,0 +1,88 @@
+/**
+ * The block printed at the end of every CLI run (and shown in the app): per
+ * stream and total under both named conventions, then what the path tells
+ * when known — round-trip time, bandwidth-delay product, the limiter
+ * diagnosis, the Land Speed Record metric. Unknown is printed as "unknown",
+ * never guessed.
+ */
+import type { LonghaulResult, TotalResult } from '../contract/result.js';
+import { formatBytes, formatRate, groupDigits } from '../util/units.js';
+import { bdpBytes, bitMetresPerSec, formatBitMetres } from './path-metrics.js';
+
+/** What the result does not carry (yet): measured by the native addon, or given by the user. */
+export interface SummaryExtras {
+  /** Smoothed round-trip time in ms, when measured; null/undefined = unknown. */
+  rttMs?: number | null;
+  /** One-sentence limiter diagnosis ("the receive window", "the sender's CPU"…), when known. */
+  diagnosis?: string | null;
+  /** Path length for the Land Speed Record metric (from --distance-km). */
+  distanceKm?: number | null;
+}
+
+function seconds(s: number | null): string {
+  return s === null ? 'unknown' : `${s.toFixed(3)} s`;
+}
+
+function totalLines(label: string, t: TotalResult): string[] {
+  return [
+    `${label}: ${groupDigits(t.bytes)} bytes (${formatBytes(t.bytes)}, decimal) received in ${seconds(t.seconds)}`,
+    `  wall-clock aggregate (total bytes x 8 / first byte to last byte):        ${formatRate(t.bitsPerSecond)}`,
+    `  per-stream sum (each stream over its own time, PetaBumps "Total"):       ${formatRate(t.streamSumBitsPerSecond)}`,
+  ];
+}
+
+function pathLines(r: LonghaulResult, x: SummaryExtras): string[] {
+  const lines: string[] = [];
+  const rttMs = x.rttMs ?? null;
+  lines.push(`Round-trip time: ${rttMs === null ? 'unknown (not measured in this run)' : `${rttMs.toFixed(3)} ms`}`);
+  const rate = r.total.bitsPerSecond;
+  if (rttMs === null || rate === null) {
+    lines.push('Bandwidth-delay product: unknown (needs the round-trip time and a measured rate)');
+  } else {
+    const bytes = bdpBytes(rate, rttMs / 1000);
+    lines.push(`Bandwidth-delay product at the measured rate: ${groupDigits(bytes)} bytes (${formatRate(rate)} x ${rttMs.toFixed(3)} ms / 8)`);
+  }
+  lines.push(`Limiter: ${x.diagnosis ?? 'unknown (no diagnosis available for this run)'}`);
+  if (x.distanceKm !== undefined && x.distanceKm !== null) {
+    const km = `${groupDigits(x.distanceKm)} km`;
+    const sum = r.total.streamSumBitsPerSecond;
+    const wall = r.total.bitsPerSecond;
+    lines.push(`Land Speed Record metric (throughput x ${km}):`);
+    lines.push(`  per-stream sum: ${sum === null ? 'unknown' : `${(sum / 1e6).toFixed(3)} Mbit/s x ${km} = ${formatBitMetres(bitMetresPerSec(sum, x.distanceKm))}`}`);
+    lines.push(`  wall-clock:     ${wall === null ? 'unknown' : `${(wall / 1e6).toFixed(3)} Mbit/s x ${km} = ${formatBitMetres(bitMetresPerSec(wall, x.distanceKm))}`}`);
+  }
+  return lines;
+}
+
+/** The end-of-run summary. Units: bytes; rates in decimal bit/s (Mbit = 10^6 bit). */
+export function formatSummary(r: LonghaulResult, extras: SummaryExtras = {}): string {
+  const lines: string[] = [];
+  const p = r.params;
+  const limit = p.bytes !== null ? `${groupDigits(p.bytes)} bytes` : `${p.seconds} s`;
+  lines.push(`Longhaul ${r.controller.hostname} -> ${r.responder.hostname} (${r.responder.address}): ${p.streams} stream(s), ${p.direction}, ${limit}, ${groupDigits(p.bufferBytes)}-byte buffers`);
+  lines.push(`Window: ${r.window.requestedBytes === null ? r.window.note : `${groupDigits(r.window.requestedBytes)} bytes requested, ${r.window.note}`}`);
+  lines.push('');
+  lines.push(`${'stream'.padEnd(7)}${'from'.padEnd(12)}${'bytes sent'.padStart(16)}${'bytes received'.padStart(16)}${'seconds'.padStart(10)}${'rate (received)'.padStart(17)}`);
+  for (const s of r.streams) {
+    const err = s.send?.error ?? s.receive?.error;
+    lines.push(
+      `${String(s.id).padEnd(7)}${s.sender.padEnd(12)}${(s.send ? groupDigits(s.send.bytes) : 'unknown').padStart(16)}${groupDigits(s.bytes).padStart(16)}` +
+        `${(s.seconds === null ? 'unknown' : s.seconds.toFixed(3)).padStart(10)}${formatRate(s.bitsPerSecond).padStart(17)}${err ? `  ! ${err.message}` : ''}`,
+    );
+  }
+  lines.push('');
+  if (r.directions.controllerToResponder && r.directions.responderToController) {
+    lines.push(...totalLines('controller -> responder', r.directions.controllerToResponder));
+    lines.push(...totalLines('responder -> controller', r.directions.responderToController));
+  } else {
+    lines.push(...totalLines('Total', r.total));
+  }
+  lines.push('');
+  lines.push(...pathLines(r, extras));
+  if (r.partial) {
+    lines.push('');
+    lines.push(`PARTIAL RESULT: ${r.partialReason ?? 'the run ended early'}`);
+    for (const e of r.errors) lines.push(`  ${e.code}: ${e.message}`);
+  }
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parse } from 'csv-parse/sync';
+import { CSV_COLUMNS, formatCsv } from '../../electron/report/csv-report.js';
+import { makeIntervals, makeResult, recordRun } from '../helpers/result-fixtures.js';
+
+type Row = Record<string, string>;
+
+function parseCsv(text: string): Row[] {
+  return parse(text, { columns: true, bom: true, record_delimiter: '\r\n', relax_column_count: false }) as Row[];
+}
+
+describe('CSV report', { timeout: 10_000 }, () => {
+  const result = makeResult({
+    streams: [
+      { bytes: 3_000_000, seconds: 2.5, completions: 46 },
+      { bytes: 1_500_000, seconds: 3, completions: 23, firstT: 0.1 },
+    ],
+    intervals: makeIntervals([
+      { t: 1, received: [1_000_000, 500_000], sent: [1_100_000, 500_000] },
+      { t: 2, received: [1_000_000, 500_000] },
+      { t: 3.1, received: [1_000_000, 500_000] },
+    ]),
+    partialReason: 'responder: "disk", then, gone',
+  });
+
+  it('round-trips through csv-parse: header with units, one row per stream per interval, then the summary', () => {
+    const text = formatCsv(result);
+    assert.ok(text.startsWith('\uFEFFrow_type,'), 'BOM then header');
+    assert.ok(text.includes('\r\n') && !/[^\r]\n/.test(text), 'CRLF record delimiters only');
+    const rows = parseCsv(text);
+    assert.deepEqual(Object.keys(rows[0] ?? {}), [...CSV_COLUMNS]);
+    assert.deepEqual(rows.map((r) => r.row_type), ['interval', 'interval', 'interval', 'interval', 'interval', 'interval', 'stream', 'stream', 'total']);
+    const first = rows[0]!;
+    assert.equal(first.stream_id, '0');
+    assert.equal(Number(first.sent_bytes), 1_100_000);
+    assert.equal(Number(first.received_bytes), 1_000_000);
+    assert.equal(Number(first.received_mbit_per_s), 8);
+    assert.equal(Number(first.responder_t_seconds), 1.0004);
+    assert.equal(first.time_utc, '2001-11-19T10:00:01.000Z');
+    const total = rows[rows.length - 1]!;
+    assert.equal(Number(total.received_bytes), 4_500_000);
+    assert.equal(total.partial, 'true');
+    assert.equal(total.partial_reason, 'responder: "disk", then, gone', 'quotes and commas survive');
+    assert.equal(Number(total.duration_seconds), 3.1 - 0);
+  });
+
+  it('every header names its unit or is a label', () => {
+    const units = /_(bytes|seconds|mbit_per_s|ms|at|utc)$|^(row_type|partial|partial_reason|direction|streams|controller_host|responder_host|stream_id|sender|interval_index|receive_completions|error_code|error_message)$/;
+    for (const c of CSV_COLUMNS) assert.match(c, units, c);
+  });
+
+  it('has no locale traps: . decimals, no grouping, ISO 8601 timestamps', () => {
+    const rows = parseCsv(formatCsv(recordRun()));
+    for (const r of rows) {
+      for (const c of ['received_bytes', 'sent_bytes', 'duration_seconds', 'received_mbit_per_s', 'stream_sum_mbit_per_s'] as const) {
+        const v = r[c] ?? '';
+        if (v !== '') assert.match(v, /^[0-9]+(\.[0-9]+)?$/, `${c}=${v}`);
+      }
+      assert.equal(new Date(r.time_utc ?? '').toISOString(), r.time_utc);
+    }
+    const total = rows.find((r) => r.row_type === 'total')!;
+    assert.equal(total.stream_sum_mbit_per_s, '957.369232');
+    assert.equal(total.received_mbit_per_s, '830.688676');
+    assert.equal(total.received_bytes, '8448000000');
+  });
+
+  it('leaves unknown cells empty (rtt_ms, cwnd_bytes are not measured yet)', () => {
+    const rows = parseCsv(formatCsv(result));
+    for (const r of rows) {
+      assert.equal(r.rtt_ms, '');
+      assert.equal(r.cwnd_bytes, '');
+    }
+  });
+
+  it('gives per-direction totals for bidir runs', () => {
+    const bidir = makeResult({ streams: [{ bytes: 10, seconds: 1, completions: 1 }, { bytes: 20, seconds: 1, completions: 1, sender: 'responder' }] });
+    const types = parseCsv(formatCsv(bidir)).map((r) => r.row_type);
+    assert.deepEqual(types, ['stream', 'stream', 'total_controller_to_responder', 'total_responder_to_controller', 'total']);
+  });
+});

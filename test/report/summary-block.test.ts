@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { formatSummary } from '../../electron/report/summary-block.js';
+import { makeResult, recordRun } from '../helpers/result-fixtures.js';
+
+describe('summary block', { timeout: 10_000 }, () => {
+  it('names both conventions with their values', () => {
+    const text = formatSummary(recordRun());
+    assert.match(text, /wall-clock aggregate \(total bytes x 8 \/ first byte to last byte\): +830\.69 Mbit\/s/);
+    assert.match(text, /per-stream sum \(each stream over its own time, PetaBumps "Total"\): +957\.37 Mbit\/s/);
+    assert.match(text, /^0 +controller +4,224,000,000 +4,224,000,000 +62\.344 +542\.02 Mbit\/s$/m);
+  });
+
+  it('says unknown for RTT, BDP and limiter when nothing measured them', () => {
+    const text = formatSummary(recordRun());
+    assert.match(text, /^Round-trip time: unknown/m);
+    assert.match(text, /^Bandwidth-delay product: unknown/m);
+    assert.match(text, /^Limiter: unknown/m);
+    assert.doesNotMatch(text, /Land Speed Record/);
+  });
+
+  it('uses RTT and diagnosis when given', () => {
+    const r = makeResult({ streams: [{ bytes: 650_000, seconds: 1.3, completions: 10 }] }); // exactly 4 Mbit/s
+    const text = formatSummary(r, { rttMs: 1300, diagnosis: 'the receive window (650,000 bytes) is full every round trip' });
+    assert.match(text, /^Round-trip time: 1300\.000 ms$/m);
+    assert.match(text, /^Bandwidth-delay product at the measured rate: 650,000 bytes/m);
+    assert.match(text, /^Limiter: the receive window/m);
+  });
+
+  it('gives the Land Speed Record metric for --distance-km under both conventions', () => {
+    const text = formatSummary(recordRun(), { distanceKm: 5626 });
+    assert.match(text, /per-stream sum: 957\.369 Mbit\/s x 5,626 km = 5\.39e15 bit·m\/s \(5\.4 peta-bit-metres\/s\)/);
+    assert.match(text, /wall-clock: +830\.689 Mbit\/s x 5,626 km = 4\.67e15 bit·m\/s/);
+  });
+
+  it('flags partial results loudly', () => {
+    const text = formatSummary(makeResult({ streams: [{ bytes: 5, seconds: null, completions: 1 }], partialReason: 'stopped by the user' }));
+    assert.match(text, /^PARTIAL RESULT: stopped by the user$/m);
+    assert.match(text, /received in unknown/);
+  });
+});
