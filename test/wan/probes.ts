@@ -3,7 +3,6 @@
  * iperf3 for kernel-TCP throughput. Both run in A toward B, bounded in time.
  */
 import { LonghaulError } from '../../electron/util/errors.js';
-import { waitForOutput } from './run-cmd.js';
 import type { WanLink } from './wan-link.js';
 
 /** ping's summary, milliseconds. */
@@ -42,7 +41,7 @@ export interface IperfResult {
   receivedBitsPerSec: number;
   /** Sender's retransmitted segments (from TCP_INFO). */
   retransmits: number;
-  /** Per-interval receiver-side rates, bits per second, omitted intervals excluded. */
+  /** Receiver-side rate of each interval (1 s), bits per second, omitted intervals excluded. */
   intervalBitsPerSec: number[];
 }
 
@@ -58,6 +57,19 @@ interface IperfJson {
   error?: string;
   intervals?: { sum?: { bits_per_second?: number; omitted?: boolean } }[];
   end?: { sum_received?: { bits_per_second?: number }; sum_sent?: { retransmits?: number } };
+  /** The server's own report (--get-server-output with a -J server): the receiver's intervals. */
+  server_output_json?: IperfJson;
+}
+
+/** Poll `ss` in B until something listens on `port` (iperf3 -J prints nothing until it is done). */
+async function waitForListenInB(link: WanLink, port: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const { stdout } = await link.execInB('ss', ['-Htln', `sport = :${port}`]);
+    if (stdout.trim()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new LonghaulError('LH_ERR_IO', `iperf3 server in B did not listen on port ${port} within ${timeoutMs} ms`);
 }
 
 const IPERF_PORT = '5201';
@@ -65,10 +77,10 @@ const IPERF_PORT = '5201';
 /** iperf3 from A (client, sending) to a one-off server in B. */
 export async function iperfAtoB(link: WanLink, opts: IperfOptions): Promise<IperfResult> {
   // The server lives in B's own namespace, so the fixed port cannot collide with anything.
-  const server = link.spawnInB('iperf3', ['-s', '-1', '--forceflush', '-B', link.bAddr, '-p', IPERF_PORT], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const server = link.spawnInB('iperf3', ['-s', '-1', '-J', '-B', link.bAddr, '-p', IPERF_PORT], { stdio: 'ignore' });
   try {
-    await waitForOutput(server, /Server listening/, 5_000);
-    const args = ['-c', link.bAddr, '-p', IPERF_PORT, '-J', '-t', String(opts.seconds), '--connect-timeout', '10000'];
+    await waitForListenInB(link, IPERF_PORT, 5_000);
+    const args = ['-c', link.bAddr, '-p', IPERF_PORT, '-J', '--get-server-output', '-t', String(opts.seconds), '--connect-timeout', '10000'];
     if (opts.omitSeconds) args.push('-O', String(opts.omitSeconds));
     if (opts.windowBytes) args.push('-w', String(opts.windowBytes));
     const boundMs = (opts.seconds + (opts.omitSeconds ?? 0)) * 1000 + 4 * (2 * link.config.oneWayDelayMs) + 15_000;
@@ -80,7 +92,8 @@ export async function iperfAtoB(link: WanLink, opts: IperfOptions): Promise<Iper
     return {
       receivedBitsPerSec: rate,
       retransmits: json.end?.sum_sent?.retransmits ?? 0,
-      intervalBitsPerSec: (json.intervals ?? []).filter((i) => !i.sum?.omitted).map((i) => i.sum?.bits_per_second ?? 0),
+      // The client's own intervals count bytes handed to its socket; the server's count bytes that arrived.
+      intervalBitsPerSec: (json.server_output_json?.intervals ?? []).filter((i) => !i.sum?.omitted).map((i) => i.sum?.bits_per_second ?? 0),
     };
   } finally {
     if (server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');

@@ -34,6 +34,8 @@ export interface WanLinkCounters {
   /** Dropped by the tbf queue toward B (A→B) and toward A (B→A). */
   queueDropsToB: number;
   queueDropsToA: number;
+  /** Dropped by the kernel on the way to the delay helper (queue or netlink buffer full); 0 without delay. */
+  delayQueueDrops: number;
 }
 
 type State = 'setting-up' | 'up' | 'destroying' | 'destroyed';
@@ -90,10 +92,14 @@ export class WanLink {
       const out = await this.execIn(this.netns.r, 'tc', ['-s', 'qdisc', 'show', 'dev', dev]);
       return Number(/dropped (\d+)/.exec(out.stdout)?.[1] ?? 0);
     };
+    // Columns: queue, portid, waiting, copy mode, copy range, queue_dropped, user_dropped, last id, 1.
+    const nfq = this.helper ? (await this.execIn(this.netns.r, 'cat', ['/proc/net/netfilter/nfnetlink_queue'])).stdout : '';
+    const nfqCols = nfq.trim().split(/\s+/).map(Number);
     return {
       lossDrops: lossLine ? Number(lossLine.trim().split(/\s+/)[0]) : 0,
       queueDropsToB: await tcDrops('rb'),
       queueDropsToA: await tcDrops('ra'),
+      delayQueueDrops: nfqCols.length >= 7 ? (nfqCols[5] ?? 0) + (nfqCols[6] ?? 0) : 0,
     };
   }
 
@@ -140,6 +146,13 @@ export class WanLink {
       await runCmd('ip', ['-n', ns, 'link', 'set', dev, 'up']);
       await this.execIn(ns, 'ethtool', ['-K', dev, 'tso', 'off', 'gso', 'off', 'gro', 'off']);
     }
+    // Permanent neighbour entries: ARP requests would otherwise queue behind data in
+    // tbf, neighbour probes time out on a loaded link, and the kernel drops packets
+    // uncounted while the entry is FAILED (seen as spurious RTOs). A real WAN has no ARP.
+    await this.pinNeighbour(a, 'a0', RA_ADDR, r, 'ra');
+    await this.pinNeighbour(r, 'ra', A_ADDR, a, 'a0');
+    await this.pinNeighbour(b, 'b0', RB_ADDR, r, 'rb');
+    await this.pinNeighbour(r, 'rb', B_ADDR, b, 'b0');
     await runCmd('ip', ['-n', a, 'route', 'add', 'default', 'via', RA_ADDR]);
     await runCmd('ip', ['-n', b, 'route', 'add', 'default', 'via', RB_ADDR]);
     await this.execIn(r, 'sysctl', ['-qw', 'net.ipv4.ip_forward=1']);
@@ -158,6 +171,14 @@ export class WanLink {
       await this.execIn(r, 'iptables', ['-w', '-A', 'FORWARD', '-j', 'NFQUEUE', '--queue-num', String(QUEUE_NUM)]);
     }
     this.state = 'up';
+  }
+
+  /** In `ns`, map `addr` on `dev` permanently to the MAC of `peerDev` in `peerNs`. */
+  private async pinNeighbour(ns: string, dev: string, addr: string, peerNs: string, peerDev: string): Promise<void> {
+    const { stdout } = await runCmd('ip', ['-n', peerNs, '-j', 'link', 'show', 'dev', peerDev]);
+    const mac = (JSON.parse(stdout) as { address?: string }[])[0]?.address;
+    if (!mac) throw new Error(`WAN link: no MAC address for ${peerDev} in ${peerNs}`);
+    await runCmd('ip', ['-n', ns, 'neigh', 'replace', addr, 'lladdr', mac, 'dev', dev, 'nud', 'permanent']);
   }
 
   private execIn(ns: string, cmd: string, args: readonly string[], timeoutMs?: number): Promise<CmdOutput> {
