@@ -1,0 +1,48 @@
+/**
+ * Longhaul itself through a WAN link: `longhaul listen --port 0 --once` in B,
+ * `longhaul run <B>:<port>` in A, both the real CLI in their own namespaces.
+ * Returns the controller's result document (longhaul.result/1).
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { LonghaulResult } from '../../electron/contract/result.js';
+import { within } from '../helpers/net.js';
+import { REPO_ROOT } from './helper-build.js';
+import { waitForOutput } from './run-cmd.js';
+import type { WanLink } from './wan-link.js';
+
+const LONGHAUL_BIN = join(REPO_ROOT, 'bin', 'longhaul.js');
+
+export interface LonghaulRunOptions {
+  seconds: number;
+  /** Extra `longhaul run` flags, e.g. ['--window', '16K']. */
+  flags?: string[];
+}
+
+/** Run longhaul from A to B through the link; resolves with the controller's result. */
+export async function longhaulAtoB(link: WanLink, opts: LonghaulRunOptions): Promise<LonghaulResult> {
+  const dir = await mkdtemp(join(tmpdir(), 'longhaul-wan-'));
+  const listener = link.spawnInB(process.execPath, [LONGHAUL_BIN, 'listen', '--port', '0', '--once'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const listenerDone = new Promise<void>((resolve) => listener.once('close', () => resolve()));
+  try {
+    const m = await waitForOutput(listener, /listening on \S+:(\d+)/, 15_000);
+    const port = m[1]!;
+    const jsonFile = join(dir, 'result.json');
+    const rttMs = 2 * link.config.oneWayDelayMs;
+    // Handshake and result exchange take a few RTTs on top of the run itself.
+    const boundMs = opts.seconds * 1000 + 20 * rttMs + 20_000;
+    await link.execInA(
+      process.execPath,
+      [LONGHAUL_BIN, 'run', `${link.bAddr}:${port}`, '-t', String(opts.seconds), '--json', jsonFile, ...(opts.flags ?? [])],
+      boundMs,
+    );
+    await within(listenerDone, 10_000, 'longhaul listen --once after the run');
+    return JSON.parse(await readFile(jsonFile, 'utf8')) as LonghaulResult;
+  } finally {
+    if (listener.exitCode === null && listener.signalCode === null) listener.kill('SIGKILL');
+    await rm(dir, { recursive: true, force: true });
+  }
+}
