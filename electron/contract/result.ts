@@ -74,7 +74,11 @@ export interface IntervalStream {
 export interface IntervalResult {
   /** 1-based; interval i covers roughly ((i-1)·interval, i·interval]. The last may be shorter. */
   index: number;
-  /** End of the interval, seconds since start, by the controller's clock (else the responder's). */
+  /**
+   * End of the interval, seconds since start, on the receiving side's clock (the responder's
+   * for forward runs, the controller's otherwise). Where that side's sample is missing, the
+   * other side's time shifted by the offset measured between the two clocks in this run.
+   */
   t: number;
   /** Length of the interval in seconds (t minus the previous interval's t). */
   seconds: number;

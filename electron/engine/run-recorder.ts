@@ -4,12 +4,13 @@
  * Works on whatever arrived: a run cut short still yields a result, marked partial.
  */
 import type {
-  EndView, ErrorInfo, IntervalResult, IntervalStream, LonghaulResult, PeerInfo, ResultParams, Side,
+  EndView, ErrorInfo, IntervalResult, LonghaulResult, PeerInfo, ResultParams, Side,
   StreamResult, TotalResult, WindowInfo,
 } from '../contract/result.js';
 import { RESULT_SCHEMA } from '../contract/result.js';
 import type { StreamEnd } from '../protocol/messages.js';
 import type { SideSample } from './data-plane.js';
+import { clockOffset, IntervalBuilder, referenceSide } from './interval-builder.js';
 import type { PlannedStream } from './params.js';
 
 export interface RecorderMeta {
@@ -154,51 +155,16 @@ export class RunRecorder {
       controller: new Map(this.samples.controller.map((s) => [s.index, s])),
       responder: new Map(this.samples.responder.map((s) => [s.index, s])),
     };
+    const ref = referenceSide(this.meta.params.direction);
+    const other: Side = ref === 'controller' ? 'responder' : 'controller';
+    const builder = new IntervalBuilder(this.plan, ref, clockOffset(bySide[ref], bySide[other]));
     const indices = [...new Set([...bySide.controller.keys(), ...bySide.responder.keys()])].sort((a, b) => a - b);
-    const prev: Record<Side, Map<number, [number, number]>> = { controller: new Map(), responder: new Map() };
-    const out: IntervalResult[] = [];
-    let prevT = 0;
-    for (const index of indices) {
-      const c = bySide.controller.get(index);
-      const r = bySide.responder.get(index);
-      const deltas: Record<Side, Map<number, [number, number]>> = { controller: new Map(), responder: new Map() };
-      for (const [side, sample] of [['controller', c], ['responder', r]] as const) {
-        if (!sample) continue;
-        for (const [id, bytes, completions] of sample.streams) {
-          const p = prev[side].get(id) ?? [0, 0];
-          deltas[side].set(id, [bytes - p[0], completions - p[1]]);
-          prev[side].set(id, [bytes, completions]);
-        }
-      }
-      const streams: IntervalStream[] = this.plan.map((p) => {
-        const recvSide: Side = p.sender === 'controller' ? 'responder' : 'controller';
-        const sent = deltas[p.sender].get(p.id);
-        const recv = deltas[recvSide].get(p.id);
-        return { id: p.id, sentBytes: sent?.[0] ?? null, receivedBytes: recv?.[0] ?? null, receiveCompletions: recv?.[1] ?? null };
-      });
-      const t = c?.t ?? r?.t ?? prevT;
-      out.push({
-        index,
-        t,
-        seconds: Math.max(0, t - prevT),
-        controllerT: c?.t ?? null,
-        responderT: r?.t ?? null,
-        streams,
-        sentBytes: sumOrNull(streams.map((s) => s.sentBytes)),
-        receivedBytes: sumOrNull(streams.map((s) => s.receivedBytes)),
-      });
-      prevT = t;
-    }
+    const out = indices.map((index) => builder.next(index, bySide.controller.get(index), bySide.responder.get(index)));
     // The workers' final sample often lands a hair after the last tick with nothing new: drop that empty sliver.
     const last = out[out.length - 1];
     if (out.length > 1 && last && last.seconds < 0.001 && !last.sentBytes && !last.receivedBytes) out.pop();
     return out;
   }
-}
-
-function sumOrNull(values: (number | null)[]): number | null {
-  const known = values.filter((v): v is number => v !== null);
-  return known.length ? known.reduce((a, b) => a + b, 0) : null;
 }
 
 /** Totals under both named conventions. */

@@ -6,7 +6,7 @@ describe('interval assembler', { timeout: 10_000 }, () => {
   const plan = [{ id: 0, sender: 'controller' as const }, { id: 1, sender: 'responder' as const }];
 
   it('pairs both sides by index, in order, with per-interval deltas', () => {
-    const a = new IntervalAssembler(plan);
+    const a = new IntervalAssembler(plan, 'bidir');
     // controller sends stream 0, receives stream 1; responder the other way round
     assert.deepEqual(a.add({ index: 1, t: 1.0, final: false, streams: [[0, 1000, 1], [1, 400, 4]] }, 'controller'), []);
     assert.deepEqual(a.add({ index: 2, t: 2.0, final: false, streams: [[0, 3000, 2], [1, 900, 9]] }, 'controller'), []);
@@ -26,7 +26,7 @@ describe('interval assembler', { timeout: 10_000 }, () => {
   });
 
   it('ignores duplicates and leaves final samples to the result', () => {
-    const a = new IntervalAssembler(plan);
+    const a = new IntervalAssembler(plan, 'bidir');
     a.add({ index: 1, t: 1, final: false, streams: [[0, 10, 1], [1, 10, 1]] }, 'controller');
     assert.deepEqual(a.add({ index: 1, t: 1, final: false, streams: [[0, 99, 1], [1, 99, 1]] }, 'controller'), []);
     assert.equal(a.add({ index: 1, t: 1, final: false, streams: [[0, 10, 1], [1, 10, 1]] }, 'responder')[0]?.streams[0]?.sentBytes, 10);
