@@ -111,6 +111,8 @@ function attach(s: StreamState, socket: net.Socket): void {
 function pumpStream(s: StreamState): void {
   const socket = s.socket;
   if (!socket || s.finished || socket.writableEnded) return;
+  // Also checked on resume after 'drain': a window-limited sender is always back-pressured and would overrun the deadline.
+  if (deadlineNs !== 0n && process.hrtime.bigint() >= deadlineNs) return endSender(s);
   for (let n = 0; ; n++) {
     if (stopping) return endSender(s);
     let chunk = payload;
