@@ -4,6 +4,7 @@
  */
 import type { LonghaulResult, TotalResult } from '../contract/result.js';
 import { formatBytes, formatRate, groupDigits } from '../util/units.js';
+import { formatTcpSummary } from './tcp-summary.js';
 
 function seconds(s: number | null): string {
   return s === null ? 'unknown' : `${s.toFixed(3)} s`;
@@ -39,6 +40,7 @@ export function formatSummary(r: LonghaulResult): string {
   } else {
     lines.push(...totalLines('Total', r.total));
   }
+  lines.push(...formatTcpSummary(r));
   if (r.partial) {
     lines.push('');
     lines.push(`PARTIAL RESULT: ${r.partialReason ?? 'the run ended early'}`);
