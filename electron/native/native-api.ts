@@ -64,7 +64,21 @@ export interface CreateSocketOptions {
   maxSegBytes?: number;
 }
 
-/** The functions native/src/addon.cc exports. OS failures throw an Error with `errno` and `syscall`. */
+/** What native/src/addon.cc exports. OS failures throw an Error with `errno` and `syscall`. */
+export interface NativeBinding {
+  readonly tcpInfoSource: string;
+  /** Field names in the order `tcpInfoInto` writes them. */
+  readonly tcpInfoFields: readonly string[];
+  /** One getsockopt into `out` (NaN = not reported); returns how many bytes the OS filled. No allocation. */
+  tcpInfoInto(fd: number, out: Float64Array): number;
+  createTcpSocket(opts: CreateSocketOptions): { fd: number; warnings: string };
+  setBuffers(fd: number, sndBufBytes: number, rcvBufBytes: number): void;
+  getBuffers(fd: number): NativeBuffers;
+  setBufferLocks(fd: number, sndLocked: boolean, rcvLocked: boolean): void;
+  closeFd(fd: number): void;
+}
+
+/** The addon as the rest of Longhaul uses it (load-native.ts wraps the binding). */
 export interface NativeApi {
   /** `linux-tcp_info`, `windows-sio_tcp_info`, `macos-tcp_connection_info`, or '' when this OS has no reader. */
   readonly tcpInfoSource: string;

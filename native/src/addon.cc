@@ -3,6 +3,8 @@
 // errors become JS errors carrying `errno`, `syscall` and a readable message.
 #include <napi.h>
 
+#include <limits>
+
 #include "lh_socket.h"
 
 namespace {
@@ -113,33 +115,48 @@ Napi::Value CloseFd(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
-// tcpInfo(fd) -> normalised snapshot; fields the OS does not report are null.
-Napi::Value TcpInfo(const Napi::CallbackInfo& info) {
+// The TcpInfo fields in the order tcpInfoInto writes them; exported as `tcpInfoFields`
+// so the JS side maps by name and the two cannot drift apart.
+#define LH_TCP_FIELDS(X)                                                                              \
+  X(state) X(rttUs) X(rttVarUs) X(minRttUs) X(sndCwndSegments) X(sndCwndBytes) X(sndSsthresh)        \
+  X(sndMssBytes) X(rcvMssBytes) X(advMssBytes) X(pmtuBytes) X(totalRetransSegments) X(retransmitBytes) \
+  X(lostSegments) X(unackedSegments) X(bytesInFlight) X(sndWndBytes) X(rcvWndBytes) X(rcvSpaceBytes)   \
+  X(rcvSsthreshBytes) X(sndWscale) X(rcvWscale) X(wscaleNegotiated) X(deliveryRateBytesPerSec)         \
+  X(deliveryRateAppLimited) X(busyUs) X(rwndLimitedUs) X(sndbufLimitedUs) X(cwndLimitedUs) X(bytesSent) \
+  X(bytesAcked) X(bytesReceived) X(notSentBytes)
+
+#define LH_COUNT(name) +1
+const size_t kTcpFieldCount = 0 LH_TCP_FIELDS(LH_COUNT);
+#undef LH_COUNT
+
+// tcpInfoInto(fd, Float64Array) -> bytes the OS filled. One getsockopt, no allocation:
+// writes each field in `tcpInfoFields` order, NaN where the OS does not report it.
+Napi::Value TcpInfoInto(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   lh::SockHandle s;
-  if (!ReadHandle(info, 0, &s)) return ThrowType(env, "tcpInfo(fd): fd must be a non-negative number");
+  if (!ReadHandle(info, 0, &s) || info.Length() < 2 || !info[1].IsTypedArray() ||
+      info[1].As<Napi::TypedArray>().TypedArrayType() != napi_float64_array ||
+      info[1].As<Napi::Float64Array>().ElementLength() < kTcpFieldCount) {
+    return ThrowType(env, "tcpInfoInto(fd, out): fd must be a non-negative number and out a Float64Array of tcpInfoFields.length");
+  }
   lh::TcpInfo t;
   lh::OsError e = lh::ReadTcpInfo(s, &t);
   if (!e.ok()) return ThrowOs(env, e);
-  Napi::Object r = Napi::Object::New(env);
-  r.Set("source", Napi::String::New(env, t.source));
-  r.Set("rawBytes", Napi::Number::New(env, static_cast<double>(t.rawBytes)));
-#define LH_NUM(name) r.Set(#name, FieldValue(env, t.name))
-#define LH_BOOL(name) r.Set(#name, FieldBool(env, t.name))
-  LH_NUM(state);
-  LH_NUM(rttUs); LH_NUM(rttVarUs); LH_NUM(minRttUs);
-  LH_NUM(sndCwndSegments); LH_NUM(sndCwndBytes); LH_NUM(sndSsthresh);
-  LH_NUM(sndMssBytes); LH_NUM(rcvMssBytes); LH_NUM(advMssBytes); LH_NUM(pmtuBytes);
-  LH_NUM(totalRetransSegments); LH_NUM(retransmitBytes); LH_NUM(lostSegments); LH_NUM(unackedSegments);
-  LH_NUM(bytesInFlight);
-  LH_NUM(sndWndBytes); LH_NUM(rcvWndBytes); LH_NUM(rcvSpaceBytes); LH_NUM(rcvSsthreshBytes);
-  LH_NUM(sndWscale); LH_NUM(rcvWscale); LH_BOOL(wscaleNegotiated);
-  LH_NUM(deliveryRateBytesPerSec); LH_BOOL(deliveryRateAppLimited);
-  LH_NUM(busyUs); LH_NUM(rwndLimitedUs); LH_NUM(sndbufLimitedUs); LH_NUM(cwndLimitedUs);
-  LH_NUM(bytesSent); LH_NUM(bytesAcked); LH_NUM(bytesReceived); LH_NUM(notSentBytes);
-#undef LH_NUM
-#undef LH_BOOL
-  return r;
+  double* out = info[1].As<Napi::Float64Array>().Data();
+  size_t i = 0;
+#define LH_WRITE(name) out[i++] = t.name.has ? t.name.value : std::numeric_limits<double>::quiet_NaN();
+  LH_TCP_FIELDS(LH_WRITE)
+#undef LH_WRITE
+  return Napi::Number::New(env, static_cast<double>(t.rawBytes));
+}
+
+Napi::Array TcpInfoFields(Napi::Env env) {
+  Napi::Array names = Napi::Array::New(env, kTcpFieldCount);
+  uint32_t i = 0;
+#define LH_NAME(name) names.Set(i++, Napi::String::New(env, #name));
+  LH_TCP_FIELDS(LH_NAME)
+#undef LH_NAME
+  return names;
 }
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
@@ -149,7 +166,8 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("getBuffers", Napi::Function::New(env, GetBuffers, "getBuffers"));
   exports.Set("setBufferLocks", Napi::Function::New(env, SetBufferLocks, "setBufferLocks"));
   exports.Set("closeFd", Napi::Function::New(env, CloseFd, "closeFd"));
-  exports.Set("tcpInfo", Napi::Function::New(env, TcpInfo, "tcpInfo"));
+  exports.Set("tcpInfoFields", TcpInfoFields(env));
+  exports.Set("tcpInfoInto", Napi::Function::New(env, TcpInfoInto, "tcpInfoInto"));
   return exports;
 }
 
