@@ -95,7 +95,10 @@ export function diagnoseLimiter(i: LimiterInputs): Omit<Diagnosis, 'direction'> 
   const cwndCap = numbers.cwndBitsPerSecond;
   const windowBinds = windowCap !== null && measured * BINDING_FACTOR >= windowCap && (i.cwndBytes === null || i.windowBytes! <= i.cwndBytes);
   const limitedShare = (rwndShare ?? 0) + (sndbufShare ?? 0);
-  if (windowBinds || limitedShare >= WINDOW_SHARE) {
+  // Where the kernel keeps its limit timers they decide: a window that merely fills a
+  // bottleneck's queue (W/RTT ≈ rate because RTT grew) is not what holds the sender back.
+  const windowLimited = rwndShare !== null || sndbufShare !== null ? limitedShare >= WINDOW_SHARE : windowBinds;
+  if (windowLimited) {
     const scale = i.windowScale === 0 ? ' Window scaling was not negotiated (scale 0).' : i.windowScale !== null ? ` Window scale ${i.windowScale}.` : '';
     if (sndbufShare !== null && sndbufShare > (rwndShare ?? 0) && sndbufShare >= WINDOW_SHARE) {
       return verdict('window-limited', `The sender's send buffer held it back ${pct(sndbufShare)} of its busy time at RTT ${rtt}; measured ${m}: the send buffer (window) is the limit.`);
@@ -108,7 +111,9 @@ export function diagnoseLimiter(i: LimiterInputs): Omit<Diagnosis, 'direction'> 
   }
   if (cwndCap !== null && measured * BINDING_FACTOR >= cwndCap) {
     const retrans = i.retransSegments ? ` with ${groupDigits(i.retransSegments)} retransmitted segments` : ' (no retransmissions: still growing)';
-    return verdict('congestion-limited', `Congestion window ${groupDigits(i.cwndBytes!)} B over RTT ${rtt} allows at most ${formatRateShort(cwndCap)}; measured ${m}${retrans}: congestion control is the limit.`);
+    // Losses at a bottleneck look the same from the sender: name the possibility when the link's rate is not given.
+    const link = i.retransSegments && !i.linkBitsPerSecond ? ` If the path's rate is about ${m}, the losses are its queue overflowing and the link is the limit.` : '';
+    return verdict('congestion-limited', `Congestion window ${groupDigits(i.cwndBytes!)} B over RTT ${rtt} allows at most ${formatRateShort(cwndCap)}; measured ${m}${retrans}: congestion control is the limit.${link}`);
   }
   const bounds = [windowCap !== null ? `the window allows ${formatRateShort(windowCap)}` : null, cwndCap !== null ? `the congestion window ${formatRateShort(cwndCap)}` : null]
     .filter((x): x is string => x !== null).join(' and ');

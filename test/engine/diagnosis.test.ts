@@ -54,6 +54,16 @@ describe('diagnoseLimiter', () => {
     assert.match(d.sentence, /65% of the busy time as receive-window-limited/);
   });
 
+  it('measured through a 4 Mbit/s tbf with an 8,760 B window: W/RTT ≈ rate, but the kernel timers say the link, not the window', () => {
+    // Numbers from scripts/measure-seed-wan.sh on this machine (no netem: rate only, RTT is tbf queueing).
+    const d = diagnoseLimiter(inputs({
+      measuredBitsPerSecond: 3_835_086, rttSeconds: 0.018592, windowBytes: 11_584, windowScale: 0, cwndBytes: 17_376,
+      retransSegments: 0, busySeconds: 9.996, rwndLimitedSeconds: 0.288, sndbufLimitedSeconds: 0.272, transferSeconds: 10.116,
+    }));
+    assert.equal(d.verdict, 'link-limited', d.sentence);
+    assert.match(d.sentence, /window allows 5\.0 Mbit\/s and the congestion window 7\.5 Mbit\/s .* measured 3\.8 Mbit\/s while the sender kept the socket full/);
+  });
+
   it('a full send buffer is reported as the send buffer, not the receiver window', () => {
     const d = diagnoseLimiter(inputs({
       measuredBitsPerSecond: 10e6, rttSeconds: 0.05, windowBytes: 4e6, cwndBytes: 4e6,
