@@ -18,6 +18,20 @@ function rangeText(r: { min: number; max: number }): string {
 }
 
 /**
+ * Say how the OS changed the request. Linux (known from the ends' TCP_INFO
+ * source) doubles it after capping at net.core.rmem_max; elsewhere the size
+ * normally reads back as requested.
+ */
+function adjustmentNote(requested: number, eff: { min: number; max: number }, linux: boolean): string {
+  const same = eff.min === eff.max;
+  if (linux) {
+    if (same && eff.min === 2 * requested) return ' (Linux doubles the request for its own bookkeeping)';
+    return ' (less than twice the request: Linux capped it at net.core.rmem_max / wmem_max before doubling)';
+  }
+  return same && eff.min === requested ? '' : ' (the OS adjusted the request)';
+}
+
+/**
  * Summarise the stream ends' socket reports. With no reports yet (before the
  * streams exist), says what was requested and that the outcome is pending.
  */
@@ -42,12 +56,12 @@ export function summarizeWindow(requestedBytes: number | null, reports: SocketRe
     };
   }
   const eff = effectiveRcvBufBytes ? `; effective SO_RCVBUF ${rangeText(effectiveRcvBufBytes)}` : '';
-  const doubled = effectiveRcvBufBytes && effectiveRcvBufBytes.max >= 2 * requestedBytes ? ' (the OS doubles the request for its own bookkeeping)' : '';
-  const capped = effectiveRcvBufBytes && effectiveRcvBufBytes.min < requestedBytes ? ' (capped by the OS maximum, e.g. net.core.rmem_max)' : '';
+  const linux = reports.every((r) => r.tcpInfoSource === 'linux-tcp_info');
+  const adjusted = effectiveRcvBufBytes ? adjustmentNote(requestedBytes, effectiveRcvBufBytes, linux) : '';
   return {
     requestedBytes,
     applied: true,
-    note: `applied before the handshake on all ${reports.length} stream ends${eff}${doubled}${capped}`,
+    note: `applied before the handshake on all ${reports.length} stream ends${eff}${adjusted}`,
     effectiveRcvBufBytes,
     effectiveSndBufBytes,
   };
