@@ -8,7 +8,7 @@ import net from 'node:net';
 import type { SocketReport, TcpSample } from '../contract/result.js';
 import { nativeSockets } from '../native/load-native.js';
 import { describeSocket, readTcpSample, type WindowSetup } from '../native/socket-report.js';
-import { createTunedSocket, resolveHost, socketFd } from '../native/tuned-socket.js';
+import { adoptionUnsupportedReason, createTunedSocket, resolveHost, socketFd } from '../native/tuned-socket.js';
 
 export interface DialedStream {
   socket: net.Socket;
@@ -22,10 +22,11 @@ export interface DialedStream {
  */
 export async function dialStream(host: string, port: number, windowBytes: number | null, onread?: net.OnReadOpts): Promise<DialedStream> {
   const native = nativeSockets();
-  if (windowBytes === null || !native.api) {
+  const unsupported = native.api ? adoptionUnsupportedReason() : native.reason;
+  if (windowBytes === null || unsupported !== null || !native.api) {
     const opts: net.TcpNetConnectOpts = { host, port };
     if (onread) opts.onread = onread;
-    const reason = windowBytes === null ? null : native.reason;
+    const reason = windowBytes === null ? null : unsupported;
     return { socket: net.connect(opts), setup: { requestedBytes: windowBytes, appliedBeforeHandshake: false, reason } };
   }
   const { address, family } = await resolveHost(host);

@@ -22,6 +22,14 @@ export async function resolveHost(host: string): Promise<{ address: string; fami
   return { address: r.address, family: r.family === 6 ? 6 : 4 };
 }
 
+/**
+ * Why a pre-configured socket cannot be handed to Node here, or null when it can.
+ * Node adopts descriptors on Unix only; on Windows its TCP handles do not take a SOCKET.
+ */
+export function adoptionUnsupportedReason(platform: NodeJS.Platform = process.platform): string | null {
+  return platform === 'win32' ? 'Node cannot adopt a native SOCKET on Windows, so the window cannot be set before connect there yet' : null;
+}
+
 export interface TunedSocketOptions {
   family: 4 | 6;
   /** SO_SNDBUF and SO_RCVBUF, bytes, set before connect. */

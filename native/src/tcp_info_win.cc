@@ -2,7 +2,7 @@
 // 1709+) or, failing that, version 0 (1703+). Written from the Windows SDK
 // documentation (mstcpip.h, TCP_INFO_v0 / TCP_INFO_v1); not built or tested on
 // this Linux machine. Windows reports cwnd and windows in bytes, and the
-// send-limit times (SndLimTime*) in milliseconds: converted to microseconds.
+// send-limit times (SndLimTime*: Rwin, Cwnd, Snd) in milliseconds: converted to microseconds.
 #ifdef _WIN32
 
 #include "lh_socket.h"
@@ -15,7 +15,9 @@ namespace lh {
 
 const char* TcpInfoSource() { return "windows-sio_tcp_info"; }
 
-static void FillV0(const TCP_INFO_v0& ti, TcpInfo* out) {
+// TCP_INFO_v1 starts with exactly the members of TCP_INFO_v0, so one template fills both.
+template <typename T>
+static void FillCommon(const T& ti, TcpInfo* out) {
   out->state.set(static_cast<double>(ti.State));
   out->sndMssBytes.set(ti.Mss);
   out->rttUs.set(ti.RttUs);
@@ -38,10 +40,13 @@ OsError ReadTcpInfo(SockHandle h, TcpInfo* out) {
   if (WSAIoctl(s, SIO_TCP_INFO, &version, sizeof version, &v1, sizeof v1, &got, nullptr, nullptr) == 0) {
     out->source = "windows-sio_tcp_info_v1";
     out->rawBytes = got;
-    FillV0(*reinterpret_cast<const TCP_INFO_v0*>(&v1), out);
-    out->rwndLimitedUs.set(static_cast<double>(v1.SndLimTimeRwnd) * 1000.0);
+    FillCommon(v1, out);
+    // RFC 4898 send-limit states (ms): Receiver Limited (Rwin), Congestion Limited (Cwnd),
+    // Sender Limited (Snd: the application or the send buffer, not told apart, so it is not
+    // reported as sndbufLimitedUs). Together they cover the time spent transferring data.
+    out->rwndLimitedUs.set(static_cast<double>(v1.SndLimTimeRwin) * 1000.0);
     out->cwndLimitedUs.set(static_cast<double>(v1.SndLimTimeCwnd) * 1000.0);
-    out->sndbufLimitedUs.set(static_cast<double>(v1.SndLimTimeSnd) * 1000.0);
+    out->busyUs.set((static_cast<double>(v1.SndLimTimeRwin) + v1.SndLimTimeCwnd + v1.SndLimTimeSnd) * 1000.0);
     return OsError();
   }
   version = 0;
@@ -50,7 +55,7 @@ OsError ReadTcpInfo(SockHandle h, TcpInfo* out) {
   if (WSAIoctl(s, SIO_TCP_INFO, &version, sizeof version, &v0, sizeof v0, &got, nullptr, nullptr) == 0) {
     out->source = "windows-sio_tcp_info_v0";
     out->rawBytes = got;
-    FillV0(v0, out);
+    FillCommon(v0, out);
     return OsError();
   }
   OsError e;

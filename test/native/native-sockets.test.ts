@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { openSync, closeSync } from 'node:fs';
 import net from 'node:net';
 import { describe, it } from 'node:test';
-import { createTunedSocket, socketFd, tuneListener } from '../../electron/native/tuned-socket.js';
+import { adoptionUnsupportedReason, createTunedSocket, socketFd, tuneListener } from '../../electron/native/tuned-socket.js';
 import { closeServer, listenLocal, requireNative, skipWithoutNative, sysctlBytes, writeBytes } from '../helpers/native.js';
 import { within } from '../helpers/net.js';
 
@@ -149,5 +149,11 @@ describe('native sockets (Linux, loopback)', () => {
     assert.throws(() => api.tcpInfo(-1), TypeError);
     assert.throws(() => api.setBuffers('3' as unknown as number, 1, 1), TypeError);
     assert.throws(() => api.createTcpSocket(null as never), TypeError);
+  });
+
+  it('Windows is refused up front with the reason (Node cannot adopt a SOCKET), Unix is not', () => {
+    assert.match(adoptionUnsupportedReason('win32') ?? '', /cannot adopt a native SOCKET on Windows/);
+    assert.equal(adoptionUnsupportedReason('linux'), null);
+    assert.equal(adoptionUnsupportedReason('darwin'), null);
   });
 });
