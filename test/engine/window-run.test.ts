@@ -43,7 +43,7 @@ async function runWithWindow(windowBytes: number | null, direction: RunParams['d
 }
 
 describe('--window on real loopback runs', { timeout: 60_000 }, () => {
-  it('forward, 8,760 B: applied on both ends before the handshake, snd_wnd <= 8760, scale 0, window-limited', { skip: skipWithoutNative }, async () => {
+  it('forward, 8,760 B: applied on both ends before the handshake, snd_wnd within the 17,520 B buffer, scale 0, window-limited', { skip: skipWithoutNative }, async () => {
     const { result: r, listenerBefore, listenerAfter } = await runWithWindow(8760, 'forward');
     assert.equal(r.partial, false, r.partialReason ?? '');
     assert.equal(r.window.applied, true, r.window.note);
@@ -62,7 +62,8 @@ describe('--window on real loopback runs', { timeout: 60_000 }, () => {
     const series = s.send!.tcp!;
     assert.ok(series.length >= 2, `${series.length} sender TCP_INFO readings`);
     const wnds = series.map((x) => x.sndWndBytes).filter((v): v is number => v !== null);
-    assert.ok(wnds.length >= 2 && wnds.every((w) => w > 0 && w <= 8760), `snd_wnd readings ${wnds.join(', ')}`);
+    // Usually 8,736-8,760; Linux >= 6.5's measured scaling ratio sometimes advertises 13,140. The buffer bounds it.
+    assert.ok(wnds.length >= 2 && wnds.every((w) => w > 0 && w <= 17_520), `snd_wnd readings ${wnds.join(', ')}`);
     assert.ok(series.every((x) => x.rttUs !== null && x.sndCwndBytes !== null && x.totalRetransSegments !== null));
     assert.ok(s.receive!.tcp!.some((x) => x.rcvSpaceBytes !== null), 'receiver rcv_space recorded');
     const d = r.diagnosis![0]!;
@@ -78,7 +79,7 @@ describe('--window on real loopback runs', { timeout: 60_000 }, () => {
     const s = r.streams[0]!;
     assert.equal(s.sender, 'responder');
     const wnds = s.send!.tcp!.map((x) => x.sndWndBytes).filter((v): v is number => v !== null);
-    assert.ok(wnds.length >= 2 && wnds.every((w) => w <= 8760), `snd_wnd readings ${wnds.join(', ')}`);
+    assert.ok(wnds.length >= 2 && wnds.every((w) => w <= 17_520), `snd_wnd readings ${wnds.join(', ')}`);
     assert.equal(s.send!.socket!.sndWscale, 0);
     assert.equal(r.diagnosis![0]!.direction, 'responderToController');
   });
