@@ -45,7 +45,7 @@ export class LiveProgress {
       if (d.receiver !== side) continue;
       const bytes = sample.streams.filter((s) => d.ids.has(s[0])).reduce((a, s) => a + s[1], 0);
       const dt = sample.t - d.lastT;
-      if (sample.final && dt < 0.001 && bytes === d.lastBytes) continue; // an empty sliver after the last tick
+      if (sample.final && bytes === d.lastBytes) continue; // nothing new after the last tick
       const nowRate = dt > 0 ? ((bytes - d.lastBytes) * 8) / dt : null;
       const avgRate = sample.t > 0 ? (bytes * 8) / sample.t : null;
       if (this.tty) {

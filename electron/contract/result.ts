@@ -44,6 +44,10 @@ export interface EndView {
   /** lastT - firstT, or null. */
   seconds: number | null;
   error: ErrorInfo | null;
+  /** This end's socket: requested and effective buffers, MSS, window scale (absent in older results). */
+  socket?: SocketReport;
+  /** This end's TCP_INFO at every interval tick (absent when it could not be read; see `unavailable`). */
+  tcp?: TcpSample[];
 }
 
 export interface StreamResult {
@@ -112,10 +116,102 @@ export interface PeerInfo {
 
 export interface WindowInfo {
   requestedBytes: number | null;
-  /** Whether the requested window was applied before the handshake. */
+  /** Whether the requested window was applied before the handshake (on every stream end that reported). */
   applied: boolean;
   /** What the user sees instead of a number when not applied, and why. */
   note: string;
+  /**
+   * Smallest and largest effective SO_RCVBUF / SO_SNDBUF over the stream ends,
+   * as the OS reports them (Linux: twice the request, capped by net.core.rmem_max / wmem_max).
+   */
+  effectiveRcvBufBytes?: { min: number; max: number } | null;
+  effectiveSndBufBytes?: { min: number; max: number } | null;
+}
+
+/** A figure this run could not measure, on which side, and why. */
+export interface UnavailableField {
+  side: Side;
+  /** Dotted name of the field, e.g. `socket.sndBufBytes`, `tcp.rttUs`, `tcp` (all of it). */
+  field: string;
+  reason: string;
+}
+
+/** One stream end's socket as set up for the run. `null` fields: the OS did not say (see `unavailable`). */
+export interface SocketReport {
+  /** The window asked for (SO_SNDBUF and SO_RCVBUF), bytes; null = OS default (autotuning). */
+  requestedBytes: number | null;
+  /** True when the request was applied before the TCP handshake (so the window scale could follow it). */
+  appliedBeforeHandshake: boolean;
+  /** Effective sizes the OS reports (getsockopt), bytes; Linux reports twice the request. */
+  sndBufBytes: number | null;
+  rcvBufBytes: number | null;
+  /** Whether the sizes are pinned (autotuning off), where the OS says. */
+  sndBufLocked: boolean | null;
+  rcvBufLocked: boolean | null;
+  /** Send / receive maximum segment size, bytes. */
+  sndMssBytes: number | null;
+  rcvMssBytes: number | null;
+  pmtuBytes: number | null;
+  /** Window scale shifts negotiated in the SYN (0 when not negotiated). */
+  sndWscale: number | null;
+  rcvWscale: number | null;
+  wscaleNegotiated: boolean | null;
+  /** Which OS interface the TCP figures come from (`linux-tcp_info`, …), null when none. */
+  tcpInfoSource: string | null;
+  /** Fields of this report the OS could not provide, with the reason. */
+  unavailable: { field: string; reason: string }[];
+}
+
+/**
+ * One TCP_INFO reading of one stream end at one interval tick. Times in
+ * microseconds, sizes in bytes, counts as named; null = not reported by this OS.
+ */
+export interface TcpSample {
+  /** Interval index (as in `intervals[].index`) and seconds since start on this side's clock. */
+  index: number;
+  t: number;
+  rttUs: number | null;
+  rttVarUs: number | null;
+  /** Sender: congestion window (segments and bytes = segments × MSS). */
+  sndCwndSegments: number | null;
+  sndCwndBytes: number | null;
+  /** Sender: segments retransmitted since the connection began. */
+  totalRetransSegments: number | null;
+  /** Sender: the peer's advertised receive window, after scaling. */
+  sndWndBytes: number | null;
+  /** Receiver: the receive-buffer space the kernel is tuning toward (rcv_space). */
+  rcvSpaceBytes: number | null;
+  /** Sender: the kernel's delivery-rate estimate, bits per second. */
+  deliveryRateBitsPerSecond: number | null;
+  /** Sender: cumulative time busy sending, and how much of it limited by the receive window / the send buffer. */
+  busyUs: number | null;
+  rwndLimitedUs: number | null;
+  sndbufLimitedUs: number | null;
+  unackedSegments: number | null;
+  notSentBytes: number | null;
+}
+
+/** Which of the four limits explains a direction's throughput. */
+export type LimiterVerdict = 'window-limited' | 'congestion-limited' | 'application-limited' | 'link-limited' | 'unknown';
+
+export interface Diagnosis {
+  direction: 'controllerToResponder' | 'responderToController';
+  verdict: LimiterVerdict;
+  /** One sentence with the numbers behind the verdict. */
+  sentence: string;
+  /** The numbers the sentence quotes (null = not measured). */
+  numbers: {
+    measuredBitsPerSecond: number | null;
+    rttSeconds: number | null;
+    windowBytes: number | null;
+    windowBitsPerSecond: number | null;
+    cwndBytes: number | null;
+    cwndBitsPerSecond: number | null;
+    retransSegments: number | null;
+    rwndLimitedShare: number | null;
+    sndbufLimitedShare: number | null;
+    windowScale: number | null;
+  };
 }
 
 export interface LonghaulResult {
@@ -139,4 +235,8 @@ export interface LonghaulResult {
   partial: boolean;
   partialReason: string | null;
   errors: ErrorInfo[];
+  /** Figures this run could not measure and why (empty or absent when all were measured). */
+  unavailable?: UnavailableField[];
+  /** Why the throughput is what it is, per direction (absent in older results). */
+  diagnosis?: Diagnosis[];
 }

@@ -160,7 +160,7 @@ export class ControllerRun extends EventEmitter<RunEvents> {
     this.plane = plane;
     plane.on('sample', (s) => {
       this.recorder.addSample('controller', s);
-      this.channel?.send({ type: 'sample', index: s.index, t: s.t, final: s.final, streams: s.streams });
+      this.channel?.send({ type: 'sample', index: s.index, t: s.t, final: s.final, streams: s.streams, ...(s.tcp ? { tcp: s.tcp } : {}) });
       this.emit('sample', s, 'controller');
     });
     plane.on('done', (ends) => {

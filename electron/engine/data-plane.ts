@@ -7,6 +7,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import type { TcpSample } from '../contract/result.js';
 import { LonghaulError } from '../util/errors.js';
 import type { StreamEnd } from '../protocol/messages.js';
 import type { PlannedStream, RunParams, StreamSender } from './params.js';
@@ -20,6 +21,8 @@ export interface SideSample {
   t: number;
   final: boolean;
   streams: [number, number, number][];
+  /** Latest TCP_INFO reading per local stream, when the native addon is there. */
+  tcp?: [number, TcpSample][];
 }
 
 interface WorkerSlot {
@@ -49,6 +52,8 @@ export interface DataPlaneOptions {
   side: StreamSender;
   /** Cap on worker processes per role; default: the machine's parallelism. */
   maxWorkersPerRole?: number;
+  /** Responder side: whether the listening socket's buffers were set to the requested window. */
+  listenerWindow?: { applied: boolean; reason: string | null };
 }
 
 /** How many worker processes to use for `streamCount` streams of one role. */
@@ -62,6 +67,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
   private readonly slotOf = new Map<number, WorkerSlot>();
   private readonly budgets = new Map<number, number | null>();
   private readonly cumulative = new Map<number, [number, number, number]>();
+  private readonly latestTcp = new Map<number, TcpSample>();
   private readonly pendingReady = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
   private emittedIndex = 0;
   private finished = false;
@@ -76,7 +82,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
       if (mine.length === 0) continue;
       const n = workerCount(mine.length, opts.maxWorkersPerRole);
       const group: WorkerSlot[] = [];
-      for (let w = 0; w < n; w++) group.push(this.spawn(role, params));
+      for (let w = 0; w < n; w++) group.push(this.spawn(role, params, opts.listenerWindow));
       mine.forEach((s, i) => {
         const slot = group[i % n]!;
         slot.streamIds.push(s.id);
@@ -92,7 +98,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
     return [...this.slotOf.keys()];
   }
 
-  private spawn(role: WorkerRole, params: RunParams): WorkerSlot {
+  private spawn(role: WorkerRole, params: RunParams, listenerWindow: DataPlaneOptions['listenerWindow']): WorkerSlot {
     const child = fork(WORKER_SCRIPT, [], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     const slot: WorkerSlot = { child, role, streamIds: [], lastIndex: 0, lastT: 0, final: false, done: null, exited: false };
     child.on('message', (m: FromWorker) => this.onWorkerMessage(slot, m));
@@ -105,6 +111,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
       intervalMs: params.intervalSeconds * 1000,
       seconds: params.seconds,
       windowBytes: params.windowBytes,
+      ...(listenerWindow ? { listenerWindow } : {}),
     });
     this.slots.push(slot);
     return slot;
@@ -174,6 +181,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
       }
       case 'sample':
         for (const entry of m.streams) this.cumulative.set(entry[0], entry);
+        for (const [id, tcp] of m.tcp ?? []) this.latestTcp.set(id, tcp);
         slot.lastIndex = Math.max(slot.lastIndex, m.index);
         slot.lastT = m.t;
         if (m.final) slot.final = true;
@@ -218,15 +226,20 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
       const index = Math.max(this.emittedIndex + 1, ...this.slots.map((s) => s.lastIndex));
       const t = Math.max(...this.slots.map((s) => s.lastT));
       this.emittedIndex = index;
-      this.emit('sample', { index, t, final: true, streams: [...this.cumulative.values()].map((c) => [...c] as [number, number, number]) });
+      this.emit('sample', { index, t, final: true, streams: [...this.cumulative.values()].map((c) => [...c] as [number, number, number]), ...this.tcpPart() });
       return;
     }
     const upTo = Math.min(...running.map((s) => s.lastIndex));
     while (this.emittedIndex < upTo) {
       this.emittedIndex++;
       const t = Math.max(...this.slots.map((s) => s.lastT));
-      this.emit('sample', { index: this.emittedIndex, t, final: false, streams: [...this.cumulative.values()].map((c) => [...c] as [number, number, number]) });
+      this.emit('sample', { index: this.emittedIndex, t, final: false, streams: [...this.cumulative.values()].map((c) => [...c] as [number, number, number]), ...this.tcpPart() });
     }
+  }
+
+  /** The `tcp` field of a side sample: present only when some stream has a reading. */
+  private tcpPart(): { tcp?: [number, TcpSample][] } {
+    return this.latestTcp.size ? { tcp: [...this.latestTcp.entries()] } : {};
   }
 
   private maybeFinish(): void {

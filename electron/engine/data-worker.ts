@@ -10,7 +10,9 @@
  * allocation) and count bytes and read completions.
  */
 import net from 'node:net';
+import type { SocketReport, TcpSample } from '../contract/result.js';
 import type { StreamEnd } from '../protocol/messages.js';
+import { adoptedSetup, dialStream, reportSocket, sampleSocket } from './stream-socket.js';
 import type { FromWorker, ToWorker, WorkerInit } from './worker-messages.js';
 
 /** Writes per event-loop turn before yielding, so timers (samples, deadline) still run. */
@@ -30,6 +32,10 @@ interface StreamState {
   finished: boolean;
   error: { code: string; message: string } | null;
   pump: () => void;
+  /** The socket as set up (buffers, MSS, window scale), once connected. */
+  report: SocketReport | null;
+  /** Latest TCP_INFO reading. */
+  tcp: TcpSample | null;
 }
 
 let init: WorkerInit | null = null;
@@ -60,7 +66,7 @@ function countedBytes(s: StreamState): number {
 function newStream(id: number, budget: number | null): StreamState {
   const s: StreamState = {
     id, socket: null, budget, bytes: 0, completions: 0, firstNs: 0n, lastNs: 0n,
-    ready: false, finished: false, error: null, pump: () => pumpStream(s),
+    ready: false, finished: false, error: null, pump: () => pumpStream(s), report: null, tcp: null,
   };
   streams.set(id, s);
   return s;
@@ -111,6 +117,8 @@ function attach(s: StreamState, socket: net.Socket): void {
 function pumpStream(s: StreamState): void {
   const socket = s.socket;
   if (!socket || s.finished || socket.writableEnded) return;
+  // Also checked on resume after 'drain': a window-limited sender is always back-pressured and would overrun the deadline.
+  if (deadlineNs !== 0n && process.hrtime.bigint() >= deadlineNs) return endSender(s);
   for (let n = 0; ; n++) {
     if (stopping) return endSender(s);
     let chunk = payload;
@@ -161,6 +169,16 @@ function sampleStreams(): [number, number, number][] {
   return out;
 }
 
+/** One TCP_INFO read per live stream: [id, sample] for those that answered. */
+function sampleTcp(index: number, t: number): [number, TcpSample][] {
+  const out: [number, TcpSample][] = [];
+  for (const s of streams.values()) {
+    s.tcp = sampleSocket(s.finished ? null : s.socket, index, t) ?? s.tcp;
+    if (s.tcp) out.push([s.id, s.tcp]);
+  }
+  return out;
+}
+
 function scheduleTick(): void {
   const intervalNs = BigInt(Math.round(init!.intervalMs * 1e6));
   const due = startNs + BigInt(tickIndex + 1) * intervalNs;
@@ -171,7 +189,8 @@ function scheduleTick(): void {
 function onTick(): void {
   tickIndex++;
   const now = process.hrtime.bigint();
-  send({ type: 'sample', index: tickIndex, t: Number(now - startNs) / 1e9, final: false, streams: sampleStreams() });
+  const t = Number(now - startNs) / 1e9;
+  send({ type: 'sample', index: tickIndex, t, final: false, streams: sampleStreams(), tcp: sampleTcp(tickIndex, t) });
   if (deadlineNs !== 0n && now >= deadlineNs && init!.role === 'send') {
     for (const s of streams.values()) if (!s.finished) endSender(s);
   }
@@ -184,7 +203,8 @@ function maybeDone(): void {
   doneSent = true;
   if (tickTimer) clearTimeout(tickTimer);
   const now = process.hrtime.bigint();
-  send({ type: 'sample', index: tickIndex + 1, t: Number(now - startNs) / 1e9, final: true, streams: sampleStreams() });
+  const t = Number(now - startNs) / 1e9;
+  send({ type: 'sample', index: tickIndex + 1, t, final: true, streams: sampleStreams(), tcp: sampleTcp(tickIndex + 1, t) });
   const ends: StreamEnd[] = [...streams.values()].map((s) => ({
     id: s.id,
     role: init!.role,
@@ -193,6 +213,7 @@ function maybeDone(): void {
     firstT: secondsSinceStart(s.firstNs),
     lastT: secondsSinceStart(s.lastNs),
     error: s.error as StreamEnd['error'],
+    ...(s.report ? { socket: s.report } : {}),
   }));
   send({ type: 'done', streams: ends });
 }
@@ -239,14 +260,17 @@ function onMessage(msg: ToWorker, handle?: unknown): void {
       return;
     case 'connect': {
       const s = newStream(msg.id, msg.bytes);
-      const opts: net.NetConnectOpts = { host: msg.host, port: msg.port };
-      if (init!.role === 'receive') (opts as net.TcpNetConnectOpts).onread = receiveOptions(s);
-      const socket = net.connect(opts);
-      attach(s, socket);
-      socket.once('connect', () => {
-        socket.write(Buffer.from(msg.headerB64, 'base64'));
-        s.ready = true;
-        send({ type: 'ready', id: msg.id });
+      const onread = init!.role === 'receive' ? receiveOptions(s) : undefined;
+      dialStream(msg.host, msg.port, init!.windowBytes, onread).then(({ socket, setup }) => {
+        attach(s, socket);
+        socket.once('connect', () => {
+          s.report = reportSocket(socket, setup);
+          socket.write(Buffer.from(msg.headerB64, 'base64'));
+          s.ready = true;
+          send({ type: 'ready', id: msg.id });
+        });
+      }, (err: NodeJS.ErrnoException) => {
+        send({ type: 'stream-error', id: s.id, code: 'LH_ERR_DATA_STREAM', message: `stream ${s.id}: ${err.code ?? err.message}` });
       });
       return;
     }
@@ -259,7 +283,9 @@ function onMessage(msg: ToWorker, handle?: unknown): void {
         writable: true,
       };
       if (init!.role === 'receive') opts.onread = receiveOptions(s);
-      attach(s, new net.Socket(opts));
+      const socket = new net.Socket(opts);
+      attach(s, socket);
+      s.report = reportSocket(socket, adoptedSetup(init!.windowBytes, init!.listenerWindow));
       s.ready = true;
       send({ type: 'ready', id: msg.id });
       return;

@@ -16,6 +16,7 @@ import { SOFTWARE } from '../util/version.js';
 import { DataPlane, type SideSample } from './data-plane.js';
 import { planStreams, type PlannedStream, type RunParams } from './params.js';
 import { RunRecorder } from './run-recorder.js';
+import type { ListenerTuning } from '../native/tuned-socket.js';
 import { runningTimeoutMs, windowInfo, CAPABILITIES, STOP_GRACE_MS } from './run-common.js';
 
 /** What a responder allows a peer to ask for. */
@@ -35,6 +36,11 @@ export interface ResponderSessionOptions {
   limits: ResponderLimits;
   timeoutsMs?: Partial<Record<SessionState, number>>;
   maxWorkersPerRole?: number;
+  /**
+   * Set the shared listening socket's buffers to the requested window before
+   * the data connections arrive (they inherit them); undone when they are in.
+   */
+  tuneListener?: (windowBytes: number) => ListenerTuning;
 }
 
 export interface ResponderSessionEvents {
@@ -53,6 +59,7 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
   private plane: DataPlane | null = null;
   private recorder: RunRecorder | null = null;
   private readonly adopted = new Set<number>();
+  private listenerTuning: ListenerTuning | null = null;
   private started = false;
   private stopRequested = false;
   private stopReason: string | null = null;
@@ -92,6 +99,7 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
     }
     socket.destroy(); // the worker holds its own duplicate of the descriptor now
     if (this.adopted.size === this.plan.length && this.channel.state === 'streams') {
+      this.restoreListener();
       this.channel.send({ type: 'streams-ready' });
       this.channel.enter('start');
     }
@@ -141,7 +149,13 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
     this.cookie = m.cookie;
     this.params = p;
     this.plan = planStreams(p);
-    this.plane = new DataPlane({ params: p, plan: this.plan, side: 'responder', maxWorkersPerRole: this.opts.maxWorkersPerRole });
+    if (p.windowBytes !== null) {
+      this.listenerTuning = this.opts.tuneListener?.(p.windowBytes)
+        ?? { applied: false, reason: 'this responder cannot set its listening socket\'s buffers', restore: () => null };
+    }
+    const t = this.listenerTuning;
+    const listenerWindow = t ? { applied: t.applied, reason: t.applied ? null : t.reason } : undefined;
+    this.plane = new DataPlane({ params: p, plan: this.plan, side: 'responder', maxWorkersPerRole: this.opts.maxWorkersPerRole, listenerWindow });
     this.recorder = new RunRecorder({
       id: m.cookie.slice(0, 16),
       software: SOFTWARE,
@@ -154,7 +168,7 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
     }, this.plan);
     this.plane.on('sample', (s) => {
       this.recorder?.addSample('responder', s);
-      this.channel.send({ type: 'sample', index: s.index, t: s.t, final: s.final, streams: s.streams });
+      this.channel.send({ type: 'sample', index: s.index, t: s.t, final: s.final, streams: s.streams, ...(s.tcp ? { tcp: s.tcp } : {}) });
       this.emit('sample', s, 'responder');
     });
     this.plane.on('done', (ends) => {
@@ -226,9 +240,16 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
     this.finish(err);
   }
 
+  /** Give the shared listener its own buffers back (idempotent); a failure is recorded, not fatal. */
+  private restoreListener(): void {
+    const problem = this.listenerTuning?.restore() ?? null;
+    if (problem) this.recorder?.addError({ code: 'LH_ERR_IO', message: problem });
+  }
+
   private finish(err: LonghaulError | null): void {
     if (this.ended) return;
     this.ended = true;
+    this.restoreListener();
     const result = this.recorder && this.started ? this.recorder.build() : null;
     this.plane?.destroy();
     if (err) this.channel.destroy();

@@ -10,6 +10,8 @@ import { encodeFrame } from '../protocol/framing.js';
 import type { SessionState } from '../protocol/session-state.js';
 import { LonghaulError } from '../util/errors.js';
 import { rawHandle, sortConnection } from './connection-sorter.js';
+import { nativeSockets } from '../native/load-native.js';
+import { tuneListener, type ListenerTuning } from '../native/tuned-socket.js';
 import { DEFAULT_RESPONDER_LIMITS, ResponderSession, type ResponderLimits } from './responder-session.js';
 
 export const DEFAULT_PORT = 5211;
@@ -114,11 +116,19 @@ export class Responder extends EventEmitter<ResponderEvents> {
     }
   }
 
+  /** Set the listener's buffers for one run's data connections (they inherit them at accept). */
+  private tuneListener(windowBytes: number): ListenerTuning {
+    const native = nativeSockets();
+    if (!native.api) return { applied: false, reason: native.reason, restore: () => null };
+    return tuneListener(native.api, this.server, windowBytes);
+  }
+
   private startSession(socket: net.Socket, firstBytes: Buffer): void {
     const session = new ResponderSession(socket, firstBytes, {
       limits: { ...DEFAULT_RESPONDER_LIMITS, ...this.opts.limits },
       timeoutsMs: this.opts.timeoutsMs,
       maxWorkersPerRole: this.opts.maxWorkersPerRole,
+      tuneListener: (windowBytes) => this.tuneListener(windowBytes),
     });
     this.active = session;
     session.once('end', (result, err) => {

@@ -1,5 +1,6 @@
 /** Small pieces both ends of a run share. */
 import type { WindowInfo } from '../contract/result.js';
+import { summarizeWindow } from './window-summary.js';
 
 /** What this build can do, announced in `hello`. */
 export const CAPABILITIES = ['streams:128', 'direction:forward', 'direction:reverse', 'direction:bidir', 'interval:0.1'];
@@ -16,14 +17,10 @@ export function runningTimeoutMs(intervalSeconds: number): number {
   return Math.max(10_000, intervalSeconds * 5_000);
 }
 
-/** Until the native addon lands, a requested window cannot be applied before the handshake. */
+/**
+ * The window line before any stream exists. The result's final line comes from
+ * the stream ends' socket reports (see window-summary.ts, applied in RunRecorder.build).
+ */
 export function windowInfo(requestedBytes: number | null): WindowInfo {
-  if (requestedBytes === null) {
-    return { requestedBytes: null, applied: false, note: 'OS default (autotuning)' };
-  }
-  return {
-    requestedBytes,
-    applied: false,
-    note: 'not applied: setting the window before the handshake needs the native addon, which this build does not have; the OS default (autotuning) was used',
-  };
+  return summarizeWindow(requestedBytes, []);
 }

@@ -12,6 +12,7 @@ import type { StreamEnd } from '../protocol/messages.js';
 import type { SideSample } from './data-plane.js';
 import { clockOffset, IntervalBuilder, referenceSide } from './interval-builder.js';
 import type { PlannedStream } from './params.js';
+import { attachTcpFields } from './tcp-results.js';
 
 export interface RecorderMeta {
   id: string;
@@ -96,7 +97,7 @@ export class RunRecorder {
     if (c2r.length) directions.controllerToResponder = totalOf(c2r);
     if (r2c.length) directions.responderToController = totalOf(r2c);
 
-    return {
+    const result: LonghaulResult = {
       schema: RESULT_SCHEMA,
       id: this.meta.id,
       software: this.meta.software,
@@ -115,6 +116,8 @@ export class RunRecorder {
       partialReason: this.partialReason,
       errors: this.errors,
     };
+    attachTcpFields(result, this.samples, this.ends);
+    return result;
   }
 
   private endView(side: Side, id: number, role: 'send' | 'receive'): EndView | null {

@@ -2,6 +2,7 @@
  * Messages between an engine process and its data workers (child processes
  * over Node's IPC channel). Workers never see the control channel.
  */
+import type { TcpSample } from '../contract/result.js';
 import type { StreamEnd } from '../protocol/messages.js';
 
 export type WorkerRole = 'send' | 'receive';
@@ -14,6 +15,8 @@ export interface WorkerInit {
   /** Per-stream time limit for senders; null when bounded by bytes. */
   seconds: number | null;
   windowBytes: number | null;
+  /** Responder side: whether the engine set the listening socket's buffers to `windowBytes` (adopted sockets inherit them). */
+  listenerWindow?: { applied: boolean; reason: string | null };
 }
 
 export type ToWorker =
@@ -30,5 +33,5 @@ export type ToWorker =
 export type FromWorker =
   | { type: 'ready'; id: number }
   | { type: 'stream-error'; id: number; code: string; message: string }
-  | { type: 'sample'; index: number; t: number; final: boolean; streams: [number, number, number][] }
+  | { type: 'sample'; index: number; t: number; final: boolean; streams: [number, number, number][]; tcp?: [number, TcpSample][] }
   | { type: 'done'; streams: StreamEnd[] };

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { runParamsSchema } from '../engine/params.js';
 import { ProtocolError } from '../util/errors.js';
+import { sampleTcpSchema, socketReportSchema } from './tcp-schemas.js';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -41,6 +42,8 @@ export const sampleMessageSchema = z.object({
   t: z.number().min(0).max(1e7),
   final: z.boolean(),
   streams: z.array(sampleStreamSchema).max(256),
+  /** Optional: TCP_INFO per local stream at this tick (absent without the native addon). */
+  tcp: sampleTcpSchema.optional(),
 });
 
 export const streamEndSchema = z.object({
@@ -52,6 +55,8 @@ export const streamEndSchema = z.object({
   firstT: z.number().nullable(),
   lastT: z.number().nullable(),
   error: z.object({ code: errorCode, message: z.string().max(1000) }).nullable(),
+  /** Optional: this end's socket as set up (buffers, MSS, window scale). */
+  socket: socketReportSchema.optional(),
 });
 
 export const resultsMessageSchema = z.object({

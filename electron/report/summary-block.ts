@@ -7,6 +7,7 @@
  */
 import type { LonghaulResult, TotalResult } from '../contract/result.js';
 import { formatBytes, formatRate, groupDigits } from '../util/units.js';
+import { formatTcpSummary } from './tcp-lines.js';
 import { bdpBytes, bitMetresPerSec, formatBitMetres } from './path-metrics.js';
 
 /** What the result does not carry (yet): measured by the native addon, or given by the user. */
@@ -31,10 +32,31 @@ function totalLines(label: string, t: TotalResult): string[] {
   ];
 }
 
+/** The senders' smoothed RTT at their last TCP_INFO reading, median over streams, in ms; null if none. */
+export function measuredRttMs(r: LonghaulResult): number | null {
+  const rtts: number[] = [];
+  for (const s of r.streams) {
+    const series = s.send?.tcp;
+    const last = series && series.length ? series[series.length - 1] : undefined;
+    if (last && last.rttUs !== null && last.rttUs !== undefined) rtts.push(last.rttUs / 1000);
+  }
+  if (!rtts.length) return null;
+  rtts.sort((a, b) => a - b);
+  return rtts[Math.floor(rtts.length / 2)]!;
+}
+
+/** The limiter sentences of the result's diagnosis, one per direction; null if there is none. */
+function diagnosisText(r: LonghaulResult): string | null {
+  const ds = (r.diagnosis ?? []).filter((d) => d.verdict !== 'unknown' || d.sentence);
+  if (!ds.length) return null;
+  if (ds.length === 1) return `${ds[0]!.verdict}. ${ds[0]!.sentence}`;
+  return ds.map((d) => `\n  ${d.direction === 'controllerToResponder' ? 'controller -> responder' : 'responder -> controller'}: ${d.verdict}. ${d.sentence}`).join('');
+}
+
 function pathLines(r: LonghaulResult, x: SummaryExtras): string[] {
   const lines: string[] = [];
-  const rttMs = x.rttMs ?? null;
-  lines.push(`Round-trip time: ${rttMs === null ? 'unknown (not measured in this run)' : `${rttMs.toFixed(3)} ms`}`);
+  const rttMs = x.rttMs ?? measuredRttMs(r);
+  lines.push(`Round-trip time: ${rttMs === null ? 'unknown (not measured in this run)' : `${rttMs.toFixed(3)} ms (smoothed RTT the sending kernel reported last, median over streams)`}`);
   const rate = r.total.bitsPerSecond;
   if (rttMs === null || rate === null) {
     lines.push('Bandwidth-delay product: unknown (needs the round-trip time and a measured rate)');
@@ -42,7 +64,7 @@ function pathLines(r: LonghaulResult, x: SummaryExtras): string[] {
     const bytes = bdpBytes(rate, rttMs / 1000);
     lines.push(`Bandwidth-delay product at the measured rate: ${groupDigits(bytes)} bytes (${formatRate(rate)} x ${rttMs.toFixed(3)} ms / 8)`);
   }
-  lines.push(`Limiter: ${x.diagnosis ?? 'unknown (no diagnosis available for this run)'}`);
+  lines.push(`Limiter: ${x.diagnosis ?? diagnosisText(r) ?? 'unknown (no diagnosis available for this run)'}`);
   if (x.distanceKm !== undefined && x.distanceKm !== null) {
     const km = `${groupDigits(x.distanceKm)} km`;
     const sum = r.total.streamSumBitsPerSecond;
@@ -77,6 +99,7 @@ export function formatSummary(r: LonghaulResult, extras: SummaryExtras = {}): st
   } else {
     lines.push(...totalLines('Total', r.total));
   }
+  lines.push(...formatTcpSummary(r));
   lines.push('');
   lines.push(...pathLines(r, extras));
   if (r.partial) {

@@ -1,0 +1,197 @@
+/**
+ * Why a direction's throughput is what it is: window-limited,
+ * congestion-limited, application-limited or link-limited, in one sentence
+ * with the numbers behind it. Pure functions over the result document (and
+ * the TCP_INFO series in it), so a saved result can be re-diagnosed.
+ *
+ * The model: a TCP sender has at most min(receive window, cwnd) bytes in
+ * flight per round trip, so throughput ≤ window × 8 / RTT. Whichever bound
+ * sits near the measured rate is the limit; when neither is near it, the
+ * sender either kept the socket full (the path's rate is the limit) or not
+ * (the application is). Linux's busy / rwnd-limited / sndbuf-limited timers
+ * back the verdict where the kernel has them.
+ */
+import type { Diagnosis, LimiterVerdict, LonghaulResult, StreamResult, TcpSample } from '../contract/result.js';
+import { groupDigits } from '../util/units.js';
+
+/** A bound "binds" when the measured rate is within this factor of it. */
+const BINDING_FACTOR = 1.5;
+/** Share of busy time limited by window or send buffer above which the window is the limit. */
+const WINDOW_SHARE = 0.5;
+
+/** The figures the verdict is computed from, per direction. */
+export interface LimiterInputs {
+  measuredBitsPerSecond: number | null;
+  rttSeconds: number | null;
+  /** Receive window the sender saw (sum over streams), bytes. */
+  windowBytes: number | null;
+  /** Window scale the receiver advertised (the sender's snd_wscale); null when unknown. */
+  windowScale: number | null;
+  cwndBytes: number | null;
+  retransSegments: number | null;
+  /** Seconds the sender was busy, and limited by the receive window / its send buffer. */
+  busySeconds: number | null;
+  rwndLimitedSeconds: number | null;
+  sndbufLimitedSeconds: number | null;
+  /** Length of the transfer, seconds (to tell a sender that idled from one that kept the socket full). */
+  transferSeconds: number | null;
+  /** The path's rate when known (e.g. an emulated link), bits per second. */
+  linkBitsPerSecond: number | null;
+  /** Why the TCP figures are missing, when they are. */
+  missingReason?: string | null;
+}
+
+/** `54 kbit/s`, `4.0 Mbit/s`, `953 Mbit/s`: two or three significant digits, decimal units. */
+export function formatRateShort(bps: number): string {
+  const units: [number, string][] = [[1e9, 'Gbit/s'], [1e6, 'Mbit/s'], [1e3, 'kbit/s'], [1, 'bit/s']];
+  const [div, name] = units.find(([d]) => Math.abs(bps) >= d) ?? [1, 'bit/s'];
+  const v = bps / div;
+  return `${Math.abs(v) < 10 ? v.toFixed(1) : v.toFixed(0)} ${name}`;
+}
+
+/** `1.30 s`, `20.0 ms`, `34 µs`. */
+export function formatRtt(seconds: number): string {
+  if (seconds >= 1) return `${seconds.toFixed(2)} s`;
+  if (seconds >= 1e-3) return `${(seconds * 1e3).toFixed(1)} ms`;
+  return `${(seconds * 1e6).toFixed(0)} µs`;
+}
+
+function share(part: number | null, whole: number | null): number | null {
+  return part !== null && whole !== null && whole > 0 ? Math.min(1, part / whole) : null;
+}
+
+function pct(x: number): string {
+  return `${Math.round(x * 100)}%`;
+}
+
+/** The verdict and its sentence from the inputs. */
+export function diagnoseLimiter(i: LimiterInputs): Omit<Diagnosis, 'direction'> {
+  const rwndShare = share(i.rwndLimitedSeconds, i.busySeconds);
+  const sndbufShare = share(i.sndbufLimitedSeconds, i.busySeconds);
+  const numbers: Diagnosis['numbers'] = {
+    measuredBitsPerSecond: i.measuredBitsPerSecond,
+    rttSeconds: i.rttSeconds,
+    windowBytes: i.windowBytes,
+    windowBitsPerSecond: i.windowBytes !== null && i.rttSeconds ? (i.windowBytes * 8) / i.rttSeconds : null,
+    cwndBytes: i.cwndBytes,
+    cwndBitsPerSecond: i.cwndBytes !== null && i.rttSeconds ? (i.cwndBytes * 8) / i.rttSeconds : null,
+    retransSegments: i.retransSegments,
+    rwndLimitedShare: rwndShare,
+    sndbufLimitedShare: sndbufShare,
+    windowScale: i.windowScale,
+  };
+  const verdict = (v: LimiterVerdict, sentence: string): Omit<Diagnosis, 'direction'> => ({ verdict: v, sentence, numbers });
+  const measured = i.measuredBitsPerSecond;
+  if (measured === null || measured <= 0) return verdict('unknown', 'Nothing was measured in this direction, so there is nothing to explain.');
+  const m = formatRateShort(measured);
+  if (i.linkBitsPerSecond && measured >= 0.8 * i.linkBitsPerSecond) {
+    return verdict('link-limited', `Measured ${m} of the link's ${formatRateShort(i.linkBitsPerSecond)} (${pct(measured / i.linkBitsPerSecond)}): the link is the limit.`);
+  }
+  if (!i.rttSeconds) {
+    return verdict('unknown', `Measured ${m}, but the RTT is unknown (${i.missingReason ?? 'TCP_INFO was not available'}), so the limit cannot be told.`);
+  }
+  const rtt = formatRtt(i.rttSeconds);
+  const windowCap = numbers.windowBitsPerSecond;
+  const cwndCap = numbers.cwndBitsPerSecond;
+  const windowBinds = windowCap !== null && measured * BINDING_FACTOR >= windowCap && (i.cwndBytes === null || i.windowBytes! <= i.cwndBytes);
+  const limitedShare = (rwndShare ?? 0) + (sndbufShare ?? 0);
+  // Where the kernel keeps its limit timers they decide: a window that merely fills a
+  // bottleneck's queue (W/RTT ≈ rate because RTT grew) is not what holds the sender back.
+  const windowLimited = rwndShare !== null || sndbufShare !== null ? limitedShare >= WINDOW_SHARE : windowBinds;
+  if (windowLimited) {
+    const scale = i.windowScale === 0 ? ' Window scaling was not negotiated (scale 0).' : i.windowScale !== null ? ` Window scale ${i.windowScale}.` : '';
+    if (sndbufShare !== null && sndbufShare > (rwndShare ?? 0) && sndbufShare >= WINDOW_SHARE) {
+      return verdict('window-limited', `The sender's send buffer held it back ${pct(sndbufShare)} of its busy time at RTT ${rtt}; measured ${m}: the send buffer (window) is the limit.`);
+    }
+    const base = windowCap !== null
+      ? `Receiver window ${groupDigits(i.windowBytes!)} B over RTT ${rtt} allows ${measured <= windowCap * 1.1 ? 'at most' : 'about'} ${formatRateShort(windowCap)}; measured ${m}: the window is the limit.`
+      : `The sender was limited by the receive window ${pct(rwndShare ?? 0)} of its busy time; measured ${m} at RTT ${rtt}: the window is the limit.`;
+    const timer = rwndShare !== null && windowCap !== null ? ` The kernel counted ${pct(rwndShare)} of the busy time as receive-window-limited.` : '';
+    return verdict('window-limited', base + scale + timer);
+  }
+  if (cwndCap !== null && measured * BINDING_FACTOR >= cwndCap) {
+    const retrans = i.retransSegments ? ` with ${groupDigits(i.retransSegments)} retransmitted segments` : ' (no retransmissions: still growing)';
+    // Losses at a bottleneck look the same from the sender: name the possibility when the link's rate is not given.
+    const link = i.retransSegments && !i.linkBitsPerSecond ? ` If the path's rate is about ${m}, the losses are its queue overflowing and the link is the limit.` : '';
+    return verdict('congestion-limited', `Congestion window ${groupDigits(i.cwndBytes!)} B over RTT ${rtt} allows at most ${formatRateShort(cwndCap)}; measured ${m}${retrans}: congestion control is the limit.${link}`);
+  }
+  const bounds = [windowCap !== null ? `the window allows ${formatRateShort(windowCap)}` : null, cwndCap !== null ? `the congestion window ${formatRateShort(cwndCap)}` : null]
+    .filter((x): x is string => x !== null).join(' and ');
+  const busyShare = share(i.busySeconds, i.transferSeconds);
+  if (busyShare !== null && busyShare < 0.9) {
+    return verdict('application-limited', `At RTT ${rtt} ${bounds || 'TCP'} would carry more than the measured ${m}, and the sender had data in flight only ${pct(busyShare)} of the time: the application is the limit.`);
+  }
+  return verdict('link-limited', `At RTT ${rtt} ${bounds || 'TCP'} would carry more than the measured ${m} while the sender kept the socket full: the path (link or receiving host) is the limit.`);
+}
+
+function median(xs: number[]): number | null {
+  if (!xs.length) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+function values(series: TcpSample[], key: keyof TcpSample): number[] {
+  return series.map((x) => x[key]).filter((v): v is number => typeof v === 'number');
+}
+
+/** A cumulative counter's last reading: the kernel counts from the handshake, and streams idle until the start. */
+function last(series: TcpSample[], key: keyof TcpSample): number | null {
+  const v = values(series, key);
+  return v.length ? v[v.length - 1]! : null;
+}
+
+function sumOrNull(xs: (number | null)[]): number | null {
+  return xs.every((x) => x === null) ? null : xs.reduce<number>((a, x) => a + (x ?? 0), 0);
+}
+
+/** Gather the inputs of one direction's streams from the result (sender-side TCP_INFO series). */
+export function limiterInputs(streams: StreamResult[], measuredBitsPerSecond: number | null, transferSeconds: number | null, linkBitsPerSecond: number | null = null): LimiterInputs {
+  const per = streams.map((s) => {
+    const series = s.send?.tcp ?? [];
+    // Readings with data in flight describe the transfer; the idle ones at the very start/end do not.
+    const busy = series.filter((x) => (x.unackedSegments ?? 1) > 0);
+    const use = busy.length ? busy : series;
+    return {
+      rttUs: median(values(use, 'rttUs')),
+      wnd: median(values(use, 'sndWndBytes')),
+      cwnd: median(values(use, 'sndCwndBytes')),
+      retrans: last(series, 'totalRetransSegments'),
+      busyUs: last(series, 'busyUs'),
+      rwndUs: last(series, 'rwndLimitedUs'),
+      sndbufUs: last(series, 'sndbufLimitedUs'),
+      scale: s.send?.socket?.sndWscale ?? null,
+    };
+  });
+  const rtts = per.map((p) => p.rttUs).filter((v): v is number => v !== null);
+  const us = (x: number | null): number | null => (x === null ? null : x / 1e6);
+  const reasons = streams.flatMap((s) => s.send?.socket?.unavailable ?? []).filter((u) => u.field === 'tcp' || u.field === 'tcp.rttUs');
+  return {
+    measuredBitsPerSecond,
+    rttSeconds: rtts.length ? median(rtts)! / 1e6 : null,
+    windowBytes: sumOrNull(per.map((p) => p.wnd)),
+    windowScale: per.length && per.every((p) => p.scale === per[0]!.scale) ? per[0]!.scale : null,
+    cwndBytes: sumOrNull(per.map((p) => p.cwnd)),
+    retransSegments: sumOrNull(per.map((p) => p.retrans)),
+    busySeconds: us(sumOrNull(per.map((p) => p.busyUs))),
+    rwndLimitedSeconds: us(sumOrNull(per.map((p) => p.rwndUs))),
+    sndbufLimitedSeconds: us(sumOrNull(per.map((p) => p.sndbufUs))),
+    transferSeconds: transferSeconds === null ? null : transferSeconds * Math.max(1, streams.length),
+    linkBitsPerSecond,
+    missingReason: reasons[0]?.reason ?? (streams.some((s) => !s.send) ? 'the sender did not report' : null),
+  };
+}
+
+/** One diagnosis per direction that carried data. */
+export function diagnoseResult(r: LonghaulResult, linkBitsPerSecond: number | null = null): Diagnosis[] {
+  const out: Diagnosis[] = [];
+  for (const direction of ['controllerToResponder', 'responderToController'] as const) {
+    const total = r.directions[direction];
+    if (!total) continue;
+    const sender = direction === 'controllerToResponder' ? 'controller' : 'responder';
+    const streams = r.streams.filter((s) => s.sender === sender);
+    const inputs = limiterInputs(streams, total.bitsPerSecond, total.seconds, linkBitsPerSecond);
+    out.push({ direction, ...diagnoseLimiter(inputs) });
+  }
+  return out;
+}

@@ -1,0 +1,94 @@
+/**
+ * Loads the socket addon once per process. Never throws: where the addon is
+ * missing (no compiler at install time, unsupported OS, LONGHAUL_NO_NATIVE=1)
+ * callers get `{ api: null, reason }` and fall back on the OS defaults, saying why.
+ */
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import type { NativeApi, NativeBinding, NativeTcpInfo } from './native-api.js';
+
+/** Set to 1 to run as if the addon were not built (tests, troubleshooting). */
+export const NO_NATIVE_ENV = 'LONGHAUL_NO_NATIVE';
+
+export type NativeStatus = { api: NativeApi; reason: null } | { api: null; reason: string };
+
+/** native/ at the package root: dist/electron/native/ → ../../../native. */
+const NATIVE_DIR = fileURLToPath(new URL('../../../native/', import.meta.url));
+
+let cached: NativeStatus | null = null;
+
+function load(): NativeStatus {
+  if (process.env[NO_NATIVE_ENV] === '1') {
+    return { api: null, reason: `the native socket addon is disabled (${NO_NATIVE_ENV}=1)` };
+  }
+  const require = createRequire(import.meta.url);
+  try {
+    const gypBuild = require('node-gyp-build') as (dir: string) => unknown;
+    const binding = gypBuild(NATIVE_DIR) as NativeBinding;
+    if (typeof binding.tcpInfoInto !== 'function' || !Array.isArray(binding.tcpInfoFields) || typeof binding.createTcpSocket !== 'function') {
+      return { api: null, reason: 'the native socket addon loaded but lacks expected functions (stale build? run npm run build:native)' };
+    }
+    return { api: wrap(binding), reason: null };
+  } catch (err) {
+    const first = String((err as Error).message ?? err).split('\n')[0];
+    return { api: null, reason: `the native socket addon is not built (${first}); run npm run build:native (needs a C++ compiler)` };
+  }
+}
+
+/** The binding plus `tcpInfo()`, which maps the flat readings onto named, nullable fields. */
+function wrap(b: NativeBinding): NativeApi {
+  const scratch = new Float64Array(b.tcpInfoFields.length);
+  const index = new Map(b.tcpInfoFields.map((name, i) => [name, i]));
+  // A field this build of the addon does not know reads as null, like one the OS does not report.
+  const at = (name: keyof NativeTcpInfo): number => index.get(name) ?? -1;
+  const num = (i: number): number | null => (i < 0 || Number.isNaN(scratch[i]!) ? null : scratch[i]!);
+  const bool = (i: number): boolean | null => (i < 0 || Number.isNaN(scratch[i]!) ? null : scratch[i] !== 0);
+  const ix = {
+    state: at('state'), rttUs: at('rttUs'), rttVarUs: at('rttVarUs'), minRttUs: at('minRttUs'),
+    sndCwndSegments: at('sndCwndSegments'), sndCwndBytes: at('sndCwndBytes'), sndSsthresh: at('sndSsthresh'),
+    sndMssBytes: at('sndMssBytes'), rcvMssBytes: at('rcvMssBytes'), advMssBytes: at('advMssBytes'), pmtuBytes: at('pmtuBytes'),
+    totalRetransSegments: at('totalRetransSegments'), retransmitBytes: at('retransmitBytes'), lostSegments: at('lostSegments'),
+    unackedSegments: at('unackedSegments'), bytesInFlight: at('bytesInFlight'), sndWndBytes: at('sndWndBytes'),
+    rcvWndBytes: at('rcvWndBytes'), rcvSpaceBytes: at('rcvSpaceBytes'), rcvSsthreshBytes: at('rcvSsthreshBytes'),
+    sndWscale: at('sndWscale'), rcvWscale: at('rcvWscale'), wscaleNegotiated: at('wscaleNegotiated'),
+    deliveryRateBytesPerSec: at('deliveryRateBytesPerSec'), deliveryRateAppLimited: at('deliveryRateAppLimited'),
+    busyUs: at('busyUs'), rwndLimitedUs: at('rwndLimitedUs'), sndbufLimitedUs: at('sndbufLimitedUs'), cwndLimitedUs: at('cwndLimitedUs'),
+    bytesSent: at('bytesSent'), bytesAcked: at('bytesAcked'), bytesReceived: at('bytesReceived'), notSentBytes: at('notSentBytes'),
+  };
+  return {
+    tcpInfoSource: b.tcpInfoSource,
+    createTcpSocket: (o) => b.createTcpSocket(o),
+    setBuffers: (fd, snd, rcv) => b.setBuffers(fd, snd, rcv),
+    getBuffers: (fd) => b.getBuffers(fd),
+    setBufferLocks: (fd, snd, rcv) => b.setBufferLocks(fd, snd, rcv),
+    closeFd: (fd) => b.closeFd(fd),
+    tcpInfo(fd: number): NativeTcpInfo {
+      const rawBytes = b.tcpInfoInto(fd, scratch);
+      // One object literal of fixed shape: cheap to build at every tick for every stream.
+      return {
+        source: b.tcpInfoSource, rawBytes,
+        state: num(ix.state), rttUs: num(ix.rttUs), rttVarUs: num(ix.rttVarUs), minRttUs: num(ix.minRttUs),
+        sndCwndSegments: num(ix.sndCwndSegments), sndCwndBytes: num(ix.sndCwndBytes), sndSsthresh: num(ix.sndSsthresh),
+        sndMssBytes: num(ix.sndMssBytes), rcvMssBytes: num(ix.rcvMssBytes), advMssBytes: num(ix.advMssBytes), pmtuBytes: num(ix.pmtuBytes),
+        totalRetransSegments: num(ix.totalRetransSegments), retransmitBytes: num(ix.retransmitBytes), lostSegments: num(ix.lostSegments),
+        unackedSegments: num(ix.unackedSegments), bytesInFlight: num(ix.bytesInFlight), sndWndBytes: num(ix.sndWndBytes),
+        rcvWndBytes: num(ix.rcvWndBytes), rcvSpaceBytes: num(ix.rcvSpaceBytes), rcvSsthreshBytes: num(ix.rcvSsthreshBytes),
+        sndWscale: num(ix.sndWscale), rcvWscale: num(ix.rcvWscale), wscaleNegotiated: bool(ix.wscaleNegotiated),
+        deliveryRateBytesPerSec: num(ix.deliveryRateBytesPerSec), deliveryRateAppLimited: bool(ix.deliveryRateAppLimited),
+        busyUs: num(ix.busyUs), rwndLimitedUs: num(ix.rwndLimitedUs), sndbufLimitedUs: num(ix.sndbufLimitedUs), cwndLimitedUs: num(ix.cwndLimitedUs),
+        bytesSent: num(ix.bytesSent), bytesAcked: num(ix.bytesAcked), bytesReceived: num(ix.bytesReceived), notSentBytes: num(ix.notSentBytes),
+      };
+    },
+  };
+}
+
+/** The addon, or null and the reason it is unavailable. Cached for the process. */
+export function nativeSockets(): NativeStatus {
+  cached ??= load();
+  return cached;
+}
+
+/** Forget the cached load (tests toggle the env switch). */
+export function resetNativeForTests(): void {
+  cached = null;
+}

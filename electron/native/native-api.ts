@@ -1,0 +1,95 @@
+/**
+ * The typed surface of the socket addon (native/). Numbers are plain JS
+ * numbers; a field the OS does not report is `null`, never a guess.
+ */
+
+/** One normalised TCP info snapshot (Linux tcp_info, Windows SIO_TCP_INFO, macOS TCP_CONNECTION_INFO). */
+export interface NativeTcpInfo {
+  /** Which OS interface answered, e.g. `linux-tcp_info`. */
+  source: string;
+  /** How many bytes of the OS structure the kernel filled in. */
+  rawBytes: number;
+  state: number | null;
+  rttUs: number | null;
+  rttVarUs: number | null;
+  minRttUs: number | null;
+  sndCwndSegments: number | null;
+  sndCwndBytes: number | null;
+  sndSsthresh: number | null;
+  sndMssBytes: number | null;
+  rcvMssBytes: number | null;
+  advMssBytes: number | null;
+  pmtuBytes: number | null;
+  totalRetransSegments: number | null;
+  retransmitBytes: number | null;
+  lostSegments: number | null;
+  unackedSegments: number | null;
+  bytesInFlight: number | null;
+  sndWndBytes: number | null;
+  rcvWndBytes: number | null;
+  rcvSpaceBytes: number | null;
+  rcvSsthreshBytes: number | null;
+  sndWscale: number | null;
+  rcvWscale: number | null;
+  wscaleNegotiated: boolean | null;
+  deliveryRateBytesPerSec: number | null;
+  deliveryRateAppLimited: boolean | null;
+  busyUs: number | null;
+  rwndLimitedUs: number | null;
+  sndbufLimitedUs: number | null;
+  cwndLimitedUs: number | null;
+  bytesSent: number | null;
+  bytesAcked: number | null;
+  bytesReceived: number | null;
+  notSentBytes: number | null;
+}
+
+/** Effective socket buffer sizes as getsockopt reports them (Linux: twice what was set). */
+export interface NativeBuffers {
+  sndBufBytes: number | null;
+  rcvBufBytes: number | null;
+  /** Pinned sizes (autotuning off): Linux SO_BUF_LOCK, null elsewhere. */
+  sndLocked: boolean | null;
+  rcvLocked: boolean | null;
+}
+
+export interface CreateSocketOptions {
+  family: 4 | 6;
+  /** 0 or absent: leave the OS default. */
+  sndBufBytes?: number;
+  rcvBufBytes?: number;
+  /** Default true. */
+  noDelay?: boolean;
+  /** TCP_MAXSEG where the OS allows it; a refusal is a warning, not an error. */
+  maxSegBytes?: number;
+}
+
+/** What native/src/addon.cc exports. OS failures throw an Error with `errno` and `syscall`. */
+export interface NativeBinding {
+  readonly tcpInfoSource: string;
+  /** Field names in the order `tcpInfoInto` writes them. */
+  readonly tcpInfoFields: readonly string[];
+  /** One getsockopt into `out` (NaN = not reported); returns how many bytes the OS filled. No allocation. */
+  tcpInfoInto(fd: number, out: Float64Array): number;
+  createTcpSocket(opts: CreateSocketOptions): { fd: number; warnings: string };
+  setBuffers(fd: number, sndBufBytes: number, rcvBufBytes: number): void;
+  getBuffers(fd: number): NativeBuffers;
+  setBufferLocks(fd: number, sndLocked: boolean, rcvLocked: boolean): void;
+  closeFd(fd: number): void;
+}
+
+/** The addon as the rest of Longhaul uses it (load-native.ts wraps the binding). */
+export interface NativeApi {
+  /** `linux-tcp_info`, `windows-sio_tcp_info`, `macos-tcp_connection_info`, or '' when this OS has no reader. */
+  readonly tcpInfoSource: string;
+  /** A new, unconnected, non-blocking TCP socket with its options set (before any handshake). */
+  createTcpSocket(opts: CreateSocketOptions): { fd: number; warnings: string };
+  /** Set SO_SNDBUF / SO_RCVBUF; 0 leaves a size alone. */
+  setBuffers(fd: number, sndBufBytes: number, rcvBufBytes: number): void;
+  getBuffers(fd: number): NativeBuffers;
+  /** Linux SO_BUF_LOCK: unlocking hands the sizes back to autotuning. Throws elsewhere. */
+  setBufferLocks(fd: number, sndLocked: boolean, rcvLocked: boolean): void;
+  /** Close a descriptor that was never handed to Node. */
+  closeFd(fd: number): void;
+  tcpInfo(fd: number): NativeTcpInfo;
+}

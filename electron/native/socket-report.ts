@@ -1,0 +1,102 @@
+/**
+ * What one stream end's socket really is (effective buffers, MSS, window
+ * scale) and its TCP_INFO at a tick, in the result contract's shapes. Every
+ * figure the OS does not give is null and named in `unavailable` with why.
+ */
+import type { SocketReport, TcpSample } from '../contract/result.js';
+import type { NativeApi, NativeTcpInfo } from './native-api.js';
+
+/** How the window request fared on this end before the handshake. */
+export interface WindowSetup {
+  requestedBytes: number | null;
+  appliedBeforeHandshake: boolean;
+  /** Why it was not applied (null when applied or not requested). */
+  reason: string | null;
+}
+
+const SOCKET_FIELDS = ['sndBufBytes', 'rcvBufBytes', 'sndMssBytes', 'rcvMssBytes', 'pmtuBytes', 'sndWscale', 'rcvWscale'] as const;
+
+/** The fields of a TcpSample that come from the OS, in the order they are checked for absence. */
+export const TCP_SAMPLE_FIELDS = [
+  'rttUs', 'rttVarUs', 'sndCwndSegments', 'sndCwndBytes', 'totalRetransSegments', 'sndWndBytes', 'rcvSpaceBytes',
+  'deliveryRateBitsPerSecond', 'busyUs', 'rwndLimitedUs', 'sndbufLimitedUs', 'unackedSegments', 'notSentBytes',
+] as const;
+
+function emptyReport(w: WindowSetup, reason: string): SocketReport {
+  return {
+    requestedBytes: w.requestedBytes,
+    appliedBeforeHandshake: w.appliedBeforeHandshake,
+    sndBufBytes: null, rcvBufBytes: null, sndBufLocked: null, rcvBufLocked: null,
+    sndMssBytes: null, rcvMssBytes: null, pmtuBytes: null,
+    sndWscale: null, rcvWscale: null, wscaleNegotiated: null, tcpInfoSource: null,
+    unavailable: [...SOCKET_FIELDS.map((field) => ({ field, reason })), { field: 'tcp', reason }],
+  };
+}
+
+/**
+ * Describe a connected socket. `api` null: the addon is missing (`missingReason` says why);
+ * `fd` null: the platform does not expose the descriptor.
+ */
+export function describeSocket(api: NativeApi | null, fd: number | null, w: WindowSetup, missingReason: string | null): SocketReport {
+  if (!api) return emptyReport(w, missingReason ?? 'the native socket addon is not available');
+  if (fd === null) return emptyReport(w, 'Node does not expose the socket descriptor on this platform');
+  const r = emptyReport(w, '');
+  r.unavailable = [];
+  try {
+    const b = api.getBuffers(fd);
+    Object.assign(r, { sndBufBytes: b.sndBufBytes, rcvBufBytes: b.rcvBufBytes, sndBufLocked: b.sndLocked, rcvBufLocked: b.rcvLocked });
+  } catch (err) {
+    r.unavailable.push({ field: 'socket.buffers', reason: (err as Error).message });
+  }
+  let info: NativeTcpInfo | null = null;
+  try {
+    info = api.tcpInfo(fd);
+  } catch (err) {
+    r.unavailable.push({ field: 'tcp', reason: (err as Error).message });
+  }
+  if (info) {
+    Object.assign(r, {
+      sndMssBytes: info.sndMssBytes, rcvMssBytes: info.rcvMssBytes, pmtuBytes: info.pmtuBytes,
+      sndWscale: info.sndWscale, rcvWscale: info.rcvWscale, wscaleNegotiated: info.wscaleNegotiated,
+      tcpInfoSource: info.source,
+    });
+    for (const f of SOCKET_FIELDS) {
+      if (r[f] === null && !f.endsWith('BufBytes')) r.unavailable.push({ field: f, reason: `not reported by ${info.source}` });
+    }
+    for (const f of TCP_SAMPLE_FIELDS) {
+      if (sampleFrom(info, 0, 0)[f] === null) r.unavailable.push({ field: `tcp.${f}`, reason: `not reported by ${info.source}` });
+    }
+  }
+  return r;
+}
+
+/** The TcpSample of one snapshot. */
+export function sampleFrom(info: NativeTcpInfo, index: number, t: number): TcpSample {
+  return {
+    index,
+    t,
+    rttUs: info.rttUs,
+    rttVarUs: info.rttVarUs,
+    sndCwndSegments: info.sndCwndSegments,
+    sndCwndBytes: info.sndCwndBytes,
+    totalRetransSegments: info.totalRetransSegments,
+    sndWndBytes: info.sndWndBytes,
+    rcvSpaceBytes: info.rcvSpaceBytes,
+    deliveryRateBitsPerSecond: info.deliveryRateBytesPerSec === null ? null : info.deliveryRateBytesPerSec * 8,
+    busyUs: info.busyUs,
+    rwndLimitedUs: info.rwndLimitedUs,
+    sndbufLimitedUs: info.sndbufLimitedUs,
+    unackedSegments: info.unackedSegments,
+    notSentBytes: info.notSentBytes,
+  };
+}
+
+/** One getsockopt: the socket's TCP_INFO as a sample, or null when it cannot be read (closed socket, no addon). */
+export function readTcpSample(api: NativeApi | null, fd: number | null, index: number, t: number): TcpSample | null {
+  if (!api || fd === null) return null;
+  try {
+    return sampleFrom(api.tcpInfo(fd), index, t);
+  } catch {
+    return null;
+  }
+}

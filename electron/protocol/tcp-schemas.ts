@@ -1,0 +1,48 @@
+/**
+ * Wire schemas for the socket and TCP_INFO figures both ends exchange
+ * (optional fields of `sample` and `results`, so peers without them still
+ * interoperate). The shapes are the result contract's SocketReport / TcpSample.
+ */
+import { z } from 'zod';
+import type { SocketReport, TcpSample } from '../contract/result.js';
+
+const count = z.number().min(0).max(Number.MAX_SAFE_INTEGER).nullable();
+const text = z.string().max(500);
+
+export const tcpSampleSchema = z.object({
+  index: z.number().int().min(0).max(10_000_000),
+  t: z.number().min(0).max(1e7),
+  rttUs: count,
+  rttVarUs: count,
+  sndCwndSegments: count,
+  sndCwndBytes: count,
+  totalRetransSegments: count,
+  sndWndBytes: count,
+  rcvSpaceBytes: count,
+  deliveryRateBitsPerSecond: count,
+  busyUs: count,
+  rwndLimitedUs: count,
+  sndbufLimitedUs: count,
+  unackedSegments: count,
+  notSentBytes: count,
+}) satisfies z.ZodType<TcpSample>;
+
+export const socketReportSchema = z.object({
+  requestedBytes: z.number().int().min(1).nullable(),
+  appliedBeforeHandshake: z.boolean(),
+  sndBufBytes: count,
+  rcvBufBytes: count,
+  sndBufLocked: z.boolean().nullable(),
+  rcvBufLocked: z.boolean().nullable(),
+  sndMssBytes: count,
+  rcvMssBytes: count,
+  pmtuBytes: count,
+  sndWscale: z.number().int().min(0).max(14).nullable(),
+  rcvWscale: z.number().int().min(0).max(14).nullable(),
+  wscaleNegotiated: z.boolean().nullable(),
+  tcpInfoSource: z.string().max(64).nullable(),
+  unavailable: z.array(z.object({ field: z.string().max(64), reason: text })).max(64),
+}) satisfies z.ZodType<SocketReport>;
+
+/** Per-side TCP_INFO readings at one tick: [streamId, sample]. */
+export const sampleTcpSchema = z.array(z.tuple([z.number().int().min(0).max(255), tcpSampleSchema])).max(256);

@@ -1,0 +1,54 @@
+/**
+ * The TCP lines of the CLI summary: per stream what the kernel used (MSS,
+ * window scale, effective buffers, last RTT / cwnd / peer window, retransmits),
+ * and which figures were unavailable.
+ */
+import type { EndView, LonghaulResult, TcpSample } from '../contract/result.js';
+import { formatRtt } from '../engine/diagnosis.js';
+import { OS_DEFAULT_NOTE } from '../engine/window-summary.js';
+import { groupDigits } from '../util/units.js';
+
+/** Show at most this many streams' TCP lines; the JSON has them all. */
+const MAX_STREAM_LINES = 8;
+
+function bytes(n: number | null | undefined): string {
+  return n === null || n === undefined ? 'unknown' : `${groupDigits(n)} B`;
+}
+
+function lastOf(series: TcpSample[] | undefined): TcpSample | null {
+  return series && series.length ? series[series.length - 1]! : null;
+}
+
+function endLine(label: string, v: EndView | null): string | null {
+  const s = v?.socket;
+  if (!v || !s?.tcpInfoSource) return null;
+  const buffers = s.requestedBytes === null ? OS_DEFAULT_NOTE : `SO_RCVBUF ${bytes(s.rcvBufBytes)} / SO_SNDBUF ${bytes(s.sndBufBytes)}${s.appliedBeforeHandshake ? '' : ` (${OS_DEFAULT_NOTE})`}`;
+  const scale = s.sndWscale === null ? 'unknown' : `${s.rcvWscale}/${s.sndWscale}`;
+  const t = lastOf(v.tcp);
+  const live = !t ? ''
+    : label === 'send'
+      ? `, RTT ${t.rttUs === null ? 'unknown' : formatRtt(t.rttUs / 1e6)}, cwnd ${bytes(t.sndCwndBytes)}, peer window ${bytes(t.sndWndBytes)}, retransmits ${t.totalRetransSegments ?? 'unknown'}`
+      : `, rcv_space ${bytes(t.rcvSpaceBytes)}`;
+  return `    ${label.padEnd(7)} ${v.side.padEnd(10)} ${buffers}, MSS ${bytes(s.sndMssBytes)}, wscale rcv/snd ${scale}${live}`;
+}
+
+/** TCP lines for the run summary (empty when the result has no TCP figures at all); the limiter is the summary block's. */
+export function formatTcpSummary(r: LonghaulResult): string[] {
+  const lines: string[] = [];
+  const streams = r.streams.filter((s) => s.send?.socket?.tcpInfoSource || s.receive?.socket?.tcpInfoSource);
+  if (streams.length) {
+    lines.push('', 'TCP as the kernels saw it (last reading):');
+    for (const s of streams.slice(0, MAX_STREAM_LINES)) {
+      lines.push(`  stream ${s.id}:`);
+      for (const l of [endLine('send', s.send), endLine('receive', s.receive)]) if (l) lines.push(l);
+    }
+    if (streams.length > MAX_STREAM_LINES) lines.push(`  … ${streams.length - MAX_STREAM_LINES} more streams in the JSON result`);
+  }
+  const missing = r.unavailable ?? [];
+  if (missing.length) {
+    // The window's own reason is on the Window line already.
+    const reasons = [...new Set(missing.filter((u) => u.field !== 'window').map((u) => `${u.side}: ${u.reason}`))];
+    lines.push('', `Not measured (${missing.length} figures): ${reasons.join('; ')}`);
+  }
+  return lines;
+}

@@ -1,0 +1,85 @@
+// Socket creation and buffer options on Windows (Winsock). Written from the
+// Winsock documentation (socket, setsockopt SO_SNDBUF/SO_RCVBUF, TCP_NODELAY);
+// not built or tested on this Linux machine. Windows does not double buffer
+// sizes and has no buffer-lock option.
+#ifdef _WIN32
+
+#include "lh_socket.h"
+
+#include <winsock2.h>
+#include <ws2tcpip.h>
+
+namespace lh {
+
+std::string ErrorText(int code) {
+  char buf[256] = {0};
+  FormatMessageA(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, nullptr, static_cast<DWORD>(code), 0, buf,
+                 sizeof buf, nullptr);
+  return std::string(buf);
+}
+
+static OsError Fail(const char* where) {
+  OsError e;
+  e.code = WSAGetLastError();
+  e.where = where;
+  return e;
+}
+
+static OsError SetInt(SOCKET s, int level, int name, int64_t value, const char* where) {
+  int v = value > 0x7fffffff ? 0x7fffffff : static_cast<int>(value);
+  if (setsockopt(s, level, name, reinterpret_cast<const char*>(&v), sizeof v) != 0) return Fail(where);
+  return OsError();
+}
+
+OsError CreateTcpSocket(const SocketOptions& opts, SockHandle* out, std::string* warnings) {
+  (void)warnings;
+  SOCKET s = WSASocketW(opts.family == 6 ? AF_INET6 : AF_INET, SOCK_STREAM, IPPROTO_TCP, nullptr, 0,
+                        WSA_FLAG_OVERLAPPED | WSA_FLAG_NO_HANDLE_INHERIT);
+  if (s == INVALID_SOCKET) return Fail("WSASocket");
+  OsError e = SetBuffers(static_cast<SockHandle>(s), opts.sndBufBytes, opts.rcvBufBytes);
+  if (e.ok() && opts.noDelay) e = SetInt(s, IPPROTO_TCP, TCP_NODELAY, 1, "setsockopt(TCP_NODELAY)");
+  if (!e.ok()) {
+    closesocket(s);
+    return e;
+  }
+  *out = static_cast<SockHandle>(s);
+  return OsError();
+}
+
+OsError SetBuffers(SockHandle h, int64_t sndBufBytes, int64_t rcvBufBytes) {
+  SOCKET s = static_cast<SOCKET>(h);
+  if (sndBufBytes > 0) {
+    OsError e = SetInt(s, SOL_SOCKET, SO_SNDBUF, sndBufBytes, "setsockopt(SO_SNDBUF)");
+    if (!e.ok()) return e;
+  }
+  if (rcvBufBytes > 0) return SetInt(s, SOL_SOCKET, SO_RCVBUF, rcvBufBytes, "setsockopt(SO_RCVBUF)");
+  return OsError();
+}
+
+OsError GetBuffers(SockHandle h, Buffers* out) {
+  SOCKET s = static_cast<SOCKET>(h);
+  int v = 0;
+  int len = sizeof v;
+  if (getsockopt(s, SOL_SOCKET, SO_SNDBUF, reinterpret_cast<char*>(&v), &len) != 0) return Fail("getsockopt(SO_SNDBUF)");
+  out->sndBufBytes.set(v);
+  len = sizeof v;
+  if (getsockopt(s, SOL_SOCKET, SO_RCVBUF, reinterpret_cast<char*>(&v), &len) != 0) return Fail("getsockopt(SO_RCVBUF)");
+  out->rcvBufBytes.set(v);
+  return OsError();
+}
+
+OsError SetBufferLocks(SockHandle, bool, bool) {
+  OsError e;
+  e.code = WSAEOPNOTSUPP;
+  e.where = "SO_BUF_LOCK (Linux only)";
+  return e;
+}
+
+OsError CloseSocket(SockHandle h) {
+  if (closesocket(static_cast<SOCKET>(h)) != 0) return Fail("closesocket");
+  return OsError();
+}
+
+}  // namespace lh
+
+#endif  // _WIN32

@@ -1,0 +1,153 @@
+/** The limiter diagnosis from synthetic numbers (the seed's satellite case first). */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { LonghaulResult, StreamResult, TcpSample } from '../../electron/contract/result.js';
+import { diagnoseLimiter, diagnoseResult, formatRateShort, formatRtt, limiterInputs, type LimiterInputs } from '../../electron/engine/diagnosis.js';
+
+function inputs(over: Partial<LimiterInputs>): LimiterInputs {
+  return {
+    measuredBitsPerSecond: null, rttSeconds: null, windowBytes: null, windowScale: null, cwndBytes: null,
+    retransSegments: null, busySeconds: null, rwndLimitedSeconds: null, sndbufLimitedSeconds: null,
+    transferSeconds: null, linkBitsPerSecond: null, ...over,
+  };
+}
+
+describe('diagnoseLimiter', () => {
+  it('explains the seed: 8,760 B over a 1.3 s satellite RTT is 54 kbit/s, window-limited, scale 0', () => {
+    const d = diagnoseLimiter(inputs({
+      measuredBitsPerSecond: 52_000, rttSeconds: 1.3, windowBytes: 8760, windowScale: 0,
+      cwndBytes: 64_000, retransSegments: 0, linkBitsPerSecond: 4_000_000,
+    }));
+    assert.equal(d.verdict, 'window-limited');
+    assert.equal(Math.round(d.numbers.windowBitsPerSecond!), 53_908); // 8760 × 8 / 1.3
+    assert.equal(
+      d.sentence,
+      'Receiver window 8,760 B over RTT 1.30 s allows at most 54 kbit/s; measured 52 kbit/s: the window is the limit. Window scaling was not negotiated (scale 0).',
+    );
+  });
+
+  it('the seed record run: a 20 MiB window over 1.3 s allows 129 Mbit/s, so a 4 Mbit/s link is the limit', () => {
+    const d = diagnoseLimiter(inputs({
+      measuredBitsPerSecond: 3_800_000, rttSeconds: 1.3, windowBytes: 20 * 1024 * 1024, windowScale: 9,
+      cwndBytes: 1_000_000, linkBitsPerSecond: 4_000_000,
+    }));
+    assert.equal(d.verdict, 'link-limited');
+    assert.match(d.sentence, /Measured 3\.8 Mbit\/s of the link's 4\.0 Mbit\/s \(95%\)/);
+  });
+
+  it('congestion-limited when cwnd/RTT is near the measured rate and below the window, with retransmissions', () => {
+    const d = diagnoseLimiter(inputs({
+      measuredBitsPerSecond: 16e6, rttSeconds: 0.02, windowBytes: 4 * 1024 * 1024, windowScale: 7,
+      cwndBytes: 43_800, retransSegments: 123, busySeconds: 10, rwndLimitedSeconds: 0, sndbufLimitedSeconds: 0, transferSeconds: 10,
+    }));
+    assert.equal(d.verdict, 'congestion-limited');
+    assert.match(d.sentence, /Congestion window 43,800 B over RTT 20\.0 ms allows at most 18 Mbit\/s; measured 16 Mbit\/s with 123 retransmitted segments/);
+  });
+
+  it('the kernel\'s rwnd-limited timer makes it window-limited even when the RTT estimate is off', () => {
+    const d = diagnoseLimiter(inputs({
+      measuredBitsPerSecond: 700e6, rttSeconds: 33e-6, windowBytes: 8760, windowScale: 0, cwndBytes: 200_000,
+      busySeconds: 2, rwndLimitedSeconds: 1.3, sndbufLimitedSeconds: 0, transferSeconds: 2,
+    }));
+    assert.equal(d.verdict, 'window-limited');
+    assert.equal(d.numbers.rwndLimitedShare, 0.65);
+    assert.match(d.sentence, /65% of the busy time as receive-window-limited/);
+  });
+
+  it('measured through a 4 Mbit/s tbf with an 8,760 B window: W/RTT ≈ rate, but the kernel timers say the link, not the window', () => {
+    // Numbers from scripts/measure-seed-wan.sh on this machine (no netem: rate only, RTT is tbf queueing).
+    const d = diagnoseLimiter(inputs({
+      measuredBitsPerSecond: 3_835_086, rttSeconds: 0.018592, windowBytes: 11_584, windowScale: 0, cwndBytes: 17_376,
+      retransSegments: 0, busySeconds: 9.996, rwndLimitedSeconds: 0.288, sndbufLimitedSeconds: 0.272, transferSeconds: 10.116,
+    }));
+    assert.equal(d.verdict, 'link-limited', d.sentence);
+    assert.match(d.sentence, /window allows 5\.0 Mbit\/s and the congestion window 7\.5 Mbit\/s .* measured 3\.8 Mbit\/s while the sender kept the socket full/);
+  });
+
+  it('a full send buffer is reported as the send buffer, not the receiver window', () => {
+    const d = diagnoseLimiter(inputs({
+      measuredBitsPerSecond: 10e6, rttSeconds: 0.05, windowBytes: 4e6, cwndBytes: 4e6,
+      busySeconds: 10, rwndLimitedSeconds: 0.5, sndbufLimitedSeconds: 8, transferSeconds: 10,
+    }));
+    assert.equal(d.verdict, 'window-limited');
+    assert.match(d.sentence, /send buffer held it back 80% of its busy time/);
+  });
+
+  it('application-limited when both bounds are far above the rate and the sender idled', () => {
+    const d = diagnoseLimiter(inputs({
+      measuredBitsPerSecond: 1e6, rttSeconds: 0.01, windowBytes: 1e6, cwndBytes: 1e6,
+      busySeconds: 2, rwndLimitedSeconds: 0, sndbufLimitedSeconds: 0, transferSeconds: 10,
+    }));
+    assert.equal(d.verdict, 'application-limited');
+    assert.match(d.sentence, /data in flight only 20% of the time/);
+  });
+
+  it('link-limited (path) when both bounds are far above the rate and the sender kept the socket full', () => {
+    const d = diagnoseLimiter(inputs({
+      measuredBitsPerSecond: 90e6, rttSeconds: 0.01, windowBytes: 6e6, cwndBytes: 3e6,
+      busySeconds: 10, rwndLimitedSeconds: 0, sndbufLimitedSeconds: 0, transferSeconds: 10,
+    }));
+    assert.equal(d.verdict, 'link-limited');
+  });
+
+  it('unknown, with the reason, when TCP_INFO was unavailable', () => {
+    const d = diagnoseLimiter(inputs({ measuredBitsPerSecond: 5e9, missingReason: 'the native socket addon is disabled (LONGHAUL_NO_NATIVE=1)' }));
+    assert.equal(d.verdict, 'unknown');
+    assert.match(d.sentence, /RTT is unknown \(the native socket addon is disabled/);
+  });
+
+  it('unknown when nothing moved', () => {
+    assert.equal(diagnoseLimiter(inputs({ measuredBitsPerSecond: 0, rttSeconds: 1 })).verdict, 'unknown');
+  });
+});
+
+describe('formatting', () => {
+  it('rates keep two or three significant digits with a decimal unit', () => {
+    assert.equal(formatRateShort(53_908), '54 kbit/s');
+    assert.equal(formatRateShort(4e6), '4.0 Mbit/s');
+    assert.equal(formatRateShort(953.2e6), '953 Mbit/s');
+    assert.equal(formatRateShort(2.14e9), '2.1 Gbit/s');
+    assert.equal(formatRateShort(800), '800 bit/s');
+  });
+  it('RTTs pick s, ms or µs', () => {
+    assert.equal(formatRtt(1.3), '1.30 s');
+    assert.equal(formatRtt(0.02), '20.0 ms');
+    assert.equal(formatRtt(34e-6), '34 µs');
+  });
+});
+
+function sample(index: number, over: Partial<TcpSample>): TcpSample {
+  return {
+    index, t: index, rttUs: null, rttVarUs: null, sndCwndSegments: null, sndCwndBytes: null, totalRetransSegments: null,
+    sndWndBytes: null, rcvSpaceBytes: null, deliveryRateBitsPerSecond: null, busyUs: null, rwndLimitedUs: null,
+    sndbufLimitedUs: null, unackedSegments: null, notSentBytes: null, ...over,
+  };
+}
+
+describe('diagnoseResult over a result document', () => {
+  it('takes medians of the sender series, last cumulative timers, and sums windows over streams', () => {
+    const tcp = [
+      sample(1, { rttUs: 1_200_000, sndWndBytes: 4380, sndCwndBytes: 30_000, busyUs: 1e6, rwndLimitedUs: 0.9e6, totalRetransSegments: 0, unackedSegments: 2 }),
+      sample(2, { rttUs: 1_300_000, sndWndBytes: 4380, sndCwndBytes: 30_000, busyUs: 2e6, rwndLimitedUs: 1.8e6, totalRetransSegments: 1, unackedSegments: 2 }),
+      sample(3, { rttUs: 1_400_000, sndWndBytes: 4380, sndCwndBytes: 30_000, busyUs: 3e6, rwndLimitedUs: 2.7e6, totalRetransSegments: 1, unackedSegments: 2 }),
+      // Idle reading after the end: left out of the medians.
+      sample(4, { rttUs: 9_000_000, sndWndBytes: 65_535, sndCwndBytes: 30_000, busyUs: 3e6, rwndLimitedUs: 2.7e6, totalRetransSegments: 1, unackedSegments: 0 }),
+    ];
+    const stream = (id: number): StreamResult => ({
+      id, sender: 'controller', bytes: 0, seconds: 3, completions: 0, bitsPerSecond: 26_000,
+      send: { side: 'controller', bytes: 0, completions: 0, firstT: 0, lastT: 3, seconds: 3, error: null, tcp },
+      receive: null,
+    });
+    const streams = [stream(0), stream(1)];
+    const inputsOf = limiterInputs(streams, 52_000, 3);
+    assert.equal(inputsOf.rttSeconds, 1.3);
+    assert.equal(inputsOf.windowBytes, 8760);
+    assert.equal(inputsOf.retransSegments, 2);
+    assert.equal(inputsOf.busySeconds, 6);
+    const r = { streams, directions: { controllerToResponder: { bitsPerSecond: 52_000, seconds: 3 } } } as unknown as LonghaulResult;
+    const [d] = diagnoseResult(r);
+    assert.equal(d?.direction, 'controllerToResponder');
+    assert.equal(d?.verdict, 'window-limited');
+    assert.match(d!.sentence, /^Receiver window 8,760 B over RTT 1\.30 s allows at most 54 kbit\/s; measured 52 kbit\/s/);
+  });
+});
