@@ -131,6 +131,7 @@ export class ControllerRun extends EventEmitter<RunEvents> {
       case 'streams-ready':
         return this.onStreamsReady();
       case 'started':
+        if (this.stopSent) return; // our streams already ended (long link, small byte budget): stay in results
         this.channel!.setTimeout('running', runningTimeoutMs(this.params.intervalSeconds));
         this.channel!.enter('running');
         this.emit('phase', 'running');

@@ -65,7 +65,8 @@ const ACCEPTS: Record<Role, Record<SessionState, readonly MessageType[]>> = {
     streams: ['streams-ready'],
     start: ['started'],
     running: ['sample'],
-    results: ['results', 'sample', 'done'],
+    // 'started' too: over a long link a byte-bounded sender can finish before the responder's 'started' arrives.
+    results: ['results', 'sample', 'done', 'started'],
     done: ['done'],
     failed: [],
   },
