@@ -11,7 +11,10 @@ import { ArgumentError } from '../util/errors.js';
 import { parseDuration, parseRate, parseSize } from '../util/units.js';
 
 export interface LinkFlags {
+  /** `--preset` (proxy) */
   preset?: string;
+  /** `--link` (loopback): the same thing */
+  link?: string;
   delay?: string;
   jitter?: string;
   rate?: string;
@@ -58,7 +61,7 @@ export function parseLossRatio(text: string): number {
 
 /** Did the user ask for a link at all? */
 export function wantsLink(f: LinkFlags): boolean {
-  return [f.preset, f.delay, f.jitter, f.rate, f.loss, f.linkConfig, f.linkJson, f.slowstart].some((v) => v !== undefined);
+  return [f.preset, f.link, f.delay, f.jitter, f.rate, f.loss, f.linkConfig, f.linkJson, f.slowstart].some((v) => v !== undefined);
 }
 
 /** Flags → spec, or null when no link flag was given. Throws ArgumentError naming the flag. */
@@ -74,9 +77,10 @@ export function linkSpecFromFlags(f: LinkFlags, windowBytes: number | null = nul
     return { spec: parseLinkSpec(json), preset: null };
   }
   let base = NO_LINK;
-  if (f.preset !== undefined) {
-    const p = findPreset(f.preset);
-    if (!p) throw new ArgumentError(`unknown link preset "${f.preset}" (known: ${LINK_PRESETS.map((x) => x.name).join(', ')})`, '--link');
+  const presetName = f.preset ?? f.link;
+  if (presetName !== undefined) {
+    const p = findPreset(presetName);
+    if (!p) throw new ArgumentError(`unknown link preset "${presetName}" (known: ${LINK_PRESETS.map((x) => x.name).join(', ')})`, '--link');
     base = p.settings;
   }
   const s: LinkSettings = { ...base };
@@ -91,7 +95,7 @@ export function linkSpecFromFlags(f: LinkFlags, windowBytes: number | null = nul
   if (f.slowstart !== undefined) s.slowstart = f.slowstart;
   if (f.loss !== undefined) s.lossRatio = parseLossRatio(f.loss);
   const settings = parseLinkSettings(s);
-  return { spec: parseLinkSpec(settings), preset: f.preset?.toLowerCase() ?? null };
+  return { spec: parseLinkSpec(settings), preset: presetName?.toLowerCase() ?? null };
 }
 
 /** `3s,6s` → [3, 6]: increasing run times in seconds. */

@@ -9,8 +9,7 @@ import { z } from 'zod';
 import { ArgumentError } from '../util/errors.js';
 import type { LinkChains } from './proxy-connection.js';
 import { parseStageConfig } from './registry.js';
-import type { StageConfig } from './stage.js';
-import { DEFAULT_MSS_BYTES } from './stages/slowstart.js';
+import { DEFAULT_MSS_BYTES, type StageConfig } from './stage.js';
 import './stages/index.js';
 
 export const linkSettingsSchema = z.object({

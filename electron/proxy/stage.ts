@@ -64,6 +64,9 @@ export interface Stage {
   readonly config: StageConfig;
 }
 
+/** Default segment size: a 1500-byte MTU less IPv4, TCP and timestamp headers (what Linux uses). */
+export const DEFAULT_MSS_BYTES = 1448;
+
 /** Small deterministic PRNG (mulberry32), for stages given a `seed`: a test can replay its losses. */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;

@@ -6,6 +6,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import type { Command } from 'commander';
 import { fileURLToPath } from 'node:url';
 import { describeLink } from '../../proxy/describe-link.js';
+import { ArgumentError } from '../../util/errors.js';
 import { EXIT_RUN_FAILED } from '../exit-codes.js';
 import { executeRun } from '../execute-run.js';
 import { addLinkOptions, linkSpecFromFlags, parseBypassTimes, wantsLink, type LinkFlags } from '../link-options.js';
@@ -52,6 +53,7 @@ export function register(program: Command): void {
     const { window: _runWindow, ...linkFlags } = flags;
     const link = wantsLink(linkFlags) ? linkSpecFromFlags(linkFlags, params.windowBytes) : null;
     const bypassAt = flags.bypassAt !== undefined ? parseBypassTimes(flags.bypassAt) : [];
+    if (bypassAt.length && !link) throw new ArgumentError('--bypass-at needs a link (--link NAME or link flags such as --delay)', '--bypass-at');
     let responder: { child: ChildProcess; port: number };
     try {
       responder = await spawnLoopbackResponder(flags.workers ? ['--workers', String(flags.workers)] : []);

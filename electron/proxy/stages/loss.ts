@@ -15,8 +15,7 @@
  */
 import { z } from 'zod';
 import { registerStage } from '../registry.js';
-import { seededRandom, type FlightView, type Stage, type StageConfig, type StageContext } from '../stage.js';
-import { DEFAULT_MSS_BYTES } from './slowstart.js';
+import { DEFAULT_MSS_BYTES, seededRandom, type FlightView, type Stage, type StageConfig, type StageContext } from '../stage.js';
 
 export const lossSchema = z.object({
   type: z.literal('loss'),

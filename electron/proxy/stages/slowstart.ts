@@ -10,9 +10,7 @@
  */
 import { z } from 'zod';
 import { registerStage } from '../registry.js';
-import type { FlightView, Stage, StageConfig } from '../stage.js';
-
-export const DEFAULT_MSS_BYTES = 1448;
+import { DEFAULT_MSS_BYTES, type FlightView, type Stage, type StageConfig } from '../stage.js';
 
 export const slowstartSchema = z.object({
   type: z.literal('slowstart'),
