@@ -14,7 +14,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type net from 'node:net';
-import { Chain, type StageQueue } from './chain.js';
+import { Chain, DEFAULT_CHUNK_BYTES, type StageQueue } from './chain.js';
 import type { FlightView, StageConfig, StageContext } from './stage.js';
 
 export const DEFAULT_INBOX_BYTES = 256 * 1024;
@@ -206,7 +206,7 @@ export class Pipe extends EventEmitter<PipeEvents> implements FlightView {
     while (this.inboxBytes > 0 && first.hasRoom) {
       const allowed = this.bypass ? Infinity : Math.floor(chain.capBytes(this) - this.inFlightBytes);
       const buf = this.inbox[0]!;
-      const take = Math.min(buf.length, chain.chunkBytes, allowed);
+      const take = Math.min(buf.length, this.bypass ? DEFAULT_CHUNK_BYTES : chain.chunkBytes, allowed);
       if (take <= 0) break;
       if (take === buf.length) this.inbox.shift();
       else this.inbox[0] = buf.subarray(take);
