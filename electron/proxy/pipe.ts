@@ -47,6 +47,9 @@ export class Pipe extends EventEmitter<PipeEvents> implements FlightView {
   private inboxBytes = 0;
   private readonly acks: { bytes: number; atMs: number }[] = [];
   private lastAckMs = -Infinity;
+  /** Ideal time of the last ack released, and when the inbox last went from empty to not: an admission is ready at the later of the two. */
+  private lastReleasedAckMs = -Infinity;
+  private inboxSinceMs = -Infinity;
   private bypass = false;
   private pausedByUs = false;
   private waitingDrain = false;
@@ -105,6 +108,7 @@ export class Pipe extends EventEmitter<PipeEvents> implements FlightView {
   }
 
   private onData(buf: Buffer): void {
+    if (this.inboxBytes === 0) this.inboxSinceMs = this.o.now();
     this.inbox.push(buf);
     this.inboxBytes += buf.length;
     this.bytesIn += buf.length;
@@ -149,8 +153,9 @@ export class Pipe extends EventEmitter<PipeEvents> implements FlightView {
   private releaseAcks(now: number): void {
     let n = 0;
     while (n < this.acks.length && this.acks[n]!.atMs <= now) {
-      const { bytes } = this.acks[n++]!;
+      const { bytes, atMs } = this.acks[n++]!;
       this.inFlightBytes -= bytes;
+      this.lastReleasedAckMs = atMs;
       if (!this.bypass) this.chain.onAck(bytes, this);
     }
     if (n) this.acks.splice(0, n);
@@ -213,7 +218,9 @@ export class Pipe extends EventEmitter<PipeEvents> implements FlightView {
       const data = buf.subarray(0, take);
       this.inboxBytes -= take;
       this.inFlightBytes += take;
-      first.push(data, this.bypass ? now : first.stage.departAt!(take, now));
+      // Timer lateness is not the link's: bytes held by the cap were ready when the ack was due.
+      const readyMs = Math.min(now, Math.max(this.lastReleasedAckMs, this.inboxSinceMs));
+      first.push(data, this.bypass ? now : first.stage.departAt!(take, readyMs));
       moved = true;
     }
     return moved;
