@@ -168,10 +168,10 @@ export class Pipe extends EventEmitter<PipeEvents> implements FlightView {
     const out = chain.queues[chain.queues.length - 1]!;
     let moved = false;
     for (let head = out.peek(); head && head.dueMs <= now; head = out.peek()) {
-      if (this.waitingDrain) {
-        head.blocked = true;
-        break;
-      }
+      // Waiting for 'drain' holds the bytes but does not delay their emulated delivery: Node's 16 KiB
+      // write threshold is not the receiver's window (measured: counting it cost 3-6 % at 50 Mbit/s).
+      // A receiver that stops reading still stops the flow: nothing is written until 'drain'.
+      if (this.waitingDrain) break;
       out.shift();
       const deliveredMs = head.blocked ? now : head.dueMs;
       this.bytesOut += head.data.length;
