@@ -4,7 +4,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import type { LonghaulResult } from '../contract/result.js';
-import { startRun } from '../engine/controller.js';
+import { startRun, type RunLinkHook } from '../engine/controller.js';
 import type { RunParams } from '../engine/params.js';
 import { describeError } from '../util/errors.js';
 import { EXIT_OK, EXIT_RUN_FAILED } from './exit-codes.js';
@@ -20,6 +20,8 @@ export interface ExecuteRunOptions {
   maxWorkersPerRole?: number;
   /** --log/--csv files and the summary's extras (see run-reports.ts); opened by the caller before the run. */
   reports?: RunReports | null;
+  /** Link-emulator hook (issue 5), passed to startRun. */
+  link?: RunLinkHook;
 }
 
 const PHASE_TEXT: Record<string, string> = {
@@ -37,7 +39,7 @@ export async function executeRun(o: ExecuteRunOptions): Promise<{ code: number; 
   };
   process.once('SIGINT', onSigint);
   const progress = new LiveProgress(o.params);
-  const run = startRun({ host: o.host, port: o.port, params: o.params, signal: abort.signal, maxWorkersPerRole: o.maxWorkersPerRole });
+  const run = startRun({ host: o.host, port: o.port, params: o.params, signal: abort.signal, maxWorkersPerRole: o.maxWorkersPerRole, link: o.link });
   run.on('phase', (p) => {
     const text = PHASE_TEXT[p];
     if (text) progress.phase(text);

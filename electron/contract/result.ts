@@ -239,4 +239,44 @@ export interface LonghaulResult {
   unavailable?: UnavailableField[];
   /** Why the throughput is what it is, per direction (absent in older results). */
   diagnosis?: Diagnosis[];
+  /** The emulated link the run went through (`longhaul loopback --link …`); absent for direct runs. See docs/proxy.md. */
+  link?: LinkInfo;
+}
+
+/** One stage of an emulated link, as configured: `{ type: 'delay', delayMs: 650, … }`. */
+export interface LinkStageInfo {
+  type: string;
+  [field: string]: unknown;
+}
+
+/** The link settings a run's proxy started with (all units in the names). */
+export interface LinkSettingsInfo {
+  /** One-way delay each direction, ms (round trip = 2 ×). */
+  delayMs: number;
+  jitterMs: number;
+  /** Rate each way, bit/s; null = not limited. */
+  rateBitsPerSec: number | null;
+  /** Emulated TCP window (bytes in flight); null = not emulated. */
+  windowBytes: number | null;
+  slowstart: boolean;
+  /** Modelled loss per segment, 0-0.5 (a stall of one RTT and a halving, not a dropped packet). */
+  lossRatio: number;
+  mssBytes: number;
+}
+
+/** The link-emulator proxy's part of a result (written by the loopback command). */
+export interface LinkInfo {
+  emulator: 'longhaul-proxy';
+  /** The preset the settings came from (then possibly edited), or null. */
+  preset: string | null;
+  /** Settings in force at the start; null when a raw stage chain was given. */
+  settings: LinkSettingsInfo | null;
+  /** Stage chains per direction: up = controller → responder, down = responder → controller. */
+  chains: { up: LinkStageInfo[]; down: LinkStageInfo[] };
+  /** min(rate, window / RTT) for one stream, bit/s; null when nothing in the settings limits it. */
+  modelCeilingBitsPerSec: number | null;
+  /** Every bypass switch in order; `t` is seconds since the run's start (controller clock). */
+  bypassToggles: { t: number; bypass: boolean }[];
+  /** What a user-space relay cannot emulate, said plainly. */
+  note: string;
 }

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import net from 'node:net';
 import os from 'node:os';
-import type { LonghaulResult, Side } from '../contract/result.js';
+import type { LinkInfo, LonghaulResult, Side } from '../contract/result.js';
 import { ControlChannel } from '../protocol/control-channel.js';
 import { encodeDataHeader } from '../protocol/data-header.js';
 import { PROTOCOL_VERSION, type Message, type MessageOf } from '../protocol/messages.js';
@@ -29,6 +29,16 @@ export interface ControllerOptions {
   connectTimeoutMs?: number;
   timeoutsMs?: Partial<Record<SessionState, number>>;
   maxWorkersPerRole?: number;
+  /** Link-emulator hook (issue 5): told when the run starts; its record is copied into `result.link`. */
+  link?: RunLinkHook;
+}
+
+/** How a run through the link-emulator proxy reports its link (see electron/proxy/, docs/proxy.md). */
+export interface RunLinkHook {
+  /** Called once, at the moment the data streams start (t = 0 of the result). */
+  onStart?(): void;
+  /** The link as it was during the run, asked for when the result is built. */
+  record(): LinkInfo;
 }
 
 export interface RunEvents {
@@ -67,6 +77,7 @@ export class ControllerRun extends EventEmitter<RunEvents> {
       params: this.params,
       window: windowInfo(this.params.windowBytes),
       startedAt: new Date(),
+      link: opts.link ? () => opts.link!.record() : undefined,
     }, this.plan);
     this.result = new Promise((resolve) => (this.settle = resolve));
     opts.signal?.addEventListener('abort', () => this.stop('user'), { once: true });
@@ -120,7 +131,7 @@ export class ControllerRun extends EventEmitter<RunEvents> {
       case 'streams-ready':
         return this.onStreamsReady();
       case 'started':
-        if (this.channel!.state !== 'start') return; // the run already ended locally
+        if (this.channel!.state !== 'start') return; // the run already ended locally (long link, small byte budget): stay in results
         this.channel!.setTimeout('running', runningTimeoutMs(this.params.intervalSeconds));
         this.channel!.enter('running');
         this.emit('phase', 'running');
@@ -185,6 +196,7 @@ export class ControllerRun extends EventEmitter<RunEvents> {
     this.recorder.setStartedAt(new Date());
     channel.send({ type: 'start' });
     this.plane!.start(process.hrtime.bigint());
+    this.opts.link?.onStart?.();
     if (this.params.seconds !== null) {
       // Senders stop themselves at the deadline; this catches a peer that never sends its FIN.
       const ms = (this.params.seconds * 1000) + runningTimeoutMs(this.params.intervalSeconds) + STOP_GRACE_MS;

@@ -4,7 +4,7 @@
  * Works on whatever arrived: a run cut short still yields a result, marked partial.
  */
 import type {
-  EndView, ErrorInfo, IntervalResult, LonghaulResult, PeerInfo, ResultParams, Side,
+  EndView, ErrorInfo, LinkInfo, IntervalResult, LonghaulResult, PeerInfo, ResultParams, Side,
   StreamResult, TotalResult, WindowInfo,
 } from '../contract/result.js';
 import { RESULT_SCHEMA } from '../contract/result.js';
@@ -23,6 +23,8 @@ export interface RecorderMeta {
   params: ResultParams;
   window: WindowInfo;
   startedAt: Date;
+  /** Link-emulator hook (issue 5): the run's link, copied into the result when present. */
+  link?: () => LinkInfo;
 }
 
 export class RunRecorder {
@@ -115,6 +117,7 @@ export class RunRecorder {
       partial: this.partialReason !== null,
       partialReason: this.partialReason,
       errors: this.errors,
+      ...(this.meta.link ? { link: this.meta.link() } : {}),
     };
     attachTcpFields(result, this.samples, this.ends);
     return result;

@@ -65,7 +65,7 @@ const ACCEPTS: Record<Role, Record<SessionState, readonly MessageType[]>> = {
     streams: ['streams-ready'],
     start: ['started'],
     running: ['sample'],
-    // A short run can end locally before "started" arrives: it may still come.
+    // 'started' too: a short run, or a byte-bounded sender over a long link, can end locally before it arrives.
     results: ['results', 'sample', 'done', 'started'],
     done: ['done'],
     failed: [],

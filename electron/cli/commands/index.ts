@@ -8,6 +8,7 @@ import { register as registerRun } from './run.js';
 import { register as registerLoopback } from './loopback.js';
 import { register as registerReport } from './report.js';
 import { register as registerBdp } from './bdp.js';
+import { register as registerProxy } from './proxy.js';
 
 export const COMMANDS: ReadonlyArray<(program: Command) => void> = [
   registerListen,
@@ -15,4 +16,5 @@ export const COMMANDS: ReadonlyArray<(program: Command) => void> = [
   registerLoopback,
   registerReport,
   registerBdp,
+  registerProxy,
 ];

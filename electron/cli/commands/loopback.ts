@@ -5,9 +5,13 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import type { Command } from 'commander';
 import { fileURLToPath } from 'node:url';
+import { describeLink } from '../../proxy/describe-link.js';
+import { ArgumentError } from '../../util/errors.js';
 import { EXIT_RUN_FAILED } from '../exit-codes.js';
 import { executeRun } from '../execute-run.js';
 import { openRunReports } from '../run-reports.js';
+import { addLinkOptions, linkSpecFromFlags, parseBypassTimes, wantsLink, type LinkFlags } from '../link-options.js';
+import { ProxyProcess } from '../proxy-process.js';
 import { addRunOptions, runParamsFromFlags, type RunFlags } from '../run-options.js';
 
 const BIN = fileURLToPath(new URL('../../../../bin/longhaul.js', import.meta.url));
@@ -36,12 +40,22 @@ export function spawnLoopbackResponder(extraArgs: string[] = []): Promise<{ chil
   });
 }
 
+type LoopbackFlags = RunFlags & Omit<LinkFlags, 'window'> & { bypassAt?: string };
+
 export function register(program: Command): void {
   const cmd = program
     .command('loopback')
-    .description('responder and controller both on this PC (127.0.0.1), in separate processes: a first try and a smoke test');
-  addRunOptions(cmd).action(async (flags: RunFlags) => {
+    .description('responder and controller both on this PC (127.0.0.1), in separate processes: a first try and a smoke test; ' +
+      'with --link (or link flags) the run goes through the link-emulator proxy, whose emulated window is --window');
+  addLinkOptions(addRunOptions(cmd), { presetFlag: '--link', window: false })
+    .option('--bypass-at <times>', 'switch the link bypass on, off, on… at these run times, e.g. 3s,6s');
+  cmd.action(async (flags: LoopbackFlags) => {
     const params = runParamsFromFlags(flags);
+    const { window: _runWindow, ...linkFlags } = flags;
+    const link = wantsLink(linkFlags) ? linkSpecFromFlags(linkFlags, params.windowBytes) : null;
+    const bypassAt = flags.bypassAt !== undefined ? parseBypassTimes(flags.bypassAt) : [];
+    if (bypassAt.length && !link) throw new ArgumentError('--bypass-at needs a link (--link NAME or link flags such as --delay)', '--bypass-at');
+    // Report files are created last among the checks: a bad flag must not leave empty files behind.
     const reports = openRunReports(flags, params, flags.json);
     if (!reports) return;
     let responder: { child: ChildProcess; port: number };
@@ -52,10 +66,23 @@ export function register(program: Command): void {
       process.exitCode = EXIT_RUN_FAILED;
       return;
     }
+    let proxy: ProxyProcess | null = null;
     try {
-      const { code } = await executeRun({ host: '127.0.0.1', port: responder.port, params, jsonFile: flags.json, maxWorkersPerRole: flags.workers, reports });
+      if (link) {
+        proxy = await ProxyProcess.start(responder.port, link.spec, link.preset);
+        for (const line of describeLink(link.spec, link.preset)) process.stdout.write(line + '\n');
+      }
+      const { code } = await executeRun({
+        host: '127.0.0.1', port: proxy?.port ?? responder.port, params, jsonFile: flags.json, maxWorkersPerRole: flags.workers,
+        reports, link: proxy?.hook(bypassAt),
+      });
+      for (const b of proxy?.bypassToggles ?? []) process.stdout.write(`bypass ${b.bypass ? 'on ' : 'off'} at ${b.t.toFixed(3)} s\n`);
       process.exitCode = code;
+    } catch (err) {
+      process.stderr.write(`longhaul: ${(err as Error).message}\n`);
+      process.exitCode = EXIT_RUN_FAILED;
     } finally {
+      await proxy?.stop();
       responder.child.removeAllListeners('exit');
       // The responder exits by itself after its one run; make sure of it.
       const exited = new Promise((r) => responder.child.once('exit', r));

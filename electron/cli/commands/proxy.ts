@@ -1,0 +1,99 @@
+/**
+ * `longhaul proxy`: the link emulator on its own. Listens locally and
+ * forwards every connection to the target through the emulated link.
+ * Keys (on a terminal): b toggles bypass, q quits. When started by another
+ * longhaul process (IPC), it reports `listening` and each bypass switch, and
+ * takes `bypass` and `configure` messages.
+ */
+import { InvalidArgumentError, type Command } from 'commander';
+import { LinkProxy } from '../../proxy/link-proxy.js';
+import { describeLink } from '../../proxy/describe-link.js';
+import { parseLinkSpec } from '../../proxy/link-settings.js';
+import { describeError } from '../../util/errors.js';
+import { EXIT_RUN_FAILED } from '../exit-codes.js';
+import { addLinkOptions, linkSpecFromFlags, type LinkFlags } from '../link-options.js';
+import { parseHostPort } from '../run-options.js';
+
+interface ProxyFlags extends LinkFlags {
+  listen: number;
+  bind: string;
+  target: string;
+}
+
+/** What a parent process may send to a forked proxy. */
+export type ToProxyProcess = { type: 'bypass'; on: boolean } | { type: 'configure'; link: unknown } | { type: 'close' };
+/** What a forked proxy reports. `atNs` is process.hrtime.bigint() as a string (one monotonic clock for the machine). */
+export type FromProxyProcess =
+  | { type: 'listening'; port: number; address: string }
+  | { type: 'bypass'; bypass: boolean; atNs: string }
+  | { type: 'connection-error'; code: string; message: string };
+
+function port(v: string): number {
+  if (!/^\d+$/.test(v) || Number(v) > 65535) throw new InvalidArgumentError(`"${v}" is not a port number (0-65535)`);
+  return Number(v);
+}
+
+export function register(program: Command): void {
+  const cmd = program
+    .command('proxy')
+    .description('link emulator: forward connections to a target through an emulated link (delay, rate, window, slow start, modelled loss)')
+    .requiredOption('--listen <port>', 'local port to listen on (0 = any free port)', port)
+    .requiredOption('--target <host:port>', 'where to forward every connection, e.g. 127.0.0.1:5211')
+    .option('--bind <addr>', 'listen address', '127.0.0.1');
+  addLinkOptions(cmd, { presetFlag: '--preset', window: true }).action(async (flags: ProxyFlags) => {
+    const target = parseHostPort(flags.target, 0);
+    const link = linkSpecFromFlags(flags) ?? { spec: parseLinkSpec({ up: [], down: [] }), preset: null };
+    const proxy = new LinkProxy({ target, link: link.spec, host: flags.bind, port: flags.listen });
+    let addr;
+    try {
+      addr = await proxy.listen();
+    } catch (err) {
+      process.stderr.write(`longhaul: cannot listen on ${flags.bind}:${flags.listen}: ${describeError(err).message}\n`);
+      process.exitCode = EXIT_RUN_FAILED;
+      return;
+    }
+    const tell = (m: FromProxyProcess): void => void (process.connected && process.send!(m));
+    process.stdout.write(`Longhaul link proxy: ${addr.address}:${addr.port} -> ${target.host}:${target.port}\n`);
+    for (const line of describeLink(link.spec, link.preset)) process.stdout.write(line + '\n');
+    tell({ type: 'listening', port: addr.port, address: addr.address });
+
+    proxy.on('bypass', (on) => {
+      tell({ type: 'bypass', bypass: on, atNs: process.hrtime.bigint().toString() });
+      if (!process.connected) process.stdout.write(`bypass ${on ? 'ON: all stages off' : 'OFF: link emulated again'}\n`);
+    });
+    proxy.on('connection-error', (err) => {
+      tell({ type: 'connection-error', code: err.code, message: err.message });
+      process.stderr.write(`${err.code}: ${err.message}\n`);
+    });
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+      process.on('disconnect', resolve);
+      process.on('message', (m: ToProxyProcess) => {
+        if (m.type === 'bypass') proxy.setBypass(m.on);
+        else if (m.type === 'close') resolve();
+        else if (m.type === 'configure') {
+          try {
+            proxy.configure(parseLinkSpec(m.link));
+          } catch (err) {
+            process.stderr.write(`longhaul proxy: configuration rejected: ${describeError(err).message}\n`);
+          }
+        }
+      });
+      if (process.stdin.isTTY) {
+        process.stdout.write('keys: b = toggle bypass, q = quit\n');
+        process.stdin.setRawMode(true);
+        process.stdin.resume();
+        process.stdin.on('data', (k: Buffer) => {
+          const key = k.toString();
+          if (key === 'b') proxy.setBypass(!proxy.bypass);
+          if (key === 'q' || key === '\u0003') resolve();
+        });
+      }
+    });
+    if (process.stdin.isTTY) process.stdin.setRawMode(false);
+    process.stdin.pause();
+    await proxy.close();
+    process.exit(process.exitCode ?? 0);
+  });
+}

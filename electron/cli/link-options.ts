@@ -1,0 +1,106 @@
+/**
+ * The link flags shared by `longhaul proxy` and `longhaul loopback`, and their
+ * conversion to a validated `LinkSpec`: a preset (all its numbers shown and
+ * overridable), then each flag given, or a JSON file for anything else.
+ */
+import { readFileSync } from 'node:fs';
+import { Option, type Command } from 'commander';
+import { parseLinkSettings, parseLinkSpec, type LinkSettings, type LinkSpec } from '../proxy/link-settings.js';
+import { LINK_PRESETS, findPreset } from '../proxy/presets.js';
+import { ArgumentError } from '../util/errors.js';
+import { parseDuration, parseRate, parseSize } from '../util/units.js';
+
+export interface LinkFlags {
+  /** `--preset` (proxy) */
+  preset?: string;
+  /** `--link` (loopback): the same thing */
+  link?: string;
+  delay?: string;
+  jitter?: string;
+  rate?: string;
+  window?: number | string;
+  slowstart?: boolean;
+  loss?: string;
+  linkConfig?: string;
+  linkJson?: string;
+}
+
+const NO_LINK: LinkSettings = { delayMs: 0, jitterMs: 0, rateBitsPerSec: null, windowBytes: null, slowstart: false, lossRatio: 0, mssBytes: 1448 };
+
+/** Add the link flags. `presetFlag` is `--preset` (proxy) or `--link` (loopback). */
+export function addLinkOptions(cmd: Command, o: { presetFlag: '--preset' | '--link'; window: boolean }): Command {
+  const names = LINK_PRESETS.map((p) => p.name).join(', ');
+  cmd
+    .addOption(new Option(`${o.presetFlag} <name>`, `emulated link preset: ${names}`))
+    .addOption(new Option('--delay <time>', 'one-way delay each direction, e.g. 650ms (RTT = 2 x)'))
+    .addOption(new Option('--jitter <time>', 'delay jitter, e.g. 5ms (never reorders bytes)'))
+    .addOption(new Option('--rate <rate>', 'link rate each way, e.g. 4mbit'))
+    .addOption(new Option('--slowstart', 'emulate TCP slow start (cap from 10 x MSS, doubling per RTT)'))
+    .addOption(new Option('--no-slowstart', 'no slow-start emulation (overrides a preset)'))
+    .addOption(new Option('--loss <ratio>', 'MODELLED loss per segment, e.g. 0.1% (a one-RTT stall + halving; a relay cannot drop packets)'))
+    .addOption(new Option('--link-config <file>', 'link as JSON: settings, or { "up": [stages], "down": [stages] }'))
+    .addOption(new Option('--link-json <json>', 'link as inline JSON').hideHelp());
+  if (o.window) cmd.addOption(new Option('--window <bytes>', 'emulated TCP window: cap on bytes in flight, e.g. 64K'));
+  return cmd;
+}
+
+function nonNegative(flag: string, text: string, parse: (t: string, f?: string) => number): number {
+  if (/^\s*-/.test(text)) throw new ArgumentError(`${flag}: cannot be negative ("${text}")`, flag);
+  return parse(text, flag);
+}
+
+/** `0.1%` → 0.001; `0.001` → 0.001. */
+export function parseLossRatio(text: string): number {
+  const m = /^\s*(-?[0-9]+(?:\.[0-9]+)?)\s*(%?)\s*$/.exec(text);
+  if (!m) throw new ArgumentError(`--loss: "${text}" is not a ratio (e.g. 0.1% or 0.001)`, '--loss');
+  const v = Number(m[1]) / (m[2] ? 100 : 1);
+  if (v < 0) throw new ArgumentError(`--loss: cannot be negative ("${text}")`, '--loss');
+  if (v > 0.5) throw new ArgumentError(`--loss: ${text} is above 50 %`, '--loss');
+  return v;
+}
+
+/** Did the user ask for a link at all? */
+export function wantsLink(f: LinkFlags): boolean {
+  return [f.preset, f.link, f.delay, f.jitter, f.rate, f.loss, f.linkConfig, f.linkJson, f.slowstart].some((v) => v !== undefined);
+}
+
+/** Flags → spec, or null when no link flag was given. Throws ArgumentError naming the flag. */
+export function linkSpecFromFlags(f: LinkFlags, windowBytes: number | null = null): { spec: LinkSpec; preset: string | null } | null {
+  if (!wantsLink(f) && f.window === undefined) return null;
+  if (f.linkConfig !== undefined || f.linkJson !== undefined) {
+    let json: unknown;
+    try {
+      json = JSON.parse(f.linkJson ?? readFileSync(f.linkConfig!, 'utf8'));
+    } catch (err) {
+      throw new ArgumentError(`--link-config: cannot read JSON: ${(err as Error).message}`, '--link-config');
+    }
+    return { spec: parseLinkSpec(json), preset: null };
+  }
+  let base = NO_LINK;
+  const presetName = f.preset ?? f.link;
+  if (presetName !== undefined) {
+    const p = findPreset(presetName);
+    if (!p) throw new ArgumentError(`unknown link preset "${presetName}" (known: ${LINK_PRESETS.map((x) => x.name).join(', ')})`, '--link');
+    base = p.settings;
+  }
+  const s: LinkSettings = { ...base };
+  if (f.delay !== undefined) s.delayMs = nonNegative('--delay', f.delay, parseDuration) * 1000;
+  if (f.jitter !== undefined) s.jitterMs = nonNegative('--jitter', f.jitter, parseDuration) * 1000;
+  if (f.rate !== undefined) {
+    s.rateBitsPerSec = nonNegative('--rate', f.rate, parseRate);
+    if (s.rateBitsPerSec === 0) throw new ArgumentError('--rate: must be above 0 (leave --rate out for no limit)', '--rate');
+  }
+  const window = f.window !== undefined ? (typeof f.window === 'number' ? f.window : nonNegative('--window', f.window, parseSize)) : windowBytes;
+  if (window !== null && window !== undefined) s.windowBytes = window;
+  if (f.slowstart !== undefined) s.slowstart = f.slowstart;
+  if (f.loss !== undefined) s.lossRatio = parseLossRatio(f.loss);
+  const settings = parseLinkSettings(s);
+  return { spec: parseLinkSpec(settings), preset: presetName?.toLowerCase() ?? null };
+}
+
+/** `3s,6s` → [3, 6]: increasing run times in seconds. */
+export function parseBypassTimes(text: string): number[] {
+  const times = text.split(',').map((t) => nonNegative('--bypass-at', t.trim(), parseDuration));
+  if (times.some((t, i) => i > 0 && t <= times[i - 1]!)) throw new ArgumentError('--bypass-at: times must increase, e.g. 3s,6s', '--bypass-at');
+  return times;
+}

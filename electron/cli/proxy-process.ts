@@ -1,0 +1,82 @@
+/**
+ * Run `longhaul proxy` as a child process (its own event loop: the proxy
+ * carries every data byte, the controller's loop must stay free) and keep
+ * the run's link record: settings, chains, and every bypass switch with its
+ * time since the run's start.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { LinkInfo } from '../contract/result.js';
+import type { RunLinkHook } from '../engine/controller.js';
+import { linkInfo } from '../proxy/describe-link.js';
+import type { LinkSpec } from '../proxy/link-settings.js';
+import type { FromProxyProcess, ToProxyProcess } from './commands/proxy.js';
+
+const BIN = fileURLToPath(new URL('../../../bin/longhaul.js', import.meta.url));
+
+export class ProxyProcess {
+  private readonly toggles: LinkInfo['bypassToggles'] = [];
+  private startNs: bigint | null = null;
+  private readonly timers: NodeJS.Timeout[] = [];
+
+  private constructor(readonly child: ChildProcess, readonly port: number, private readonly spec: LinkSpec, private readonly preset: string | null) {
+    child.on('message', (m: FromProxyProcess) => {
+      if (m.type === 'bypass' && this.startNs !== null) {
+        this.toggles.push({ t: Number(BigInt(m.atNs) - this.startNs) / 1e9, bypass: m.bypass });
+      }
+    });
+  }
+
+  /** Start a proxy on 127.0.0.1, any free port, forwarding to `targetPort`. */
+  static start(targetPort: number, spec: LinkSpec, preset: string | null): Promise<ProxyProcess> {
+    return new Promise((resolve, reject) => {
+      const args = ['proxy', '--listen', '0', '--target', `127.0.0.1:${targetPort}`, '--link-json', JSON.stringify(spec.settings ?? spec.chains)];
+      const child = fork(BIN, args, { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: [] });
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error('the link proxy did not start within 10 s'));
+      }, 10_000);
+      child.once('message', (m: FromProxyProcess) => {
+        if (m.type !== 'listening') return;
+        clearTimeout(timer);
+        resolve(new ProxyProcess(child, m.port, spec, preset));
+      });
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`the link proxy exited early (code ${code})`));
+      });
+    });
+  }
+
+  /** The hook a run gets: starts the bypass schedule at t = 0 and builds the link record. */
+  hook(bypassAtSeconds: number[] = []): RunLinkHook {
+    return {
+      onStart: () => {
+        this.startNs = process.hrtime.bigint();
+        bypassAtSeconds.forEach((s, i) => {
+          this.timers.push(setTimeout(() => this.send({ type: 'bypass', on: i % 2 === 0 }), s * 1000));
+        });
+      },
+      record: () => linkInfo(this.spec, this.preset, this.toggles),
+    };
+  }
+
+  get bypassToggles(): LinkInfo['bypassToggles'] {
+    return this.toggles;
+  }
+
+  send(m: ToProxyProcess): void {
+    if (this.child.connected) this.child.send(m);
+  }
+
+  /** Ask the proxy to exit; kill it if it has not within 3 s. */
+  async stop(): Promise<void> {
+    for (const t of this.timers) clearTimeout(t);
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    const exited = new Promise((r) => this.child.once('exit', r));
+    this.send({ type: 'close' });
+    const kill = setTimeout(() => this.child.kill('SIGKILL'), 3000);
+    await exited;
+    clearTimeout(kill);
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * A chain: the stages of one direction of one connection, in order, with a
+ * bounded FIFO queue in front of each queue stage and a final "wire-out"
+ * queue the pipe writes from. Built from validated JSON; a chain that
+ * replaces another takes over its stages' running state (congestion window…).
+ */
+import { createStage } from './registry.js';
+import type { FlightView, Stage, StageConfig, StageContext } from './stage.js';
+import './stages/index.js';
+
+/** Largest chunk when no stage asks for smaller ones. */
+export const DEFAULT_CHUNK_BYTES = 64 * 1024;
+/** What may wait between the last stage and the destination socket. */
+const WIRE_OUT_BYTES = 64 * 1024;
+
+export interface Queued {
+  data: Buffer;
+  /** Ideal time this chunk may leave its queue, ms (pipe clock). */
+  dueMs: number;
+  /** It was due but the next queue was full: its real departure is later than dueMs. */
+  blocked: boolean;
+}
+
+/** A bounded FIFO in front of one queue stage. */
+export class StageQueue {
+  bytes = 0;
+  private items: Queued[] = [];
+  private head = 0;
+
+  constructor(readonly stage: Pick<Stage, 'departAt' | 'type'>, readonly limitBytes: number) {}
+
+  get length(): number {
+    return this.items.length - this.head;
+  }
+
+  get hasRoom(): boolean {
+    return this.bytes < this.limitBytes;
+  }
+
+  peek(): Queued | undefined {
+    return this.items[this.head];
+  }
+
+  push(data: Buffer, dueMs: number): void {
+    this.items.push({ data, dueMs, blocked: false });
+    this.bytes += data.length;
+  }
+
+  shift(): Queued {
+    const q = this.items[this.head++]!;
+    this.bytes -= q.data.length;
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return q;
+  }
+
+  /** Make everything due by `nowMs` (bypass switched on). Order is kept. */
+  expedite(nowMs: number): void {
+    for (let i = this.head; i < this.items.length; i++) this.items[i]!.dueMs = Math.min(this.items[i]!.dueMs, nowMs);
+  }
+}
+
+const wireOut: Pick<Stage, 'departAt' | 'type'> = { type: 'wire-out', departAt: (_b, t) => t };
+
+export class Chain {
+  readonly stages: Stage[];
+  /** Queues in order; the last one is the wire-out queue. */
+  readonly queues: StageQueue[];
+  readonly chunkBytes: number;
+  /** Sum of the delay stages' base one-way delays, ms. */
+  readonly delayMs: number;
+  private readonly gates: Stage[];
+
+  constructor(readonly configs: readonly StageConfig[], ctx: StageContext, previous?: Chain) {
+    this.stages = configs.map((c) => createStage(c, ctx));
+    for (const s of this.stages) {
+      const old = previous?.stages.find((p) => p.type === s.type);
+      if (old) s.inherit?.(old);
+    }
+    this.queues = this.stages
+      .filter((s) => s.departAt)
+      .map((s) => new StageQueue(s, s.queueLimitBytes ?? WIRE_OUT_BYTES));
+    this.queues.push(new StageQueue(wireOut, WIRE_OUT_BYTES));
+    this.gates = this.stages.filter((s) => s.capBytes);
+    this.chunkBytes = Math.min(DEFAULT_CHUNK_BYTES, ...this.stages.map((s) => s.chunkBytes ?? Infinity));
+    this.delayMs = configs.reduce((sum, c) => sum + (c.type === 'delay' ? Number(c.delayMs) : 0), 0);
+  }
+
+  /** Bytes anywhere in this chain's queues. */
+  get queuedBytes(): number {
+    return this.queues.reduce((sum, q) => sum + q.bytes, 0);
+  }
+
+  /** The in-flight cap now: the smallest of the gates' caps (Infinity without gates). */
+  capBytes(flight: FlightView): number {
+    let cap = Infinity;
+    for (const g of this.gates) cap = Math.min(cap, g.capBytes!(flight));
+    return cap;
+  }
+
+  onAck(bytes: number, flight: FlightView): void {
+    for (const s of this.stages) s.onAck?.(bytes, flight);
+  }
+
+  onLoss(flight: FlightView): void {
+    for (const s of this.stages) s.onLoss?.(flight);
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * Human text for a link, and the `LinkInfo` a result records. Every number
+ * carries its unit; loss is always called what it is here: a model.
+ */
+import type { LinkInfo } from '../contract/result.js';
+import { formatRate, groupDigits } from '../util/units.js';
+import { modelCeilingBitsPerSec, type LinkSpec } from './link-settings.js';
+import type { StageConfig } from './stage.js';
+
+/** Said wherever loss or the emulator's limits are shown (CLI, docs, results, UI). */
+export const EMULATION_NOTE =
+  'user-space relay: each side talks TCP to the proxy over loopback, so no packet of theirs is ever dropped or reordered; ' +
+  'rate, delay and the window are applied to the byte stream, and "loss" is modelled as a one-RTT retransmission stall plus a halving of the in-flight cap';
+
+function ms(v: number): string {
+  return v >= 1000 ? `${(v / 1000).toFixed(v % 1000 === 0 ? 0 : 2)} s` : `${Number(v.toFixed(3))} ms`;
+}
+
+/** One stage in words. */
+export function describeStage(c: StageConfig): string {
+  switch (c.type) {
+    case 'delay':
+      return `delay ${ms(Number(c.delayMs))}${Number(c.jitterMs) > 0 ? ` ± ${ms(Number(c.jitterMs))} jitter (never reorders)` : ''}`;
+    case 'rate':
+      return `rate ${formatRate(Number(c.rateBitsPerSec))} (shaper, bounded queue)`;
+    case 'window':
+      return `window ${groupDigits(Number(c.windowBytes))} bytes in flight`;
+    case 'slowstart':
+      return `slow start from ${c.initialSegments} × ${c.mssBytes} bytes`;
+    case 'loss':
+      return `loss ${(Number(c.lossRatio) * 100).toFixed(3).replace(/\.?0+$/, '')} % of segments (MODELLED: one-RTT stall + halving)`;
+    default:
+      return JSON.stringify(c);
+  }
+}
+
+/** A few lines: the settings in words, both chains, the model ceiling. */
+export function describeLink(spec: LinkSpec, preset: string | null = null): string[] {
+  const lines: string[] = [];
+  const s = spec.settings;
+  if (s) {
+    const parts = [
+      `${ms(s.delayMs)} each way (RTT ${ms(2 * s.delayMs)})${s.jitterMs > 0 ? ` ± ${ms(s.jitterMs)} jitter` : ''}`,
+      s.rateBitsPerSec === null ? 'rate not limited' : `${formatRate(s.rateBitsPerSec)} each way`,
+      s.windowBytes === null ? 'window not emulated' : `window ${groupDigits(s.windowBytes)} bytes`,
+      s.slowstart ? `slow start from 10 × ${s.mssBytes} bytes` : 'no slow start',
+      s.lossRatio > 0 ? `loss ${(s.lossRatio * 100).toFixed(3).replace(/\.?0+$/, '')} % (modelled)` : 'no loss',
+    ];
+    lines.push(`Link${preset ? ` (${preset})` : ''}: ${parts.join(', ')}`);
+    const ceiling = modelCeilingBitsPerSec(s);
+    lines.push(`  model ceiling per stream, min(rate, window / RTT): ${ceiling === null ? 'none (nothing limits it)' : formatRate(ceiling)}`);
+  }
+  lines.push(`  up   (client -> target): ${spec.chains.up.map(describeStage).join(' -> ') || 'no stages'}`);
+  lines.push(`  down (target -> client): ${spec.chains.down.map(describeStage).join(' -> ') || 'no stages'}`);
+  if ([...spec.chains.up, ...spec.chains.down].some((c) => c.type === 'loss')) lines.push(`  note: ${EMULATION_NOTE}`);
+  return lines;
+}
+
+/** What a result records about the link. */
+export function linkInfo(spec: LinkSpec, preset: string | null, bypassToggles: LinkInfo['bypassToggles']): LinkInfo {
+  return {
+    emulator: 'longhaul-proxy',
+    preset,
+    settings: spec.settings ? { ...spec.settings } : null,
+    chains: { up: spec.chains.up.map((c) => ({ ...c })), down: spec.chains.down.map((c) => ({ ...c })) },
+    modelCeilingBitsPerSec: spec.settings ? modelCeilingBitsPerSec(spec.settings) : null,
+    bypassToggles: bypassToggles.map((b) => ({ ...b })),
+    note: EMULATION_NOTE,
+  };
+}

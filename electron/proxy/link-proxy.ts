@@ -1,0 +1,143 @@
+/**
+ * The link-emulator proxy: listens locally and forwards every connection
+ * (control and data alike) to one target through the configured stage chains.
+ * Plain Node: the CLI, the app's main process and the tests run the same code.
+ *
+ *   const proxy = new LinkProxy({ target: { host, port }, link: parseLinkSpec(json) });
+ *   const { port } = await proxy.listen();
+ *   proxy.configure(otherSpec);   // while traffic flows; nothing lost or reordered
+ *   proxy.setBypass(true);        // all stages off, like the seed's hardware switch
+ */
+import { EventEmitter } from 'node:events';
+import net from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { LonghaulError, PeerError } from '../util/errors.js';
+import type { LinkSpec } from './link-settings.js';
+import { ProxyConnection } from './proxy-connection.js';
+import type { LinkDirection } from './stage.js';
+
+export interface LinkProxyOptions {
+  target: { host: string; port: number };
+  link: LinkSpec;
+  /** Listen address; default 127.0.0.1 (the proxy is a local tool). */
+  host?: string;
+  /** Listen port; default 0 (any free port). */
+  port?: number;
+  connectTimeoutMs?: number;
+  /** Clock in ms (monotonic); tests may pass their own. */
+  now?: () => number;
+}
+
+export interface LinkProxyEvents {
+  connection: [ProxyConnection];
+  /** A client could not be connected to the target, or a connection was torn down. */
+  'connection-error': [LonghaulError];
+  /** Bypass switched; `atMs` on the proxy's clock. */
+  bypass: [boolean, number];
+  configured: [LinkSpec];
+}
+
+export class LinkProxy extends EventEmitter<LinkProxyEvents> {
+  private readonly server: net.Server;
+  private readonly connections = new Set<ProxyConnection>();
+  private readonly pending = new Set<net.Socket>();
+  private readonly shared: Record<LinkDirection, Map<string, unknown>> = { up: new Map(), down: new Map() };
+  private spec: LinkSpec;
+  private bypassOn = false;
+  private closing: Promise<void> | null = null;
+  readonly now: () => number;
+
+  constructor(private readonly o: LinkProxyOptions) {
+    super();
+    this.spec = o.link;
+    this.now = o.now ?? (() => performance.now());
+    this.server = net.createServer({ allowHalfOpen: true, pauseOnConnect: true }, (c) => this.onClient(c));
+  }
+
+  /** Start listening; resolves with the bound address. */
+  listen(): Promise<net.AddressInfo> {
+    return new Promise((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(this.o.port ?? 0, this.o.host ?? '127.0.0.1', () => {
+        this.server.off('error', reject);
+        resolve(this.server.address() as net.AddressInfo);
+      });
+    });
+  }
+
+  get link(): LinkSpec {
+    return this.spec;
+  }
+
+  get bypass(): boolean {
+    return this.bypassOn;
+  }
+
+  get connectionCount(): number {
+    return this.connections.size;
+  }
+
+  /** Apply a new (already validated) link to every connection, now and later. */
+  configure(spec: LinkSpec): void {
+    this.spec = spec;
+    for (const c of this.connections) c.reconfigure(spec.chains);
+    this.emit('configured', spec);
+  }
+
+  /** Switch every stage off (true) or back on (false); records nothing itself, emits `bypass`. */
+  setBypass(on: boolean): void {
+    if (on === this.bypassOn) return;
+    this.bypassOn = on;
+    for (const c of this.connections) c.setBypass(on);
+    this.emit('bypass', on, this.now());
+  }
+
+  /** Stop listening and tear down every connection. Idempotent. */
+  close(): Promise<void> {
+    this.closing ??= new Promise((resolve) => {
+      for (const c of this.connections) c.destroy();
+      for (const s of this.pending) s.destroy();
+      if (!this.server.listening) return resolve();
+      this.server.close(() => resolve());
+    });
+    return this.closing;
+  }
+
+  private onClient(client: net.Socket): void {
+    if (this.closing) return void client.destroy();
+    const { host, port } = this.o.target;
+    client.on('error', () => undefined); // until the connection owns it
+    this.pending.add(client);
+    const target = net.connect({ host, port, allowHalfOpen: true });
+    const timer = setTimeout(() => target.destroy(new Error('ETIMEDOUT')), this.o.connectTimeoutMs ?? 10_000);
+    const fail = (err: NodeJS.ErrnoException): void => {
+      clearTimeout(timer);
+      this.pending.delete(client);
+      client.destroy();
+      const refused = err.code === 'ECONNREFUSED';
+      this.emit('connection-error', new PeerError(refused ? 'LH_ERR_REFUSED' : 'LH_ERR_PEER_GONE',
+        refused
+          ? `the target ${host}:${port} refused the connection: is a responder listening there?`
+          : `cannot reach the target ${host}:${port} (${err.code ?? err.message}); the client's connection was closed`));
+    };
+    target.once('error', fail);
+    target.once('connect', () => {
+      clearTimeout(timer);
+      target.off('error', fail);
+      this.pending.delete(client);
+      if (this.closing || client.destroyed) {
+        target.destroy();
+        client.destroy();
+        return;
+      }
+      const conn = new ProxyConnection({ client, target, chains: this.spec.chains, shared: this.shared, bypass: this.bypassOn, now: this.now });
+      this.connections.add(conn);
+      conn.once('close', (err) => {
+        this.connections.delete(conn);
+        if (err) this.emit('connection-error', err);
+      });
+      client.resume();
+      this.emit('connection', conn);
+    });
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * The shape every impairment stage has. A stage is one small object, created
+ * from one JSON object (`{ "type": "delay", "delayMs": 650 }`), that does one
+ * job in one of two ways:
+ *
+ * - a *queue* stage (`departAt`): chunks pass through it in FIFO order, and it
+ *   says when each may leave (delay, rate, loss). Times are ideal times: a
+ *   chunk that left the stage before at 10.0 ms enters this one at 10.0 ms
+ *   even if the timer fired at 11.3 ms, so timer lateness never accumulates.
+ * - a *gate* stage (`capBytes`): it limits the bytes in flight over the
+ *   emulated path (read from the sender, not yet "acknowledged" one return
+ *   delay after delivery) — window, slow start, the loss model's halving.
+ *
+ * What a user-space TCP relay cannot do: drop or reorder packets of the real
+ * TCP connections (each side only talks to the proxy over loopback). Loss is
+ * therefore a *modelled* retransmission stall, not a dropped packet.
+ */
+
+/** What a gate stage may look at: the pipe's in-flight ledger. */
+export interface FlightView {
+  /** Bytes admitted into the emulated path and not yet acknowledged. */
+  readonly inFlightBytes: number;
+}
+
+/** What a stage gets from the pipe it lives in. */
+export interface StageContext {
+  /** `up`: client → target; `down`: target → client. */
+  readonly direction: LinkDirection;
+  /** The emulated round-trip time now, ms: this direction's delays plus the return direction's. */
+  rttMs(): number;
+  /** Uniform [0, 1); stages with a `seed` use their own generator instead. */
+  random(): number;
+  /** State shared by the same direction of every connection (one link, one serialization clock). */
+  readonly shared: Map<string, unknown>;
+  /** Tell every stage of this chain that the loss model decided a segment was lost. */
+  signalLoss(): void;
+}
+
+export type LinkDirection = 'up' | 'down';
+
+/** One stage's JSON: a `type` registered in the stage registry, plus its own fields. */
+export interface StageConfig {
+  type: string;
+  [field: string]: unknown;
+}
+
+export interface Stage {
+  readonly type: string;
+  /** Queue stage: when a chunk of `bytes`, ready at `readyAtMs`, may leave. ≥ readyAtMs, never before the previous chunk. */
+  departAt?(bytes: number, readyAtMs: number): number;
+  /** Queue stage: bytes that may wait in this stage before the stage upstream is held (backpressure). */
+  readonly queueLimitBytes?: number;
+  /** Gate stage: the most bytes that may be in flight now. */
+  capBytes?(flight: FlightView): number;
+  /** `bytes` were acknowledged (one return delay after delivery). */
+  onAck?(bytes: number, flight: FlightView): void;
+  /** The loss model declared a loss on this chain. */
+  onLoss?(flight: FlightView): void;
+  /** Largest chunk this stage wants to see (smaller chunks pace more smoothly). */
+  readonly chunkBytes?: number;
+  /** Take over the running state (e.g. a congestion window) of the same-type stage this one replaces. */
+  inherit?(previous: Stage): void;
+  /** The JSON this stage was made from (recorded in results). */
+  readonly config: StageConfig;
+}
+
+/** Default segment size: a 1500-byte MTU less IPv4, TCP and timestamp headers (what Linux uses). */
+export const DEFAULT_MSS_BYTES = 1448;
+
+/** Small deterministic PRNG (mulberry32), for stages given a `seed`: a test can replay its losses. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

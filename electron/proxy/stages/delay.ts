@@ -1,0 +1,54 @@
+/**
+ * `delay`: one-way propagation delay, with optional jitter that never
+ * reorders bytes (a chunk never leaves before the one ahead of it).
+ *
+ *   { "type": "delay", "delayMs": 650, "jitterMs": 5 }
+ *
+ * The delay counts from the ideal time the chunk left the stage before (the
+ * time it spent queued upstream is not added twice; timer lateness is not
+ * added at all). Bytes "on the wire" wait here, so the queue limit is the most
+ * bytes the emulated path can hold in propagation (default 32 MiB).
+ */
+import { z } from 'zod';
+import { registerStage } from '../registry.js';
+import { seededRandom, type Stage, type StageConfig, type StageContext } from '../stage.js';
+
+export const DEFAULT_DELAY_QUEUE_BYTES = 32 * 1024 * 1024;
+
+export const delaySchema = z.object({
+  type: z.literal('delay'),
+  delayMs: z.number().min(0, 'delayMs cannot be negative').max(60_000, 'delayMs above 60 s'),
+  jitterMs: z.number().min(0, 'jitterMs cannot be negative').max(60_000).default(0),
+  queueBytes: z.number().int().positive().default(DEFAULT_DELAY_QUEUE_BYTES),
+  seed: z.number().int().optional(),
+}).strict();
+
+export type DelayConfig = z.infer<typeof delaySchema>;
+
+export class DelayStage implements Stage {
+  readonly type = 'delay';
+  readonly queueLimitBytes: number;
+  private lastDepartMs = -Infinity;
+  private readonly random: () => number;
+
+  constructor(readonly config: DelayConfig & StageConfig, ctx: StageContext) {
+    this.queueLimitBytes = config.queueBytes;
+    this.random = config.seed === undefined ? () => ctx.random() : seededRandom(config.seed);
+  }
+
+  /** Base delay ± jitter (uniform), clamped so it is never negative and never overtakes. */
+  departAt(_bytes: number, readyAtMs: number): number {
+    const { delayMs, jitterMs } = this.config;
+    const jitter = jitterMs > 0 ? (this.random() * 2 - 1) * jitterMs : 0;
+    const at = Math.max(readyAtMs + Math.max(0, delayMs + jitter), this.lastDepartMs);
+    this.lastDepartMs = at;
+    return at;
+  }
+}
+
+registerStage<DelayConfig & StageConfig>({
+  type: 'delay',
+  summary: 'one-way delay in ms, optional jitter (never reorders bytes)',
+  schema: delaySchema as unknown as z.ZodType<DelayConfig & StageConfig>,
+  create: (config, ctx) => new DelayStage(config, ctx),
+});

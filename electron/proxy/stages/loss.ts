@@ -1,0 +1,90 @@
+/**
+ * `loss`: a MODEL of packet loss. A user-space relay cannot drop a packet of
+ * the real TCP connections (each side talks to the proxy over loopback, where
+ * nothing is lost), so a loss is modelled by its effect on a TCP sender:
+ *
+ * - a retransmission stall: the chunk holding the "lost" segment (and, bytes
+ *   being in order, everything behind it) waits one emulated round trip;
+ * - a halving of the in-flight cap (at most once per round trip, as TCP
+ *   recovers several losses of one window together), which then grows back by
+ *   one MSS per round trip.
+ *
+ *   { "type": "loss", "lossRatio": 0.001, "mssBytes": 1448, "seed": 42 }
+ *
+ * `lossRatio` is per segment of `mssBytes`.
+ */
+import { z } from 'zod';
+import { registerStage } from '../registry.js';
+import { DEFAULT_MSS_BYTES, seededRandom, type FlightView, type Stage, type StageConfig, type StageContext } from '../stage.js';
+
+export const lossSchema = z.object({
+  type: z.literal('loss'),
+  lossRatio: z.number().min(0, 'lossRatio cannot be negative').max(0.5, 'lossRatio above 50 % is not a link'),
+  mssBytes: z.number().int().min(500).max(65_535).default(DEFAULT_MSS_BYTES),
+  queueBytes: z.number().int().positive().default(32 * 1024 * 1024),
+  seed: z.number().int().optional(),
+}).strict();
+
+export type LossConfig = z.infer<typeof lossSchema>;
+
+export class LossStage implements Stage {
+  readonly type = 'loss';
+  readonly queueLimitBytes: number;
+  /** Modelled losses so far (for tests and reports). */
+  losses = 0;
+  private capAfterLossBytes = Infinity;
+  private lastDepartMs = -Infinity;
+  private lastHalvingMs = -Infinity;
+  private readonly random: () => number;
+
+  constructor(readonly config: LossConfig & StageConfig, private readonly ctx: StageContext) {
+    this.queueLimitBytes = config.queueBytes;
+    this.random = config.seed === undefined ? () => ctx.random() : seededRandom(config.seed);
+  }
+
+  departAt(bytes: number, readyAtMs: number): number {
+    const segments = Math.max(1, Math.ceil(bytes / this.config.mssBytes));
+    const pLost = 1 - (1 - this.config.lossRatio) ** segments;
+    let at = readyAtMs;
+    if (this.config.lossRatio > 0 && this.random() < pLost) {
+      this.losses++;
+      const rttMs = this.ctx.rttMs();
+      at = readyAtMs + rttMs;
+      if (readyAtMs - this.lastHalvingMs >= rttMs) {
+        this.lastHalvingMs = readyAtMs;
+        this.ctx.signalLoss();
+      }
+    }
+    at = Math.max(at, this.lastDepartMs);
+    this.lastDepartMs = at;
+    return at;
+  }
+
+  capBytes(): number {
+    return this.capAfterLossBytes;
+  }
+
+  onLoss(flight: FlightView): void {
+    const base = Math.min(this.capAfterLossBytes, flight.inFlightBytes);
+    this.capAfterLossBytes = Math.max(2 * this.config.mssBytes, base / 2);
+  }
+
+  onAck(bytes: number): void {
+    if (Number.isFinite(this.capAfterLossBytes)) this.capAfterLossBytes += (this.config.mssBytes * bytes) / this.capAfterLossBytes;
+  }
+
+  inherit(previous: Stage): void {
+    if (previous instanceof LossStage) {
+      this.capAfterLossBytes = previous.capAfterLossBytes;
+      this.lastHalvingMs = previous.lastHalvingMs;
+      this.losses = previous.losses;
+    }
+  }
+}
+
+registerStage<LossConfig & StageConfig>({
+  type: 'loss',
+  summary: 'MODELLED loss: a one-round-trip stall plus a halving of the in-flight cap (a relay cannot drop packets)',
+  schema: lossSchema as unknown as z.ZodType<LossConfig & StageConfig>,
+  create: (config, ctx) => new LossStage(config, ctx),
+});

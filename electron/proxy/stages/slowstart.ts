@@ -1,0 +1,67 @@
+/**
+ * `slowstart`: the kernel's congestion window, emulated. The in-flight cap
+ * starts at `initialSegments` × MSS (10 × 1448 B, as Linux does) and grows by
+ * the bytes acknowledged — doubling once per emulated round trip — until a
+ * loss; after a loss it is halved and grows by one MSS per round trip
+ * (congestion avoidance). Like Linux, it only grows while it is what limits
+ * the sender (not while a smaller window or the application limits it).
+ *
+ *   { "type": "slowstart", "mssBytes": 1448, "initialSegments": 10 }
+ */
+import { z } from 'zod';
+import { registerStage } from '../registry.js';
+import { DEFAULT_MSS_BYTES, type FlightView, type Stage, type StageConfig } from '../stage.js';
+
+export const slowstartSchema = z.object({
+  type: z.literal('slowstart'),
+  mssBytes: z.number().int().min(500).max(65_535).default(DEFAULT_MSS_BYTES),
+  initialSegments: z.number().int().min(1).max(1000).default(10),
+  /** Upper bound on the congestion window, bytes (optional). */
+  maxBytes: z.number().int().positive().optional(),
+}).strict();
+
+export type SlowstartConfig = z.infer<typeof slowstartSchema>;
+
+export class SlowstartStage implements Stage {
+  readonly type = 'slowstart';
+  /** Congestion window, bytes. */
+  cwndBytes: number;
+  /** Slow-start threshold, bytes: above it the window grows linearly. */
+  ssthreshBytes = Infinity;
+
+  constructor(readonly config: SlowstartConfig & StageConfig) {
+    this.cwndBytes = config.mssBytes * config.initialSegments;
+  }
+
+  capBytes(): number {
+    return this.cwndBytes;
+  }
+
+  onAck(bytes: number, flight: FlightView): void {
+    // Linux's tcp_is_cwnd_limited: in slow start, grow while the window is less than twice what is in flight.
+    const inFlightBefore = flight.inFlightBytes + bytes;
+    if (this.cwndBytes >= 2 * inFlightBefore) return;
+    const grow = this.cwndBytes < this.ssthreshBytes ? bytes : (this.config.mssBytes * bytes) / this.cwndBytes;
+    this.cwndBytes = Math.min(this.cwndBytes + grow, this.config.maxBytes ?? Infinity);
+  }
+
+  onLoss(): void {
+    this.ssthreshBytes = Math.max(this.cwndBytes / 2, 2 * this.config.mssBytes);
+    this.cwndBytes = this.ssthreshBytes;
+  }
+
+  /** A reconfigured chain keeps the connection's congestion state, as a real TCP would. */
+  inherit(previous: Stage): void {
+    if (previous instanceof SlowstartStage) {
+      this.cwndBytes = previous.cwndBytes;
+      this.ssthreshBytes = previous.ssthreshBytes;
+    }
+  }
+}
+
+registerStage<SlowstartConfig & StageConfig>({
+  type: 'slowstart',
+  summary: 'congestion window: starts at 10 × MSS, doubles per round trip, halves on a modelled loss',
+  schema: slowstartSchema as unknown as z.ZodType<SlowstartConfig & StageConfig>,
+  create: (config) => new SlowstartStage(config),
+});

@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import type { LonghaulResult } from '../../electron/contract/result.js';
+
+const BIN = fileURLToPath(new URL('../../../bin/longhaul.js', import.meta.url));
+
+/** `longhaul loopback …` with a hard time limit; the child and its own children are killed on timeout. */
+function loopback(args: string[], limitMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, 'loopback', ...args], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), limitMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('a real longhaul run through the proxy', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'longhaul-proxy-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('scaled-down satellite (4 Mbit/s, 200 ms RTT, 64 KiB window): throughput near min(rate, window/RTT)', { timeout: 40_000 }, async () => {
+    const json = join(dir, 'sat.json');
+    const r = await loopback(['--delay', '100ms', '--rate', '4mbit', '-w', '64K', '-n', '640K', '-i', '0.5', '--json', json], 30_000);
+    try {
+      assert.equal(r.code, 0, r.stderr + r.stdout);
+      const result = JSON.parse(readFileSync(json, 'utf8')) as LonghaulResult;
+      const model = Math.min(4e6, (65_536 * 8) / 0.2);
+      assert.equal(result.link?.modelCeilingBitsPerSec, model);
+      assert.deepEqual(result.link?.settings, { delayMs: 100, jitterMs: 0, rateBitsPerSec: 4e6, windowBytes: 65_536, slowstart: false, lossRatio: 0, mssBytes: 1448 });
+      assert.equal(result.total.bytes, 640 * 1024);
+      const rate = result.total.bitsPerSecond!;
+      assert.ok(rate > model * 0.85 && rate < model * 1.15, `${(rate / 1e6).toFixed(3)} Mbit/s, model ${(model / 1e6).toFixed(3)} Mbit/s`);
+      assert.match(r.stdout, /model ceiling per stream, min\(rate, window \/ RTT\): 2\.62 Mbit\/s/);
+    } finally {
+      rmSync(json, { force: true });
+    }
+  });
+
+  it('--link satellite with --bypass-at: every toggle is recorded with its time, and bypass really switches the link off', { timeout: 40_000 }, async () => {
+    const json = join(dir, 'bypass.json');
+    // Emulated 0-0.5 s, bypass 0.5-1 s, emulated 1-2 s, bypass from 2 s (so the sender's local buffers drain fast at the end).
+    const r = await loopback(['--link', 'satellite', '--delay', '100ms', '-t', '2.5', '-i', '0.25', '--bypass-at', '0.5s,1s,2s', '--json', json], 30_000);
+    try {
+      assert.equal(r.code, 0, r.stderr + r.stdout);
+      const result = JSON.parse(readFileSync(json, 'utf8')) as LonghaulResult;
+      assert.equal(result.link?.preset, 'satellite');
+      assert.equal(result.link?.settings?.rateBitsPerSec, 4e6);
+      assert.equal(result.link?.settings?.delayMs, 100, 'the --delay flag overrides the preset');
+      const toggles = result.link!.bypassToggles;
+      assert.deepEqual(toggles.map((t) => t.bypass), [true, false, true]);
+      toggles.forEach((t, i) => assert.ok(t.t >= [0.5, 1, 2][i]! - 0.01 && t.t < [0.5, 1, 2][i]! + 0.3, `toggle ${i} at ${t.t} s`));
+      const received = (index: number): number => result.intervals.find((x) => x.index === index)?.receivedBytes ?? NaN;
+      // 4 Mbit/s for 0.25 s is 125,000 bytes; bypassed, loopback moves megabytes.
+      for (const i of [6, 7]) assert.ok(received(i) < 250_000, `emulated interval ${i}: ${received(i)} bytes`);
+      assert.ok(result.total.bytes > 5_000_000, `bypass moved ${result.total.bytes} bytes in all`);
+      assert.match(r.stdout, /bypass on  at 0\.\d+ s/);
+    } finally {
+      rmSync(json, { force: true });
+    }
+  });
+});

@@ -1,0 +1,15 @@
+/** A stage context without a pipe, for feeding stages by hand. */
+import type { StageContext } from '../../../electron/proxy/stage.js';
+import '../../../electron/proxy/stages/index.js';
+
+export function fakeContext(o: { rttMs?: number; random?: () => number } = {}): StageContext & { losses: number } {
+  const ctx = {
+    direction: 'up' as const,
+    rttMs: () => o.rttMs ?? 100,
+    random: o.random ?? Math.random,
+    shared: new Map<string, unknown>(),
+    losses: 0,
+    signalLoss: () => void ctx.losses++,
+  };
+  return ctx;
+}
