@@ -55,8 +55,10 @@ function diagnosisText(r: LonghaulResult): string | null {
 
 function pathLines(r: LonghaulResult, x: SummaryExtras): string[] {
   const lines: string[] = [];
-  const rttMs = x.rttMs ?? measuredRttMs(r);
-  lines.push(`Round-trip time: ${rttMs === null ? 'unknown (not measured in this run)' : `${rttMs.toFixed(3)} ms (smoothed RTT the sending kernel reported last, median over streams)`}`);
+  const given = x.rttMs ?? null;
+  const rttMs = given ?? measuredRttMs(r);
+  const source = given === null ? ' (smoothed RTT the sending kernel reported last, median over streams)' : '';
+  lines.push(`Round-trip time: ${rttMs === null ? 'unknown (not measured in this run)' : `${rttMs.toFixed(3)} ms${source}`}`);
   const rate = r.total.bitsPerSecond;
   if (rttMs === null || rate === null) {
     lines.push('Bandwidth-delay product: unknown (needs the round-trip time and a measured rate)');
