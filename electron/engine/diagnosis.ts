@@ -103,10 +103,14 @@ export function diagnoseLimiter(i: LimiterInputs): Omit<Diagnosis, 'direction'> 
     if (sndbufShare !== null && sndbufShare > (rwndShare ?? 0) && sndbufShare >= WINDOW_SHARE) {
       return verdict('window-limited', `The sender's send buffer held it back ${pct(sndbufShare)} of its busy time at RTT ${rtt}; measured ${m}: the send buffer (window) is the limit.`);
     }
-    const base = windowCap !== null
-      ? `Receiver window ${groupDigits(i.windowBytes!)} B over RTT ${rtt} allows ${measured <= windowCap * 1.1 ? 'at most' : 'about'} ${formatRateShort(windowCap)}; measured ${m}: the window is the limit.`
-      : `The sender was limited by the receive window ${pct(rwndShare ?? 0)} of its busy time; measured ${m} at RTT ${rtt}: the window is the limit.`;
-    const timer = rwndShare !== null && windowCap !== null ? ` The kernel counted ${pct(rwndShare)} of the busy time as receive-window-limited.` : '';
+    // window ÷ RTT is a ceiling only if the RTT sample is representative; when the measured rate
+    // beats it, the RTT varied (queueing, a noisy loopback) and only the kernel's timers can tell.
+    const capHolds = windowCap !== null && measured <= windowCap * 1.1;
+    const base = capHolds
+      ? `Receiver window ${groupDigits(i.windowBytes!)} B over RTT ${rtt} allows at most ${formatRateShort(windowCap!)}; measured ${m}: the window is the limit.`
+      : `The receive window${i.windowBytes !== null ? ` (${groupDigits(i.windowBytes)} B)` : ''} held the sender back ${pct(rwndShare ?? 0)} of its busy time; measured ${m} at a median RTT of ${rtt}` +
+        `${windowCap !== null ? ` (the RTT varied during the run, so window ÷ RTT = ${formatRateShort(windowCap)} is not a ceiling here)` : ''}: the window is the limit.`;
+    const timer = rwndShare !== null && capHolds ? ` The kernel counted ${pct(rwndShare)} of the busy time as receive-window-limited.` : '';
     return verdict('window-limited', base + scale + timer);
   }
   if (cwndCap !== null && measured * BINDING_FACTOR >= cwndCap) {

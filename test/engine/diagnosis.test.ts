@@ -26,6 +26,17 @@ describe('diagnoseLimiter', () => {
     );
   });
 
+  it('never claims a window ceiling below the measured rate: a noisy RTT leaves the verdict to the kernel timers', () => {
+    // Loopback, -w 8760: the smoothed RTT sample (1.7 ms) is far above the typical RTT, so window ÷ RTT (41 Mbit/s) < measured.
+    const d = diagnoseLimiter(inputs({
+      measuredBitsPerSecond: 756e6, rttSeconds: 0.0017, windowBytes: 8760, windowScale: 0,
+      cwndBytes: 210_240, busySeconds: 2, rwndLimitedSeconds: 1.22, sndbufLimitedSeconds: 0,
+    }));
+    assert.equal(d.verdict, 'window-limited');
+    assert.doesNotMatch(d.sentence, /allows at most/);
+    assert.match(d.sentence, /held the sender back 61% of its busy time; measured 756 Mbit\/s .*is not a ceiling here/);
+  });
+
   it('the seed record run: a 20 MiB window over 1.3 s allows 129 Mbit/s, so a 4 Mbit/s link is the limit', () => {
     const d = diagnoseLimiter(inputs({
       measuredBitsPerSecond: 3_800_000, rttSeconds: 1.3, windowBytes: 20 * 1024 * 1024, windowScale: 9,
