@@ -174,6 +174,9 @@ export class ControllerRun extends EventEmitter<RunEvents> {
       this.channel?.send({ type: 'sample', index: s.index, t: s.t, final: s.final, streams: s.streams, ...(s.tcp ? { tcp: s.tcp } : {}) });
       this.emit('sample', s, 'controller');
     });
+    plane.on('error', (err) => {
+      if (!this.started) this.fail(err);
+    });
     plane.on('done', (ends) => {
       this.recorder.setEnds('controller', ends);
       this.localEnds = true;
@@ -199,10 +202,29 @@ export class ControllerRun extends EventEmitter<RunEvents> {
     this.opts.link?.onStart?.();
     if (this.params.seconds !== null) {
       // Senders stop themselves at the deadline; this catches a peer that never sends its FIN.
+      // Past the deadline, bytes the kernels already hold may still be draining over a slow
+      // link: the watchdog only fires once nothing has moved, on either side, for a while.
       const ms = (this.params.seconds * 1000) + runningTimeoutMs(this.params.intervalSeconds) + STOP_GRACE_MS;
-      this.watchdog = setTimeout(() => this.stop('error', `the run did not end within ${Math.round(ms / 1000)} s of its start`), ms);
-      this.watchdog.unref?.();
+      this.armWatchdog(ms, -1);
     }
+  }
+
+  private armWatchdog(ms: number, lastMoved: number): void {
+    this.watchdog = setTimeout(() => {
+      const moved = this.bytesSoFar();
+      if (moved !== lastMoved) return this.armWatchdog(runningTimeoutMs(this.params.intervalSeconds), moved);
+      this.stop('error', `the run did not end: no byte moved for ${Math.round(ms / 1000)} s after its deadline`);
+    }, ms);
+    this.watchdog.unref?.();
+  }
+
+  /** Bytes counted so far by both sides' latest samples (a progress measure). */
+  private bytesSoFar(): number {
+    let total = 0;
+    for (const side of ['controller', 'responder'] as const) {
+      for (const s of this.recorder.latest(side)?.streams ?? []) total += s[1];
+    }
+    return total;
   }
 
   private sendStop(reason: 'complete' | 'user' | 'error', message: string | null): void {

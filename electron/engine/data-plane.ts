@@ -176,6 +176,8 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
         if (p) {
           this.pendingReady.delete(m.id);
           p.reject(err);
+        } else {
+          this.emit('error', err);
         }
         return;
       }

@@ -98,6 +98,10 @@ function attach(s: StreamState, socket: net.Socket): void {
     }
   });
   socket.on('close', () => {
+    if (s.ready && !started) {
+      // The peer turned this connection away (or died) before the start: say so now, not after a timeout.
+      send({ type: 'stream-error', id: s.id, code: 'LH_ERR_DATA_STREAM', message: `stream ${s.id}: the responder closed the data connection before the run started` });
+    }
     if (!s.finished) {
       s.error ??= { code: 'LH_ERR_DATA_STREAM', message: `stream ${s.id}: closed by the peer before the end of the run` };
       finishStream(s);
@@ -173,7 +177,8 @@ function sampleStreams(): [number, number, number][] {
 function sampleTcp(index: number, t: number): [number, TcpSample][] {
   const out: [number, TcpSample][] = [];
   for (const s of streams.values()) {
-    s.tcp = sampleSocket(s.finished ? null : s.socket, index, t) ?? s.tcp;
+    // A finished sender's socket stays open while the kernel drains it: its readings still count.
+    s.tcp = sampleSocket(s.socket && !s.socket.destroyed ? s.socket : null, index, t) ?? s.tcp;
     if (s.tcp) out.push([s.id, s.tcp]);
   }
   return out;
@@ -239,16 +244,35 @@ function onStop(graceMs: number): void {
     if (s.finished) continue;
     if (init!.role === 'send' && s.socket) endSender(s);
   }
-  setTimeout(() => {
+  // A stream that still moves bytes after the stop is draining what the kernels already
+  // hold (seconds on a slow, long link): wait for it. Only a stream that stays idle for
+  // `graceMs` is cut, and its loss is reported.
+  const progress = new Map<number, { bytes: number; ns: bigint }>();
+  const graceNs = BigInt(graceMs) * 1_000_000n;
+  const watchdog = setInterval(() => {
+    const now = process.hrtime.bigint();
+    let open = 0;
     for (const s of streams.values()) {
-      if (!s.finished) {
-        s.error ??= { code: 'LH_ERR_DATA_STREAM', message: `stream ${s.id}: did not finish within ${graceMs} ms of the stop` };
-        s.socket?.destroy();
-        finishStream(s);
+      if (s.finished) continue;
+      const bytes = countedBytes(s);
+      const p = progress.get(s.id);
+      if (!p || p.bytes !== bytes) {
+        progress.set(s.id, { bytes, ns: now });
+        open++;
+        continue;
       }
+      if (now - p.ns < graceNs) {
+        open++;
+        continue;
+      }
+      s.error ??= { code: 'LH_ERR_DATA_STREAM', message: `stream ${s.id}: no progress for ${graceMs} ms after the stop, and no end from the peer` };
+      s.socket?.destroy();
+      finishStream(s);
     }
+    if (open === 0) clearInterval(watchdog);
     maybeDone();
-  }, graceMs).unref();
+  }, Math.min(250, graceMs));
+  watchdog.unref();
   maybeDone();
 }
 

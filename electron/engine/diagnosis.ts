@@ -105,7 +105,7 @@ export function diagnoseLimiter(i: LimiterInputs): Omit<Diagnosis, 'direction'> 
     }
     // window ÷ RTT is a ceiling only if the RTT sample is representative; when the measured rate
     // beats it, the RTT varied (queueing, a noisy loopback) and only the kernel's timers can tell.
-    const capHolds = windowCap !== null && measured <= windowCap * 1.1;
+    const capHolds = windowCap !== null && measured <= windowCap * 1.1 && measured * BINDING_FACTOR >= windowCap;
     const base = capHolds
       ? `Receiver window ${groupDigits(i.windowBytes!)} B over RTT ${rtt} allows at most ${formatRateShort(windowCap!)}; measured ${m}: the window is the limit.`
       : `The receive window${i.windowBytes !== null ? ` (${groupDigits(i.windowBytes)} B)` : ''} held the sender back ${pct(rwndShare ?? 0)} of its busy time; measured ${m} at a median RTT of ${rtt}` +
@@ -194,6 +194,22 @@ export function diagnoseResult(r: LonghaulResult, linkBitsPerSecond: number | nu
     if (!total) continue;
     const sender = direction === 'controllerToResponder' ? 'controller' : 'responder';
     const streams = r.streams.filter((s) => s.sender === sender);
+    const emulated = r.link?.settings ?? null;
+    if (emulated) {
+      // Through the link-emulator proxy the kernels only see the fast local hop: their RTT,
+      // window and limit timers say nothing about the emulated path. Diagnose the emulated one.
+      const d = diagnoseLimiter({
+        measuredBitsPerSecond: total.bitsPerSecond,
+        rttSeconds: (2 * emulated.delayMs) / 1000 || null,
+        windowBytes: emulated.windowBytes,
+        windowScale: null, cwndBytes: null, retransSegments: null, busySeconds: null, rwndLimitedSeconds: null, sndbufLimitedSeconds: null,
+        transferSeconds: total.seconds,
+        linkBitsPerSecond: emulated.rateBitsPerSec ?? linkBitsPerSecond,
+        missingReason: 'the emulated link has no delay, so there is no round trip to reason about',
+      });
+      out.push({ direction, ...d, sentence: `${d.sentence} (Emulated link: its RTT, window and rate, not the local hop's TCP_INFO.)` });
+      continue;
+    }
     const inputs = limiterInputs(streams, total.bitsPerSecond, total.seconds, linkBitsPerSecond);
     out.push({ direction, ...diagnoseLimiter(inputs) });
   }

@@ -10,7 +10,7 @@ import type { LonghaulResult } from '../contract/result.js';
 import { checkDataHeader } from '../protocol/data-header.js';
 import { ControlChannel } from '../protocol/control-channel.js';
 import { PROTOCOL_VERSION, type Message, type MessageOf } from '../protocol/messages.js';
-import type { SessionState } from '../protocol/session-state.js';
+import { DEFAULT_STATE_TIMEOUTS_MS, type SessionState } from '../protocol/session-state.js';
 import { LonghaulError, describeError } from '../util/errors.js';
 import { SOFTWARE } from '../util/version.js';
 import { DataPlane, type SideSample } from './data-plane.js';
@@ -72,6 +72,11 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
     this.channel = new ControlChannel(socket, { role: 'responder', timeoutsMs: opts.timeoutsMs }, firstBytes);
     this.channel.on('message', (m) => this.onMessage(m));
     this.channel.on('failure', (err) => this.onFailure(err));
+  }
+
+  /** How many data connections this session still waits for. */
+  get expectedDataConnections(): number {
+    return this.wantsData ? this.plan.length - this.adopted.size : 0;
   }
 
   /** True while this session can still take data connections. */
@@ -171,6 +176,9 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
       this.channel.send({ type: 'sample', index: s.index, t: s.t, final: s.final, streams: s.streams, ...(s.tcp ? { tcp: s.tcp } : {}) });
       this.emit('sample', s, 'responder');
     });
+    this.plane.on('error', (err) => {
+      if (!this.started) this.channel.fail(err);
+    });
     this.plane.on('done', (ends) => {
       this.recorder?.setEnds('responder', ends);
       this.localDone = true;
@@ -203,6 +211,9 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
       this.plane!.start(process.hrtime.bigint());
     }
     this.plane!.stop(STOP_GRACE_MS);
+    // Until our own streams have drained (minutes, on a slow link) the controller has nothing
+    // to say: no read timeout then. The workers' idle watchdog bounds the wait instead.
+    this.channel.setTimeout('results', 0);
     this.channel.enter('results');
     this.maybeSendResults();
   }
@@ -213,6 +224,7 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
     const failed = mine.find((e) => e.error);
     const reason = this.stopReason ?? (failed?.error ? `stream error on the responder: ${failed.error.message}` : null);
     this.channel.send({ type: 'results', streams: mine, partial: reason !== null, reason });
+    this.channel.setTimeout('results', this.opts.timeoutsMs?.results ?? DEFAULT_STATE_TIMEOUTS_MS.results);
   }
 
   private onResults(m: MessageOf<'results'>): void {

@@ -79,7 +79,10 @@ export class Responder extends EventEmitter<ResponderEvents> {
   private async onConnection(socket: net.Socket): Promise<void> {
     const peer = `${socket.remoteAddress}:${socket.remotePort}`;
     socket.on('error', () => undefined); // errors surface through the owner below
-    if (this.pending >= (this.opts.maxPendingConnections ?? 32)) {
+    // A run's data connections all arrive at once, unidentified until their header is read:
+    // the cap grows by what the active session expects.
+    const cap = (this.opts.maxPendingConnections ?? 32) + (this.active?.expectedDataConnections ?? 0);
+    if (this.pending >= cap) {
       this.emit('rejected', peer, 'too many connections waiting to identify themselves');
       socket.destroy();
       return;

@@ -10,6 +10,11 @@
  */
 import { EventEmitter } from 'node:events';
 import net from 'node:net';
+import { nativeSockets } from '../native/load-native.js';
+import { tuneListener } from '../native/tuned-socket.js';
+
+/** Receive buffer asked for on the relay's accepted sockets (Linux doubles it). */
+const RELAY_SOCKET_BUFFER_BYTES = 8 * 1024;
 import { performance } from 'node:perf_hooks';
 import { LonghaulError, PeerError } from '../util/errors.js';
 import type { LinkSpec } from './link-settings.js';
@@ -60,9 +65,22 @@ export class LinkProxy extends EventEmitter<LinkProxyEvents> {
       this.server.once('error', reject);
       this.server.listen(this.o.port ?? 0, this.o.host ?? '127.0.0.1', () => {
         this.server.off('error', reject);
+        this.shrinkRelayBuffers();
         resolve(this.server.address() as net.AddressInfo);
       });
     });
+  }
+
+  /**
+   * A relay that buffers megabytes between the sender and the emulated link is a queue no
+   * real path has: after a timed run's deadline it would drain for minutes at satellite
+   * rates. Accepted sockets inherit the listener's receive buffer, so keep it small (the
+   * local hop is fast: a small buffer does not limit throughput). Best effort: without
+   * the native addon the OS default stays.
+   */
+  private shrinkRelayBuffers(): void {
+    const status = nativeSockets();
+    if (status.api) tuneListener(status.api, this.server, RELAY_SOCKET_BUFFER_BYTES);
   }
 
   get link(): LinkSpec {

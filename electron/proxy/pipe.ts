@@ -18,6 +18,18 @@ import { Chain, DEFAULT_CHUNK_BYTES, type StageQueue } from './chain.js';
 import type { FlightView, StageConfig, StageContext } from './stage.js';
 
 export const DEFAULT_INBOX_BYTES = 256 * 1024;
+const MIN_INBOX_BYTES = 16 * 1024;
+
+/**
+ * Every byte held in the inbox is queueing the emulated path does not have (after a timed
+ * run's deadline it drains at the link's rate). Hold about 10 ms of the link's rate: enough
+ * to keep a fast link busy, a few kilobytes on a satellite link.
+ */
+export function inboxLimitFor(configs: readonly StageConfig[]): number {
+  const rate = configs.find((c) => c.type === 'rate') as { rateBitsPerSec?: number } | undefined;
+  if (!rate?.rateBitsPerSec) return DEFAULT_INBOX_BYTES;
+  return Math.round(Math.min(DEFAULT_INBOX_BYTES, Math.max(MIN_INBOX_BYTES, (rate.rateBitsPerSec * 0.01) / 8)));
+}
 
 export interface PipeOptions {
   source: net.Socket;
@@ -61,7 +73,7 @@ export class Pipe extends EventEmitter<PipeEvents> implements FlightView {
   constructor(private readonly o: PipeOptions) {
     super();
     this.chains = [new Chain(o.configs, o.ctx)];
-    this.inboxLimit = o.inboxLimitBytes ?? DEFAULT_INBOX_BYTES;
+    this.inboxLimit = o.inboxLimitBytes ?? inboxLimitFor(o.configs);
     this.onData = this.onData.bind(this);
     this.onEnd = this.onEnd.bind(this);
     this.onDrain = this.onDrain.bind(this);

@@ -55,16 +55,21 @@ function diagnosisText(r: LonghaulResult): string | null {
 
 function pathLines(r: LonghaulResult, x: SummaryExtras): string[] {
   const lines: string[] = [];
+  const link = r.link?.settings ?? null;
   const given = x.rttMs ?? null;
-  const rttMs = given ?? measuredRttMs(r);
-  const source = given === null ? ' (smoothed RTT the sending kernel reported last, median over streams)' : '';
+  const emulatedRttMs = link && link.delayMs > 0 ? 2 * link.delayMs : null;
+  const rttMs = given ?? emulatedRttMs ?? measuredRttMs(r);
+  const source = given !== null ? '' : emulatedRttMs !== null ? ' (the emulated link\'s; the local hop under it is faster)'
+    : ' (smoothed RTT the sending kernel reported last, median over streams)';
   lines.push(`Round-trip time: ${rttMs === null ? 'unknown (not measured in this run)' : `${rttMs.toFixed(3)} ms${source}`}`);
-  const rate = r.total.bitsPerSecond;
+  const pathRate = link?.rateBitsPerSec ?? null;
+  const rate = pathRate ?? r.total.bitsPerSecond;
   if (rttMs === null || rate === null) {
     lines.push('Bandwidth-delay product: unknown (needs the round-trip time and a measured rate)');
   } else {
     const bytes = bdpBytes(rate, rttMs / 1000);
-    lines.push(`Bandwidth-delay product at the measured rate: ${groupDigits(bytes)} bytes (${formatRate(rate)} x ${rttMs.toFixed(3)} ms / 8)`);
+    const which = pathRate !== null ? 'of the emulated link' : 'at the measured rate';
+    lines.push(`Bandwidth-delay product ${which}: ${groupDigits(bytes)} bytes (${formatRate(rate)} x ${rttMs.toFixed(3)} ms / 8): a window smaller than this cannot fill the path`);
   }
   lines.push(`Limiter: ${x.diagnosis ?? diagnosisText(r) ?? 'unknown (no diagnosis available for this run)'}`);
   if (x.distanceKm !== undefined && x.distanceKm !== null) {

@@ -62,7 +62,7 @@ describe('diagnoseLimiter', () => {
     }));
     assert.equal(d.verdict, 'window-limited');
     assert.equal(d.numbers.rwndLimitedShare, 0.65);
-    assert.match(d.sentence, /65% of the busy time as receive-window-limited/);
+    assert.match(d.sentence, /held the sender back 65% of its busy time/);
   });
 
   it('measured through a 4 Mbit/s tbf with an 8,760 B window: W/RTT ≈ rate, but the kernel timers say the link, not the window', () => {
