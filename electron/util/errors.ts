@@ -18,7 +18,10 @@ export type LonghaulErrorCode =
   | 'LH_ERR_DATA_STREAM'
   | 'LH_ERR_WORKER'
   | 'LH_ERR_STOPPED'
-  | 'LH_ERR_IO';
+  | 'LH_ERR_IO'
+  // The app (UI host): a feature this build does not have, a result that does not exist.
+  | 'LH_ERR_NOT_AVAILABLE'
+  | 'LH_ERR_NOT_FOUND';
 
 /** Base class: every error Longhaul raises on purpose has a stable code. */
 export class LonghaulError extends Error {

@@ -6,9 +6,11 @@ import type { Command } from 'commander';
 import { register as registerListen } from './listen.js';
 import { register as registerRun } from './run.js';
 import { register as registerLoopback } from './loopback.js';
+import { register as registerUi } from './ui.js';
 
 export const COMMANDS: ReadonlyArray<(program: Command) => void> = [
   registerListen,
   registerRun,
   registerLoopback,
+  registerUi,
 ];
