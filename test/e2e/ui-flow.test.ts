@@ -89,12 +89,12 @@ describe('browser mode, end to end', { skip: skip ?? false, timeout: 120_000 }, 
 
     // Link: the satellite preset and a 64K window make the seed's mistake visible.
     await page.getByRole('button', { name: /Geostationary satellite/ }).click();
-    await page.getByLabel('TCP window per stream').fill('64K');
+    await page.getByLabel('Window per stream', { exact: true }).fill('64K');
     await page.getByTestId('ceiling').filter({ hasText: '403.3 kbit/s' }).waitFor(); // 65,536 B × 8 / 1.3 s
     assert.equal(await page.getByTestId('bdp').innerText(), '634.8 KiB'); // 4 Mbit/s × 1.3 s / 8 = 650,000 B
     await page.getByText('smaller than the BDP').waitFor();
     await shot(page, '03-link');
-    await page.getByLabel('TCP window per stream').fill('');
+    await page.getByLabel('Window per stream', { exact: true }).fill('');
     await page.getByRole('button', { name: 'Next: the test' }).click();
 
     // Test: inline validation, then 2 streams, 30 s, 0.2 s samples.
@@ -156,6 +156,24 @@ describe('browser mode, end to end', { skip: skip ?? false, timeout: 120_000 }, 
     await row.first().getByRole('button', { name: 'Open' }).click();
     await page.getByRole('heading', { name: 'Results (partial)' }).waitFor();
     assert.deepEqual(consoleErrors, []);
+  });
+
+  it('runs "Both on this PC" to a complete result with the app\'s own responder', async () => {
+    const page = browser!.page;
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    await page.getByRole('button', { name: /Both on this PC/ }).click();
+    await page.getByRole('heading', { name: 'The link' }).waitFor();
+    await page.getByRole('button', { name: 'Next: the test' }).click();
+    await page.getByLabel('Parallel streams').fill('1');
+    await page.getByLabel('Duration', { exact: true }).fill('1');
+    await page.getByLabel('Sample interval').fill('0.25');
+    await page.getByLabel('Distance (optional)').fill('');
+    await page.getByRole('button', { name: 'Start the test' }).click();
+    await page.getByRole('heading', { name: 'Results', exact: true }).waitFor({ timeout: 20_000 });
+    assert.equal(await page.getByTestId('partial').count(), 0);
+    assert.ok(Number(await page.getByTestId('total-bytes').getAttribute('data-bytes')) > 0);
+    await page.getByRole('button', { name: 'History', exact: true }).first().click();
+    await page.getByTestId('history').locator('tbody tr').nth(2).waitFor(); // the controller's and the local responder's view, plus the first run
   });
 
   it('waits for a partner and shows a CLI run live', async () => {
