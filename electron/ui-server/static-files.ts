@@ -38,7 +38,12 @@ export function contentSecurityPolicy(port: number): string {
 /** Answer a GET for a renderer file; 404 for anything else. */
 export async function serveStatic(req: http.IncomingMessage, res: http.ServerResponse, port: number, root = RENDERER_DIR): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://localhost');
-  const rel = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname).replace(/^\/+/, '');
+  let rel: string;
+  try {
+    rel = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname).replace(/^\/+/, '');
+  } catch {
+    return plain(res, 400, 'bad path encoding');
+  }
   const file = path.resolve(root, rel);
   const type = TYPES[path.extname(file)];
   if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, 'method not allowed');

@@ -21,7 +21,7 @@ export async function startRun(params: UiRunParams, distanceMeters: number | nul
   try {
     const { runId } = await api.startRun({ host: partner.host, port: partner.port, params, link: { kind: 'direct' } });
     // Raw object: $state would proxy the series, and a chart must not read through proxies 10×/s.
-    app.run = newLiveRun(runId, senderOf(params.direction, params.streams));
+    app.run = newLiveRun(runId, params, senderOf(params.direction, params.streams));
     app.screen = 'run';
     return null;
   } catch (err) {
@@ -62,7 +62,7 @@ export function wireEvents(): void {
     app.responder = s;
     if (s.state === 'running' && s.runId && app.responderRun?.runId !== s.runId) {
       // The params arrive with the first samples' stream ids; the responder sees both sides' samples.
-      app.responderRun = newLiveRun(s.runId, () => 'controller');
+      app.responderRun = newLiveRun(s.runId, null, () => 'controller');
       app.responderResult = null;
     }
   });

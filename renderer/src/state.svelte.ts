@@ -3,7 +3,7 @@
  * screen → partner → link → test form → run → result. Screens read and write
  * it; only `run-control.ts` talks to the API about runs.
  */
-import type { ConnectionCheck, HistoryEntry, ResponderStatus, RunPhase, SystemInfo } from '../../electron/contract/api.js';
+import type { ConnectionCheck, HistoryEntry, ResponderStatus, RunPhase, SystemInfo, UiRunParams } from '../../electron/contract/api.js';
 import type { LonghaulResult } from '../../electron/contract/result.js';
 import { LiveSeries } from './lib/live-series.js';
 import { DEFAULT_FORM, type TestForm } from './lib/test-form.js';
@@ -29,6 +29,8 @@ export interface LinkForm {
 
 export interface LiveRun {
   runId: string;
+  /** What was asked for (null on the responder side, which is not told here). */
+  params: UiRunParams | null;
   phase: RunPhase;
   receiver: LiveSeries;
   sender: LiveSeries;
@@ -73,9 +75,10 @@ export function splitPartner(text: string, defaultPort: number): { host: string;
   return { host: m[1], port };
 }
 
-export function newLiveRun(runId: string, senderOf: (id: number) => 'controller' | 'responder'): LiveRun {
+export function newLiveRun(runId: string, params: UiRunParams | null, senderOf: (id: number) => 'controller' | 'responder'): LiveRun {
   return {
     runId,
+    params,
     phase: 'hello',
     receiver: new LiveSeries({ view: 'receiver', senderOf }),
     sender: new LiveSeries({ view: 'sender', senderOf }),

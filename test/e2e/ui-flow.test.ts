@@ -192,8 +192,9 @@ describe('browser mode, end to end', { skip: skip ?? false, timeout: 120_000 }, 
     await shot(page, '11-run-128-streams');
     await page.getByRole('heading', { name: /^Results/ }).waitFor({ timeout: 30_000 });
     console.log(`# 128 streams at 0.1 s: slowest chart redraw ${maxDrawMs} ms`);
-    // Redraws are at most 4 per second; even on a loaded 2-core box each must stay well under a frame budget of 250 ms.
-    assert.ok(maxDrawMs < 250, `slowest redraw ${maxDrawMs} ms`);
+    // Redraws happen at most 4 times a second (every 250 ms); each must fit in that budget even on a
+    // loaded 2-core box where the 128 streams run too (measured 10-130 ms here), or the page falls behind.
+    assert.ok(maxDrawMs > 0 && maxDrawMs < 250, `slowest redraw ${maxDrawMs} ms`);
   });
 
   it('waits for a partner and shows a CLI run live', async () => {

@@ -87,6 +87,7 @@ describe('browser-mode server', { timeout: 20_000 }, () => {
     assert.equal((await get(server.port, '/assets/a.js')).status, 200);
     assert.equal((await get(server.port, '/../secret.txt')).status, 404);
     assert.equal((await get(server.port, '/%2e%2e/secret.txt')).status, 404);
+    assert.equal((await get(server.port, '/%E0%A4%A')).status, 400); // malformed escape: an answer, not a crash
     assert.equal((await get(server.port, '/', `evil.example:${server.port}`)).status, 421);
   });
 
