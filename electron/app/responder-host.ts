@@ -6,6 +6,7 @@ import os from 'node:os';
 import type { ResponderStatus } from '../contract/api.js';
 import type { LonghaulResult } from '../contract/result.js';
 import { localAddresses } from '../cli/commands/listen.js';
+import { MAX_STREAMS } from '../engine/params.js';
 import { Responder } from '../engine/responder.js';
 import type { ResponderSession } from '../engine/responder-session.js';
 import { describeError } from '../util/errors.js';
@@ -26,7 +27,9 @@ export class ResponderHost {
   /** Listen (port 0 = any free port). Starting twice returns the running status. */
   async start(port: number, bind: string | null): Promise<ResponderStatus> {
     if (this.responder) return this.status;
-    const responder = new Responder({ port, host: bind ?? undefined });
+    // A controller opens all its data connections at once (up to 2 × 128 in bidir); the engine's
+    // default cap of 32 unidentified connections turns part of that burst away and the run stalls.
+    const responder = new Responder({ port, host: bind ?? undefined, maxPendingConnections: 2 * MAX_STREAMS + 8 });
     this.responder = responder;
     try {
       const addr = await responder.listen();

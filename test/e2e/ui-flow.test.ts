@@ -186,7 +186,10 @@ describe('browser mode, end to end', { skip: skip ?? false, timeout: 120_000 }, 
     await page.getByLabel('Duration', { exact: true }).fill('3');
     await page.getByLabel('Sample interval').fill('0.1');
     await page.getByRole('button', { name: 'Start the test' }).click();
-    await waitForPoints(page, 10, 20_000);
+    await waitForPoints(page, 10, 20_000).catch(async (err: Error) => {
+      await shot(page, '11-run-128-streams-FAILED');
+      throw new Error(`${err.message}; the page said: ${(await page.locator('main').innerText()).slice(0, 600)}`);
+    });
     await page.getByText('showing the 8 fastest of 128 streams').waitFor();
     const maxDrawMs = Number(await page.getByTestId('live-chart').getAttribute('data-max-draw-ms'));
     await shot(page, '11-run-128-streams');
