@@ -22,7 +22,10 @@ export type LonghaulErrorCode =
   /** A report file already exists and --force was not given. */
   | 'LH_ERR_FILE_EXISTS'
   /** A file given as a saved result is not a valid longhaul.result/1 document. */
-  | 'LH_ERR_BAD_RESULT';
+  | 'LH_ERR_BAD_RESULT'
+  // The app (UI host): a feature this build does not have, a result that does not exist.
+  | 'LH_ERR_NOT_AVAILABLE'
+  | 'LH_ERR_NOT_FOUND';
 
 /** Base class: every error Longhaul raises on purpose has a stable code. */
 export class LonghaulError extends Error {

@@ -9,6 +9,7 @@ import { register as registerLoopback } from './loopback.js';
 import { register as registerReport } from './report.js';
 import { register as registerBdp } from './bdp.js';
 import { register as registerProxy } from './proxy.js';
+import { register as registerUi } from './ui.js';
 
 export const COMMANDS: ReadonlyArray<(program: Command) => void> = [
   registerListen,
@@ -17,4 +18,5 @@ export const COMMANDS: ReadonlyArray<(program: Command) => void> = [
   registerReport,
   registerBdp,
   registerProxy,
+  registerUi,
 ];

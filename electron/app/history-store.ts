@@ -1,0 +1,80 @@
+/**
+ * History: one `longhaul.result/1` JSON file per run in the results folder.
+ * File names are `<startedAt>_<id>.json`; ids are the run's hex id, checked
+ * before they touch a path so a request cannot walk out of the folder.
+ */
+import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { HistoryEntry } from '../contract/api.js';
+import { RESULT_SCHEMA, type LonghaulResult } from '../contract/result.js';
+import { LonghaulError } from '../util/errors.js';
+
+const ID = /^[0-9a-f]{8,64}$/;
+/** Newest first, at most this many in a listing (older files stay on disk). */
+export const MAX_LISTED = 200;
+
+export class HistoryStore {
+  constructor(readonly dir: string) {}
+
+  /** Save a result; returns its path. Written to a temp name, then renamed, so a reader never sees half a file. */
+  async save(result: LonghaulResult): Promise<string> {
+    if (!ID.test(result.id)) throw new LonghaulError('LH_ERR_BAD_ARGUMENT', `result id "${result.id}" is not a hex id`);
+    await mkdir(this.dir, { recursive: true });
+    const file = path.join(this.dir, `${result.startedAt.replace(/[:.]/g, '-')}_${result.id}.json`);
+    const tmp = `${file}.tmp`;
+    await writeFile(tmp, JSON.stringify(result, null, 2) + '\n');
+    await rename(tmp, file);
+    return file;
+  }
+
+  /** Summaries of the stored runs, newest first; unreadable files are skipped. */
+  async list(): Promise<HistoryEntry[]> {
+    const names = (await this.fileNames()).slice(0, MAX_LISTED);
+    const out: HistoryEntry[] = [];
+    for (const name of names) {
+      const r = await this.read(name).catch(() => null);
+      if (r) out.push(entryOf(r, name));
+    }
+    return out;
+  }
+
+  /** The stored result with this id. */
+  async load(id: string): Promise<LonghaulResult> {
+    if (!ID.test(id)) throw new LonghaulError('LH_ERR_BAD_ARGUMENT', `"${id}" is not a result id`);
+    const name = (await this.fileNames()).find((n) => n.endsWith(`_${id}.json`));
+    if (!name) throw new LonghaulError('LH_ERR_NOT_FOUND', `no stored result with id ${id} in ${this.dir}`);
+    return this.read(name);
+  }
+
+  private async fileNames(): Promise<string[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.dir);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw err;
+    }
+    return names.filter((n) => n.endsWith('.json')).sort().reverse();
+  }
+
+  private async read(name: string): Promise<LonghaulResult> {
+    const r = JSON.parse(await readFile(path.join(this.dir, name), 'utf8')) as LonghaulResult;
+    if (r?.schema !== RESULT_SCHEMA) throw new LonghaulError('LH_ERR_BAD_ARGUMENT', `${name} is not a ${RESULT_SCHEMA} document`);
+    return r;
+  }
+}
+
+function entryOf(r: LonghaulResult, fileName: string): HistoryEntry {
+  return {
+    id: r.id,
+    startedAt: r.startedAt,
+    controller: r.controller.hostname,
+    responder: `${r.responder.hostname} (${r.responder.address})`,
+    streams: r.params.streams,
+    direction: r.params.direction,
+    bytes: r.total.bytes,
+    bitsPerSecond: r.total.bitsPerSecond,
+    partial: r.partial,
+    fileName,
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * The "Wait for a partner" side of the app: one engine `Responder` the UI can
+ * start and stop, whose runs are shown live and stored in History.
+ */
+import os from 'node:os';
+import type { ResponderStatus } from '../contract/api.js';
+import type { LonghaulResult } from '../contract/result.js';
+import { localAddresses } from '../cli/commands/listen.js';
+import { MAX_STREAMS } from '../engine/params.js';
+import { Responder } from '../engine/responder.js';
+import type { ResponderSession } from '../engine/responder-session.js';
+import { describeError } from '../util/errors.js';
+import type { EventHub } from './event-hub.js';
+import type { HistoryStore } from './history-store.js';
+
+export class ResponderHost {
+  private responder: Responder | null = null;
+  private status: ResponderStatus = idle(null);
+  private runCount = 0;
+
+  constructor(private readonly hub: EventHub, private readonly history: HistoryStore) {}
+
+  current(): ResponderStatus {
+    return this.status;
+  }
+
+  /** Listen (port 0 = any free port). Starting twice returns the running status. */
+  async start(port: number, bind: string | null): Promise<ResponderStatus> {
+    if (this.responder) return this.status;
+    // A controller opens all its data connections at once (up to 2 × 128 in bidir); the engine's
+    // default cap of 32 unidentified connections turns part of that burst away and the run stalls.
+    const responder = new Responder({ port, host: bind ?? undefined, maxPendingConnections: 2 * MAX_STREAMS + 8 });
+    this.responder = responder;
+    try {
+      const addr = await responder.listen();
+      this.set({ ...idle(null), state: 'listening', port: addr.port, bind });
+    } catch (err) {
+      this.responder = null;
+      await responder.close();
+      this.set(idle(describeError(err)));
+      return this.status;
+    }
+    responder.on('session', (s) => this.onSession(s));
+    responder.on('session-end', (result) => void this.onSessionEnd(result));
+    return this.status;
+  }
+
+  /** Stop listening and end any run (its partial result still reaches History). Idempotent. */
+  async stop(): Promise<ResponderStatus> {
+    const r = this.responder;
+    this.responder = null;
+    if (r) await r.close();
+    this.set(idle(null));
+    return this.status;
+  }
+
+  private onSession(s: ResponderSession): void {
+    const runId = `responder-${++this.runCount}`;
+    this.set({ ...this.status, state: 'running', peer: s.channel.remoteAddress, runId });
+    s.on('sample', (sample, side) => {
+      this.hub.emit('onResponderSample', { runId, side, index: sample.index, t: sample.t, final: sample.final, streams: sample.streams });
+    });
+  }
+
+  private async onSessionEnd(result: LonghaulResult | null): Promise<void> {
+    const runId = this.status.runId ?? 'responder';
+    if (this.responder) this.set({ ...this.status, state: 'listening', peer: null, runId: null });
+    if (!result) return;
+    let savedPath: string | null = null;
+    let saveError: string | null = null;
+    try {
+      savedPath = await this.history.save(result);
+    } catch (err) {
+      saveError = describeError(err).message;
+    }
+    this.hub.emit('onResponderEnd', { runId, result, savedPath, saveError });
+  }
+
+  private set(s: ResponderStatus): void {
+    this.status = s;
+    this.hub.emit('onResponder', s);
+  }
+}
+
+function idle(error: ResponderStatus['error']): ResponderStatus {
+  return { state: 'stopped', port: null, bind: null, addresses: localAddresses(), hostname: os.hostname(), peer: null, runId: null, error };
+}

@@ -1,0 +1,47 @@
+/** `longhaul ui`: the app in a browser, served on 127.0.0.1 (browser mode). */
+import { InvalidArgumentError, type Command } from 'commander';
+import { resultsDir } from '../../app/data-dir.js';
+import { startUiServer } from '../../ui-server/server.js';
+import { describeError } from '../../util/errors.js';
+import { EXIT_RUN_FAILED } from '../exit-codes.js';
+
+interface UiFlags {
+  port: number;
+  open: boolean;
+}
+
+function port(v: string): number {
+  if (!/^\d+$/.test(v) || Number(v) > 65535) throw new InvalidArgumentError(`"${v}" is not a port number (0-65535)`);
+  return Number(v);
+}
+
+export function register(program: Command): void {
+  program
+    .command('ui')
+    .description('open the app in a web browser (served on 127.0.0.1 only, guarded by a token in the URL)')
+    .option('-p, --port <port>', 'local port for the page (0 = any free port)', port, 5212)
+    .option('--no-open', 'only print the URL, do not open a browser')
+    .action(async (flags: UiFlags) => {
+      let server;
+      try {
+        server = await startUiServer({ port: flags.port, dataDir: resultsDir() });
+      } catch (err) {
+        process.stderr.write(`longhaul: cannot serve the UI on 127.0.0.1:${flags.port}: ${describeError(err).message}\n`);
+        process.exitCode = EXIT_RUN_FAILED;
+        return;
+      }
+      process.stdout.write(`Longhaul UI: ${server.url}\n`);
+      process.stdout.write(`Results are stored in ${server.backend.history.dir}\nPress Ctrl-C to stop.\n`);
+      process.send?.({ type: 'ui', url: server.url, port: server.port });
+      if (flags.open) {
+        const { default: open } = await import('open');
+        await open(server.url).catch((err: unknown) => process.stderr.write(`longhaul: could not open a browser (${describeError(err).message}); open the URL above yourself\n`));
+      }
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+        process.once('disconnect', resolve);
+      });
+      await server.close();
+    });
+}

@@ -1,0 +1,216 @@
+/**
+ * The app contract: every channel between the UI and the engine host, with its
+ * request, response and event types. ONE table, from which everything else is
+ * derived, so a channel cannot drift out of sync:
+ *
+ *   INVOKES / EVENTS ──► LonghaulApi (type of `window.longhaul`)
+ *                   ├──► electron/preload.ts     (ipcRenderer.invoke / on)
+ *                   ├──► electron/main.ts        (ipcMain.handle → AppBackend)
+ *                   ├──► electron/ui-server/*    (the same calls over a WebSocket)
+ *                   └──► renderer/src/bridge/*   (browser-mode client)
+ *
+ * Pure types plus two constant tables, no Node imports: the renderer shares it.
+ * Errors cross as `{ code: 'LH_ERR_*', message }`; the UI matches on `code`.
+ */
+import type { Direction, LonghaulResult, Side } from './result.js';
+
+/** Result export formats. Only those in `Features.exportFormats` work in a given build. */
+export type ExportFormat = 'json' | 'csv' | 'console' | 'ttcp';
+export const EXPORT_FORMATS: readonly ExportFormat[] = ['json', 'csv', 'console', 'ttcp'];
+
+/**
+ * What this build can do. The UI disables (with "not available in this build")
+ * whatever is false here instead of faking it; features land by flipping these.
+ */
+export interface Features {
+  exportFormats: Record<ExportFormat, boolean>;
+  /** The local delay proxy with link presets (issue 5). */
+  linkEmulator: boolean;
+  /** The one-sentence limiter diagnosis and console log (issue 4). */
+  diagnosis: boolean;
+  /** Per-stream RTT and cwnd samples (native addon, issue 3). */
+  rttCwnd: boolean;
+  /** Applying a requested TCP window before the handshake (native addon, issue 3). */
+  windowApplied: boolean;
+  /** Finding responders on the LAN (pairing issue). */
+  discovery: boolean;
+}
+
+export interface SystemInfo {
+  hostname: string;
+  /** Non-internal addresses of this PC, to read off to the other laptop. */
+  addresses: string[];
+  software: string;
+  mode: 'electron' | 'browser';
+  /** Where result files (history) are stored. */
+  dataDir: string;
+  defaultPort: number;
+  features: Features;
+}
+
+/** Run parameters as the engine takes them (bytes, seconds, bit/s). */
+export interface UiRunParams {
+  streams: number;
+  bufferBytes: number;
+  /** null = OS default (autotuning). */
+  windowBytes: number | null;
+  bytes: number | null;
+  seconds: number | null;
+  direction: Direction;
+  intervalSeconds: number;
+}
+
+export type ConnectionVerdict = 'reachable' | 'refused' | 'timed-out' | 'firewall-suspected' | 'unknown-host';
+
+export interface ConnectionCheck {
+  verdict: ConnectionVerdict;
+  host: string;
+  port: number;
+  /** Time to the verdict, ms (the TCP connect time when reachable). */
+  elapsedMs: number;
+  /** What happened and what to do, for humans. */
+  detail: string;
+}
+
+/** How the traffic goes. Only `direct` exists until the link emulator lands. */
+export type LinkChoice =
+  | { kind: 'direct' }
+  | { kind: 'proxy'; preset: string; rateBitsPerSec: number; rttMs: number };
+
+export interface StartRunRequest {
+  host: string;
+  port: number;
+  params: UiRunParams;
+  link: LinkChoice;
+}
+
+/** Cumulative counters of one side at one tick: [streamId, bytes, completions]. */
+export interface LiveSample {
+  runId: string;
+  side: Side;
+  index: number;
+  /** Seconds since that side's start. */
+  t: number;
+  final: boolean;
+  streams: [number, number, number][];
+}
+
+export interface RunEnded {
+  runId: string;
+  result: LonghaulResult;
+  /** Where the result file was saved for History, or null with `saveError`. */
+  savedPath: string | null;
+  saveError: string | null;
+}
+
+export type RunPhase = 'hello' | 'params' | 'streams' | 'start' | 'running' | 'results' | 'done' | 'failed';
+
+export interface ResponderStatus {
+  state: 'stopped' | 'listening' | 'running';
+  port: number | null;
+  bind: string | null;
+  addresses: string[];
+  hostname: string;
+  /** The controller of the run in progress, when running. */
+  peer: string | null;
+  runId: string | null;
+  /** Why it stopped, when it failed to listen. */
+  error: { code: string; message: string } | null;
+}
+
+export interface HistoryEntry {
+  id: string;
+  startedAt: string;
+  controller: string;
+  responder: string;
+  streams: number;
+  direction: Direction;
+  bytes: number;
+  bitsPerSecond: number | null;
+  partial: boolean;
+  fileName: string;
+}
+
+/** Outcome of an export: saved by the OS dialog (Electron), or a download (browser mode). */
+export type ExportOutcome =
+  | { kind: 'saved'; path: string }
+  | { kind: 'cancelled' }
+  | { kind: 'download'; fileName: string; mimeType: string; text: string };
+
+/** The request/response channels: action name → [channel, request, response]. */
+export interface Invokes {
+  systemInfo: { channel: 'system:info'; req: null; res: SystemInfo };
+  checkPeer: { channel: 'peer:check'; req: { host: string; port: number }; res: ConnectionCheck };
+  startRun: { channel: 'run:start'; req: StartRunRequest; res: { runId: string } };
+  stopRun: { channel: 'run:stop'; req: { runId: string }; res: { stopping: boolean } };
+  startResponder: { channel: 'responder:start'; req: { port: number; bind: string | null }; res: ResponderStatus };
+  stopResponder: { channel: 'responder:stop'; req: null; res: ResponderStatus };
+  listHistory: { channel: 'history:list'; req: null; res: HistoryEntry[] };
+  loadResult: { channel: 'history:load'; req: { id: string }; res: LonghaulResult };
+  exportResult: { channel: 'export:save'; req: { id: string; format: ExportFormat }; res: ExportOutcome };
+}
+
+/** The events main pushes: subscription name → [channel, payload]. */
+export interface Events {
+  onPhase: { channel: 'run:phase'; payload: { runId: string; phase: RunPhase } };
+  onSample: { channel: 'run:sample'; payload: LiveSample };
+  onRunEnd: { channel: 'run:end'; payload: RunEnded };
+  onResponder: { channel: 'responder:status'; payload: ResponderStatus };
+  onResponderSample: { channel: 'responder:sample'; payload: LiveSample };
+  onResponderEnd: { channel: 'responder:end'; payload: RunEnded };
+}
+
+export type InvokeName = keyof Invokes;
+export type EventName = keyof Events;
+export type InvokeChannel = Invokes[InvokeName]['channel'];
+export type EventChannel = Events[EventName]['channel'];
+
+/** Runtime tables (the types above checked against them), walked by every bridge. */
+export const INVOKES: { readonly [K in InvokeName]: Invokes[K]['channel'] } = {
+  systemInfo: 'system:info',
+  checkPeer: 'peer:check',
+  startRun: 'run:start',
+  stopRun: 'run:stop',
+  startResponder: 'responder:start',
+  stopResponder: 'responder:stop',
+  listHistory: 'history:list',
+  loadResult: 'history:load',
+  exportResult: 'export:save',
+};
+
+export const EVENTS: { readonly [K in EventName]: Events[K]['channel'] } = {
+  onPhase: 'run:phase',
+  onSample: 'run:sample',
+  onRunEnd: 'run:end',
+  onResponder: 'responder:status',
+  onResponderSample: 'responder:sample',
+  onResponderEnd: 'responder:end',
+};
+
+/** `window.longhaul`: named actions, each event subscription returns its unsubscribe. */
+export type LonghaulApi = {
+  readonly [K in InvokeName]: (req: Invokes[K]['req']) => Promise<Invokes[K]['res']>;
+} & {
+  readonly [K in EventName]: (cb: (payload: Events[K]['payload']) => void) => () => void;
+};
+
+/** What the host (main process or browser-mode server) implements, keyed by action. */
+export type ApiHandlers = {
+  readonly [K in InvokeName]: (req: Invokes[K]['req']) => Promise<Invokes[K]['res']>;
+};
+
+/** Payload of an event channel, for hosts that route by channel. */
+export type EventPayload<C extends EventChannel> = Extract<Events[EventName], { channel: C }>['payload'];
+
+/** An error as it crosses IPC or the WebSocket. */
+export interface ApiError {
+  code: string;
+  message: string;
+}
+
+/** Browser-mode WebSocket frames (JSON text). */
+export type WireRequest = { kind: 'call'; id: number; name: InvokeName; req: unknown };
+export type WireMessage =
+  | { kind: 'reply'; id: number; ok: true; res: unknown }
+  | { kind: 'reply'; id: number; ok: false; error: ApiError }
+  | { kind: 'event'; name: EventName; payload: unknown };

@@ -1,0 +1,124 @@
+/**
+ * Live throughput series for the Run chart, from the engine's cumulative
+ * samples: per interval, rate = Δbytes × 8 / Δt, for the aggregate and for
+ * each stream, from the receiver's side (what arrived) or the sender's side.
+ *
+ * Bounded for 128 streams at 10 samples/s: each series keeps at most
+ * `maxPoints` points (when full, neighbours are merged pairwise, so the
+ * whole run stays visible at half the resolution), and only the `maxStreams`
+ * fastest streams get their own line. Counters are cumulative, so a dropped
+ * sample only loses resolution, never bytes.
+ */
+import type { Side } from '../../../electron/contract/result.js';
+import type { LiveSample } from '../../../electron/contract/api.js';
+
+export interface Point {
+  /** Seconds since the start (end of the interval). */
+  x: number;
+  /** bit/s over the interval. */
+  y: number;
+}
+
+interface Counter {
+  bytes: number;
+  t: number;
+}
+
+export interface SeriesOptions {
+  /** Which side's samples to use for each stream: the receiver's (default) or the sender's. */
+  view: 'receiver' | 'sender';
+  /** Stream ids by who sends them. */
+  senderOf: (streamId: number) => Side;
+  maxPoints?: number;
+  maxStreams?: number;
+}
+
+export class LiveSeries {
+  readonly aggregate: Point[] = [];
+  readonly perStream = new Map<number, Point[]>();
+  /** Bytes and seconds of the newest sample counted, over all counted streams. */
+  totalBytes = 0;
+  elapsedSeconds = 0;
+  /** Rate over the last interval, bit/s (null before two samples). */
+  currentBitsPerSec: number | null = null;
+  private readonly last = new Map<number, Counter>();
+  private lastAggregate: Counter = { bytes: 0, t: 0 };
+  private readonly maxPoints: number;
+  readonly maxStreams: number;
+  /** Bumped on every change, so a view can tell it must redraw. */
+  version = 0;
+
+  constructor(private readonly opts: SeriesOptions) {
+    this.maxPoints = opts.maxPoints ?? 600;
+    this.maxStreams = opts.maxStreams ?? 8;
+  }
+
+  /** Feed every sample of the run (both sides); the ones of the other view are ignored. */
+  add(s: LiveSample): void {
+    const mine = s.streams.filter(([id]) => this.counts(id, s.side));
+    if (mine.length === 0) return;
+    let total = 0;
+    for (const [id, bytes] of mine) {
+      total += bytes;
+      const prev = this.last.get(id) ?? { bytes: 0, t: 0 };
+      const dt = s.t - prev.t;
+      if (dt > 0) push(this.streamPoints(id), { x: s.t, y: ((bytes - prev.bytes) * 8) / dt }, this.maxPoints);
+      this.last.set(id, { bytes, t: s.t });
+    }
+    const dt = s.t - this.lastAggregate.t;
+    if (dt > 0) {
+      const y = ((total - this.lastAggregate.bytes) * 8) / dt;
+      // The final sample can close a sliver of an interval; its rate is noise, so it only updates the totals.
+      if (!(s.final && dt < 0.05)) {
+        push(this.aggregate, { x: s.t, y }, this.maxPoints);
+        this.currentBitsPerSec = y;
+      }
+    }
+    this.lastAggregate = { bytes: total, t: s.t };
+    this.totalBytes = total;
+    this.elapsedSeconds = s.t;
+    this.version++;
+  }
+
+  /** Average since the start, bit/s. */
+  get averageBitsPerSec(): number | null {
+    return this.elapsedSeconds > 0 ? (this.totalBytes * 8) / this.elapsedSeconds : null;
+  }
+
+  /** The streams to draw: the fastest by bytes so far, at most `maxStreams`. */
+  shownStreams(): number[] {
+    return [...this.last.entries()].sort((a, b) => b[1].bytes - a[1].bytes || a[0] - b[0]).slice(0, this.maxStreams).map(([id]) => id).sort((a, b) => a - b);
+  }
+
+  get streamCount(): number {
+    return this.last.size;
+  }
+
+  private counts(id: number, side: Side): boolean {
+    const sender = this.opts.senderOf(id);
+    return this.opts.view === 'sender' ? side === sender : side !== sender;
+  }
+
+  private streamPoints(id: number): Point[] {
+    let p = this.perStream.get(id);
+    if (!p) this.perStream.set(id, (p = []));
+    return p;
+  }
+}
+
+/** Append; when over `max`, merge neighbours pairwise (time-weighted mean rate), halving the series in place. */
+export function push(series: Point[], p: Point, max: number): void {
+  series.push(p);
+  if (series.length <= max) return;
+  const merged: Point[] = [];
+  for (let i = 0; i + 1 < series.length; i += 2) {
+    const a = series[i]!;
+    const b = series[i + 1]!;
+    const t0 = i > 0 ? series[i - 1]!.x : 0;
+    const da = a.x - t0;
+    const db = b.x - a.x;
+    merged.push({ x: b.x, y: da + db > 0 ? (a.y * da + b.y * db) / (da + db) : b.y });
+  }
+  if (series.length % 2 === 1) merged.push(series[series.length - 1]!);
+  series.splice(0, series.length, ...merged);
+}

@@ -1,0 +1,84 @@
+/**
+ * The Test screen's form: text fields as typed, turned into run parameters
+ * with a message per bad field (shown inline, next to the field). The limits
+ * are the engine's (electron/engine/params.ts); the host validates again.
+ */
+import type { Direction } from '../../../electron/contract/result.js';
+import type { UiRunParams } from '../../../electron/contract/api.js';
+import { parseDistance, parseDuration, parseSize } from './units.js';
+
+export const LIMITS = { maxStreams: 128, maxBufferBytes: 16 * 1024 ** 2, maxWindowBytes: 1024 ** 3, maxSeconds: 24 * 3600, minInterval: 0.1, maxInterval: 60 };
+
+export interface TestForm {
+  streams: string;
+  /** '' = OS default. */
+  window: string;
+  buffer: string;
+  limitBy: 'seconds' | 'bytes';
+  seconds: string;
+  bytes: string;
+  direction: Direction;
+  interval: string;
+  /** '' = not given. */
+  distance: string;
+}
+
+export const DEFAULT_FORM: TestForm = {
+  streams: '1', window: '', buffer: '128K', limitBy: 'seconds', seconds: '10', bytes: '100M', direction: 'forward', interval: '1', distance: '',
+};
+
+export type FormErrors = Partial<Record<keyof TestForm, string>>;
+
+export interface FormOutcome {
+  params: UiRunParams | null;
+  distanceMeters: number | null;
+  errors: FormErrors;
+}
+
+export function validateTestForm(f: TestForm): FormOutcome {
+  const errors: FormErrors = {};
+  const streams = /^\s*\d+\s*$/.test(f.streams) ? Number(f.streams) : NaN;
+  if (!(streams >= 1 && streams <= LIMITS.maxStreams)) errors.streams = `a whole number from 1 to ${LIMITS.maxStreams}`;
+
+  let windowBytes: number | null = null;
+  if (f.window.trim() !== '') {
+    const w = parseSize(f.window);
+    if (!w.ok) errors.window = w.error;
+    else if (w.value < 1 || w.value > LIMITS.maxWindowBytes) errors.window = 'between 1 byte and 1G';
+    else windowBytes = w.value;
+  }
+  const b = parseSize(f.buffer);
+  if (!b.ok) errors.buffer = b.error;
+  else if (b.value < 1 || b.value > LIMITS.maxBufferBytes) errors.buffer = 'between 1 byte and 16M';
+
+  let seconds: number | null = null;
+  let bytes: number | null = null;
+  if (f.limitBy === 'seconds') {
+    const s = parseDuration(f.seconds);
+    if (!s.ok) errors.seconds = s.error;
+    else if (!(s.value >= 0.1 && s.value <= LIMITS.maxSeconds)) errors.seconds = 'between 0.1 s and 24 h';
+    else seconds = s.value;
+  } else {
+    const n = parseSize(f.bytes);
+    if (!n.ok) errors.bytes = n.error;
+    else if (n.value < 1) errors.bytes = 'at least 1 byte';
+    else bytes = n.value;
+  }
+  const i = parseDuration(f.interval);
+  if (!i.ok) errors.interval = i.error;
+  else if (!(i.value >= LIMITS.minInterval && i.value <= LIMITS.maxInterval)) errors.interval = 'between 0.1 s and 60 s';
+
+  let distanceMeters: number | null = null;
+  if (f.distance.trim() !== '') {
+    const d = parseDistance(f.distance);
+    if (!d.ok) errors.distance = d.error;
+    else if (d.value <= 0) errors.distance = 'more than 0 m';
+    else distanceMeters = d.value;
+  }
+  if (Object.keys(errors).length > 0) return { params: null, distanceMeters, errors };
+  return {
+    params: { streams, bufferBytes: b.ok ? b.value : 0, windowBytes, bytes, seconds, direction: f.direction, intervalSeconds: i.ok ? i.value : 1 },
+    distanceMeters,
+    errors,
+  };
+}

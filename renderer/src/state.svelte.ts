@@ -1,0 +1,90 @@
+/**
+ * The app's state, one object with explicit fields, in the order a user goes:
+ * screen → partner → link → test form → run → result. Screens read and write
+ * it; only `run-control.ts` talks to the API about runs.
+ */
+import type { ConnectionCheck, HistoryEntry, ResponderStatus, RunPhase, SystemInfo, UiRunParams } from '../../electron/contract/api.js';
+import type { LonghaulResult } from '../../electron/contract/result.js';
+import { LiveSeries } from './lib/live-series.js';
+import { DEFAULT_FORM, type TestForm } from './lib/test-form.js';
+
+export type Screen = 'start' | 'pair' | 'link' | 'test' | 'run' | 'results' | 'history' | 'waiting';
+
+/** The steps of a controller run, for the step bar. */
+export const STEPS: { screen: Screen; label: string }[] = [
+  { screen: 'start', label: 'Start' },
+  { screen: 'pair', label: 'Partner' },
+  { screen: 'link', label: 'Link' },
+  { screen: 'test', label: 'Test' },
+  { screen: 'run', label: 'Run' },
+  { screen: 'results', label: 'Results' },
+];
+
+export interface LinkForm {
+  kind: 'direct' | 'proxy';
+  presetId: string;
+  rate: string;
+  rtt: string;
+}
+
+export interface LiveRun {
+  runId: string;
+  /** What was asked for (null on the responder side, which is not told here). */
+  params: UiRunParams | null;
+  phase: RunPhase;
+  receiver: LiveSeries;
+  sender: LiveSeries;
+  /** Bumped per sample so views re-read the series. */
+  tick: number;
+  startedAtMs: number;
+  stopping: boolean;
+  error: string | null;
+}
+
+class AppState {
+  screen = $state<Screen>('start');
+  system = $state<SystemInfo | null>(null);
+  systemError = $state<string | null>(null);
+  /** The partner, as typed: host or host:port. */
+  partner = $state('');
+  check = $state<ConnectionCheck | null>(null);
+  link = $state<LinkForm>({ kind: 'direct', presetId: 'satellite', rate: '4mbit', rtt: '1300ms' });
+  form = $state<TestForm>({ ...DEFAULT_FORM });
+  run = $state<LiveRun | null>(null);
+  result = $state<LonghaulResult | null>(null);
+  resultSavedPath = $state<string | null>(null);
+  /** Distance for bit·m/s, metres, from the form of the run shown (not stored in the result). */
+  distanceMeters = $state<number | null>(null);
+  history = $state<HistoryEntry[]>([]);
+  responder = $state<ResponderStatus | null>(null);
+  responderRun = $state<LiveRun | null>(null);
+  responderResult = $state<LonghaulResult | null>(null);
+  /** true while the local responder was started by "Both on this PC". */
+  loopback = $state(false);
+}
+
+export const app = new AppState();
+
+/** host[:port] as typed → parts (IPv6 in brackets). null when it does not parse. */
+export function splitPartner(text: string, defaultPort: number): { host: string; port: number } | null {
+  const t = text.trim();
+  const m = /^\[([^\]]+)\](?::(\d+))?$/.exec(t) ?? /^([^:\s]+)(?::(\d+))?$/.exec(t);
+  if (!m) return t.split(':').length > 2 ? { host: t, port: defaultPort } : null;
+  const port = m[2] !== undefined ? Number(m[2]) : defaultPort;
+  if (!m[1] || !(port >= 1 && port <= 65535)) return null;
+  return { host: m[1], port };
+}
+
+export function newLiveRun(runId: string, params: UiRunParams | null, senderOf: (id: number) => 'controller' | 'responder'): LiveRun {
+  return {
+    runId,
+    params,
+    phase: 'hello',
+    receiver: new LiveSeries({ view: 'receiver', senderOf }),
+    sender: new LiveSeries({ view: 'sender', senderOf }),
+    tick: 0,
+    startedAtMs: Date.now(),
+    stopping: false,
+    error: null,
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * The app host on the real engine: a short 2-stream run against a responder
+ * on 127.0.0.1 through the contract calls, its events, History and export;
+ * bad requests rejected with stable codes.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { AppBackend } from '../../electron/app/backend.js';
+import type { Events, LiveSample, RunEnded } from '../../electron/contract/api.js';
+import type { Responder } from '../../electron/engine/responder.js';
+import { startResponder, within } from '../helpers/net.js';
+
+describe('app backend', { timeout: 40_000 }, () => {
+  let dir: string;
+  let backend: AppBackend;
+  let responder: Responder;
+  let port: number;
+
+  before(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'longhaul-backend-'));
+    backend = new AppBackend({ mode: 'browser', dataDir: dir, saveExport: async (f) => ({ kind: 'download', ...f }) });
+    ({ responder, port } = await startResponder());
+  });
+  after(async () => {
+    await backend.close();
+    await responder.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('runs, streams samples, stores the result and exports it as JSON', async () => {
+    const samples: LiveSample[] = [];
+    const phases: string[] = [];
+    let ended: (e: RunEnded) => void;
+    const end = new Promise<RunEnded>((r) => (ended = r));
+    const unsubscribe = backend.hub.subscribe(<K extends keyof Events>(name: K, payload: Events[K]['payload']) => {
+      if (name === 'onSample') samples.push(payload as LiveSample);
+      if (name === 'onPhase') phases.push((payload as { phase: string }).phase);
+      if (name === 'onRunEnd') ended(payload as RunEnded);
+    });
+    const params = { streams: 2, bufferBytes: 65536, windowBytes: null, bytes: null, seconds: 1, direction: 'forward' as const, intervalSeconds: 0.2 };
+    const { runId } = await backend.call('startRun', { host: '127.0.0.1', port, params, link: { kind: 'direct' } });
+    await assert.rejects(backend.call('startRun', { host: '127.0.0.1', port, params, link: { kind: 'direct' } }), { code: 'LH_ERR_BUSY' });
+    const e = await within(end, 20_000, 'the run');
+    unsubscribe();
+    assert.equal(e.runId, runId);
+    assert.equal(e.result.partial, false, e.result.partialReason ?? '');
+    assert.equal(e.result.streams.length, 2);
+    assert.ok(e.result.total.bytes > 0);
+    assert.deepEqual(phases.slice(0, 3), ['hello', 'params', 'streams']);
+    assert.ok(samples.some((s) => s.side === 'responder') && samples.some((s) => s.side === 'controller'));
+    // The last responder sample holds what arrived: the result's receiver bytes.
+    const lastRx = samples.filter((s) => s.side === 'responder').at(-1)!;
+    assert.equal(lastRx.streams.reduce((a, s) => a + s[1], 0), e.result.total.bytes);
+
+    assert.ok(e.savedPath && e.savedPath.startsWith(dir));
+    assert.deepEqual(JSON.parse(await readFile(e.savedPath!, 'utf8')), e.result);
+    const list = await backend.call('listHistory', null);
+    assert.deepEqual(list.map((h) => h.id), [e.result.id]);
+    const out = await backend.call('exportResult', { id: e.result.id, format: 'json' });
+    assert.equal(out.kind, 'download');
+    if (out.kind === 'download') assert.deepEqual(JSON.parse(out.text), e.result);
+    await assert.rejects(backend.call('exportResult', { id: e.result.id, format: 'csv' }), { code: 'LH_ERR_NOT_AVAILABLE' });
+  });
+
+  it('rejects bad requests with LH_ERR_BAD_ARGUMENT, naming the field', async () => {
+    const good = { streams: 1, bufferBytes: 1024, windowBytes: null, bytes: null, seconds: 1, direction: 'forward', intervalSeconds: 1 };
+    await assert.rejects(backend.call('startRun', { host: '127.0.0.1', port, params: { ...good, streams: 0 }, link: { kind: 'direct' } }), (e: Error & { code: string }) => e.code === 'LH_ERR_BAD_ARGUMENT' && /params\.streams/.test(e.message));
+    await assert.rejects(backend.call('checkPeer', { host: 'a b', port: 1 }), { code: 'LH_ERR_BAD_ARGUMENT' });
+    await assert.rejects(backend.call('loadResult', { id: '../../x' }), { code: 'LH_ERR_BAD_ARGUMENT' });
+    await assert.rejects(backend.call('startRun', { host: '127.0.0.1', port, params: good, link: { kind: 'proxy', preset: 'satellite', rateBitsPerSec: 4e6, rttMs: 1300 } }), { code: 'LH_ERR_NOT_AVAILABLE' });
+  });
+
+  it('hosts a responder the UI can start and stop', async () => {
+    const s = await backend.call('startResponder', { port: 0, bind: '127.0.0.1' });
+    assert.equal(s.state, 'listening');
+    assert.ok(s.port! > 0);
+    const check = await backend.call('checkPeer', { host: '127.0.0.1', port: s.port! });
+    assert.equal(check.verdict, 'reachable');
+    const stopped = await backend.call('stopResponder', null);
+    assert.equal(stopped.state, 'stopped');
+    assert.equal((await backend.call('checkPeer', { host: '127.0.0.1', port: s.port! })).verdict, 'refused');
+  });
+});

@@ -1,0 +1,49 @@
+/** History: result files in a folder, newest first, ids checked before they touch a path. */
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { HistoryStore } from '../../electron/app/history-store.js';
+import { resultsDir } from '../../electron/app/data-dir.js';
+import type { LonghaulResult } from '../../electron/contract/result.js';
+import { fakeResult } from '../helpers/results.js';
+
+describe('history store', () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'longhaul-history-'));
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('saves, lists newest first, loads', async () => {
+    const store = new HistoryStore(path.join(dir, 'results'));
+    assert.deepEqual(await store.list(), []);
+    const a = fakeResult('aaaaaaaaaaaaaaaa', '2026-01-01T10:00:00.000Z', 1000);
+    const b = fakeResult('bbbbbbbbbbbbbbbb', '2026-01-02T10:00:00.000Z', 2000);
+    await store.save(a);
+    await store.save(b);
+    await writeFile(path.join(dir, 'results', 'zzz-not-a-result.json'), '{"hello": 1}');
+    const list = await store.list();
+    assert.deepEqual(list.map((e) => e.id), ['bbbbbbbbbbbbbbbb', 'aaaaaaaaaaaaaaaa']);
+    assert.equal(list[0]!.bytes, 2000);
+    assert.deepEqual(await store.load('aaaaaaaaaaaaaaaa'), a);
+    assert.ok((await readdir(path.join(dir, 'results'))).every((n) => !n.endsWith('.tmp')));
+  });
+
+  it('refuses ids that are not hex, and says when a result is missing', async () => {
+    const store = new HistoryStore(dir);
+    await assert.rejects(store.load('../../etc/passwd'), { code: 'LH_ERR_BAD_ARGUMENT' });
+    await assert.rejects(store.load('cccccccccccccccc'), { code: 'LH_ERR_NOT_FOUND' });
+    await assert.rejects(store.save({ ...fakeResult('x', '2026-01-01T00:00:00Z', 1), id: '../x' } as LonghaulResult), { code: 'LH_ERR_BAD_ARGUMENT' });
+  });
+
+  it('finds the folder: LONGHAUL_DATA_DIR, Electron userData, else XDG', () => {
+    assert.equal(resultsDir({ LONGHAUL_DATA_DIR: '/data/lh' }, '/u'), '/data/lh');
+    assert.equal(resultsDir({}, '/home/a/.config/Longhaul'), '/home/a/.config/Longhaul/results');
+    assert.equal(resultsDir({ XDG_DATA_HOME: '/x' }), '/x/longhaul/results');
+    assert.equal(resultsDir({}), path.join(os.homedir(), '.local', 'share', 'longhaul', 'results'));
+  });
+});

@@ -1,0 +1,50 @@
+/** Debian's Chromium through playwright-core: never a downloaded browser, a fresh profile each time. */
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { REPO } from '../helpers/processes.js';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const SCREENSHOTS = path.join(REPO, 'test', 'e2e', 'screenshots');
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+export interface Browser {
+  context: BrowserContext;
+  page: Page;
+  close(): Promise<void>;
+}
+
+/** Why the browser cannot run here, or null. */
+export function browserMissing(): string | null {
+  return existsSync(CHROMIUM) ? null : `${CHROMIUM} is not installed (apt-get install chromium)`;
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  const profile = await mkdtemp(path.join(os.tmpdir(), 'longhaul-chromium-'));
+  await mkdir(SCREENSHOTS, { recursive: true });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: FLAGS,
+    viewport: { width: 1366, height: 768 },
+    acceptDownloads: true,
+    timeout: 20_000,
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.setDefaultTimeout(15_000);
+  return {
+    context,
+    page,
+    close: async () => {
+      await context.close().catch(() => undefined);
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Full-page PNG into test/e2e/screenshots/NAME.png. */
+export async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}

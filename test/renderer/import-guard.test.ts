@@ -1,0 +1,70 @@
+/**
+ * The renderer never imports engine code: only svelte, chart.js, its own
+ * files and the contract types (electron/contract/*). Checked on the sources,
+ * and the checker itself is checked on a bad sample so it cannot pass vacuously.
+ */
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { REPO } from '../helpers/processes.js';
+
+const RENDERER = path.join(REPO, 'renderer');
+const CONTRACT = path.join(REPO, 'electron', 'contract') + path.sep;
+const PACKAGES = /^(svelte|svelte\/[\w/-]+|chart\.js)$/;
+const IMPORT = /(?:^|\n)\s*import\s[^'"]*?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*export\s[^'"]*?from\s+['"]([^'"]+)['"]/g;
+
+/** The forbidden imports of one file's text (empty when it is clean). */
+export function badImports(file: string, text: string): string[] {
+  const bad: string[] = [];
+  for (const m of text.matchAll(IMPORT)) {
+    const spec = m[1] ?? m[2] ?? m[3] ?? '';
+    if (spec.startsWith('.')) {
+      const target = path.resolve(path.dirname(file), spec);
+      if (!target.startsWith(RENDERER + path.sep) && !target.startsWith(CONTRACT)) bad.push(spec);
+    } else if (!PACKAGES.test(spec)) bad.push(spec);
+  }
+  return bad;
+}
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = path.join(dir, n);
+    if (statSync(p).isDirectory()) return n === 'public' ? [] : sources(p);
+    return /\.(ts|js|svelte)$/.test(n) ? [p] : [];
+  });
+}
+
+describe('renderer import boundary', () => {
+  it('finds engine, Node and Electron imports in a bad sample', () => {
+    const f = path.join(RENDERER, 'src', 'x.ts');
+    const sample = [
+      "import { startRun } from '../../electron/engine/controller.js';",
+      "import fs from 'node:fs';",
+      "import { ipcRenderer } from 'electron';",
+      "const u = await import('../../electron/util/units.js');",
+      "export { x } from '../../electron/protocol/messages.js';",
+      "import type { LonghaulApi } from '../../electron/contract/api.js';",
+      "import { mount } from 'svelte';",
+    ].join('\n');
+    assert.deepEqual(badImports(f, sample), [
+      '../../electron/engine/controller.js', 'node:fs', 'electron', '../../electron/util/units.js', '../../electron/protocol/messages.js',
+    ]);
+  });
+
+  it('holds for every file under renderer/', () => {
+    const files = sources(path.join(RENDERER, 'src')); // renderer/svelte.config.js is build tooling, not page code
+    assert.ok(files.length >= 15, `found ${files.length} renderer sources`);
+    const offenders = files.flatMap((f) => badImports(f, readFileSync(f, 'utf8')).map((s) => `${path.relative(REPO, f)}: ${s}`));
+    assert.deepEqual(offenders, []);
+  });
+
+  it('the contract files import nothing but each other', () => {
+    for (const f of sources(CONTRACT)) {
+      for (const m of readFileSync(f, 'utf8').matchAll(IMPORT)) {
+        const spec = m[1] ?? m[2] ?? m[3] ?? '';
+        assert.ok(spec.startsWith('./'), `${path.relative(REPO, f)} imports ${spec}`);
+      }
+    }
+  });
+});

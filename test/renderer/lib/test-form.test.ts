@@ -1,0 +1,31 @@
+/** The Test form: sane defaults give valid params; every bad field gets its own message. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { runParamsSchema } from '../../../electron/engine/params.js';
+import { DEFAULT_FORM, validateTestForm } from '../../../renderer/src/lib/test-form.js';
+
+describe('test form', () => {
+  it('turns the defaults into parameters the engine accepts', () => {
+    const r = validateTestForm(DEFAULT_FORM);
+    assert.deepEqual(r.errors, {});
+    assert.deepEqual(r.params, { streams: 1, bufferBytes: 131_072, windowBytes: null, bytes: null, seconds: 10, direction: 'forward', intervalSeconds: 1 });
+    assert.equal(runParamsSchema.safeParse(r.params).success, true);
+  });
+
+  it('takes bytes instead of seconds, a window, a distance', () => {
+    const r = validateTestForm({ ...DEFAULT_FORM, limitBy: 'bytes', bytes: '1G', window: '20M', streams: '4', direction: 'bidir', distance: '4000km', interval: '0.2' });
+    assert.equal(r.params?.bytes, 1024 ** 3);
+    assert.equal(r.params?.seconds, null);
+    assert.equal(r.params?.windowBytes, 20_971_520);
+    assert.equal(r.distanceMeters, 4e6);
+    assert.equal(runParamsSchema.safeParse(r.params).success, true);
+  });
+
+  it('names each bad field and gives no parameters', () => {
+    const r = validateTestForm({ ...DEFAULT_FORM, streams: '129', window: 'big', buffer: '17M', seconds: '0', interval: '0.05', distance: '-3km' });
+    assert.equal(r.params, null);
+    assert.deepEqual(Object.keys(r.errors).sort(), ['buffer', 'distance', 'interval', 'seconds', 'streams', 'window']);
+    assert.match(r.errors.streams!, /1 to 128/);
+    assert.match(r.errors.distance!, /negative/);
+  });
+});

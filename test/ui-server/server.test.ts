@@ -1,0 +1,117 @@
+/**
+ * Browser-mode server: 127.0.0.1 only, the token guards the WebSocket, other
+ * Host names and origins are refused, the page gets a strict CSP, no path
+ * escapes the renderer folder, and calls and errors cross the socket intact.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import WebSocket from 'ws';
+import type { WireMessage } from '../../electron/contract/api.js';
+import { startUiServer, type UiServer } from '../../electron/ui-server/server.js';
+
+function get(port: number, p: string, host = `127.0.0.1:${port}`): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: '127.0.0.1', port, path: p, headers: { host } }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.setTimeout(5000, () => req.destroy(new Error('GET timed out')));
+  });
+}
+
+/** Open a socket; resolve with it, or with the HTTP status that refused it. */
+function openWs(url: string, headers: Record<string, string> = {}): Promise<WebSocket | number> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, { headers, handshakeTimeout: 5000 });
+    ws.once('open', () => resolve(ws));
+    ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+    ws.once('error', reject);
+  });
+}
+
+function call(ws: WebSocket, id: number, name: string, req: unknown): Promise<WireMessage> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no reply to ${name}`)), 5000);
+    ws.on('message', function onMessage(data) {
+      const m = JSON.parse(data.toString()) as WireMessage;
+      if (m.kind === 'reply' && m.id === id) {
+        clearTimeout(timer);
+        ws.off('message', onMessage);
+        resolve(m);
+      }
+    });
+    ws.send(JSON.stringify({ kind: 'call', id, name, req }));
+  });
+}
+
+describe('browser-mode server', { timeout: 20_000 }, () => {
+  let dir: string;
+  let server: UiServer;
+  let wsUrl: string;
+
+  before(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'longhaul-uiserver-'));
+    const ui = path.join(dir, 'ui');
+    await mkdir(path.join(ui, 'assets'), { recursive: true });
+    await writeFile(path.join(ui, 'index.html'), '<!doctype html><title>t</title>');
+    await writeFile(path.join(ui, 'assets', 'a.js'), 'export {}');
+    await writeFile(path.join(dir, 'secret.txt'), 'secret');
+    server = await startUiServer({ port: 0, dataDir: path.join(dir, 'data'), rendererDir: ui });
+    const u = new URL(server.url);
+    wsUrl = `ws://127.0.0.1:${server.port}/ws?token=${u.searchParams.get('token')}`;
+  });
+  after(async () => {
+    await server.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('listens on 127.0.0.1 and prints a URL with a long random token', () => {
+    const u = new URL(server.url);
+    assert.equal(u.hostname, '127.0.0.1');
+    assert.ok((u.searchParams.get('token') ?? '').length >= 32);
+  });
+
+  it('serves the page with a strict CSP, and nothing outside the renderer folder', async () => {
+    const page = await get(server.port, '/?token=x');
+    assert.equal(page.status, 200);
+    const csp = String(page.headers['content-security-policy']);
+    assert.match(csp, /script-src 'self'/);
+    assert.match(csp, new RegExp(`connect-src ws://127.0.0.1:${server.port}`));
+    assert.doesNotMatch(csp, /unsafe/);
+    assert.equal((await get(server.port, '/assets/a.js')).status, 200);
+    assert.equal((await get(server.port, '/../secret.txt')).status, 404);
+    assert.equal((await get(server.port, '/%2e%2e/secret.txt')).status, 404);
+    assert.equal((await get(server.port, '/%E0%A4%A')).status, 400); // malformed escape: an answer, not a crash
+    assert.equal((await get(server.port, '/', `evil.example:${server.port}`)).status, 421);
+  });
+
+  it('refuses sockets without the token, with a foreign origin or Host', async () => {
+    assert.equal(await openWs(`ws://127.0.0.1:${server.port}/ws`), 403);
+    assert.equal(await openWs(wsUrl.replace(/token=[^&]+/, 'token=wrong')), 403);
+    assert.equal(await openWs(wsUrl, { Origin: 'http://evil.example' }), 403);
+    assert.equal(await openWs(wsUrl, { Host: `attacker.example:${server.port}` }), 403);
+  });
+
+  it('carries calls and coded errors; closes on garbage', async () => {
+    const ws = await openWs(wsUrl, { Origin: `http://127.0.0.1:${server.port}` });
+    assert.ok(ws instanceof WebSocket);
+    try {
+      const info = await call(ws, 1, 'systemInfo', null);
+      assert.ok(info.kind === 'reply' && info.ok);
+      if (info.kind === 'reply' && info.ok) assert.equal((info.res as { mode: string }).mode, 'browser');
+      const bad = await call(ws, 2, 'loadResult', { id: 'nope' });
+      assert.ok(bad.kind === 'reply' && !bad.ok && bad.error.code === 'LH_ERR_BAD_ARGUMENT');
+      const closed = new Promise<number>((r) => ws.once('close', (code) => r(code)));
+      ws.send(JSON.stringify({ kind: 'call', id: 3, name: 'rm -rf', req: null }));
+      assert.equal(await closed, 1003);
+    } finally {
+      ws.terminate();
+    }
+  });
+});
