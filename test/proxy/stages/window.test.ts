@@ -22,7 +22,8 @@ describe('window stage', () => {
       assert.ok(rate > model * 0.85 && rate < model * 1.15, `${(rate / 1e6).toFixed(3)} Mbit/s, model ${(model / 1e6).toFixed(3)}`);
       // The cap shows as bursts one RTT apart: nothing arrives in the middle of a cycle.
       const gaps = r.arrivals.slice(1).map((a, i) => a.tMs - r.arrivals[i]!.tMs);
-      assert.ok(gaps.filter((g) => g > 80).length >= 10, 'about one window per round trip');
+      // Generous under CPU load (18 cycles expected): a stream without the cap shows no such gaps at all.
+      assert.ok(gaps.filter((g) => g > 60).length >= 8, `about one window per round trip: ${gaps.filter((g) => g > 60).length} gaps over 60 ms`);
     } finally {
       s.destroy();
       await proxy.close();
