@@ -4,7 +4,7 @@
  * pair's ratio longhaul/iperf3 and CPU seconds per GB for both. Not a test: it
  * asserts nothing and is never run by CI.
  *
- *   npm run bench -- [--seconds 5] [--rounds 3] [--configs 1x128K,1x1M,2x128K,2x1M]
+ *   npm run bench -- [--seconds 5] [--rounds 3] [--configs 1x128K,1x1M,2x128K,2x1M] [--longhaul-args '--workers 1']
  */
 import { spawn } from 'node:child_process';
 import { readFile, rm } from 'node:fs/promises';
@@ -61,13 +61,14 @@ async function iperf3(streams: number, len: number, seconds: number): Promise<Me
   return { bitsPerSecond: j.end.sum_received.bits_per_second, bytes: j.end.sum_received.bytes, cpuSeconds: client.cpuSeconds + s.cpuSeconds };
 }
 
-async function longhaul(streams: number, len: number, seconds: number): Promise<Measured> {
+async function longhaul(streams: number, len: number, seconds: number, extra = ''): Promise<Measured> {
   const port = await freePort();
   const file = path.join(os.tmpdir(), `longhaul-bench-${process.pid}.json`);
   const node = process.execPath;
-  const server = timed(`${node} ${BIN} listen --once --bind 127.0.0.1 --port ${port} >/dev/null`, (seconds + 30) * 1000);
+  const workers = /--workers \d+/.exec(extra)?.[0] ?? '';
+  const server = timed(`${node} ${BIN} listen --once --bind 127.0.0.1 --port ${port} ${workers} >/dev/null`, (seconds + 30) * 1000);
   await new Promise((r) => setTimeout(r, 500));
-  const client = await timed(`CI=true ${node} ${BIN} run 127.0.0.1:${port} -t ${seconds} -l ${len} -P ${streams} --json ${file} >/dev/null`, (seconds + 30) * 1000);
+  const client = await timed(`CI=true ${node} ${BIN} run 127.0.0.1:${port} -t ${seconds} -l ${len} -P ${streams} ${extra} --json ${file} >/dev/null`, (seconds + 30) * 1000);
   const s = await server;
   const j = JSON.parse(await readFile(file, 'utf8')) as { total: { bitsPerSecond: number; bytes: number } };
   await rm(file, { force: true });
@@ -82,7 +83,7 @@ function median(xs: number[]): number {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { seconds: { type: 'string', default: '5' }, rounds: { type: 'string', default: '3' }, configs: { type: 'string', default: '1x128K,1x1M,2x128K,2x1M' } },
+    options: { 'longhaul-args': { type: 'string', default: '' }, seconds: { type: 'string', default: '5' }, rounds: { type: 'string', default: '3' }, configs: { type: 'string', default: '1x128K,1x1M,2x128K,2x1M' } },
   });
   const seconds = Number(values.seconds);
   const rounds = Number(values.rounds);
@@ -99,7 +100,7 @@ async function main(): Promise<void> {
     const ip: Measured[] = [];
     for (let r = 0; r < rounds; r++) {
       // Alternate which goes first so drift in machine state does not favour one.
-      const pair = r % 2 === 0 ? [await iperf3(c.streams, c.len, seconds), await longhaul(c.streams, c.len, seconds)] : [undefined, await longhaul(c.streams, c.len, seconds)];
+      const pair = r % 2 === 0 ? [await iperf3(c.streams, c.len, seconds), await longhaul(c.streams, c.len, seconds, values['longhaul-args'])] : [undefined, await longhaul(c.streams, c.len, seconds, values['longhaul-args'])];
       const i = pair[0] ?? (await iperf3(c.streams, c.len, seconds));
       const l = pair[1]!;
       ip.push(i);

@@ -47,8 +47,13 @@ export function register(program: Command): void {
       }
       process.stdout.write(`Longhaul responder on ${os.hostname()}, listening on ${addr.address}:${addr.port}\n`);
       const addrs = localAddresses();
-      if (addrs.length) process.stdout.write(`This PC's addresses: ${addrs.join(', ')}\n`);
-      process.stdout.write(`On the other PC run: longhaul run <one of these addresses>${addr.port === DEFAULT_PORT ? '' : `:${addr.port}`}\n`);
+      const portSuffix = addr.port === DEFAULT_PORT ? '' : `:${addr.port}`;
+      if (/^(127\.|::1$)/.test(addr.address)) {
+        process.stdout.write(`Bound to a loopback address: only this PC can connect (longhaul run ${addr.address.includes(':') ? `[${addr.address}]` : addr.address}${portSuffix})\n`);
+      } else {
+        if (addrs.length) process.stdout.write(`This PC's addresses: ${addrs.join(', ')}\n`);
+        process.stdout.write(`On the other PC run: longhaul run <one of these addresses>${portSuffix}\n`);
+      }
       process.send?.({ type: 'listening', port: addr.port, address: addr.address });
 
       responder.on('rejected', (peer, why) => process.stdout.write(`turned away ${peer}: ${why}\n`));
