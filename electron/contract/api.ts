@@ -178,6 +178,8 @@ export interface HistoryEntry {
   bytes: number;
   bitsPerSecond: number | null;
   partial: boolean;
+  /** The emulated link's preset ('custom' when typed), or null for a direct run. */
+  link: string | null;
   fileName: string;
 }
 
