@@ -13,8 +13,10 @@ import { checkConnection } from './connection-check.js';
 import { EventHub } from './event-hub.js';
 import { exportAs, type ExportFile } from './exporters.js';
 import { HistoryStore } from './history-store.js';
+import { sendersOf, toLiveSample } from './live-sample.js';
 import { parseRequest } from './request-schemas.js';
 import { ResponderHost } from './responder-host.js';
+import { RunLink, uiLinkPresets } from './run-link.js';
 import { systemInfo } from './system-info.js';
 
 export interface BackendOptions {
@@ -28,6 +30,8 @@ export interface BackendOptions {
 interface ActiveRun {
   runId: string;
   run: ControllerRun;
+  /** The delay proxy the run goes through, or null for a direct run. */
+  link: RunLink | null;
 }
 
 export class AppBackend {
@@ -35,6 +39,8 @@ export class AppBackend {
   readonly history: HistoryStore;
   private readonly responder: ResponderHost;
   private active: ActiveRun | null = null;
+  /** Set while a run is being set up (proxy starting), so a second Start is refused at once. */
+  private starting = false;
   /** Results of this session by id, so export works before (or without) the history file. */
   private readonly recent = new Map<string, LonghaulResult>();
   readonly handlers: ApiHandlers;
@@ -52,6 +58,9 @@ export class AppBackend {
       listHistory: async () => this.history.list(),
       loadResult: async ({ id }) => this.load(id),
       exportResult: async ({ id, format }) => opts.saveExport(exportAs(await this.load(id), format)),
+      reportText: async ({ id, format }) => exportAs(await this.load(id), format),
+      linkPresets: async () => uiLinkPresets(),
+      setBypass: async ({ runId, bypass }) => this.setBypass(runId, bypass),
     };
   }
 
@@ -67,23 +76,42 @@ export class AppBackend {
     const a = this.active;
     if (a) {
       a.run.stop('user');
-      await Promise.race([a.run.result, new Promise((r) => setTimeout(r, 8000))]);
+      await Promise.race([a.run.result, new Promise((r) => setTimeout(r, 8000).unref())]);
+      await a.link?.stop();
     }
     await this.responder.stop();
   }
 
-  private startRun(req: Invokes['startRun']['req']): { runId: string } {
-    if (req.link.kind !== 'direct') {
-      throw new LonghaulError('LH_ERR_NOT_AVAILABLE', 'the link emulator (delay proxy) is not available in this build; choose a direct link');
+  private async startRun(req: Invokes['startRun']['req']): Promise<{ runId: string }> {
+    if (this.active || this.starting) throw new LonghaulError('LH_ERR_BUSY', 'a run is already in progress: stop it or wait for its end');
+    this.starting = true;
+    let link: RunLink | null = null;
+    try {
+      // Through the emulator the controller dials the local proxy, which forwards to the partner.
+      if (req.link.kind === 'proxy') link = await RunLink.start({ host: req.host, port: req.port }, req.link);
+      const run = link
+        ? startRun({ host: '127.0.0.1', port: link.port, params: req.params, link: link.hook() })
+        : startRun({ host: req.host, port: req.port, params: req.params });
+      const runId = randomBytes(8).toString('hex');
+      this.active = { runId, run, link };
+      const senders = sendersOf(run.params);
+      run.on('phase', (phase) => this.hub.emit('onPhase', { runId, phase }));
+      run.on('sample', (s, side) => this.hub.emit('onSample', toLiveSample(runId, side, s, senders)));
+      void run.result.then((result) => this.onRunEnd(runId, result));
+      return { runId };
+    } catch (err) {
+      await link?.stop();
+      throw err;
+    } finally {
+      this.starting = false;
     }
-    if (this.active) throw new LonghaulError('LH_ERR_BUSY', 'a run is already in progress: stop it or wait for its end');
-    const run = startRun({ host: req.host, port: req.port, params: req.params });
-    const runId = randomBytes(8).toString('hex');
-    this.active = { runId, run };
-    run.on('phase', (phase) => this.hub.emit('onPhase', { runId, phase }));
-    run.on('sample', (s, side) => this.hub.emit('onSample', { runId, side, index: s.index, t: s.t, final: s.final, streams: s.streams }));
-    void run.result.then((result) => this.onRunEnd(runId, result));
-    return { runId };
+  }
+
+  private async setBypass(runId: string, on: boolean): Promise<Invokes['setBypass']['res']> {
+    const a = this.active;
+    if (!a || a.runId !== runId) throw new LonghaulError('LH_ERR_NOT_FOUND', 'no such run in progress: the bypass switch exists only during a run');
+    if (!a.link) throw new LonghaulError('LH_ERR_NOT_AVAILABLE', 'this run is direct: there is no link proxy to bypass');
+    return a.link.setBypass(runId, on);
   }
 
   private stopRun(runId: string): { stopping: boolean } {
@@ -93,7 +121,9 @@ export class AppBackend {
   }
 
   private async onRunEnd(runId: string, result: LonghaulResult): Promise<void> {
+    const link = this.active?.runId === runId ? this.active.link : null;
     if (this.active?.runId === runId) this.active = null;
+    await link?.stop();
     this.recent.set(result.id, result);
     let savedPath: string | null = null;
     let saveError: string | null = null;

@@ -1,11 +1,12 @@
 /**
- * Result exporters by format. JSON is built in; the report formats (CSV,
- * console log, ttcp line) come with the reports work (issue 4), which
- * registers them here — until then `available()` says they are missing and
- * the UI disables their buttons.
+ * Result exporters by format: JSON, CSV, the PetaBumps console log and the
+ * ttcp line, each the same text `longhaul report --format F` prints for the
+ * saved result (electron/report/render.ts), so an export from the app and one
+ * from the command line of the same result are byte-identical.
  */
 import type { ExportFormat } from '../contract/api.js';
 import type { LonghaulResult } from '../contract/result.js';
+import { renderReport } from '../report/render.js';
 import { LonghaulError } from '../util/errors.js';
 
 export interface ExportFile {
@@ -31,7 +32,7 @@ export function availableFormats(): Record<ExportFormat, boolean> {
 /** Render a result in a format; `LH_ERR_NOT_AVAILABLE` when this build has no exporter for it. */
 export function exportAs(r: LonghaulResult, format: ExportFormat): ExportFile {
   const fn = exporters.get(format);
-  if (!fn) throw new LonghaulError('LH_ERR_NOT_AVAILABLE', `exporting as ${format} is not available in this build (it comes with the reports feature)`);
+  if (!fn) throw new LonghaulError('LH_ERR_NOT_AVAILABLE', `exporting as ${format} is not available in this build`);
   return fn(r);
 }
 
@@ -40,8 +41,15 @@ export function baseName(r: LonghaulResult): string {
   return `longhaul-${r.startedAt.replace(/[:.]/g, '-').replace(/Z$/, 'Z')}-${r.id}`;
 }
 
-registerExporter('json', (r) => ({
-  fileName: `${baseName(r)}.json`,
-  mimeType: 'application/json',
-  text: JSON.stringify(r, null, 2) + '\n',
-}));
+/** File name extension and MIME type per format (the console log and the ttcp line are plain text). */
+const FILE_TYPES: Record<ExportFormat, { ext: string; mimeType: string }> = {
+  json: { ext: 'json', mimeType: 'application/json' },
+  csv: { ext: 'csv', mimeType: 'text/csv' },
+  console: { ext: 'log', mimeType: 'text/plain' },
+  ttcp: { ext: 'ttcp.txt', mimeType: 'text/plain' },
+};
+
+for (const format of Object.keys(FILE_TYPES) as ExportFormat[]) {
+  const { ext, mimeType } = FILE_TYPES[format];
+  registerExporter(format, (r) => ({ fileName: `${baseName(r)}.${ext}`, mimeType, text: renderReport(r, format) }));
+}

@@ -75,6 +75,7 @@ function entryOf(r: LonghaulResult, fileName: string): HistoryEntry {
     bytes: r.total.bytes,
     bitsPerSecond: r.total.bitsPerSecond,
     partial: r.partial,
+    link: r.link ? (r.link.preset ?? 'custom') : null,
     fileName,
   };
 }

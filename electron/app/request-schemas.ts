@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { InvokeName, Invokes } from '../contract/api.js';
 import { EXPORT_FORMATS } from '../contract/api.js';
 import { runParamsSchema } from '../engine/params.js';
+import { linkSettingsSchema } from '../proxy/link-settings.js';
 import { ArgumentError } from '../util/errors.js';
 
 const host = z.string().trim().min(1, 'the address is empty').max(255).regex(/^[A-Za-z0-9.:_%-]+$/, 'the address may hold letters, digits, ".", ":", "-" only');
@@ -16,8 +17,9 @@ const id = z.string().regex(/^[0-9a-f]{8,64}$/, 'not a result id');
 
 const link = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('direct') }).strict(),
-  z.object({ kind: z.literal('proxy'), preset: z.string().max(64), rateBitsPerSec: z.number().positive(), rttMs: z.number().min(0) }).strict(),
+  z.object({ kind: z.literal('proxy'), preset: z.string().max(64).nullable(), settings: linkSettingsSchema }).strict(),
 ]);
+const format = z.enum(EXPORT_FORMATS as [string, ...string[]]) as z.ZodType<Invokes['exportResult']['req']['format']>;
 
 const SCHEMAS: { [K in InvokeName]: z.ZodType<Invokes[K]['req']> } = {
   systemInfo: z.null(),
@@ -28,7 +30,10 @@ const SCHEMAS: { [K in InvokeName]: z.ZodType<Invokes[K]['req']> } = {
   stopResponder: z.null(),
   listHistory: z.null(),
   loadResult: z.object({ id }).strict(),
-  exportResult: z.object({ id, format: z.enum(EXPORT_FORMATS as [string, ...string[]]) as z.ZodType<Invokes['exportResult']['req']['format']> }).strict(),
+  exportResult: z.object({ id, format }).strict(),
+  reportText: z.object({ id, format }).strict(),
+  linkPresets: z.null(),
+  setBypass: z.object({ runId: z.string().max(64), bypass: z.boolean() }).strict(),
 };
 
 /** Parse a request for `name`; throws ArgumentError naming the first bad field. */

@@ -12,6 +12,7 @@ import type { ResponderSession } from '../engine/responder-session.js';
 import { describeError } from '../util/errors.js';
 import type { EventHub } from './event-hub.js';
 import type { HistoryStore } from './history-store.js';
+import { toLiveSample } from './live-sample.js';
 
 export class ResponderHost {
   private responder: Responder | null = null;
@@ -58,7 +59,7 @@ export class ResponderHost {
     const runId = `responder-${++this.runCount}`;
     this.set({ ...this.status, state: 'running', peer: s.channel.remoteAddress, runId });
     s.on('sample', (sample, side) => {
-      this.hub.emit('onResponderSample', { runId, side, index: sample.index, t: sample.t, final: sample.final, streams: sample.streams });
+      this.hub.emit('onResponderSample', toLiveSample(runId, side, sample, null));
     });
   }
 

@@ -3,18 +3,25 @@ import os from 'node:os';
 import type { Features, SystemInfo } from '../contract/api.js';
 import { localAddresses } from '../cli/commands/listen.js';
 import { DEFAULT_PORT } from '../engine/responder.js';
+import { nativeSockets } from '../native/load-native.js';
 import { SOFTWARE } from '../util/version.js';
 import { availableFormats } from './exporters.js';
 
-/** Features of this build; the pending ones flip to true as their issues land. */
+/**
+ * Features of this build. The window and the TCP figures need the native
+ * socket addon (`npm ci` builds it where a C++ compiler exists); without it
+ * runs use the OS default window and the UI says why.
+ */
 export function buildFeatures(): Features {
+  const native = nativeSockets();
   return {
     exportFormats: availableFormats(),
-    linkEmulator: false,
-    diagnosis: false,
-    rttCwnd: false,
-    windowApplied: false,
+    linkEmulator: true,
+    diagnosis: true,
+    rttCwnd: native.api !== null,
+    windowApplied: native.api !== null,
     discovery: false,
+    nativeReason: native.reason,
   };
 }
 

@@ -27,10 +27,11 @@ export class ProxyProcess {
     });
   }
 
-  /** Start a proxy on 127.0.0.1, any free port, forwarding to `targetPort`. */
-  static start(targetPort: number, spec: LinkSpec, preset: string | null): Promise<ProxyProcess> {
+  /** Start a proxy on 127.0.0.1, any free port, forwarding to `targetHost:targetPort` (default 127.0.0.1). */
+  static start(targetPort: number, spec: LinkSpec, preset: string | null, targetHost = '127.0.0.1'): Promise<ProxyProcess> {
     return new Promise((resolve, reject) => {
-      const args = ['proxy', '--listen', '0', '--target', `127.0.0.1:${targetPort}`, '--link-json', JSON.stringify(spec.settings ?? spec.chains)];
+      const target = targetHost.includes(':') ? `[${targetHost}]:${targetPort}` : `${targetHost}:${targetPort}`;
+      const args = ['proxy', '--listen', '0', '--target', target, '--link-json', JSON.stringify(spec.settings ?? spec.chains)];
       const child = fork(BIN, args, { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: [] });
       const timer = setTimeout(() => {
         child.kill('SIGKILL');

@@ -12,9 +12,9 @@
  * Pure types plus two constant tables, no Node imports: the renderer shares it.
  * Errors cross as `{ code: 'LH_ERR_*', message }`; the UI matches on `code`.
  */
-import type { Direction, LonghaulResult, Side } from './result.js';
+import type { Direction, LinkSettingsInfo, LonghaulResult, Side } from './result.js';
 
-/** Result export formats. Only those in `Features.exportFormats` work in a given build. */
+/** Result export formats (all four since the reports landed; `Features.exportFormats` still says which work). */
 export type ExportFormat = 'json' | 'csv' | 'console' | 'ttcp';
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['json', 'csv', 'console', 'ttcp'];
 
@@ -34,6 +34,8 @@ export interface Features {
   windowApplied: boolean;
   /** Finding responders on the LAN (pairing issue). */
   discovery: boolean;
+  /** Why `rttCwnd` and `windowApplied` are false (the native addon's load error), or null. */
+  nativeReason: string | null;
 }
 
 export interface SystemInfo {
@@ -72,16 +74,62 @@ export interface ConnectionCheck {
   detail: string;
 }
 
-/** How the traffic goes. Only `direct` exists until the link emulator lands. */
+/**
+ * How the traffic goes: straight to the partner, or through the local delay
+ * proxy (link emulator), which runs on this PC and forwards to the partner.
+ * `settings` are the emulator's own (units in the names, see result.ts);
+ * `preset` names the preset they started from, null when typed from scratch.
+ */
 export type LinkChoice =
   | { kind: 'direct' }
-  | { kind: 'proxy'; preset: string; rateBitsPerSec: number; rttMs: number };
+  | { kind: 'proxy'; preset: string | null; settings: LinkSettingsInfo };
+
+/** A link preset as the Link screen lists it: every number shown, nothing behind the name. */
+export interface UiLinkPreset {
+  /** What `longhaul loopback --link NAME` takes. */
+  name: string;
+  label: string;
+  /** Where the numbers come from. */
+  about: string;
+  settings: LinkSettingsInfo;
+}
+
+/** The proxy's bypass switch during a run, as the proxy confirmed it. */
+export interface BypassState {
+  runId: string;
+  bypass: boolean;
+  /** Every switch so far; `t` is seconds since the run's start (controller clock), as in `result.link`. */
+  toggles: { t: number; bypass: boolean }[];
+}
+
+/** A report rendered as text (for the Results screen's panes and Copy; exports save the same text). */
+export interface ReportText {
+  fileName: string;
+  mimeType: string;
+  text: string;
+}
 
 export interface StartRunRequest {
   host: string;
   port: number;
   params: UiRunParams;
   link: LinkChoice;
+}
+
+/**
+ * One sending stream end's latest TCP_INFO at a tick (native addon only).
+ * null = this OS does not report it.
+ */
+export interface LiveTcp {
+  id: number;
+  /** Smoothed round-trip time, microseconds. */
+  rttUs: number | null;
+  /** Congestion window, bytes. */
+  sndCwndBytes: number | null;
+  /** The peer's advertised receive window, bytes. */
+  sndWndBytes: number | null;
+  /** Segments retransmitted since the connection began. */
+  totalRetransSegments: number | null;
 }
 
 /** Cumulative counters of one side at one tick: [streamId, bytes, completions]. */
@@ -93,6 +141,8 @@ export interface LiveSample {
   t: number;
   final: boolean;
   streams: [number, number, number][];
+  /** TCP_INFO of the streams this side sends; absent where that side has no native addon. */
+  tcp?: LiveTcp[];
 }
 
 export interface RunEnded {
@@ -128,6 +178,8 @@ export interface HistoryEntry {
   bytes: number;
   bitsPerSecond: number | null;
   partial: boolean;
+  /** The emulated link's preset ('custom' when typed), or null for a direct run. */
+  link: string | null;
   fileName: string;
 }
 
@@ -148,6 +200,9 @@ export interface Invokes {
   listHistory: { channel: 'history:list'; req: null; res: HistoryEntry[] };
   loadResult: { channel: 'history:load'; req: { id: string }; res: LonghaulResult };
   exportResult: { channel: 'export:save'; req: { id: string; format: ExportFormat }; res: ExportOutcome };
+  reportText: { channel: 'report:text'; req: { id: string; format: ExportFormat }; res: ReportText };
+  linkPresets: { channel: 'link:presets'; req: null; res: UiLinkPreset[] };
+  setBypass: { channel: 'link:bypass'; req: { runId: string; bypass: boolean }; res: BypassState };
 }
 
 /** The events main pushes: subscription name → [channel, payload]. */
@@ -176,6 +231,9 @@ export const INVOKES: { readonly [K in InvokeName]: Invokes[K]['channel'] } = {
   listHistory: 'history:list',
   loadResult: 'history:load',
   exportResult: 'export:save',
+  reportText: 'report:text',
+  linkPresets: 'link:presets',
+  setBypass: 'link:bypass',
 };
 
 export const EVENTS: { readonly [K in EventName]: Events[K]['channel'] } = {

@@ -2,7 +2,7 @@
  * Runs from the UI: start, live samples into the series, stop, end → Results.
  * Subscribes once to the API's events (for the controller and the responder side).
  */
-import type { UiRunParams } from '../../electron/contract/api.js';
+import type { LinkChoice, UiRunParams } from '../../electron/contract/api.js';
 import type { Direction } from '../../electron/contract/result.js';
 import { api } from './bridge/index.js';
 import { errorText } from './bridge/ws-client.js';
@@ -13,16 +13,29 @@ export function senderOf(direction: Direction, streams: number): (id: number) =>
   return (id) => (direction === 'reverse' ? 'responder' : direction === 'bidir' && id >= streams ? 'responder' : 'controller');
 }
 
-export async function startRun(params: UiRunParams, distanceMeters: number | null): Promise<string | null> {
+export async function startRun(params: UiRunParams, distanceMeters: number | null, link: LinkChoice): Promise<string | null> {
   const partner = splitPartner(app.partner, app.system?.defaultPort ?? 5211);
   if (!partner) return 'the partner address is not HOST or HOST:PORT';
   app.result = null;
   app.distanceMeters = distanceMeters;
   try {
-    const { runId } = await api.startRun({ host: partner.host, port: partner.port, params, link: { kind: 'direct' } });
+    const { runId } = await api.startRun({ host: partner.host, port: partner.port, params, link });
     // Raw object: $state would proxy the series, and a chart must not read through proxies 10×/s.
-    app.run = newLiveRun(runId, params, senderOf(params.direction, params.streams));
+    app.run = newLiveRun(runId, params, senderOf(params.direction, params.streams), link);
     app.screen = 'run';
+    return null;
+  } catch (err) {
+    return errorText(err);
+  }
+}
+
+/** Switch the proxy's bypass; the state shown is the one the proxy confirmed. */
+export async function setBypass(on: boolean): Promise<string | null> {
+  const run = app.run;
+  if (!run?.bypass) return 'this run does not go through the link proxy';
+  try {
+    run.bypass = await api.setBypass({ runId: run.runId, bypass: on });
+    run.tick++;
     return null;
   } catch (err) {
     return errorText(err);
@@ -49,6 +62,7 @@ export function wireEvents(): void {
     if (!run || run.runId !== s.runId) return;
     run.receiver.add(s);
     run.sender.add(s);
+    run.tcp.add(s);
     run.tick++;
   });
   api.onRunEnd(({ runId, result, savedPath, saveError }) => {

@@ -3,9 +3,11 @@
  * screen → partner → link → test form → run → result. Screens read and write
  * it; only `run-control.ts` talks to the API about runs.
  */
-import type { ConnectionCheck, HistoryEntry, ResponderStatus, RunPhase, SystemInfo, UiRunParams } from '../../electron/contract/api.js';
+import type { BypassState, ConnectionCheck, HistoryEntry, LinkChoice, ResponderStatus, RunPhase, SystemInfo, UiLinkPreset, UiRunParams } from '../../electron/contract/api.js';
 import type { LonghaulResult } from '../../electron/contract/result.js';
+import { DEFAULT_LINK_FORM, type LinkForm } from './lib/link-form.js';
 import { LiveSeries } from './lib/live-series.js';
+import { TcpSeries } from './lib/tcp-series.js';
 import { DEFAULT_FORM, type TestForm } from './lib/test-form.js';
 
 export type Screen = 'start' | 'pair' | 'link' | 'test' | 'run' | 'results' | 'history' | 'waiting';
@@ -20,13 +22,6 @@ export const STEPS: { screen: Screen; label: string }[] = [
   { screen: 'results', label: 'Results' },
 ];
 
-export interface LinkForm {
-  kind: 'direct' | 'proxy';
-  presetId: string;
-  rate: string;
-  rtt: string;
-}
-
 export interface LiveRun {
   runId: string;
   /** What was asked for (null on the responder side, which is not told here). */
@@ -34,6 +29,12 @@ export interface LiveRun {
   phase: RunPhase;
   receiver: LiveSeries;
   sender: LiveSeries;
+  /** The sending kernels' RTT and cwnd (native addon), per tick. */
+  tcp: TcpSeries;
+  /** How the traffic goes (the responder side does not know: direct). */
+  link: LinkChoice;
+  /** The proxy's bypass switch as the proxy confirmed it; null for direct runs. */
+  bypass: BypassState | null;
   /** Bumped per sample so views re-read the series. */
   tick: number;
   startedAtMs: number;
@@ -48,7 +49,9 @@ class AppState {
   /** The partner, as typed: host or host:port. */
   partner = $state('');
   check = $state<ConnectionCheck | null>(null);
-  link = $state<LinkForm>({ kind: 'direct', presetId: 'satellite', rate: '4mbit', rtt: '1300ms' });
+  link = $state<LinkForm>({ ...DEFAULT_LINK_FORM });
+  /** The emulator's presets, from the host (the renderer never imports electron/proxy). */
+  presets = $state<UiLinkPreset[]>([]);
   form = $state<TestForm>({ ...DEFAULT_FORM });
   run = $state<LiveRun | null>(null);
   result = $state<LonghaulResult | null>(null);
@@ -75,13 +78,16 @@ export function splitPartner(text: string, defaultPort: number): { host: string;
   return { host: m[1], port };
 }
 
-export function newLiveRun(runId: string, params: UiRunParams | null, senderOf: (id: number) => 'controller' | 'responder'): LiveRun {
+export function newLiveRun(runId: string, params: UiRunParams | null, senderOf: (id: number) => 'controller' | 'responder', link: LinkChoice = { kind: 'direct' }): LiveRun {
   return {
     runId,
     params,
     phase: 'hello',
     receiver: new LiveSeries({ view: 'receiver', senderOf }),
     sender: new LiveSeries({ view: 'sender', senderOf }),
+    tcp: new TcpSeries(),
+    link,
+    bypass: link.kind === 'proxy' ? { runId, bypass: false, toggles: [] } : null,
     tick: 0,
     startedAtMs: Date.now(),
     stopping: false,

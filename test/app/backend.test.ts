@@ -10,6 +10,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { AppBackend } from '../../electron/app/backend.js';
 import type { Events, LiveSample, RunEnded } from '../../electron/contract/api.js';
+import { renderReport } from '../../electron/report/render.js';
 import type { Responder } from '../../electron/engine/responder.js';
 import { startResponder, within } from '../helpers/net.js';
 
@@ -62,7 +63,18 @@ describe('app backend', { timeout: 40_000 }, () => {
     const out = await backend.call('exportResult', { id: e.result.id, format: 'json' });
     assert.equal(out.kind, 'download');
     if (out.kind === 'download') assert.deepEqual(JSON.parse(out.text), e.result);
-    await assert.rejects(backend.call('exportResult', { id: e.result.id, format: 'csv' }), { code: 'LH_ERR_NOT_AVAILABLE' });
+    // The report formats are the CLI's `longhaul report` text of the same result, byte for byte.
+    for (const format of ['csv', 'console', 'ttcp'] as const) {
+      const x = await backend.call('exportResult', { id: e.result.id, format });
+      assert.equal(x.kind, 'download');
+      if (x.kind === 'download') assert.equal(x.text, renderReport(e.result, format), format);
+      assert.deepEqual(await backend.call('reportText', { id: e.result.id, format }), x.kind === 'download' ? { fileName: x.fileName, mimeType: x.mimeType, text: x.text } : null);
+    }
+    const log = await backend.call('reportText', { id: e.result.id, format: 'console' });
+    assert.match(log.fileName, /\.log$/);
+    assert.ok(log.text.includes(` ${(e.result.total.bytes / 1e6).toFixed(6)} `), 'the PetaBumps total (MEG) is the run\'s bytes');
+    // A direct run has no proxy to bypass.
+    await assert.rejects(backend.call('setBypass', { runId, bypass: true }), { code: 'LH_ERR_NOT_FOUND' });
   });
 
   it('rejects bad requests with LH_ERR_BAD_ARGUMENT, naming the field', async () => {
@@ -70,7 +82,11 @@ describe('app backend', { timeout: 40_000 }, () => {
     await assert.rejects(backend.call('startRun', { host: '127.0.0.1', port, params: { ...good, streams: 0 }, link: { kind: 'direct' } }), (e: Error & { code: string }) => e.code === 'LH_ERR_BAD_ARGUMENT' && /params\.streams/.test(e.message));
     await assert.rejects(backend.call('checkPeer', { host: 'a b', port: 1 }), { code: 'LH_ERR_BAD_ARGUMENT' });
     await assert.rejects(backend.call('loadResult', { id: '../../x' }), { code: 'LH_ERR_BAD_ARGUMENT' });
-    await assert.rejects(backend.call('startRun', { host: '127.0.0.1', port, params: good, link: { kind: 'proxy', preset: 'satellite', rateBitsPerSec: 4e6, rttMs: 1300 } }), { code: 'LH_ERR_NOT_AVAILABLE' });
+    const settings = (await backend.call('linkPresets', null)).find((p) => p.name === 'satellite')!.settings;
+    await assert.rejects(backend.call('startRun', { host: '127.0.0.1', port, params: good, link: { kind: 'proxy', preset: 'satellite', settings: { ...settings, lossRatio: 0.9 } } }), (e: Error & { code: string }) => e.code === 'LH_ERR_BAD_ARGUMENT' && /lossRatio/.test(e.message));
+    await assert.rejects(backend.call('startRun', { host: '127.0.0.1', port, params: good, link: { kind: 'proxy', preset: null, settings: { ...settings, delayMs: -1 } } }), { code: 'LH_ERR_BAD_ARGUMENT' });
+    await assert.rejects(backend.call('reportText', { id: 'abcdef0123456789', format: 'pdf' }), { code: 'LH_ERR_BAD_ARGUMENT' });
+    await assert.rejects(backend.call('setBypass', { runId: 'x', bypass: 'yes' }), { code: 'LH_ERR_BAD_ARGUMENT' });
   });
 
   it('hosts a responder the UI can start and stop', async () => {

@@ -46,18 +46,3 @@ export function linkModel(i: LinkModelInput): LinkModel {
     windowTooSmall: i.windowBytes * Math.max(1, i.streams) < bdpBytes,
   };
 }
-
-/** A named link the emulator will reproduce (issue 5); shown as presets for the model meanwhile. */
-export interface LinkPreset {
-  id: string;
-  label: string;
-  rateBitsPerSec: number;
-  rttMs: number;
-}
-
-export const LINK_PRESETS: readonly LinkPreset[] = [
-  { id: 'lan', label: 'Gigabit LAN', rateBitsPerSec: 1e9, rttMs: 0.5 },
-  { id: 'dsl', label: 'DSL line', rateBitsPerSec: 16e6, rttMs: 30 },
-  { id: 'wan', label: 'Transatlantic WAN', rateBitsPerSec: 100e6, rttMs: 90 },
-  { id: 'satellite', label: 'Geostationary satellite', rateBitsPerSec: 4e6, rttMs: 1300 },
-];

@@ -1,0 +1,31 @@
+/**
+ * Engine samples → the contract's `LiveSample`: cumulative counters as they
+ * are, and of the TCP_INFO readings only the sending ends' RTT, cwnd, peer
+ * window and retransmissions (what the Run screen's second panel draws),
+ * so 128 streams at 10 samples/s stay a few kB per sample on the socket.
+ */
+import type { LiveSample, LiveTcp } from '../contract/api.js';
+import type { Side, TcpSample } from '../contract/result.js';
+import type { SideSample } from '../engine/data-plane.js';
+import { planStreams, type RunParams } from '../engine/params.js';
+
+/** Stream id → the side that sends it, from the run's plan. */
+export function sendersOf(params: RunParams): Map<number, Side> {
+  return new Map(planStreams(params).map((s) => [s.id, s.sender]));
+}
+
+function liveTcp(id: number, t: TcpSample): LiveTcp {
+  return { id, rttUs: t.rttUs, sndCwndBytes: t.sndCwndBytes, sndWndBytes: t.sndWndBytes, totalRetransSegments: t.totalRetransSegments };
+}
+
+/**
+ * The contract sample for one side's engine sample. `senders` null (the
+ * responder host, which does not see the plan) leaves the TCP readings out.
+ */
+export function toLiveSample(runId: string, side: Side, s: Pick<SideSample, 'index' | 't' | 'final' | 'streams' | 'tcp'>, senders: Map<number, Side> | null): LiveSample {
+  const out: LiveSample = { runId, side, index: s.index, t: s.t, final: s.final, streams: s.streams };
+  if (!senders) return out;
+  const tcp = (s.tcp ?? []).filter(([id]) => senders.get(id) === side).map(([id, t]) => liveTcp(id, t));
+  if (tcp.length) out.tcp = tcp;
+  return out;
+}

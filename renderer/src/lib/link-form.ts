@@ -1,0 +1,103 @@
+/**
+ * The Link screen's form: the emulator's settings as typed (RTT, jitter, rate,
+ * modelled loss, MSS, slow start), a preset's numbers poured into it, and the
+ * validated `LinkSettingsInfo` the host runs (which validates again). The
+ * window is the test's own: through the proxy it is also the emulated window,
+ * because the real sockets only see the fast local hop to the proxy.
+ */
+import type { LinkChoice, UiLinkPreset } from '../../../electron/contract/api.js';
+import type { LinkSettingsInfo } from '../../../electron/contract/result.js';
+import { parseDuration, parseRate, type Parsed } from './units.js';
+
+export interface LinkForm {
+  kind: 'direct' | 'proxy';
+  /** The preset the numbers came from (then possibly edited), or null. */
+  preset: string | null;
+  /** Round trip; the proxy delays each direction by half. */
+  rtt: string;
+  jitter: string;
+  rate: string;
+  /** Modelled loss: `1%` or `0.01`. */
+  loss: string;
+  mss: string;
+  slowstart: boolean;
+}
+
+export const DEFAULT_LINK_FORM: LinkForm = {
+  kind: 'direct', preset: 'satellite', rtt: '1300ms', jitter: '0ms', rate: '4mbit', loss: '0%', mss: '1448', slowstart: true,
+};
+
+export type LinkErrors = Partial<Record<'rtt' | 'jitter' | 'rate' | 'loss' | 'mss', string>>;
+
+export interface LinkOutcome {
+  rttMs: number | null;
+  rateBitsPerSec: number | null;
+  /** The proxy's settings, or null while a field is wrong. */
+  settings: LinkSettingsInfo | null;
+  errors: LinkErrors;
+}
+
+/** A number as short text: 1300 → "1300", 0.2 → "0.2". */
+function short(n: number): string {
+  return String(Number(n.toFixed(6)));
+}
+
+/** bit/s as typed: 4e6 → "4mbit", 1e9 → "1gbit". */
+export function rateText(bitsPerSec: number | null): string {
+  if (bitsPerSec === null) return '';
+  if (bitsPerSec >= 1e9 && bitsPerSec % 1e7 === 0) return `${short(bitsPerSec / 1e9)}gbit`;
+  if (bitsPerSec >= 1e6) return `${short(bitsPerSec / 1e6)}mbit`;
+  if (bitsPerSec >= 1e3) return `${short(bitsPerSec / 1e3)}kbit`;
+  return `${short(bitsPerSec)}bit`;
+}
+
+/** The form holding a preset's numbers (the link kind is kept). */
+export function formFromPreset(p: UiLinkPreset, kind: LinkForm['kind']): LinkForm {
+  const s = p.settings;
+  return {
+    kind, preset: p.name, rtt: `${short(2 * s.delayMs)}ms`, jitter: `${short(s.jitterMs)}ms`, rate: rateText(s.rateBitsPerSec),
+    loss: `${short(s.lossRatio * 100)}%`, mss: String(s.mssBytes), slowstart: s.slowstart,
+  };
+}
+
+/** `1%` → 0.01, `0.001` → 0.001; 0 to 50 %. */
+export function parseLoss(text: string): Parsed {
+  const m = /^\s*([0-9]+(?:\.[0-9]+)?)\s*(%?)\s*$/.exec(text);
+  if (!m) return { ok: false, error: /^\s*-/.test(text) ? 'cannot be negative' : 'a ratio, e.g. 0.1% or 0.001' };
+  const v = Number(m[1]) / (m[2] ? 100 : 1);
+  return v > 0.5 ? { ok: false, error: 'at most 50 %' } : { ok: true, value: v };
+}
+
+function range(p: Parsed, lo: number, hi: number, msg: string): Parsed {
+  return !p.ok ? p : p.value < lo || p.value > hi ? { ok: false, error: msg } : p;
+}
+
+/** Validate the form; `windowBytes` is the test's window (null = OS default, not emulated). */
+export function validateLinkForm(f: LinkForm, windowBytes: number | null): LinkOutcome {
+  const errors: LinkErrors = {};
+  const rtt = range(parseDuration(f.rtt), 0, 120, 'between 0 and 120 s');
+  const jitter = range(parseDuration(f.jitter), 0, 60, 'between 0 and 60 s');
+  const rate = range(parseRate(f.rate), 1, 1e12, 'above 0, e.g. 4mbit');
+  const loss = parseLoss(f.loss);
+  const mss = /^\s*\d+\s*$/.test(f.mss) ? range({ ok: true, value: Number(f.mss) }, 500, 65_535, 'from 500 to 65535 bytes') : { ok: false as const, error: 'whole bytes, e.g. 1448' };
+  if (!rtt.ok) errors.rtt = rtt.error;
+  if (!jitter.ok) errors.jitter = jitter.error;
+  if (!rate.ok) errors.rate = rate.error;
+  if (!loss.ok) errors.loss = loss.error;
+  if (!mss.ok) errors.mss = mss.error;
+  const rttMs = rtt.ok ? rtt.value * 1000 : null;
+  const rateBitsPerSec = rate.ok ? rate.value : null;
+  if (!rtt.ok || !jitter.ok || !rate.ok || !loss.ok || !mss.ok) return { rttMs, rateBitsPerSec, settings: null, errors };
+  const settings: LinkSettingsInfo = {
+    delayMs: rtt.value * 500, jitterMs: jitter.value * 1000, rateBitsPerSec: rate.value, windowBytes,
+    slowstart: f.slowstart, lossRatio: loss.value, mssBytes: mss.value,
+  };
+  return { rttMs, rateBitsPerSec, settings, errors };
+}
+
+/** What Start sends: direct, or the proxy with its settings (null when the form is wrong). */
+export function linkChoice(f: LinkForm, windowBytes: number | null): LinkChoice | null {
+  if (f.kind === 'direct') return { kind: 'direct' };
+  const o = validateLinkForm(f, windowBytes);
+  return o.settings ? { kind: 'proxy', preset: f.preset, settings: o.settings } : null;
+}

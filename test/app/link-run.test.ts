@@ -1,0 +1,114 @@
+/**
+ * A UI run through the link emulator, on the real engine and a real proxy
+ * process: the app's own responder on 127.0.0.1, the delay proxy in front of
+ * it, the bypass switched on and off during the run. The switches must land
+ * in the result, the rate must follow them (shaped when on the link, far
+ * above the link rate when bypassed), live samples must carry TCP_INFO when
+ * the addon is built, and the proxy must be gone once the run ends.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { AppBackend } from '../../electron/app/backend.js';
+import type { Events, LiveSample, RunEnded, RunPhase } from '../../electron/contract/api.js';
+import type { LinkSettingsInfo } from '../../electron/contract/result.js';
+import { nativeSockets } from '../../electron/native/load-native.js';
+import { within } from '../helpers/net.js';
+
+const RATE = 20e6;
+
+describe('app backend: a run through the link emulator', { timeout: 60_000 }, () => {
+  let dir: string;
+  let backend: AppBackend;
+
+  before(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'longhaul-linkrun-'));
+    backend = new AppBackend({ mode: 'browser', dataDir: dir, saveExport: async (f) => ({ kind: 'download', ...f }) });
+  });
+  after(async () => {
+    await backend.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('serves the presets with every number', async () => {
+    const presets = await backend.call('linkPresets', null);
+    const sat = presets.find((p) => p.name === 'satellite');
+    assert.ok(sat, 'satellite preset');
+    assert.equal(sat.settings.delayMs, 650);
+    assert.equal(sat.settings.rateBitsPerSec, 4e6);
+    assert.ok(presets.every((p) => p.label && p.about && typeof p.settings.lossRatio === 'number'));
+  });
+
+  it('records bypass switches made during the run, and the rate follows them', async () => {
+    const r = await backend.call('startResponder', { port: 0, bind: '127.0.0.1' });
+    assert.equal(r.state, 'listening');
+    const settings: LinkSettingsInfo = { delayMs: 10, jitterMs: 0, rateBitsPerSec: RATE, windowBytes: null, slowstart: false, lossRatio: 0, mssBytes: 1448 };
+    const samples: LiveSample[] = [];
+    let phase = 'hello' as RunPhase;
+    let running: () => void;
+    const isRunning = new Promise<void>((res) => (running = res));
+    let ended: (e: RunEnded) => void;
+    const end = new Promise<RunEnded>((res) => (ended = res));
+    const unsubscribe = backend.hub.subscribe(<K extends keyof Events>(name: K, payload: Events[K]['payload']) => {
+      if (name === 'onSample') samples.push(payload as LiveSample);
+      if (name === 'onPhase' && (phase = (payload as { phase: RunPhase }).phase) === 'running') running();
+      if (name === 'onRunEnd') ended(payload as RunEnded);
+    });
+    const params = { streams: 2, bufferBytes: 65536, windowBytes: null, bytes: null, seconds: 4, direction: 'forward' as const, intervalSeconds: 0.25 };
+    const { runId } = await backend.call('startRun', { host: '127.0.0.1', port: r.port!, params, link: { kind: 'proxy', preset: null, settings } });
+    try {
+      await within(isRunning, 15_000, 'the run reaching "running"');
+      await new Promise((res) => setTimeout(res, 1200));
+      const on = await backend.call('setBypass', { runId, bypass: true });
+      assert.equal(on.bypass, true);
+      assert.equal(on.toggles.length, 1);
+      await new Promise((res) => setTimeout(res, 1200));
+      const off = await backend.call('setBypass', { runId, bypass: false });
+      assert.equal(off.bypass, false);
+      assert.equal(off.toggles.length, 2);
+      // Asking for the state it already has switches nothing.
+      assert.equal((await backend.call('setBypass', { runId, bypass: false })).toggles.length, 2);
+    } finally {
+      if (phase !== 'done') await backend.call('stopRun', { runId }).catch(() => undefined);
+    }
+    const e = await within(end, 40_000, 'the run through the proxy');
+    unsubscribe();
+    await backend.call('stopResponder', null);
+
+    const link = e.result.link;
+    assert.ok(link, 'the result records the link');
+    assert.deepEqual(link.settings, settings);
+    assert.equal(link.modelCeilingBitsPerSec, RATE);
+    assert.deepEqual(link.bypassToggles.map((b) => b.bypass), [true, false]);
+    const [tOn, tOff] = link.bypassToggles.map((b) => b.t) as [number, number];
+    assert.ok(tOn > 0.5 && tOff - tOn > 0.8 && tOff < params.seconds + 1, `toggles at ${tOn} s and ${tOff} s`);
+
+    // Intervals wholly inside the bypass beat the link rate; those wholly on the link do not (10 % slack).
+    const rate = (iv: { receivedBytes: number | null; seconds: number }): number => ((iv.receivedBytes ?? 0) * 8) / iv.seconds;
+    const ivs = e.result.intervals.filter((iv) => iv.seconds > 0.1);
+    const bypassed = ivs.filter((iv) => iv.t - iv.seconds > tOn + 0.1 && iv.t < tOff);
+    const shaped = ivs.filter((iv) => iv.t < tOn || iv.t - iv.seconds > tOff + 0.2);
+    assert.ok(bypassed.length >= 1 && shaped.length >= 2, `${bypassed.length} bypassed and ${shaped.length} shaped intervals`);
+    const maxBypassed = Math.max(...bypassed.map(rate));
+    const maxShaped = Math.max(...shaped.map(rate));
+    console.log(`# link ${RATE / 1e6} Mbit/s: best interval ${(maxShaped / 1e6).toFixed(2)} Mbit/s on the link, ${(maxBypassed / 1e6).toFixed(1)} Mbit/s bypassed; toggles at ${tOn.toFixed(3)} s, ${tOff.toFixed(3)} s`);
+    assert.ok(maxBypassed > 1.5 * RATE, `bypassed: ${(maxBypassed / 1e6).toFixed(1)} Mbit/s`);
+    assert.ok(maxShaped < 1.1 * RATE, `on the link: ${(maxShaped / 1e6).toFixed(1)} Mbit/s`);
+
+    // With the addon, the controller's live samples carry its sending ends' RTT and cwnd.
+    if (nativeSockets().api) {
+      const tcp = samples.filter((s) => s.side === 'controller').flatMap((s) => s.tcp ?? []);
+      assert.ok(tcp.length > 0, 'live TCP readings');
+      assert.deepEqual([...new Set(tcp.map((x) => x.id))].sort(), [0, 1]);
+      assert.ok(tcp.some((x) => x.rttUs !== null && x.rttUs > 0 && x.sndCwndBytes !== null && x.sndCwndBytes > 0));
+    }
+    assert.ok(samples.filter((s) => s.side === 'responder').every((s) => s.tcp === undefined), 'the responder only receives here: no sender readings');
+
+    // The proxy process is gone: its port refuses.
+    const proxyPort = Number(e.result.responder.address.split(':').pop());
+    assert.equal((await backend.call('checkPeer', { host: '127.0.0.1', port: proxyPort })).verdict, 'refused');
+    await assert.rejects(backend.call('setBypass', { runId, bypass: true }), { code: 'LH_ERR_NOT_FOUND' });
+  });
+});

@@ -1,0 +1,43 @@
+/** The Run screen's TCP panel: median RTT and summed windows per tick; unknown stays unknown. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { LiveSample } from '../../../electron/contract/api.js';
+import { median, TcpSeries } from '../../../renderer/src/lib/tcp-series.js';
+
+const sample = (t: number, tcp?: LiveSample['tcp']): LiveSample => ({ runId: 'r', side: 'controller', index: 1, t, final: false, streams: [], ...(tcp ? { tcp } : {}) });
+
+describe('tcp series', () => {
+  it('takes the median RTT in ms and sums cwnd and peer windows over the sending streams', () => {
+    const s = new TcpSeries();
+    s.add(sample(1, [
+      { id: 0, rttUs: 100_000, sndCwndBytes: 65_536, sndWndBytes: 131_072, totalRetransSegments: 1 },
+      { id: 1, rttUs: 120_000, sndCwndBytes: 32_768, sndWndBytes: null, totalRetransSegments: 0 },
+      { id: 2, rttUs: null, sndCwndBytes: null, sndWndBytes: null, totalRetransSegments: null },
+    ]));
+    assert.equal(s.rttNowMs, 110);
+    assert.equal(s.cwndNowBytes, 98_304);
+    assert.equal(s.peerWindowNowBytes, 131_072);
+    assert.equal(s.retransSegments, 1);
+    assert.deepEqual(s.rttMs, [{ x: 1, y: 110 }]);
+    assert.equal(s.streams, 3);
+  });
+
+  it('ignores samples without readings, and reports unknown rather than zero', () => {
+    const s = new TcpSeries();
+    s.add(sample(1));
+    s.add(sample(2, [{ id: 0, rttUs: null, sndCwndBytes: null, sndWndBytes: null, totalRetransSegments: null }]));
+    assert.equal(s.readings, 1);
+    assert.equal(s.rttNowMs, null);
+    assert.equal(s.cwndNowBytes, null);
+    assert.deepEqual(s.rttMs, []);
+    assert.equal(median([]), null);
+    assert.equal(median([3, 1, 2]), 2);
+  });
+
+  it('stays bounded', () => {
+    const s = new TcpSeries(50);
+    for (let i = 1; i <= 500; i++) s.add(sample(i / 10, [{ id: 0, rttUs: 1000 * i, sndCwndBytes: i, sndWndBytes: i, totalRetransSegments: 0 }]));
+    assert.ok(s.rttMs.length <= 50 && s.cwndBytes.length <= 50);
+    assert.equal(s.rttMs.at(-1)!.x, 50);
+  });
+});
