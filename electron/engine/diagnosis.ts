@@ -195,6 +195,22 @@ export function diagnoseResult(r: LonghaulResult, linkBitsPerSecond: number | nu
     const sender = direction === 'controllerToResponder' ? 'controller' : 'responder';
     const streams = r.streams.filter((s) => s.sender === sender);
     const emulated = r.link?.settings ?? null;
+    const toggles = r.link?.bypassToggles ?? [];
+    if (emulated && toggles.some((b) => b.bypass)) {
+      // Part of the run went around the emulated link: two paths, no single limit.
+      const when = toggles.map((b) => `${b.bypass ? 'on' : 'off'} at ${b.t.toFixed(1)} s`).join(', ');
+      out.push({
+        direction,
+        verdict: 'unknown',
+        sentence: `The link emulator was bypassed during the run (bypass ${when}), so the measured ${formatRateShort(total.bitsPerSecond ?? 0)} mixes the emulated path and the direct one: no single limit explains it. Run again without the bypass to diagnose the emulated link.`,
+        numbers: diagnoseLimiter({
+          measuredBitsPerSecond: total.bitsPerSecond, rttSeconds: null, windowBytes: null, windowScale: null, cwndBytes: null,
+          retransSegments: null, busySeconds: null, rwndLimitedSeconds: null, sndbufLimitedSeconds: null,
+          transferSeconds: total.seconds, linkBitsPerSecond: null,
+        }).numbers,
+      });
+      continue;
+    }
     if (emulated) {
       // Through the link-emulator proxy the kernels only see the fast local hop: their RTT,
       // window and limit timers say nothing about the emulated path. Diagnose the emulated one.

@@ -161,4 +161,20 @@ describe('diagnoseResult over a result document', () => {
     assert.equal(d?.verdict, 'window-limited');
     assert.match(d!.sentence, /^Receiver window 8,760 B over RTT 1\.30 s allows at most 54 kbit\/s; measured 52 kbit\/s/);
   });
+
+  it('through the link emulator: diagnoses the emulated link, not the local hop; a bypassed run gets no single verdict', () => {
+    const settings = { delayMs: 650, jitterMs: 0, rateBitsPerSec: 4e6, windowBytes: 65_536, slowstart: false, lossRatio: 0, mssBytes: 1448 };
+    const base = {
+      streams: [], directions: { controllerToResponder: { bitsPerSecond: 390_000, seconds: 20 } },
+      link: { emulator: 'longhaul-proxy', preset: 'satellite', settings, chains: { up: [], down: [] }, modelCeilingBitsPerSec: 403_298, bypassToggles: [], note: '' },
+    };
+    const [d] = diagnoseResult(base as unknown as LonghaulResult);
+    assert.equal(d?.verdict, 'window-limited');
+    assert.match(d!.sentence, /^Receiver window 65,536 B over RTT 1\.30 s allows at most 403 kbit\/s; measured 390 kbit\/s/);
+    assert.match(d!.sentence, /Emulated link/);
+    const bypassed = { ...base, link: { ...base.link, bypassToggles: [{ t: 5, bypass: true }, { t: 8, bypass: false }] } };
+    const [b] = diagnoseResult(bypassed as unknown as LonghaulResult);
+    assert.equal(b?.verdict, 'unknown');
+    assert.match(b!.sentence, /bypassed during the run \(bypass on at 5\.0 s, off at 8\.0 s\)/);
+  });
 });
