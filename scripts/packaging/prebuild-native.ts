@@ -12,7 +12,7 @@
  * Usage: npm run native:prebuilds -- [--arch x64,arm64]
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,6 +43,13 @@ export function prebuildNative(projectDir: string, arches: string[]): string[] {
     const out = prebuildPath(process.platform, arch);
     if (!existsSync(path.join(projectDir, out))) throw new Error(`prebuildify finished but ${out} is missing`);
     built.push(out);
+  }
+  // prebuildify moves the compiled file out of native/build/Release; put this machine's copy
+  // back so development runs and tests keep loading the addon `npm ci` had built there.
+  const host = built.find((p) => p === prebuildPath(process.platform, process.arch));
+  if (host) {
+    mkdirSync(path.join(projectDir, 'native/build/Release'), { recursive: true });
+    copyFileSync(path.join(projectDir, host), path.join(projectDir, 'native/build/Release/longhaul_native.node'));
   }
   return built;
 }
