@@ -91,7 +91,8 @@ async function main(): Promise<void> {
     const absent = arches.map((a) => prebuildPath(PLATFORM_OF[os], a)).filter((p) => !existsSync(path.join(projectDir, p)));
     if (absent.length > 0) console.warn(`longhaul dist: ! native prebuilds missing (the app would run without the addon): ${absent.join(', ')}`);
   } else if (PLATFORM_OF[os] !== process.platform) {
-    console.warn(`longhaul dist: ! the ${os} native addon is built on ${os} itself (CI does); this package would run without it`);
+    const names = arches.map((a) => `${PLATFORM_OF[os]}-${a}`).join(', ');
+    console.warn(`longhaul dist: ! the native addon for ${names} can only be compiled on ${PLATFORM_OF[os]} (the release workflow does); without it the packaged app runs on the OS default window`);
   } else {
     try {
       prebuildNative(projectDir, arches);
