@@ -15,6 +15,7 @@
  * Usage: node dist/scripts/packaging/dist.js [--win|--mac|--linux] [--skip-prebuild] [--check] [--out DIR]
  * `--check` stops after step 4: everything that needs no download.
  * `--out DIR` writes installers there instead of electron-builder.yml's `directories.output`.
+ * `--dir` builds the unpacked app only (electron-builder's "dir" target): no installer tools needed.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -52,12 +53,12 @@ function stop(message: string, code = 1): never {
   process.exit(code);
 }
 
-async function runBuilder(projectDir: string, os: OsKey, config: BuilderConfig, electronVersion: string): Promise<void> {
+async function runBuilder(projectDir: string, os: OsKey, config: BuilderConfig, electronVersion: string, dirOnly: boolean): Promise<void> {
   const builder = await import('electron-builder');
   const platform = { win: builder.Platform.WINDOWS, mac: builder.Platform.MAC, linux: builder.Platform.LINUX }[os];
   await builder.build({
     projectDir,
-    targets: platform.createTarget(),
+    targets: platform.createTarget(dirOnly ? 'dir' : undefined),
     publish: 'never',
     config: { ...(config as object), electronVersion } as never,
   });
@@ -108,13 +109,13 @@ async function main(): Promise<void> {
   }
   const electron = electronVersionFor(projectDir);
   try {
-    await runBuilder(projectDir, os, config, electron.version);
+    await runBuilder(projectDir, os, config, electron.version, process.argv.includes('--dir'));
   } catch (err) {
     const failure = classifyDownloadFailure(err);
     if (failure) stop(downloadFailureMessage(failure, done).replace(/^longhaul dist: /, ''), EXIT_DOWNLOAD);
     throw err;
   }
-  console.log(`longhaul dist: installers written to ${config.directories?.output ?? 'release'}/`);
+  console.log(`longhaul dist: ${process.argv.includes('--dir') ? 'unpacked app' : 'installers'} written to ${config.directories?.output ?? 'release'}/`);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
