@@ -6,6 +6,7 @@
  */
 import net from 'node:net';
 import type { ConnectionCheck, ConnectionVerdict } from '../contract/api.js';
+import { partnerFirewallAdvice } from './firewall-guidance.js';
 
 export const DEFAULT_CHECK_TIMEOUT_MS = 3000;
 
@@ -39,6 +40,15 @@ const DETAIL: Record<ConnectionVerdict, (host: string, port: number, ms: number)
   'unknown-host': (h) => `"${h}" is not a known host name: type the partner's IP address as shown on its waiting screen.`,
 };
 
+/**
+ * The verdict in words. A silent or filtered partner gets, on further lines, what to allow
+ * on it for each OS (its OS is unknown from here).
+ */
+export function detailFor(verdict: ConnectionVerdict, host: string, port: number, ms: number, errno?: string): string {
+  const advice = verdict === 'timed-out' || verdict === 'firewall-suspected' ? `\n${partnerFirewallAdvice(port)}` : '';
+  return DETAIL[verdict](host, port, ms) + (errno ? ` (the OS said ${errno})` : '') + advice;
+}
+
 /** Try one TCP connection to host:port and close it at once. Never rejects. */
 export function checkConnection(host: string, port: number, timeoutMs = DEFAULT_CHECK_TIMEOUT_MS): Promise<ConnectionCheck> {
   const t0 = performance.now();
@@ -51,7 +61,7 @@ export function checkConnection(host: string, port: number, timeoutMs = DEFAULT_
       clearTimeout(timer);
       socket.destroy();
       const elapsedMs = Math.round(performance.now() - t0);
-      const detail = DETAIL[verdict](host, port, verdict === 'timed-out' ? timeoutMs : elapsedMs) + (errno ? ` (the OS said ${errno})` : '');
+      const detail = detailFor(verdict, host, port, verdict === 'timed-out' ? timeoutMs : elapsedMs, errno);
       resolve({ verdict, host, port, elapsedMs, detail });
     };
     const timer = setTimeout(() => finish('timed-out'), timeoutMs);

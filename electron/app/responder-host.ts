@@ -11,15 +11,25 @@ import { Responder } from '../engine/responder.js';
 import type { ResponderSession } from '../engine/responder-session.js';
 import { describeError } from '../util/errors.js';
 import type { EventHub } from './event-hub.js';
+import { FIREWALL_HINT_AFTER_MS, waitingFirewallHint } from './firewall-guidance.js';
 import type { HistoryStore } from './history-store.js';
 import { toLiveSample } from './live-sample.js';
+
+/** Tunables of the firewall hint (tests shorten the wait and pick the OS). */
+export interface ResponderHostOptions {
+  /** Waiting this long with no partner shows the firewall hint. Default FIREWALL_HINT_AFTER_MS. */
+  firewallHintAfterMs?: number;
+  /** The OS whose firewall steps are shown. Default: this PC's. */
+  platform?: NodeJS.Platform;
+}
 
 export class ResponderHost {
   private responder: Responder | null = null;
   private status: ResponderStatus = idle(null);
   private runCount = 0;
+  private hintTimer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly hub: EventHub, private readonly history: HistoryStore) {}
+  constructor(private readonly hub: EventHub, private readonly history: HistoryStore, private readonly opts: ResponderHostOptions = {}) {}
 
   current(): ResponderStatus {
     return this.status;
@@ -35,6 +45,7 @@ export class ResponderHost {
     try {
       const addr = await responder.listen();
       this.set({ ...idle(null), state: 'listening', port: addr.port, bind });
+      this.armFirewallHint(addr.port);
     } catch (err) {
       this.responder = null;
       await responder.close();
@@ -50,14 +61,35 @@ export class ResponderHost {
   async stop(): Promise<ResponderStatus> {
     const r = this.responder;
     this.responder = null;
+    this.disarmFirewallHint();
     if (r) await r.close();
     this.set(idle(null));
     return this.status;
   }
 
+  /**
+   * A partner that never arrives is what a blocking firewall looks like from here: after a
+   * while with no session, say what to allow. Once any partner has connected, it never shows.
+   */
+  private armFirewallHint(port: number): void {
+    const afterMs = this.opts.firewallHintAfterMs ?? FIREWALL_HINT_AFTER_MS;
+    this.hintTimer = setTimeout(() => {
+      this.hintTimer = null;
+      if (this.status.state !== 'listening' || this.runCount > 0) return;
+      this.set({ ...this.status, firewallHint: waitingFirewallHint(this.opts.platform ?? process.platform, port, afterMs) });
+    }, afterMs);
+    this.hintTimer.unref();
+  }
+
+  private disarmFirewallHint(): void {
+    if (this.hintTimer) clearTimeout(this.hintTimer);
+    this.hintTimer = null;
+  }
+
   private onSession(s: ResponderSession): void {
+    this.disarmFirewallHint();
     const runId = `responder-${++this.runCount}`;
-    this.set({ ...this.status, state: 'running', peer: s.channel.remoteAddress, runId });
+    this.set({ ...this.status, state: 'running', peer: s.channel.remoteAddress, runId, firewallHint: null });
     s.on('sample', (sample, side) => {
       this.hub.emit('onResponderSample', toLiveSample(runId, side, sample, null));
     });
@@ -84,5 +116,5 @@ export class ResponderHost {
 }
 
 function idle(error: ResponderStatus['error']): ResponderStatus {
-  return { state: 'stopped', port: null, bind: null, addresses: localAddresses(), hostname: os.hostname(), peer: null, runId: null, error };
+  return { state: 'stopped', port: null, bind: null, addresses: localAddresses(), hostname: os.hostname(), peer: null, runId: null, error, firewallHint: null };
 }

@@ -166,6 +166,8 @@ export interface ResponderStatus {
   runId: string | null;
   /** Why it stopped, when it failed to listen. */
   error: { code: string; message: string } | null;
+  /** Plain-words firewall advice, set when no partner has connected for a while (never a verdict: the OS does not say). */
+  firewallHint: string | null;
 }
 
 export interface HistoryEntry {
