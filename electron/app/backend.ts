@@ -9,6 +9,8 @@ import type { ApiHandlers, ExportOutcome, InvokeName, Invokes, SystemInfo } from
 import type { LonghaulResult } from '../contract/result.js';
 import { startRun, type ControllerRun } from '../engine/controller.js';
 import { LonghaulError, describeError } from '../util/errors.js';
+import { loadTrust, type LoadedTrust } from '../security/load-trust.js';
+import { trustDir } from '../security/trust-dir.js';
 import { checkConnection } from './connection-check.js';
 import { EventHub } from './event-hub.js';
 import { exportAs, type ExportFile } from './exporters.js';
@@ -22,6 +24,8 @@ export interface BackendOptions {
   dataDir: string;
   /** Electron: show the save dialog and write; browser mode: hand the file to the page. */
   saveExport: (file: ExportFile) => Promise<ExportOutcome>;
+  /** Identity and paired peers (security/trust-dir.ts); default: `trustDir()` of this process. */
+  trustDir?: string;
 }
 
 /** What the host keeps about the run in progress (one at a time). */
@@ -38,10 +42,11 @@ export class AppBackend {
   /** Results of this session by id, so export works before (or without) the history file. */
   private readonly recent = new Map<string, LonghaulResult>();
   readonly handlers: ApiHandlers;
+  private trustLoad: Promise<LoadedTrust> | null = null;
 
   constructor(private readonly opts: BackendOptions) {
     this.history = new HistoryStore(opts.dataDir);
-    this.responder = new ResponderHost(this.hub, this.history);
+    this.responder = new ResponderHost(this.hub, this.history, () => this.trust());
     this.handlers = {
       systemInfo: async () => systemInfo(opts.mode, opts.dataDir),
       checkPeer: async ({ host, port }) => checkConnection(host, port),
@@ -72,12 +77,20 @@ export class AppBackend {
     await this.responder.stop();
   }
 
-  private startRun(req: Invokes['startRun']['req']): { runId: string } {
+  /** This installation's identity and peers, created on first use. */
+  trust(): Promise<LoadedTrust> {
+    this.trustLoad ??= loadTrust(this.opts.trustDir ?? trustDir());
+    return this.trustLoad;
+  }
+
+  private async startRun(req: Invokes['startRun']['req']): Promise<{ runId: string }> {
     if (req.link.kind !== 'direct') {
       throw new LonghaulError('LH_ERR_NOT_AVAILABLE', 'the link emulator (delay proxy) is not available in this build; choose a direct link');
     }
     if (this.active) throw new LonghaulError('LH_ERR_BUSY', 'a run is already in progress: stop it or wait for its end');
-    const run = startRun({ host: req.host, port: req.port, params: req.params });
+    const security = await this.trust();
+    if (this.active) throw new LonghaulError('LH_ERR_BUSY', 'a run is already in progress: stop it or wait for its end');
+    const run = startRun({ host: req.host, port: req.port, params: req.params, security });
     const runId = randomBytes(8).toString('hex');
     this.active = { runId, run };
     run.on('phase', (phase) => this.hub.emit('onPhase', { runId, phase }));

@@ -116,6 +116,8 @@ export interface ResponderStatus {
   runId: string | null;
   /** Why it stopped, when it failed to listen. */
   error: { code: string; message: string } | null;
+  /** The one-time code a new controller types to pair (XXXX-XXXX-XXXX) while listening; null otherwise. */
+  pairingCode: string | null;
 }
 
 export interface HistoryEntry {
