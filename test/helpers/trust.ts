@@ -31,3 +31,13 @@ export async function pairedTrust(extra: Partial<ResponderSecurityOptions> = {})
 export async function strangerTrust(): Promise<ControllerSecurity> {
   return { identity: await createIdentity('stranger'), peers: PeerStore.memory() };
 }
+
+/**
+ * A fresh responder identity paired with an existing controller (e.g. the app
+ * backend's or the CLI's own installation): each is added to the other's peers.
+ */
+export async function responderPairedWith(controller: ControllerSecurity, extra: Partial<ResponderSecurityOptions> = {}): Promise<ResponderSecurity> {
+  const r = await createIdentity('test-responder');
+  controller.peers.add('test-responder', r.fingerprint, '127.0.0.1');
+  return new ResponderSecurity({ identity: r, peers: PeerStore.memory([record('test-controller', controller.identity)]), ...extra });
+}
