@@ -147,7 +147,9 @@ export class Responder extends EventEmitter<ResponderEvents> {
       setTimeout(() => tlsSocket.destroy(), 2000).unref();
       return;
     }
-    this.startSession(tlsSocket, gate.firstBytes);
+    // Put the first message back in front of whatever followed it, so the session reads them in order.
+    tlsSocket.unshift(gate.firstBytes);
+    this.startSession(tlsSocket, Buffer.alloc(0));
     tlsSocket.resume();
   }
 

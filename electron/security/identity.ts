@@ -4,18 +4,28 @@
  * owner-only permissions (folder 0700, files 0600). Peers pin the SHA-256
  * fingerprint of the certificate; no certificate authority is involved.
  */
-import 'reflect-metadata'; // @peculiar/x509's dependency injection needs it, once, before import
-import * as x509 from '@peculiar/x509';
 import { createPrivateKey, webcrypto, X509Certificate } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { LonghaulError } from '../util/errors.js';
 
+type X509 = typeof import('@peculiar/x509');
 // Node's webcrypto is the WebCrypto the library expects; only the DOM-typed names differ.
-type X509Crypto = Parameters<typeof x509.cryptoProvider.set>[0];
-type X509Keys = Parameters<typeof x509.X509CertificateGenerator.createSelfSigned>[0]['keys'];
-x509.cryptoProvider.set(webcrypto as unknown as X509Crypto);
+type X509Crypto = Parameters<X509['cryptoProvider']['set']>[0];
+type X509Keys = Parameters<X509['X509CertificateGenerator']['createSelfSigned']>[0]['keys'];
+
+let x509Load: Promise<X509> | null = null;
+/** The certificate library is loaded only when an identity is created (once per installation), not on every start. */
+function loadX509(): Promise<X509> {
+  x509Load ??= (async () => {
+    await import('reflect-metadata'); // @peculiar/x509's dependency injection needs it, before the library loads
+    const x509 = await import('@peculiar/x509');
+    x509.cryptoProvider.set(webcrypto as unknown as X509Crypto);
+    return x509;
+  })();
+  return x509Load;
+}
 
 export interface Identity {
   /** The name peers see first (the host name at creation; a peer may rename it locally). */
@@ -42,6 +52,7 @@ export function shortFingerprint(fp: string): string {
 
 /** A fresh identity in memory (nothing written). */
 export async function createIdentity(name = os.hostname()): Promise<Identity> {
+  const x509 = await loadX509();
   const keys = await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify']);
   const now = Date.now();
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
