@@ -11,6 +11,8 @@ import { startRun, type ControllerRun } from '../engine/controller.js';
 import { LonghaulError, describeError } from '../util/errors.js';
 import { loadTrust, type LoadedTrust } from '../security/load-trust.js';
 import { trustDir } from '../security/trust-dir.js';
+import { pairWith } from '../security/pair-client.js';
+import { browse } from '../discovery/dns-sd.js';
 import { checkConnection } from './connection-check.js';
 import { EventHub } from './event-hub.js';
 import { exportAs, type ExportFile } from './exporters.js';
@@ -57,6 +59,14 @@ export class AppBackend {
       listHistory: async () => this.history.list(),
       loadResult: async ({ id }) => this.load(id),
       exportResult: async ({ id, format }) => opts.saveExport(exportAs(await this.load(id), format)),
+      discoverResponders: async ({ seconds }) => {
+        const { peers } = await this.trust();
+        return browse(seconds * 1000, (fp) => peers.find(fp) !== undefined);
+      },
+      pairPeer: async ({ host, port, code }) => {
+        const peer = await pairWith({ host, port, code, security: await this.trust() });
+        return { name: peer.name, fingerprint: peer.fingerprint };
+      },
     };
   }
 

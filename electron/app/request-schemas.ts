@@ -28,6 +28,8 @@ const SCHEMAS: { [K in InvokeName]: z.ZodType<Invokes[K]['req']> } = {
   stopResponder: z.null(),
   listHistory: z.null(),
   loadResult: z.object({ id }).strict(),
+  discoverResponders: z.object({ seconds: z.number().min(0.5).max(10) }).strict(),
+  pairPeer: z.object({ host, port, code: z.string().trim().min(1).max(40) }).strict(),
   exportResult: z.object({ id, format: z.enum(EXPORT_FORMATS as [string, ...string[]]) as z.ZodType<Invokes['exportResult']['req']['format']> }).strict(),
 };
 

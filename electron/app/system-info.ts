@@ -14,7 +14,7 @@ export function buildFeatures(): Features {
     diagnosis: false,
     rttCwnd: false,
     windowApplied: false,
-    discovery: false,
+    discovery: true,
   };
 }
 

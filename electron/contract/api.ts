@@ -133,6 +133,25 @@ export interface HistoryEntry {
   fileName: string;
 }
 
+/** A responder found on the LAN by DNS-SD (Pair screen). */
+export interface DiscoveredResponder {
+  name: string;
+  /** Addresses from the A/AAAA records (IPv4 first). */
+  addresses: string[];
+  port: number;
+  /** The advertised certificate fingerprint (a hint: the TLS pin decides), or null. */
+  fingerprint: string | null;
+  /** True when that fingerprint is among this PC's paired peers. */
+  paired: boolean;
+}
+
+/** A peer this PC is now paired with. */
+export interface PairedPeer {
+  name: string;
+  /** SHA-256 of its certificate, lowercase hex. */
+  fingerprint: string;
+}
+
 /** Outcome of an export: saved by the OS dialog (Electron), or a download (browser mode). */
 export type ExportOutcome =
   | { kind: 'saved'; path: string }
@@ -150,6 +169,10 @@ export interface Invokes {
   listHistory: { channel: 'history:list'; req: null; res: HistoryEntry[] };
   loadResult: { channel: 'history:load'; req: { id: string }; res: LonghaulResult };
   exportResult: { channel: 'export:save'; req: { id: string; format: ExportFormat }; res: ExportOutcome };
+  /** Browse the LAN for responders for `seconds` (multicast is often blocked: an empty list is normal). */
+  discoverResponders: { channel: 'pair:discover'; req: { seconds: number }; res: DiscoveredResponder[] };
+  /** Pair with a responder using the code it shows (docs/security.md). */
+  pairPeer: { channel: 'pair:pair'; req: { host: string; port: number; code: string }; res: PairedPeer };
 }
 
 /** The events main pushes: subscription name → [channel, payload]. */
@@ -178,6 +201,8 @@ export const INVOKES: { readonly [K in InvokeName]: Invokes[K]['channel'] } = {
   listHistory: 'history:list',
   loadResult: 'history:load',
   exportResult: 'export:save',
+  discoverResponders: 'pair:discover',
+  pairPeer: 'pair:pair',
 };
 
 export const EVENTS: { readonly [K in EventName]: Events[K]['channel'] } = {

@@ -8,6 +8,7 @@ import { shortFingerprint } from '../../security/identity.js';
 import { loadTrust } from '../../security/load-trust.js';
 import { formatCode } from '../../security/pairing-code.js';
 import { ResponderSecurity } from '../../security/responder-security.js';
+import { advertise } from '../../discovery/dns-sd.js';
 import { ArgumentError, describeError } from '../../util/errors.js';
 import { parseSize } from '../../util/units.js';
 import { formatRate, groupDigits } from '../../util/units.js';
@@ -25,6 +26,13 @@ interface ListenFlags {
   maxStreams?: number;
   maxSeconds?: number;
   maxBytes?: string;
+  /** false with --no-advertise */
+  advertise: boolean;
+}
+
+/** Advertising a responder bound to loopback would announce a service nobody else can reach. */
+function isLoopback(addr: string): boolean {
+  return addr.startsWith('127.') || addr === '::1' || addr === 'localhost';
 }
 
 function positive(v: string): number {
@@ -73,6 +81,7 @@ export function register(program: Command): void {
     .option('--max-streams <n>', `most streams a controller may ask for (default ${DEFAULT_RESPONDER_LIMITS.maxStreams})`, positive)
     .option('--max-seconds <s>', `longest run a controller may ask for, seconds (default ${DEFAULT_RESPONDER_LIMITS.maxSeconds})`, positive)
     .option('--max-bytes <size>', 'most bytes a controller may ask for per run (default 1T)')
+    .option('--no-advertise', 'do not announce this responder on the LAN (DNS-SD); never done when bound to a loopback address')
     .action(async (flags: ListenFlags) => {
       const code = givenCode(flags);
       const trust = await loadTrust();
@@ -113,6 +122,7 @@ export function register(program: Command): void {
       security.on('pairing-failed', (peer, errCode, message) => process.stdout.write(`pairing from ${peer} refused: ${errCode}: ${message}\n`));
       process.send?.({ type: 'listening', port: addr.port, address: addr.address });
 
+      const ad = flags.advertise && !isLoopback(addr.address) ? advertise(trust.identity.name, addr.port, trust.identity.fingerprint) : null;
       responder.on('rejected', (peer, why) => process.stdout.write(`turned away ${peer}: ${why}\n`));
       responder.on('session', (s) => {
         process.stdout.write(`controller connected from ${s.channel.remoteAddress}\n`);
@@ -135,6 +145,7 @@ export function register(program: Command): void {
           }
         });
       });
+      await ad?.stop();
       await responder.close();
     });
 }
