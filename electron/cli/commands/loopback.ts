@@ -3,8 +3,6 @@
  * processes, over 127.0.0.1. The one-command demo and smoke test.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { fileURLToPath } from 'node:url';
@@ -66,11 +64,13 @@ export function register(program: Command): void {
     // Report files are created last among the checks: a bad flag must not leave empty files behind.
     const reports = openRunReports(flags, params, flags.json);
     if (!reports) return;
-    // The local responder is a throw-away installation (its own identity in a temporary folder)
-    // that this process pairs with over the real pairing exchange; nothing is remembered after.
-    const responderTrust = mkdtempSync(path.join(os.tmpdir(), 'longhaul-loopback-'));
+    // The local responder is a second installation (its own identity, kept beside ours so it is made
+    // only once) that this process pairs with over the real pairing exchange, with a fresh code each
+    // time; this side keeps that pairing in memory only.
+    const mine = await loadTrust();
+    const responderTrust = path.join(mine.dir, 'loopback-responder');
     const code = newPairingCode();
-    const security = { ...(await loadTrust()), peers: PeerStore.memory() };
+    const security = { ...mine, peers: PeerStore.memory() };
     let responder: { child: ChildProcess; port: number } | null = null;
     try {
       responder = await spawnLoopbackResponder(flags.workers ? ['--workers', String(flags.workers)] : [],
@@ -78,7 +78,6 @@ export function register(program: Command): void {
       await pairWith({ host: '127.0.0.1', port: responder.port, code, security });
     } catch (err) {
       responder?.child.kill('SIGKILL');
-      rmSync(responderTrust, { recursive: true, force: true });
       process.stderr.write(`longhaul: ${(err as Error).message}\n`);
       process.exitCode = EXIT_RUN_FAILED;
       return;
@@ -107,7 +106,6 @@ export function register(program: Command): void {
         setTimeout(() => responder.child.kill('SIGKILL'), 3000).unref();
         await exited;
       }
-      rmSync(responderTrust, { recursive: true, force: true });
     }
   });
 }
