@@ -33,10 +33,19 @@ export interface ElectronMain {
   };
   BrowserWindow: new (o: {
     width: number; height: number; minWidth: number; minHeight: number; title: string; show?: boolean;
-    webPreferences: { preload: string; contextIsolation: true; sandbox: true; nodeIntegration: false; webSecurity: true };
+    webPreferences: {
+      preload: string; contextIsolation: true; sandbox: true; nodeIntegration: false; webSecurity: true;
+      /** Comma-separated Blink features to switch off (we switch off `Auxclick`). */
+      disableBlinkFeatures?: string;
+    };
   }) => BrowserWindowLike;
   ipcMain: {
     handle(channel: string, fn: (e: IpcMainInvokeEvent, req: unknown) => Promise<unknown>): void;
+  };
+  session: {
+    defaultSession: {
+      setPermissionRequestHandler(fn: (webContents: unknown, permission: string, callback: (granted: boolean) => void) => void): void;
+    };
   };
   dialog: {
     showSaveDialog(win: BrowserWindowLike, o: { defaultPath: string }): Promise<{ canceled: boolean; filePath?: string }>;

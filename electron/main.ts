@@ -13,7 +13,7 @@ import { INVOKES, EVENTS, type InvokeName } from './contract/api.js';
 import type { BrowserWindowLike, ElectronMain, IpcMainInvokeEvent } from './electron-types.js';
 import { describeError } from './util/errors.js';
 
-const { app, BrowserWindow, ipcMain, dialog } = createRequire(import.meta.url)('electron') as ElectronMain;
+const { app, BrowserWindow, ipcMain, dialog, session } = createRequire(import.meta.url)('electron') as ElectronMain;
 const PAGE = fileURLToPath(new URL('../ui/index.html', import.meta.url));
 const PRELOAD = fileURLToPath(new URL('../preload/preload.cjs', import.meta.url));
 const PAGE_URL = new URL('../ui/index.html', import.meta.url).href;
@@ -23,7 +23,11 @@ let win: BrowserWindowLike | null = null;
 function setupWindow(): BrowserWindowLike {
   const w = new BrowserWindow({
     width: 1366, height: 768, minWidth: 1024, minHeight: 640, title: 'Longhaul',
-    webPreferences: { preload: PRELOAD, contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true },
+    webPreferences: {
+      preload: PRELOAD, contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true,
+      // Middle-click would open links in new windows, around the window-open handler.
+      disableBlinkFeatures: 'Auxclick',
+    },
   });
   w.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
   w.webContents.on('will-navigate', (e) => e.preventDefault());
@@ -55,6 +59,8 @@ function setupIpc(backend: AppBackend): void {
 
 async function bootstrap(): Promise<void> {
   await app.whenReady();
+  // The UI needs no camera, microphone, notifications, geolocation…: every permission request is denied.
+  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   const backend = new AppBackend({
     mode: 'electron',
     dataDir: resultsDir(process.env, app.getPath('userData')),

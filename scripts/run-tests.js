@@ -2,7 +2,8 @@
 // Runs every compiled test file (dist/test/**/*.test.js) with Node's own test runner.
 // `npm test -- proxy` runs only the files whose path contains "proxy".
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 function find(dir) {
@@ -23,5 +24,9 @@ if (files.length === 0) {
   console.error(`no test files match ${filters.join(' ') || '(all)'}`);
   process.exit(1);
 }
-const r = spawnSync(process.execPath, ['--test', '--test-reporter=spec', ...files], { stdio: 'inherit' });
+// The tests' CLI processes get their own identity and peers, never the user's (~/.local/share/longhaul/trust).
+const trustDir = mkdtempSync(join(tmpdir(), 'longhaul-test-trust-'));
+const env = { ...process.env, LONGHAUL_TRUST_DIR: process.env.LONGHAUL_TRUST_DIR ?? trustDir };
+const r = spawnSync(process.execPath, ['--test', '--test-reporter=spec', ...files], { stdio: 'inherit', env });
+rmSync(trustDir, { recursive: true, force: true });
 process.exit(r.status ?? 1);

@@ -9,6 +9,10 @@ import type { ApiHandlers, ExportOutcome, InvokeName, Invokes, SystemInfo } from
 import type { LonghaulResult } from '../contract/result.js';
 import { startRun, type ControllerRun } from '../engine/controller.js';
 import { LonghaulError, describeError } from '../util/errors.js';
+import { loadTrust, type LoadedTrust } from '../security/load-trust.js';
+import { trustDir } from '../security/trust-dir.js';
+import { pairWith } from '../security/pair-client.js';
+import { browse } from '../discovery/dns-sd.js';
 import { checkConnection } from './connection-check.js';
 import { EventHub } from './event-hub.js';
 import { exportAs, type ExportFile } from './exporters.js';
@@ -24,6 +28,8 @@ export interface BackendOptions {
   dataDir: string;
   /** Electron: show the save dialog and write; browser mode: hand the file to the page. */
   saveExport: (file: ExportFile) => Promise<ExportOutcome>;
+  /** Identity and paired peers (security/trust-dir.ts); default: `trustDir()` of this process. */
+  trustDir?: string;
 }
 
 /** What the host keeps about the run in progress (one at a time). */
@@ -44,10 +50,11 @@ export class AppBackend {
   /** Results of this session by id, so export works before (or without) the history file. */
   private readonly recent = new Map<string, LonghaulResult>();
   readonly handlers: ApiHandlers;
+  private trustLoad: Promise<LoadedTrust> | null = null;
 
   constructor(private readonly opts: BackendOptions) {
     this.history = new HistoryStore(opts.dataDir);
-    this.responder = new ResponderHost(this.hub, this.history);
+    this.responder = new ResponderHost(this.hub, this.history, () => this.trust());
     this.handlers = {
       systemInfo: async () => systemInfo(opts.mode, opts.dataDir),
       checkPeer: async ({ host, port }) => checkConnection(host, port),
@@ -61,6 +68,14 @@ export class AppBackend {
       reportText: async ({ id, format }) => exportAs(await this.load(id), format),
       linkPresets: async () => uiLinkPresets(),
       setBypass: async ({ runId, bypass }) => this.setBypass(runId, bypass),
+      discoverResponders: async ({ seconds }) => {
+        const { peers } = await this.trust();
+        return browse(seconds * 1000, (fp) => peers.find(fp) !== undefined);
+      },
+      pairPeer: async ({ host, port, code }) => {
+        const peer = await pairWith({ host, port, code, security: await this.trust() });
+        return { name: peer.name, fingerprint: peer.fingerprint };
+      },
     };
   }
 
@@ -82,16 +97,23 @@ export class AppBackend {
     await this.responder.stop();
   }
 
+  /** This installation's identity and peers, created on first use. */
+  trust(): Promise<LoadedTrust> {
+    this.trustLoad ??= loadTrust(this.opts.trustDir ?? trustDir());
+    return this.trustLoad;
+  }
+
   private async startRun(req: Invokes['startRun']['req']): Promise<{ runId: string }> {
     if (this.active || this.starting) throw new LonghaulError('LH_ERR_BUSY', 'a run is already in progress: stop it or wait for its end');
     this.starting = true;
     let link: RunLink | null = null;
     try {
+      const security = await this.trust();
       // Through the emulator the controller dials the local proxy, which forwards to the partner.
       if (req.link.kind === 'proxy') link = await RunLink.start({ host: req.host, port: req.port }, req.link);
       const run = link
-        ? startRun({ host: '127.0.0.1', port: link.port, params: req.params, link: link.hook() })
-        : startRun({ host: req.host, port: req.port, params: req.params });
+        ? startRun({ host: '127.0.0.1', port: link.port, params: req.params, link: link.hook(), security })
+        : startRun({ host: req.host, port: req.port, params: req.params, security });
       const runId = randomBytes(8).toString('hex');
       this.active = { runId, run, link };
       const senders = sendersOf(run.params);

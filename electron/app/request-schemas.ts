@@ -34,6 +34,8 @@ const SCHEMAS: { [K in InvokeName]: z.ZodType<Invokes[K]['req']> } = {
   reportText: z.object({ id, format }).strict(),
   linkPresets: z.null(),
   setBypass: z.object({ runId: z.string().max(64), bypass: z.boolean() }).strict(),
+  discoverResponders: z.object({ seconds: z.number().min(0.5).max(10) }).strict(),
+  pairPeer: z.object({ host, port, code: z.string().trim().min(1).max(40) }).strict(),
 };
 
 /** Parse a request for `name`; throws ArgumentError naming the first bad field. */

@@ -22,6 +22,9 @@ export interface ResponderHostOptions {
   /** The OS whose firewall steps are shown. Default: this PC's. */
   platform?: NodeJS.Platform;
 }
+import type { LoadedTrust } from '../security/load-trust.js';
+import { formatCode } from '../security/pairing-code.js';
+import { ResponderSecurity } from '../security/responder-security.js';
 
 export class ResponderHost {
   private responder: Responder | null = null;
@@ -29,7 +32,14 @@ export class ResponderHost {
   private runCount = 0;
   private hintTimer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly hub: EventHub, private readonly history: HistoryStore, private readonly opts: ResponderHostOptions = {}) {}
+  private security: ResponderSecurity | null = null;
+
+  constructor(
+    private readonly hub: EventHub,
+    private readonly history: HistoryStore,
+    private readonly trust: () => Promise<LoadedTrust>,
+    private readonly opts: ResponderHostOptions = {},
+  ) {}
 
   current(): ResponderStatus {
     return this.status;
@@ -38,13 +48,23 @@ export class ResponderHost {
   /** Listen (port 0 = any free port). Starting twice returns the running status. */
   async start(port: number, bind: string | null): Promise<ResponderStatus> {
     if (this.responder) return this.status;
+    const trust = await this.trust();
+    if (this.responder) return this.status;
+    // Pairing is open while waiting: the code is shown on the Waiting screen, one use, renewed after each pairing.
+    const security = new ResponderSecurity({ identity: trust.identity, peers: trust.peers });
+    security.openPairing();
+    security.on('paired', () => {
+      security.openPairing();
+      this.set({ ...this.status, pairingCode: formatCode(security.pairingCode!) });
+    });
+    this.security = security;
     // A controller opens all its data connections at once (up to 2 × 128 in bidir); the engine's
     // default cap of 32 unidentified connections turns part of that burst away and the run stalls.
-    const responder = new Responder({ port, host: bind ?? undefined, maxPendingConnections: 2 * MAX_STREAMS + 8 });
+    const responder = new Responder({ port, host: bind ?? undefined, maxPendingConnections: 2 * MAX_STREAMS + 8, security });
     this.responder = responder;
     try {
       const addr = await responder.listen();
-      this.set({ ...idle(null), state: 'listening', port: addr.port, bind });
+      this.set({ ...idle(null), state: 'listening', port: addr.port, bind, pairingCode: formatCode(security.pairingCode!) });
       this.armFirewallHint(addr.port);
     } catch (err) {
       this.responder = null;
@@ -62,6 +82,7 @@ export class ResponderHost {
     const r = this.responder;
     this.responder = null;
     this.disarmFirewallHint();
+    this.security = null;
     if (r) await r.close();
     this.set(idle(null));
     return this.status;
@@ -116,5 +137,5 @@ export class ResponderHost {
 }
 
 function idle(error: ResponderStatus['error']): ResponderStatus {
-  return { state: 'stopped', port: null, bind: null, addresses: localAddresses(), hostname: os.hostname(), peer: null, runId: null, error, firewallHint: null };
+  return { state: 'stopped', port: null, bind: null, addresses: localAddresses(), hostname: os.hostname(), peer: null, runId: null, error, firewallHint: null, pairingCode: null };
 }

@@ -20,7 +20,7 @@ export function buildFeatures(): Features {
     diagnosis: true,
     rttCwnd: native.api !== null,
     windowApplied: native.api !== null,
-    discovery: false,
+    discovery: true,
     nativeReason: native.reason,
   };
 }

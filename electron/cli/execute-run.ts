@@ -6,6 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import type { LonghaulResult } from '../contract/result.js';
 import { startRun, type RunLinkHook } from '../engine/controller.js';
 import type { RunParams } from '../engine/params.js';
+import type { ControllerSecurity } from '../security/controller-security.js';
 import { describeError } from '../util/errors.js';
 import { EXIT_OK, EXIT_RUN_FAILED } from './exit-codes.js';
 import { LiveProgress } from './live-progress.js';
@@ -22,6 +23,8 @@ export interface ExecuteRunOptions {
   reports?: RunReports | null;
   /** Link-emulator hook (issue 5), passed to startRun. */
   link?: RunLinkHook;
+  /** This PC's identity and paired peers (security/load-trust.ts). */
+  security: ControllerSecurity;
 }
 
 const PHASE_TEXT: Record<string, string> = {
@@ -39,7 +42,7 @@ export async function executeRun(o: ExecuteRunOptions): Promise<{ code: number; 
   };
   process.once('SIGINT', onSigint);
   const progress = new LiveProgress(o.params);
-  const run = startRun({ host: o.host, port: o.port, params: o.params, signal: abort.signal, maxWorkersPerRole: o.maxWorkersPerRole, link: o.link });
+  const run = startRun({ host: o.host, port: o.port, params: o.params, signal: abort.signal, maxWorkersPerRole: o.maxWorkersPerRole, link: o.link, security: o.security });
   run.on('phase', (p) => {
     const text = PHASE_TEXT[p];
     if (text) progress.phase(text);

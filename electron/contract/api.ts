@@ -168,6 +168,8 @@ export interface ResponderStatus {
   error: { code: string; message: string } | null;
   /** Plain-words firewall advice, set when no partner has connected for a while (never a verdict: the OS does not say). */
   firewallHint: string | null;
+  /** The one-time code a new controller types to pair (XXXX-XXXX-XXXX) while listening; null otherwise. */
+  pairingCode: string | null;
 }
 
 export interface HistoryEntry {
@@ -183,6 +185,25 @@ export interface HistoryEntry {
   /** The emulated link's preset ('custom' when typed), or null for a direct run. */
   link: string | null;
   fileName: string;
+}
+
+/** A responder found on the LAN by DNS-SD (Pair screen). */
+export interface DiscoveredResponder {
+  name: string;
+  /** Addresses from the A/AAAA records (IPv4 first). */
+  addresses: string[];
+  port: number;
+  /** The advertised certificate fingerprint (a hint: the TLS pin decides), or null. */
+  fingerprint: string | null;
+  /** True when that fingerprint is among this PC's paired peers. */
+  paired: boolean;
+}
+
+/** A peer this PC is now paired with. */
+export interface PairedPeer {
+  name: string;
+  /** SHA-256 of its certificate, lowercase hex. */
+  fingerprint: string;
 }
 
 /** Outcome of an export: saved by the OS dialog (Electron), or a download (browser mode). */
@@ -205,6 +226,10 @@ export interface Invokes {
   reportText: { channel: 'report:text'; req: { id: string; format: ExportFormat }; res: ReportText };
   linkPresets: { channel: 'link:presets'; req: null; res: UiLinkPreset[] };
   setBypass: { channel: 'link:bypass'; req: { runId: string; bypass: boolean }; res: BypassState };
+  /** Browse the LAN for responders for `seconds` (multicast is often blocked: an empty list is normal). */
+  discoverResponders: { channel: 'pair:discover'; req: { seconds: number }; res: DiscoveredResponder[] };
+  /** Pair with a responder using the code it shows (docs/security.md). */
+  pairPeer: { channel: 'pair:pair'; req: { host: string; port: number; code: string }; res: PairedPeer };
 }
 
 /** The events main pushes: subscription name → [channel, payload]. */
@@ -236,6 +261,8 @@ export const INVOKES: { readonly [K in InvokeName]: Invokes[K]['channel'] } = {
   reportText: 'report:text',
   linkPresets: 'link:presets',
   setBypass: 'link:bypass',
+  discoverResponders: 'pair:discover',
+  pairPeer: 'pair:pair',
 };
 
 export const EVENTS: { readonly [K in EventName]: Events[K]['channel'] } = {

@@ -10,6 +10,7 @@ import net from 'node:net';
 import os from 'node:os';
 import type { LinkInfo, LonghaulResult, Side } from '../contract/result.js';
 import { ControlChannel } from '../protocol/control-channel.js';
+import { secureControl, type ControllerSecurity } from '../security/controller-security.js';
 import { encodeDataHeader } from '../protocol/data-header.js';
 import { PROTOCOL_VERSION, type Message, type MessageOf } from '../protocol/messages.js';
 import type { SessionState } from '../protocol/session-state.js';
@@ -31,6 +32,8 @@ export interface ControllerOptions {
   maxWorkersPerRole?: number;
   /** Link-emulator hook (issue 5): told when the run starts; its record is copied into `result.link`. */
   link?: RunLinkHook;
+  /** This PC's identity and paired peers: the control channel is TLS 1.3 to a pinned responder (docs/security.md). */
+  security: ControllerSecurity;
 }
 
 /** How a run through the link-emulator proxy reports its link (see electron/proxy/, docs/proxy.md). */
@@ -108,6 +111,7 @@ export class ControllerRun extends EventEmitter<RunEvents> {
     let socket: net.Socket;
     try {
       socket = await dial(host, port, this.opts.connectTimeoutMs ?? 10_000);
+      socket = (await secureControl(socket, `${host}:${port}`, this.opts.security, 'run', this.opts.connectTimeoutMs ?? 10_000)).socket;
     } catch (err) {
       return this.fail(err as LonghaulError);
     }
@@ -277,7 +281,7 @@ export function startRun(opts: ControllerOptions): ControllerRun {
 }
 
 /** Open the control connection, mapping the OS's errors to ones a user can act on. */
-function dial(host: string, port: number, timeoutMs: number): Promise<net.Socket> {
+export function dial(host: string, port: number, timeoutMs: number): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
     const socket = net.connect({ host, port });
     const timer = setTimeout(() => {

@@ -13,6 +13,9 @@ import { rawHandle, sortConnection } from './connection-sorter.js';
 import { nativeSockets } from '../native/load-native.js';
 import { tuneListener, type ListenerTuning } from '../native/tuned-socket.js';
 import { DEFAULT_RESPONDER_LIMITS, ResponderSession, type ResponderLimits } from './responder-session.js';
+import { PendingPool } from '../security/pending-pool.js';
+import type { ResponderSecurity } from '../security/responder-security.js';
+import { looksLikeTls, passGate } from '../security/secure-gate.js';
 
 export const DEFAULT_PORT = 5211;
 
@@ -26,6 +29,8 @@ export interface ResponderOptions {
   identifyTimeoutMs?: number;
   timeoutsMs?: Partial<Record<SessionState, number>>;
   maxWorkersPerRole?: number;
+  /** Identity, paired peers, pairing code: control connections are TLS 1.3 from paired controllers only. */
+  security: ResponderSecurity;
 }
 
 export interface ResponderEvents {
@@ -39,12 +44,16 @@ export class Responder extends EventEmitter<ResponderEvents> {
   private readonly server: net.Server;
   private readonly opts: ResponderOptions;
   private active: ResponderSession | null = null;
-  private pending = 0;
+  private readonly pending: PendingPool;
   private readonly sockets = new Set<net.Socket>();
 
-  constructor(opts: ResponderOptions = {}) {
+  constructor(opts: ResponderOptions) {
     super();
     this.opts = opts;
+    this.pending = new PendingPool(opts.maxPendingConnections ?? 32, (s) => {
+      this.emit('rejected', `${s.remoteAddress}:${s.remotePort}`, 'dropped: the oldest of too many connections waiting to identify themselves');
+      s.destroy();
+    });
     this.server = net.createServer({ pauseOnConnect: false }, (s) => void this.onConnection(s));
   }
 
@@ -80,43 +89,68 @@ export class Responder extends EventEmitter<ResponderEvents> {
     const peer = `${socket.remoteAddress}:${socket.remotePort}`;
     socket.on('error', () => undefined); // errors surface through the owner below
     // A run's data connections all arrive at once, unidentified until their header is read:
-    // the cap grows by what the active session expects.
-    const cap = (this.opts.maxPendingConnections ?? 32) + (this.active?.expectedDataConnections ?? 0);
-    if (this.pending >= cap) {
-      this.emit('rejected', peer, 'too many connections waiting to identify themselves');
-      socket.destroy();
-      return;
-    }
-    this.pending++;
+    // the cap grows by what the active session expects. At the cap the oldest waiting one goes.
+    const ticket = this.pending.admit(socket, this.active?.expectedDataConnections ?? 0);
     this.sockets.add(socket);
     socket.once('close', () => this.sockets.delete(socket));
-    const sorted = await sortConnection(socket, this.opts.identifyTimeoutMs ?? 10_000);
-    this.pending--;
+    // One deadline from accept to authenticated, whatever the peer sends and how slowly.
+    const deadline = Date.now() + (this.opts.identifyTimeoutMs ?? 10_000);
+    const sorted = await sortConnection(socket, deadline - Date.now());
     switch (sorted.kind) {
       case 'dead':
+        ticket.release();
         this.emit('rejected', peer, sorted.reason);
         socket.destroy();
         return;
       case 'data':
+        ticket.release();
         if (!this.active?.wantsData) {
           this.emit('rejected', peer, 'data connection without a run waiting for it');
+          socket.destroy();
+          return;
+        }
+        // No reflection: data connections only from the address of the authenticated controller.
+        if (socket.remoteAddress !== this.active.channel.remoteAddress) {
+          this.emit('rejected', peer, `data connection from ${socket.remoteAddress}, not from the paired controller`);
           socket.destroy();
           return;
         }
         await this.active.acceptData(socket, sorted.header, rawHandle(socket));
         return;
       case 'control':
-        if (this.active) {
-          this.emit('rejected', peer, 'busy: a run is in progress');
-          const err = new LonghaulError('LH_ERR_BUSY', 'this responder is running a test with another controller; try again when it ends');
-          socket.end(encodeFrame({ type: 'error', code: err.code, message: err.message }));
-          setTimeout(() => socket.destroy(), 2000).unref();
-          return;
-        }
-        this.startSession(socket, sorted.firstBytes);
-        socket.resume();
-        return;
+        return this.onControl(socket, sorted.firstBytes, peer, deadline, ticket.release);
     }
+  }
+
+  private async onControl(socket: net.Socket, firstBytes: Buffer, peer: string, deadline: number, release: () => void): Promise<void> {
+    if (!looksLikeTls(firstBytes)) {
+      release();
+      this.emit('rejected', peer, 'not TLS');
+      const err = new LonghaulError('LH_ERR_TLS_REQUIRED', 'this responder takes TLS 1.3 control connections only: install the same Longhaul version on both PCs');
+      socket.end(encodeFrame({ type: 'error', code: err.code, message: err.message }));
+      setTimeout(() => socket.destroy(), 2000).unref();
+      return;
+    }
+    const gate = await passGate(socket, firstBytes, this.opts.security, deadline - Date.now());
+    release();
+    if (gate.kind === 'closed') {
+      this.emit('rejected', peer, gate.reason);
+      return;
+    }
+    const tlsSocket = gate.socket;
+    this.sockets.add(tlsSocket);
+    tlsSocket.once('close', () => this.sockets.delete(tlsSocket));
+    if (this.active) {
+      this.emit('rejected', peer, 'busy: a run is in progress');
+      const err = new LonghaulError('LH_ERR_BUSY', 'this responder is running a test with another controller; try again when it ends');
+      tlsSocket.end(encodeFrame({ type: 'error', code: err.code, message: err.message }));
+      setTimeout(() => tlsSocket.destroy(), 2000).unref();
+      return;
+    }
+    // Put the first message back in front of whatever followed it, so the session reads them in order.
+    tlsSocket.unshift(gate.firstBytes);
+    this.startSession(tlsSocket, Buffer.alloc(0));
+    tlsSocket.resume();
   }
 
   /** Set the listener's buffers for one run's data connections (they inherit them at accept). */

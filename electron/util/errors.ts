@@ -25,7 +25,24 @@ export type LonghaulErrorCode =
   | 'LH_ERR_BAD_RESULT'
   // The app (UI host): a feature this build does not have, a result that does not exist.
   | 'LH_ERR_NOT_AVAILABLE'
-  | 'LH_ERR_NOT_FOUND';
+  | 'LH_ERR_NOT_FOUND'
+  // Pairing and trust (docs/security.md).
+  /** This installation's key or certificate cannot be read. */
+  | 'LH_ERR_IDENTITY'
+  /** The other PC is not among the paired peers (either side). */
+  | 'LH_ERR_NOT_PAIRED'
+  /** A control connection did not start TLS (an older Longhaul, or not Longhaul at all). */
+  | 'LH_ERR_TLS_REQUIRED'
+  /** The TLS handshake failed or was not TLS 1.3. */
+  | 'LH_ERR_TLS'
+  /** The pairing code was wrong. */
+  | 'LH_ERR_PAIRING_CODE'
+  /** Too many wrong pairing codes: pairing is locked for a while. */
+  | 'LH_ERR_PAIRING_LOCKED'
+  /** The two ends saw different certificates or TLS sessions: something in between terminates TLS. */
+  | 'LH_ERR_PAIRING_MITM'
+  /** The responder is not accepting pairings (no code active). */
+  | 'LH_ERR_PAIRING_CLOSED';
 
 /** Base class: every error Longhaul raises on purpose has a stable code. */
 export class LonghaulError extends Error {

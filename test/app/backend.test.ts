@@ -13,6 +13,7 @@ import type { Events, LiveSample, RunEnded } from '../../electron/contract/api.j
 import { renderReport } from '../../electron/report/render.js';
 import type { Responder } from '../../electron/engine/responder.js';
 import { startResponder, within } from '../helpers/net.js';
+import { responderPairedWith } from '../helpers/trust.js';
 
 describe('app backend', { timeout: 40_000 }, () => {
   let dir: string;
@@ -22,8 +23,8 @@ describe('app backend', { timeout: 40_000 }, () => {
 
   before(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'longhaul-backend-'));
-    backend = new AppBackend({ mode: 'browser', dataDir: dir, saveExport: async (f) => ({ kind: 'download', ...f }) });
-    ({ responder, port } = await startResponder());
+    backend = new AppBackend({ mode: 'browser', dataDir: dir, trustDir: path.join(dir, 'trust'), saveExport: async (f) => ({ kind: 'download', ...f }) });
+    ({ responder, port } = await startResponder({ security: await responderPairedWith(await backend.trust()) }));
   });
   after(async () => {
     await backend.close();

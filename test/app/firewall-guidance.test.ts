@@ -3,6 +3,7 @@
  * partner; the responder, after waiting with no partner, tells what to allow on
  * this PC; a partner that did connect never triggers it. Real sockets on 127.0.0.1.
  */
+import { pairedInstallation } from '../helpers/trust.js';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -52,7 +53,8 @@ describe('firewall guidance', { timeout: 60_000 }, () => {
   it('shows the hint on the waiting screen when no partner arrives, and clears it on stop', async (t) => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'longhaul-fw-'));
     const hub = new EventHub();
-    const host = new ResponderHost(hub, new HistoryStore(dir), { firewallHintAfterMs: 300, platform: 'win32' });
+    const { responderTrust } = await pairedInstallation(dir);
+    const host = new ResponderHost(hub, new HistoryStore(dir), responderTrust, { firewallHintAfterMs: 300, platform: 'win32' });
     t.after(async () => {
       await host.stop();
       await rm(dir, { recursive: true, force: true });
@@ -71,7 +73,8 @@ describe('firewall guidance', { timeout: 60_000 }, () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'longhaul-fw-'));
     const hub = new EventHub();
     const hintAfterMs = 2500;
-    const host = new ResponderHost(hub, new HistoryStore(dir), { firewallHintAfterMs: hintAfterMs, platform: 'linux' });
+    const { controller, responderTrust } = await pairedInstallation(dir);
+    const host = new ResponderHost(hub, new HistoryStore(dir), responderTrust, { firewallHintAfterMs: hintAfterMs, platform: 'linux' });
     const statuses: ResponderStatus[] = [];
     hub.subscribe((name, payload) => void (name === 'onResponder' && statuses.push(payload as ResponderStatus)));
     t.after(async () => {
@@ -80,7 +83,7 @@ describe('firewall guidance', { timeout: 60_000 }, () => {
     });
     const t0 = Date.now();
     const { port } = await host.start(0, '127.0.0.1');
-    const run = startRun({ host: '127.0.0.1', port: port!, params: { streams: 1, bufferBytes: 65536, windowBytes: null, bytes: 1 << 20, seconds: null, direction: 'forward', intervalSeconds: 1 } });
+    const run = startRun({ host: '127.0.0.1', port: port!, params: { streams: 1, bufferBytes: 65536, windowBytes: null, bytes: 1 << 20, seconds: null, direction: 'forward', intervalSeconds: 1 }, security: controller });
     const result = await run.result;
     assert.equal(result.partial, false, result.partialReason ?? '');
     assert.ok(statuses.some((s) => s.state === 'running'), 'the partner connected');

@@ -9,15 +9,17 @@ import { DEFAULT_PARAMS } from '../../electron/engine/params.js';
 import type { Responder } from '../../electron/engine/responder.js';
 import { encodeDataHeader } from '../../electron/protocol/data-header.js';
 import { encodeFrame, FrameParser } from '../../electron/protocol/framing.js';
-import { rawConnect, readUntilClose, startResponder, within } from '../helpers/net.js';
+import type { ControllerSecurity } from '../../electron/security/controller-security.js';
+import { rawConnect, readUntilClose, startResponder, tlsConnect, within } from '../helpers/net.js';
 
 const hello = { type: 'hello', protocol: 1, software: 'test', hostname: 'test', capabilities: [] };
 const goodParams = { ...DEFAULT_PARAMS, seconds: 1 };
 
 let responder: Responder;
 let port: number;
+let security: ControllerSecurity;
 before(async () => {
-  ({ responder, port } = await startResponder({
+  ({ responder, port, security } = await startResponder({
     identifyTimeoutMs: 500,
     timeoutsMs: { hello: 800, params: 800, streams: 2000 },
   }));
@@ -26,9 +28,9 @@ after(async () => {
   await responder.close();
 });
 
-/** Send raw bytes on a fresh connection; return the frames the responder sent back and whether it closed. */
+/** Send raw bytes on a fresh (paired, TLS) control connection; return the frames the responder sent back and whether it closed. */
 async function exchange(...writes: Buffer[]): Promise<{ frames: Record<string, unknown>[]; closed: boolean }> {
-  const s = await rawConnect(port);
+  const s = await tlsConnect(port, security);
   const done = readUntilClose(s, 5000);
   for (const w of writes) s.write(w);
   const { data, closed } = await done;
@@ -49,7 +51,7 @@ function lastError(frames: Record<string, unknown>[]): { code: string; message: 
 
 /** The responder still serves a real run after whatever a test threw at it. */
 async function stillServes(): Promise<void> {
-  const r = startRun({ host: '127.0.0.1', port, params: { ...DEFAULT_PARAMS, bytes: 1_000_000, seconds: null } });
+  const r = startRun({ host: '127.0.0.1', port, security, params: { ...DEFAULT_PARAMS, bytes: 1_000_000, seconds: null } });
   const result = await within(r.result, 20_000, 'follow-up run');
   assert.equal(result.partial, false, `follow-up run: ${result.partialReason}`);
   assert.equal(result.total.bytes, 1_000_000);
@@ -61,6 +63,15 @@ describe('responder under bad input', { timeout: 120_000 }, () => {
     assert.ok(closed);
     assert.match(lastError(frames).code, /LH_ERR_(FRAME_TOO_LARGE|BAD_FRAME)/);
     await stillServes();
+  });
+
+  it('plain TCP (no TLS) gets LH_ERR_TLS_REQUIRED and a close', async () => {
+    const s = await rawConnect(port);
+    const done = readUntilClose(s, 5000);
+    s.write(encodeFrame(hello));
+    const { data, closed } = await done;
+    assert.ok(closed);
+    assert.equal(lastError(new FrameParser().push(data) as Record<string, unknown>[]).code, 'LH_ERR_TLS_REQUIRED');
   });
 
   it('a length prefix of 0xFFFFFFFF: rejected at once, nothing allocated for it', async () => {
@@ -144,9 +155,9 @@ describe('responder under bad input', { timeout: 120_000 }, () => {
   });
 
   it('a second controller while a run is active gets LH_ERR_BUSY; the first run completes', async () => {
-    const first = startRun({ host: '127.0.0.1', port, params: { ...DEFAULT_PARAMS, seconds: 2 } });
+    const first = startRun({ host: '127.0.0.1', port, security, params: { ...DEFAULT_PARAMS, seconds: 2 } });
     await new Promise<void>((resolve) => first.once('phase', (p) => p === 'running' && resolve()).on('phase', (p) => p === 'running' && resolve()));
-    const second = startRun({ host: '127.0.0.1', port, params: { ...DEFAULT_PARAMS, seconds: 1 } });
+    const second = startRun({ host: '127.0.0.1', port, security, params: { ...DEFAULT_PARAMS, seconds: 1 } });
     const secondResult = await within(second.result, 10_000, 'busy answer');
     assert.equal(secondResult.partial, true);
     assert.equal(secondResult.errors[0]?.code, 'LH_ERR_BUSY');
@@ -155,9 +166,9 @@ describe('responder under bad input', { timeout: 120_000 }, () => {
   });
 
   it('a refused port gives LH_ERR_REFUSED with advice', async () => {
-    const { responder: r2, port: p2 } = await startResponder();
+    const { responder: r2, port: p2, security: s2 } = await startResponder();
     await r2.close();
-    const res = await within(startRun({ host: '127.0.0.1', port: p2, params: goodParams }).result, 10_000, 'refused');
+    const res = await within(startRun({ host: '127.0.0.1', port: p2, security: s2, params: goodParams }).result, 10_000, 'refused');
     assert.equal(res.partial, true);
     assert.equal(res.errors[0]?.code, 'LH_ERR_REFUSED');
     assert.match(res.errors[0]!.message, /longhaul listen/);

@@ -10,6 +10,8 @@ import { describe, it } from 'node:test';
 import type { LonghaulResult } from '../../electron/contract/result.js';
 import { cli, waitForOutput } from '../helpers/cli.js';
 import { startResponder, within } from '../helpers/net.js';
+import { responderPairedWith } from '../helpers/trust.js';
+import { loadTrust } from '../../electron/security/load-trust.js';
 
 describe('peer killed mid-run', { timeout: 90_000 }, () => {
   it('responder killed: `longhaul run` ends within seconds, writes a partial result, exits 1', async () => {
@@ -39,7 +41,8 @@ describe('peer killed mid-run', { timeout: 90_000 }, () => {
   });
 
   it('controller killed: the responder ends the session within seconds with a partial result and keeps serving', async () => {
-    const { responder, port } = await startResponder();
+    // The CLI controller is this test run's installation ($LONGHAUL_TRUST_DIR): pair the responder with it.
+    const { responder, port } = await startResponder({ security: await responderPairedWith(await loadTrust()) });
     try {
       const ended = new Promise<[LonghaulResult | null, Error | null]>((resolve) => responder.once('session-end', (r, e) => resolve([r, e])));
       const run = cli(['run', `127.0.0.1:${port}`, '--seconds', '30', '--interval', '0.5']);

@@ -12,12 +12,12 @@ after(async () => {
 });
 
 async function run(params: Partial<RunParams>) {
-  const { responder, port } = await startResponder();
+  const { responder, port, security } = await startResponder();
   responders.push(responder);
   const responderEnd = new Promise<Parameters<Parameters<Responder['on']>[1]>>((resolve) => {
     responder.once('session-end', (...args: unknown[]) => resolve(args as never));
   });
-  const r = startRun({ host: '127.0.0.1', port, params: { ...DEFAULT_PARAMS, ...params } });
+  const r = startRun({ host: '127.0.0.1', port, security, params: { ...DEFAULT_PARAMS, ...params } });
   const result = await within(r.result, 30_000, 'run');
   const [responderResult] = (await within(responderEnd, 5_000, 'responder session end')) as unknown as [import('../../electron/contract/result.js').LonghaulResult | null];
   return { result, responderResult };

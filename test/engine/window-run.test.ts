@@ -25,13 +25,13 @@ const BIN = fileURLToPath(new URL('../../../bin/longhaul.js', import.meta.url));
 
 async function runWithWindow(windowBytes: number | null, direction: RunParams['direction']): Promise<{ result: LonghaulResult; listenerBefore: unknown; listenerAfter: unknown }> {
   const api = requireNative();
-  const { responder, port } = await startResponder({ maxWorkersPerRole: 1 });
+  const { responder, port, security } = await startResponder({ maxWorkersPerRole: 1 });
   try {
     const server = (responder as unknown as { server: net.Server }).server;
     const listenerBefore = api.getBuffers(socketFd(server)!);
     const ended = new Promise((r) => responder.once('session-end', r));
     const run = startRun({
-      host: '127.0.0.1', port, maxWorkersPerRole: 1,
+      host: '127.0.0.1', port, security, maxWorkersPerRole: 1,
       params: { ...DEFAULT_PARAMS, windowBytes, seconds: 1.5, intervalSeconds: 0.5, direction },
     });
     const result = await within(run.result, 20_000, 'the run');

@@ -19,8 +19,9 @@ export interface CliProcess {
   killGroup(): void;
 }
 
-export function startCli(t: TestContext, args: string[], cwd: string): CliProcess {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true' } });
+/** `env` is added to this process's environment (e.g. `LONGHAUL_TRUST_DIR` for a second installation). */
+export function startCli(t: TestContext, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): CliProcess {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true', ...env } });
   let out = '';
   let err = '';
   child.stdout?.on('data', (c: Buffer) => (out += c.toString()));

@@ -1,18 +1,36 @@
 /** Test helpers: real sockets on 127.0.0.1, everything bounded in time. */
 import net from 'node:net';
+import tls from 'node:tls';
 import { Responder, type ResponderOptions } from '../../electron/engine/responder.js';
+import type { ControllerSecurity } from '../../electron/security/controller-security.js';
+import { pairedTrust } from './trust.js';
 
-/** A responder on 127.0.0.1, port 0. */
-export async function startResponder(opts: ResponderOptions = {}): Promise<{ responder: Responder; port: number }> {
-  const responder = new Responder({ host: '127.0.0.1', port: 0, ...opts });
+/**
+ * A responder on 127.0.0.1, port 0, paired with a fresh controller identity:
+ * pass the returned `security` to `startRun`.
+ */
+export async function startResponder(opts: Partial<ResponderOptions> = {}): Promise<{ responder: Responder; port: number; security: ControllerSecurity }> {
+  const trust = await pairedTrust();
+  const responder = new Responder({ host: '127.0.0.1', port: 0, security: trust.responder, ...opts });
   const addr = await responder.listen();
-  return { responder, port: addr.port };
+  return { responder, port: addr.port, security: trust.controller };
 }
 
 /** Connect a raw socket to 127.0.0.1:port. */
 export function rawConnect(port: number): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
     const s = net.connect({ host: '127.0.0.1', port }, () => resolve(s));
+    s.once('error', reject);
+  });
+}
+
+/** A TLS 1.3 control connection to 127.0.0.1:port presenting `security`'s certificate (no pinning: for raw protocol tests). */
+export function tlsConnect(port: number, security: ControllerSecurity): Promise<tls.TLSSocket> {
+  return new Promise((resolve, reject) => {
+    const s = tls.connect({
+      host: '127.0.0.1', port, cert: security.identity.certPem, key: security.identity.keyPem,
+      minVersion: 'TLSv1.3', rejectUnauthorized: false, checkServerIdentity: () => undefined,
+    }, () => resolve(s));
     s.once('error', reject);
   });
 }

@@ -10,10 +10,14 @@ import { register as registerReport } from './report.js';
 import { register as registerBdp } from './bdp.js';
 import { register as registerProxy } from './proxy.js';
 import { register as registerUi } from './ui.js';
+import { register as registerPair } from './pair.js';
+import { register as registerPeers } from './peers.js';
 
 export const COMMANDS: ReadonlyArray<(program: Command) => void> = [
   registerListen,
   registerRun,
+  registerPair,
+  registerPeers,
   registerLoopback,
   registerReport,
   registerBdp,

@@ -1,8 +1,16 @@
 /** `longhaul listen`: be a responder, waiting for a controller. */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import { DEFAULT_PORT, Responder } from '../../engine/responder.js';
-import { describeError } from '../../util/errors.js';
+import { DEFAULT_RESPONDER_LIMITS } from '../../engine/responder-session.js';
+import { shortFingerprint } from '../../security/identity.js';
+import { loadTrust } from '../../security/load-trust.js';
+import { formatCode } from '../../security/pairing-code.js';
+import { ResponderSecurity } from '../../security/responder-security.js';
+import { advertise } from '../../discovery/dns-sd.js';
+import { ArgumentError, describeError } from '../../util/errors.js';
+import { parseSize } from '../../util/units.js';
 import { formatRate, groupDigits } from '../../util/units.js';
 import { EXIT_OK, EXIT_RUN_FAILED } from '../exit-codes.js';
 
@@ -11,6 +19,38 @@ interface ListenFlags {
   bind?: string;
   once?: boolean;
   workers?: number;
+  pairingCode?: string;
+  pairingCodeFile?: string;
+  /** false with --no-pairing */
+  pairing: boolean;
+  maxStreams?: number;
+  maxSeconds?: number;
+  maxBytes?: string;
+  /** false with --no-advertise */
+  advertise: boolean;
+}
+
+/** Advertising a responder bound to loopback would announce a service nobody else can reach. */
+function isLoopback(addr: string): boolean {
+  return addr.startsWith('127.') || addr === '::1' || addr === 'localhost';
+}
+
+function positive(v: string): number {
+  if (!/^\d+$/.test(v) || Number(v) < 1) throw new InvalidArgumentError(`"${v}" is not a positive whole number`);
+  return Number(v);
+}
+
+/** The code to open pairing with: flag, file, environment; undefined = a fresh random one. */
+function givenCode(flags: ListenFlags): string | undefined {
+  if (flags.pairingCode) return flags.pairingCode;
+  if (flags.pairingCodeFile) {
+    try {
+      return readFileSync(flags.pairingCodeFile, 'utf8').trim();
+    } catch (err) {
+      throw new ArgumentError(`cannot read ${flags.pairingCodeFile}: ${describeError(err).message}`, '--pairing-code-file');
+    }
+  }
+  return process.env.LONGHAUL_PAIRING_CODE || undefined;
 }
 
 function port(v: string): number {
@@ -35,8 +75,24 @@ export function register(program: Command): void {
     .option('-B, --bind <addr>', 'listen on this address only (default: all)')
     .option('-1, --once', 'serve one run, then exit (exit code 1 if it failed)')
     .addOption(new Option('--workers <n>', 'data worker processes per role').argParser(port).hideHelp())
+    .option('--pairing-code <code>', 'accept one pairing with this code instead of a random one (scripts; also $LONGHAUL_PAIRING_CODE)')
+    .option('--pairing-code-file <file>', 'read the pairing code from this file')
+    .option('--no-pairing', 'accept no pairing: only PCs paired before may run tests')
+    .option('--max-streams <n>', `most streams a controller may ask for (default ${DEFAULT_RESPONDER_LIMITS.maxStreams})`, positive)
+    .option('--max-seconds <s>', `longest run a controller may ask for, seconds (default ${DEFAULT_RESPONDER_LIMITS.maxSeconds})`, positive)
+    .option('--max-bytes <size>', 'most bytes a controller may ask for per run (default 1T)')
+    .option('--no-advertise', 'do not announce this responder on the LAN (DNS-SD); never done when bound to a loopback address')
     .action(async (flags: ListenFlags) => {
-      const responder = new Responder({ port: flags.port, host: flags.bind, maxWorkersPerRole: flags.workers });
+      const code = givenCode(flags);
+      const trust = await loadTrust();
+      const security = new ResponderSecurity({ identity: trust.identity, peers: trust.peers, pairingCode: flags.pairing ? code ?? null : null });
+      if (flags.pairing && !code) security.openPairing();
+      const limits = {
+        ...(flags.maxStreams ? { maxStreams: flags.maxStreams } : {}),
+        ...(flags.maxSeconds ? { maxSeconds: flags.maxSeconds } : {}),
+        ...(flags.maxBytes ? { maxBytes: parseSize(flags.maxBytes, '--max-bytes') } : {}),
+      };
+      const responder = new Responder({ port: flags.port, host: flags.bind, maxWorkersPerRole: flags.workers, security, limits });
       let addr;
       try {
         addr = await responder.listen();
@@ -47,15 +103,29 @@ export function register(program: Command): void {
       }
       process.stdout.write(`Longhaul responder on ${os.hostname()}, listening on ${addr.address}:${addr.port}\n`);
       const addrs = localAddresses();
-      const portSuffix = addr.port === DEFAULT_PORT ? '' : `:${addr.port}`;
-      if (/^(127\.|::1$)/.test(addr.address)) {
-        process.stdout.write(`Bound to a loopback address: only this PC can connect (longhaul run ${addr.address.includes(':') ? `[${addr.address}]` : addr.address}${portSuffix})\n`);
-      } else {
-        if (addrs.length) process.stdout.write(`This PC's addresses: ${addrs.join(', ')}\n`);
-        process.stdout.write(`On the other PC run: longhaul run <one of these addresses>${portSuffix}\n`);
-      }
+      const portTail = addr.port === DEFAULT_PORT ? '' : `:${addr.port}`;
+      const loopbackOnly = /^(127\.|::1$)/.test(addr.address);
+      const target = loopbackOnly ? `${addr.address.includes(':') ? `[${addr.address}]` : addr.address}` : '<one of these addresses>';
+      if (loopbackOnly) process.stdout.write(`Bound to a loopback address: only this PC can connect\n`);
+      else if (addrs.length) process.stdout.write(`This PC's addresses: ${addrs.join(', ')}\n`);
+      process.stdout.write(`This PC is ${trust.identity.name}, fingerprint ${shortFingerprint(trust.identity.fingerprint)}\n`);
+      const showCode = (): void => {
+        if (!security.pairingCode) return;
+        process.stdout.write(`Pairing code: ${formatCode(security.pairingCode)} (one use). To pair, on the other PC run: longhaul pair ${target}${portTail} --code ${formatCode(security.pairingCode)}\n`);
+      };
+      showCode();
+      process.stdout.write(`Paired PCs run: longhaul run ${target}${portTail}\n`);
+      security.on('paired', (p) => {
+        process.stdout.write(`paired with ${p.name} (${p.address}), fingerprint ${shortFingerprint(p.fingerprint)}\n`);
+        if (flags.pairing && !code) {
+          security.openPairing();
+          showCode();
+        }
+      });
+      security.on('pairing-failed', (peer, errCode, message) => process.stdout.write(`pairing from ${peer} refused: ${errCode}: ${message}\n`));
       process.send?.({ type: 'listening', port: addr.port, address: addr.address });
 
+      const ad = flags.advertise && !isLoopback(addr.address) ? advertise(trust.identity.name, addr.port, trust.identity.fingerprint) : null;
       responder.on('rejected', (peer, why) => process.stdout.write(`turned away ${peer}: ${why}\n`));
       responder.on('session', (s) => {
         process.stdout.write(`controller connected from ${s.channel.remoteAddress}\n`);
@@ -78,6 +148,7 @@ export function register(program: Command): void {
           }
         });
       });
+      await ad?.stop();
       await responder.close();
     });
 }

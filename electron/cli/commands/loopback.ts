@@ -3,6 +3,7 @@
  * processes, over 127.0.0.1. The one-command demo and smoke test.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
 import type { Command } from 'commander';
 import { fileURLToPath } from 'node:url';
 import { describeLink } from '../../proxy/describe-link.js';
@@ -12,16 +13,21 @@ import { executeRun } from '../execute-run.js';
 import { openRunReports } from '../run-reports.js';
 import { addLinkOptions, linkSpecFromFlags, parseBypassTimes, wantsLink, type LinkFlags } from '../link-options.js';
 import { ProxyProcess } from '../proxy-process.js';
+import { loadTrust } from '../../security/load-trust.js';
+import { pairWith } from '../../security/pair-client.js';
+import { newPairingCode } from '../../security/pairing-code.js';
+import { PeerStore } from '../../security/peer-store.js';
 import { addRunOptions, runParamsFromFlags, type RunFlags } from '../run-options.js';
 
 const BIN = fileURLToPath(new URL('../../../../bin/longhaul.js', import.meta.url));
 
 /** Start `longhaul listen --once` on 127.0.0.1, port 0, in its own process; resolve with its port. */
-export function spawnLoopbackResponder(extraArgs: string[] = []): Promise<{ child: ChildProcess; port: number }> {
+export function spawnLoopbackResponder(extraArgs: string[] = [], env: NodeJS.ProcessEnv = process.env): Promise<{ child: ChildProcess; port: number }> {
   return new Promise((resolve, reject) => {
     const child = fork(BIN, ['listen', '--port', '0', '--bind', '127.0.0.1', '--once', ...extraArgs], {
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
       execArgv: [],
+      env,
     });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -58,10 +64,20 @@ export function register(program: Command): void {
     // Report files are created last among the checks: a bad flag must not leave empty files behind.
     const reports = openRunReports(flags, params, flags.json);
     if (!reports) return;
-    let responder: { child: ChildProcess; port: number };
+    // The local responder is a second installation (its own identity, kept beside ours so it is made
+    // only once) that this process pairs with over the real pairing exchange, with a fresh code each
+    // time; this side keeps that pairing in memory only.
+    const mine = await loadTrust();
+    const responderTrust = path.join(mine.dir, 'loopback-responder');
+    const code = newPairingCode();
+    const security = { ...mine, peers: PeerStore.memory() };
+    let responder: { child: ChildProcess; port: number } | null = null;
     try {
-      responder = await spawnLoopbackResponder(flags.workers ? ['--workers', String(flags.workers)] : []);
+      responder = await spawnLoopbackResponder(flags.workers ? ['--workers', String(flags.workers)] : [],
+        { ...process.env, LONGHAUL_TRUST_DIR: responderTrust, LONGHAUL_PAIRING_CODE: code });
+      await pairWith({ host: '127.0.0.1', port: responder.port, code, security });
     } catch (err) {
+      responder?.child.kill('SIGKILL');
       process.stderr.write(`longhaul: ${(err as Error).message}\n`);
       process.exitCode = EXIT_RUN_FAILED;
       return;
@@ -74,7 +90,7 @@ export function register(program: Command): void {
       }
       const { code } = await executeRun({
         host: '127.0.0.1', port: proxy?.port ?? responder.port, params, jsonFile: flags.json, maxWorkersPerRole: flags.workers,
-        reports, link: proxy?.hook(bypassAt),
+        reports, link: proxy?.hook(bypassAt), security,
       });
       for (const b of proxy?.bypassToggles ?? []) process.stdout.write(`bypass ${b.bypass ? 'on ' : 'off'} at ${b.t.toFixed(3)} s\n`);
       process.exitCode = code;

@@ -1,0 +1,35 @@
+/** `longhaul pair HOST[:PORT] --code CODE`: pair this PC with a responder, once. */
+import type { Command } from 'commander';
+import { DEFAULT_PORT } from '../../engine/responder.js';
+import { shortFingerprint } from '../../security/identity.js';
+import { loadTrust } from '../../security/load-trust.js';
+import { pairWith } from '../../security/pair-client.js';
+import { normalizeCode } from '../../security/pairing-code.js';
+import { ArgumentError, describeError } from '../../util/errors.js';
+import { EXIT_OK, EXIT_RUN_FAILED } from '../exit-codes.js';
+import { parseHostPort } from '../run-options.js';
+
+export function register(program: Command): void {
+  program
+    .command('pair')
+    .description('pair with a responder using the one-time code `longhaul listen` prints there; later runs need no code')
+    .argument('<host[:port]>', `the responder, e.g. 192.168.1.20 or lab-pc:${DEFAULT_PORT}`)
+    .option('--code <code>', 'the pairing code shown by the responder (XXXX-XXXX-XXXX)')
+    .action(async (target: string, flags: { code?: string }) => {
+      const { host, port } = parseHostPort(target, DEFAULT_PORT);
+      const typed = flags.code ?? process.env.LONGHAUL_PAIRING_CODE;
+      if (!typed) throw new ArgumentError('--code is required: the code `longhaul listen` prints on the responder', '--code');
+      const code = normalizeCode(typed);
+      const security = await loadTrust();
+      try {
+        const peer = await pairWith({ host, port, code, security });
+        process.stdout.write(`Paired with ${peer.name} (${host}:${port}), fingerprint ${shortFingerprint(peer.fingerprint)}\n`);
+        process.stdout.write(`This PC is ${security.identity.name}, fingerprint ${shortFingerprint(security.identity.fingerprint)}\n`);
+        process.exitCode = EXIT_OK;
+      } catch (err) {
+        const e = describeError(err);
+        process.stderr.write(`longhaul: pairing failed: ${e.code}: ${e.message}\n`);
+        process.exitCode = EXIT_RUN_FAILED;
+      }
+    });
+}

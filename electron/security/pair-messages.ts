@@ -1,0 +1,47 @@
+/**
+ * The pairing exchange, inside TLS 1.3 (both ends present their certificates):
+ *
+ *   controller                                        responder
+ *   pair {name, controllerFp, responderFp, proof_c} ──▶  lockout? fingerprints as seen here?
+ *                                                        proof_c right? → remember controller
+ *                                 ◀── pair-ok {name, proof_r} | error {code, message}
+ *   proof_r right? → remember responder
+ *
+ * Fingerprints are the ones each end *sees*; proofs are `pairingProof()` over
+ * the TLS exporter and both fingerprints. The responder proves only after the
+ * controller did, so a stranger who connects learns nothing but "wrong".
+ */
+import { z } from 'zod';
+import { ProtocolError } from '../util/errors.js';
+
+const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
+
+export const pairRequestSchema = z.object({
+  type: z.literal('pair'),
+  protocol: z.literal(1),
+  name: z.string().min(1).max(255),
+  controllerFingerprint: hex64,
+  responderFingerprint: hex64,
+  proof: hex64,
+}).strict();
+
+export const pairReplySchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('pair-ok'), name: z.string().min(1).max(255), proof: hex64 }).strict(),
+  z.object({ type: z.literal('error'), code: z.string().regex(/^LH_ERR_[A-Z_]+$/).max(64), message: z.string().max(1000) }),
+]);
+
+export type PairRequest = z.infer<typeof pairRequestSchema>;
+export type PairReply = z.infer<typeof pairReplySchema>;
+
+/** Validate a decoded frame as a pair request; a `ProtocolError` names the first bad field. */
+export function parsePairRequest(value: unknown): PairRequest {
+  const r = pairRequestSchema.safeParse(value);
+  if (!r.success) throw new ProtocolError('LH_ERR_BAD_MESSAGE', `invalid pair message: ${r.error.issues[0]?.path.join('.') || 'message'}`);
+  return r.data;
+}
+
+export function parsePairReply(value: unknown): PairReply {
+  const r = pairReplySchema.safeParse(value);
+  if (!r.success) throw new ProtocolError('LH_ERR_BAD_MESSAGE', `invalid pairing reply: ${r.error.issues[0]?.path.join('.') || 'message'}`);
+  return r.data;
+}

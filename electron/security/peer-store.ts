@@ -1,0 +1,116 @@
+/**
+ * The paired peers: name, certificate fingerprint, last address and last seen,
+ * in `peers.json` (owner-only) beside the identity. A store may also live in
+ * memory only (loopback's throw-away responder, tests).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { LonghaulError } from '../util/errors.js';
+import { writePrivate } from './identity.js';
+
+export interface PeerRecord {
+  name: string;
+  /** SHA-256 of the peer's certificate, lowercase hex. */
+  fingerprint: string;
+  /** Where it was last seen (an address without port), or null. */
+  address: string | null;
+  pairedAt: string;
+  /** ISO time of the last authenticated connection. */
+  lastSeen: string;
+}
+
+const fileSchema = z.object({
+  schema: z.literal('longhaul.peers/1'),
+  peers: z.array(z.object({
+    name: z.string().min(1).max(255),
+    fingerprint: z.string().regex(/^[0-9a-f]{64}$/),
+    address: z.string().max(100).nullable(),
+    pairedAt: z.string(),
+    lastSeen: z.string(),
+  })).max(10_000),
+});
+
+export class PeerStore {
+  private peers: PeerRecord[];
+
+  private constructor(private readonly file: string | null, peers: PeerRecord[]) {
+    this.peers = peers;
+  }
+
+  /** Open (or start) the store in `file`. A damaged file is an error, never silently emptied. */
+  static open(file: string): PeerStore {
+    return new PeerStore(file, readPeers(file));
+  }
+
+  /** A store that is never written to disk. */
+  static memory(peers: PeerRecord[] = []): PeerStore {
+    return new PeerStore(null, peers.map((p) => ({ ...p })));
+  }
+
+  list(): PeerRecord[] {
+    this.reload();
+    return this.peers.map((p) => ({ ...p }));
+  }
+
+  find(fingerprint: string): PeerRecord | undefined {
+    this.reload();
+    return this.peers.find((p) => p.fingerprint === fingerprint);
+  }
+
+  /** Remember a peer (again); a taken name gets a suffix so `--forget NAME` stays unambiguous. */
+  add(name: string, fingerprint: string, address: string | null, now = new Date()): PeerRecord {
+    this.reload();
+    this.peers = this.peers.filter((p) => p.fingerprint !== fingerprint);
+    let unique = name;
+    for (let i = 2; this.peers.some((p) => p.name === unique); i++) unique = `${name}-${i}`;
+    const record: PeerRecord = { name: unique, fingerprint, address, pairedAt: now.toISOString(), lastSeen: now.toISOString() };
+    this.peers.push(record);
+    this.save();
+    return { ...record };
+  }
+
+  /** Note an authenticated connection from a known peer. */
+  seen(fingerprint: string, address: string | null, now = new Date()): void {
+    this.reload();
+    const p = this.peers.find((x) => x.fingerprint === fingerprint);
+    if (!p) return;
+    p.lastSeen = now.toISOString();
+    if (address) p.address = address;
+    this.save();
+  }
+
+  /** Forget by name or by fingerprint (or a unique prefix of it); returns what was removed. */
+  forget(nameOrFingerprint: string): PeerRecord | null {
+    this.reload();
+    const key = nameOrFingerprint.toLowerCase().replace(/[\s:]/g, '');
+    const byName = this.peers.filter((p) => p.name === nameOrFingerprint);
+    const byFp = key.length >= 8 ? this.peers.filter((p) => p.fingerprint.startsWith(key)) : [];
+    const hits = byName.length ? byName : byFp;
+    if (hits.length !== 1) return null;
+    this.peers = this.peers.filter((p) => p !== hits[0]);
+    this.save();
+    return { ...hits[0]! };
+  }
+
+  /**
+   * Another process (a `longhaul pair` or `peers --forget` beside a running
+   * `listen`) may have changed the file: every operation starts from it.
+   */
+  private reload(): void {
+    if (this.file) this.peers = readPeers(this.file);
+  }
+
+  private save(): void {
+    if (!this.file) return;
+    writePrivate(this.file, JSON.stringify({ schema: 'longhaul.peers/1', peers: this.peers }, null, 2) + '\n');
+  }
+}
+
+function readPeers(file: string): PeerRecord[] {
+  if (!existsSync(file)) return [];
+  try {
+    return fileSchema.parse(JSON.parse(readFileSync(file, 'utf8'))).peers;
+  } catch (err) {
+    throw new LonghaulError('LH_ERR_IDENTITY', `the peers file ${file} is damaged (${(err as Error).message.slice(0, 200)}): fix or remove it`);
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * What a responder trusts: its identity, its paired peers, and (while pairing
+ * is open) the one-time code with its lockout guard. Emits what happened so
+ * the CLI and the app can tell the user.
+ */
+import { EventEmitter } from 'node:events';
+import tls from 'node:tls';
+import type { Identity } from './identity.js';
+import { formatCode, newPairingCode, normalizeCode } from './pairing-code.js';
+import { DEFAULT_PAIRING_GUARD, PairingGuard, type PairingGuardOptions } from './pairing-guard.js';
+import type { PeerRecord, PeerStore } from './peer-store.js';
+
+export interface ResponderSecurityOptions {
+  identity: Identity;
+  peers: PeerStore;
+  /** Open pairing at once with this code (scripts: `listen --pairing-code`); null = closed. */
+  pairingCode?: string | null;
+  guard?: Partial<PairingGuardOptions>;
+  /**
+   * Trust a controller that presents this installation's own certificate
+   * (same key = same installation, e.g. `listen` and `run` from one data
+   * folder). Default true.
+   */
+  trustSelf?: boolean;
+}
+
+export interface ResponderSecurityEvents {
+  paired: [PeerRecord];
+  /** A pairing attempt failed: peer address, error code, message. */
+  'pairing-failed': [string, string, string];
+}
+
+export class ResponderSecurity extends EventEmitter<ResponderSecurityEvents> {
+  readonly identity: Identity;
+  readonly peers: PeerStore;
+  readonly guard: PairingGuard;
+  readonly secureContext: tls.SecureContext;
+  private code: string | null = null;
+  /** True while a pairing proof is being checked (they are checked one at a time). */
+  pairingInFlight = false;
+  private readonly trustSelf: boolean;
+
+  constructor(opts: ResponderSecurityOptions, now: () => number = Date.now) {
+    super();
+    this.identity = opts.identity;
+    this.peers = opts.peers;
+    this.trustSelf = opts.trustSelf ?? true;
+    this.guard = new PairingGuard({ ...DEFAULT_PAIRING_GUARD, ...opts.guard }, now);
+    this.secureContext = tls.createSecureContext({ cert: opts.identity.certPem, key: opts.identity.keyPem, minVersion: 'TLSv1.3' });
+    if (opts.pairingCode) this.openPairing(opts.pairingCode);
+  }
+
+  /** Accept one pairing with `code` (a fresh random one if omitted); returns it formatted. */
+  openPairing(code?: string): string {
+    this.code = code ? normalizeCode(code, '--pairing-code') : normalizeCode(newPairingCode());
+    return formatCode(this.code);
+  }
+
+  closePairing(): void {
+    this.code = null;
+  }
+
+  /** The active code (canonical form), or null when pairing is closed. */
+  get pairingCode(): string | null {
+    return this.code;
+  }
+
+  isTrusted(fingerprint: string): boolean {
+    return (this.trustSelf && fingerprint === this.identity.fingerprint) || this.peers.find(fingerprint) !== undefined;
+  }
+
+  /** The code was used: it is one-time. */
+  consumeCode(): void {
+    this.code = null;
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * The responder's door for control connections: TLS 1.3 with the client's
+ * certificate, then one of three outcomes for the first message:
+ *  - `pair` → the pairing exchange (pair-server.ts), then the connection ends;
+ *  - anything else from a trusted fingerprint → handed to a run session;
+ *  - anything else from a stranger → `LH_ERR_NOT_PAIRED`, closed.
+ * The caller bounds the whole door with one deadline.
+ */
+import type net from 'node:net';
+import tls from 'node:tls';
+import { encodeFrame } from '../protocol/framing.js';
+import { LonghaulError } from '../util/errors.js';
+import { readFirstFrame } from './first-frame.js';
+import { fingerprintOf, shortFingerprint } from './identity.js';
+import { handlePairRequest } from './pair-server.js';
+import type { ResponderSecurity } from './responder-security.js';
+
+export type GateOutcome =
+  | { kind: 'run'; socket: tls.TLSSocket; firstBytes: Buffer; fingerprint: string }
+  | { kind: 'closed'; reason: string };
+
+/** A TLS record of type handshake (0x16) opens every TLS connection. */
+export function looksLikeTls(firstBytes: Buffer): boolean {
+  return firstBytes.length > 0 && firstBytes[0] === 0x16;
+}
+
+export async function passGate(raw: net.Socket, firstBytes: Buffer, security: ResponderSecurity, timeoutMs: number): Promise<GateOutcome> {
+  const deadline = Date.now() + timeoutMs;
+  // The sorter already read the ClientHello's first bytes: put them back; TLSSocket feeds a
+  // socket's buffered bytes to its TLS engine before reading the handle.
+  raw.unshift(firstBytes);
+  const socket = new tls.TLSSocket(raw, { isServer: true, secureContext: security.secureContext, requestCert: true, rejectUnauthorized: false });
+  socket.on('error', () => undefined); // outcomes below say what happened
+  const address = raw.remoteAddress ?? 'unknown';
+  const handshake = await secured(socket, deadline - Date.now());
+  if (handshake) {
+    socket.destroy();
+    return { kind: 'closed', reason: handshake };
+  }
+  if (socket.getProtocol() !== 'TLSv1.3') return refuse(socket, new LonghaulError('LH_ERR_TLS', 'TLS 1.3 is required'));
+  const cert = socket.getPeerX509Certificate();
+  if (!cert) return refuse(socket, new LonghaulError('LH_ERR_NOT_PAIRED', 'the controller presented no certificate: pair it first (longhaul pair)'));
+  const fingerprint = fingerprintOf(cert.raw);
+  const first = await readFirstFrame(socket, deadline - Date.now());
+  if (!first.ok) {
+    if (first.error) return refuse(socket, first.error);
+    socket.destroy();
+    return { kind: 'closed', reason: 'closed before its first message' };
+  }
+  if (first.message.type === 'pair') {
+    const reply = await handlePairRequest(first.message, socket, fingerprint, address, security);
+    socket.end(encodeFrame(reply));
+    setTimeout(() => socket.destroy(), 2000).unref();
+    return { kind: 'closed', reason: reply.type === 'pair-ok' ? `paired with ${reply.name}` : `pairing refused: ${reply.message}` };
+  }
+  if (!security.isTrusted(fingerprint)) {
+    return refuse(socket, new LonghaulError('LH_ERR_NOT_PAIRED',
+      `this responder (${security.identity.name}, fingerprint ${shortFingerprint(security.identity.fingerprint)}) is not paired with this PC ` +
+      `(fingerprint ${shortFingerprint(fingerprint)}): on the responder, read the pairing code that \`longhaul listen\` prints; here, run \`longhaul pair HOST:PORT --code CODE\``));
+  }
+  security.peers.seen(fingerprint, address);
+  return { kind: 'run', socket, firstBytes: first.raw, fingerprint };
+}
+
+/** Resolve with null once TLS is up, or with the reason it is not. */
+function secured(socket: tls.TLSSocket, ms: number): Promise<string | null> {
+  return new Promise((resolve) => {
+    const done = (why: string | null): void => {
+      clearTimeout(timer);
+      socket.off('secure', onSecure);
+      socket.off('error', onError);
+      socket.off('close', onClose);
+      resolve(why);
+    };
+    const timer = setTimeout(() => done(`TLS handshake not finished in time`), Math.max(1, ms));
+    timer.unref?.();
+    const onSecure = (): void => done(null);
+    const onError = (err: Error): void => done(`TLS handshake failed: ${err.message}`);
+    const onClose = (): void => done('closed during the TLS handshake');
+    socket.once('secure', onSecure);
+    socket.once('error', onError);
+    socket.once('close', onClose);
+  });
+}
+
+function refuse(socket: tls.TLSSocket, err: LonghaulError): GateOutcome {
+  socket.end(encodeFrame({ type: 'error', code: err.code, message: err.message }));
+  setTimeout(() => socket.destroy(), 2000).unref();
+  return { kind: 'closed', reason: `${err.code}: ${err.message}` };
+}
