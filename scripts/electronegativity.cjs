@@ -23,4 +23,11 @@ run({
 }, (err) => {
   process.stderr.write(`electronegativity failed: ${err.stack || err}\n`);
   process.exitCode = 1;
-}).finally(() => rmSync(dir, { recursive: true, force: true }));
+}).finally(() => {
+  // The scanner may still be flushing its report: retry instead of failing the run on ENOTEMPTY.
+  try {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+  } catch {
+    /* a temp folder left behind is not a finding */
+  }
+});
