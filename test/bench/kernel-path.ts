@@ -9,13 +9,12 @@
  * delay after the sender's (the start message crosses the link), so its
  * cumulative byte count is read at (t − one-way delay), interpolated within
  * the 0.5 s intervals. Bytes the sender's socket still held at its end arrive
- * later and are not counted, as in the proxy half.
+ * later and are not counted, as in the proxy half (kernel-run.ts cuts that drain).
  */
-import type { LonghaulResult } from '../../electron/contract/result.js';
-import { longhaulAtoB } from '../wan/longhaul-probe.js';
 import { wanSkipReason } from '../wan/preflight.js';
 import { seedFigures } from '../wan/seed-figures.js';
 import { createWanLink } from '../wan/wan-link.js';
+import { runCell, type ReceivedInterval } from './kernel-run.js';
 import type { LinkCell, PathMeasurement } from './link-matrix.js';
 
 const INTERVAL_SECONDS = 0.5;
@@ -26,10 +25,10 @@ export interface KernelPathOptions {
 }
 
 /** Received bytes from the receiver's t = 0 up to `t` (seconds, receiver clock), linear within an interval. */
-export function receivedUpTo(r: LonghaulResult, t: number): number | null {
+export function receivedUpTo(intervals: readonly ReceivedInterval[], t: number): number | null {
   let bytes = 0;
   let start = 0;
-  for (const i of r.intervals) {
+  for (const i of intervals) {
     if (i.receivedBytes === null) return null;
     if (i.t <= t) {
       bytes += i.receivedBytes;
@@ -42,9 +41,14 @@ export function receivedUpTo(r: LonghaulResult, t: number): number | null {
   return bytes;
 }
 
-/** Steady-state (second half) and whole-run rates of a result, with the sender's start at receiver time −offset. */
-export function cellRates(r: LonghaulResult, seconds: number, offsetSeconds: number): Omit<PathMeasurement, 'note'> {
-  const at = (senderT: number): number | null => receivedUpTo(r, Math.max(0, senderT - offsetSeconds));
+/**
+ * Steady-state (second half) and whole-run rates from receiver intervals, with the sender's
+ * start at receiver time −offset; null when the intervals do not reach the run's end.
+ */
+export function cellRates(intervals: readonly ReceivedInterval[], seconds: number, offsetSeconds: number): Omit<PathMeasurement, 'note'> {
+  const last = intervals[intervals.length - 1];
+  if (!last || last.t < seconds - offsetSeconds - 1e-3) return { steadyBitsPerSec: null, wholeRunBitsPerSec: null };
+  const at = (senderT: number): number | null => receivedUpTo(intervals, Math.max(0, senderT - offsetSeconds));
   const whole = at(seconds);
   const half = at(seconds / 2);
   return {
@@ -66,16 +70,17 @@ export async function measureKernelPath(cell: LinkCell, opts: KernelPathOptions 
       }
     }
     const cc = (await link.execInA('sysctl', ['-n', 'net.ipv4.tcp_congestion_control'])).stdout.trim();
-    const r = await longhaulAtoB(link, {
-      seconds: cell.seconds,
-      flags: ['--window', String(cell.windowBytes), '-i', String(INTERVAL_SECONDS)],
-    });
-    const f = seedFigures(r);
+    const offset = oneWayMs / 1000;
+    const run = await runCell(link, ['--window', String(cell.windowBytes), '-i', String(INTERVAL_SECONDS)], cell.seconds, cell.seconds - offset);
     const drops = await link.counters();
-    const note = `kernel: ${cc}, snd_wnd ${f.sndWndBytes.max ?? 'unknown'} B, RTT ${f.rttMs?.toFixed(0) ?? 'unknown'} ms (min ${f.minRttMs?.toFixed(0) ?? 'unknown'}), ` +
-      `retrans ${f.retransSegments ?? 'unknown'}, dropped ${drops.lossDrops} (loss) + ${drops.queueDropsToB} (queue)` +
-      `${r.partial ? `, PARTIAL: ${r.partialReason ?? ''}` : ''}; ${r.diagnosis?.[0]?.verdict ?? 'no diagnosis'}`;
-    return { ...cellRates(r, cell.seconds, oneWayMs / 1000), note };
+    const r = run.result;
+    const f = r ? seedFigures(r) : null;
+    const kernelSaw = f
+      ? `snd_wnd ${f.sndWndBytes.max ?? 'unknown'} B, RTT ${f.rttMs?.toFixed(0) ?? 'unknown'} ms (min ${f.minRttMs?.toFixed(0) ?? 'unknown'}), retrans ${f.retransSegments ?? 'unknown'}`
+      : 'cut while the sender drained its socket after the run (rates from the live CSV; no TCP_INFO)';
+    const note = `kernel: ${cc}, ${kernelSaw}, dropped ${drops.lossDrops} (loss) + ${drops.queueDropsToB} (queue)` +
+      `${r?.partial ? `, PARTIAL: ${r.partialReason ?? ''}` : ''}; ${r?.diagnosis?.[0]?.verdict ?? 'no diagnosis'}`;
+    return { ...cellRates(run.intervals, cell.seconds, offset), note };
   } finally {
     await link.destroy();
   }
