@@ -172,6 +172,8 @@ export interface TcpSample {
   t: number;
   rttUs: number | null;
   rttVarUs: number | null;
+  /** Sender: the lowest RTT the kernel has seen on this connection (Linux: windowed over minutes); absent in older results. */
+  minRttUs?: number | null;
   /** Sender: congestion window (segments and bytes = segments × MSS). */
   sndCwndSegments: number | null;
   sndCwndBytes: number | null;

@@ -18,7 +18,7 @@ const SOCKET_FIELDS = ['sndBufBytes', 'rcvBufBytes', 'sndMssBytes', 'rcvMssBytes
 
 /** The fields of a TcpSample that come from the OS, in the order they are checked for absence. */
 export const TCP_SAMPLE_FIELDS = [
-  'rttUs', 'rttVarUs', 'sndCwndSegments', 'sndCwndBytes', 'totalRetransSegments', 'sndWndBytes', 'rcvSpaceBytes',
+  'rttUs', 'rttVarUs', 'minRttUs', 'sndCwndSegments', 'sndCwndBytes', 'totalRetransSegments', 'sndWndBytes', 'rcvSpaceBytes',
   'deliveryRateBitsPerSecond', 'busyUs', 'rwndLimitedUs', 'sndbufLimitedUs', 'unackedSegments', 'notSentBytes',
 ] as const;
 
@@ -77,6 +77,7 @@ export function sampleFrom(info: NativeTcpInfo, index: number, t: number): TcpSa
     t,
     rttUs: info.rttUs,
     rttVarUs: info.rttVarUs,
+    minRttUs: info.minRttUs,
     sndCwndSegments: info.sndCwndSegments,
     sndCwndBytes: info.sndCwndBytes,
     totalRetransSegments: info.totalRetransSegments,

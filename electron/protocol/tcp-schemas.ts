@@ -14,6 +14,7 @@ export const tcpSampleSchema = z.object({
   t: z.number().min(0).max(1e7),
   rttUs: count,
   rttVarUs: count,
+  minRttUs: count.optional(),
   sndCwndSegments: count,
   sndCwndBytes: count,
   totalRetransSegments: count,

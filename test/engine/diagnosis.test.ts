@@ -178,3 +178,49 @@ describe('diagnoseResult over a result document', () => {
     assert.match(b!.sentence, /bypassed during the run \(bypass on at 5\.0 s, off at 8\.0 s\)/);
   });
 });
+
+describe('diagnoseLimiter with the kernel\'s minimum RTT (a standing queue)', () => {
+  // Numbers measured on the kernel WAN harness (test/wan/), 4 Mbit/s and 100 ms each way.
+  const bdp = inputs({
+    measuredBitsPerSecond: 3_580_729, rttSeconds: 0.255483, minRttSeconds: 0.2005, windowBytes: 125_948, windowScale: 1,
+    cwndBytes: 296_840, retransSegments: 0, busySeconds: 6.4, rwndLimitedSeconds: 3.24, sndbufLimitedSeconds: 0.93, transferSeconds: 6.44,
+  });
+
+  it('a window of about one BDP: the kernel counts rwnd-limited time, but the RTT grew in the queue, so the path is the limit', () => {
+    const d = diagnoseLimiter(bdp);
+    assert.equal(d.verdict, 'link-limited', d.sentence);
+    assert.match(d.sentence, /^Receiver window 125,948 B would allow 5\.0 Mbit\/s at the path's minimum RTT of 200\.5 ms, but the RTT grew to 255\.5 ms/);
+    assert.match(d.sentence, /measured 3\.6 Mbit\/s: the path .* is the limit, not the window\.$/);
+  });
+
+  it('without the minimum RTT the same numbers stay window-limited (older results)', () => {
+    assert.equal(diagnoseLimiter({ ...bdp, minRttSeconds: null }).verdict, 'window-limited');
+  });
+
+  it('the seed case keeps its verdict: RTT 1.37 s is within 20 % of the 1.30 s minimum', () => {
+    const d = diagnoseLimiter(inputs({
+      measuredBitsPerSecond: 49_300, rttSeconds: 1.3707, minRttSeconds: 1.3013, windowBytes: 8688, windowScale: 0,
+      cwndBytes: 33_304, retransSegments: 1, busySeconds: 41.3, rwndLimitedSeconds: 30.8, sndbufLimitedSeconds: 1.7, transferSeconds: 42.5,
+    }));
+    assert.equal(d.verdict, 'window-limited');
+    assert.match(d.sentence, /^Receiver window 8,688 B over RTT 1\.37 s allows at most 51 kbit\/s; measured 49 kbit\/s: the window is the limit\. Window scaling was not negotiated \(scale 0\)\./);
+  });
+
+  it('on loopback (minimum RTT below 1 ms) an RTT above the minimum is wake-up latency, not a bottleneck queue', () => {
+    const d = diagnoseLimiter(inputs({
+      measuredBitsPerSecond: 700e6, rttSeconds: 60e-6, minRttSeconds: 12e-6, windowBytes: 8760, windowScale: 0, cwndBytes: 200_000,
+      busySeconds: 2, rwndLimitedSeconds: 1.3, sndbufLimitedSeconds: 0, transferSeconds: 2,
+    }));
+    assert.equal(d.verdict, 'window-limited');
+  });
+
+  it('limiterInputs takes the lowest min_rtt over the sender series', () => {
+    const tcp = [sample(1, { rttUs: 250_000, minRttUs: 201_000, unackedSegments: 5 }), sample(2, { rttUs: 255_000, minRttUs: 200_400, unackedSegments: 5 })];
+    const s: StreamResult = {
+      id: 0, sender: 'controller', bytes: 0, seconds: 2, completions: 0, bitsPerSecond: 1,
+      send: { side: 'controller', bytes: 0, completions: 0, firstT: 0, lastT: 2, seconds: 2, error: null, tcp },
+      receive: null,
+    };
+    assert.equal(limiterInputs([s], 1, 2).minRttSeconds, 0.2004);
+  });
+});

@@ -30,13 +30,17 @@ describe('iperf3 through a 4 Mbit/s, 200 ms RTT kernel link', { skip, timeout: 9
     await link?.destroy();
   });
 
-  it('an 8760-byte window gives window / RTT (±15 %)', async (t) => {
+  it('an 8760-byte window gives window / RTT (±15 %), counting whole segments', async (t) => {
     const windowBytes = 8760;
     const model = modelCeilingBitsPerSec(RATE, windowBytes, modelRttSeconds(link!.config));
     assert.ok(model < RATE / 5, 'the window, not the rate, is the limit in this case');
+    // The receiver advertises 8,688 B (6 × 1,448) or 8,664 B, varying from run to run; of the
+    // latter the sender sends only 5 whole segments, 7,240 B per RTT (measured 289 kbit/s here,
+    // README "Known"). iperf3 does not report snd_wnd, so both are allowed.
+    const fiveSegments = modelCeilingBitsPerSec(RATE, 5 * 1448, modelRttSeconds(link!.config));
     const r = await iperfAtoB(link!, { seconds: 3, omitSeconds: 1, windowBytes });
-    t.diagnostic(ratio(r.receivedBitsPerSec, model));
-    assert.ok(Math.abs(r.receivedBitsPerSec / model - 1) <= 0.15, ratio(r.receivedBitsPerSec, model));
+    t.diagnostic(`${ratio(r.receivedBitsPerSec, model)}; vs 5 whole segments: ${ratio(r.receivedBitsPerSec, fiveSegments)}`);
+    assert.ok(r.receivedBitsPerSec >= fiveSegments * 0.85 && r.receivedBitsPerSec <= model * 1.15, ratio(r.receivedBitsPerSec, model));
   });
 
   it('a window of one bandwidth-delay product holds the rate (±10 %) after the ramp', async (t) => {
