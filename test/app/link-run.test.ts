@@ -88,8 +88,10 @@ describe('app backend: a run through the link emulator', { timeout: 60_000 }, ()
     // Intervals wholly inside the bypass beat the link rate; those wholly on the link do not (10 % slack).
     const rate = (iv: { receivedBytes: number | null; seconds: number }): number => ((iv.receivedBytes ?? 0) * 8) / iv.seconds;
     const ivs = e.result.intervals.filter((iv) => iv.seconds > 0.1);
-    const bypassed = ivs.filter((iv) => iv.t - iv.seconds > tOn + 0.1 && iv.t < tOff);
-    const shaped = ivs.filter((iv) => iv.t < tOn || iv.t - iv.seconds > tOff + 0.2);
+    // Toggle times are on the controller's clock; so are the intervals' controllerT (their t is the receiver's).
+    const endOf = (iv: { t: number; controllerT: number | null }): number => iv.controllerT ?? iv.t;
+    const bypassed = ivs.filter((iv) => endOf(iv) - iv.seconds > tOn + 0.1 && endOf(iv) < tOff);
+    const shaped = ivs.filter((iv) => endOf(iv) < tOn - 0.05 || endOf(iv) - iv.seconds > tOff + 0.2);
     assert.ok(bypassed.length >= 1 && shaped.length >= 2, `${bypassed.length} bypassed and ${shaped.length} shaped intervals`);
     const maxBypassed = Math.max(...bypassed.map(rate));
     const maxShaped = Math.max(...shaped.map(rate));

@@ -48,7 +48,7 @@ describe('pairing from the CLI', { timeout: 120_000 }, () => {
     const second = await listen(t, rDir, ['--no-pairing', '--once']);
     assert.doesNotMatch(second.stdout(), /Pairing code/);
     const run = withTrust(t, cDir, ['run', `127.0.0.1:${second.port}`, '--bytes', '2M']);
-    assert.equal(await run.exited(30_000), 0, run.stderr());
+    assert.equal(await run.exited(30_000), 0, `stderr: ${run.stderr()}\nstdout: ${run.stdout()}`);
     const peers = withTrust(t, cDir, ['peers', '--json']);
     assert.equal(await peers.exited(15_000), 0);
     const list = JSON.parse(peers.stdout()) as { peers: { name: string; lastSeen: string; pairedAt: string }[] };
