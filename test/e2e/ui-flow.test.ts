@@ -5,7 +5,8 @@
  * Run (2 streams, chart growing, RTT/cwnd, bypass on and off) → Stop →
  * Results (diagnosis, window, link, console log with Copy) → CSV, console log,
  * ttcp and JSON exports checked against the run → History re-export; then
- * "Both on this PC" through the proxy, 128 streams direct, and the waiting
+ * "Both on this PC" through the proxy (overlaid on the first run from
+ * History), 128 streams direct, and the waiting
  * screen serving a CLI run. Screenshots of every screen go to
  * test/e2e/screenshots/.
  */
@@ -289,7 +290,11 @@ describe('browser mode, end to end', { skip: skip ?? false, timeout: 120_000 }, 
     const totals = await page.getByTestId('overlay-totals').innerText();
     assert.match(totals, /Wall-clock aggregate[\s\S]*Per-stream sum/);
     assert.match(totals, /emulated link: lossy-wifi[\s\S]*emulated link: satellite/);
+    console.log(`# History overlay: ${counts.join(' and ')} points drawn`);
     await shot(page, '13-history-overlay');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shot(page, '13-history-overlay-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
   });
 
   it('keeps the chart cheap with 128 streams at 10 samples/s', async () => {
