@@ -5,7 +5,8 @@
  * Run (2 streams, chart growing, RTT/cwnd, bypass on and off) → Stop →
  * Results (diagnosis, window, link, console log with Copy) → CSV, console log,
  * ttcp and JSON exports checked against the run → History re-export; then
- * "Both on this PC" through the proxy, 128 streams direct, and the waiting
+ * "Both on this PC" through the proxy (overlaid on the first run from
+ * History), 128 streams direct, and the waiting
  * screen serving a CLI run. Screenshots of every screen go to
  * test/e2e/screenshots/.
  */
@@ -270,6 +271,30 @@ describe('browser mode, end to end', { skip: skip ?? false, timeout: 120_000 }, 
     await shot(page, '12-results-both-here-proxy');
     await page.getByRole('button', { name: 'History', exact: true }).first().click();
     await page.getByTestId('history').locator('tbody tr').nth(2).waitFor(); // the controller's and the local responder's view, plus the first run
+
+    // Overlay: this run (newest row) and the satellite run (last row), the first ticked by keyboard.
+    const rows = page.getByTestId('history').locator('tbody tr');
+    await rows.nth(0).getByRole('checkbox', { name: /^Compare the run of/ }).focus();
+    await page.keyboard.press('Space');
+    await rows.nth(2).getByRole('checkbox', { name: /^Compare the run of/ }).check();
+    await page.getByRole('button', { name: 'Overlay the 2 selected runs' }).click();
+    const overlay = page.getByTestId('overlay-chart');
+    await page.locator('[data-testid="overlay-chart"][data-points*=","]').waitFor().catch(async (err: Error) => {
+      await shot(page, '13-history-overlay-FAILED');
+      throw new Error(`${err.message}; the page said: ${(await page.locator('main').innerText()).slice(-800)}; points: ${await overlay.getAttribute('data-points').catch(() => 'none')}`);
+    }); // set once Chart.js has laid the lines out
+    assert.equal(await overlay.getAttribute('data-datasets'), '2');
+    const counts = (await overlay.getAttribute('data-points'))!.split(',').map(Number);
+    assert.equal(counts.length, 2);
+    assert.ok(counts.every((n) => n >= 3), `points per line: ${counts.join(', ')}`);
+    const totals = await page.getByTestId('overlay-totals').innerText();
+    assert.match(totals, /Wall-clock aggregate[\s\S]*Per-stream sum/);
+    assert.match(totals, /emulated link: lossy-wifi[\s\S]*emulated link: satellite/);
+    console.log(`# History overlay: ${counts.join(' and ')} points drawn`);
+    await shot(page, '13-history-overlay');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shot(page, '13-history-overlay-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
   });
 
   it('keeps the chart cheap with 128 streams at 10 samples/s', async () => {

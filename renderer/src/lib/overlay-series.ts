@@ -1,0 +1,84 @@
+/**
+ * Data for the History overlay: two stored runs' aggregate received
+ * throughput over time since start, on one chart, with a label that says
+ * which run each line is (date, peers, parameters) and both totals.
+ *
+ * Pure: takes `longhaul.result/1` documents, returns plain objects, so it is
+ * tested without a browser. An interval whose receiver sample is missing is a
+ * gap in the line (y = null), never a zero: the run did not say.
+ */
+import type { IntervalResult, LonghaulResult } from '../../../electron/contract/result.js';
+import { formatBinaryBytes, formatSeconds } from './units.js';
+
+/** One point of an overlay line: seconds since start (end of the interval), bit/s over the interval or null (unknown). */
+export interface OverlayPoint {
+  x: number;
+  y: number | null;
+}
+
+export interface OverlayRun {
+  id: string;
+  /** Legend text: date, controller → responder, parameters. */
+  label: string;
+  points: OverlayPoint[];
+  /** Bytes received over all streams. */
+  bytes: number;
+  /** Wall clock, first byte to last byte, seconds (null = unknown). */
+  seconds: number | null;
+  /** Wall-clock aggregate and per-stream sum, bit/s (null = unknown). */
+  wallClockBitsPerSec: number | null;
+  streamSumBitsPerSec: number | null;
+  partial: boolean;
+}
+
+/**
+ * A final interval shorter than this share of the sample interval is a sliver
+ * closed by the run's end; its rate is noise (a few bytes over milliseconds),
+ * so it is left off the line (its bytes still count in the totals).
+ */
+const SLIVER_SHARE = 0.2;
+
+/** bit/s per interval from the receiver's byte counts; gaps where the count is missing. */
+export function intervalRates(intervals: IntervalResult[], intervalSeconds: number): OverlayPoint[] {
+  const points: OverlayPoint[] = [];
+  intervals.forEach((iv, i) => {
+    if (!(iv.seconds > 0)) return;
+    const last = i === intervals.length - 1;
+    if (last && i > 0 && iv.seconds < SLIVER_SHARE * intervalSeconds) return;
+    points.push({ x: iv.t, y: iv.receivedBytes === null ? null : (iv.receivedBytes * 8) / iv.seconds });
+  });
+  return points;
+}
+
+/** `2 streams, forward, window 64.0 KiB` (or `OS-default window`), `, emulated link: satellite` when there was one. */
+export function describeParams(r: LonghaulResult): string {
+  const p = r.params;
+  const window = p.windowBytes === null ? 'OS-default window' : `window ${formatBinaryBytes(p.windowBytes)}`;
+  const limit = p.seconds !== null ? `limit ${formatSeconds(p.seconds, 0)}` : p.bytes !== null ? `limit ${formatBinaryBytes(p.bytes)}` : null;
+  const link = r.link ? `, emulated link: ${r.link.preset ?? 'custom'}` : ', direct';
+  return `${p.streams} stream${p.streams === 1 ? '' : 's'}, ${p.direction}, ${window}${limit ? `, ${limit}` : ''}${link}`;
+}
+
+/** Shape one stored run for the overlay; `formatDate` renders `startedAt` (the UI passes the locale's format). */
+export function overlayRun(r: LonghaulResult, formatDate: (iso: string) => string = (iso) => iso): OverlayRun {
+  const label = `${formatDate(r.startedAt)} · ${r.controller.hostname} → ${r.responder.hostname} (${r.writtenBy}'s file) · ${describeParams(r)}${r.partial ? ' · partial' : ''}`;
+  return {
+    id: r.id,
+    label,
+    points: intervalRates(r.intervals, r.params.intervalSeconds),
+    bytes: r.total.bytes,
+    seconds: r.total.seconds,
+    wallClockBitsPerSec: r.total.bitsPerSecond,
+    streamSumBitsPerSec: r.total.streamSumBitsPerSecond,
+    partial: r.partial,
+  };
+}
+
+/**
+ * Toggle `id` in the selection of runs to compare, keeping at most `max`
+ * (picking one more drops the earliest picked, so the newest choices win).
+ */
+export function toggleCompare(selected: readonly string[], id: string, max = 2): string[] {
+  if (selected.includes(id)) return selected.filter((s) => s !== id);
+  return [...selected, id].slice(-max);
+}
