@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { ApiHandlers, ExportOutcome, InvokeName, Invokes, SystemInfo } from '../contract/api.js';
 import type { LonghaulResult } from '../contract/result.js';
 import { startRun, type ControllerRun } from '../engine/controller.js';
-import { LonghaulError, describeError } from '../util/errors.js';
+import { LonghaulError } from '../util/errors.js';
 import { loadTrust, type LoadedTrust } from '../security/load-trust.js';
 import { trustDir } from '../security/trust-dir.js';
 import { pairWith } from '../security/pair-client.js';
@@ -147,13 +147,7 @@ export class AppBackend {
     if (this.active?.runId === runId) this.active = null;
     await link?.stop();
     this.recent.set(result.id, result);
-    let savedPath: string | null = null;
-    let saveError: string | null = null;
-    try {
-      savedPath = await this.history.save(result);
-    } catch (err) {
-      saveError = describeError(err).message;
-    }
+    const { savedPath, saveError } = await this.history.trySave(result);
     this.hub.emit('onRunEnd', { runId, result, savedPath, saveError });
   }
 

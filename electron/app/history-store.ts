@@ -7,7 +7,7 @@ import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { HistoryEntry } from '../contract/api.js';
 import { RESULT_SCHEMA, type LonghaulResult } from '../contract/result.js';
-import { LonghaulError } from '../util/errors.js';
+import { describeError, LonghaulError } from '../util/errors.js';
 
 const ID = /^[0-9a-f]{8,64}$/;
 /** Newest first, at most this many in a listing (older files stay on disk). */
@@ -17,6 +17,15 @@ export class HistoryStore {
   constructor(readonly dir: string) {}
 
   /** Save a result; returns its path. Written to a temp name, then renamed, so a reader never sees half a file. */
+  /** Save, never throwing: the path, or why it could not be saved (a run's end must still be reported). */
+  async trySave(result: LonghaulResult): Promise<{ savedPath: string | null; saveError: string | null }> {
+    try {
+      return { savedPath: await this.save(result), saveError: null };
+    } catch (err) {
+      return { savedPath: null, saveError: describeError(err).message };
+    }
+  }
+
   async save(result: LonghaulResult): Promise<string> {
     if (!ID.test(result.id)) throw new LonghaulError('LH_ERR_BAD_ARGUMENT', `result id "${result.id}" is not a hex id`);
     await mkdir(this.dir, { recursive: true });

@@ -120,13 +120,7 @@ export class ResponderHost {
     const runId = this.status.runId ?? 'responder';
     if (this.responder) this.set({ ...this.status, state: 'listening', peer: null, runId: null });
     if (!result) return;
-    let savedPath: string | null = null;
-    let saveError: string | null = null;
-    try {
-      savedPath = await this.history.save(result);
-    } catch (err) {
-      saveError = describeError(err).message;
-    }
+    const { savedPath, saveError } = await this.history.trySave(result);
     this.hub.emit('onResponderEnd', { runId, result, savedPath, saveError });
   }
 

@@ -12,7 +12,7 @@
  * Pure types plus two constant tables, no Node imports: the renderer shares it.
  * Errors cross as `{ code: 'LH_ERR_*', message }`; the UI matches on `code`.
  */
-import type { Direction, LinkSettingsInfo, LonghaulResult, Side } from './result.js';
+import type { Direction, LinkSettingsInfo, LonghaulResult, ResultParams, Side } from './result.js';
 
 /** Result export formats (all four since the reports landed; `Features.exportFormats` still says which work). */
 export type ExportFormat = 'json' | 'csv' | 'console' | 'ttcp';
@@ -50,17 +50,8 @@ export interface SystemInfo {
   features: Features;
 }
 
-/** Run parameters as the engine takes them (bytes, seconds, bit/s). */
-export interface UiRunParams {
-  streams: number;
-  bufferBytes: number;
-  /** null = OS default (autotuning). */
-  windowBytes: number | null;
-  bytes: number | null;
-  seconds: number | null;
-  direction: Direction;
-  intervalSeconds: number;
-}
+/** Run parameters as the engine takes them (bytes, seconds, bit/s): the result's own `params`. */
+export type UiRunParams = ResultParams;
 
 export type ConnectionVerdict = 'reachable' | 'refused' | 'timed-out' | 'firewall-suspected' | 'unknown-host';
 
