@@ -5,6 +5,7 @@
  * rejection would end it), its memory must stay flat, and a paired run must
  * succeed right after. Reproduce a failure with LONGHAUL_FUZZ_SEED.
  */
+import { seededRandom } from '../../electron/proxy/stage.js';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
@@ -27,17 +28,6 @@ const PARALLEL = 6;
 const BUDGET_MS = 90_000;
 const SEED = Number(process.env.LONGHAUL_FUZZ_SEED ?? 20251130);
 
-/** mulberry32: small, seeded, reproducible. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const VALID: object[] = [
   { type: 'hello', protocol: 1, software: 'fuzz', hostname: 'fuzz', capabilities: [] },
@@ -98,7 +88,7 @@ describe('control-port fuzzing', { timeout: BUDGET_MS + 60_000 }, () => {
     const security: ControllerSecurity = { identity: await createIdentity('fuzzer'), peers: PeerStore.memory() };
     await pairWith({ host: '127.0.0.1', port, code, security });
     const pid = listen.child.pid!;
-    const rand = prng(SEED);
+    const rand = seededRandom(SEED);
     const started = Date.now();
     let sent = 0;
     let connections = 0;
