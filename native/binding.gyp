@@ -9,6 +9,7 @@
         "src/addon.cc",
         "src/socket_posix.cc",
         "src/socket_win.cc",
+        "src/stream_pump.cc",
         "src/tcp_info_linux.cc",
         "src/tcp_info_mac.cc",
         "src/tcp_info_win.cc"

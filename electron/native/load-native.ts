@@ -62,6 +62,8 @@ function wrap(b: NativeBinding): NativeApi {
     getBuffers: (fd) => b.getBuffers(fd),
     setBufferLocks: (fd, snd, rcv) => b.setBufferLocks(fd, snd, rcv),
     closeFd: (fd) => b.closeFd(fd),
+    pumpSupported: Boolean(b.pumpSupported && b.Pump),
+    startPump: (fd, opts, onDone) => (b.pumpSupported && b.Pump ? new b.Pump(fd, opts, onDone) : null),
     tcpInfo(fd: number): NativeTcpInfo {
       const rawBytes = b.tcpInfoInto(fd, scratch);
       // One object literal of fixed shape: cheap to build at every tick for every stream.

@@ -64,6 +64,28 @@ export interface CreateSocketOptions {
   maxSegBytes?: number;
 }
 
+/** Options of one native byte loop (native/src/stream_pump.cc). */
+export interface PumpOptions {
+  role: 'send' | 'receive';
+  /** send: the write size; receive: the read size. Bytes. */
+  bufferBytes: number;
+  /** send: stop after exactly this many bytes; absent: no budget. */
+  budgetBytes?: number;
+  /** send: stop at this process.hrtime.bigint() value; absent: no deadline. */
+  deadlineNs?: bigint;
+}
+
+/** Why a native byte loop ended. */
+export type PumpEndReason = 'eof' | 'budget' | 'deadline' | 'stopped' | 'error';
+
+/** A native byte loop on its own thread, over its own dup() of the socket. */
+export interface NativePump {
+  /** [bytes, completions, firstNs, lastNs (0n = none yet), running]; times on process.hrtime.bigint()'s clock. */
+  snapshot(): [number, number, bigint, bigint, boolean];
+  /** Ask the loop to end; it does within 50 ms and then calls onDone with 'stopped' (unless something ended it first). */
+  stop(): void;
+}
+
 /** What native/src/addon.cc exports. OS failures throw an Error with `errno` and `syscall`. */
 export interface NativeBinding {
   readonly tcpInfoSource: string;
@@ -76,6 +98,9 @@ export interface NativeBinding {
   getBuffers(fd: number): NativeBuffers;
   setBufferLocks(fd: number, sndLocked: boolean, rcvLocked: boolean): void;
   closeFd(fd: number): void;
+  /** False where the byte loop is not built (Windows). Absent in builds older than the loop. */
+  readonly pumpSupported?: boolean;
+  readonly Pump?: new (fd: number, opts: PumpOptions, onDone: (err: NodeJS.ErrnoException | null, reason: PumpEndReason) => void) => NativePump;
 }
 
 /** The addon as the rest of Longhaul uses it (load-native.ts wraps the binding). */
@@ -92,4 +117,11 @@ export interface NativeApi {
   /** Close a descriptor that was never handed to Node. */
   closeFd(fd: number): void;
   tcpInfo(fd: number): NativeTcpInfo;
+  /** Whether startPump works here (POSIX builds of the addon). */
+  readonly pumpSupported: boolean;
+  /**
+   * Start a byte loop on `fd` (a connected socket; the loop works on a dup of it), or null where
+   * this build or OS has none. `onDone` runs on the JS thread once, after the loop has let go of the socket.
+   */
+  startPump(fd: number, opts: PumpOptions, onDone: (err: NodeJS.ErrnoException | null, reason: PumpEndReason) => void): NativePump | null;
 }

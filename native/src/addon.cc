@@ -7,6 +7,12 @@
 
 #include "lh_socket.h"
 
+namespace lh {
+// stream_pump.cc: the per-stream byte loop on its own thread (POSIX).
+bool PumpSupported();
+Napi::Function DefinePump(Napi::Env env);
+}  // namespace lh
+
 namespace {
 
 Napi::Value ThrowOs(Napi::Env env, const lh::OsError& e) {
@@ -168,6 +174,8 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("closeFd", Napi::Function::New(env, CloseFd, "closeFd"));
   exports.Set("tcpInfoFields", TcpInfoFields(env));
   exports.Set("tcpInfoInto", Napi::Function::New(env, TcpInfoInto, "tcpInfoInto"));
+  exports.Set("pumpSupported", Napi::Boolean::New(env, lh::PumpSupported()));
+  exports.Set("Pump", lh::DefinePump(env));
   return exports;
 }
 

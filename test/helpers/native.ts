@@ -24,8 +24,8 @@ export function sysctlBytes(name: 'rmem_max' | 'wmem_max'): number {
 }
 
 /** A server on 127.0.0.1, port 0. */
-export async function listenLocal(onConnection: (s: net.Socket) => void): Promise<{ server: net.Server; port: number }> {
-  const server = net.createServer(onConnection);
+export async function listenLocal(onConnection: (s: net.Socket) => void, opts: net.ServerOpts = {}): Promise<{ server: net.Server; port: number }> {
+  const server = net.createServer(opts, onConnection);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());

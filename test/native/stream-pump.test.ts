@@ -1,0 +1,187 @@
+/**
+ * The addon's byte loop (native/src/stream_pump.cc) on real loopback sockets:
+ * exact byte budgets, the deadline, stop(), the peer's FIN, a reset peer
+ * (an error with errno, never SIGPIPE), and a Node socket closed under it.
+ */
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import net from 'node:net';
+import { describe, it } from 'node:test';
+import type { NativePump, PumpEndReason, PumpOptions } from '../../electron/native/native-api.js';
+import { socketFd } from '../../electron/native/tuned-socket.js';
+import { closeServer, listenLocal, requireNative, skipWithoutNative } from '../helpers/native.js';
+import { within } from '../helpers/net.js';
+
+const opts = { timeout: 20_000, skip: skipWithoutNative };
+
+interface Ended {
+  err: NodeJS.ErrnoException | null;
+  reason: PumpEndReason;
+  ms: number;
+}
+
+function startPump(socket: net.Socket, o: PumpOptions): { pump: NativePump; ended: Promise<Ended> } {
+  const api = requireNative();
+  const t0 = performance.now();
+  let pump: NativePump | null = null;
+  const ended = new Promise<Ended>((resolve) => {
+    pump = api.startPump(socketFd(socket)!, o, (err, reason) => resolve({ err, reason, ms: performance.now() - t0 }));
+  });
+  assert.ok(pump, 'startPump returned a loop');
+  return { pump: pump!, ended };
+}
+
+/** A connected pair on 127.0.0.1. The accepted socket never reads through Node unless resumed (as in the engine, the loop must be its only reader). */
+async function pair(): Promise<{ client: net.Socket; server: net.Socket; close: () => Promise<void> }> {
+  let accepted!: (s: net.Socket) => void;
+  const acceptedP = new Promise<net.Socket>((r) => (accepted = r));
+  const { server: listener, port } = await listenLocal((s) => accepted(s), { pauseOnConnect: true });
+  const client = net.connect({ host: '127.0.0.1', port });
+  await within(new Promise((r) => client.once('connect', r)), 5000, 'connect');
+  const server = await within(acceptedP, 5000, 'accept');
+  return {
+    client,
+    server,
+    close: async () => {
+      client.destroy();
+      server.destroy();
+      await closeServer(listener);
+    },
+  };
+}
+
+/** Read everything a socket gets until its FIN: byte count and SHA-256. */
+function drain(socket: net.Socket): Promise<{ bytes: number; sha256: string }> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  return new Promise((resolve, reject) => {
+    socket.on('data', (d: Buffer) => {
+      bytes += d.length;
+      hash.update(d);
+    });
+    socket.once('end', () => resolve({ bytes, sha256: hash.digest('hex') }));
+    socket.once('error', reject);
+    socket.resume();
+  });
+}
+
+describe('native byte loop', () => {
+  it('sender: an odd byte budget arrives exactly, in ceil(budget / buffer) writes of the 0x5a pattern', opts, async () => {
+    const p = await pair();
+    try {
+      const budget = 10_000_001;
+      const received = drain(p.server);
+      const { pump, ended } = startPump(p.client, { role: 'send', bufferBytes: 128 * 1024, budgetBytes: budget });
+      const end = await within(ended, 10_000, 'sender loop end');
+      assert.equal(end.err, null);
+      assert.equal(end.reason, 'budget');
+      const [bytes, completions, firstNs, lastNs, running] = pump.snapshot();
+      assert.equal(bytes, budget);
+      assert.equal(completions, Math.ceil(budget / (128 * 1024)));
+      assert.equal(running, false);
+      assert.ok(firstNs > 0n && lastNs >= firstNs, 'first and last write times');
+      const now = process.hrtime.bigint();
+      assert.ok(now - lastNs < 5_000_000_000n && now >= lastNs, 'times are on process.hrtime.bigint()\'s clock');
+      p.client.end();
+      const got = await within(received, 10_000, 'receiver drain');
+      assert.equal(got.bytes, budget);
+      assert.equal(got.sha256, createHash('sha256').update(Buffer.alloc(budget, 0x5a)).digest('hex'));
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('sender: the deadline ends a loop that the peer does not read (window full), within 100 ms of it', opts, async () => {
+    const p = await pair();
+    try {
+      // Nobody reads the accepted socket: the sender blocks once the buffers are full.
+      const deadlineNs = process.hrtime.bigint() + 300_000_000n;
+      const { pump, ended } = startPump(p.client, { role: 'send', bufferBytes: 64 * 1024, deadlineNs });
+      const end = await within(ended, 5000, 'deadline');
+      assert.equal(end.reason, 'deadline');
+      assert.ok(end.ms >= 290 && end.ms < 400, `ended ${end.ms.toFixed(0)} ms after the start, deadline at 300 ms`);
+      assert.ok(pump.snapshot()[0] > 0, 'it wrote until the buffers were full');
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('stop() ends a blocked sender and a waiting receiver within 100 ms', opts, async () => {
+    const p = await pair();
+    try {
+      const sender = startPump(p.client, { role: 'send', bufferBytes: 64 * 1024 });
+      const receiver = startPump(p.server, { role: 'receive', bufferBytes: 64 * 1024 });
+      // The receiver's loop now drains what the sender writes: let both run, then stop both.
+      await new Promise((r) => setTimeout(r, 200));
+      const moved = receiver.pump.snapshot()[0];
+      assert.ok(moved > 1_000_000, `the loops moved ${moved} bytes in 200 ms`);
+      const t = performance.now();
+      sender.pump.stop();
+      receiver.pump.stop();
+      const [s, r] = await within(Promise.all([sender.ended, receiver.ended]), 2000, 'both stopped');
+      assert.equal(s.reason, 'stopped');
+      assert.equal(r.reason, 'stopped');
+      assert.ok(performance.now() - t < 150, `stopped in ${(performance.now() - t).toFixed(0)} ms`);
+      assert.ok(receiver.pump.snapshot()[1] > 0, 'read completions counted');
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('receiver: counts what arrives, exactly, and ends on the peer\'s FIN', opts, async () => {
+    const p = await pair();
+    try {
+      const { pump, ended } = startPump(p.server, { role: 'receive', bufferBytes: 128 * 1024 });
+      const chunk = Buffer.alloc(777_777, 1);
+      for (let i = 0; i < 13; i++) if (!p.client.write(chunk)) await new Promise((r) => p.client.once('drain', r));
+      p.client.end();
+      const end = await within(ended, 10_000, 'receiver loop end');
+      assert.equal(end.err, null);
+      assert.equal(end.reason, 'eof');
+      const [bytes, completions, firstNs, lastNs] = pump.snapshot();
+      assert.equal(bytes, 13 * 777_777);
+      assert.ok(completions >= Math.ceil(bytes / (128 * 1024)), `${completions} reads of at most 128 KiB`);
+      assert.ok(firstNs > 0n && lastNs >= firstNs);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('a reset peer ends the sender with an error carrying errno (EPIPE/ECONNRESET), not a signal', opts, async () => {
+    const p = await pair();
+    try {
+      const clientErrors: Error[] = [];
+      p.client.on('error', (e) => clientErrors.push(e)); // Node sees the reset too (it watches for the FIN)
+      const { ended } = startPump(p.client, { role: 'send', bufferBytes: 64 * 1024 });
+      await new Promise((r) => setTimeout(r, 100));
+      p.server.resetAndDestroy();
+      const end = await within(ended, 5000, 'sender error');
+      assert.equal(end.reason, 'error');
+      assert.ok(end.err && typeof end.err.errno === 'number', 'errno');
+      assert.match(end.err.message, /^send: /);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('the Node socket may be destroyed while the loop runs: the loop keeps its own descriptor and ends cleanly', opts, async () => {
+    const p = await pair();
+    try {
+      const { pump, ended } = startPump(p.server, { role: 'receive', bufferBytes: 64 * 1024 });
+      p.server.destroy(); // closes Node's descriptor; the loop reads its dup
+      p.client.write(Buffer.alloc(100_000, 2));
+      p.client.end();
+      const end = await within(ended, 5000, 'receiver end');
+      assert.equal(end.reason, 'eof');
+      assert.equal(pump.snapshot()[0], 100_000);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('bad options are a TypeError, not a crash', opts, () => {
+    const api = requireNative();
+    assert.throws(() => api.startPump(0, { role: 'send', bufferBytes: 0 }, () => {}), TypeError);
+    assert.throws(() => api.startPump(-1 as number, { role: 'send', bufferBytes: 1024 }, () => {}), /dup/);
+  });
+});
