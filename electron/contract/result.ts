@@ -44,6 +44,8 @@ export interface EndView {
   /** lastT - firstT, or null. */
   seconds: number | null;
   error: ErrorInfo | null;
+  /** Which byte loop moved this end's bytes: the addon's native thread or Node's socket (absent in older results). */
+  io?: 'native' | 'node';
   /** This end's socket: requested and effective buffers, MSS, window scale (absent in older results). */
   socket?: SocketReport;
   /** This end's TCP_INFO at every interval tick (absent when it could not be read; see `unavailable`). */

@@ -6,11 +6,18 @@
  * about iperf3's rate).
  *
  * Senders write one fixed buffer "from thin air" (ttcp style), honouring
- * backpressure; receivers read into one fixed buffer (`onread`, no per-read
- * allocation) and count bytes and read completions.
+ * backpressure; receivers read into one fixed buffer and count bytes and read
+ * completions. Two byte loops do that (electron/native/stream-io.ts): the
+ * addon's native loop, one thread per stream (send(2)/recv(2); the default on
+ * Linux and macOS), or Node's socket writes and `onread` reads. Everything
+ * else (sampling, TCP_INFO, deadline, stop, results) is the same for both.
  */
 import net from 'node:net';
 import type { SocketReport, TcpSample } from '../contract/result.js';
+import { nativeSockets } from '../native/load-native.js';
+import type { NativePump, PumpEndReason } from '../native/native-api.js';
+import { chooseStreamIo, type StreamIo, type StreamIoChoice } from '../native/stream-io.js';
+import { socketFd } from '../native/tuned-socket.js';
 import type { StreamEnd } from '../protocol/messages.js';
 import { adoptedSetup, dialStream, reportSocket, sampleSocket } from './stream-socket.js';
 import type { FromWorker, ToWorker, WorkerInit } from './worker-messages.js';
@@ -39,6 +46,11 @@ interface StreamState {
   report: SocketReport | null;
   /** Latest TCP_INFO reading. */
   tcp: TcpSample | null;
+  /** Which byte loop moves this stream's bytes. */
+  io: StreamIo;
+  /** The native loop, once started; its counters add to `bytes`/`completions` above. */
+  native: NativePump | null;
+  nativeRunning: boolean;
 }
 
 let init: WorkerInit | null = null;
@@ -51,6 +63,8 @@ let stopping = false;
 let tickIndex = 0;
 let tickTimer: NodeJS.Timeout | null = null;
 let doneSent = false;
+let ioChoice: StreamIoChoice = { io: 'node', reason: null };
+
 const streams = new Map<number, StreamState>();
 
 function send(msg: FromWorker): void {
@@ -61,16 +75,34 @@ function secondsSinceStart(ns: bigint): number | null {
   return ns === 0n ? null : Number(ns - startNs) / 1e9;
 }
 
-/** Bytes that have left Node for the kernel (send) or arrived (receive). */
+/** Bytes that have left for the kernel (send) or arrived (receive), and write/read completions. */
+function counts(s: StreamState): { bytes: number; completions: number } {
+  if (s.native) {
+    const [bytes, completions] = s.native.snapshot();
+    // A receiver's socket may have read a little through Node before its native loop took over.
+    return { bytes: s.bytes + bytes, completions: s.completions + completions };
+  }
+  if (init!.role === 'receive' || !s.socket) return { bytes: s.bytes, completions: s.completions };
+  return { bytes: s.bytes - (s.socket.destroyed ? 0 : s.socket.writableLength), completions: s.completions };
+}
+
 function countedBytes(s: StreamState): number {
-  if (init!.role === 'receive' || !s.socket) return s.bytes;
-  return s.bytes - (s.socket.destroyed ? 0 : s.socket.writableLength);
+  return counts(s).bytes;
+}
+
+/** Fold the native loop's first/last byte times into the stream's (receive: first and last read). */
+function foldNativeTimes(s: StreamState): void {
+  if (!s.native) return;
+  const [, , firstNs, lastNs] = s.native.snapshot();
+  if (firstNs !== 0n && (s.firstNs === 0n || firstNs < s.firstNs)) s.firstNs = firstNs;
+  if (init!.role === 'receive' && lastNs > s.lastNs) s.lastNs = lastNs;
 }
 
 function newStream(id: number, budget: number | null): StreamState {
   const s: StreamState = {
     id, socket: null, budget, bytes: 0, completions: 0, firstNs: 0n, lastNs: 0n,
     ready: false, finished: false, error: null, pump: () => pumpStream(s), report: null, tcp: null,
+    io: ioChoice.io, native: null, nativeRunning: false,
   };
   streams.set(id, s);
   return s;
@@ -122,7 +154,75 @@ function attach(s: StreamState, socket: net.Socket): void {
   }
 }
 
+/**
+ * Hand a stream's bytes to the native loop: sender at the start, receiver as soon as it is
+ * connected. Returns false (and the stream stays on Node's loop) when the loop cannot start.
+ */
+function startNative(s: StreamState): boolean {
+  const api = nativeSockets().api;
+  const fd = s.socket ? socketFd(s.socket) : null;
+  if (!api || fd === null) return fallBackToNode(s, fd === null ? 'the socket has no descriptor' : 'the addon is not loaded');
+  const role = init!.role;
+  try {
+    s.native = api.startPump(fd, {
+      role,
+      bufferBytes: role === 'send' ? payload.length : recvBuffer.length,
+      ...(role === 'send' && s.budget !== null ? { budgetBytes: s.budget } : {}),
+      ...(role === 'send' && deadlineNs !== 0n ? { deadlineNs } : {}),
+    }, (err, reason) => onNativeDone(s, err, reason));
+  } catch (err) {
+    return fallBackToNode(s, (err as Error).message);
+  }
+  if (!s.native) return fallBackToNode(s, 'this build of the addon has no byte loop');
+  s.nativeRunning = true;
+  // Node must not read this socket any more: the native loop is its only reader (receive) and
+  // Node only watches for the peer's FIN (send).
+  if (role === 'receive') s.socket!.pause();
+  return true;
+}
+
+function fallBackToNode(s: StreamState, why: string): false {
+  s.io = 'node';
+  process.emitWarning(`longhaul: stream ${s.id} moves its bytes through Node: ${why}`);
+  return false;
+}
+
+function onNativeDone(s: StreamState, err: NodeJS.ErrnoException | null, reason: PumpEndReason): void {
+  s.nativeRunning = false;
+  foldNativeTimes(s);
+  const socket = s.socket!;
+  if (err) {
+    s.error ??= { code: 'LH_ERR_DATA_STREAM', message: `stream ${s.id}: ${err.code ?? err.message}` };
+    socket.destroy();
+    finishStream(s);
+    return;
+  }
+  if (init!.role === 'send') {
+    // Budget, deadline or stop: the kernel has every byte counted; send our FIN.
+    if (!s.finished) endSender(s);
+    else maybeDone();
+    return;
+  }
+  if (reason === 'eof') {
+    finishStream(s);
+    // Node never saw the FIN (it was not reading): answer it and let go of the socket.
+    if (!socket.destroyed) socket.end(() => socket.destroy());
+    return;
+  }
+  // Stopped: the stream was cut (watchdog) or failed; finishStream is waiting for us.
+  finishStream(s);
+}
+
 function pumpStream(s: StreamState): void {
+  if (s.io === 'native') {
+    if (!s.native && s.socket && !s.finished) {
+      // The data header must be on the wire before the first payload byte.
+      if (s.socket.writableLength > 0) s.socket.once('drain', s.pump);
+      else if (startNative(s)) return;
+      else return pumpStream(s);
+    }
+    return;
+  }
   const socket = s.socket;
   if (!socket || s.finished || socket.writableEnded) return;
   // Also checked on resume after 'drain': a window-limited sender is always back-pressured and would overrun the deadline.
@@ -153,6 +253,11 @@ function pumpStream(s: StreamState): void {
 
 function endSender(s: StreamState): void {
   const socket = s.socket!;
+  if (s.nativeRunning) {
+    // The loop ends within 50 ms and comes back here through onNativeDone.
+    s.native!.stop();
+    return;
+  }
   if (socket.writableEnded) return;
   socket.end(() => {
     s.lastNs = process.hrtime.bigint();
@@ -162,6 +267,11 @@ function endSender(s: StreamState): void {
 
 function finishStream(s: StreamState): void {
   if (s.finished) return;
+  if (s.nativeRunning) {
+    // Counts are final only once the loop has stopped; onNativeDone calls back here.
+    s.native!.stop();
+    return;
+  }
   s.finished = true;
   if (init!.role === 'send' && s.lastNs === 0n) s.lastNs = process.hrtime.bigint();
   if (s.error && init!.role === 'send' && s.socket) {
@@ -173,7 +283,10 @@ function finishStream(s: StreamState): void {
 
 function sampleStreams(): [number, number, number][] {
   const out: [number, number, number][] = [];
-  for (const s of streams.values()) out.push([s.id, countedBytes(s), s.completions]);
+  for (const s of streams.values()) {
+    const c = counts(s);
+    out.push([s.id, c.bytes, c.completions]);
+  }
   return out;
 }
 
@@ -217,8 +330,8 @@ function maybeDone(): void {
   const ends: StreamEnd[] = [...streams.values()].map((s) => ({
     id: s.id,
     role: init!.role,
-    bytes: countedBytes(s),
-    completions: s.completions,
+    ...counts(s),
+    io: s.io,
     firstT: secondsSinceStart(s.firstNs),
     lastT: secondsSinceStart(s.lastNs),
     error: s.error as StreamEnd['error'],
@@ -270,6 +383,7 @@ function onStop(graceMs: number): void {
         continue;
       }
       s.error ??= { code: 'LH_ERR_DATA_STREAM', message: `stream ${s.id}: no progress for ${graceMs} ms after the stop, and no end from the peer` };
+      s.native?.stop();
       s.socket?.destroy();
       finishStream(s);
     }
@@ -284,6 +398,7 @@ function onMessage(msg: ToWorker, handle?: unknown): void {
   switch (msg.type) {
     case 'init':
       init = msg;
+      ioChoice = chooseStreamIo();
       payload = Buffer.alloc(msg.bufferBytes, 0x5a);
       // Reads land in a buffer of at most RECEIVE_BUFFER_MAX_BYTES: copying into one larger than
       // the CPU's cache is slower (loopback, 1 MiB writes: 23 Gbit/s with 1 MiB reads, 28 with 128 KiB).
@@ -297,6 +412,7 @@ function onMessage(msg: ToWorker, handle?: unknown): void {
         socket.once('connect', () => {
           s.report = reportSocket(socket, setup);
           socket.write(Buffer.from(msg.headerB64, 'base64'));
+          if (s.io === 'native' && init!.role === 'receive') startNative(s);
           s.ready = true;
           send({ type: 'ready', id: msg.id });
         });
@@ -317,6 +433,7 @@ function onMessage(msg: ToWorker, handle?: unknown): void {
       const socket = new net.Socket(opts);
       attach(s, socket);
       s.report = reportSocket(socket, adoptedSetup(init!.windowBytes, init!.listenerWindow));
+      if (s.io === 'native' && init!.role === 'receive') startNative(s);
       s.ready = true;
       send({ type: 'ready', id: msg.id });
       return;

@@ -127,7 +127,10 @@ export class RunRecorder {
     const fromEnds = this.ends[side]?.find((e) => e.id === id && e.role === role);
     if (fromEnds) {
       const seconds = fromEnds.firstT !== null && fromEnds.lastT !== null ? fromEnds.lastT - fromEnds.firstT : null;
-      return { side, bytes: fromEnds.bytes, completions: fromEnds.completions, firstT: fromEnds.firstT, lastT: fromEnds.lastT, seconds, error: fromEnds.error };
+      return {
+        side, bytes: fromEnds.bytes, completions: fromEnds.completions, firstT: fromEnds.firstT, lastT: fromEnds.lastT, seconds, error: fromEnds.error,
+        ...(fromEnds.io ? { io: fromEnds.io } : {}),
+      };
     }
     // No end report: fall back on the last sample that side sent, with unknown timing.
     const last = this.latest(side)?.streams.find((e) => e[0] === id);

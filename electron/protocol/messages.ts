@@ -57,6 +57,8 @@ export const streamEndSchema = z.object({
   error: z.object({ code: errorCode, message: z.string().max(1000) }).nullable(),
   /** Optional: this end's socket as set up (buffers, MSS, window scale). */
   socket: socketReportSchema.optional(),
+  /** Optional: which byte loop moved this end's bytes ('native': the addon's thread; 'node': Node's socket). */
+  io: z.enum(['native', 'node']).optional(),
 });
 
 export const resultsMessageSchema = z.object({

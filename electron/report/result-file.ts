@@ -14,7 +14,7 @@ const count = z.number().int().min(0);
 const secs = z.number().nullable();
 const side = z.enum(['controller', 'responder']);
 const errorInfo = z.object({ code: z.string(), message: z.string() });
-const endView = z.object({ side, bytes: count, completions: count, firstT: secs, lastT: secs, seconds: secs, error: errorInfo.nullable() });
+const endView = z.object({ side, bytes: count, completions: count, firstT: secs, lastT: secs, seconds: secs, error: errorInfo.nullable(), io: z.enum(['native', 'node']).optional() });
 const total = z.object({
   bytes: count, sentBytes: count, seconds: secs, bitsPerSecond: secs, streamSumBitsPerSecond: secs, completions: count,
 });

@@ -1,9 +1,10 @@
 /** Real paired runs on 127.0.0.1: exact byte accounting on both ends, every direction. */
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { startRun } from '../../electron/engine/controller.js';
 import { DEFAULT_PARAMS, type RunParams } from '../../electron/engine/params.js';
 import type { Responder } from '../../electron/engine/responder.js';
+import { chooseStreamIo, DATA_PATH_ENV, type StreamIo } from '../../electron/native/stream-io.js';
 import { startResponder, within } from '../helpers/net.js';
 
 const responders: Responder[] = [];
@@ -11,7 +12,11 @@ after(async () => {
   await Promise.all(responders.map((r) => r.close()));
 });
 
+/** Which byte loop the data workers use (they read it at start-up: electron/native/stream-io.ts). */
+let io: StreamIo = 'native';
+
 async function run(params: Partial<RunParams>) {
+  process.env[DATA_PATH_ENV] = io;
   const { responder, port, security } = await startResponder();
   responders.push(responder);
   const responderEnd = new Promise<Parameters<Parameters<Responder['on']>[1]>>((resolve) => {
@@ -20,10 +25,21 @@ async function run(params: Partial<RunParams>) {
   const r = startRun({ host: '127.0.0.1', port, security, params: { ...DEFAULT_PARAMS, ...params } });
   const result = await within(r.result, 30_000, 'run');
   const [responderResult] = (await within(responderEnd, 5_000, 'responder session end')) as unknown as [import('../../electron/contract/result.js').LonghaulResult | null];
+  // Every end says which loop moved its bytes, and it is the one asked for.
+  for (const s of result.streams) for (const end of [s.send, s.receive]) assert.equal(end?.io, io, `stream ${s.id} ${end?.side}: io`);
   return { result, responderResult };
 }
 
-describe('paired runs on loopback', { timeout: 120_000 }, () => {
+after(() => {
+  delete process.env[DATA_PATH_ENV];
+});
+
+const canNative = chooseStreamIo({}).io === 'native';
+for (const path of ['native', 'node'] as const) describe(`paired runs on loopback, ${path} byte loop`, { timeout: 120_000, skip: path === 'native' && !canNative ? 'the native byte loop is not built here' : false }, () => {
+  before(() => {
+    io = path;
+  });
+
   it('2 streams bounded by bytes: both ends count exactly what was sent', async () => {
     const bytes = 50_000_001; // odd on purpose: the remainder goes to stream 0
     const { result, responderResult } = await run({ streams: 2, bytes, seconds: null, bufferBytes: 64 * 1024 });
