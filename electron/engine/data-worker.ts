@@ -169,6 +169,8 @@ function startNative(s: StreamState): boolean {
       bufferBytes: role === 'send' ? payload.length : recvBuffer.length,
       ...(role === 'send' && s.budget !== null ? { budgetBytes: s.budget } : {}),
       ...(role === 'send' && deadlineNs !== 0n ? { deadlineNs } : {}),
+      // Batching holds up to ~250 µs of data in the kernel: never when the user set a window to test.
+      ...(role === 'receive' ? { batchReads: init!.windowBytes === null } : {}),
     }, (err, reason) => onNativeDone(s, err, reason));
   } catch (err) {
     return fallBackToNode(s, (err as Error).message);

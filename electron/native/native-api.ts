@@ -73,6 +73,11 @@ export interface PumpOptions {
   budgetBytes?: number;
   /** send: stop at this process.hrtime.bigint() value; absent: no deadline. */
   deadlineNs?: bigint;
+  /**
+   * receive: let the kernel wake the reader once per ~250 µs of data at the measured rate
+   * (SO_RCVLOWAT, at most one read buffer and 1/16 of SO_RCVBUF) instead of once per segment.
+   */
+  batchReads?: boolean;
 }
 
 /** Why a native byte loop ended. */

@@ -179,6 +179,66 @@ describe('native byte loop', () => {
     }
   });
 
+  it('three senders share one thread: each budget exact, one stopped and one reset without disturbing the others', opts, async () => {
+    const pairs = await Promise.all([pair(), pair(), pair(), pair()]);
+    try {
+      const budgets = [3_000_001, 7_654_321];
+      const received = budgets.map((_, i) => drain(pairs[i]!.server));
+      const exact = budgets.map((b, i) => startPump(pairs[i]!.client, { role: 'send', bufferBytes: 100_000, budgetBytes: b }));
+      // Two endless senders nobody reads: one is stopped, the other's peer resets.
+      pairs[3]!.client.on('error', () => {});
+      const stopped = startPump(pairs[2]!.client, { role: 'send', bufferBytes: 100_000 });
+      const reset = startPump(pairs[3]!.client, { role: 'send', bufferBytes: 100_000 });
+      await new Promise((r) => setTimeout(r, 100));
+      stopped.pump.stop();
+      pairs[3]!.server.resetAndDestroy();
+      const ends = await within(Promise.all([...exact.map((e) => e.ended), stopped.ended, reset.ended]), 10_000, 'all four loops end');
+      assert.deepEqual(ends.map((e) => e.reason), ['budget', 'budget', 'stopped', 'error']);
+      for (const [i, b] of budgets.entries()) {
+        assert.equal(exact[i]!.pump.snapshot()[0], b);
+        assert.equal(exact[i]!.pump.snapshot()[1], Math.ceil(b / 100_000));
+        pairs[i]!.client.end();
+        assert.equal((await within(received[i]!, 10_000, `drain ${i}`)).bytes, b);
+      }
+      assert.ok(stopped.pump.snapshot()[0] > 0);
+    } finally {
+      await Promise.all(pairs.map((p) => p.close()));
+    }
+  });
+
+  it('batched reads never stall: after a full-speed burst, single 1000-byte writes are each counted within 300 ms', opts, async () => {
+    const p = await pair();
+    try {
+      const { pump, ended } = startPump(p.server, { role: 'receive', bufferBytes: 128 * 1024, batchReads: true });
+      // A 0.5 s burst at full speed: the loop measures a high rate and batches.
+      const until = performance.now() + 500;
+      let burst = 0;
+      const chunk = Buffer.alloc(128 * 1024, 3);
+      while (performance.now() < until) {
+        burst += chunk.length;
+        if (!p.client.write(chunk)) await new Promise((r) => p.client.once('drain', r));
+      }
+      await within((async () => {
+        while (pump.snapshot()[0] < burst) await new Promise((r) => setTimeout(r, 10));
+      })(), 5000, 'burst counted');
+      // (How much batching saves is a benchmark's business: npm run bench.)
+      // Now single small writes: each must show up promptly although it is far below the threshold.
+      for (let i = 1; i <= 3; i++) {
+        p.client.write(Buffer.alloc(1000, 4));
+        const t = performance.now();
+        await within((async () => {
+          while (pump.snapshot()[0] < burst + i * 1000) await new Promise((r) => setTimeout(r, 5));
+        })(), 2000, `trickle ${i}`);
+        assert.ok(performance.now() - t < 300, `trickle ${i} counted after ${(performance.now() - t).toFixed(0)} ms`);
+      }
+      p.client.end();
+      assert.equal((await within(ended, 5000, 'eof')).reason, 'eof');
+      assert.equal(pump.snapshot()[0], burst + 3000);
+    } finally {
+      await p.close();
+    }
+  });
+
   it('bad options are a TypeError, not a crash', opts, () => {
     const api = requireNative();
     assert.throws(() => api.startPump(0, { role: 'send', bufferBytes: 0 }, () => {}), TypeError);
