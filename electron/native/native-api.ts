@@ -76,6 +76,22 @@ export interface NativeBinding {
   getBuffers(fd: number): NativeBuffers;
   setBufferLocks(fd: number, sndLocked: boolean, rcvLocked: boolean): void;
   closeFd(fd: number): void;
+  /** native/src/window_clamp.cc (absent in builds before it): true where TCP_WINDOW_CLAMP exists (Linux). */
+  readonly windowClampSupported?: boolean;
+  setWindowClamp?(fd: number, bytes: number): void;
+  getWindowClamp?(fd: number): number;
+  setBuffersForce?(fd: number, sndBufBytes: number, rcvBufBytes: number): void;
+}
+
+/**
+ * The advertised-window controls of Linux: TCP_WINDOW_CLAMP, and SO_*BUFFORCE
+ * (buffers above net.core.rmem_max / wmem_max, for a process with CAP_NET_ADMIN).
+ */
+export interface NativeWindowClamp {
+  set(fd: number, bytes: number): void;
+  get(fd: number): number;
+  /** Throws (EPERM) without CAP_NET_ADMIN; 0 leaves a size alone. */
+  forceBuffers(fd: number, sndBufBytes: number, rcvBufBytes: number): void;
 }
 
 /** The addon as the rest of Longhaul uses it (load-native.ts wraps the binding). */
@@ -92,4 +108,6 @@ export interface NativeApi {
   /** Close a descriptor that was never handed to Node. */
   closeFd(fd: number): void;
   tcpInfo(fd: number): NativeTcpInfo;
+  /** null where the OS has no advertised-window clamp (not Linux) or the addon predates it. */
+  readonly windowClamp: NativeWindowClamp | null;
 }

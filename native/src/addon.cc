@@ -7,6 +7,10 @@
 
 #include "lh_socket.h"
 
+namespace lh {
+void RegisterWindowClamp(Napi::Env env, Napi::Object exports);  // window_clamp.cc
+}
+
 namespace {
 
 Napi::Value ThrowOs(Napi::Env env, const lh::OsError& e) {
@@ -168,6 +172,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("closeFd", Napi::Function::New(env, CloseFd, "closeFd"));
   exports.Set("tcpInfoFields", TcpInfoFields(env));
   exports.Set("tcpInfoInto", Napi::Function::New(env, TcpInfoInto, "tcpInfoInto"));
+  lh::RegisterWindowClamp(env, exports);
   return exports;
 }
 

@@ -21,6 +21,7 @@
  *   npm run bench:link                                   # the whole matrix (about 8 minutes)
  *   npm run bench:link -- --only "4 Mbit/s, RTT 100"     # cells whose name contains the text
  *   npm run bench:link -- --kernel-parallel 1           # kernel cells one at a time too
+ *   npm run bench:link -- --paths kernel                 # one path only (proxy or kernel)
  *   npm run bench:link -- --cc reno                      # the kernel ends use this congestion control (a child namespace may only pick from net.ipv4.tcp_allowed_congestion_control)
  */
 import { formatRate } from '../../electron/util/units.js';
@@ -35,6 +36,8 @@ function argValue(name: string): string | null {
 }
 
 const congestionControl = argValue('--cc');
+/** `--paths kernel` (or `proxy`): measure one path only; the other's columns say "not run". */
+const paths = (argValue('--paths') ?? 'proxy,kernel').split(',');
 const kernelParallel = Math.max(1, Number(argValue('--kernel-parallel') ?? 3) || 1);
 
 export const PATHS: Record<'proxy' | 'kernel', PathRunner | null> = {
@@ -76,8 +79,9 @@ async function measureAll(name: string, runner: PathRunner | null, cells: LinkCe
 
 async function run(cells: LinkCell[]): Promise<void> {
   const started = Date.now();
-  const proxy = await measureAll('proxy', PATHS.proxy, cells, 1);
-  const kernel = await measureAll('kernel', PATHS.kernel, cells, kernelParallel);
+  const skipped = (name: string): PathMeasurement[] => cells.map(() => ({ steadyBitsPerSec: null, wholeRunBitsPerSec: null, note: `${name}: not run (--paths)` }));
+  const proxy = paths.includes('proxy') ? await measureAll('proxy', PATHS.proxy, cells, 1) : skipped('proxy');
+  const kernel = paths.includes('kernel') ? await measureAll('kernel', PATHS.kernel, cells, kernelParallel) : skipped('kernel');
   console.log('cell | model | kernel model | proxy steady | kernel steady | proxy whole run | kernel whole run | proxy steady/model | kernel steady/kernel model | proxy/kernel whole run | notes');
   cells.forEach((cell, k) => {
     const lossy = cell.lossRatio > 0;
