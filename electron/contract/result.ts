@@ -287,7 +287,7 @@ export interface LinkInfo {
   settings: LinkSettingsInfo | null;
   /** Stage chains per direction: up = controller → responder, down = responder → controller. */
   chains: { up: LinkStageInfo[]; down: LinkStageInfo[] };
-  /** min(rate, window / RTT) for one stream, bit/s; null when nothing in the settings limits it. */
+  /** min(rate × payload share (mss / (mss + 66 header bytes) ≈ 0.956), window / RTT) for one stream, bit/s of payload; null when nothing in the settings limits it. */
   modelCeilingBitsPerSec: number | null;
   /** Every bypass switch in order; `t` is seconds since the run's start (controller clock). */
   bypassToggles: { t: number; bypass: boolean }[];

@@ -14,9 +14,10 @@
  * 100 ms). The kernel cells then run a few at a time (`--kernel-parallel N`,
  * default 3): kernel TCP at these rates hardly depends on user-space timing.
  *
- * The kernel link's tbf counts Ethernet frames, so its payload ceiling is
- * rate × 1448/1514 ≈ 0.956 rate (test/wan/link-config.ts); its ratio is
- * against that ("kernel model"), the proxy's against the plain model.
+ * Both paths count the rate on the wire (the kernel link's tbf counts Ethernet
+ * frames; the proxy's rate stage adds 66 header bytes per 1448-byte segment),
+ * so both are measured against one model of TCP payload:
+ * min(rate × 1448/1514, window / RTT).
  *
  *   npm run bench:link                                   # the whole matrix (about 8 minutes)
  *   npm run bench:link -- --only "4 Mbit/s, RTT 100"     # cells whose name contains the text
@@ -25,7 +26,6 @@
  *   npm run bench:link -- --cc reno                      # the kernel ends use this congestion control (a child namespace may only pick from net.ipv4.tcp_allowed_congestion_control)
  */
 import { formatRate } from '../../electron/util/units.js';
-import { modelCeilingBitsPerSec } from '../wan/link-config.js';
 import { measureKernelPath } from './kernel-path.js';
 import { cellName, linkMatrix, modelCeiling, type LinkCell, type PathMeasurement, type PathRunner } from './link-matrix.js';
 import { measureProxyPath } from './proxy-path.js';
@@ -82,17 +82,16 @@ async function run(cells: LinkCell[]): Promise<void> {
   const skipped = (name: string): PathMeasurement[] => cells.map(() => ({ steadyBitsPerSec: null, wholeRunBitsPerSec: null, note: `${name}: not run (--paths)` }));
   const proxy = paths.includes('proxy') ? await measureAll('proxy', PATHS.proxy, cells, 1) : skipped('proxy');
   const kernel = paths.includes('kernel') ? await measureAll('kernel', PATHS.kernel, cells, kernelParallel) : skipped('kernel');
-  console.log('cell | model | kernel model | proxy steady | kernel steady | proxy whole run | kernel whole run | proxy steady/model | kernel steady/kernel model | proxy/kernel whole run | notes');
+  console.log(`kernel congestion control: ${congestionControl ?? "the host's default"}; model = min(rate × 1448/1514, window / RTT), payload`);
+  console.log('cell | model | proxy steady | kernel steady | proxy whole run | kernel whole run | proxy steady/model | kernel steady/model | proxy/kernel whole run | notes');
   cells.forEach((cell, k) => {
-    const lossy = cell.lossRatio > 0;
-    const model = lossy ? null : modelCeiling(cell);
-    const kernelModel = lossy ? null : modelCeilingBitsPerSec(cell.rateBitsPerSec, cell.windowBytes, cell.rttMs / 1000);
+    const model = cell.lossRatio > 0 ? null : modelCeiling(cell);
     const p = proxy[k]!;
     const q = kernel[k]!;
     console.log([
-      cellName(cell), model === null ? 'n/a (loss)' : formatRate(model), kernelModel === null ? 'n/a (loss)' : formatRate(kernelModel),
+      cellName(cell), model === null ? 'n/a (loss)' : formatRate(model),
       rate(p.steadyBitsPerSec), rate(q.steadyBitsPerSec), rate(p.wholeRunBitsPerSec), rate(q.wholeRunBitsPerSec),
-      ratio(p.steadyBitsPerSec, model), ratio(q.steadyBitsPerSec, kernelModel), ratio(p.wholeRunBitsPerSec, q.wholeRunBitsPerSec),
+      ratio(p.steadyBitsPerSec, model), ratio(q.steadyBitsPerSec, model), ratio(p.wholeRunBitsPerSec, q.wholeRunBitsPerSec),
       [p.note, q.note].filter(Boolean).join('; '),
     ].join(' | '));
   });

@@ -1,3 +1,5 @@
+import { payloadFraction } from '../../electron/proxy/stages/rate.js';
+
 /**
  * The link-accuracy matrix of issue 5, as data: rate × RTT × window × loss,
  * the model ceiling of each cell, and how long to run it (long enough for
@@ -30,9 +32,13 @@ export function bdpBytes(rateBitsPerSec: number, rttMs: number): number {
   return Math.round((rateBitsPerSec * rttMs) / 8000);
 }
 
-/** min(rate, window / RTT), bit/s: the model, which applies to cells without loss. */
+/**
+ * min(rate × payload share, window / RTT), bit/s of TCP payload: the model, which applies to
+ * cells without loss. Both paths count the rate on the wire (the proxy's rate stage and the
+ * kernel harness's tbf: 66 header bytes per 1448-byte segment), so one model serves both.
+ */
 export function modelCeiling(cell: LinkCell): number {
-  return Math.min(cell.rateBitsPerSec, (cell.windowBytes * 8 * 1000) / cell.rttMs);
+  return Math.min(cell.rateBitsPerSec * payloadFraction(), (cell.windowBytes * 8 * 1000) / cell.rttMs);
 }
 
 export function linkMatrix(): LinkCell[] {
