@@ -23,7 +23,7 @@
  *   npm run bench:link -- --only "4 Mbit/s, RTT 100"     # cells whose name contains the text
  *   npm run bench:link -- --kernel-parallel 1           # kernel cells one at a time too
  *   npm run bench:link -- --paths kernel                 # one path only (proxy or kernel)
- *   npm run bench:link -- --cc reno                      # the kernel ends use this congestion control (a child namespace may only pick from net.ipv4.tcp_allowed_congestion_control)
+ *   npm run bench:link -- --cc host                      # the kernel ends keep the host's default congestion control (default: reno, what the proxy models; a child namespace may only pick from net.ipv4.tcp_allowed_congestion_control)
  */
 import { formatRate } from '../../electron/util/units.js';
 import { measureKernelPath } from './kernel-path.js';
@@ -35,7 +35,13 @@ function argValue(name: string): string | null {
   return at > 0 ? process.argv[at + 1] ?? '' : null;
 }
 
-const congestionControl = argValue('--cc');
+/**
+ * The kernel ends' congestion control. Default Reno: the proxy models Reno (slow start, a halving
+ * per loss, one MSS per RTT after it), so that is the like-for-like reference. `--cc host` keeps
+ * the host's default (BBR here, which hardly slows down for random loss and paces small windows).
+ */
+const ccArg = argValue('--cc') ?? 'reno';
+const congestionControl = ccArg === 'host' ? null : ccArg;
 /** `--paths kernel` (or `proxy`): measure one path only; the other's columns say "not run". */
 const paths = (argValue('--paths') ?? 'proxy,kernel').split(',');
 const kernelParallel = Math.max(1, Number(argValue('--kernel-parallel') ?? 3) || 1);
