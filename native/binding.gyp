@@ -12,7 +12,8 @@
         "src/stream_pump.cc",
         "src/tcp_info_linux.cc",
         "src/tcp_info_mac.cc",
-        "src/tcp_info_win.cc"
+        "src/tcp_info_win.cc",
+        "src/window_clamp.cc"
       ],
       "dependencies": ["<!(node -p \"require('node-addon-api').targets\"):node_addon_api"],
       "defines": ["NAPI_VERSION=8"],

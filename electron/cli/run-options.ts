@@ -63,7 +63,7 @@ export function addRunOptions(cmd: Command): Command {
   const withRunOptions = cmd
     .addOption(new Option('-P, --streams <n>', `parallel TCP streams, 1-${MAX_STREAMS}`).argParser(intIn(1, MAX_STREAMS, 'streams')).default(DEFAULT_PARAMS.streams))
     .addOption(new Option('-l, --buffer <bytes>', 'bytes per write and per read (e.g. 128K, 1M)').argParser(sizeIn(1, MAX_BUFFER_BYTES, 'buffer')).default(DEFAULT_PARAMS.bufferBytes, '128K'))
-    .addOption(new Option('-w, --window <bytes>', 'TCP window (socket buffer) per stream end, e.g. 64K, 20M; default: OS autotuning').argParser(sizeIn(1, MAX_WINDOW_BYTES, 'window')))
+    .addOption(new Option('-w, --window <bytes>', 'TCP window per stream end (Linux: the advertised window; elsewhere the socket buffers), e.g. 64K, 20M; default: OS autotuning').argParser(sizeIn(1, MAX_WINDOW_BYTES, 'window')))
     .addOption(new Option('-n, --bytes <bytes>', 'stop after this many bytes in total (per direction), e.g. 1G').argParser(sizeIn(1, Number.MAX_SAFE_INTEGER, 'bytes')).conflicts('seconds'))
     .addOption(new Option('-t, --seconds <s>', 'stop after this long (default 10 s), e.g. 30, 1.5s, 2m').argParser(secondsIn(0.1, MAX_SECONDS, 'seconds')))
     .addOption(new Option('-R, --reverse', 'the responder sends, this PC receives').conflicts('bidir'))

@@ -128,6 +128,11 @@ export interface WindowInfo {
    */
   effectiveRcvBufBytes?: { min: number; max: number } | null;
   effectiveSndBufBytes?: { min: number; max: number } | null;
+  /**
+   * The receive window the receivers really advertised, as their senders saw it (TCP_INFO
+   * snd_wnd at each tick, smallest and largest, bytes); null or absent where not measured.
+   */
+  advertisedBytes?: { min: number; max: number } | null;
 }
 
 /** A figure this run could not measure, on which side, and why. */
@@ -140,8 +145,15 @@ export interface UnavailableField {
 
 /** One stream end's socket as set up for the run. `null` fields: the OS did not say (see `unavailable`). */
 export interface SocketReport {
-  /** The window asked for (SO_SNDBUF and SO_RCVBUF), bytes; null = OS default (autotuning). */
+  /**
+   * The window asked for, bytes; null = OS default (autotuning). On Linux it is the advertised
+   * window (TCP_WINDOW_CLAMP, see `windowClampBytes`) with buffers of twice it; elsewhere SO_SNDBUF and SO_RCVBUF.
+   */
   requestedBytes: number | null;
+  /** TCP_WINDOW_CLAMP set before the handshake, bytes: the most this end advertises. Absent or null: not clamped (not Linux, or older versions). */
+  windowClampBytes?: number | null;
+  /** The buffers were set above net.core.rmem_max / wmem_max (SO_*BUFFORCE, needs CAP_NET_ADMIN). */
+  buffersForced?: boolean;
   /** True when the request was applied before the TCP handshake (so the window scale could follow it). */
   appliedBeforeHandshake: boolean;
   /** Effective sizes the OS reports (getsockopt), bytes; Linux reports twice the request. */
@@ -277,7 +289,7 @@ export interface LinkInfo {
   settings: LinkSettingsInfo | null;
   /** Stage chains per direction: up = controller → responder, down = responder → controller. */
   chains: { up: LinkStageInfo[]; down: LinkStageInfo[] };
-  /** min(rate, window / RTT) for one stream, bit/s; null when nothing in the settings limits it. */
+  /** min(rate × payload share (mss / (mss + 66 header bytes) ≈ 0.956), window / RTT) for one stream, bit/s of payload; null when nothing in the settings limits it. */
   modelCeilingBitsPerSec: number | null;
   /** Every bypass switch in order; `t` is seconds since the run's start (controller clock). */
   bypassToggles: { t: number; bypass: boolean }[];

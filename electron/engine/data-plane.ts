@@ -8,6 +8,7 @@ import { EventEmitter } from 'node:events';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { TcpSample } from '../contract/result.js';
+import type { AppliedWindow } from '../native/advertised-window.js';
 import { LonghaulError } from '../util/errors.js';
 import type { StreamEnd } from '../protocol/messages.js';
 import type { PlannedStream, RunParams, StreamSender } from './params.js';
@@ -53,7 +54,7 @@ export interface DataPlaneOptions {
   /** Cap on worker processes per role; default: the machine's parallelism. */
   maxWorkersPerRole?: number;
   /** Responder side: whether the listening socket's buffers were set to the requested window. */
-  listenerWindow?: { applied: boolean; reason: string | null };
+  listenerWindow?: { applied: boolean; reason: string | null; window?: AppliedWindow | null };
 }
 
 /** How many worker processes to use for `streamCount` streams of one role. */

@@ -159,7 +159,7 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
         ?? { applied: false, reason: 'this responder cannot set its listening socket\'s buffers', restore: () => null };
     }
     const t = this.listenerTuning;
-    const listenerWindow = t ? { applied: t.applied, reason: t.applied ? null : t.reason } : undefined;
+    const listenerWindow = t ? { applied: t.applied, reason: t.applied ? null : t.reason, window: t.applied ? t.window : null } : undefined;
     this.plane = new DataPlane({ params: p, plan: this.plan, side: 'responder', maxWorkersPerRole: this.opts.maxWorkersPerRole, listenerWindow });
     this.recorder = new RunRecorder({
       id: m.cookie.slice(0, 16),

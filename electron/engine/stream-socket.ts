@@ -7,6 +7,7 @@
 import net from 'node:net';
 import type { SocketReport, TcpSample } from '../contract/result.js';
 import { nativeSockets } from '../native/load-native.js';
+import { ClampWatch, type AppliedWindow } from '../native/advertised-window.js';
 import { describeSocket, readTcpSample, type WindowSetup } from '../native/socket-report.js';
 import { adoptionUnsupportedReason, createTunedSocket, resolveHost, socketFd } from '../native/tuned-socket.js';
 
@@ -15,9 +16,12 @@ export interface DialedStream {
   setup: WindowSetup;
 }
 
+/** Sockets whose advertised-window clamp is kept at the request (advertised-window.ts). */
+const clampWatches = new WeakMap<net.Socket, ClampWatch>();
+
 /**
  * Controller side: connect to the responder. With a window requested and the
- * addon present, SO_SNDBUF/SO_RCVBUF are set on the socket before connect();
+ * addon present, the window (clamp and buffers, advertised-window.ts) is set on the socket before connect();
  * otherwise this is a plain `net.connect` and `setup` says why.
  */
 export async function dialStream(host: string, port: number, windowBytes: number | null, onread?: net.OnReadOpts): Promise<DialedStream> {
@@ -30,23 +34,29 @@ export async function dialStream(host: string, port: number, windowBytes: number
     return { socket: net.connect(opts), setup: { requestedBytes: windowBytes, appliedBeforeHandshake: false, reason } };
   }
   const { address, family } = await resolveHost(host);
-  const socket = createTunedSocket(native.api, { family, windowBytes, onread });
+  const { socket, applied } = createTunedSocket(native.api, { family, windowBytes, onread });
   socket.connect({ host: address, port });
-  return { socket, setup: { requestedBytes: windowBytes, appliedBeforeHandshake: true, reason: null } };
+  return { socket, setup: { requestedBytes: windowBytes, appliedBeforeHandshake: true, reason: null, window: applied } };
 }
 
 /** Responder side: the accepted socket inherited the listener's buffers if the engine set them. */
-export function adoptedSetup(windowBytes: number | null, listener: { applied: boolean; reason: string | null } | undefined): WindowSetup {
+export function adoptedSetup(
+  windowBytes: number | null,
+  listener: { applied: boolean; reason: string | null; window?: AppliedWindow | null } | undefined,
+): WindowSetup {
   if (windowBytes === null) return { requestedBytes: null, appliedBeforeHandshake: false, reason: null };
-  if (listener?.applied) return { requestedBytes: windowBytes, appliedBeforeHandshake: true, reason: null };
+  if (listener?.applied) return { requestedBytes: windowBytes, appliedBeforeHandshake: true, reason: null, window: listener.window ?? null };
   return { requestedBytes: windowBytes, appliedBeforeHandshake: false, reason: listener?.reason ?? 'the responder did not set its listening socket\'s buffers' };
 }
 
 /** Describe a connected stream socket (effective buffers, MSS, window scale). */
 export function reportSocket(socket: net.Socket, setup: WindowSetup): SocketReport {
   const native = nativeSockets();
-  const report = describeSocket(native.api, socketFd(socket), setup, native.reason);
+  const fd = socketFd(socket);
+  const report = describeSocket(native.api, fd, setup, native.reason);
   if (setup.reason) report.unavailable.unshift({ field: 'window', reason: setup.reason });
+  const clamp = setup.window?.clampBytes ?? null;
+  if (native.api && fd !== null && clamp !== null && !clampWatches.has(socket)) clampWatches.set(socket, new ClampWatch(native.api, socket, fd, clamp));
   return report;
 }
 
@@ -54,5 +64,6 @@ export function reportSocket(socket: net.Socket, setup: WindowSetup): SocketRepo
 export function sampleSocket(socket: net.Socket | null, index: number, t: number): TcpSample | null {
   // Read the descriptor afresh: after a close its number may belong to another socket.
   if (!socket || socket.destroyed) return null;
+  clampWatches.get(socket)?.check();
   return readTcpSample(nativeSockets().api, socketFd(socket), index, t);
 }

@@ -42,7 +42,8 @@ export function attachTcpFields(result: LonghaulResult, samples: Record<Side, Si
       if (series.length) view.tcp = series;
     }
   }
-  result.window = summarizeWindow(result.params.windowBytes, reports);
+  const advertised = result.streams.flatMap((s) => s.send?.tcp?.map((x) => x.sndWndBytes) ?? []);
+  result.window = summarizeWindow(result.params.windowBytes, reports, advertised);
   result.unavailable = unavailable;
   result.diagnosis = diagnoseResult(result);
 }

@@ -35,11 +35,13 @@ function adjustmentNote(requested: number, eff: { min: number; max: number }, li
  * Summarise the stream ends' socket reports. With no reports yet (before the
  * streams exist), says what was requested and that the outcome is pending.
  */
-export function summarizeWindow(requestedBytes: number | null, reports: SocketReport[]): WindowInfo {
+export function summarizeWindow(requestedBytes: number | null, reports: SocketReport[], advertisedSamples: (number | null)[] = []): WindowInfo {
   const effectiveRcvBufBytes = range(reports.map((r) => r.rcvBufBytes));
   const effectiveSndBufBytes = range(reports.map((r) => r.sndBufBytes));
+  const advertisedBytes = range(advertisedSamples);
+  const advertised = advertisedBytes ? `; advertised (the senders' snd_wnd) ${rangeText(advertisedBytes)}` : '';
   if (requestedBytes === null) {
-    return { requestedBytes: null, applied: false, note: OS_DEFAULT_NOTE, effectiveRcvBufBytes, effectiveSndBufBytes };
+    return { requestedBytes: null, applied: false, note: `${OS_DEFAULT_NOTE}${advertised}`, effectiveRcvBufBytes, effectiveSndBufBytes, advertisedBytes };
   }
   if (reports.length === 0) {
     return { requestedBytes, applied: false, note: 'not known to be applied: no stream end reported its socket', effectiveRcvBufBytes, effectiveSndBufBytes };
@@ -50,19 +52,26 @@ export function summarizeWindow(requestedBytes: number | null, reports: SocketRe
     return {
       requestedBytes,
       applied: false,
-      note: `not applied on ${missed.length} of ${reports.length} stream ends, which use the ${OS_DEFAULT_NOTE}: ${why.join('; ') || 'reason unknown'}`,
+      note: `not applied on ${missed.length} of ${reports.length} stream ends, which use the ${OS_DEFAULT_NOTE}: ${why.join('; ') || 'reason unknown'}${advertised}`,
       effectiveRcvBufBytes,
       effectiveSndBufBytes,
+      advertisedBytes,
     };
   }
+  const clamps = range(reports.map((r) => r.windowClampBytes ?? null));
+  const clamped = clamps !== null && reports.every((r) => typeof r.windowClampBytes === 'number');
   const eff = effectiveRcvBufBytes ? `; effective SO_RCVBUF ${rangeText(effectiveRcvBufBytes)}` : '';
   const linux = reports.every((r) => r.tcpInfoSource === 'linux-tcp_info');
-  const adjusted = effectiveRcvBufBytes ? adjustmentNote(requestedBytes, effectiveRcvBufBytes, linux) : '';
+  // With the clamp the buffers are 2 × the request by design; the clamp, not the buffer, is the window.
+  const adjusted = clamped
+    ? ` (advertised-window clamp TCP_WINDOW_CLAMP ${rangeText(clamps)}, buffers of twice it${reports.some((r) => r.buffersForced) ? ', set above net.core.rmem_max with SO_RCVBUFFORCE' : ''})`
+    : effectiveRcvBufBytes ? adjustmentNote(requestedBytes, effectiveRcvBufBytes, linux) : '';
   return {
     requestedBytes,
     applied: true,
-    note: `applied before the handshake on all ${reports.length} stream ends${eff}${adjusted}`,
+    note: `applied before the handshake on all ${reports.length} stream ends${eff}${adjusted}${advertised}`,
     effectiveRcvBufBytes,
     effectiveSndBufBytes,
+    advertisedBytes,
   };
 }

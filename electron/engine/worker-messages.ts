@@ -3,6 +3,7 @@
  * over Node's IPC channel). Workers never see the control channel.
  */
 import type { TcpSample } from '../contract/result.js';
+import type { AppliedWindow } from '../native/advertised-window.js';
 import type { StreamEnd } from '../protocol/messages.js';
 
 export type WorkerRole = 'send' | 'receive';
@@ -16,7 +17,7 @@ export interface WorkerInit {
   seconds: number | null;
   windowBytes: number | null;
   /** Responder side: whether the engine set the listening socket's buffers to `windowBytes` (adopted sockets inherit them). */
-  listenerWindow?: { applied: boolean; reason: string | null };
+  listenerWindow?: { applied: boolean; reason: string | null; window?: AppliedWindow | null };
 }
 
 export type ToWorker =

@@ -55,8 +55,12 @@ function wrap(b: NativeBinding): NativeApi {
     busyUs: at('busyUs'), rwndLimitedUs: at('rwndLimitedUs'), sndbufLimitedUs: at('sndbufLimitedUs'), cwndLimitedUs: at('cwndLimitedUs'),
     bytesSent: at('bytesSent'), bytesAcked: at('bytesAcked'), bytesReceived: at('bytesReceived'), notSentBytes: at('notSentBytes'),
   };
+  const clamp = b.windowClampSupported === true && b.setWindowClamp && b.getWindowClamp && b.setBuffersForce
+    ? { set: b.setWindowClamp.bind(b), get: b.getWindowClamp.bind(b), forceBuffers: b.setBuffersForce.bind(b) }
+    : null;
   return {
     tcpInfoSource: b.tcpInfoSource,
+    windowClamp: clamp,
     createTcpSocket: (o) => b.createTcpSocket(o),
     setBuffers: (fd, snd, rcv) => b.setBuffers(fd, snd, rcv),
     getBuffers: (fd) => b.getBuffers(fd),

@@ -106,6 +106,22 @@ export interface NativeBinding {
   /** False where the byte loop is not built (Windows). Absent in builds older than the loop. */
   readonly pumpSupported?: boolean;
   readonly Pump?: new (fd: number, opts: PumpOptions, onDone: (err: NodeJS.ErrnoException | null, reason: PumpEndReason) => void) => NativePump;
+  /** native/src/window_clamp.cc (absent in builds before it): true where TCP_WINDOW_CLAMP exists (Linux). */
+  readonly windowClampSupported?: boolean;
+  setWindowClamp?(fd: number, bytes: number): void;
+  getWindowClamp?(fd: number): number;
+  setBuffersForce?(fd: number, sndBufBytes: number, rcvBufBytes: number): void;
+}
+
+/**
+ * The advertised-window controls of Linux: TCP_WINDOW_CLAMP, and SO_*BUFFORCE
+ * (buffers above net.core.rmem_max / wmem_max, for a process with CAP_NET_ADMIN).
+ */
+export interface NativeWindowClamp {
+  set(fd: number, bytes: number): void;
+  get(fd: number): number;
+  /** Throws (EPERM) without CAP_NET_ADMIN; 0 leaves a size alone. */
+  forceBuffers(fd: number, sndBufBytes: number, rcvBufBytes: number): void;
 }
 
 /** The addon as the rest of Longhaul uses it (load-native.ts wraps the binding). */
@@ -129,4 +145,6 @@ export interface NativeApi {
    * this build or OS has none. `onDone` runs on the JS thread once, after the loop has let go of the socket.
    */
   startPump(fd: number, opts: PumpOptions, onDone: (err: NodeJS.ErrnoException | null, reason: PumpEndReason) => void): NativePump | null;
+  /** null where the OS has no advertised-window clamp (not Linux) or the addon predates it. */
+  readonly windowClamp: NativeWindowClamp | null;
 }

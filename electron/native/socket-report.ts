@@ -4,6 +4,7 @@
  * figure the OS does not give is null and named in `unavailable` with why.
  */
 import type { SocketReport, TcpSample } from '../contract/result.js';
+import type { AppliedWindow } from './advertised-window.js';
 import type { NativeApi, NativeTcpInfo } from './native-api.js';
 
 /** How the window request fared on this end before the handshake. */
@@ -12,6 +13,8 @@ export interface WindowSetup {
   appliedBeforeHandshake: boolean;
   /** Why it was not applied (null when applied or not requested). */
   reason: string | null;
+  /** What was set where it was applied (clamp, buffers); absent = buffers of `requestedBytes` only. */
+  window?: AppliedWindow | null;
 }
 
 const SOCKET_FIELDS = ['sndBufBytes', 'rcvBufBytes', 'sndMssBytes', 'rcvMssBytes', 'pmtuBytes', 'sndWscale', 'rcvWscale'] as const;
@@ -30,6 +33,7 @@ function emptyReport(w: WindowSetup, reason: string): SocketReport {
     sndMssBytes: null, rcvMssBytes: null, pmtuBytes: null,
     sndWscale: null, rcvWscale: null, wscaleNegotiated: null, tcpInfoSource: null,
     unavailable: [...SOCKET_FIELDS.map((field) => ({ field, reason })), { field: 'tcp', reason }],
+    ...(w.window ? { windowClampBytes: w.window.clampBytes, buffersForced: w.window.forced } : {}),
   };
 }
 
@@ -42,6 +46,7 @@ export function describeSocket(api: NativeApi | null, fd: number | null, w: Wind
   if (fd === null) return emptyReport(w, 'Node does not expose the socket descriptor on this platform');
   const r = emptyReport(w, '');
   r.unavailable = [];
+  if (w.window?.cappedReason) r.unavailable.push({ field: 'window.advertised', reason: w.window.cappedReason });
   try {
     const b = api.getBuffers(fd);
     Object.assign(r, { sndBufBytes: b.sndBufBytes, rcvBufBytes: b.rcvBufBytes, sndBufLocked: b.sndLocked, rcvBufLocked: b.rcvLocked });

@@ -6,6 +6,7 @@
  */
 import dns from 'node:dns/promises';
 import net from 'node:net';
+import { bufferBytesFor, clampWindow, type AppliedWindow } from './advertised-window.js';
 import type { NativeApi, NativeBuffers } from './native-api.js';
 
 /** The OS descriptor behind a Node socket or server (Unix); null where Node does not expose one (Windows). */
@@ -32,23 +33,25 @@ export function adoptionUnsupportedReason(platform: NodeJS.Platform = process.pl
 
 export interface TunedSocketOptions {
   family: 4 | 6;
-  /** SO_SNDBUF and SO_RCVBUF, bytes, set before connect. */
+  /** The window, bytes, set before connect: the advertised-window clamp where the OS has one, else SO_SNDBUF and SO_RCVBUF (advertised-window.ts). */
   windowBytes: number;
   /** Node's zero-copy read option, as for net.connect. */
   onread?: net.OnReadOpts;
 }
 
 /**
- * A Node socket over a native descriptor whose buffers are already set; call
+ * A Node socket over a native descriptor whose window is already set; call
  * `.connect({ host, port })` on it. The descriptor is closed if Node refuses it.
  */
-export function createTunedSocket(api: NativeApi, o: TunedSocketOptions): net.Socket {
-  const { fd } = api.createTcpSocket({ family: o.family, sndBufBytes: o.windowBytes, rcvBufBytes: o.windowBytes, noDelay: true });
+export function createTunedSocket(api: NativeApi, o: TunedSocketOptions): { socket: net.Socket; applied: AppliedWindow } {
+  const buffer = bufferBytesFor(api, o.windowBytes);
+  const { fd } = api.createTcpSocket({ family: o.family, sndBufBytes: buffer, rcvBufBytes: buffer, noDelay: true });
   try {
+    const applied = clampWindow(api, fd, o.windowBytes);
     // `onread` is honoured for fd-backed sockets too (Node sets the user buffer on the handle at construction).
     const opts: net.SocketConstructorOpts & { onread?: net.OnReadOpts } = { fd };
     if (o.onread) opts.onread = o.onread;
-    return new net.Socket(opts);
+    return { socket: new net.Socket(opts), applied };
   } catch (err) {
     api.closeFd(fd);
     throw err;
@@ -57,7 +60,7 @@ export function createTunedSocket(api: NativeApi, o: TunedSocketOptions): net.So
 
 /** What tuning a listener did, and how to undo it. */
 export type ListenerTuning =
-  | { applied: true; effective: NativeBuffers; restore: () => string | null }
+  | { applied: true; effective: NativeBuffers; window: AppliedWindow | null; restore: () => string | null }
   | { applied: false; reason: string; restore: () => string | null };
 
 /** On Linux, SO_*BUF reads back twice what was set; to put a size back, ask for half. */
@@ -65,19 +68,34 @@ function requestFor(effectiveBytes: number): number {
   return process.platform === 'linux' ? Math.floor(effectiveBytes / 2) : effectiveBytes;
 }
 
+/** What a fresh socket's window clamp of 0 ("none") becomes at the handshake; a listening socket refuses 0 (EINVAL). */
+const UNCLAMPED_BYTES = 65_535 * 2 ** 14;
+
 /**
- * Set a listening server's SO_SNDBUF/SO_RCVBUF so connections accepted from
- * now on start with that window. `restore()` puts the previous sizes (and,
- * on Linux, the autotuning state) back and returns a problem description or null.
+ * Set a listening server's window so connections accepted from now on start
+ * with it (Linux copies the listener's TCP_WINDOW_CLAMP and buffers into each
+ * accepted socket). `mode: 'window'` is a run's `--window` (advertised-window.ts);
+ * `'buffers'` sets SO_SNDBUF/SO_RCVBUF only (the link proxy's small relay buffers).
+ * `restore()` puts the previous sizes (and, on Linux, the autotuning state and
+ * the clamp) back and returns a problem description or null.
  */
-export function tuneListener(api: NativeApi, server: net.Server, windowBytes: number): ListenerTuning {
+export function tuneListener(api: NativeApi, server: net.Server, windowBytes: number, mode: 'window' | 'buffers' = 'window'): ListenerTuning {
   const noop = (): null => null;
   const fd = socketFd(server);
   if (fd === null) return { applied: false, reason: 'this platform does not expose the listening socket to native code', restore: noop };
   let before: NativeBuffers;
+  let clampBefore: number | null = null;
+  let window: AppliedWindow | null = null;
   try {
     before = api.getBuffers(fd);
-    api.setBuffers(fd, windowBytes, windowBytes);
+    if (mode === 'window' && api.windowClamp) {
+      clampBefore = api.windowClamp.get(fd);
+      const buffer = bufferBytesFor(api, windowBytes);
+      api.setBuffers(fd, buffer, buffer);
+      window = clampWindow(api, fd, windowBytes);
+    } else {
+      api.setBuffers(fd, windowBytes, windowBytes);
+    }
   } catch (err) {
     return { applied: false, reason: `could not set the listener's buffers: ${(err as Error).message}`, restore: noop };
   }
@@ -88,6 +106,9 @@ export function tuneListener(api: NativeApi, server: net.Server, windowBytes: nu
     // A closed server's descriptor number may already belong to another socket: never touch it.
     if (!server.listening || socketFd(server) !== fd) return null;
     try {
+      if (clampBefore !== null) api.windowClamp?.set(fd, clampBefore === 0 ? UNCLAMPED_BYTES : clampBefore);
+      // A forced size is undone by a forced size: SO_*BUF alone would stay capped at rmem_max.
+      if (window?.forced) api.windowClamp?.forceBuffers(fd, requestFor(before.sndBufBytes ?? 0), requestFor(before.rcvBufBytes ?? 0));
       api.setBuffers(fd, requestFor(before.sndBufBytes ?? 0), requestFor(before.rcvBufBytes ?? 0));
       if (before.sndLocked !== null && before.rcvLocked !== null) api.setBufferLocks(fd, before.sndLocked, before.rcvLocked);
       const after = api.getBuffers(fd);
@@ -100,5 +121,5 @@ export function tuneListener(api: NativeApi, server: net.Server, windowBytes: nu
       return `could not restore the listener's buffers: ${(err as Error).message}`;
     }
   };
-  return { applied: true, effective: api.getBuffers(fd), restore };
+  return { applied: true, effective: api.getBuffers(fd), window, restore };
 }

@@ -30,6 +30,8 @@ export const tcpSampleSchema = z.object({
 
 export const socketReportSchema = z.object({
   requestedBytes: z.number().int().min(1).nullable(),
+  windowClampBytes: z.number().int().min(0).nullable().optional(),
+  buffersForced: z.boolean().optional(),
   appliedBeforeHandshake: z.boolean(),
   sndBufBytes: count,
   rcvBufBytes: count,

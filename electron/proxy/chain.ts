@@ -19,6 +19,10 @@ export interface Queued {
   dueMs: number;
   /** It was due but the next queue was full: its real departure is later than dueMs. */
   blocked: boolean;
+  /** Held this long at delivery after dueMs (a modelled retransmission), ms. */
+  holdMs: number;
+  /** Acknowledged already (selectively, while a held chunk ahead of it kept it from the destination). */
+  acked: boolean;
 }
 
 /** A bounded FIFO in front of one queue stage. */
@@ -27,7 +31,7 @@ export class StageQueue {
   private items: Queued[] = [];
   private head = 0;
 
-  constructor(readonly stage: Pick<Stage, 'departAt' | 'type'>, readonly limitBytes: number) {}
+  constructor(readonly stage: Pick<Stage, 'departAt' | 'type' | 'takeHoldMs'>, readonly limitBytes: number) {}
 
   get length(): number {
     return this.items.length - this.head;
@@ -41,9 +45,14 @@ export class StageQueue {
     return this.items[this.head];
   }
 
-  push(data: Buffer, dueMs: number): void {
-    this.items.push({ data, dueMs, blocked: false });
+  push(data: Buffer, dueMs: number, holdMs = 0): void {
+    this.items.push({ data, dueMs, blocked: false, holdMs, acked: false });
     this.bytes += data.length;
+  }
+
+  /** The `i`-th chunk from the head (0 = head), or undefined. */
+  at(i: number): Queued | undefined {
+    return this.items[this.head + i];
   }
 
   shift(): Queued {
@@ -58,7 +67,11 @@ export class StageQueue {
 
   /** Make everything due by `nowMs` (bypass switched on). Order is kept. */
   expedite(nowMs: number): void {
-    for (let i = this.head; i < this.items.length; i++) this.items[i]!.dueMs = Math.min(this.items[i]!.dueMs, nowMs);
+    for (let i = this.head; i < this.items.length; i++) {
+      const q = this.items[i]!;
+      q.dueMs = Math.min(q.dueMs, nowMs);
+      q.holdMs = 0;
+    }
   }
 }
 
@@ -82,7 +95,10 @@ export class Chain {
     this.queues = this.stages
       .filter((s) => s.departAt)
       .map((s) => new StageQueue(s, s.queueLimitBytes ?? WIRE_OUT_BYTES));
-    this.queues.push(new StageQueue(wireOut, WIRE_OUT_BYTES));
+    // Chunks behind a held one wait here in order (the receiver's out-of-order queue): room for them
+    // all, so that a hold never backs up into the link's queues (the in-flight cap bounds them).
+    const holds = this.stages.some((s) => s.takeHoldMs);
+    this.queues.push(new StageQueue(wireOut, holds ? Math.max(WIRE_OUT_BYTES, ...this.stages.map((s) => s.queueLimitBytes ?? 0)) : WIRE_OUT_BYTES));
     this.gates = this.stages.filter((s) => s.capBytes);
     this.chunkBytes = Math.min(DEFAULT_CHUNK_BYTES, ...this.stages.map((s) => s.chunkBytes ?? Infinity));
     this.delayMs = configs.reduce((sum, c) => sum + (c.type === 'delay' ? Number(c.delayMs) : 0), 0);

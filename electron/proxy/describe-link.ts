@@ -48,7 +48,7 @@ export function describeLink(spec: LinkSpec, preset: string | null = null): stri
     ];
     lines.push(`Link${preset ? ` (${preset})` : ''}: ${parts.join(', ')}`);
     const ceiling = modelCeilingBitsPerSec(s);
-    lines.push(`  model ceiling per stream, min(rate, window / RTT): ${ceiling === null ? 'none (nothing limits it)' : formatRate(ceiling)}`);
+    lines.push(`  model ceiling per stream, min(rate × payload share, window / RTT): ${ceiling === null ? 'none (nothing limits it)' : formatRate(ceiling)}`);
   }
   lines.push(`  up   (client -> target): ${spec.chains.up.map(describeStage).join(' -> ') || 'no stages'}`);
   lines.push(`  down (target -> client): ${spec.chains.down.map(describeStage).join(' -> ') || 'no stages'}`);

@@ -80,7 +80,7 @@ export class LinkProxy extends EventEmitter<LinkProxyEvents> {
    */
   private shrinkRelayBuffers(): void {
     const status = nativeSockets();
-    if (status.api) tuneListener(status.api, this.server, RELAY_SOCKET_BUFFER_BYTES);
+    if (status.api) tuneListener(status.api, this.server, RELAY_SOCKET_BUFFER_BYTES, 'buffers');
   }
 
   get link(): LinkSpec {

@@ -11,6 +11,8 @@ import type { LinkChains } from './proxy-connection.js';
 import { parseStageConfig } from './registry.js';
 import { DEFAULT_MSS_BYTES, type StageConfig } from './stage.js';
 import './stages/index.js';
+// After index.js, which registers the stages in the order help texts list them.
+import { payloadFraction } from './stages/rate.js';
 
 export const linkSettingsSchema = z.object({
   /** One-way delay, each direction, ms (the round trip is twice this). */
@@ -52,7 +54,7 @@ export function chainFromSettings(s: LinkSettings): StageConfig[] {
   if (s.windowBytes !== null) chain.push({ type: 'window', windowBytes: s.windowBytes });
   if (s.slowstart) chain.push({ type: 'slowstart', mssBytes: s.mssBytes, initialSegments: 10 });
   if (s.lossRatio > 0) chain.push({ type: 'loss', lossRatio: s.lossRatio, mssBytes: s.mssBytes });
-  if (s.rateBitsPerSec !== null) chain.push({ type: 'rate', rateBitsPerSec: s.rateBitsPerSec });
+  if (s.rateBitsPerSec !== null) chain.push({ type: 'rate', rateBitsPerSec: s.rateBitsPerSec, mssBytes: s.mssBytes });
   if (s.delayMs > 0 || s.jitterMs > 0) chain.push({ type: 'delay', delayMs: s.delayMs, jitterMs: s.jitterMs });
   return chain.map((c, i) => parseStageConfig(c, `stage ${i}`));
 }
@@ -81,10 +83,16 @@ export function parseLinkSpec(json: unknown): LinkSpec {
   return { chains: { up: chain, down: chainFromSettings(settings) }, settings };
 }
 
-/** The model's ceiling for one stream: min(rate, window / RTT), bit/s (null when nothing limits). */
-export function modelCeilingBitsPerSec(s: Pick<LinkSettings, 'delayMs' | 'rateBitsPerSec' | 'windowBytes'>): number | null {
+/**
+ * The model's ceiling for one stream, bit/s of TCP payload (null when nothing limits):
+ * min(rate × payload share, window / RTT). The rate is the wire rate (the rate stage counts
+ * 66 header bytes per 1448-byte segment, as tbf and a real link do), so the payload share is
+ * mss / (mss + 66) ≈ 0.956.
+ */
+export function modelCeilingBitsPerSec(s: Pick<LinkSettings, 'delayMs' | 'rateBitsPerSec' | 'windowBytes'> & { mssBytes?: number }): number | null {
   const rttSec = (2 * s.delayMs) / 1000;
   const byWindow = s.windowBytes !== null && rttSec > 0 ? (s.windowBytes * 8) / rttSec : Infinity;
-  const ceiling = Math.min(s.rateBitsPerSec ?? Infinity, byWindow);
+  const byRate = s.rateBitsPerSec === null ? Infinity : s.rateBitsPerSec * payloadFraction(s.mssBytes ?? DEFAULT_MSS_BYTES);
+  const ceiling = Math.min(byRate, byWindow);
   return Number.isFinite(ceiling) ? ceiling : null;
 }

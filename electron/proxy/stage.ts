@@ -48,6 +48,12 @@ export interface Stage {
   readonly type: string;
   /** Queue stage: when a chunk of `bytes`, ready at `readyAtMs`, may leave. ≥ readyAtMs, never before the previous chunk. */
   departAt?(bytes: number, readyAtMs: number): number;
+  /**
+   * Queue stage: how long the chunk `departAt` just scheduled is held at delivery, ms (0: not held).
+   * The loss model's retransmission: the chunk and, to keep order, every chunk behind it reach the
+   * destination that much later, while those behind it are acknowledged on time (as SACK does).
+   */
+  takeHoldMs?(): number;
   /** Queue stage: bytes that may wait in this stage before the stage upstream is held (backpressure). */
   readonly queueLimitBytes?: number;
   /** Gate stage: the most bytes that may be in flight now. */

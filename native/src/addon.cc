@@ -11,6 +11,7 @@ namespace lh {
 // stream_pump.cc: the per-stream byte loop on its own thread (POSIX).
 bool PumpSupported();
 Napi::Function DefinePump(Napi::Env env);
+void RegisterWindowClamp(Napi::Env env, Napi::Object exports);  // window_clamp.cc
 }  // namespace lh
 
 namespace {
@@ -176,6 +177,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("tcpInfoInto", Napi::Function::New(env, TcpInfoInto, "tcpInfoInto"));
   exports.Set("pumpSupported", Napi::Boolean::New(env, lh::PumpSupported()));
   exports.Set("Pump", lh::DefinePump(env));
+  lh::RegisterWindowClamp(env, exports);
   return exports;
 }
 

@@ -80,7 +80,7 @@ describe('app backend: a run through the link emulator', { timeout: 60_000 }, ()
     const link = e.result.link;
     assert.ok(link, 'the result records the link');
     assert.deepEqual(link.settings, settings);
-    assert.equal(link.modelCeilingBitsPerSec, RATE);
+    assert.equal(link.modelCeilingBitsPerSec, RATE * (1448 / 1514), "the rate is on the wire: 66 header bytes per 1448-byte segment");
     assert.deepEqual(link.bypassToggles.map((b) => b.bypass), [true, false]);
     const [tOn, tOff] = link.bypassToggles.map((b) => b.t) as [number, number];
     assert.ok(tOn > 0.5 && tOff - tOn > 0.8 && tOff < params.seconds + 1, `toggles at ${tOn} s and ${tOff} s`);

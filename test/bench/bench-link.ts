@@ -14,19 +14,20 @@
  * 100 ms). The kernel cells then run a few at a time (`--kernel-parallel N`,
  * default 3): kernel TCP at these rates hardly depends on user-space timing.
  *
- * The kernel link's tbf counts Ethernet frames, so its payload ceiling is
- * rate × 1448/1514 ≈ 0.956 rate (test/wan/link-config.ts); its ratio is
- * against that ("kernel model"), the proxy's against the plain model.
+ * Both paths count the rate on the wire (the kernel link's tbf counts Ethernet
+ * frames; the proxy's rate stage adds 66 header bytes per 1448-byte segment),
+ * so both are measured against one model of TCP payload:
+ * min(rate × 1448/1514, window / RTT).
  *
  *   npm run bench:link                                   # the whole matrix (about 8 minutes)
  *   npm run bench:link -- --only "4 Mbit/s, RTT 100"     # cells whose name contains the text
  *   npm run bench:link -- --kernel-parallel 1           # kernel cells one at a time too
- *   npm run bench:link -- --cc reno                      # the kernel ends use this congestion control (a child namespace may only pick from net.ipv4.tcp_allowed_congestion_control)
+ *   npm run bench:link -- --paths kernel                 # one path only (proxy or kernel)
+ *   npm run bench:link -- --cc host                      # the kernel ends keep the host's default congestion control (default: reno, what the proxy models; a child namespace may only pick from net.ipv4.tcp_allowed_congestion_control)
  */
 import { formatRate } from '../../electron/util/units.js';
-import { modelCeilingBitsPerSec } from '../wan/link-config.js';
 import { measureKernelPath } from './kernel-path.js';
-import { cellName, linkMatrix, modelCeiling, type LinkCell, type PathMeasurement, type PathRunner } from './link-matrix.js';
+import { cellName, linkMatrix, modelCeiling, steadySecondsOf, type LinkCell, type PathMeasurement, type PathRunner } from './link-matrix.js';
 import { measureProxyPath } from './proxy-path.js';
 
 function argValue(name: string): string | null {
@@ -34,7 +35,15 @@ function argValue(name: string): string | null {
   return at > 0 ? process.argv[at + 1] ?? '' : null;
 }
 
-const congestionControl = argValue('--cc');
+/**
+ * The kernel ends' congestion control. Default Reno: the proxy models Reno (slow start, a halving
+ * per loss, one MSS per RTT after it), so that is the like-for-like reference. `--cc host` keeps
+ * the host's default (BBR here, which hardly slows down for random loss and paces small windows).
+ */
+const ccArg = argValue('--cc') ?? 'reno';
+const congestionControl = ccArg === 'host' ? null : ccArg;
+/** `--paths kernel` (or `proxy`): measure one path only; the other's columns say "not run". */
+const paths = (argValue('--paths') ?? 'proxy,kernel').split(',');
 const kernelParallel = Math.max(1, Number(argValue('--kernel-parallel') ?? 3) || 1);
 
 export const PATHS: Record<'proxy' | 'kernel', PathRunner | null> = {
@@ -74,21 +83,33 @@ async function measureAll(name: string, runner: PathRunner | null, cells: LinkCe
   return out;
 }
 
+const PROXY_LOSS_PARALLEL = 3;
+
+async function measureProxyCells(cells: LinkCell[]): Promise<PathMeasurement[]> {
+  const lossy = cells.filter((c) => c.lossRatio > 0);
+  const clean = cells.filter((c) => c.lossRatio === 0);
+  const a = await measureAll('proxy', PATHS.proxy, clean, 1);
+  const b = await measureAll('proxy', PATHS.proxy, lossy, PROXY_LOSS_PARALLEL);
+  return cells.map((c) => (c.lossRatio > 0 ? b[lossy.indexOf(c)]! : a[clean.indexOf(c)]!));
+}
+
 async function run(cells: LinkCell[]): Promise<void> {
   const started = Date.now();
-  const proxy = await measureAll('proxy', PATHS.proxy, cells, 1);
-  const kernel = await measureAll('kernel', PATHS.kernel, cells, kernelParallel);
-  console.log('cell | model | kernel model | proxy steady | kernel steady | proxy whole run | kernel whole run | proxy steady/model | kernel steady/kernel model | proxy/kernel whole run | notes');
+  const skipped = (name: string): PathMeasurement[] => cells.map(() => ({ steadyBitsPerSec: null, wholeRunBitsPerSec: null, note: `${name}: not run (--paths)` }));
+  // Proxy cells without loss run alone (their rates need this process's timers); the lossy
+  // ones move at most a few Mbit/s and run PROXY_LOSS_PARALLEL at a time.
+  const proxy = paths.includes('proxy') ? await measureProxyCells(cells) : skipped('proxy');
+  const kernel = paths.includes('kernel') ? await measureAll('kernel', PATHS.kernel, cells, kernelParallel) : skipped('kernel');
+  console.log(`kernel congestion control: ${congestionControl ?? "the host's default"}; model = min(rate × 1448/1514, window / RTT), payload`);
+  console.log('cell | model | proxy steady | kernel steady | proxy whole run | kernel whole run | proxy steady/model | kernel steady/model | proxy/kernel whole run | notes');
   cells.forEach((cell, k) => {
-    const lossy = cell.lossRatio > 0;
-    const model = lossy ? null : modelCeiling(cell);
-    const kernelModel = lossy ? null : modelCeilingBitsPerSec(cell.rateBitsPerSec, cell.windowBytes, cell.rttMs / 1000);
+    const model = cell.lossRatio > 0 ? null : modelCeiling(cell);
     const p = proxy[k]!;
     const q = kernel[k]!;
     console.log([
-      cellName(cell), model === null ? 'n/a (loss)' : formatRate(model), kernelModel === null ? 'n/a (loss)' : formatRate(kernelModel),
+      `${cellName(cell)} [${cell.seconds} s, steady = last ${steadySecondsOf(cell).toFixed(1)} s]`, model === null ? 'n/a (loss)' : formatRate(model),
       rate(p.steadyBitsPerSec), rate(q.steadyBitsPerSec), rate(p.wholeRunBitsPerSec), rate(q.wholeRunBitsPerSec),
-      ratio(p.steadyBitsPerSec, model), ratio(q.steadyBitsPerSec, kernelModel), ratio(p.wholeRunBitsPerSec, q.wholeRunBitsPerSec),
+      ratio(p.steadyBitsPerSec, model), ratio(q.steadyBitsPerSec, model), ratio(p.wholeRunBitsPerSec, q.wholeRunBitsPerSec),
       [p.note, q.note].filter(Boolean).join('; '),
     ].join(' | '));
   });

@@ -15,7 +15,7 @@ import { wanSkipReason } from '../wan/preflight.js';
 import { seedFigures } from '../wan/seed-figures.js';
 import { createWanLink } from '../wan/wan-link.js';
 import { runCell, type ReceivedInterval } from './kernel-run.js';
-import type { LinkCell, PathMeasurement } from './link-matrix.js';
+import { steadySecondsOf, type LinkCell, type PathMeasurement } from './link-matrix.js';
 
 const INTERVAL_SECONDS = 0.5;
 
@@ -42,17 +42,20 @@ export function receivedUpTo(intervals: readonly ReceivedInterval[], t: number):
 }
 
 /**
- * Steady-state (second half) and whole-run rates from receiver intervals, with the sender's
- * start at receiver time −offset; null when the intervals do not reach the run's end.
+ * Steady-state (the last `steadySeconds`, default the second half) and whole-run rates from
+ * receiver intervals, with the sender's start at receiver time −offset; null when the
+ * intervals do not reach the run's end.
  */
-export function cellRates(intervals: readonly ReceivedInterval[], seconds: number, offsetSeconds: number): Omit<PathMeasurement, 'note'> {
+export function cellRates(
+  intervals: readonly ReceivedInterval[], seconds: number, offsetSeconds: number, steadySeconds = seconds / 2,
+): Omit<PathMeasurement, 'note'> {
   const last = intervals[intervals.length - 1];
   if (!last || last.t < seconds - offsetSeconds - 1e-3) return { steadyBitsPerSec: null, wholeRunBitsPerSec: null };
   const at = (senderT: number): number | null => receivedUpTo(intervals, Math.max(0, senderT - offsetSeconds));
   const whole = at(seconds);
-  const half = at(seconds / 2);
+  const half = at(seconds - steadySeconds);
   return {
-    steadyBitsPerSec: whole === null || half === null ? null : ((whole - half) * 8) / (seconds / 2),
+    steadyBitsPerSec: whole === null || half === null ? null : ((whole - half) * 8) / steadySeconds,
     wholeRunBitsPerSec: whole === null ? null : (whole * 8) / seconds,
   };
 }
@@ -80,7 +83,7 @@ export async function measureKernelPath(cell: LinkCell, opts: KernelPathOptions 
       : 'cut while the sender drained its socket after the run (rates from the live CSV; no TCP_INFO)';
     const note = `kernel: ${cc}, ${kernelSaw}, dropped ${drops.lossDrops} (loss) + ${drops.queueDropsToB} (queue)` +
       `${r?.partial ? `, PARTIAL: ${r.partialReason ?? ''}` : ''}; ${r?.diagnosis?.[0]?.verdict ?? 'no diagnosis'}`;
-    return { ...cellRates(run.intervals, cell.seconds, offset), note };
+    return { ...cellRates(run.intervals, cell.seconds, offset, steadySecondsOf(cell)), note };
   } finally {
     await link.destroy();
   }

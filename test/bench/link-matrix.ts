@@ -1,3 +1,5 @@
+import { payloadFraction } from '../../electron/proxy/stages/rate.js';
+
 /**
  * The link-accuracy matrix of issue 5, as data: rate × RTT × window × loss,
  * the model ceiling of each cell, and how long to run it (long enough for
@@ -12,6 +14,20 @@ export interface LinkCell {
   lossRatio: number;
   /** How long to run this cell, seconds. */
   seconds: number;
+  /**
+   * The steady-state part: the run's last this many seconds, a whole number of RTTs (a
+   * window-limited flow delivers one window per RTT: a part that is not a whole number of
+   * RTTs reads up to one window too few or too many — 0.975 of the model for 64 KiB over
+   * 8 s at 1.3 s RTT). Absent: the second half, rounded down to whole RTTs.
+   */
+  steadySeconds?: number;
+}
+
+/** The steady-state part of a cell, seconds: whole RTTs, at most the second half of the run. */
+export function steadySecondsOf(cell: LinkCell): number {
+  if (cell.steadySeconds !== undefined) return cell.steadySeconds;
+  const rtt = cell.rttMs / 1000;
+  return Math.max(1, Math.floor(cell.seconds / 2 / rtt)) * rtt;
 }
 
 /** What one path measured in one cell. Rates in bit/s; null = not measured. */
@@ -30,9 +46,26 @@ export function bdpBytes(rateBitsPerSec: number, rttMs: number): number {
   return Math.round((rateBitsPerSec * rttMs) / 8000);
 }
 
-/** min(rate, window / RTT), bit/s: the model, which applies to cells without loss. */
+/**
+ * min(rate × payload share, window / RTT), bit/s of TCP payload: the model, which applies to
+ * cells without loss. Both paths count the rate on the wire (the proxy's rate stage and the
+ * kernel harness's tbf: 66 header bytes per 1448-byte segment), so one model serves both.
+ */
 export function modelCeiling(cell: LinkCell): number {
-  return Math.min(cell.rateBitsPerSec, (cell.windowBytes * 8 * 1000) / cell.rttMs);
+  return Math.min(cell.rateBitsPerSec * payloadFraction(), (cell.windowBytes * 8 * 1000) / cell.rttMs);
+}
+
+/**
+ * How long a cell runs, seconds: long enough that its second half is past slow start (from
+ * 10 × 1448 B, doubling per RTT: a 650,000 B window takes ~6 RTTs, 8,125,000 B ~10 RTTs, 13 s
+ * at 1.3 s), and, with loss, long enough for tens of loss events (at 1 % and Reno's rate,
+ * one every ~100 segments: ~1 s at 100 ms RTT, ~10 s at 1.3 s), within a matrix of ~10 minutes.
+ */
+function cellSeconds(rateBitsPerSec: number, rttMs: number, windowLabel: string, lossRatio: number): number {
+  if (rttMs < 1000) return lossRatio > 0 ? 30 : 5;
+  if (lossRatio > 0) return 48;
+  if (windowLabel !== 'BDP') return 16;
+  return rateBitsPerSec > 10e6 ? 32 : 24;
 }
 
 export function linkMatrix(): LinkCell[] {
@@ -42,7 +75,7 @@ export function linkMatrix(): LinkCell[] {
       const windows: [number, string][] = [[8760, '8760 B'], [65_536, '64 KiB'], [bdpBytes(rateBitsPerSec, rttMs), 'BDP']];
       for (const [windowBytes, windowLabel] of windows) {
         for (const lossRatio of [0, 0.01]) {
-          cells.push({ rateBitsPerSec, rttMs, windowBytes, windowLabel, lossRatio, seconds: rttMs >= 1000 ? 16 : 5 });
+          cells.push({ rateBitsPerSec, rttMs, windowBytes, windowLabel, lossRatio, seconds: cellSeconds(rateBitsPerSec, rttMs, windowLabel, lossRatio) });
         }
       }
     }

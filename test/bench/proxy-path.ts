@@ -9,7 +9,7 @@ import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { LinkProxy } from '../../electron/proxy/link-proxy.js';
 import { parseLinkSpec } from '../../electron/proxy/link-settings.js';
-import type { LinkCell, PathMeasurement } from './link-matrix.js';
+import { steadySecondsOf, type LinkCell, type PathMeasurement } from './link-matrix.js';
 
 export async function measureProxyPath(cell: LinkCell): Promise<PathMeasurement> {
   const arrivals: [number, number][] = [];
@@ -42,10 +42,11 @@ export async function measureProxyPath(cell: LinkCell): Promise<PathMeasurement>
   receiver.close();
 
   const endMs = cell.seconds * 1000;
+  const steadyMs = steadySecondsOf(cell) * 1000;
   const bytesBetween = (fromMs: number, toMs: number): number =>
     arrivals.filter(([t]) => t > fromMs && t <= toMs).reduce((a, [, b]) => a + b, 0);
   return {
-    steadyBitsPerSec: (bytesBetween(endMs / 2, endMs) * 8 * 1000) / (endMs / 2),
+    steadyBitsPerSec: (bytesBetween(endMs - steadyMs, endMs) * 8 * 1000) / steadyMs,
     wholeRunBitsPerSec: (bytesBetween(0, endMs) * 8 * 1000) / endMs,
   };
 }

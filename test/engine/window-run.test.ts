@@ -43,18 +43,22 @@ async function runWithWindow(windowBytes: number | null, direction: RunParams['d
 }
 
 describe('--window on real loopback runs', { timeout: 60_000 }, () => {
-  it('forward, 8,760 B: applied on both ends before the handshake, snd_wnd within the 17,520 B buffer, scale 0, window-limited', { skip: skipWithoutNative }, async () => {
+  it('forward, 8,760 B: applied on both ends before the handshake, snd_wnd within the request (Linux: clamp) or the buffer, scale 0', { skip: skipWithoutNative }, async () => {
     const { result: r, listenerBefore, listenerAfter } = await runWithWindow(8760, 'forward');
     assert.equal(r.partial, false, r.partialReason ?? '');
     assert.equal(r.window.applied, true, r.window.note);
-    assert.deepEqual(r.window.effectiveRcvBufBytes, { min: 17_520, max: 17_520 }, 'Linux doubles the request; reported, not hidden');
     const s = r.streams[0]!;
+    // Linux: TCP_WINDOW_CLAMP 8,760 with buffers of twice it (read back doubled: 35,040); elsewhere buffers of 8,760.
+    const clamped = typeof s.receive!.socket!.windowClampBytes === 'number';
+    const effective = clamped ? 35_040 : 17_520;
+    assert.deepEqual(r.window.effectiveRcvBufBytes, { min: effective, max: effective }, 'Linux doubles the request; reported, not hidden');
     for (const end of [s.send!, s.receive!]) {
       const sock = end.socket!;
       assert.equal(sock.requestedBytes, 8760);
       assert.equal(sock.appliedBeforeHandshake, true);
-      assert.equal(sock.rcvBufBytes, 17_520);
-      assert.equal(sock.sndBufBytes, 17_520);
+      if (clamped) assert.equal(sock.windowClampBytes, 8760);
+      assert.equal(sock.rcvBufBytes, effective);
+      assert.equal(sock.sndBufBytes, effective);
       assert.equal(sock.rcvWscale, 0, `${end.side} announced scale 0`);
       assert.equal(sock.sndWscale, 0, `${end.side} saw scale 0`);
       assert.deepEqual(sock.unavailable, []);
@@ -62,8 +66,11 @@ describe('--window on real loopback runs', { timeout: 60_000 }, () => {
     const series = s.send!.tcp!;
     assert.ok(series.length >= 2, `${series.length} sender TCP_INFO readings`);
     const wnds = series.map((x) => x.sndWndBytes).filter((v): v is number => v !== null);
-    // Usually 8,736-8,760; Linux >= 6.5's measured scaling ratio sometimes advertises 13,140. The buffer bounds it.
-    assert.ok(wnds.length >= 2 && wnds.every((w) => w > 0 && w <= 17_520), `snd_wnd readings ${wnds.join(', ')}`);
+    // Without the clamp, Linux >= 6.5's measured scaling ratio sometimes advertised 13,140 of a 17,520 B buffer; the clamp bounds it at the request.
+    const bound = clamped ? 8760 : 17_520;
+    assert.ok(wnds.length >= 2 && wnds.every((w) => w > 0 && w <= bound), `snd_wnd readings ${wnds.join(', ')} (bound ${bound})`);
+    assert.deepEqual(r.window.advertisedBytes, { min: Math.min(...wnds), max: Math.max(...wnds) });
+    assert.match(r.window.note, /advertised \(the senders' snd_wnd\)/);
     assert.ok(series.every((x) => x.rttUs !== null && x.sndCwndBytes !== null && x.totalRetransSegments !== null));
     assert.ok(s.receive!.tcp!.some((x) => x.rcvSpaceBytes !== null), 'receiver rcv_space recorded');
     const d = r.diagnosis![0]!;
@@ -83,19 +90,29 @@ describe('--window on real loopback runs', { timeout: 60_000 }, () => {
     const s = r.streams[0]!;
     assert.equal(s.sender, 'responder');
     const wnds = s.send!.tcp!.map((x) => x.sndWndBytes).filter((v): v is number => v !== null);
-    assert.ok(wnds.length >= 2 && wnds.every((w) => w <= 17_520), `snd_wnd readings ${wnds.join(', ')}`);
+    const bound = typeof s.receive!.socket!.windowClampBytes === 'number' ? 8760 : 17_520;
+    assert.ok(wnds.length >= 2 && wnds.every((w) => w <= bound), `snd_wnd readings ${wnds.join(', ')} (bound ${bound})`);
     assert.equal(s.send!.socket!.sndWscale, 0);
     assert.equal(r.diagnosis![0]!.direction, 'responderToController');
   });
 
-  it('forward, 4 MiB: window scale > 0, effective size doubled and capped at rmem_max', { skip: skipWithoutNative }, async () => {
+  it('forward, 4 MiB: window scale > 0, effective size doubled, capped at rmem_max unless forced', { skip: skipWithoutNative }, async () => {
     const requested = 4 * 1024 * 1024;
     const { result: r } = await runWithWindow(requested, 'forward');
     assert.equal(r.partial, false, r.partialReason ?? '');
     const s = r.streams[0]!;
     assert.ok(s.send!.socket!.sndWscale! > 0, `scale ${s.send!.socket!.sndWscale}`);
-    assert.equal(s.receive!.socket!.rcvBufBytes, 2 * Math.min(requested, sysctlBytes('rmem_max')));
-    assert.equal(s.send!.socket!.sndBufBytes, 2 * Math.min(requested, sysctlBytes('wmem_max')));
+    const rcv = s.receive!.socket!;
+    if (typeof rcv.windowClampBytes === 'number') {
+      // Linux: clamp = the request, buffers of twice it, above rmem_max with SO_RCVBUFFORCE when allowed (root).
+      assert.equal(rcv.windowClampBytes, requested);
+      const expected = rcv.buffersForced ? 4 * requested : 2 * Math.min(2 * requested, sysctlBytes('rmem_max'));
+      assert.equal(rcv.rcvBufBytes, expected, `forced: ${rcv.buffersForced}`);
+      if (!rcv.buffersForced) assert.ok(rcv.unavailable.some((u) => u.field === 'window.advertised'), 'a capped buffer is reported');
+    } else {
+      assert.equal(rcv.rcvBufBytes, 2 * Math.min(requested, sysctlBytes('rmem_max')));
+      assert.equal(s.send!.socket!.sndBufBytes, 2 * Math.min(requested, sysctlBytes('wmem_max')));
+    }
   });
 
   it('without the addon (LONGHAUL_NO_NATIVE=1) a CLI run completes, says "OS default (autotuning)" and lists what is unavailable', async () => {

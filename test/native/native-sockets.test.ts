@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { openSync, closeSync } from 'node:fs';
 import net from 'node:net';
 import { describe, it } from 'node:test';
+import { ClampWatch } from '../../electron/native/advertised-window.js';
 import { adoptionUnsupportedReason, createTunedSocket, socketFd, tuneListener } from '../../electron/native/tuned-socket.js';
 import { closeServer, listenLocal, requireNative, skipWithoutNative, sysctlBytes, writeBytes } from '../helpers/native.js';
 import { within } from '../helpers/net.js';
@@ -71,26 +72,36 @@ describe('native sockets (Linux, loopback)', () => {
     let serverSide: net.Socket | null = null;
     const { server, port } = await listenLocal((s) => {
       serverSide = s;
-      void writeBytes(s, total).then(() => s.end());
+      // As in a run, data flows only once the client says so (there: the start message).
+      s.once('data', () => void writeBytes(s, total).then(() => s.end()));
     });
     const readBuffer = Buffer.alloc(16 * 1024);
     let received = 0;
     let reads = 0;
-    const client = createTunedSocket(api, {
+    const { socket: client, applied } = createTunedSocket(api, {
       family: 4,
       windowBytes: 8760,
       onread: { buffer: readBuffer, callback: (n) => ((received += n), reads++, true) },
     });
     try {
       const before = api.getBuffers(socketFd(client)!);
-      assert.deepEqual([before.sndBufBytes, before.rcvBufBytes, before.rcvLocked], [17_520, 17_520, true]);
+      // Linux: the window is the advertised-window clamp, with buffers of twice it (read back doubled again).
+      const effective = api.windowClamp ? 35_040 : 17_520;
+      assert.deepEqual([before.sndBufBytes, before.rcvBufBytes, before.rcvLocked], [effective, effective, true]);
+      assert.equal(applied.clampBytes, api.windowClamp ? 8760 : null);
+      if (api.windowClamp) assert.equal(api.windowClamp.get(socketFd(client)!), 8760);
       client.connect({ host: '127.0.0.1', port });
       await within(new Promise((r) => client.once('connect', r)), 5000, 'connect');
       const mine = api.tcpInfo(socketFd(client)!);
       assert.equal(mine.rcvWscale, 0, 'the client announced scale 0 in its SYN');
-      const peer = api.tcpInfo(socketFd(serverSide!)!);
-      assert.ok(peer.sndWndBytes! <= 8760, `the server sees the client's window: ${peer.sndWndBytes}`);
+      // Linux >= 6.8 replaces a pre-handshake clamp when it first measures the data's payload/memory
+      // ratio; the engine's ClampWatch (as stream-socket.ts sets it) puts it back.
+      const watch = api.windowClamp ? new ClampWatch(api, client, socketFd(client)!, 8760) : null;
+      client.write('g');
       await within(new Promise((r) => client.once('end', r)), 10_000, 'receive 1 MiB');
+      const peer = api.tcpInfo(socketFd(serverSide!)!);
+      assert.ok(peer.sndWndBytes! <= 8760, `the server sees the client's window: ${peer.sndWndBytes} B (clamp corrections: ${watch?.corrections ?? 'n/a'})`);
+      watch?.stopPolling();
       assert.equal(received, total);
       assert.ok(reads >= total / readBuffer.length, `${reads} reads into the 16 KiB user buffer`);
     } finally {
@@ -107,12 +118,19 @@ describe('native sockets (Linux, loopback)', () => {
       const fd = socketFd(server)!;
       const before = api.getBuffers(fd);
       assert.equal(before.rcvLocked, false, 'a fresh listener autotunes');
+      const clampBefore = api.windowClamp?.get(fd) ?? null;
       const t = tuneListener(api, server, 8760);
       assert.ok(t.applied);
-      assert.equal(t.effective.rcvBufBytes, 17_520);
+      assert.equal(t.effective.rcvBufBytes, api.windowClamp ? 35_040 : 17_520);
       assert.equal(t.effective.rcvLocked, true);
+      if (api.windowClamp) {
+        assert.equal(api.windowClamp.get(fd), 8760, 'accepted sockets inherit the clamp');
+        assert.equal(t.window?.clampBytes, 8760);
+      }
       assert.equal(t.restore(), null);
       assert.deepEqual(api.getBuffers(fd), before);
+      // A listener refuses a clamp of 0; restore sets what 0 becomes at the handshake (65,535 << 14).
+      if (api.windowClamp) assert.equal(api.windowClamp.get(fd), clampBefore === 0 ? 65_535 * 2 ** 14 : clampBefore);
       assert.equal(t.restore(), null, 'restore is idempotent');
     } finally {
       await closeServer(server);

@@ -41,7 +41,7 @@ describe('a real longhaul run through the proxy', () => {
       assert.equal(result.total.bytes, 640 * 1024);
       const rate = result.total.bitsPerSecond!;
       assert.ok(rate > model * 0.85 && rate < model * 1.15, `${(rate / 1e6).toFixed(3)} Mbit/s, model ${(model / 1e6).toFixed(3)} Mbit/s`);
-      assert.match(r.stdout, /model ceiling per stream, min\(rate, window \/ RTT\): 2\.62 Mbit\/s/);
+      assert.match(r.stdout, /model ceiling per stream, min\(rate × payload share, window \/ RTT\): 2\.62 Mbit\/s/);
     } finally {
       rmSync(json, { force: true });
     }

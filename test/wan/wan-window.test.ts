@@ -36,6 +36,10 @@ describe(`longhaul run --window through a 4 Mbit/s, ${2 * ONE_WAY_MS} ms RTT ker
   let link: WanLink | undefined;
   before(async () => {
     link = await createWanLink({ rateBitsPerSec: RATE, oneWayDelayMs: ONE_WAY_MS });
+    // Reno at both ends: the host's BBR paces the few segments of an 8,688 B window, so the
+    // kernel booked only ~50 % of the busy time as receive-window-limited and the verdict
+    // flipped between runs (measured 51 %, 53 %, and once "link-limited").
+    for (const exec of [link.execInA.bind(link), link.execInB.bind(link)]) await exec('sysctl', ['-qw', 'net.ipv4.tcp_congestion_control=reno']);
   });
   after(async () => {
     await link?.destroy();
@@ -77,9 +81,12 @@ describe(`longhaul run --window through a 4 Mbit/s, ${2 * ONE_WAY_MS} ms RTT ker
     assert.ok(Math.abs(got / d.numbers.windowBitsPerSecond! - 1) <= 0.2, `measured vs the kernel's own window ÷ RTT ${kbit(d.numbers.windowBitsPerSecond)}`);
   });
 
-  it('--window of one BDP (100,000 B): about the link rate after the ramp, and not window-limited', { timeout: 60_000 }, async (t) => {
+  // A window of exactly one BDP is now advertised as exactly that (TCP_WINDOW_CLAMP; before, Linux
+  // advertised ~1.26 ×): in flight = the path, the kernel books half the busy time as
+  // receive-window-limited and the verdict is a coin toss, rightly. 2.5 × leaves the window out of it.
+  it('--window of 2.5 BDP (250,000 B): about the link rate after the ramp, and not window-limited', { timeout: 60_000 }, async (t) => {
     const bdpBytes = (RATE / 8) * modelRttSeconds(link!.config);
-    const r = await longhaulAtoB(link!, { seconds: SECONDS, flags: ['--window', String(bdpBytes)] });
+    const r = await longhaulAtoB(link!, { seconds: SECONDS, flags: ['--window', String(2.5 * bdpBytes)] });
     const f = seedFigures(r);
     const d = diagnosisOf(r);
     const model = modelCeilingBitsPerSec(RATE, null, modelRttSeconds(link!.config));

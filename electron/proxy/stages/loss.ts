@@ -1,13 +1,21 @@
 /**
  * `loss`: a MODEL of packet loss. A user-space relay cannot drop a packet of
  * the real TCP connections (each side talks to the proxy over loopback, where
- * nothing is lost), so a loss is modelled by its effect on a TCP sender:
+ * nothing is lost), so a loss is modelled by its effect on a TCP sender with
+ * SACK (what Linux does by default):
  *
- * - a retransmission stall: the chunk holding the "lost" segment (and, bytes
- *   being in order, everything behind it) waits one emulated round trip;
+ * - the chunk holding the "lost" segment reaches the destination one emulated
+ *   round trip late (its fast retransmission), and, bytes being in order, so
+ *   does everything behind it (head-of-line blocking at the receiver). The
+ *   link itself does not stall: the chunks behind cross it on time and are
+ *   acknowledged on time (SACK), so the sender keeps sending;
  * - a halving of the in-flight cap (at most once per round trip, as TCP
  *   recovers several losses of one window together), which then grows back by
- *   one MSS per round trip.
+ *   one MSS per round trip (Reno's congestion avoidance).
+ *
+ * Not modelled: the retransmitted segment's own link time, timeouts (RTO)
+ * when a retransmission or too many segments of one window are lost, and
+ * CUBIC's or BBR's growth.
  *
  *   { "type": "loss", "lossRatio": 0.001, "mssBytes": 1448, "seed": 42 }
  *
@@ -35,6 +43,8 @@ export class LossStage implements Stage {
   private capAfterLossBytes = Infinity;
   private lastDepartMs = -Infinity;
   private lastHalvingMs = -Infinity;
+  /** Hold for the chunk departAt just scheduled (0: not lost). */
+  private holdMs = 0;
   private readonly random: () => number;
 
   constructor(readonly config: LossConfig & StageConfig, private readonly ctx: StageContext) {
@@ -45,19 +55,25 @@ export class LossStage implements Stage {
   departAt(bytes: number, readyAtMs: number): number {
     const segments = Math.max(1, Math.ceil(bytes / this.config.mssBytes));
     const pLost = 1 - (1 - this.config.lossRatio) ** segments;
-    let at = readyAtMs;
+    this.holdMs = 0;
     if (this.config.lossRatio > 0 && this.random() < pLost) {
       this.losses++;
       const rttMs = this.ctx.rttMs();
-      at = readyAtMs + rttMs;
+      this.holdMs = rttMs;
       if (readyAtMs - this.lastHalvingMs >= rttMs) {
         this.lastHalvingMs = readyAtMs;
         this.ctx.signalLoss();
       }
     }
-    at = Math.max(at, this.lastDepartMs);
+    const at = Math.max(readyAtMs, this.lastDepartMs);
     this.lastDepartMs = at;
     return at;
+  }
+
+  takeHoldMs(): number {
+    const h = this.holdMs;
+    this.holdMs = 0;
+    return h;
   }
 
   capBytes(): number {
@@ -84,7 +100,7 @@ export class LossStage implements Stage {
 
 registerStage<LossConfig & StageConfig>({
   type: 'loss',
-  summary: 'MODELLED loss: a one-round-trip stall plus a halving of the in-flight cap (a relay cannot drop packets)',
+  summary: 'MODELLED loss: the chunk and those behind it reach the destination one round trip late (SACK recovery, the link keeps going), and the in-flight cap halves (a relay cannot drop packets)',
   schema: lossSchema as unknown as z.ZodType<LossConfig & StageConfig>,
   create: (config, ctx) => new LossStage(config, ctx),
 });

@@ -7,7 +7,12 @@
  *
  * All connections of one direction share one serialization clock: four
  * streams over a 4 Mbit/s link get 4 Mbit/s together, as on the real link.
- * Rates count payload bytes (a real link also carries ~3-4 % of headers).
+ *
+ * The rate is the link's (wire) rate, as a real link, tbf and the kernel WAN
+ * harness count it: every `mssBytes` of payload also carries
+ * `wireOverheadBytes` of headers (66 = Ethernet 14 + IPv4 20 + TCP with
+ * timestamps 32), so a 4 Mbit/s link carries 4 × 1448/1514 ≈ 3.83 Mbit/s of
+ * TCP payload. `"wireOverheadBytes": 0` makes it a payload rate.
  */
 import { z } from 'zod';
 import { registerStage } from '../registry.js';
@@ -17,12 +22,22 @@ const MIN_QUEUE_BYTES = 64 * 1024;
 /** Chunks of about 2 ms of serialization, at least one segment: smooth pacing, few timers. */
 const CHUNK_MS = 2;
 const MSS_BYTES = 1448;
+/** Ethernet header (14) + IPv4 (20) + TCP with the timestamp option (32) per full segment. */
+export const WIRE_OVERHEAD_BYTES = 66;
+
+/** Payload bits per wire bit for full-sized segments: 1448 / 1514 ≈ 0.956 with the defaults. */
+export function payloadFraction(mssBytes = MSS_BYTES, wireOverheadBytes = WIRE_OVERHEAD_BYTES): number {
+  return mssBytes / (mssBytes + wireOverheadBytes);
+}
 
 export const rateSchema = z.object({
   type: z.literal('rate'),
   rateBitsPerSec: z.number().positive('rateBitsPerSec must be above 0 (leave the stage out for no limit)').max(1e12),
   /** Default: 100 ms of the rate, at least 64 KiB. */
   queueBytes: z.number().int().positive().optional(),
+  /** Header bytes per segment of `mssBytes` payload that the wire also carries (0: the rate counts payload only). */
+  wireOverheadBytes: z.number().int().min(0).max(1000).default(WIRE_OVERHEAD_BYTES),
+  mssBytes: z.number().int().min(500).max(65_535).default(MSS_BYTES),
 }).strict();
 
 export type RateConfig = z.infer<typeof rateSchema>;
@@ -37,11 +52,14 @@ export class RateStage implements Stage {
   readonly queueLimitBytes: number;
   readonly chunkBytes: number;
   private readonly wire: WireClock;
+  /** Wire bytes per payload byte. */
+  private readonly wirePerPayload: number;
 
   constructor(readonly config: RateConfig & StageConfig, ctx: StageContext) {
     const bytesPerMs = config.rateBitsPerSec / 8 / 1000;
     this.queueLimitBytes = config.queueBytes ?? Math.max(MIN_QUEUE_BYTES, Math.round(bytesPerMs * 100));
     this.chunkBytes = Math.max(MSS_BYTES, Math.round(bytesPerMs * CHUNK_MS));
+    this.wirePerPayload = 1 / payloadFraction(config.mssBytes, config.wireOverheadBytes);
     let wire = ctx.shared.get('rate.wire') as WireClock | undefined;
     if (!wire) {
       wire = { nextFreeMs: -Infinity };
@@ -53,7 +71,7 @@ export class RateStage implements Stage {
   /** The chunk's last bit leaves when the wire has serialized everything before it, then it. */
   departAt(bytes: number, readyAtMs: number): number {
     const start = Math.max(readyAtMs, this.wire.nextFreeMs);
-    const end = start + (bytes * 8 * 1000) / this.config.rateBitsPerSec;
+    const end = start + (bytes * this.wirePerPayload * 8 * 1000) / this.config.rateBitsPerSec;
     this.wire.nextFreeMs = end;
     return end;
   }
@@ -61,7 +79,7 @@ export class RateStage implements Stage {
 
 registerStage<RateConfig & StageConfig>({
   type: 'rate',
-  summary: 'link rate in bit/s, a shaper with a bounded queue (shared by all connections of a direction)',
+  summary: 'link (wire) rate in bit/s, headers counted, a shaper with a bounded queue (shared by all connections of a direction)',
   schema: rateSchema as unknown as z.ZodType<RateConfig & StageConfig>,
   create: (config, ctx) => new RateStage(config, ctx),
 });

@@ -7,14 +7,19 @@ import { connect, patternBuffer, sendAll, sha256, startProxy, startSink } from '
 import { fakeContext } from './fake-context.js';
 
 describe('loss stage (a modelled loss: stall + halving)', () => {
-  it('stalls a "lost" chunk one RTT, keeps order, and halves the cap at most once per RTT', () => {
+  it('holds a "lost" chunk one RTT at delivery (the link goes on), and halves the cap at most once per RTT', () => {
     const rolls = [0.9, 0.001, 0.9, 0.001, 0.9];
     const ctx = fakeContext({ rttMs: 100, random: () => rolls.shift() ?? 0.9 });
     const stage = createStage(parseStageConfig({ type: 'loss', lossRatio: 0.01 }), ctx) as LossStage;
     assert.equal(stage.departAt(1448, 0), 0, 'not lost');
-    assert.equal(stage.departAt(1448, 1), 101, 'lost: one RTT stall');
-    assert.equal(stage.departAt(1448, 2), 101, 'behind a stalled chunk, in order');
-    assert.equal(stage.departAt(1448, 50), 150, 'lost again, within the same RTT');
+    assert.equal(stage.takeHoldMs(), 0);
+    assert.equal(stage.departAt(1448, 1), 1, 'lost: it still crosses the link on time…');
+    assert.equal(stage.takeHoldMs(), 100, '…and is held one RTT at delivery (the retransmission)');
+    assert.equal(stage.takeHoldMs(), 0, 'a hold is taken once');
+    assert.equal(stage.departAt(1448, 2), 2, 'the chunk behind it is not held here (the pipe keeps order at delivery)');
+    assert.equal(stage.takeHoldMs(), 0);
+    assert.equal(stage.departAt(1448, 50), 50, 'lost again, within the same RTT');
+    assert.equal(stage.takeHoldMs(), 100);
     assert.equal(ctx.losses, 1, 'one halving for two losses in one round trip');
     assert.equal(stage.losses, 2);
     assert.equal(stage.capBytes(), Infinity);

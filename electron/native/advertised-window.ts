@@ -1,0 +1,116 @@
+/**
+ * `--window W` as the window the receiver advertises, where the OS lets us say
+ * so (Linux): TCP_WINDOW_CLAMP = W before the handshake, so the window scale
+ * and every advertisement follow W, with buffers of 2 × W so that memory never
+ * holds the window below W (Linux doubles SO_RCVBUF and advertises only its
+ * measured payload share of it, ~0.6 of the memory for 1448-byte segments).
+ * Without the clamp, SO_RCVBUF = W advertised ~1.26 × W on kernel 6.18.
+ *
+ * Elsewhere (macOS, Windows, an addon built before the clamp) the window is
+ * the socket buffers of W, as before, and the report says so.
+ *
+ * Linux ≥ 6.8 re-derives the clamp from the buffer whenever its measured
+ * payload/memory ratio of received segments changes (tcp_measure_rcv_mss;
+ * measured on 6.18: already at the handshake on loopback, at the first data
+ * segment through a veth link), which undoes a clamp set before the handshake.
+ * `ClampWatch` puts it back: once when the connection is up, then every 5 ms
+ * for the connection's first minute (one timer for all sockets, one
+ * getsockopt each), then at every sampling tick. Between the kernel's change
+ * and the correction (≤ 5 ms in the first minute) the advertised window can
+ * exceed W.
+ */
+import type net from 'node:net';
+import type { NativeApi } from './native-api.js';
+
+/** What was put on one socket for a window request. */
+export interface AppliedWindow {
+  /** TCP_WINDOW_CLAMP set before the handshake, bytes; null where the OS has none. */
+  clampBytes: number | null;
+  /** SO_SNDBUF / SO_RCVBUF asked for, bytes. */
+  bufferBytes: number;
+  /** The buffers were set above net.core.rmem_max / wmem_max with SO_*BUFFORCE (root / CAP_NET_ADMIN). */
+  forced: boolean;
+  /** Why the buffers stay below what the clamp needs (null when they do not). */
+  cappedReason: string | null;
+}
+
+/** The buffer size to ask for: 2 × W with a clamp (the clamp bounds the window), W without (the buffer does). */
+export function bufferBytesFor(api: NativeApi, windowBytes: number): number {
+  return api.windowClamp ? 2 * windowBytes : windowBytes;
+}
+
+/**
+ * After SO_SNDBUF / SO_RCVBUF of `bufferBytesFor()` are set on `fd`: set the
+ * clamp, and lift buffers the OS capped when this process may.
+ */
+export function clampWindow(api: NativeApi, fd: number, windowBytes: number): AppliedWindow {
+  const bufferBytes = bufferBytesFor(api, windowBytes);
+  if (!api.windowClamp) return { clampBytes: null, bufferBytes, forced: false, cappedReason: null };
+  api.windowClamp.set(fd, windowBytes);
+  const b = api.getBuffers(fd);
+  // Linux reads back twice what was set; less means net.core.rmem_max / wmem_max capped it.
+  const capped = (b.rcvBufBytes ?? 0) < 2 * bufferBytes || (b.sndBufBytes ?? 0) < 2 * bufferBytes;
+  if (!capped) return { clampBytes: windowBytes, bufferBytes, forced: false, cappedReason: null };
+  try {
+    api.windowClamp.forceBuffers(fd, bufferBytes, bufferBytes);
+    return { clampBytes: windowBytes, bufferBytes, forced: true, cappedReason: null };
+  } catch (err) {
+    return {
+      clampBytes: windowBytes, bufferBytes, forced: false,
+      cappedReason: `buffers capped by net.core.rmem_max / wmem_max (${(err as Error).message}): the advertised window may stay below ${windowBytes} B`,
+    };
+  }
+}
+
+const FAST_POLL_MS = 5;
+/** How long after the connection a socket is polled: the data's first segments arrive within it. */
+const FAST_POLL_LIMIT_MS = 60_000;
+
+/** Every watch still polled, and the one timer that polls them all. */
+const polled = new Map<ClampWatch, number>();
+let pollTimer: NodeJS.Timeout | null = null;
+
+function pollAll(): void {
+  const now = Date.now();
+  for (const [w, until] of polled) {
+    w.check();
+    if (now > until) w.stopPolling();
+  }
+}
+
+/** Keeps one connected socket's clamp at W (see the file comment). */
+export class ClampWatch {
+  /** How often the kernel had replaced the clamp (each time put back). */
+  corrections = 0;
+
+  constructor(private readonly api: NativeApi, private readonly socket: net.Socket, private readonly fd: number, readonly clampBytes: number) {
+    this.check(); // the handshake may have replaced it already (seen on loopback)
+    polled.set(this, Date.now() + FAST_POLL_LIMIT_MS);
+    if (!pollTimer) {
+      pollTimer = setInterval(pollAll, FAST_POLL_MS);
+      pollTimer.unref();
+    }
+    socket.once('close', () => this.stopPolling());
+  }
+
+  /** Put the clamp back if the kernel replaced it; true when it did. */
+  check(): boolean {
+    if (this.socket.destroyed || !this.api.windowClamp) return false;
+    try {
+      if (this.api.windowClamp.get(this.fd) === this.clampBytes) return false;
+      this.api.windowClamp.set(this.fd, this.clampBytes);
+      this.corrections++;
+      return true;
+    } catch {
+      return false; // closed under us: nothing to keep
+    }
+  }
+
+  stopPolling(): void {
+    polled.delete(this);
+    if (polled.size === 0 && pollTimer) {
+      clearInterval(pollTimer);
+      pollTimer = null;
+    }
+  }
+}
