@@ -37,7 +37,7 @@ export function addLinkOptions(cmd: Command, o: { presetFlag: '--preset' | '--li
     .addOption(new Option('--rate <rate>', 'link rate each way, e.g. 4mbit'))
     .addOption(new Option('--slowstart', 'emulate TCP slow start (cap from 10 x MSS, doubling per RTT)'))
     .addOption(new Option('--no-slowstart', 'no slow-start emulation (overrides a preset)'))
-    .addOption(new Option('--loss <ratio>', 'MODELLED loss per segment, e.g. 0.1% (a one-RTT stall + halving; a relay cannot drop packets)'))
+    .addOption(new Option('--loss <ratio>', 'MODELLED loss per segment, e.g. 0.1% (delivered one RTT late + cap halved; a relay cannot drop packets)'))
     .addOption(new Option('--link-config <file>', 'link as JSON: settings, or { "up": [stages], "down": [stages] }'))
     .addOption(new Option('--link-json <json>', 'link as inline JSON').hideHelp());
   if (o.window) cmd.addOption(new Option('--window <bytes>', 'emulated TCP window: cap on bytes in flight, e.g. 64K'));

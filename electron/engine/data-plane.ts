@@ -83,7 +83,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
       if (mine.length === 0) continue;
       const n = workerCount(mine.length, opts.maxWorkersPerRole);
       const group: WorkerSlot[] = [];
-      for (let w = 0; w < n; w++) group.push(this.spawn(role, params, opts.listenerWindow));
+      for (let w = 0; w < n; w++) group.push(this.spawn(role, params, opts.listenerWindow, Math.ceil(mine.length / n)));
       mine.forEach((s, i) => {
         const slot = group[i % n]!;
         slot.streamIds.push(s.id);
@@ -99,7 +99,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
     return [...this.slotOf.keys()];
   }
 
-  private spawn(role: WorkerRole, params: RunParams, listenerWindow: DataPlaneOptions['listenerWindow']): WorkerSlot {
+  private spawn(role: WorkerRole, params: RunParams, listenerWindow: DataPlaneOptions['listenerWindow'], streams: number): WorkerSlot {
     const child = fork(WORKER_SCRIPT, [], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     const slot: WorkerSlot = { child, role, streamIds: [], lastIndex: 0, lastT: 0, final: false, done: null, exited: false };
     child.on('message', (m: FromWorker) => this.onWorkerMessage(slot, m));
@@ -112,6 +112,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
       intervalMs: params.intervalSeconds * 1000,
       seconds: params.seconds,
       windowBytes: params.windowBytes,
+      streams,
       ...(listenerWindow ? { listenerWindow } : {}),
     });
     this.slots.push(slot);

@@ -13,6 +13,7 @@
  * else (sampling, TCP_INFO, deadline, stop, results) is the same for both.
  */
 import net from 'node:net';
+import os from 'node:os';
 import type { SocketReport, TcpSample } from '../contract/result.js';
 import { nativeSockets } from '../native/load-native.js';
 import type { NativePump, PumpEndReason } from '../native/native-api.js';
@@ -404,6 +405,12 @@ function onMessage(msg: ToWorker, handle?: unknown): void {
     case 'init':
       init = msg;
       ioChoice = chooseStreamIo();
+      // The native receive loop is one thread per stream: never more of them than CPUs, or a
+      // 128-stream run starves everything else on the machine, the UI included (measured: the
+      // Chromium chart's redraw went from <100 ms to 8 s). Beyond that, Node's one-thread loop.
+      if (ioChoice.io === 'native' && msg.role === 'receive' && msg.streams > os.availableParallelism()) {
+        ioChoice = { io: 'node', reason: `${msg.streams} receiving streams in one worker: more than the ${os.availableParallelism()} CPUs` };
+      }
       payload = Buffer.alloc(msg.bufferBytes, 0x5a);
       // Node's loop reads into a buffer of at most RECEIVE_BUFFER_MAX_BYTES: copying into one larger
       // than the CPU's cache is slower there (loopback, 1 MiB writes: 23 Gbit/s with 1 MiB reads, 28 with 128 KiB).

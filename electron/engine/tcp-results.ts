@@ -43,7 +43,7 @@ export function attachTcpFields(result: LonghaulResult, samples: Record<Side, Si
     }
   }
   const advertised = result.streams.flatMap((s) => s.send?.tcp?.map((x) => x.sndWndBytes) ?? []);
-  result.window = summarizeWindow(result.params.windowBytes, reports, advertised);
+  result.window = summarizeWindow(result.params.windowBytes, reports, advertised, result.link !== undefined);
   result.unavailable = unavailable;
   result.diagnosis = diagnoseResult(result);
 }

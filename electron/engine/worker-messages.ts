@@ -16,6 +16,8 @@ export interface WorkerInit {
   /** Per-stream time limit for senders; null when bounded by bytes. */
   seconds: number | null;
   windowBytes: number | null;
+  /** How many streams this worker will carry (at most). */
+  streams: number;
   /** Responder side: whether the engine set the listening socket's buffers to `windowBytes` (adopted sockets inherit them). */
   listenerWindow?: { applied: boolean; reason: string | null; window?: AppliedWindow | null };
 }

@@ -10,7 +10,7 @@ import type { StageConfig } from './stage.js';
 /** Said wherever loss or the emulator's limits are shown (CLI, docs, results, UI). */
 export const EMULATION_NOTE =
   'user-space relay: each side talks TCP to the proxy over loopback, so no packet of theirs is ever dropped or reordered; ' +
-  'rate, delay and the window are applied to the byte stream, and "loss" is modelled as a one-RTT retransmission stall plus a halving of the in-flight cap';
+  'rate, delay and the window are applied to the byte stream, and "loss" is modelled: a lost segment reaches the receiver one RTT late with everything behind it (TCP delivers in order), and the in-flight cap halves';
 
 function ms(v: number): string {
   return v >= 1000 ? `${(v / 1000).toFixed(v % 1000 === 0 ? 0 : 2)} s` : `${Number(v.toFixed(3))} ms`;

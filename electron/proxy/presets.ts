@@ -37,7 +37,7 @@ export const LINK_PRESETS: readonly LinkPreset[] = [
   {
     name: 'lossy-wifi',
     label: 'Lossy Wi-Fi 30 Mbit/s, 10 ms RTT, 1 % loss',
-    about: 'a busy Wi-Fi hop: 5 ms ± 2 ms each way, 30 Mbit/s, 1 % of segments lost (modelled as stalls)',
+    about: 'a busy Wi-Fi hop: 5 ms ± 2 ms each way, 30 Mbit/s, 1 % of segments lost (modelled: late delivery + halving)',
     settings: { ...BASE, delayMs: 5, jitterMs: 2, rateBitsPerSec: 30e6, lossRatio: 0.01 },
   },
   {

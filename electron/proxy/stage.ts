@@ -13,7 +13,7 @@
  *
  * What a user-space TCP relay cannot do: drop or reorder packets of the real
  * TCP connections (each side only talks to the proxy over loopback). Loss is
- * therefore a *modelled* retransmission stall, not a dropped packet.
+ * therefore a *model* of a loss's effect (stages/loss.ts), not a dropped packet.
  */
 
 /** What a gate stage may look at: the pipe's in-flight ledger. */

@@ -114,7 +114,7 @@ describe('browser mode, end to end', { skip: skip ?? false, timeout: 120_000 }, 
     await page.getByTestId('ceiling').filter({ hasText: '403.3 kbit/s' }).waitFor(); // 65,536 B × 8 / 1.3 s
     assert.equal(await page.getByTestId('bdp').innerText(), '634.8 KiB'); // 4 Mbit/s × 1.3 s / 8 = 650,000 B
     await page.getByText('smaller than the BDP').waitFor();
-    assert.match(await page.getByTestId('loss-note').innerText(), /modelled stall/);
+    assert.match(await page.getByTestId('loss-note').innerText(), /no packet is ever dropped[\s\S]*one RTT late/);
     await page.getByLabel('Loss (modelled)').fill('80%');
     await page.getByText('at most 50 %').waitFor();
     assert.equal(await page.getByRole('button', { name: 'Next: the test' }).isDisabled(), true);
@@ -266,7 +266,7 @@ describe('browser mode, end to end', { skip: skip ?? false, timeout: 120_000 }, 
     assert.ok(bytes > 0);
     // 30 Mbit/s with modelled 1 % loss over 2 s: the proxy shaped it (a direct loopback run moves gigabytes).
     assert.ok(bytes < (30e6 / 8) * 3.5, `${bytes} bytes through a 30 Mbit/s link in about 2 s`);
-    assert.match(await page.getByTestId('link-summary').innerText(), /lossy-wifi[\s\S]*1 % loss \(modelled stalls\)/);
+    assert.match(await page.getByTestId('link-summary').innerText(), /lossy-wifi[\s\S]*1 % loss \(modelled\)/);
     assert.equal(await page.getByTestId('bypass-caveat').count(), 0);
     await shot(page, '12-results-both-here-proxy');
     await page.getByRole('button', { name: 'History', exact: true }).first().click();

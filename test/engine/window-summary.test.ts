@@ -52,4 +52,11 @@ describe('summarizeWindow', () => {
     assert.equal(w.applied, false);
     assert.match(w.note, /no stream end reported/);
   });
+
+  it('advertised windows: the senders\' snd_wnd directly, and named as the local hop\'s through the delay proxy', () => {
+    const r = [report({ requestedBytes: 65_536, appliedBeforeHandshake: true, rcvBufBytes: 131_072 })];
+    assert.match(summarizeWindow(65_536, r, [60_000, 65_536]).note, /advertised \(the senders' snd_wnd\) 60,000–65,536 B$/);
+    const proxied = summarizeWindow(65_536, r, [0, 8_192], true).note;
+    assert.match(proxied, /advertised \(on the local hop to the delay proxy, not the emulated window\) 0–8,192 B$/);
+  });
 });

@@ -6,7 +6,7 @@ import { within } from '../../helpers/net.js';
 import { connect, patternBuffer, sendAll, sha256, startProxy, startSink } from '../helpers.js';
 import { fakeContext } from './fake-context.js';
 
-describe('loss stage (a modelled loss: stall + halving)', () => {
+describe('loss stage (a modelled loss: late delivery + halving)', () => {
   it('holds a "lost" chunk one RTT at delivery (the link goes on), and halves the cap at most once per RTT', () => {
     const rolls = [0.9, 0.001, 0.9, 0.001, 0.9];
     const ctx = fakeContext({ rttMs: 100, random: () => rolls.shift() ?? 0.9 });
