@@ -27,6 +27,55 @@ describe('loss stage (a modelled loss: late delivery + halving)', () => {
     assert.equal(stage.capBytes(), 50_000);
   });
 
+  it('draws each segment once, however the bytes are cut into chunks', () => {
+    // A window-limited flow admits a full segment and a sliver of window growth per ack; a
+    // draw per chunk made every sliver a whole segment (a 1 % link lost ~1.9 % of segments).
+    let draws = 0;
+    const ctx = fakeContext({ rttMs: 100, random: () => { draws++; return 0.9; } });
+    const stage = createStage(parseStageConfig({ type: 'loss', lossRatio: 0.01, mssBytes: 1000 }), ctx) as LossStage;
+    const chunks = [1000, 100, 900, 50, 50, 3000, 1, 999, 1500, 500];
+    let t = 0;
+    for (const c of chunks) stage.departAt(c, t++);
+    // 8,100 bytes = segments starting at 0, 1000, …, 8000: nine, in the chunks where they start.
+    assert.equal(draws, 9 - 2, 'one draw per chunk in which segments start (the 3000-byte chunk starts three: one draw for them)');
+    assert.equal(stage.losses, 0);
+  });
+
+  it('loses a segment with the ratio asked for, counted on the bytes', () => {
+    const ctx = fakeContext({ rttMs: 100 });
+    const stage = createStage(parseStageConfig({ type: 'loss', lossRatio: 0.01, seed: 7 }), ctx) as LossStage;
+    const sizes = [1448, 120, 1448, 37, 2896, 60, 1448, 700, 748];
+    let bytes = 0;
+    for (let i = 0; i < 40_000; i++) {
+      const b = sizes[i % sizes.length]!;
+      stage.departAt(b, i);
+      stage.takeHoldMs();
+      bytes += b;
+    }
+    const segments = bytes / 1448;
+    const expected = 0.01 * segments;
+    assert.ok(Math.abs(stage.losses - expected) < 4 * Math.sqrt(expected), `${stage.losses} losses in ${segments.toFixed(0)} segments (expected ≈ ${expected.toFixed(0)})`);
+  });
+
+  it('periodic: exactly every round(1 / ratio)-th segment, the same every run', () => {
+    const run = (): number[] => {
+      const stage = createStage(parseStageConfig({ type: 'loss', lossRatio: 0.01, pattern: 'periodic', mssBytes: 1000 }), fakeContext({ rttMs: 10 })) as LossStage;
+      const held: number[] = [];
+      for (let seg = 0; seg < 1000; seg++) {
+        // Two chunks per segment: the loss falls in the chunk where the segment starts.
+        stage.departAt(600, seg * 10);
+        if (stage.takeHoldMs() > 0) held.push(seg);
+        stage.departAt(400, seg * 10 + 5);
+        assert.equal(stage.takeHoldMs(), 0, 'the segment\'s second chunk is not drawn again');
+      }
+      return held;
+    };
+    const held = run();
+    assert.deepEqual(held, Array.from({ length: 10 }, (_, k) => 99 + 100 * k), 'segments 100, 200, … (1-based) are lost');
+    assert.deepEqual(run(), held, 'the same losses every run');
+    assert.throws(() => parseStageConfig({ type: 'loss', lossRatio: 0.01, pattern: 'bursty' }), { code: 'LH_ERR_BAD_ARGUMENT' });
+  });
+
   it('rejects a negative ratio', () => {
     assert.throws(() => parseStageConfig({ type: 'loss', lossRatio: -0.1 }), { code: 'LH_ERR_BAD_ARGUMENT', message: /negative/ });
   });
