@@ -21,6 +21,7 @@ export interface LinkFlags {
   window?: number | string;
   slowstart?: boolean;
   loss?: string;
+  lossPattern?: string;
   linkConfig?: string;
   linkJson?: string;
 }
@@ -38,6 +39,7 @@ export function addLinkOptions(cmd: Command, o: { presetFlag: '--preset' | '--li
     .addOption(new Option('--slowstart', 'emulate TCP slow start (cap from 10 x MSS, doubling per RTT)'))
     .addOption(new Option('--no-slowstart', 'no slow-start emulation (overrides a preset)'))
     .addOption(new Option('--loss <ratio>', 'MODELLED loss per segment, e.g. 0.1% (delivered one RTT late + cap halved; a relay cannot drop packets)'))
+    .addOption(new Option('--loss-pattern <pattern>', 'which segments --loss takes: random (default), or periodic (exactly every 1/ratio-th: the same losses every run)').choices(['random', 'periodic']))
     .addOption(new Option('--link-config <file>', 'link as JSON: settings, or { "up": [stages], "down": [stages] }'))
     .addOption(new Option('--link-json <json>', 'link as inline JSON').hideHelp());
   if (o.window) cmd.addOption(new Option('--window <bytes>', 'emulated TCP window: cap on bytes in flight, e.g. 64K'));
@@ -61,7 +63,7 @@ export function parseLossRatio(text: string): number {
 
 /** Did the user ask for a link at all? */
 export function wantsLink(f: LinkFlags): boolean {
-  return [f.preset, f.link, f.delay, f.jitter, f.rate, f.loss, f.linkConfig, f.linkJson, f.slowstart].some((v) => v !== undefined);
+  return [f.preset, f.link, f.delay, f.jitter, f.rate, f.loss, f.lossPattern, f.linkConfig, f.linkJson, f.slowstart].some((v) => v !== undefined);
 }
 
 /** Flags → spec, or null when no link flag was given. Throws ArgumentError naming the flag. */
@@ -94,6 +96,10 @@ export function linkSpecFromFlags(f: LinkFlags, windowBytes: number | null = nul
   if (window !== null && window !== undefined) s.windowBytes = window;
   if (f.slowstart !== undefined) s.slowstart = f.slowstart;
   if (f.loss !== undefined) s.lossRatio = parseLossRatio(f.loss);
+  if (f.lossPattern !== undefined) {
+    if (s.lossRatio === 0) throw new ArgumentError('--loss-pattern: needs a --loss above 0', '--loss-pattern');
+    s.lossPattern = f.lossPattern as 'random' | 'periodic';
+  }
   const settings = parseLinkSettings(s);
   return { spec: parseLinkSpec(settings), preset: presetName?.toLowerCase() ?? null };
 }

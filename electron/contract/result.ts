@@ -275,8 +275,10 @@ export interface LinkSettingsInfo {
   /** Emulated TCP window (bytes in flight); null = not emulated. */
   windowBytes: number | null;
   slowstart: boolean;
-  /** Modelled loss per segment, 0-0.5 (a stall of one RTT and a halving, not a dropped packet). */
+  /** Modelled loss per segment, 0-0.5 (the segment and those behind it arrive one RTT late and the in-flight cap halves; not a dropped packet). */
   lossRatio: number;
+  /** `random` (also when absent) or `periodic`: every round(1 / lossRatio)-th segment. */
+  lossPattern?: 'random' | 'periodic';
   mssBytes: number;
 }
 

@@ -28,7 +28,7 @@ export function describeStage(c: StageConfig): string {
     case 'slowstart':
       return `slow start from ${c.initialSegments} × ${c.mssBytes} bytes`;
     case 'loss':
-      return `loss ${(Number(c.lossRatio) * 100).toFixed(3).replace(/\.?0+$/, '')} % of segments (MODELLED: one-RTT stall + halving)`;
+      return `loss ${(Number(c.lossRatio) * 100).toFixed(3).replace(/\.?0+$/, '')} % of segments${c.pattern === 'periodic' ? ', periodic' : ''} (MODELLED: delivered one RTT late + cap halved)`;
     default:
       return JSON.stringify(c);
   }
@@ -44,7 +44,7 @@ export function describeLink(spec: LinkSpec, preset: string | null = null): stri
       s.rateBitsPerSec === null ? 'rate not limited' : `${formatRate(s.rateBitsPerSec)} each way`,
       s.windowBytes === null ? 'window not emulated' : `window ${groupDigits(s.windowBytes)} bytes`,
       s.slowstart ? `slow start from 10 × ${s.mssBytes} bytes` : 'no slow start',
-      s.lossRatio > 0 ? `loss ${(s.lossRatio * 100).toFixed(3).replace(/\.?0+$/, '')} % (modelled)` : 'no loss',
+      s.lossRatio > 0 ? `loss ${(s.lossRatio * 100).toFixed(3).replace(/\.?0+$/, '')} %${s.lossPattern === 'periodic' ? ' periodic' : ''} (modelled)` : 'no loss',
     ];
     lines.push(`Link${preset ? ` (${preset})` : ''}: ${parts.join(', ')}`);
     const ceiling = modelCeilingBitsPerSec(s);

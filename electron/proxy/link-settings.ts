@@ -25,6 +25,8 @@ export const linkSettingsSchema = z.object({
   slowstart: z.boolean(),
   /** Modelled loss per segment, 0-0.5. */
   lossRatio: z.number().min(0, 'loss cannot be negative').max(0.5, 'loss above 50 %'),
+  /** Which segments are lost: `random` (absent = random) or `periodic` (every round(1 / lossRatio)-th). */
+  lossPattern: z.enum(['random', 'periodic']).optional(),
   mssBytes: z.number().int().min(500).max(65_535).default(DEFAULT_MSS_BYTES),
 }).strict();
 
@@ -53,7 +55,7 @@ export function chainFromSettings(s: LinkSettings): StageConfig[] {
   const chain: StageConfig[] = [];
   if (s.windowBytes !== null) chain.push({ type: 'window', windowBytes: s.windowBytes });
   if (s.slowstart) chain.push({ type: 'slowstart', mssBytes: s.mssBytes, initialSegments: 10 });
-  if (s.lossRatio > 0) chain.push({ type: 'loss', lossRatio: s.lossRatio, mssBytes: s.mssBytes });
+  if (s.lossRatio > 0) chain.push({ type: 'loss', lossRatio: s.lossRatio, mssBytes: s.mssBytes, ...(s.lossPattern ? { pattern: s.lossPattern } : {}) });
   if (s.rateBitsPerSec !== null) chain.push({ type: 'rate', rateBitsPerSec: s.rateBitsPerSec, mssBytes: s.mssBytes });
   if (s.delayMs > 0 || s.jitterMs > 0) chain.push({ type: 'delay', delayMs: s.delayMs, jitterMs: s.jitterMs });
   return chain.map((c, i) => parseStageConfig(c, `stage ${i}`));

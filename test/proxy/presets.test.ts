@@ -26,6 +26,11 @@ describe('link presets and flags', () => {
     assert.ok(Math.abs(modelCeilingBitsPerSec(r.spec.settings!)! - 403_298) < 1, '64 KiB over 1.3 s');
     assert.equal(linkSpecFromFlags({ link: 'satellite', slowstart: false })!.spec.settings!.slowstart, false);
     assert.equal(linkSpecFromFlags({}), null, 'no link flag, no link');
+    const periodic = linkSpecFromFlags({ link: 'satellite', loss: '1%', lossPattern: 'periodic' })!.spec;
+    assert.equal(periodic.settings!.lossPattern, 'periodic');
+    assert.equal(periodic.chains.up.find((c) => c.type === 'loss')!.pattern, 'periodic', 'the stage gets the pattern');
+    assert.equal(linkSpecFromFlags({ link: 'satellite', loss: '1%' })!.spec.chains.up.find((c) => c.type === 'loss')!.pattern, 'random');
+    assert.throws(() => linkSpecFromFlags({ link: 'satellite', lossPattern: 'periodic' }), { code: 'LH_ERR_BAD_ARGUMENT', message: /--loss-pattern: needs a --loss/ });
   });
 
   it('parses loss ratios and bypass times, and refuses nonsense', () => {
