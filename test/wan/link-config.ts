@@ -15,6 +15,12 @@ export interface WanLinkOptions {
   /** Share of packets dropped in each direction, percent 0–100 (iptables statistic). Default 0. */
   lossPercent?: number;
   /**
+   * `random` (default): each packet is dropped with that probability (`--mode random`).
+   * `periodic`: exactly every round(100 / lossPercent)-th packet of each direction
+   * (`--mode nth`), the same sequence every run: what the proxy's `periodic` loss does.
+   */
+  lossPattern?: 'random' | 'periodic';
+  /**
    * Bytes the bottleneck may queue before it drops (tbf's backlog). Default: one
    * bandwidth-delay product (rate × 2 × delay), at least 16 full frames.
    */
@@ -27,6 +33,7 @@ export interface ResolvedLinkConfig {
   reverseRateBitsPerSec: number;
   oneWayDelayMs: number;
   lossPercent: number;
+  lossPattern: 'random' | 'periodic';
   queueBytes: number;
 }
 
@@ -53,6 +60,8 @@ export function resolveLinkConfig(opts: WanLinkOptions): ResolvedLinkConfig {
   const reverse = checkNumber('reverseRateBitsPerSec', opts.reverseRateBitsPerSec ?? rate, 8_000, 10_000_000_000, 'bit/s');
   const delay = checkNumber('oneWayDelayMs', opts.oneWayDelayMs, 0, 60_000, 'ms');
   const loss = checkNumber('lossPercent', opts.lossPercent ?? 0, 0, 100, '%');
+  const pattern = opts.lossPattern ?? 'random';
+  if (pattern !== 'random' && pattern !== 'periodic') throw new ArgumentError(`WAN link: lossPattern must be random or periodic, got ${String(pattern)}`, 'lossPattern');
   const bdpBytes = (Math.max(rate, reverse) / 8) * ((2 * delay) / 1000);
   const queue = checkNumber(
     'queueBytes',
@@ -61,7 +70,7 @@ export function resolveLinkConfig(opts: WanLinkOptions): ResolvedLinkConfig {
     1_000_000_000,
     'bytes',
   );
-  return { rateBitsPerSec: rate, reverseRateBitsPerSec: reverse, oneWayDelayMs: delay, lossPercent: loss, queueBytes: queue };
+  return { rateBitsPerSec: rate, reverseRateBitsPerSec: reverse, oneWayDelayMs: delay, lossPercent: loss, lossPattern: pattern, queueBytes: queue };
 }
 
 /** tbf arguments for one direction: `tc qdisc add dev X root tbf <these>`. */
@@ -75,6 +84,16 @@ export function tbfArgs(rateBitsPerSec: number, queueBytes: number): string[] {
 /** iptables' statistic match takes a probability 0–1. */
 export function lossProbability(lossPercent: number): string {
   return (lossPercent / 100).toFixed(6);
+}
+
+/**
+ * iptables statistic arguments that drop `lossPercent` % of what the rule sees. Periodic: the
+ * N-th, 2N-th … packet (N = round(100 / lossPercent)); never the first, which is a SYN.
+ */
+export function lossMatchArgs(lossPercent: number, pattern: 'random' | 'periodic'): string[] {
+  if (pattern === 'random') return ['-m', 'statistic', '--mode', 'random', '--probability', lossProbability(lossPercent)];
+  const every = Math.max(1, Math.round(100 / lossPercent));
+  return ['-m', 'statistic', '--mode', 'nth', '--every', String(every), '--packet', String(every - 1)];
 }
 
 /** Round-trip time the harness adds, seconds (the veths and router add microseconds). */

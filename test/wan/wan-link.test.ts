@@ -57,6 +57,25 @@ describe('kernel WAN harness: the satellite link of issue 5 (650 ms each way)', 
   });
 });
 
+describe('kernel WAN harness: periodic loss (iptables statistic nth, one counter per direction)', { skip, timeout: 60_000 }, () => {
+  it('drops exactly every 10th packet of each direction at 10 %, the same every time', async () => {
+    const link = await createWanLink({ rateBitsPerSec: 10_000_000, oneWayDelayMs: 0, lossPercent: 10, lossPattern: 'periodic' });
+    try {
+      // 50 echo requests A → B: the 10th, 20th … 50th are dropped (45 reach B); of the 45 replies
+      // B → A the 10th … 40th are dropped: 41 come back. Random 10 % would give 40.5 ± 3 on average.
+      // Not pingAtoB: with -w, ping keeps sending until 50 replies came back.
+      const { stdout } = await link.execInA('ping', ['-n', '-q', '-c', '50', '-i', '0.01', '-W', '2', link.bAddr], 20_000);
+      const counts = /(\d+) packets transmitted, (\d+) received/.exec(stdout);
+      assert.ok(counts, `ping's output: ${stdout}`);
+      assert.equal(Number(counts[1]), 50);
+      assert.equal(Number(counts[2]), 41);
+      assert.equal((await link.counters()).lossDrops, 9);
+    } finally {
+      await link.destroy();
+    }
+  });
+});
+
 describe('kernel WAN harness: cleanup of what others left behind', { skip, timeout: 60_000 }, () => {
   it('sweeps namespaces of dead harness processes, never those of live ones', async () => {
     const dead = spawnSync('true').pid!;
@@ -109,6 +128,7 @@ describe('kernel WAN harness: bad options', () => {
     ['loss over 100 %', { rateBitsPerSec: 1e6, oneWayDelayMs: 10, lossPercent: 150 }],
     ['a NaN rate', { rateBitsPerSec: Number.NaN, oneWayDelayMs: 10 }],
     ['a queue smaller than two frames', { rateBitsPerSec: 1e6, oneWayDelayMs: 10, queueBytes: 100 }],
+    ['an unknown loss pattern', { rateBitsPerSec: 1e6, oneWayDelayMs: 10, lossPercent: 1, lossPattern: 'bursty' as 'random' }],
   ];
   for (const [what, opts] of cases) {
     it(`rejects ${what} with LH_ERR_BAD_ARGUMENT before touching the system`, async () => {

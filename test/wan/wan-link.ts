@@ -13,7 +13,7 @@
  */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { startDelayHelper, type DelayHelper, type DelayHelperStats } from './delay-helper.js';
-import { lossProbability, resolveLinkConfig, tbfArgs, type ResolvedLinkConfig, type WanLinkOptions } from './link-config.js';
+import { lossMatchArgs, resolveLinkConfig, tbfArgs, type ResolvedLinkConfig, type WanLinkOptions } from './link-config.js';
 import { killAndDeleteNetnsSync, linkNetnsNames, listNetns, sweepStaleNetns, type NetnsNames } from './netns.js';
 import { runCmd, type CmdOutput } from './run-cmd.js';
 import { trackForTeardown, untrackForTeardown } from './teardown.js';
@@ -87,7 +87,7 @@ export class WanLink {
   /** Drop counters so far (the router's iptables and tbf statistics). */
   async counters(): Promise<WanLinkCounters> {
     const ipt = await this.execIn(this.netns.r, 'iptables', ['-w', '-L', 'FORWARD', '-v', '-x', '-n']);
-    const lossLine = ipt.stdout.split('\n').find((l) => /\bDROP\b/.test(l) && l.includes('statistic'));
+    const lossLines = ipt.stdout.split('\n').filter((l) => /\bDROP\b/.test(l) && l.includes('statistic'));
     const tcDrops = async (dev: string): Promise<number> => {
       const out = await this.execIn(this.netns.r, 'tc', ['-s', 'qdisc', 'show', 'dev', dev]);
       return Number(/dropped (\d+)/.exec(out.stdout)?.[1] ?? 0);
@@ -96,7 +96,7 @@ export class WanLink {
     const nfq = this.helper ? (await this.execIn(this.netns.r, 'cat', ['/proc/net/netfilter/nfnetlink_queue'])).stdout : '';
     const nfqCols = nfq.trim().split(/\s+/).map(Number);
     return {
-      lossDrops: lossLine ? Number(lossLine.trim().split(/\s+/)[0]) : 0,
+      lossDrops: lossLines.reduce((sum, l) => sum + Number(l.trim().split(/\s+/)[0]), 0),
       queueDropsToB: await tcDrops('rb'),
       queueDropsToA: await tcDrops('ra'),
       delayQueueDrops: nfqCols.length >= 7 ? (nfqCols[5] ?? 0) + (nfqCols[6] ?? 0) : 0,
@@ -162,8 +162,11 @@ export class WanLink {
     await this.execIn(r, 'tc', ['qdisc', 'add', 'dev', 'ra', 'root', 'tbf', ...tbfArgs(cfg.reverseRateBitsPerSec, cfg.queueBytes)]);
     // Loss first, so a lost packet does not occupy the delay line.
     if (cfg.lossPercent > 0) {
-      const p = lossProbability(cfg.lossPercent);
-      await this.execIn(r, 'iptables', ['-w', '-A', 'FORWARD', '-m', 'statistic', '--mode', 'random', '--probability', p, '-j', 'DROP']);
+      // One rule per direction: a periodic (nth) rule counts the packets it sees, and each
+      // direction must lose its own every N-th.
+      for (const from of ['ra', 'rb']) {
+        await this.execIn(r, 'iptables', ['-w', '-A', 'FORWARD', '-i', from, ...lossMatchArgs(cfg.lossPercent, cfg.lossPattern), '-j', 'DROP']);
+      }
     }
     if (cfg.oneWayDelayMs > 0) {
       this.helper = await startDelayHelper(r, QUEUE_NUM, cfg.oneWayDelayMs);
