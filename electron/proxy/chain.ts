@@ -116,8 +116,8 @@ export class Chain {
     return cap;
   }
 
-  onAck(bytes: number, flight: FlightView): void {
-    for (const s of this.stages) s.onAck?.(bytes, flight);
+  onAck(bytes: number, flight: FlightView, atMs: number): void {
+    for (const s of this.stages) s.onAck?.(bytes, flight, atMs);
   }
 
   onLoss(flight: FlightView): void {

@@ -168,7 +168,7 @@ export class Pipe extends EventEmitter<PipeEvents> implements FlightView {
       const { bytes, atMs } = this.acks[n++]!;
       this.inFlightBytes -= bytes;
       this.lastReleasedAckMs = atMs;
-      if (!this.bypass) this.chain.onAck(bytes, this);
+      if (!this.bypass) this.chain.onAck(bytes, this, atMs);
     }
     if (n) this.acks.splice(0, n);
   }

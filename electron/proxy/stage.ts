@@ -58,8 +58,8 @@ export interface Stage {
   readonly queueLimitBytes?: number;
   /** Gate stage: the most bytes that may be in flight now. */
   capBytes?(flight: FlightView): number;
-  /** `bytes` were acknowledged (one return delay after delivery). */
-  onAck?(bytes: number, flight: FlightView): void;
+  /** `bytes` were acknowledged (one return delay after delivery), at `atMs` (ideal time, pipe clock). */
+  onAck?(bytes: number, flight: FlightView, atMs: number): void;
   /** The loss model declared a loss on this chain. */
   onLoss?(flight: FlightView): void;
   /** Largest chunk this stage wants to see (smaller chunks pace more smoothly). */

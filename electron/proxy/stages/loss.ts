@@ -9,9 +9,14 @@
  *   does everything behind it (head-of-line blocking at the receiver). The
  *   link itself does not stall: the chunks behind cross it on time and are
  *   acknowledged on time (SACK), so the sender keeps sending;
- * - a halving of the in-flight cap (at most once per round trip, as TCP
- *   recovers several losses of one window together), which then grows back by
- *   one MSS per round trip (Reno's congestion avoidance).
+ * - a halving of the in-flight cap when the sender would learn of the loss:
+ *   one round trip after the lost segment left (when the acknowledgements of
+ *   the segments behind it arrive). Losses among the segments sent before
+ *   then belong to the same recovery and halve once, as in TCP. For the round
+ *   trip after that (fast recovery) the cap does not grow; then it grows by
+ *   one MSS per round trip (Reno's congestion avoidance). Halving at the
+ *   lost segment's departure instead, and growing during recovery, made the
+ *   proxy run 1.10-1.18 × kernel Reno at 100 ms with the same periodic losses.
  *
  * Not modelled: the retransmitted segment's own link time, timeouts (RTO)
  * when a retransmission or too many segments of one window are lost, and
@@ -55,7 +60,12 @@ export class LossStage implements Stage {
   losses = 0;
   private capAfterLossBytes = Infinity;
   private lastDepartMs = -Infinity;
-  private lastHalvingMs = -Infinity;
+  /** Departure of the first lost segment of the current recovery episode. */
+  private episodeStartMs = -Infinity;
+  /** When the sender learns of that loss (an RTT after it left); null: nothing pending. */
+  private detectAtMs: number | null = null;
+  /** End of fast recovery: the cap does not grow on acks before this. */
+  private recoveryUntilMs = -Infinity;
   /** Bytes of the current (partly passed) segment already seen, 0 ≤ … < mssBytes. */
   private segmentOffset = 0;
   /** Segments started so far (the periodic pattern counts them). */
@@ -76,9 +86,11 @@ export class LossStage implements Stage {
       this.losses++;
       const rttMs = this.ctx.rttMs();
       this.holdMs = rttMs;
-      if (readyAtMs - this.lastHalvingMs >= rttMs) {
-        this.lastHalvingMs = readyAtMs;
-        this.ctx.signalLoss();
+      if (readyAtMs - this.episodeStartMs >= rttMs) {
+        // A detection still pending (no ack came to carry it) is overdue: take it now.
+        if (this.detectAtMs !== null) this.detect(readyAtMs);
+        this.episodeStartMs = readyAtMs;
+        this.detectAtMs = readyAtMs + rttMs;
       }
     }
     const at = Math.max(readyAtMs, this.lastDepartMs);
@@ -120,14 +132,28 @@ export class LossStage implements Stage {
     this.capAfterLossBytes = Math.max(2 * this.config.mssBytes, base / 2);
   }
 
-  onAck(bytes: number): void {
+  onAck(bytes: number, _flight: FlightView, atMs: number): void {
+    if (this.detectAtMs !== null && atMs >= this.detectAtMs) {
+      this.detect(atMs);
+      return;
+    }
+    if (atMs < this.recoveryUntilMs) return;
     if (Number.isFinite(this.capAfterLossBytes)) this.capAfterLossBytes += (this.config.mssBytes * bytes) / this.capAfterLossBytes;
+  }
+
+  /** The sender learns of the loss: halve (every gate, through the pipe), then a round trip of recovery. */
+  private detect(atMs: number): void {
+    this.detectAtMs = null;
+    this.recoveryUntilMs = atMs + this.ctx.rttMs();
+    this.ctx.signalLoss();
   }
 
   inherit(previous: Stage): void {
     if (previous instanceof LossStage) {
       this.capAfterLossBytes = previous.capAfterLossBytes;
-      this.lastHalvingMs = previous.lastHalvingMs;
+      this.episodeStartMs = previous.episodeStartMs;
+      this.detectAtMs = previous.detectAtMs;
+      this.recoveryUntilMs = previous.recoveryUntilMs;
       this.losses = previous.losses;
       this.segmentOffset = previous.segmentOffset;
       this.segmentsSeen = previous.segmentsSeen;

@@ -8,7 +8,7 @@ import { fakeContext } from './fake-context.js';
 
 describe('loss stage (a modelled loss: late delivery + halving)', () => {
   it('holds a "lost" chunk one RTT at delivery (the link goes on), and halves the cap at most once per RTT', () => {
-    const rolls = [0.9, 0.001, 0.9, 0.001, 0.9];
+    const rolls = [0.9, 0.001, 0.9, 0.001, 0.001];
     const ctx = fakeContext({ rttMs: 100, random: () => rolls.shift() ?? 0.9 });
     const stage = createStage(parseStageConfig({ type: 'loss', lossRatio: 0.01 }), ctx) as LossStage;
     assert.equal(stage.departAt(1448, 0), 0, 'not lost');
@@ -20,11 +20,23 @@ describe('loss stage (a modelled loss: late delivery + halving)', () => {
     assert.equal(stage.takeHoldMs(), 0);
     assert.equal(stage.departAt(1448, 50), 50, 'lost again, within the same RTT');
     assert.equal(stage.takeHoldMs(), 100);
-    assert.equal(ctx.losses, 1, 'one halving for two losses in one round trip');
     assert.equal(stage.losses, 2);
-    assert.equal(stage.capBytes(), Infinity);
+    assert.equal(ctx.losses, 0, 'the sender does not know yet');
+    stage.onAck(1448, { inFlightBytes: 100_000 }, 100);
+    assert.equal(ctx.losses, 0, 'acks of what left before the loss say nothing');
+    stage.onAck(1448, { inFlightBytes: 100_000 }, 101);
+    assert.equal(ctx.losses, 1, 'one halving, an RTT after the first loss left, for two losses in one round trip');
+    assert.equal(stage.capBytes(), Infinity, 'the pipe applies the halving (signalLoss → onLoss)');
     stage.onLoss({ inFlightBytes: 100_000 });
     assert.equal(stage.capBytes(), 50_000);
+    stage.onAck(10_000, { inFlightBytes: 50_000 }, 200);
+    assert.equal(stage.capBytes(), 50_000, 'no growth during fast recovery (one RTT after the detection)');
+    stage.onAck(50_000, { inFlightBytes: 50_000 }, 201);
+    assert.equal(stage.capBytes(), 50_000 + 1448, 'then one MSS per window acknowledged');
+    assert.equal(stage.departAt(1448, 150), 150);
+    assert.equal(stage.takeHoldMs(), 100, 'a loss 149 ms after the first: a new episode');
+    stage.onAck(1448, { inFlightBytes: 50_000 }, 251);
+    assert.equal(ctx.losses, 2, 'detected an RTT after it left');
   });
 
   it('draws each segment once, however the bytes are cut into chunks', () => {
