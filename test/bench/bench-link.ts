@@ -23,6 +23,7 @@
  *   npm run bench:link -- --only "4 Mbit/s, RTT 100"     # cells whose name contains the text
  *   npm run bench:link -- --kernel-parallel 1           # kernel cells one at a time too
  *   npm run bench:link -- --paths kernel                 # one path only (proxy or kernel)
+ *   npm run bench:link -- --loss-pattern random --repeat 5 --only "1 %"   # random loss, 5 runs a cell, medians [ranges]
  *   npm run bench:link -- --cc host                      # the kernel ends keep the host's default congestion control (default: reno, what the proxy models; a child namespace may only pick from net.ipv4.tcp_allowed_congestion_control)
  */
 import { formatRate } from '../../electron/util/units.js';
@@ -45,6 +46,18 @@ const congestionControl = ccArg === 'host' ? null : ccArg;
 /** `--paths kernel` (or `proxy`): measure one path only; the other's columns say "not run". */
 const paths = (argValue('--paths') ?? 'proxy,kernel').split(',');
 const kernelParallel = Math.max(1, Number(argValue('--kernel-parallel') ?? 3) || 1);
+/**
+ * Loss cells lose every 100th segment on both paths by default (`periodic`): the same losses
+ * every run, so one run per cell compares the two paths. `--loss-pattern random` draws them,
+ * as a real lossy link does; then read the cells with `--repeat N` (medians and ranges): at a
+ * 1.3 s RTT a 48 s cell sees a handful of random losses and one run says little.
+ */
+const lossPattern = argValue('--loss-pattern') ?? 'periodic';
+if (lossPattern !== 'periodic' && lossPattern !== 'random') {
+  console.error(`--loss-pattern: expected periodic or random, got "${lossPattern}"`);
+  process.exit(2);
+}
+const repeat = Math.max(1, Math.min(20, Math.floor(Number(argValue('--repeat') ?? 1)) || 1));
 
 export const PATHS: Record<'proxy' | 'kernel', PathRunner | null> = {
   proxy: measureProxyPath,
@@ -86,11 +99,43 @@ async function measureAll(name: string, runner: PathRunner | null, cells: LinkCe
 const PROXY_LOSS_PARALLEL = 3;
 
 async function measureProxyCells(cells: LinkCell[]): Promise<PathMeasurement[]> {
-  const lossy = cells.filter((c) => c.lossRatio > 0);
-  const clean = cells.filter((c) => c.lossRatio === 0);
-  const a = await measureAll('proxy', PATHS.proxy, clean, 1);
-  const b = await measureAll('proxy', PATHS.proxy, lossy, PROXY_LOSS_PARALLEL);
-  return cells.map((c) => (c.lossRatio > 0 ? b[lossy.indexOf(c)]! : a[clean.indexOf(c)]!));
+  // By position, not by cell: with --repeat the same cell appears several times.
+  const lossy = cells.flatMap((c, k) => (c.lossRatio > 0 ? [k] : []));
+  const clean = cells.flatMap((c, k) => (c.lossRatio > 0 ? [] : [k]));
+  const a = await measureAll('proxy', PATHS.proxy, clean.map((k) => cells[k]!), 1);
+  const b = await measureAll('proxy', PATHS.proxy, lossy.map((k) => cells[k]!), PROXY_LOSS_PARALLEL);
+  const out: PathMeasurement[] = new Array(cells.length);
+  clean.forEach((k, i) => { out[k] = a[i]!; });
+  lossy.forEach((k, i) => { out[k] = b[i]!; });
+  return out;
+}
+
+function median(values: number[]): number | null {
+  if (values.length === 0) return null;
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+/** Several runs of one cell on one path → one measurement: medians, the whole-run range in the note. */
+function combine(runs: PathMeasurement[]): PathMeasurement {
+  if (runs.length === 1) return runs[0]!;
+  const pick = (f: (m: PathMeasurement) => number | null): number[] => runs.map(f).filter((v): v is number => v !== null);
+  const whole = pick((m) => m.wholeRunBitsPerSec);
+  const range = whole.length ? `whole run over ${runs.length} runs: median ${formatRate(median(whole)!)} [${formatRate(Math.min(...whole))}–${formatRate(Math.max(...whole))}]` : `${runs.length} runs, none measured`;
+  const notes = [...new Set(runs.map((m) => m.note).filter(Boolean))];
+  return {
+    steadyBitsPerSec: median(pick((m) => m.steadyBitsPerSec)),
+    wholeRunBitsPerSec: median(whole),
+    note: [range, ...notes.slice(0, 1)].join('; '),
+  };
+}
+
+/** Every cell `repeat` times on one path, then combined per cell. */
+async function measureRepeated(cellsToRun: LinkCell[], measureCells: (c: LinkCell[]) => Promise<PathMeasurement[]>): Promise<PathMeasurement[]> {
+  const expanded = cellsToRun.flatMap((c) => Array.from({ length: repeat }, () => c));
+  const all = await measureCells(expanded);
+  return cellsToRun.map((_, k) => combine(all.slice(k * repeat, (k + 1) * repeat)));
 }
 
 async function run(cells: LinkCell[]): Promise<void> {
@@ -98,9 +143,9 @@ async function run(cells: LinkCell[]): Promise<void> {
   const skipped = (name: string): PathMeasurement[] => cells.map(() => ({ steadyBitsPerSec: null, wholeRunBitsPerSec: null, note: `${name}: not run (--paths)` }));
   // Proxy cells without loss run alone (their rates need this process's timers); the lossy
   // ones move at most a few Mbit/s and run PROXY_LOSS_PARALLEL at a time.
-  const proxy = paths.includes('proxy') ? await measureProxyCells(cells) : skipped('proxy');
-  const kernel = paths.includes('kernel') ? await measureAll('kernel', PATHS.kernel, cells, kernelParallel) : skipped('kernel');
-  console.log(`kernel congestion control: ${congestionControl ?? "the host's default"}; model = min(rate × 1448/1514, window / RTT), payload`);
+  const proxy = paths.includes('proxy') ? await measureRepeated(cells, measureProxyCells) : skipped('proxy');
+  const kernel = paths.includes('kernel') ? await measureRepeated(cells, (c) => measureAll('kernel', PATHS.kernel, c, kernelParallel)) : skipped('kernel');
+  console.log(`kernel congestion control: ${congestionControl ?? "the host's default"}; loss pattern: ${lossPattern}; runs per cell: ${repeat}${repeat > 1 ? ' (rates are medians)' : ''}; model = min(rate × 1448/1514, window / RTT), payload`);
   console.log('cell | model | proxy steady | kernel steady | proxy whole run | kernel whole run | proxy steady/model | kernel steady/model | proxy/kernel whole run | notes');
   cells.forEach((cell, k) => {
     const model = cell.lossRatio > 0 ? null : modelCeiling(cell);
@@ -117,7 +162,7 @@ async function run(cells: LinkCell[]): Promise<void> {
 }
 
 const only = argValue('--only') ?? '';
-const cells = linkMatrix().filter((c) => cellName(c).includes(only));
+const cells = linkMatrix(lossPattern).filter((c) => cellName(c).includes(only));
 if (cells.length === 0) {
   console.error(`no cell matches "${only}"`);
   process.exit(2);

@@ -65,7 +65,7 @@ export async function measureKernelPath(cell: LinkCell, opts: KernelPathOptions 
   const skip = await wanSkipReason();
   if (skip) return { steadyBitsPerSec: null, wholeRunBitsPerSec: null, note: `kernel: ${skip}` };
   const oneWayMs = cell.rttMs / 2;
-  const link = await createWanLink({ rateBitsPerSec: cell.rateBitsPerSec, oneWayDelayMs: oneWayMs, lossPercent: cell.lossRatio * 100 });
+  const link = await createWanLink({ rateBitsPerSec: cell.rateBitsPerSec, oneWayDelayMs: oneWayMs, lossPercent: cell.lossRatio * 100, lossPattern: cell.lossPattern ?? 'random' });
   try {
     if (opts.congestionControl) {
       for (const exec of [link.execInA.bind(link), link.execInB.bind(link)]) {

@@ -12,6 +12,14 @@ export interface LinkCell {
   windowBytes: number;
   windowLabel: string;
   lossRatio: number;
+  /**
+   * Which segments are lost (both paths alike): `periodic`, every 1/lossRatio-th (the proxy's
+   * periodic pattern, iptables `--mode nth` on the kernel harness: the same losses every run),
+   * or `random` (absent = random). bench:link compares the paths on `periodic` by default:
+   * a random 1 % at a 1.3 s RTT is a handful of losses per run, and the run-to-run spread of
+   * either path alone is wider than the ±15 % the two are compared on.
+   */
+  lossPattern?: 'random' | 'periodic';
   /** How long to run this cell, seconds. */
   seconds: number;
   /**
@@ -68,14 +76,15 @@ function cellSeconds(rateBitsPerSec: number, rttMs: number, windowLabel: string,
   return rateBitsPerSec > 10e6 ? 32 : 24;
 }
 
-export function linkMatrix(): LinkCell[] {
+export function linkMatrix(lossPattern: 'random' | 'periodic' = 'random'): LinkCell[] {
   const cells: LinkCell[] = [];
   for (const rateBitsPerSec of [4e6, 50e6]) {
     for (const rttMs of [100, 1300]) {
       const windows: [number, string][] = [[8760, '8760 B'], [65_536, '64 KiB'], [bdpBytes(rateBitsPerSec, rttMs), 'BDP']];
       for (const [windowBytes, windowLabel] of windows) {
         for (const lossRatio of [0, 0.01]) {
-          cells.push({ rateBitsPerSec, rttMs, windowBytes, windowLabel, lossRatio, seconds: cellSeconds(rateBitsPerSec, rttMs, windowLabel, lossRatio) });
+          const seconds = cellSeconds(rateBitsPerSec, rttMs, windowLabel, lossRatio);
+          cells.push({ rateBitsPerSec, rttMs, windowBytes, windowLabel, lossRatio, ...(lossRatio > 0 ? { lossPattern } : {}), seconds });
         }
       }
     }
@@ -84,5 +93,5 @@ export function linkMatrix(): LinkCell[] {
 }
 
 export function cellName(c: LinkCell): string {
-  return `${c.rateBitsPerSec / 1e6} Mbit/s, RTT ${c.rttMs} ms, window ${c.windowLabel}${c.windowLabel === 'BDP' ? ` (${c.windowBytes} B)` : ''}, loss ${c.lossRatio * 100} %`;
+  return `${c.rateBitsPerSec / 1e6} Mbit/s, RTT ${c.rttMs} ms, window ${c.windowLabel}${c.windowLabel === 'BDP' ? ` (${c.windowBytes} B)` : ''}, loss ${c.lossRatio * 100} %${c.lossRatio > 0 && c.lossPattern === 'periodic' ? ' periodic' : ''}`;
 }

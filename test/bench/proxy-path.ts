@@ -23,7 +23,7 @@ export async function measureProxyPath(cell: LinkCell): Promise<PathMeasurement>
     target: { host: '127.0.0.1', port: (receiver.address() as net.AddressInfo).port },
     link: parseLinkSpec({
       delayMs: cell.rttMs / 2, rateBitsPerSec: cell.rateBitsPerSec, windowBytes: cell.windowBytes,
-      slowstart: true, lossRatio: cell.lossRatio, jitterMs: 0,
+      slowstart: true, lossRatio: cell.lossRatio, jitterMs: 0, ...(cell.lossRatio > 0 && cell.lossPattern ? { lossPattern: cell.lossPattern } : {}),
     }),
   });
   const { port } = await proxy.listen();
