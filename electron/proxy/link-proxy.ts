@@ -20,6 +20,7 @@ import { LonghaulError, PeerError } from '../util/errors.js';
 import type { LinkSpec } from './link-settings.js';
 import { ProxyConnection } from './proxy-connection.js';
 import type { LinkDirection } from './stage.js';
+import { lossStatsOf, type LossStats } from './stages/loss.js';
 
 export interface LinkProxyOptions {
   target: { host: string; port: number };
@@ -89,6 +90,11 @@ export class LinkProxy extends EventEmitter<LinkProxyEvents> {
 
   get bypass(): boolean {
     return this.bypassOn;
+  }
+
+  /** What the loss model did so far, per direction (all connections); null where no loss stage ran. */
+  lossStats(): Record<LinkDirection, LossStats | null> {
+    return { up: lossStatsOf(this.shared.up), down: lossStatsOf(this.shared.down) };
   }
 
   get connectionCount(): number {

@@ -13,7 +13,7 @@
  */
 import { wanSkipReason } from '../wan/preflight.js';
 import { seedFigures } from '../wan/seed-figures.js';
-import { createWanLink } from '../wan/wan-link.js';
+import { createWanLink, type WanLink } from '../wan/wan-link.js';
 import { runCell, type ReceivedInterval } from './kernel-run.js';
 import { steadySecondsOf, type LinkCell, type PathMeasurement } from './link-matrix.js';
 
@@ -60,6 +60,20 @@ export function cellRates(
   };
 }
 
+/**
+ * The sender namespace's TCP counters (`nstat -asz`: absolute, the namespace is this cell's own,
+ * so they count from its start): loss recoveries and timeouts, to set beside the proxy's halvings.
+ */
+async function senderTcpCounters(link: WanLink): Promise<string> {
+  try {
+    const { stdout } = await link.execInA('nstat', ['-asz', 'TcpRetransSegs', 'TcpExtTCPSackRecovery', 'TcpExtTCPTimeouts', 'TcpExtTCPLossProbes']);
+    const v = (name: string): string => new RegExp(`^${name}\\s+(\\d+)`, 'm').exec(stdout)?.[1] ?? 'unknown';
+    return `retransmitted ${v('TcpRetransSegs')} segments in ${v('TcpExtTCPSackRecovery')} SACK recoveries, ${v('TcpExtTCPTimeouts')} timeouts (RTO), ${v('TcpExtTCPLossProbes')} loss probes`;
+  } catch (err) {
+    return `TCP counters unknown (${err instanceof Error ? err.message : String(err)})`;
+  }
+}
+
 /** Run one cell through a fresh kernel WAN link; torn down whatever happens. */
 export async function measureKernelPath(cell: LinkCell, opts: KernelPathOptions = { congestionControl: null }): Promise<PathMeasurement> {
   const skip = await wanSkipReason();
@@ -74,14 +88,18 @@ export async function measureKernelPath(cell: LinkCell, opts: KernelPathOptions 
     }
     const cc = (await link.execInA('sysctl', ['-n', 'net.ipv4.tcp_congestion_control'])).stdout.trim();
     const offset = oneWayMs / 1000;
-    const run = await runCell(link, ['--window', String(cell.windowBytes), '-i', String(INTERVAL_SECONDS)], cell.seconds, cell.seconds - offset);
+    // Read at the cell's end, not after the run's drain (the proxy half counts the cell's time only).
+    let counters: Promise<string> = Promise.resolve('TCP counters unknown (the run ended early)');
+    const atEnd = setTimeout(() => { counters = senderTcpCounters(link); }, cell.seconds * 1000);
+    const run = await runCell(link, ['--window', String(cell.windowBytes), '-i', String(INTERVAL_SECONDS)], cell.seconds, cell.seconds - offset)
+      .finally(() => clearTimeout(atEnd));
     const drops = await link.counters();
     const r = run.result;
     const f = r ? seedFigures(r) : null;
     const kernelSaw = f
       ? `snd_wnd ${f.sndWndBytes.max ?? 'unknown'} B, RTT ${f.rttMs?.toFixed(0) ?? 'unknown'} ms (min ${f.minRttMs?.toFixed(0) ?? 'unknown'}), retrans ${f.retransSegments ?? 'unknown'}`
       : 'cut while the sender drained its socket after the run (rates from the live CSV; no TCP_INFO)';
-    const note = `kernel: ${cc}, ${kernelSaw}, dropped ${drops.lossDrops} (loss) + ${drops.queueDropsToB} (queue)` +
+    const note = `kernel: ${cc}, ${kernelSaw}, dropped ${drops.lossDrops} (loss) + ${drops.queueDropsToB} (queue), ${await counters} in the cell's ${cell.seconds} s` +
       `${r?.partial ? `, PARTIAL: ${r.partialReason ?? ''}` : ''}; ${r?.diagnosis?.[0]?.verdict ?? 'no diagnosis'}`;
     return { ...cellRates(run.intervals, cell.seconds, offset, steadySecondsOf(cell)), note };
   } finally {

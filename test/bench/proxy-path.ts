@@ -38,6 +38,7 @@ export async function measureProxyPath(cell: LinkCell): Promise<PathMeasurement>
   sender.on('drain', pump);
   await new Promise((r) => setTimeout(r, cell.seconds * 1000));
   sender.destroy();
+  const loss = proxy.lossStats().up;
   await proxy.close();
   receiver.close();
 
@@ -48,5 +49,6 @@ export async function measureProxyPath(cell: LinkCell): Promise<PathMeasurement>
   return {
     steadyBitsPerSec: (bytesBetween(endMs - steadyMs, endMs) * 8 * 1000) / steadyMs,
     wholeRunBitsPerSec: (bytesBetween(0, endMs) * 8 * 1000) / endMs,
+    ...(loss ? { note: `proxy: ${loss.segments} segments, ${loss.losses} lost, ${loss.halvings} halvings` } : {}),
   };
 }

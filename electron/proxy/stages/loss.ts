@@ -53,6 +53,24 @@ export const lossSchema = z.object({
 
 export type LossConfig = z.infer<typeof lossSchema>;
 
+/** What the loss model did on one direction of a link, all its connections together. */
+export interface LossStats {
+  /** Segments (of `mssBytes`) that passed the loss stage. */
+  segments: number;
+  /** Chunks held as lost (a chunk with several lost segments counts once). */
+  losses: number;
+  /** Halvings of the in-flight cap (recovery episodes: losses of one round trip halve once). */
+  halvings: number;
+}
+
+const STATS_KEY = 'loss.stats';
+
+/** The loss counters of one direction (from the stage context's shared map); null when no loss stage ran. */
+export function lossStatsOf(shared: Map<string, unknown>): LossStats | null {
+  const s = shared.get(STATS_KEY) as LossStats | undefined;
+  return s ? { ...s } : null;
+}
+
 export class LossStage implements Stage {
   readonly type = 'loss';
   readonly queueLimitBytes: number;
@@ -73,17 +91,26 @@ export class LossStage implements Stage {
   /** Hold for the chunk departAt just scheduled (0: not lost). */
   private holdMs = 0;
   private readonly random: () => number;
+  private readonly stats: LossStats;
 
   constructor(readonly config: LossConfig & StageConfig, private readonly ctx: StageContext) {
     this.queueLimitBytes = config.queueBytes;
+    let stats = ctx.shared.get(STATS_KEY) as LossStats | undefined;
+    if (!stats) {
+      stats = { segments: 0, losses: 0, halvings: 0 };
+      ctx.shared.set(STATS_KEY, stats);
+    }
+    this.stats = stats;
     this.random = config.seed === undefined ? () => ctx.random() : seededRandom(config.seed);
   }
 
   departAt(bytes: number, readyAtMs: number): number {
     const segments = this.segmentsStartingIn(bytes);
     this.holdMs = 0;
+    this.stats.segments += segments;
     if (segments > 0 && this.config.lossRatio > 0 && this.lost(segments)) {
       this.losses++;
+      this.stats.losses++;
       const rttMs = this.ctx.rttMs();
       this.holdMs = rttMs;
       if (readyAtMs - this.episodeStartMs >= rttMs) {
@@ -145,6 +172,7 @@ export class LossStage implements Stage {
   private detect(atMs: number): void {
     this.detectAtMs = null;
     this.recoveryUntilMs = atMs + this.ctx.rttMs();
+    this.stats.halvings++;
     this.ctx.signalLoss();
   }
 
