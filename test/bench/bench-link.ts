@@ -19,7 +19,7 @@
  * so both are measured against one model of TCP payload:
  * min(rate × 1448/1514, window / RTT).
  *
- *   npm run bench:link                                   # the whole matrix (about 8 minutes)
+ *   npm run bench:link                                   # the whole matrix (about 10.5 minutes)
  *   npm run bench:link -- --only "4 Mbit/s, RTT 100"     # cells whose name contains the text
  *   npm run bench:link -- --kernel-parallel 1           # kernel cells one at a time too
  *   npm run bench:link -- --paths kernel                 # one path only (proxy or kernel)

@@ -28,8 +28,8 @@
  * chunks: the stream is cut into segments of `mssBytes` and each segment is
  * drawn once, in the chunk where it starts. (Drawing once per chunk made every
  * small chunk a whole segment: in a window-limited flow each ack admits a full
- * chunk and a sliver of growth, so a 1 % link lost 1.9 % of its segments and
- * ran at 0.73 of Reno's rate.)
+ * chunk and a sliver of growth, so a 1 % link drew 1.9 times per segment,
+ * lost 2.6 % of them in one run and ran at 0.73 of Reno's rate.)
  */
 import { z } from 'zod';
 import { registerStage } from '../registry.js';
