@@ -123,6 +123,9 @@ describe('browser mode, end to end', { skip: skip ?? false, timeout: 120_000 }, 
     await page.getByLabel('Round-trip time').fill('100ms');
     await page.getByText('50 ms delay each way').waitFor();
     await page.getByTestId('bdp').filter({ hasText: '48.8 KiB' }).waitFor();
+    // The ceiling is the payload the wire rate carries (4 × 1448 / 1514), as the Results card and the proxy say.
+    await page.getByTestId('ceiling').filter({ hasText: '3.83 Mbit/s' }).waitFor();
+    await page.getByText('66 header bytes per 1448-byte segment').waitFor();
     await shot(page, '03-link');
     await page.emulateMedia({ colorScheme: 'dark' });
     await shot(page, '03-link-dark');
