@@ -57,6 +57,7 @@ export class RunLink {
         inner.onStart?.();
       },
       record: () => inner.record(),
+      refresh: () => inner.refresh?.() ?? Promise.resolve(),
     };
   }
 

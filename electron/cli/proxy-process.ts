@@ -18,12 +18,14 @@ export class ProxyProcess {
   private readonly toggles: LinkInfo['bypassToggles'] = [];
   private startNs: bigint | null = null;
   private readonly timers: NodeJS.Timeout[] = [];
+  private lossStats: NonNullable<LinkInfo['modelledLoss']> | null = null;
 
   private constructor(readonly child: ChildProcess, readonly port: number, private readonly spec: LinkSpec, private readonly preset: string | null) {
     child.on('message', (m: FromProxyProcess) => {
       if (m.type === 'bypass' && this.startNs !== null) {
         this.toggles.push({ t: Number(BigInt(m.atNs) - this.startNs) / 1e9, bypass: m.bypass });
       }
+      if (m.type === 'loss-stats') this.lossStats = { up: m.up, down: m.down };
     });
   }
 
@@ -58,8 +60,34 @@ export class ProxyProcess {
           this.timers.push(setTimeout(() => this.send({ type: 'bypass', on: i % 2 === 0 }), s * 1000));
         });
       },
-      record: () => linkInfo(this.spec, this.preset, this.toggles),
+      record: () => linkInfo(this.spec, this.preset, this.toggles, this.lossStats),
+      refresh: () => this.refreshLossStats(),
     };
+  }
+
+  /** Ask the proxy for its loss counters now; resolves when they arrive (at once when no stage models loss). */
+  refreshLossStats(): Promise<void> {
+    const lossy = [...this.spec.chains.up, ...this.spec.chains.down].some((c) => c.type === 'loss');
+    if (!lossy || !this.child.connected) return Promise.resolve();
+    return new Promise((resolve) => {
+      // Registered after the constructor's listener: the counters are stored when this one runs.
+      const done = (): void => {
+        clearTimeout(timer);
+        this.child.off('message', onMessage);
+        resolve();
+      };
+      const onMessage = (m: FromProxyProcess): void => {
+        if (m.type === 'loss-stats') done();
+      };
+      const timer = setTimeout(done, 1000);
+      this.child.on('message', onMessage);
+      this.send({ type: 'report-loss' });
+    });
+  }
+
+  /** The loss model's counters as last reported (null: no loss stage, or nothing reported yet). */
+  get modelledLoss(): LinkInfo['modelledLoss'] | null {
+    return this.lossStats;
   }
 
   get bypassToggles(): LinkInfo['bypassToggles'] {

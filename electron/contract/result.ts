@@ -282,6 +282,16 @@ export interface LinkSettingsInfo {
   mssBytes: number;
 }
 
+/** One direction's modelled losses (electron/proxy/stages/loss.ts). */
+export interface ModelledLossInfo {
+  /** Segments of `mssBytes` that passed the loss stage. */
+  segments: number;
+  /** Chunks held one RTT as lost (several lost segments in one chunk count once). */
+  losses: number;
+  /** Halvings of the in-flight cap: recovery episodes (the losses of one round trip halve once). */
+  halvings: number;
+}
+
 /** The link-emulator proxy's part of a result (written by the loopback command). */
 export interface LinkInfo {
   emulator: 'longhaul-proxy';
@@ -295,6 +305,12 @@ export interface LinkInfo {
   modelCeilingBitsPerSec: number | null;
   /** Every bypass switch in order; `t` is seconds since the run's start (controller clock). */
   bypassToggles: { t: number; bypass: boolean }[];
+  /**
+   * What the loss model did, per direction, all connections (control included) together, as of
+   * the proxy's last report (it reports within 100 ms of a change). Absent when no direction has
+   * a loss stage; a direction without one is null.
+   */
+  modelledLoss?: { up: ModelledLossInfo | null; down: ModelledLossInfo | null };
   /** What a user-space relay cannot emulate, said plainly. */
   note: string;
 }

@@ -42,7 +42,12 @@ export interface RunLinkHook {
   onStart?(): void;
   /** The link as it was during the run, asked for when the result is built. */
   record(): LinkInfo;
+  /** Bring what record() says up to date (the proxy's counters); awaited at most LINK_REFRESH_MS before the final result. */
+  refresh?(): Promise<void>;
 }
+
+/** How long the final result waits for the link hook's refresh. */
+const LINK_REFRESH_MS = 500;
 
 export interface RunEvents {
   /** A session phase was entered (for progress displays). */
@@ -271,7 +276,20 @@ export class ControllerRun extends EventEmitter<RunEvents> {
     if (this.watchdog) clearTimeout(this.watchdog);
     this.plane?.destroy();
     if (!this.started) this.recorder.markPartial('the run never started');
-    this.settle(this.recorder.build());
+    const refresh = this.opts.link?.refresh;
+    if (!refresh) {
+      this.settle(this.recorder.build());
+      return;
+    }
+    let built = false;
+    const build = (): void => {
+      if (built) return;
+      built = true;
+      clearTimeout(timer);
+      this.settle(this.recorder.build());
+    };
+    const timer = setTimeout(build, LINK_REFRESH_MS);
+    refresh().then(build, build);
   }
 }
 

@@ -2,7 +2,7 @@
  * Human text for a link, and the `LinkInfo` a result records. Every number
  * carries its unit; loss is always called what it is here: a model.
  */
-import type { LinkInfo } from '../contract/result.js';
+import type { LinkInfo, ModelledLossInfo } from '../contract/result.js';
 import { formatRate, groupDigits } from '../util/units.js';
 import { modelCeilingBitsPerSec, type LinkSpec } from './link-settings.js';
 import type { StageConfig } from './stage.js';
@@ -56,8 +56,18 @@ export function describeLink(spec: LinkSpec, preset: string | null = null): stri
   return lines;
 }
 
+/** One line on what the loss model did, e.g. "modelled loss up: 31 of 3,120 segments lost, 29 halvings; down: none". */
+export function describeModelledLoss(m: NonNullable<LinkInfo['modelledLoss']>): string {
+  const one = (s: ModelledLossInfo | null): string =>
+    s === null ? 'no loss stage' : `${groupDigits(s.losses)} of ${groupDigits(s.segments)} segments lost, ${groupDigits(s.halvings)} ${s.halvings === 1 ? 'halving' : 'halvings'}`;
+  return `modelled loss up (client -> target): ${one(m.up)}; down: ${one(m.down)}`;
+}
+
 /** What a result records about the link. */
-export function linkInfo(spec: LinkSpec, preset: string | null, bypassToggles: LinkInfo['bypassToggles']): LinkInfo {
+export function linkInfo(
+  spec: LinkSpec, preset: string | null, bypassToggles: LinkInfo['bypassToggles'],
+  modelledLoss: { up: ModelledLossInfo | null; down: ModelledLossInfo | null } | null = null,
+): LinkInfo {
   return {
     emulator: 'longhaul-proxy',
     preset,
@@ -65,6 +75,7 @@ export function linkInfo(spec: LinkSpec, preset: string | null, bypassToggles: L
     chains: { up: spec.chains.up.map((c) => ({ ...c })), down: spec.chains.down.map((c) => ({ ...c })) },
     modelCeilingBitsPerSec: spec.settings ? modelCeilingBitsPerSec(spec.settings) : null,
     bypassToggles: bypassToggles.map((b) => ({ ...b })),
+    ...(modelledLoss ? { modelledLoss: { up: modelledLoss.up && { ...modelledLoss.up }, down: modelledLoss.down && { ...modelledLoss.down } } } : {}),
     note: EMULATION_NOTE,
   };
 }

@@ -47,6 +47,27 @@ describe('a real longhaul run through the proxy', () => {
     }
   });
 
+  it('periodic 1 % loss: the result says what the loss model did (every 100th segment of each connection)', { timeout: 40_000 }, async () => {
+    const json = join(dir, 'loss.json');
+    const r = await loopback(['--delay', '10ms', '--rate', '20mbit', '--loss', '1%', '--loss-pattern', 'periodic', '-n', '2M', '-i', '0.5', '--json', json], 30_000);
+    try {
+      assert.equal(r.code, 0, r.stderr + r.stdout);
+      const result = JSON.parse(readFileSync(json, 'utf8')) as LonghaulResult;
+      assert.equal(result.link?.settings?.lossPattern, 'periodic');
+      const up = result.link?.modelledLoss?.up;
+      assert.ok(up, `modelledLoss: ${JSON.stringify(result.link?.modelledLoss)}`);
+      // 2 MiB of data is 1,449 segments on the data connection (14 lost); the control connection adds a few segments, none lost.
+      assert.ok(up.segments >= 1449 && up.segments < 1600, `${up.segments} segments`);
+      assert.equal(up.losses, Math.floor(1449 / 100));
+      assert.ok(up.halvings >= 1 && up.halvings <= up.losses, `${up.halvings} halvings`);
+      assert.ok(result.link?.modelledLoss?.down, 'the way back has its loss stage too');
+      assert.equal(result.total.bytes, 2 * 1024 * 1024, 'modelled losses cost time, never bytes');
+      assert.match(r.stdout, /modelled loss up \(client -> target\): 14 of 1,\d{3} segments lost, \d+ halvings/);
+    } finally {
+      rmSync(json, { force: true });
+    }
+  });
+
   it('--link satellite with --bypass-at: every toggle is recorded with its time, and bypass really switches the link off', { timeout: 40_000 }, async () => {
     const json = join(dir, 'bypass.json');
     // Emulated 0-0.5 s, bypass 0.5-1 s, emulated 1-2 s, bypass from 2 s (so the sender's local buffers drain fast at the end).

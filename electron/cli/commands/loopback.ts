@@ -6,7 +6,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { fileURLToPath } from 'node:url';
-import { describeLink } from '../../proxy/describe-link.js';
+import { describeLink, describeModelledLoss } from '../../proxy/describe-link.js';
 import { ArgumentError } from '../../util/errors.js';
 import { EXIT_RUN_FAILED } from '../exit-codes.js';
 import { executeRun } from '../execute-run.js';
@@ -93,6 +93,8 @@ export function register(program: Command): void {
         reports, link: proxy?.hook(bypassAt), security,
       });
       for (const b of proxy?.bypassToggles ?? []) process.stdout.write(`bypass ${b.bypass ? 'on ' : 'off'} at ${b.t.toFixed(3)} s\n`);
+      const loss = proxy?.modelledLoss;
+      if (loss) process.stdout.write(describeModelledLoss(loss) + '\n');
       process.exitCode = code;
     } catch (err) {
       process.stderr.write(`longhaul: ${(err as Error).message}\n`);

@@ -2,13 +2,15 @@
  * `longhaul proxy`: the link emulator on its own. Listens locally and
  * forwards every connection to the target through the emulated link.
  * Keys (on a terminal): b toggles bypass, q quits. When started by another
- * longhaul process (IPC), it reports `listening` and each bypass switch, and
- * takes `bypass` and `configure` messages.
+ * longhaul process (IPC), it reports `listening`, each bypass switch and the
+ * loss model's counters, and takes `bypass` and `configure` messages. On a
+ * terminal it prints the loss model's counters when it quits.
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import { LinkProxy } from '../../proxy/link-proxy.js';
-import { describeLink } from '../../proxy/describe-link.js';
+import { describeLink, describeModelledLoss } from '../../proxy/describe-link.js';
 import { parseLinkSpec } from '../../proxy/link-settings.js';
+import type { LossStats } from '../../proxy/stages/loss.js';
 import { describeError } from '../../util/errors.js';
 import { EXIT_RUN_FAILED } from '../exit-codes.js';
 import { addLinkOptions, linkSpecFromFlags, type LinkFlags } from '../link-options.js';
@@ -21,12 +23,21 @@ interface ProxyFlags extends LinkFlags {
 }
 
 /** What a parent process may send to a forked proxy. */
-export type ToProxyProcess = { type: 'bypass'; on: boolean } | { type: 'configure'; link: unknown } | { type: 'close' };
+export type ToProxyProcess =
+  | { type: 'bypass'; on: boolean }
+  | { type: 'configure'; link: unknown }
+  /** Send the loss counters now, changed or not. */
+  | { type: 'report-loss' }
+  | { type: 'close' };
 /** What a forked proxy reports. `atNs` is process.hrtime.bigint() as a string (one monotonic clock for the machine). */
 export type FromProxyProcess =
   | { type: 'listening'; port: number; address: string }
   | { type: 'bypass'; bypass: boolean; atNs: string }
-  | { type: 'connection-error'; code: string; message: string };
+  | { type: 'connection-error'; code: string; message: string }
+  /** The loss model's counters, sent within LOSS_REPORT_MS of a change and once more on close. */
+  | { type: 'loss-stats'; up: LossStats | null; down: LossStats | null };
+
+const LOSS_REPORT_MS = 100;
 
 function port(v: string): number {
   if (!/^\d+$/.test(v) || Number(v) > 65535) throw new InvalidArgumentError(`"${v}" is not a port number (0-65535)`);
@@ -56,6 +67,16 @@ export function register(program: Command): void {
     process.stdout.write(`Longhaul link proxy: ${addr.address}:${addr.port} -> ${target.host}:${target.port}\n`);
     for (const line of describeLink(link.spec, link.preset)) process.stdout.write(line + '\n');
     tell({ type: 'listening', port: addr.port, address: addr.address });
+    let lastLoss = '';
+    const reportLoss = (always = false): void => {
+      const s = proxy.lossStats();
+      const text = JSON.stringify(s);
+      if (always || ((s.up || s.down) && text !== lastLoss)) {
+        lastLoss = text;
+        tell({ type: 'loss-stats', ...s });
+      }
+    };
+    const lossTimer = process.connected ? setInterval(() => reportLoss(), LOSS_REPORT_MS) : null;
 
     proxy.on('bypass', (on) => {
       tell({ type: 'bypass', bypass: on, atNs: process.hrtime.bigint().toString() });
@@ -72,6 +93,7 @@ export function register(program: Command): void {
       process.on('message', (m: ToProxyProcess) => {
         if (m.type === 'bypass') proxy.setBypass(m.on);
         else if (m.type === 'close') resolve();
+        else if (m.type === 'report-loss') reportLoss(true);
         else if (m.type === 'configure') {
           try {
             proxy.configure(parseLinkSpec(m.link));
@@ -93,6 +115,10 @@ export function register(program: Command): void {
     });
     if (process.stdin.isTTY) process.stdin.setRawMode(false);
     process.stdin.pause();
+    if (lossTimer) clearInterval(lossTimer);
+    reportLoss();
+    const stats = proxy.lossStats();
+    if (!process.connected && (stats.up || stats.down)) process.stdout.write(describeModelledLoss(stats) + '\n');
     await proxy.close();
     process.exit(process.exitCode ?? 0);
   });
