@@ -218,6 +218,33 @@ export function limiterInputs(streams: StreamResult[], measuredBitsPerSecond: nu
   };
 }
 
+/**
+ * Reno's average window under a loss ratio p, bytes, for `streams` streams: MSS × √(3 / (2p))
+ * each (Mathis et al.; what the proxy's loss model approximates). Null without loss.
+ */
+export function modelledLossWindow(lossRatio: number, mssBytes: number, streams: number): number | null {
+  return lossRatio > 0 ? streams * mssBytes * Math.sqrt(3 / (2 * lossRatio)) : null;
+}
+
+function lossSentence(
+  p: number, mss: number, rttSeconds: number, windowBytes: number, measured: number,
+  counts: { segments: number; losses: number; halvings: number } | null,
+): string {
+  const pct = `${Number((p * 100).toPrecision(3))} %`;
+  const cap = (windowBytes * 8) / rttSeconds;
+  const times = (n: number, one: string, many: string): string => `${groupDigits(n)} ${n === 1 ? one : many}`;
+  const did = counts
+    ? ` The proxy modelled ${times(counts.losses, 'loss', 'losses')} in ${times(counts.segments, 'segment', 'segments')} and halved its in-flight cap ${times(counts.halvings, 'time', 'times')}.`
+    : '';
+  const head = `With ${pct} modelled loss, Reno averages about ${groupDigits(Math.round(windowBytes))} B in flight (MSS ${groupDigits(mss)} B × √(3/(2p)) per stream), ` +
+    `${formatRateShort(cap)} over RTT ${formatRtt(rttSeconds)}; measured ${formatRateShort(measured)}`;
+  // An average over many losses: a short run (slow start, few losses) can beat it.
+  if (measured > 1.1 * cap) {
+    return `${head}, above that average: the run was too short for the losses to set the pace (slow start, and where the few losses fell, decide it), but congestion control under the modelled loss is the limit.${did}`;
+  }
+  return `${head}: the loss is the limit.${did}`;
+}
+
 /** One diagnosis per direction that carried data. */
 export function diagnoseResult(r: LonghaulResult, linkBitsPerSecond: number | null = null): Diagnosis[] {
   const out: Diagnosis[] = [];
@@ -246,16 +273,24 @@ export function diagnoseResult(r: LonghaulResult, linkBitsPerSecond: number | nu
     if (emulated) {
       // Through the link-emulator proxy the kernels only see the fast local hop: their RTT,
       // window and limit timers say nothing about the emulated path. Diagnose the emulated one.
+      const rttSeconds = (2 * emulated.delayMs) / 1000 || null;
+      const lossWindow = modelledLossWindow(emulated.lossRatio, emulated.mssBytes, Math.max(1, streams.length));
+      const lossCounts = r.link?.modelledLoss?.[direction === 'controllerToResponder' ? 'up' : 'down'] ?? null;
       const d = diagnoseLimiter({
         measuredBitsPerSecond: total.bitsPerSecond,
-        rttSeconds: (2 * emulated.delayMs) / 1000 || null,
+        rttSeconds,
         windowBytes: emulated.windowBytes,
-        windowScale: null, cwndBytes: null, retransSegments: null, busySeconds: null, rwndLimitedSeconds: null, sndbufLimitedSeconds: null,
+        // With modelled loss, Reno's average window under that loss plays the congestion window.
+        windowScale: null, cwndBytes: lossWindow, retransSegments: lossCounts?.losses ?? null,
+        busySeconds: null, rwndLimitedSeconds: null, sndbufLimitedSeconds: null,
         transferSeconds: total.seconds,
         linkBitsPerSecond: emulated.rateBitsPerSec ?? linkBitsPerSecond,
         missingReason: 'the emulated link has no delay, so there is no round trip to reason about',
       });
-      out.push({ direction, ...d, sentence: `${d.sentence} (Emulated link: its RTT, window and rate, not the local hop's TCP_INFO.)` });
+      const sentence = d.verdict === 'congestion-limited' && lossWindow !== null && rttSeconds
+        ? lossSentence(emulated.lossRatio, emulated.mssBytes, rttSeconds, lossWindow, total.bitsPerSecond ?? 0, lossCounts)
+        : d.sentence;
+      out.push({ direction, ...d, sentence: `${sentence} (Emulated link: its RTT, window and rate, not the local hop's TCP_INFO.)` });
       continue;
     }
     const inputs = limiterInputs(streams, total.bitsPerSecond, total.seconds, linkBitsPerSecond);

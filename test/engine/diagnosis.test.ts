@@ -172,6 +172,21 @@ describe('diagnoseResult over a result document', () => {
     assert.equal(d?.verdict, 'window-limited');
     assert.match(d!.sentence, /^Receiver window 65,536 B over RTT 1\.30 s allows at most 403 kbit\/s; measured 390 kbit\/s/);
     assert.match(d!.sentence, /Emulated link/);
+    // Modelled loss: Reno's average window under it plays the congestion window (Lossy Wi-Fi: 10 ms, 1 %).
+    const lossy = {
+      ...base, directions: { controllerToResponder: { bitsPerSecond: 10.3e6, seconds: 2 } },
+      link: {
+        ...base.link, settings: { ...settings, delayMs: 5, rateBitsPerSec: 30e6, windowBytes: null, lossRatio: 0.01 },
+        modelledLoss: { up: { segments: 4323, losses: 43, halvings: 43 }, down: null },
+      },
+    };
+    const [l] = diagnoseResult(lossy as unknown as LonghaulResult);
+    assert.equal(l?.verdict, 'congestion-limited', l?.sentence);
+    assert.match(l!.sentence, /^With 1 % modelled loss, Reno averages about 17,734 B in flight \(MSS 1,448 B × √\(3\/\(2p\)\) per stream\), 14 Mbit\/s over RTT 10\.0 ms; measured 10 Mbit\/s: the loss is the limit\. The proxy modelled 43 losses in 4,323 segments and halved its in-flight cap 43 times\./);
+    const short = { ...lossy, directions: { controllerToResponder: { bitsPerSecond: 18e6, seconds: 2 } } };
+    assert.match(diagnoseResult(short as unknown as LonghaulResult)[0]!.sentence, /measured 18 Mbit\/s, above that average: the run was too short for the losses to set the pace/);
+    const windowFirst = { ...lossy, directions: { controllerToResponder: { bitsPerSecond: 5e6, seconds: 2 } }, link: { ...lossy.link, settings: { ...lossy.link.settings, windowBytes: 8760 } } };
+    assert.equal(diagnoseResult(windowFirst as unknown as LonghaulResult)[0]?.verdict, 'window-limited', 'a window below the loss window is the limit');
     const bypassed = { ...base, link: { ...base.link, bypassToggles: [{ t: 5, bypass: true }, { t: 8, bypass: false }] } };
     const [b] = diagnoseResult(bypassed as unknown as LonghaulResult);
     assert.equal(b?.verdict, 'unknown');
