@@ -270,6 +270,9 @@ describe('browser mode, end to end', { skip: skip ?? false, timeout: 120_000 }, 
     // 30 Mbit/s with modelled 1 % loss over 2 s: the proxy shaped it (a direct loopback run moves gigabytes).
     assert.ok(bytes < (30e6 / 8) * 3.5, `${bytes} bytes through a 30 Mbit/s link in about 2 s`);
     assert.match(await page.getByTestId('link-summary').innerText(), /lossy-wifi[\s\S]*1 % loss \(modelled\)/);
+    // What the loss model did, as the proxy counted it (the app's run through its own proxy process).
+    assert.match(await page.getByTestId('modelled-loss').innerText(), /^Modelled loss: up [\d,]+ of [\d,]+ segments lost, cap halved [\d,]+ times?; down /);
+    assert.match(await page.getByTestId('diagnosis').first().innerText(), /With 1 % modelled loss, Reno averages/);
     assert.equal(await page.getByTestId('bypass-caveat').count(), 0);
     await shot(page, '12-results-both-here-proxy');
     await page.getByRole('button', { name: 'History', exact: true }).first().click();
