@@ -20,6 +20,7 @@ import type { NativePump, PumpEndReason } from '../native/native-api.js';
 import { chooseStreamIo, type StreamIo, type StreamIoChoice } from '../native/stream-io.js';
 import { socketFd } from '../native/tuned-socket.js';
 import type { StreamEnd } from '../protocol/messages.js';
+import { SendBacklog } from './send-backlog.js';
 import { adoptedSetup, dialStream, reportSocket, sampleSocket } from './stream-socket.js';
 import type { FromWorker, ToWorker, WorkerInit } from './worker-messages.js';
 
@@ -67,6 +68,8 @@ let doneSent = false;
 let ioChoice: StreamIoChoice = { io: 'node', reason: null };
 
 const streams = new Map<number, StreamState>();
+/** Bounds each sender's unsent kernel backlog (send-backlog.ts); null where the OS cannot, or LONGHAUL_SEND_BACKLOG=unbounded. */
+let backlog: SendBacklog | null = null;
 
 function send(msg: FromWorker): void {
   if (process.connected) process.send!(msg);
@@ -279,6 +282,7 @@ function finishStream(s: StreamState): void {
     return;
   }
   s.finished = true;
+  backlog?.remove(s.id);
   if (init!.role === 'send' && s.lastNs === 0n) s.lastNs = process.hrtime.bigint();
   if (s.error && init!.role === 'send' && s.socket) {
     // Only what reached the kernel counts.
@@ -353,8 +357,35 @@ function onStart(ns: string): void {
     deadlineNs = startNs + BigInt(Math.round(init!.seconds * 1e9));
   }
   scheduleTick();
-  if (init!.role === 'send') for (const s of streams.values()) s.pump();
+  if (init!.role === 'send') {
+    boundBacklogs();
+    for (const s of streams.values()) s.pump();
+  }
   maybeDone();
+}
+
+/** TCP_NOTSENT_LOWAT on every sending stream, so a timed run does not leave seconds of data queued behind its deadline. */
+function boundBacklogs(): void {
+  const api = nativeSockets().api;
+  const set = api?.setNotSentLowat ?? null;
+  if (!api || !set || process.env.LONGHAUL_SEND_BACKLOG === 'unbounded') return;
+  const fds = new Map<number, number>();
+  backlog = new SendBacklog(set, (id) => {
+    const s = streams.get(id);
+    const fd = fds.get(id);
+    if (!s || fd === undefined || s.finished || !s.socket || s.socket.destroyed) return null;
+    try {
+      return api.tcpInfo(fd).bytesAcked; // null where the OS does not say: the bound then stays as it is
+    } catch {
+      return null;
+    }
+  });
+  for (const s of streams.values()) {
+    const fd = s.socket && !s.finished ? socketFd(s.socket) : null;
+    if (fd === null) continue;
+    fds.set(s.id, fd);
+    backlog.add(s.id, fd);
+  }
 }
 
 function onStop(graceMs: number): void {

@@ -61,6 +61,7 @@ function wrap(b: NativeBinding): NativeApi {
   return {
     tcpInfoSource: b.tcpInfoSource,
     windowClamp: clamp,
+    setNotSentLowat: b.notSentLowatSupported === true && b.setNotSentLowat ? (fd, bytes) => b.setNotSentLowat!(fd, bytes) : null,
     createTcpSocket: (o) => b.createTcpSocket(o),
     setBuffers: (fd, snd, rcv) => b.setBuffers(fd, snd, rcv),
     getBuffers: (fd) => b.getBuffers(fd),

@@ -111,6 +111,9 @@ export interface NativeBinding {
   setWindowClamp?(fd: number, bytes: number): void;
   getWindowClamp?(fd: number): number;
   setBuffersForce?(fd: number, sndBufBytes: number, rcvBufBytes: number): void;
+  /** True where TCP_NOTSENT_LOWAT exists (Linux, macOS); absent in older builds. */
+  readonly notSentLowatSupported?: boolean;
+  setNotSentLowat?(fd: number, bytes: number): void;
 }
 
 /**
@@ -138,6 +141,8 @@ export interface NativeApi {
   /** Close a descriptor that was never handed to Node. */
   closeFd(fd: number): void;
   tcpInfo(fd: number): NativeTcpInfo;
+  /** TCP_NOTSENT_LOWAT setter, null where the OS (or this build) has none. */
+  readonly setNotSentLowat: ((fd: number, bytes: number) => void) | null;
   /** Whether startPump works here (POSIX builds of the addon). */
   readonly pumpSupported: boolean;
   /**

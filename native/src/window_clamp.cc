@@ -11,9 +11,9 @@
 #include <cstring>
 #include <string>
 
-#ifdef __linux__
+#ifndef _WIN32
 #include <netinet/in.h>
-#include <netinet/tcp.h>  // TCP_WINDOW_CLAMP
+#include <netinet/tcp.h>  // TCP_WINDOW_CLAMP, TCP_NOTSENT_LOWAT
 #include <sys/socket.h>
 #endif
 
@@ -101,6 +101,26 @@ Napi::Value SetBuffersForce(const Napi::CallbackInfo& info) {
 #endif
 }
 
+// setNotSentLowat(fd, bytes): TCP_NOTSENT_LOWAT (Linux, macOS): the socket takes more data only
+// while fewer than `bytes` wait unsent, so a timed run stops with little left to drain.
+Napi::Value SetNotSentLowat(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  int64_t a[2];
+  if (!ReadInts(info, 2, a)) {
+    Napi::TypeError::New(env, "setNotSentLowat(fd, bytes): two non-negative numbers expected").ThrowAsJavaScriptException();
+    return env.Undefined();
+  }
+#ifdef TCP_NOTSENT_LOWAT
+  int v = static_cast<int>(a[1]);
+  if (setsockopt(static_cast<int>(a[0]), IPPROTO_TCP, TCP_NOTSENT_LOWAT, &v, sizeof v) != 0) {
+    return ThrowErrno(env, errno, "setsockopt(TCP_NOTSENT_LOWAT)");
+  }
+  return env.Undefined();
+#else
+  return ThrowErrno(env, ENOTSUP, "TCP_NOTSENT_LOWAT (Linux and macOS only)");
+#endif
+}
+
 }  // namespace
 
 namespace lh {
@@ -115,6 +135,12 @@ void RegisterWindowClamp(Napi::Env env, Napi::Object exports) {
   exports.Set("setWindowClamp", Napi::Function::New(env, SetWindowClamp, "setWindowClamp"));
   exports.Set("getWindowClamp", Napi::Function::New(env, GetWindowClamp, "getWindowClamp"));
   exports.Set("setBuffersForce", Napi::Function::New(env, SetBuffersForce, "setBuffersForce"));
+#ifdef TCP_NOTSENT_LOWAT
+  exports.Set("notSentLowatSupported", Napi::Boolean::New(env, true));
+#else
+  exports.Set("notSentLowatSupported", Napi::Boolean::New(env, false));
+#endif
+  exports.Set("setNotSentLowat", Napi::Function::New(env, SetNotSentLowat, "setNotSentLowat"));
 }
 
 }  // namespace lh

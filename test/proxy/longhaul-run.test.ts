@@ -47,6 +47,23 @@ describe('a real longhaul run through the proxy', () => {
     }
   });
 
+  it('a timed run stops near its deadline: the sender keeps no seconds of data queued behind it', { timeout: 40_000 }, async () => {
+    // TCP_NOTSENT_LOWAT (electron/engine/send-backlog.ts). Without it, Linux let the sender queue up
+    // to 4 MB on the local hop: a 5 s run over the satellite preset delivered for 13.8 s (9.0 s with the
+    // bound measured on accepted bytes, 6.5 s measured on acknowledged bytes).
+    const json = join(dir, 'deadline.json');
+    const r = await loopback(['--delay', '100ms', '--rate', '4mbit', '-t', '2', '-i', '0.5', '--json', json], 30_000);
+    try {
+      assert.equal(r.code, 0, r.stderr + r.stdout);
+      const result = JSON.parse(readFileSync(json, 'utf8')) as LonghaulResult;
+      // 2 s of sending, a one-way delay of 100 ms, 250 ms of backlog and the shaper's queue.
+      assert.ok(result.total.seconds! < 3.2, `first to last byte ${result.total.seconds} s for a 2 s run`);
+      assert.ok(result.total.bytes > 0.5 * (3.83e6 / 8) * 2, `${result.total.bytes} bytes`);
+    } finally {
+      rmSync(json, { force: true });
+    }
+  });
+
   it('periodic 1 % loss: the result says what the loss model did (every 100th segment of each connection)', { timeout: 40_000 }, async () => {
     const json = join(dir, 'loss.json');
     const r = await loopback(['--delay', '10ms', '--rate', '20mbit', '--loss', '1%', '--loss-pattern', 'periodic', '-n', '2M', '-i', '0.5', '--json', json], 30_000);
