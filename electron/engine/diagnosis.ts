@@ -245,6 +245,32 @@ function lossSentence(
   return `${head}: the loss is the limit.${did}`;
 }
 
+/** Initial window of the emulated slow start, segments (as Linux). */
+const INITIAL_SEGMENTS = 10;
+/** A run shorter than this many ramps is told that slow start took much of it. */
+const RAMPS_PER_RUN = 4;
+
+/**
+ * Through an emulated link with slow start: when the run was too short for slow start to reach the
+ * link's rate, say so (a satellite run of a few seconds is mostly ramp). Null when it does not apply.
+ */
+function rampSentence(
+  s: NonNullable<NonNullable<LonghaulResult['link']>['settings']>, rttSeconds: number, streams: number, measured: number, seconds: number | null,
+): string | null {
+  if (seconds === null || s.rateBitsPerSec === null) return null;
+  const bdp = (s.rateBitsPerSec / 8) * rttSeconds / streams;
+  const target = Math.min(bdp, s.windowBytes ?? Infinity);
+  const initial = INITIAL_SEGMENTS * s.mssBytes;
+  if (target <= initial) return null;
+  const rtts = Math.ceil(Math.log2(target / initial));
+  const rampSeconds = rtts * rttSeconds;
+  const ceiling = Math.min(s.rateBitsPerSec * (s.mssBytes / (s.mssBytes + 66)), ((s.windowBytes ?? Infinity) * 8 * streams) / rttSeconds);
+  if (seconds >= RAMPS_PER_RUN * rampSeconds || measured >= 0.8 * ceiling) return null;
+  return `Slow start: from ${INITIAL_SEGMENTS} × ${groupDigits(s.mssBytes)} B, doubling per round trip, a stream needs about ${rtts} round trips (${rampSeconds.toFixed(1)} s) ` +
+    `to reach ${groupDigits(Math.round(target))} B in flight (${target === bdp ? "the link's bandwidth-delay product" : 'the window'}); the data flowed for ${seconds.toFixed(1)} s, ` +
+    `so the ramp took much of it: measured ${formatRateShort(measured)} of the ${formatRateShort(ceiling)} the link allows after it. Run at least ${Math.ceil(RAMPS_PER_RUN * rampSeconds)} s to see the link's rate.`;
+}
+
 /** One diagnosis per direction that carried data. */
 export function diagnoseResult(r: LonghaulResult, linkBitsPerSecond: number | null = null): Diagnosis[] {
   const out: Diagnosis[] = [];
@@ -287,10 +313,13 @@ export function diagnoseResult(r: LonghaulResult, linkBitsPerSecond: number | nu
         linkBitsPerSecond: emulated.rateBitsPerSec ?? linkBitsPerSecond,
         missingReason: 'the emulated link has no delay, so there is no round trip to reason about',
       });
-      const sentence = d.verdict === 'congestion-limited' && lossWindow !== null && rttSeconds
+      const ramp = rttSeconds && emulated.slowstart && lossWindow === null && d.verdict !== 'window-limited'
+        ? rampSentence(emulated, rttSeconds, Math.max(1, streams.length), total.bitsPerSecond ?? 0, total.seconds)
+        : null;
+      const sentence = ramp ?? (d.verdict === 'congestion-limited' && lossWindow !== null && rttSeconds
         ? lossSentence(emulated.lossRatio, emulated.mssBytes, rttSeconds, lossWindow, total.bitsPerSecond ?? 0, lossCounts)
-        : d.sentence;
-      out.push({ direction, ...d, sentence: `${sentence} (Emulated link: its RTT, window and rate, not the local hop's TCP_INFO.)` });
+        : d.sentence);
+      out.push({ direction, ...d, ...(ramp ? { verdict: 'congestion-limited' as const } : {}), sentence: `${sentence} (Emulated link: its RTT, window and rate, not the local hop's TCP_INFO.)` });
       continue;
     }
     const inputs = limiterInputs(streams, total.bitsPerSecond, total.seconds, linkBitsPerSecond);

@@ -187,6 +187,17 @@ describe('diagnoseResult over a result document', () => {
     assert.match(diagnoseResult(short as unknown as LonghaulResult)[0]!.sentence, /measured 18 Mbit\/s, above that average: the run was too short for the losses to set the pace/);
     const windowFirst = { ...lossy, directions: { controllerToResponder: { bitsPerSecond: 5e6, seconds: 2 } }, link: { ...lossy.link, settings: { ...lossy.link.settings, windowBytes: 8760 } } };
     assert.equal(diagnoseResult(windowFirst as unknown as LonghaulResult)[0]?.verdict, 'window-limited', 'a window below the loss window is the limit');
+    // A short run over the satellite link with slow start and no window: the ramp, not the path, held it.
+    const ramp = {
+      ...base, directions: { controllerToResponder: { bitsPerSecond: 608_000, seconds: 6.6 } },
+      link: { ...base.link, settings: { ...settings, windowBytes: null, slowstart: true } },
+    };
+    const [sr] = diagnoseResult(ramp as unknown as LonghaulResult);
+    assert.equal(sr?.verdict, 'congestion-limited', sr?.sentence);
+    assert.match(sr!.sentence, /^Slow start: from 10 × 1,448 B, doubling per round trip, a stream needs about 6 round trips \(7\.8 s\) to reach 650,000 B in flight \(the link's bandwidth-delay product\); the data flowed for 6\.6 s/);
+    assert.match(sr!.sentence, /Run at least 32 s to see the link's rate\./);
+    const long = { ...ramp, directions: { controllerToResponder: { bitsPerSecond: 3.7e6, seconds: 40 } } };
+    assert.equal(diagnoseResult(long as unknown as LonghaulResult)[0]?.verdict, 'link-limited');
     const bypassed = { ...base, link: { ...base.link, bypassToggles: [{ t: 5, bypass: true }, { t: 8, bypass: false }] } };
     const [b] = diagnoseResult(bypassed as unknown as LonghaulResult);
     assert.equal(b?.verdict, 'unknown');
