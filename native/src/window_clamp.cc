@@ -37,23 +37,40 @@ bool ReadInts(const Napi::CallbackInfo& info, size_t n, int64_t* out) {
   return true;
 }
 
-// setWindowClamp(fd, bytes): TCP_WINDOW_CLAMP. Before the handshake it also bounds the window scale.
-Napi::Value SetWindowClamp(const Napi::CallbackInfo& info) {
+// (fd, bytes) -> setsockopt(fd, IPPROTO_TCP, option, bytes). option < 0: not on this OS
+// (throws ENOTSUP naming `unsupported`). `usage` is the TypeError for a bad call.
+Napi::Value SetTcpInt(const Napi::CallbackInfo& info, int option, const char* usage, const char* where, const char* unsupported) {
   Napi::Env env = info.Env();
   int64_t a[2];
   if (!ReadInts(info, 2, a)) {
-    Napi::TypeError::New(env, "setWindowClamp(fd, bytes): two non-negative numbers expected").ThrowAsJavaScriptException();
+    Napi::TypeError::New(env, usage).ThrowAsJavaScriptException();
     return env.Undefined();
   }
-#ifdef __linux__
-  int v = static_cast<int>(a[1]);
-  if (setsockopt(static_cast<int>(a[0]), IPPROTO_TCP, TCP_WINDOW_CLAMP, &v, sizeof v) != 0) {
-    return ThrowErrno(env, errno, "setsockopt(TCP_WINDOW_CLAMP)");
+#ifndef _WIN32
+  if (option >= 0) {
+    int v = static_cast<int>(a[1]);
+    if (setsockopt(static_cast<int>(a[0]), IPPROTO_TCP, option, &v, sizeof v) != 0) return ThrowErrno(env, errno, where);
+    return env.Undefined();
   }
-  return env.Undefined();
-#else
-  return ThrowErrno(env, ENOTSUP, "TCP_WINDOW_CLAMP (Linux only)");
 #endif
+  return ThrowErrno(env, ENOTSUP, unsupported);
+}
+
+#if defined(__linux__)
+constexpr int kWindowClamp = TCP_WINDOW_CLAMP;
+#else
+constexpr int kWindowClamp = -1;
+#endif
+#if defined(TCP_NOTSENT_LOWAT)
+constexpr int kNotSentLowat = TCP_NOTSENT_LOWAT;
+#else
+constexpr int kNotSentLowat = -1;
+#endif
+
+// setWindowClamp(fd, bytes): TCP_WINDOW_CLAMP. Before the handshake it also bounds the window scale.
+Napi::Value SetWindowClamp(const Napi::CallbackInfo& info) {
+  return SetTcpInt(info, kWindowClamp, "setWindowClamp(fd, bytes): two non-negative numbers expected",
+                   "setsockopt(TCP_WINDOW_CLAMP)", "TCP_WINDOW_CLAMP (Linux only)");
 }
 
 // getWindowClamp(fd) -> bytes the kernel clamps the advertised window to now.
@@ -104,21 +121,8 @@ Napi::Value SetBuffersForce(const Napi::CallbackInfo& info) {
 // setNotSentLowat(fd, bytes): TCP_NOTSENT_LOWAT (Linux, macOS): the socket takes more data only
 // while fewer than `bytes` wait unsent, so a timed run stops with little left to drain.
 Napi::Value SetNotSentLowat(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  int64_t a[2];
-  if (!ReadInts(info, 2, a)) {
-    Napi::TypeError::New(env, "setNotSentLowat(fd, bytes): two non-negative numbers expected").ThrowAsJavaScriptException();
-    return env.Undefined();
-  }
-#ifdef TCP_NOTSENT_LOWAT
-  int v = static_cast<int>(a[1]);
-  if (setsockopt(static_cast<int>(a[0]), IPPROTO_TCP, TCP_NOTSENT_LOWAT, &v, sizeof v) != 0) {
-    return ThrowErrno(env, errno, "setsockopt(TCP_NOTSENT_LOWAT)");
-  }
-  return env.Undefined();
-#else
-  return ThrowErrno(env, ENOTSUP, "TCP_NOTSENT_LOWAT (Linux and macOS only)");
-#endif
+  return SetTcpInt(info, kNotSentLowat, "setNotSentLowat(fd, bytes): two non-negative numbers expected",
+                   "setsockopt(TCP_NOTSENT_LOWAT)", "TCP_NOTSENT_LOWAT (Linux and macOS only)");
 }
 
 }  // namespace
