@@ -37,15 +37,19 @@ bool ReadInts(const Napi::CallbackInfo& info, size_t n, int64_t* out) {
   return true;
 }
 
+// ReadInts, or throw a TypeError with `usage` and return false.
+bool ArgsOr(const Napi::CallbackInfo& info, size_t n, int64_t* out, const char* usage) {
+  if (ReadInts(info, n, out)) return true;
+  Napi::TypeError::New(info.Env(), usage).ThrowAsJavaScriptException();
+  return false;
+}
+
 // (fd, bytes) -> setsockopt(fd, IPPROTO_TCP, option, bytes). option < 0: not on this OS
 // (throws ENOTSUP naming `unsupported`). `usage` is the TypeError for a bad call.
 Napi::Value SetTcpInt(const Napi::CallbackInfo& info, int option, const char* usage, const char* where, const char* unsupported) {
   Napi::Env env = info.Env();
   int64_t a[2];
-  if (!ReadInts(info, 2, a)) {
-    Napi::TypeError::New(env, usage).ThrowAsJavaScriptException();
-    return env.Undefined();
-  }
+  if (!ArgsOr(info, 2, a, usage)) return env.Undefined();
 #ifndef _WIN32
   if (option >= 0) {
     int v = static_cast<int>(a[1]);
@@ -77,10 +81,7 @@ Napi::Value SetWindowClamp(const Napi::CallbackInfo& info) {
 Napi::Value GetWindowClamp(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   int64_t a[1];
-  if (!ReadInts(info, 1, a)) {
-    Napi::TypeError::New(env, "getWindowClamp(fd): fd must be a non-negative number").ThrowAsJavaScriptException();
-    return env.Undefined();
-  }
+  if (!ArgsOr(info, 1, a, "getWindowClamp(fd): fd must be a non-negative number")) return env.Undefined();
 #ifdef __linux__
   int v = 0;
   socklen_t len = sizeof v;
@@ -98,10 +99,7 @@ Napi::Value GetWindowClamp(const Napi::CallbackInfo& info) {
 Napi::Value SetBuffersForce(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   int64_t a[3];
-  if (!ReadInts(info, 3, a)) {
-    Napi::TypeError::New(env, "setBuffersForce(fd, sndBufBytes, rcvBufBytes): three non-negative numbers expected").ThrowAsJavaScriptException();
-    return env.Undefined();
-  }
+  if (!ArgsOr(info, 3, a, "setBuffersForce(fd, sndBufBytes, rcvBufBytes): three non-negative numbers expected")) return env.Undefined();
 #ifdef __linux__
   int fd = static_cast<int>(a[0]);
   if (a[1] > 0) {

@@ -50,6 +50,18 @@ async function pair(): Promise<{ client: net.Socket; server: net.Socket; close: 
   };
 }
 
+type Pair = Awaited<ReturnType<typeof pair>>;
+
+/** Run `body` with a fresh connected pair, closed afterwards whatever happens. */
+async function withPair(body: (p: Pair) => Promise<void>): Promise<void> {
+  const p = await pair();
+  try {
+    await body(p);
+  } finally {
+    await p.close();
+  }
+}
+
 /** Read everything a socket gets until its FIN: byte count and SHA-256. */
 function drain(socket: net.Socket): Promise<{ bytes: number; sha256: string }> {
   const hash = createHash('sha256');
@@ -67,8 +79,7 @@ function drain(socket: net.Socket): Promise<{ bytes: number; sha256: string }> {
 
 describe('native byte loop', () => {
   it('sender: an odd byte budget arrives exactly, in ceil(budget / buffer) writes of the 0x5a pattern', opts, async () => {
-    const p = await pair();
-    try {
+    await withPair(async (p) => {
       const budget = 10_000_001;
       const received = drain(p.server);
       const { pump, ended } = startPump(p.client, { role: 'send', bufferBytes: 128 * 1024, budgetBytes: budget });
@@ -86,14 +97,11 @@ describe('native byte loop', () => {
       const got = await within(received, 10_000, 'receiver drain');
       assert.equal(got.bytes, budget);
       assert.equal(got.sha256, createHash('sha256').update(Buffer.alloc(budget, 0x5a)).digest('hex'));
-    } finally {
-      await p.close();
-    }
+    });
   });
 
   it('sender: the deadline ends a loop that the peer does not read (window full), within 100 ms of it', opts, async () => {
-    const p = await pair();
-    try {
+    await withPair(async (p) => {
       // Nobody reads the accepted socket: the sender blocks once the buffers are full.
       const deadlineNs = process.hrtime.bigint() + 300_000_000n;
       const { pump, ended } = startPump(p.client, { role: 'send', bufferBytes: 64 * 1024, deadlineNs });
@@ -101,14 +109,11 @@ describe('native byte loop', () => {
       assert.equal(end.reason, 'deadline');
       assert.ok(end.ms >= 290 && end.ms < 400, `ended ${end.ms.toFixed(0)} ms after the start, deadline at 300 ms`);
       assert.ok(pump.snapshot()[0] > 0, 'it wrote until the buffers were full');
-    } finally {
-      await p.close();
-    }
+    });
   });
 
   it('stop() ends a blocked sender and a waiting receiver within 100 ms', opts, async () => {
-    const p = await pair();
-    try {
+    await withPair(async (p) => {
       const sender = startPump(p.client, { role: 'send', bufferBytes: 64 * 1024 });
       const receiver = startPump(p.server, { role: 'receive', bufferBytes: 64 * 1024 });
       // The receiver's loop now drains what the sender writes: let both run, then stop both.
@@ -123,14 +128,11 @@ describe('native byte loop', () => {
       assert.equal(r.reason, 'stopped');
       assert.ok(performance.now() - t < 150, `stopped in ${(performance.now() - t).toFixed(0)} ms`);
       assert.ok(receiver.pump.snapshot()[1] > 0, 'read completions counted');
-    } finally {
-      await p.close();
-    }
+    });
   });
 
   it('receiver: counts what arrives, exactly, and ends on the peer\'s FIN', opts, async () => {
-    const p = await pair();
-    try {
+    await withPair(async (p) => {
       const { pump, ended } = startPump(p.server, { role: 'receive', bufferBytes: 128 * 1024 });
       const chunk = Buffer.alloc(777_777, 1);
       for (let i = 0; i < 13; i++) if (!p.client.write(chunk)) await new Promise((r) => p.client.once('drain', r));
@@ -142,14 +144,11 @@ describe('native byte loop', () => {
       assert.equal(bytes, 13 * 777_777);
       assert.ok(completions >= Math.ceil(bytes / (128 * 1024)), `${completions} reads of at most 128 KiB`);
       assert.ok(firstNs > 0n && lastNs >= firstNs);
-    } finally {
-      await p.close();
-    }
+    });
   });
 
   it('a reset peer ends the sender with an error carrying errno (EPIPE/ECONNRESET), not a signal', opts, async () => {
-    const p = await pair();
-    try {
+    await withPair(async (p) => {
       const clientErrors: Error[] = [];
       p.client.on('error', (e) => clientErrors.push(e)); // Node sees the reset too (it watches for the FIN)
       const { ended } = startPump(p.client, { role: 'send', bufferBytes: 64 * 1024 });
@@ -159,14 +158,11 @@ describe('native byte loop', () => {
       assert.equal(end.reason, 'error');
       assert.ok(end.err && typeof end.err.errno === 'number', 'errno');
       assert.match(end.err.message, /^send: /);
-    } finally {
-      await p.close();
-    }
+    });
   });
 
   it('the Node socket may be destroyed while the loop runs: the loop keeps its own descriptor and ends cleanly', opts, async () => {
-    const p = await pair();
-    try {
+    await withPair(async (p) => {
       const { pump, ended } = startPump(p.server, { role: 'receive', bufferBytes: 64 * 1024 });
       p.server.destroy(); // closes Node's descriptor; the loop reads its dup
       p.client.write(Buffer.alloc(100_000, 2));
@@ -174,9 +170,7 @@ describe('native byte loop', () => {
       const end = await within(ended, 5000, 'receiver end');
       assert.equal(end.reason, 'eof');
       assert.equal(pump.snapshot()[0], 100_000);
-    } finally {
-      await p.close();
-    }
+    });
   });
 
   it('three senders share one thread: each budget exact, one stopped and one reset without disturbing the others', opts, async () => {
@@ -207,8 +201,7 @@ describe('native byte loop', () => {
   });
 
   it('batched reads never stall: after a full-speed burst, single 1000-byte writes are each counted within 300 ms', opts, async () => {
-    const p = await pair();
-    try {
+    await withPair(async (p) => {
       const { pump, ended } = startPump(p.server, { role: 'receive', bufferBytes: 128 * 1024, batchReads: true });
       // A 0.5 s burst at full speed: the loop measures a high rate and batches.
       const until = performance.now() + 500;
@@ -234,9 +227,7 @@ describe('native byte loop', () => {
       p.client.end();
       assert.equal((await within(ended, 5000, 'eof')).reason, 'eof');
       assert.equal(pump.snapshot()[0], burst + 3000);
-    } finally {
-      await p.close();
-    }
+    });
   });
 
   it('bad options are a TypeError, not a crash', opts, () => {
