@@ -12,6 +12,7 @@
  * back the verdict where the kernel has them.
  */
 import type { Diagnosis, LimiterVerdict, LonghaulResult, StreamResult, TcpSample } from '../contract/result.js';
+import { payloadFraction } from '../contract/wire.js';
 import { groupDigits } from '../util/units.js';
 
 /** A bound "binds" when the measured rate is within this factor of it. */
@@ -264,7 +265,7 @@ function rampSentence(
   if (target <= initial) return null;
   const rtts = Math.ceil(Math.log2(target / initial));
   const rampSeconds = rtts * rttSeconds;
-  const ceiling = Math.min(s.rateBitsPerSec * (s.mssBytes / (s.mssBytes + 66)), ((s.windowBytes ?? Infinity) * 8 * streams) / rttSeconds);
+  const ceiling = Math.min(s.rateBitsPerSec * payloadFraction(s.mssBytes), ((s.windowBytes ?? Infinity) * 8 * streams) / rttSeconds);
   if (seconds >= RAMPS_PER_RUN * rampSeconds || measured >= 0.8 * ceiling) return null;
   return `Slow start: from ${INITIAL_SEGMENTS} × ${groupDigits(s.mssBytes)} B, doubling per round trip, a stream needs about ${rtts} round trips (${rampSeconds.toFixed(1)} s) ` +
     `to reach ${groupDigits(Math.round(target))} B in flight (${target === bdp ? "the link's bandwidth-delay product" : 'the window'}); the data flowed for ${seconds.toFixed(1)} s, ` +

@@ -71,7 +71,7 @@ export interface Stage {
 }
 
 /** Default segment size: a 1500-byte MTU less IPv4, TCP and timestamp headers (what Linux uses). */
-export const DEFAULT_MSS_BYTES = 1448;
+export { DEFAULT_MSS_BYTES } from '../contract/wire.js';
 
 /** Small deterministic PRNG (mulberry32), for stages given a `seed`: a test can replay its losses. */
 export function seededRandom(seed: number): () => number {

@@ -16,19 +16,14 @@
  */
 import { z } from 'zod';
 import { registerStage } from '../registry.js';
+import { DEFAULT_MSS_BYTES, WIRE_OVERHEAD_BYTES, payloadFraction } from '../../contract/wire.js';
 import type { Stage, StageConfig, StageContext } from '../stage.js';
 
 const MIN_QUEUE_BYTES = 64 * 1024;
 /** Chunks of about 2 ms of serialization, at least one segment: smooth pacing, few timers. */
 const CHUNK_MS = 2;
-const MSS_BYTES = 1448;
-/** Ethernet header (14) + IPv4 (20) + TCP with the timestamp option (32) per full segment. */
-export const WIRE_OVERHEAD_BYTES = 66;
-
-/** Payload bits per wire bit for full-sized segments: 1448 / 1514 ≈ 0.956 with the defaults. */
-export function payloadFraction(mssBytes = MSS_BYTES, wireOverheadBytes = WIRE_OVERHEAD_BYTES): number {
-  return mssBytes / (mssBytes + wireOverheadBytes);
-}
+const MSS_BYTES = DEFAULT_MSS_BYTES;
+export { WIRE_OVERHEAD_BYTES, payloadFraction };
 
 export const rateSchema = z.object({
   type: z.literal('rate'),

@@ -7,13 +7,11 @@
  * The rate is the link's (wire) rate: every 1448-byte segment also carries 66
  * header bytes (Ethernet 14, IPv4 20, TCP with timestamps 32), so a 4 Mbit/s
  * link carries at most 4 × 1448 / 1514 ≈ 3.83 Mbit/s of TCP payload: the
- * same model the proxy's results and bench:link use
- * (electron/proxy/stages/rate.ts, `payloadFraction`).
+ * same model the proxy's results and bench:link use (electron/contract/wire.ts).
  */
+import { DEFAULT_MSS_BYTES, WIRE_OVERHEAD_BYTES, payloadFraction } from '../../../electron/contract/wire.js';
 
-/** Ethernet + IPv4 + TCP-with-timestamps header bytes per full segment. */
-export const WIRE_OVERHEAD_BYTES = 66;
-export const DEFAULT_MSS_BYTES = 1448;
+export { DEFAULT_MSS_BYTES, WIRE_OVERHEAD_BYTES };
 
 export interface LinkModelInput {
   rateBitsPerSec: number;
@@ -44,7 +42,7 @@ export function linkModel(i: LinkModelInput): LinkModel {
   const rttS = i.rttMs / 1000;
   const bdpBytes = (i.rateBitsPerSec * rttS) / 8;
   const mss = i.mssBytes ?? DEFAULT_MSS_BYTES;
-  const payloadRateBitsPerSec = (i.rateBitsPerSec * mss) / (mss + WIRE_OVERHEAD_BYTES);
+  const payloadRateBitsPerSec = i.rateBitsPerSec * payloadFraction(mss);
   if (i.windowBytes === null) {
     return { bdpBytes, payloadRateBitsPerSec, windowLimitBitsPerSec: null, ceilingBitsPerSec: null, limitedBy: 'unknown', windowTooSmall: false };
   }
