@@ -7,6 +7,7 @@
       "target_name": "longhaul_native",
       "sources": [
         "src/addon.cc",
+        "src/owned_conn.cc",
         "src/socket_posix.cc",
         "src/socket_win.cc",
         "src/stream_pump.cc",

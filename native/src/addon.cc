@@ -8,10 +8,11 @@
 #include "lh_socket.h"
 
 namespace lh {
-// stream_pump.cc: the per-stream byte loop on its own thread (POSIX).
+// stream_pump.cc: the per-stream byte loops on their own threads.
 bool PumpSupported();
 Napi::Function DefinePump(Napi::Env env);
 void RegisterWindowClamp(Napi::Env env, Napi::Object exports);  // window_clamp.cc
+void RegisterOwnedConn(Napi::Env env, Napi::Object exports);    // owned_conn.cc
 }  // namespace lh
 
 namespace {
@@ -178,6 +179,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("pumpSupported", Napi::Boolean::New(env, lh::PumpSupported()));
   exports.Set("Pump", lh::DefinePump(env));
   lh::RegisterWindowClamp(env, exports);
+  lh::RegisterOwnedConn(env, exports);
   return exports;
 }
 

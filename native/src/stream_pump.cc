@@ -30,8 +30,10 @@
 //   turns batching off when the user set a window, so a window test's
 //   advertised window is never reduced by bytes held for batching.
 //
-// POSIX only. On Windows `pumpSupported` is false and Longhaul moves bytes in
-// Node, as before.
+// Windows (Winsock): the same loops on the addon-owned socket itself (there is
+// no dup(), and Node never holds a Windows data socket: owned_conn.cc), always
+// non-blocking with WSAPoll() for the bounded waits, and without read batching
+// (Windows TCP ignores SO_RCVLOWAT). The JS side closes that socket after onDone.
 #include <napi.h>
 #include <uv.h>
 
@@ -44,13 +46,11 @@
 #include <thread>
 #include <vector>
 
+#include "lh_net.h"
+#include "lh_socket.h"
+
 #ifndef _WIN32
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
 #include <sys/time.h>
-#include <sys/socket.h>
-#include <unistd.h>
 #endif
 
 namespace lh {
@@ -60,11 +60,7 @@ constexpr int kPollMs = 50;
 constexpr uint64_t kBatchPeriodNs = 100'000'000;  // re-measure the rate every 100 ms
 constexpr double kBatchHoldUs = 250;               // batch what arrives in 250 us
 
-#ifdef MSG_NOSIGNAL
-constexpr int kSendFlags = MSG_NOSIGNAL;  // a reset peer gives EPIPE, never SIGPIPE
-#else
-constexpr int kSendFlags = 0;  // macOS: SO_NOSIGPIPE is set on the dup below
-#endif
+using net::Sock;
 
 // Why a loop ended.
 enum class EndReason { kNone, kEof, kBudget, kDeadline, kStopped, kError };
@@ -82,7 +78,7 @@ const char* ReasonName(EndReason r) {
 
 // Shared between the JS object and its thread; whichever lets go last frees it.
 struct PumpState {
-  int fd = -1;
+  Sock fd = net::kBadSock;
   bool send = false;
   size_t bufferBytes = 0;
   int64_t budgetBytes = -1;  // -1: no byte budget
@@ -100,25 +96,23 @@ struct PumpState {
   Napi::ThreadSafeFunction done;
 };
 
-#ifndef _WIN32
 // Wait until the socket is ready for `events` or kPollMs passed; EINTR counts as a wake-up.
-void WaitReady(int fd, short events) {
-  pollfd p{fd, events, 0};
-  poll(&p, 1, kPollMs);
-}
+void WaitReady(Sock fd, short events) { net::WaitOne(fd, events, kPollMs); }
 
 // Hand the end to JS (once) and let go of the socket.
 void Finish(const std::shared_ptr<PumpState>& s, EndReason reason, int err = 0, const char* where = "") {
   s->reason = reason;
   s->err = err;
   s->where = where;
-  ::close(s->fd);
-  s->fd = -1;
+#ifndef _WIN32
+  ::close(s->fd);  // our dup; Windows borrows the JS side's socket, which closes it after onDone
+#endif
+  s->fd = net::kBadSock;
   s->running.store(false, std::memory_order_release);
   s->done.BlockingCall([s](Napi::Env env, Napi::Function cb) {
     Napi::Value e = env.Null();
     if (s->reason == EndReason::kError) {
-      Napi::Error x = Napi::Error::New(env, std::string(s->where) + ": " + std::strerror(s->err));
+      Napi::Error x = Napi::Error::New(env, std::string(s->where) + ": " + ErrorText(s->err));
       x.Set("errno", Napi::Number::New(env, s->err));
       x.Set("syscall", Napi::String::New(env, s->where));
       e = x.Value();
@@ -187,7 +181,7 @@ class SenderGroup {
       st.off = 0;
       st.want = want;
     }
-    ssize_t n = ::send(s->fd, payload.data() + st.off, st.want - st.off, kSendFlags);
+    long long n = net::SendSome(s->fd, payload.data() + st.off, st.want - st.off);
     if (n > 0) {
       *progress = true;
       st.full = false;
@@ -201,23 +195,24 @@ class SenderGroup {
       }
       return true;
     }
-    if (n < 0 && errno == EINTR) {
+    int e = n < 0 ? net::LastError() : 0;
+    if (n < 0 && net::Interrupted(e)) {
       *progress = true;
       return true;
     }
-    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+    if (n < 0 && net::WouldBlock(e)) {
       // A window-limited sender waits; a stop or the deadline may cut its buffer short.
       st.full = true;
       return !StopOrDeadline(st, uv_hrtime());
     }
-    Finish(st.s, EndReason::kError, n < 0 ? errno : EIO, "send");
+    Finish(st.s, EndReason::kError, n < 0 ? e : net::kConnReset, "send");
     return false;
   }
 
   static void Run() {
     std::vector<Stream> streams;
     std::vector<char> payload;
-    std::vector<pollfd> fds;
+    std::vector<net::PollFd> fds;
     for (;;) {
       {
         std::lock_guard<std::mutex> lock(mu_);
@@ -244,8 +239,13 @@ class SenderGroup {
       if (progress || streams.empty()) continue;
       // Every socket is full: sleep until one has room (or kPollMs, to see stops and deadlines).
       fds.clear();
-      for (auto& st : streams) fds.push_back(pollfd{st.s->fd, POLLOUT, 0});
-      poll(fds.data(), fds.size(), kPollMs);
+      for (auto& st : streams) {
+        net::PollFd p{};
+        p.fd = st.s->fd;
+        p.events = net::kPollOut;
+        fds.push_back(p);
+      }
+      net::Poll(fds.data(), fds.size(), kPollMs);
     }
   }
 
@@ -258,6 +258,7 @@ std::mutex SenderGroup::mu_;
 std::vector<std::shared_ptr<PumpState>> SenderGroup::pending_;
 bool SenderGroup::running_ = false;
 
+#ifndef _WIN32
 // SO_RCVLOWAT for the rate measured over the last period (see the top of the file).
 class ReadBatcher {
  public:
@@ -330,6 +331,23 @@ class BlockingReads {
   bool ok_ = false;
 };
 
+#else
+// Windows TCP has no SO_RCVLOWAT: no batching, and the socket stays non-blocking (a timed-out
+// blocking recv leaves a Winsock socket in an undefined state).
+class ReadBatcher {
+ public:
+  ReadBatcher(Sock, size_t) {}
+  void Count(double, uint64_t) {}
+  void Idle() {}
+  void Reset() {}
+};
+class BlockingReads {
+ public:
+  explicit BlockingReads(Sock) {}
+  bool ok() const { return false; }
+};
+#endif
+
 void RunReceiver(PumpState* s) {
   std::vector<char> buf(s->bufferBytes);
   double bytes = 0, completions = 0;
@@ -337,7 +355,7 @@ void RunReceiver(PumpState* s) {
   ReadBatcher batcher(s->fd, buf.size());
   for (;;) {
     if (s->stop.load(std::memory_order_relaxed)) { s->reason = EndReason::kStopped; break; }
-    ssize_t n = ::recv(s->fd, buf.data(), buf.size(), 0);
+    long long n = net::RecvSome(s->fd, buf.data(), buf.size());
     if (n > 0) {
       uint64_t now = uv_hrtime();
       if (s->firstNs.load(std::memory_order_relaxed) == 0) s->firstNs.store(now, std::memory_order_relaxed);
@@ -350,15 +368,16 @@ void RunReceiver(PumpState* s) {
       continue;
     }
     if (n == 0) { s->reason = EndReason::kEof; break; }
-    if (errno == EINTR) continue;
-    if (errno == EAGAIN || errno == EWOULDBLOCK) {
+    int e = net::LastError();
+    if (net::Interrupted(e)) continue;
+    if (net::WouldBlock(e)) {
       // Blocking: the receive timeout passed with nothing to read. Non-blocking: wait here.
-      if (!blocking.ok()) WaitReady(s->fd, POLLIN);
+      if (!blocking.ok()) WaitReady(s->fd, net::kPollIn);
       if (s->batchReads) batcher.Idle();
       continue;
     }
     s->reason = EndReason::kError;
-    s->err = errno;
+    s->err = e;
     s->where = "recv";
     break;
   }
@@ -370,7 +389,6 @@ void RunReceiverThread(std::shared_ptr<PumpState> s) {
   RunReceiver(s.get());
   Finish(s, s->reason, s->err, s->where);
 }
-#endif
 
 // new Pump(fd, { role, bufferBytes, budgetBytes, deadlineNs }, onDone(err, reason))
 class Pump : public Napi::ObjectWrap<Pump> {
@@ -384,9 +402,6 @@ class Pump : public Napi::ObjectWrap<Pump> {
 
   explicit Pump(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Pump>(info) {
     Napi::Env env = info.Env();
-#ifdef _WIN32
-    Napi::Error::New(env, "the native byte loop is POSIX only").ThrowAsJavaScriptException();
-#else
     if (info.Length() < 3 || !info[0].IsNumber() || !info[1].IsObject() || !info[2].IsFunction()) {
       Napi::TypeError::New(env, "new Pump(fd, options, onDone): fd, options object and callback expected").ThrowAsJavaScriptException();
       return;
@@ -410,9 +425,18 @@ class Pump : public Napi::ObjectWrap<Pump> {
       bool lossless = false;
       s->deadlineNs = deadline.As<Napi::BigInt>().Uint64Value(&lossless);
     }
+#ifdef _WIN32
+    Sock fd = static_cast<Sock>(info[0].As<Napi::Number>().Int64Value());
+    if (!net::SetNonBlocking(fd)) {
+      Napi::Error e = Napi::Error::New(env, std::string("ioctlsocket(FIONBIO): ") + ErrorText(net::LastError()));
+      e.Set("errno", Napi::Number::New(env, net::LastError()));
+      e.ThrowAsJavaScriptException();
+      return;
+    }
+#else
     int fd = ::dup(info[0].As<Napi::Number>().Int32Value());
     if (fd < 0) {
-      Napi::Error e = Napi::Error::New(env, std::string("dup: ") + std::strerror(errno));
+      Napi::Error e = Napi::Error::New(env, std::string("dup: ") + ErrorText(errno));
       e.Set("errno", Napi::Number::New(env, errno));
       e.ThrowAsJavaScriptException();
       return;
@@ -421,12 +445,12 @@ class Pump : public Napi::ObjectWrap<Pump> {
     int one = 1;
     setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, sizeof one);
 #endif
+#endif
     s->fd = fd;
     s->done = Napi::ThreadSafeFunction::New(env, info[2].As<Napi::Function>(), "longhaul-pump", 0, 1);
     state_ = s;
     if (s->send) SenderGroup::Add(s);
     else std::thread(RunReceiverThread, s).detach();
-#endif
   }
 
   ~Pump() {
@@ -459,13 +483,7 @@ class Pump : public Napi::ObjectWrap<Pump> {
 
 }  // namespace
 
-bool PumpSupported() {
-#ifdef _WIN32
-  return false;
-#else
-  return true;
-#endif
-}
+bool PumpSupported() { return true; }
 
 Napi::Function DefinePump(Napi::Env env) { return Pump::Define(env); }
 

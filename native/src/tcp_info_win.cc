@@ -13,6 +13,40 @@
 
 namespace lh {
 
+// TCP_INFO_v1 as the Windows SDK declares it (mstcpip.h, NTDDI_WIN10_RS5): the members of
+// TCP_INFO_v0 followed by the RFC 4898 send-limit counters. Declared here because older
+// SDK and mingw-w64 headers hide it below RS5, though the call falls back on v0 at run time.
+struct TcpInfoV1 {
+  TCPSTATE State;
+  ULONG Mss;
+  ULONG64 ConnectionTimeMs;
+  BOOLEAN TimestampsEnabled;
+  ULONG RttUs;
+  ULONG MinRttUs;
+  ULONG BytesInFlight;
+  ULONG Cwnd;
+  ULONG SndWnd;
+  ULONG RcvWnd;
+  ULONG RcvBuf;
+  ULONG64 BytesOut;
+  ULONG64 BytesIn;
+  ULONG BytesReordered;
+  ULONG BytesRetrans;
+  ULONG FastRetrans;
+  ULONG DupAcksIn;
+  ULONG TimeoutEpisodes;
+  UCHAR SynRetrans;
+  ULONG SndLimTransRwin;
+  ULONG SndLimTimeRwin;
+  ULONG64 SndLimBytesRwin;
+  ULONG SndLimTransCwnd;
+  ULONG SndLimTimeCwnd;
+  ULONG64 SndLimBytesCwnd;
+  ULONG SndLimTransSnd;
+  ULONG SndLimTimeSnd;
+  ULONG64 SndLimBytesSnd;
+};
+
 const char* TcpInfoSource() { return "windows-sio_tcp_info"; }
 
 // TCP_INFO_v1 starts with exactly the members of TCP_INFO_v0, so one template fills both.
@@ -34,7 +68,7 @@ static void FillCommon(const T& ti, TcpInfo* out) {
 OsError ReadTcpInfo(SockHandle h, TcpInfo* out) {
   SOCKET s = static_cast<SOCKET>(h);
   DWORD version = 1;
-  TCP_INFO_v1 v1;
+  TcpInfoV1 v1;
   DWORD got = 0;
   memset(&v1, 0, sizeof v1);
   if (WSAIoctl(s, SIO_TCP_INFO, &version, sizeof version, &v1, sizeof v1, &got, nullptr, nullptr) == 0) {
