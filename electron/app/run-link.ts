@@ -58,6 +58,7 @@ export class RunLink {
       },
       record: () => inner.record(),
       refresh: () => inner.refresh?.() ?? Promise.resolve(),
+      forwardPort: (targetPort) => this.proxy.forward(targetPort),
     };
   }
 

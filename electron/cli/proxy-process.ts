@@ -62,7 +62,27 @@ export class ProxyProcess {
       },
       record: () => linkInfo(this.spec, this.preset, this.toggles, this.lossStats),
       refresh: () => this.refreshLossStats(),
+      forwardPort: (targetPort) => this.forward(targetPort),
     };
+  }
+
+  /** Have the proxy carry connections to another port of its target through the same link; resolves with its local port. */
+  forward(targetPort: number): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const onMessage = (m: FromProxyProcess): void => {
+        if (m.type !== 'forwarding' || m.targetPort !== targetPort) return;
+        clearTimeout(timer);
+        this.child.off('message', onMessage);
+        if (m.port !== null) resolve(m.port);
+        else reject(new Error(`the link proxy cannot forward port ${targetPort}: ${m.error ?? 'unknown error'}`));
+      };
+      const timer = setTimeout(() => {
+        this.child.off('message', onMessage);
+        reject(new Error(`the link proxy did not answer a forward of port ${targetPort} within 5 s`));
+      }, 5000);
+      this.child.on('message', onMessage);
+      this.send({ type: 'forward', targetPort });
+    });
   }
 
   /** Ask the proxy for its loss counters now; resolves when they arrive (at once when no stage models loss). */

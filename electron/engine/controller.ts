@@ -44,6 +44,11 @@ export interface RunLinkHook {
   record(): LinkInfo;
   /** Bring what record() says up to date (the proxy's counters); awaited at most LINK_REFRESH_MS before the final result. */
   refresh?(): Promise<void>;
+  /**
+   * Carry connections to another port of the target through the same emulated link (a
+   * responder's own data port, params-ok.dataPort); resolves with the emulator's local port for it.
+   */
+  forwardPort?(targetPort: number): Promise<number>;
 }
 
 /** How long the final result waits for the link hook's refresh. */
@@ -136,7 +141,7 @@ export class ControllerRun extends EventEmitter<RunEvents> {
       case 'hello':
         return this.onHello(m);
       case 'params-ok':
-        return void this.openStreams();
+        return void this.openStreams(m.dataPort ?? null);
       case 'streams-ready':
         return this.onStreamsReady();
       case 'started':
@@ -173,7 +178,20 @@ export class ControllerRun extends EventEmitter<RunEvents> {
     this.emit('phase', 'params');
   }
 
-  private async openStreams(): Promise<void> {
+  /**
+   * Where the data connections go: the control port, or the port the responder opened for this
+   * run's data (params-ok.dataPort), reached through the link emulator when the run uses one.
+   */
+  private async dataTarget(dataPort: number | null): Promise<{ host: string; port: number }> {
+    if (dataPort === null) return { host: this.opts.host, port: this.opts.port };
+    if (!this.opts.link) return { host: this.opts.host, port: dataPort };
+    if (!this.opts.link.forwardPort) {
+      throw new LonghaulError('LH_ERR_DATA_STREAM', `the responder takes data connections on port ${dataPort}, which this link emulator cannot forward`);
+    }
+    return { host: this.opts.host, port: await this.opts.link.forwardPort(dataPort) };
+  }
+
+  private async openStreams(dataPort: number | null): Promise<void> {
     this.channel!.enter('streams');
     this.emit('phase', 'streams');
     const plane = new DataPlane({ params: this.params, plan: this.plan, side: 'controller', maxWorkersPerRole: this.opts.maxWorkersPerRole });
@@ -194,7 +212,8 @@ export class ControllerRun extends EventEmitter<RunEvents> {
       this.maybeSendResults();
     });
     try {
-      await plane.connectAll(this.opts.host, this.opts.port, (id) => encodeDataHeader(this.cookie, id));
+      const target = await this.dataTarget(dataPort);
+      await plane.connectAll(target.host, target.port, (id) => encodeDataHeader(this.cookie, id));
     } catch (err) {
       this.fail(new LonghaulError('LH_ERR_DATA_STREAM', `could not open the data streams: ${describeError(err).message}`));
     }

@@ -4,12 +4,15 @@
  * into one per-side sample per interval.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
 import { EventEmitter } from 'node:events';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { TcpSample } from '../contract/result.js';
 import type { AppliedWindow } from '../native/advertised-window.js';
 import { LonghaulError } from '../util/errors.js';
+import { nativeSockets } from '../native/load-native.js';
+import { rawHandle } from './connection-sorter.js';
 import type { StreamEnd } from '../protocol/messages.js';
 import type { PlannedStream, RunParams, StreamSender } from './params.js';
 import type { FromWorker, ToWorker, WorkerRole } from './worker-messages.js';
@@ -55,6 +58,15 @@ export interface DataPlaneOptions {
   maxWorkersPerRole?: number;
   /** Responder side: whether the listening socket's buffers were set to the requested window. */
   listenerWindow?: { applied: boolean; reason: string | null; window?: AppliedWindow | null };
+}
+
+/** Close a descriptor this process no longer needs; an error means it is gone already. */
+function closeQuietly(fd: number): void {
+  try {
+    nativeSockets().api?.closeFd(fd);
+  } catch {
+    // nothing left to release
+  }
 }
 
 /** How many worker processes to use for `streamCount` streams of one role. */
@@ -136,6 +148,39 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
       this.tell(slot, { type: 'connect', id, host, port, headerB64: headerFor(id).toString('base64'), bytes: this.budgets.get(id) ?? null });
     }
     await Promise.all(waits);
+  }
+
+  /**
+   * Responder side, owned data connections (native/data-conn.ts): hand a socket the addon accepted
+   * to the worker that owns stream `id`. Windows duplicates it into the worker
+   * (WSADuplicateSocketW); elsewhere Node wraps the descriptor and passes it as it passes any
+   * handle. Either way this process closes its own copy once the worker has taken it.
+   */
+  async adoptOwned(id: number, fd: number): Promise<void> {
+    const api = nativeSockets().api;
+    const slot = this.slotOf.get(id);
+    if (!api?.owned || !slot) {
+      closeQuietly(fd);
+      throw new LonghaulError('LH_ERR_DATA_STREAM', slot ? 'the native socket addon is not loaded' : `no stream ${id} in this run`);
+    }
+    if (process.platform !== 'win32') {
+      const socket = new net.Socket({ fd, readable: true, writable: true });
+      socket.pause();
+      try {
+        await this.adopt(id, rawHandle(socket));
+      } finally {
+        socket.destroy();
+      }
+      return;
+    }
+    try {
+      const info = api.owned.duplicate(fd, slot.child.pid!);
+      const ready = this.waitReady(id);
+      this.tell(slot, { type: 'adopt-owned', id, bytes: this.budgets.get(id) ?? null, socketB64: info.toString('base64') });
+      await ready;
+    } finally {
+      closeQuietly(fd);
+    }
   }
 
   /** Responder side: hand an accepted TCP handle to the worker that owns stream `id`. */

@@ -8,9 +8,15 @@
  * Senders write one fixed buffer "from thin air" (ttcp style), honouring
  * backpressure; receivers read into one fixed buffer and count bytes and read
  * completions. Two byte loops do that (electron/native/stream-io.ts): the
- * addon's native loop, one thread per stream (send(2)/recv(2); the default on
- * Linux and macOS), or Node's socket writes and `onread` reads. Everything
- * else (sampling, TCP_INFO, deadline, stop, results) is the same for both.
+ * addon's native loop, one thread per stream (send/recv; the default
+ * wherever the addon is built), or Node's socket writes and `onread` reads.
+ * Everything else (sampling, TCP_INFO, deadline, stop, results) is the same for both.
+ *
+ * A stream's socket is either Node's (net.Socket; the native loop works on a
+ * dup of its descriptor) or, where Node cannot expose one (Windows), owned by
+ * the addon from the SYN to the close (native/data-conn.ts): then `owned` holds
+ * it, the native loop is its only reader and writer, and this worker sends its
+ * FIN and closes it.
  */
 import net from 'node:net';
 import os from 'node:os';
@@ -19,13 +25,18 @@ import { nativeSockets } from '../native/load-native.js';
 import type { NativePump, PumpEndReason } from '../native/native-api.js';
 import { chooseStreamIo, type StreamIo, type StreamIoChoice } from '../native/stream-io.js';
 import { socketFd } from '../native/tuned-socket.js';
+import { chooseDataConn, type DataConnChoice } from '../native/data-conn.js';
+import { dialOwned } from '../native/owned-socket.js';
 import type { StreamEnd } from '../protocol/messages.js';
 import { SendBacklog } from './send-backlog.js';
-import { adoptedSetup, dialStream, reportSocket, sampleSocket } from './stream-socket.js';
+import { adoptedSetup, dialStream, ownedStream, reportSocket, sampleSocket, type OwnedStream } from './stream-socket.js';
 import type { FromWorker, ToWorker, WorkerInit } from './worker-messages.js';
 
 /** The largest read a receiver on Node's loop asks for, in bytes (see init). The native loop reads `--buffer` bytes. */
 const RECEIVE_BUFFER_MAX_BYTES = 128 * 1024;
+
+/** How long an owned data connection may take to connect and send its header, ms. */
+const OWNED_CONNECT_TIMEOUT_MS = 10_000;
 
 /** Writes per event-loop turn before yielding, so timers (samples, deadline) still run. */
 const WRITES_PER_TURN = 16;
@@ -33,6 +44,8 @@ const WRITES_PER_TURN = 16;
 interface StreamState {
   id: number;
   socket: net.Socket | null;
+  /** The addon-owned socket, where this stream has one instead of `socket`. */
+  owned: OwnedStream | null;
   budget: number | null;
   /** Bytes handed to socket.write (send) or received (receive). */
   bytes: number;
@@ -66,6 +79,7 @@ let tickIndex = 0;
 let tickTimer: NodeJS.Timeout | null = null;
 let doneSent = false;
 let ioChoice: StreamIoChoice = { io: 'node', reason: null };
+let dataConn: DataConnChoice = { mode: 'node', reason: null };
 
 const streams = new Map<number, StreamState>();
 /** Bounds each sender's unsent kernel backlog (send-backlog.ts); null where the OS cannot, or LONGHAUL_SEND_BACKLOG=unbounded. */
@@ -104,7 +118,7 @@ function foldNativeTimes(s: StreamState): void {
 
 function newStream(id: number, budget: number | null): StreamState {
   const s: StreamState = {
-    id, socket: null, budget, bytes: 0, completions: 0, firstNs: 0n, lastNs: 0n,
+    id, socket: null, owned: null, budget, bytes: 0, completions: 0, firstNs: 0n, lastNs: 0n,
     ready: false, finished: false, error: null, pump: () => pumpStream(s), report: null, tcp: null,
     io: ioChoice.io, native: null, nativeRunning: false,
   };
@@ -164,7 +178,7 @@ function attach(s: StreamState, socket: net.Socket): void {
  */
 function startNative(s: StreamState): boolean {
   const api = nativeSockets().api;
-  const fd = s.socket ? socketFd(s.socket) : null;
+  const fd = s.owned ? s.owned.fd : s.socket ? socketFd(s.socket) : null;
   if (!api || fd === null) return fallBackToNode(s, fd === null ? 'the socket has no descriptor' : 'the addon is not loaded');
   const role = init!.role;
   try {
@@ -186,11 +200,17 @@ function startNative(s: StreamState): boolean {
   s.nativeRunning = true;
   // Node must not read this socket any more: the native loop is its only reader (receive) and
   // Node only watches for the peer's FIN (send).
-  if (role === 'receive') s.socket!.pause();
+  if (role === 'receive') s.socket?.pause();
   return true;
 }
 
 function fallBackToNode(s: StreamState, why: string): false {
+  if (s.owned) {
+    // Node has no handle on an owned socket: without the native loop the stream cannot run.
+    s.error ??= { code: 'LH_ERR_DATA_STREAM', message: `stream ${s.id}: the native byte loop could not start: ${why}` };
+    finishStream(s);
+    return false;
+  }
   s.io = 'node';
   process.emitWarning(`longhaul: stream ${s.id} moves its bytes through Node: ${why}`);
   return false;
@@ -199,6 +219,7 @@ function fallBackToNode(s: StreamState, why: string): false {
 function onNativeDone(s: StreamState, err: NodeJS.ErrnoException | null, reason: PumpEndReason): void {
   s.nativeRunning = false;
   foldNativeTimes(s);
+  if (s.owned) return onOwnedDone(s, s.owned, err, reason);
   const socket = s.socket!;
   if (err) {
     s.error ??= { code: 'LH_ERR_DATA_STREAM', message: `stream ${s.id}: ${err.code ?? err.message}` };
@@ -222,7 +243,37 @@ function onNativeDone(s: StreamState, err: NodeJS.ErrnoException | null, reason:
   finishStream(s);
 }
 
+/**
+ * An owned stream's loop ended: a sender (budget, deadline, stop) sends its FIN; a receiver
+ * answers the peer's FIN with its own. The socket stays open, so the final TCP_INFO can
+ * still be read, until the worker's results are out (closeOwned).
+ */
+function onOwnedDone(s: StreamState, owned: OwnedStream, err: NodeJS.ErrnoException | null, reason: PumpEndReason): void {
+  if (err) {
+    s.error ??= { code: 'LH_ERR_DATA_STREAM', message: `stream ${s.id}: ${err.code ?? err.message}` };
+  } else if (init!.role === 'send' || reason === 'eof') {
+    if (init!.role === 'send') s.lastNs = process.hrtime.bigint();
+    try {
+      nativeSockets().api!.owned!.shutdownSend(owned.fd);
+    } catch (e) {
+      // The peer reset the connection after our last byte: the bytes counted are in its kernel or lost with it.
+      if (init!.role === 'send') s.error ??= { code: 'LH_ERR_DATA_STREAM', message: `stream ${s.id}: ${(e as Error).message}` };
+    }
+  }
+  finishStream(s);
+}
+
+/** Close every owned socket whose loop has ended (after the results are out). */
+function closeOwned(): void {
+  for (const s of streams.values()) if (s.owned && !s.nativeRunning) s.owned.close();
+}
+
 function pumpStream(s: StreamState): void {
+  if (s.owned) {
+    // The header went out with the connect; only the native loop can move the bytes.
+    if (!s.native && !s.finished) startNative(s);
+    return;
+  }
   if (s.io === 'native') {
     if (!s.native && s.socket && !s.finished) {
       // The data header must be on the wire before the first payload byte.
@@ -261,12 +312,17 @@ function pumpStream(s: StreamState): void {
 }
 
 function endSender(s: StreamState): void {
-  const socket = s.socket!;
   if (s.nativeRunning) {
     // The loop ends within 50 ms and comes back here through onNativeDone.
     s.native!.stop();
     return;
   }
+  if (s.owned) {
+    // Stopped before its loop ever ran.
+    if (!s.finished) onOwnedDone(s, s.owned, null, 'stopped');
+    return;
+  }
+  const socket = s.socket!;
   if (socket.writableEnded) return;
   socket.end(() => {
     s.lastNs = process.hrtime.bigint();
@@ -305,7 +361,7 @@ function sampleTcp(index: number, t: number): [number, TcpSample][] {
   const out: [number, TcpSample][] = [];
   for (const s of streams.values()) {
     // A finished sender's socket stays open while the kernel drains it: its readings still count.
-    s.tcp = sampleSocket(s.socket && !s.socket.destroyed ? s.socket : null, index, t) ?? s.tcp;
+    s.tcp = (s.owned ? s.owned.sample(index, t) : sampleSocket(s.socket && !s.socket.destroyed ? s.socket : null, index, t)) ?? s.tcp;
     if (s.tcp) out.push([s.id, s.tcp]);
   }
   return out;
@@ -348,6 +404,7 @@ function maybeDone(): void {
     ...(s.report ? { socket: s.report } : {}),
   }));
   send({ type: 'done', streams: ends });
+  closeOwned();
 }
 
 function onStart(ns: string): void {
@@ -373,7 +430,7 @@ function boundBacklogs(): void {
   backlog = new SendBacklog(set, (id) => {
     const s = streams.get(id);
     const fd = fds.get(id);
-    if (!s || fd === undefined || s.finished || !s.socket || s.socket.destroyed) return null;
+    if (!s || fd === undefined || s.finished || (!s.owned && (!s.socket || s.socket.destroyed))) return null;
     try {
       return api.tcpInfo(fd).bytesAcked; // null where the OS does not say: the bound then stays as it is
     } catch {
@@ -381,7 +438,7 @@ function boundBacklogs(): void {
     }
   });
   for (const s of streams.values()) {
-    const fd = s.socket && !s.finished ? socketFd(s.socket) : null;
+    const fd = s.finished ? null : s.owned ? s.owned.fd : s.socket ? socketFd(s.socket) : null;
     if (fd === null) continue;
     fds.set(s.id, fd);
     backlog.add(s.id, fd);
@@ -396,7 +453,7 @@ function onStop(graceMs: number): void {
   }
   for (const s of streams.values()) {
     if (s.finished) continue;
-    if (init!.role === 'send' && s.socket) endSender(s);
+    if (init!.role === 'send' && (s.socket || s.owned)) endSender(s);
   }
   // A stream that still moves bytes after the stop is draining what the kernels already
   // hold (seconds on a slow, long link): wait for it. Only a stream that stays idle for
@@ -436,10 +493,12 @@ function onMessage(msg: ToWorker, handle?: unknown): void {
     case 'init':
       init = msg;
       ioChoice = chooseStreamIo();
+      dataConn = chooseDataConn(nativeSockets().api);
       // The native receive loop is one thread per stream: never more of them than CPUs, or a
       // 128-stream run starves everything else on the machine, the UI included (measured: the
       // Chromium chart's redraw went from <100 ms to 8 s). Beyond that, Node's one-thread loop.
-      if (ioChoice.io === 'native' && msg.role === 'receive' && msg.streams > os.availableParallelism()) {
+      // (Owned sockets have no Node loop to fall back on: they keep their threads.)
+      if (ioChoice.io === 'native' && dataConn.mode === 'node' && msg.role === 'receive' && msg.streams > os.availableParallelism()) {
         ioChoice = { io: 'node', reason: `${msg.streams} receiving streams in one worker: more than the ${os.availableParallelism()} CPUs` };
       }
       payload = Buffer.alloc(msg.bufferBytes, 0x5a);
@@ -449,6 +508,7 @@ function onMessage(msg: ToWorker, handle?: unknown): void {
       return;
     case 'connect': {
       const s = newStream(msg.id, msg.bytes);
+      if (dataConn.mode === 'owned') return connectOwned(s, msg.host, msg.port, Buffer.from(msg.headerB64, 'base64'));
       const onread = init!.role === 'receive' ? receiveOptions(s) : undefined;
       dialStream(msg.host, msg.port, init!.windowBytes, onread).then(({ socket, setup }) => {
         attach(s, socket);
@@ -481,6 +541,19 @@ function onMessage(msg: ToWorker, handle?: unknown): void {
       send({ type: 'ready', id: msg.id });
       return;
     }
+    case 'adopt-owned': {
+      // A socket the engine accepted on its owned data listener, duplicated for this process (Windows).
+      const s = newStream(msg.id, msg.bytes);
+      let fd: number;
+      try {
+        fd = nativeSockets().api!.owned!.fromDuplicate(Buffer.from(msg.socketB64, 'base64'));
+      } catch (err) {
+        send({ type: 'stream-error', id: s.id, code: 'LH_ERR_DATA_STREAM', message: `stream ${s.id}: cannot open the accepted socket here: ${(err as Error).message}` });
+        return;
+      }
+      becomeOwned(s, fd, adoptedSetup(init!.windowBytes, init!.listenerWindow));
+      return;
+    }
     case 'start':
       onStart(msg.startNs);
       return;
@@ -488,6 +561,34 @@ function onMessage(msg: ToWorker, handle?: unknown): void {
       onStop(msg.graceMs);
       return;
   }
+}
+
+/** Controller side, owned connections: the addon connects with the window set and sends the header. */
+function connectOwned(s: StreamState, host: string, port: number, header: Buffer): void {
+  const api = nativeSockets().api!;
+  dialOwned(api, host, port, init!.windowBytes, header, OWNED_CONNECT_TIMEOUT_MS).then(({ fd, setup }) => {
+    if (stopping) {
+      api.closeFd(fd);
+      send({ type: 'stream-error', id: s.id, code: 'LH_ERR_DATA_STREAM', message: `stream ${s.id}: the run was stopped while it connected` });
+      return;
+    }
+    becomeOwned(s, fd, setup);
+  }, (err: NodeJS.ErrnoException) => {
+    send({ type: 'stream-error', id: s.id, code: 'LH_ERR_DATA_STREAM', message: `stream ${s.id}: ${err.code ?? err.message}` });
+  });
+}
+
+/** A connected owned socket joins the run: described, its receiver loop started, announced. */
+function becomeOwned(s: StreamState, fd: number, setup: Parameters<typeof ownedStream>[1]): void {
+  s.owned = ownedStream(fd, setup);
+  s.report = s.owned.report;
+  s.io = 'native';
+  if (init!.role === 'receive' && !startNative(s)) {
+    send({ type: 'stream-error', id: s.id, code: 'LH_ERR_DATA_STREAM', message: s.error?.message ?? `stream ${s.id}: the native byte loop could not start` });
+    return;
+  }
+  s.ready = true;
+  send({ type: 'ready', id: s.id });
 }
 
 process.on('message', onMessage as (m: unknown, h: unknown) => void);

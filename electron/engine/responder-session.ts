@@ -17,6 +17,9 @@ import { DataPlane, type SideSample } from './data-plane.js';
 import { planStreams, type PlannedStream, type RunParams } from './params.js';
 import { RunRecorder } from './run-recorder.js';
 import type { ListenerTuning } from '../native/tuned-socket.js';
+import { nativeSockets } from '../native/load-native.js';
+import { chooseDataConn } from '../native/data-conn.js';
+import { OwnedDataListener, type OwnedConnection } from './owned-listener.js';
 import { runningTimeoutMs, windowInfo, CAPABILITIES, STOP_GRACE_MS } from './run-common.js';
 
 /** What a responder allows a peer to ask for. */
@@ -47,6 +50,8 @@ export interface ResponderSessionEvents {
   sample: [SideSample, 'controller' | 'responder'];
   /** The session is over; `result` is what was measured (null if no run began). */
   end: [LonghaulResult | null, LonghaulError | null];
+  /** A connection to this run's own data listener was turned away: [peer, reason]. */
+  rejected: [string, string];
 }
 
 export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
@@ -60,6 +65,8 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
   private recorder: RunRecorder | null = null;
   private readonly adopted = new Set<number>();
   private listenerTuning: ListenerTuning | null = null;
+  /** This run's own data listener, where the addon owns data connections (owned-listener.ts). */
+  private ownedListener: OwnedDataListener | null = null;
   private started = false;
   private stopRequested = false;
   private stopReason: string | null = null;
@@ -103,8 +110,32 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
       return;
     }
     socket.destroy(); // the worker holds its own duplicate of the descriptor now
+    this.maybeStreamsReady();
+  }
+
+  /** A data connection arrived on this run's owned listener (address already checked there). */
+  private async acceptOwned(c: OwnedConnection): Promise<void> {
+    const id = this.wantsData ? checkDataHeader(c.header, this.cookie) : null;
+    if (id === null || !this.plan.some((s) => s.id === id) || this.adopted.has(id) || !this.plane) {
+      nativeSockets().api?.closeFd(c.fd);
+      this.emit('rejected', `${c.address}:${c.port}`, 'data connection with a wrong cookie or stream id');
+      return;
+    }
+    this.adopted.add(id);
+    try {
+      await this.plane.adoptOwned(id, c.fd);
+    } catch (err) {
+      this.channel.fail(err instanceof LonghaulError ? err : new LonghaulError('LH_ERR_WORKER', describeError(err).message));
+      return;
+    }
+    this.maybeStreamsReady();
+  }
+
+  /** Every data connection is in: tell the controller, and take no more. */
+  private maybeStreamsReady(): void {
     if (this.adopted.size === this.plan.length && this.channel.state === 'streams') {
       this.restoreListener();
+      void this.ownedListener?.close();
       this.channel.send({ type: 'streams-ready' });
       this.channel.enter('start');
     }
@@ -154,7 +185,22 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
     this.cookie = m.cookie;
     this.params = p;
     this.plan = planStreams(p);
-    if (p.windowBytes !== null) {
+    const native = nativeSockets();
+    if (chooseDataConn(native.api).mode === 'owned') {
+      try {
+        this.ownedListener = OwnedDataListener.open(native.api!, {
+          bindAddress: this.channel.localAddress,
+          peerAddress: this.channel.remoteAddress,
+          windowBytes: p.windowBytes,
+          maxPending: this.plan.length + 8,
+        });
+      } catch (err) {
+        return this.channel.fail(new LonghaulError('LH_ERR_DATA_STREAM', `cannot listen for this run's data connections: ${describeError(err).message}`));
+      }
+      this.ownedListener.on('connection', (c) => void this.acceptOwned(c));
+      this.ownedListener.on('rejected', (peer, reason) => this.emit('rejected', peer, reason));
+      if (p.windowBytes !== null) this.listenerTuning = { applied: true, effective: this.ownedListener.effective ?? { sndBufBytes: null, rcvBufBytes: null, sndLocked: null, rcvLocked: null }, window: this.ownedListener.window, restore: () => null };
+    } else if (p.windowBytes !== null) {
       this.listenerTuning = this.opts.tuneListener?.(p.windowBytes)
         ?? { applied: false, reason: 'this responder cannot set its listening socket\'s buffers', restore: () => null };
     }
@@ -184,7 +230,7 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
       this.localDone = true;
       this.maybeSendResults();
     });
-    this.channel.send({ type: 'params-ok' });
+    this.channel.send({ type: 'params-ok', ...(this.ownedListener ? { dataPort: this.ownedListener.port } : {}) });
     this.channel.enter('streams');
   }
 
@@ -262,6 +308,7 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
     if (this.ended) return;
     this.ended = true;
     this.restoreListener();
+    void this.ownedListener?.close();
     const result = this.recorder && this.started ? this.recorder.build() : null;
     this.plane?.destroy();
     if (err) this.channel.destroy();

@@ -168,6 +168,7 @@ export class Responder extends EventEmitter<ResponderEvents> {
       tuneListener: (windowBytes) => this.tuneListener(windowBytes),
     });
     this.active = session;
+    session.on('rejected', (peer, reason) => this.emit('rejected', peer, reason));
     session.once('end', (result, err) => {
       if (this.active === session) this.active = null;
       this.emit('session-end', result, err);

@@ -56,8 +56,51 @@ export function reportSocket(socket: net.Socket, setup: WindowSetup): SocketRepo
   const report = describeSocket(native.api, fd, setup, native.reason);
   if (setup.reason) report.unavailable.unshift({ field: 'window', reason: setup.reason });
   const clamp = setup.window?.clampBytes ?? null;
-  if (native.api && fd !== null && clamp !== null && !clampWatches.has(socket)) clampWatches.set(socket, new ClampWatch(native.api, socket, fd, clamp));
+  if (native.api && fd !== null && clamp !== null && !clampWatches.has(socket)) {
+    const watch = new ClampWatch(native.api, fd, clamp, () => !socket.destroyed);
+    socket.once('close', () => watch.stopPolling());
+    clampWatches.set(socket, watch);
+  }
   return report;
+}
+
+/** An addon-owned stream socket (native/data-conn.ts) as it was set up, and its clamp kept where the OS has one. */
+export interface OwnedStream {
+  fd: number;
+  report: SocketReport;
+  /** TCP_INFO at a tick (null once closed or unreadable). */
+  sample(index: number, t: number): TcpSample | null;
+  /** Close the socket (once; later calls do nothing). Only after its byte loop has ended. */
+  close(): void;
+}
+
+/** Describe an owned socket and keep its advertised-window clamp (Linux) until close(). */
+export function ownedStream(fd: number, setup: WindowSetup): OwnedStream {
+  const native = nativeSockets();
+  const api = native.api!;
+  const report = describeSocket(api, fd, setup, native.reason);
+  let open = true;
+  const clamp = setup.window?.clampBytes ?? null;
+  const watch = clamp !== null ? new ClampWatch(api, fd, clamp, () => open) : null;
+  return {
+    fd,
+    report,
+    sample(index, t) {
+      if (!open) return null;
+      watch?.check();
+      return readTcpSample(api, fd, index, t);
+    },
+    close() {
+      if (!open) return;
+      open = false;
+      watch?.stopPolling();
+      try {
+        api.closeFd(fd);
+      } catch {
+        // already gone
+      }
+    },
+  };
 }
 
 /** TCP_INFO of a live socket at a tick; null once the socket is closed or without the addon. */

@@ -28,6 +28,8 @@ export type ToWorker =
   | { type: 'connect'; id: number; host: string; port: number; headerB64: string; bytes: number | null }
   /** Responder side: a raw TCP handle accepted by the engine process comes with this message. */
   | { type: 'adopt'; id: number; bytes: number | null }
+  /** Responder side, owned connections on Windows: a socket the engine accepted, duplicated for this worker (WSADuplicateSocketW). */
+  | { type: 'adopt-owned'; id: number; bytes: number | null; socketB64: string }
   /** `startNs`: process.hrtime.bigint() of the run's start, as a decimal string (same clock in every local process). */
   | { type: 'start'; startNs: string }
   /** Stop now: senders end their streams, receivers wait up to `graceMs` for the peer's FIN. */

@@ -19,7 +19,6 @@
  * and the correction (≤ 5 ms in the first minute) the advertised window can
  * exceed W.
  */
-import type net from 'node:net';
 import type { NativeApi } from './native-api.js';
 
 /** What was put on one socket for a window request. */
@@ -83,19 +82,19 @@ export class ClampWatch {
   /** How often the kernel had replaced the clamp (each time put back). */
   corrections = 0;
 
-  constructor(private readonly api: NativeApi, private readonly socket: net.Socket, private readonly fd: number, readonly clampBytes: number) {
+  /** `isOpen` false: the socket is gone, its descriptor number may be reused: never touch it again. Call stopPolling() at its close. */
+  constructor(private readonly api: NativeApi, private readonly fd: number, readonly clampBytes: number, private readonly isOpen: () => boolean) {
     this.check(); // the handshake may have replaced it already (seen on loopback)
     polled.set(this, Date.now() + FAST_POLL_LIMIT_MS);
     if (!pollTimer) {
       pollTimer = setInterval(pollAll, FAST_POLL_MS);
       pollTimer.unref();
     }
-    socket.once('close', () => this.stopPolling());
   }
 
   /** Put the clamp back if the kernel replaced it; true when it did. */
   check(): boolean {
-    if (this.socket.destroyed || !this.api.windowClamp) return false;
+    if (!this.isOpen() || !this.api.windowClamp) return false;
     try {
       if (this.api.windowClamp.get(this.fd) === this.clampBytes) return false;
       this.api.windowClamp.set(this.fd, this.clampBytes);

@@ -5,7 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import type { NativeApi, NativeBinding, NativeTcpInfo } from './native-api.js';
+import type { NativeApi, NativeBinding, NativeOwnedConn, NativeTcpInfo } from './native-api.js';
 
 /** Set to 1 to run as if the addon were not built (tests, troubleshooting). */
 export const NO_NATIVE_ENV = 'LONGHAUL_NO_NATIVE';
@@ -61,6 +61,7 @@ function wrap(b: NativeBinding): NativeApi {
   return {
     tcpInfoSource: b.tcpInfoSource,
     windowClamp: clamp,
+    owned: ownedConn(b),
     setNotSentLowat: b.notSentLowatSupported === true && b.setNotSentLowat ? (fd, bytes) => b.setNotSentLowat!(fd, bytes) : null,
     createTcpSocket: (o) => b.createTcpSocket(o),
     setBuffers: (fd, snd, rcv) => b.setBuffers(fd, snd, rcv),
@@ -86,6 +87,24 @@ function wrap(b: NativeBinding): NativeApi {
         bytesSent: num(ix.bytesSent), bytesAcked: num(ix.bytesAcked), bytesReceived: num(ix.bytesReceived), notSentBytes: num(ix.notSentBytes),
       };
     },
+  };
+}
+
+/** The owned-connection calls as promises, or null in builds that predate them. */
+function ownedConn(b: NativeBinding): NativeOwnedConn | null {
+  const { connectStream, bindListen, acceptStream, readExact, shutdownSend, duplicateSocket, socketFromDuplicate } = b;
+  if (!connectStream || !bindListen || !acceptStream || !readExact || !shutdownSend || !duplicateSocket || !socketFromDuplicate) return null;
+  return {
+    connect: (fd, address, port, header, timeoutMs) => new Promise((resolve, reject) =>
+      connectStream.call(b, fd, { address, port, header, timeoutMs }, (err) => (err ? reject(err) : resolve()))),
+    bindListen: (fd, address, port, backlog) => bindListen.call(b, fd, address, port, backlog),
+    accept: (fd, timeoutMs) => new Promise((resolve, reject) =>
+      acceptStream.call(b, fd, timeoutMs, (err, c) => (err ? reject(err) : resolve(c)))),
+    readExact: (fd, bytes, timeoutMs) => new Promise((resolve, reject) =>
+      readExact.call(b, fd, bytes, timeoutMs, (err, buf) => (err || !buf ? reject(err ?? new Error('readExact: no data')) : resolve(buf)))),
+    shutdownSend: (fd) => shutdownSend.call(b, fd),
+    duplicate: (fd, pid) => duplicateSocket.call(b, fd, pid),
+    fromDuplicate: (info) => socketFromDuplicate.call(b, info),
   };
 }
 

@@ -103,7 +103,7 @@ export interface NativeBinding {
   getBuffers(fd: number): NativeBuffers;
   setBufferLocks(fd: number, sndLocked: boolean, rcvLocked: boolean): void;
   closeFd(fd: number): void;
-  /** False where the byte loop is not built (Windows). Absent in builds older than the loop. */
+  /** Whether this build has the byte loop (every OS since the Winsock loop). Absent in builds older than the loop. */
   readonly pumpSupported?: boolean;
   readonly Pump?: new (fd: number, opts: PumpOptions, onDone: (err: NodeJS.ErrnoException | null, reason: PumpEndReason) => void) => NativePump;
   /** native/src/window_clamp.cc (absent in builds before it): true where TCP_WINDOW_CLAMP exists (Linux). */
@@ -114,6 +114,36 @@ export interface NativeBinding {
   /** True where TCP_NOTSENT_LOWAT exists (Linux, macOS); absent in older builds. */
   readonly notSentLowatSupported?: boolean;
   setNotSentLowat?(fd: number, bytes: number): void;
+  /** native/src/owned_conn.cc (absent in builds before it): data connections the addon owns end to end. */
+  connectStream?(fd: number, o: { address: string; port: number; timeoutMs: number; header: Buffer }, cb: (err: NodeJS.ErrnoException | null) => void): void;
+  bindListen?(fd: number, address: string, port: number, backlog: number): number;
+  acceptStream?(fd: number, timeoutMs: number, cb: (err: NodeJS.ErrnoException | null, c: { fd: number; address: string; port: number } | null) => void): void;
+  readExact?(fd: number, bytes: number, timeoutMs: number, cb: (err: NodeJS.ErrnoException | null, b: Buffer | null) => void): void;
+  shutdownSend?(fd: number): void;
+  duplicateSocket?(fd: number, pid: number): Buffer;
+  socketFromDuplicate?(info: Buffer): number;
+}
+
+/**
+ * Data connections the addon owns from the SYN to the close (native/src/owned_conn.cc): where
+ * Node can neither expose nor adopt a socket (Windows), this is how the window is set before
+ * the handshake on both ends. Every wait is bounded by the caller's timeout.
+ */
+export interface NativeOwnedConn {
+  /** Connect a socket made by createTcpSocket to an IP literal and write `header`; rejects on refusal, timeout or reset. */
+  connect(fd: number, address: string, port: number, header: Buffer, timeoutMs: number): Promise<void>;
+  /** bind() and listen() a socket made by createTcpSocket; returns the bound port. */
+  bindListen(fd: number, address: string, port: number, backlog: number): number;
+  /** One accepted connection (non-blocking), or null when none arrived within `timeoutMs`. */
+  accept(fd: number, timeoutMs: number): Promise<{ fd: number; address: string; port: number } | null>;
+  /** Exactly `bytes` bytes (never more) within `timeoutMs`. */
+  readExact(fd: number, bytes: number, timeoutMs: number): Promise<Buffer>;
+  /** Send our FIN after the last byte. */
+  shutdownSend(fd: number): void;
+  /** Windows: the socket for process `pid` (WSADuplicateSocketW), to open there with fromDuplicate. Throws elsewhere. */
+  duplicate(fd: number, pid: number): Buffer;
+  /** Windows: open a socket duplicated for this process. */
+  fromDuplicate(info: Buffer): number;
 }
 
 /**
@@ -143,7 +173,7 @@ export interface NativeApi {
   tcpInfo(fd: number): NativeTcpInfo;
   /** TCP_NOTSENT_LOWAT setter, null where the OS (or this build) has none. */
   readonly setNotSentLowat: ((fd: number, bytes: number) => void) | null;
-  /** Whether startPump works here (POSIX builds of the addon). */
+  /** Whether startPump works here. */
   readonly pumpSupported: boolean;
   /**
    * Start a byte loop on `fd` (a connected socket; the loop works on a dup of it), or null where
@@ -152,4 +182,6 @@ export interface NativeApi {
   startPump(fd: number, opts: PumpOptions, onDone: (err: NodeJS.ErrnoException | null, reason: PumpEndReason) => void): NativePump | null;
   /** null where the OS has no advertised-window clamp (not Linux) or the addon predates it. */
   readonly windowClamp: NativeWindowClamp | null;
+  /** null in builds of the addon that predate owned connections. */
+  readonly owned: NativeOwnedConn | null;
 }

@@ -23,7 +23,7 @@ export function chooseStreamIo(env: NodeJS.ProcessEnv = process.env): StreamIoCh
   const native = nativeSockets();
   if (!native.api) return { io: 'node', reason: native.reason };
   if (!native.api.pumpSupported) {
-    return { io: 'node', reason: process.platform === 'win32' ? 'the native byte loop is POSIX only' : 'this build of the native addon has no byte loop (run npm run build:native)' };
+    return { io: 'node', reason: 'this build of the native addon has no byte loop (run npm run build:native)' };
   }
   return { io: 'native', reason: null };
 }

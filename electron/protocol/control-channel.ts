@@ -50,6 +50,11 @@ export class ControlChannel extends EventEmitter<ControlChannelEvents> {
     return this.machine.state;
   }
 
+  /** This end's address of the control connection (where the peer reached us). */
+  get localAddress(): string {
+    return this.socket.localAddress ?? 'unknown';
+  }
+
   get remoteAddress(): string {
     return this.socket.remoteAddress ?? 'unknown';
   }

@@ -71,7 +71,15 @@ export const resultsMessageSchema = z.object({
 export const messageSchema = z.discriminatedUnion('type', [
   helloSchema,
   paramsMessageSchema,
-  z.object({ type: z.literal('params-ok') }),
+  z.object({
+    type: z.literal('params-ok'),
+    /**
+     * Where this run's data connections go, when not to the control port: a responder whose
+     * data connections are owned by its native addon (Windows) listens for them on a port of
+     * their own, with the run's window set before listen() (engine/owned-listener.ts).
+     */
+    dataPort: z.number().int().min(1).max(65535).optional(),
+  }),
   z.object({ type: z.literal('streams-ready') }),
   z.object({ type: z.literal('start') }),
   z.object({ type: z.literal('started') }),

@@ -45,6 +45,8 @@ export interface LinkProxyEvents {
 
 export class LinkProxy extends EventEmitter<LinkProxyEvents> {
   private readonly server: net.Server;
+  /** Further listeners, each for another port of the target (forward()), on the same link. */
+  private readonly forwards = new Map<number, net.Server>();
   private readonly connections = new Set<ProxyConnection>();
   private readonly pending = new Set<net.Socket>();
   private readonly shared: Record<LinkDirection, Map<string, unknown>> = { up: new Map(), down: new Map() };
@@ -57,7 +59,28 @@ export class LinkProxy extends EventEmitter<LinkProxyEvents> {
     super();
     this.spec = o.link;
     this.now = o.now ?? (() => performance.now());
-    this.server = net.createServer({ allowHalfOpen: true, pauseOnConnect: true }, (c) => this.onClient(c));
+    this.server = net.createServer({ allowHalfOpen: true, pauseOnConnect: true }, (c) => this.onClient(c, o.target));
+  }
+
+  /**
+   * Carry connections to `targetPort` of the same target host through this link too (its
+   * stages, shared state and bypass): a responder that takes a run's data connections on a port
+   * of their own. Resolves with the local port to connect to; asking again reuses it.
+   */
+  forward(targetPort: number): Promise<number> {
+    const known = this.forwards.get(targetPort);
+    if (known) return Promise.resolve((known.address() as net.AddressInfo).port);
+    const target = { host: this.o.target.host, port: targetPort };
+    const server = net.createServer({ allowHalfOpen: true, pauseOnConnect: true }, (c) => this.onClient(c, target));
+    this.forwards.set(targetPort, server);
+    return new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, this.o.host ?? '127.0.0.1', () => {
+        server.off('error', reject);
+        this.shrinkRelayBuffers(server);
+        resolve((server.address() as net.AddressInfo).port);
+      });
+    });
   }
 
   /** Start listening; resolves with the bound address. */
@@ -66,7 +89,7 @@ export class LinkProxy extends EventEmitter<LinkProxyEvents> {
       this.server.once('error', reject);
       this.server.listen(this.o.port ?? 0, this.o.host ?? '127.0.0.1', () => {
         this.server.off('error', reject);
-        this.shrinkRelayBuffers();
+        this.shrinkRelayBuffers(this.server);
         resolve(this.server.address() as net.AddressInfo);
       });
     });
@@ -79,9 +102,9 @@ export class LinkProxy extends EventEmitter<LinkProxyEvents> {
    * local hop is fast: a small buffer does not limit throughput). Best effort: without
    * the native addon the OS default stays.
    */
-  private shrinkRelayBuffers(): void {
+  private shrinkRelayBuffers(server: net.Server): void {
     const status = nativeSockets();
-    if (status.api) tuneListener(status.api, this.server, RELAY_SOCKET_BUFFER_BYTES, 'buffers');
+    if (status.api) tuneListener(status.api, server, RELAY_SOCKET_BUFFER_BYTES, 'buffers');
   }
 
   get link(): LinkSpec {
@@ -121,15 +144,16 @@ export class LinkProxy extends EventEmitter<LinkProxyEvents> {
     this.closing ??= new Promise((resolve) => {
       for (const c of this.connections) c.destroy();
       for (const s of this.pending) s.destroy();
+      for (const f of this.forwards.values()) if (f.listening) f.close();
       if (!this.server.listening) return resolve();
       this.server.close(() => resolve());
     });
     return this.closing;
   }
 
-  private onClient(client: net.Socket): void {
+  private onClient(client: net.Socket, to: { host: string; port: number }): void {
     if (this.closing) return void client.destroy();
-    const { host, port } = this.o.target;
+    const { host, port } = to;
     client.on('error', () => undefined); // until the connection owns it
     this.pending.add(client);
     const target = net.connect({ host, port, allowHalfOpen: true });

@@ -1,10 +1,16 @@
-/** Real paired runs on 127.0.0.1: exact byte accounting on both ends, every direction. */
+/**
+ * Real paired runs on 127.0.0.1: exact byte accounting on both ends, every direction, with each
+ * byte loop, and with data connections owned by the addon end to end (the Windows path,
+ * native/data-conn.ts, run here on the POSIX build of the same code).
+ */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startRun } from '../../electron/engine/controller.js';
 import { DEFAULT_PARAMS, type RunParams } from '../../electron/engine/params.js';
 import type { Responder } from '../../electron/engine/responder.js';
 import { chooseStreamIo, DATA_PATH_ENV, type StreamIo } from '../../electron/native/stream-io.js';
+import { chooseDataConn, DATA_CONN_ENV } from '../../electron/native/data-conn.js';
+import { nativeSockets } from '../../electron/native/load-native.js';
 import { startResponder, within } from '../helpers/net.js';
 
 const responders: Responder[] = [];
@@ -14,9 +20,13 @@ after(async () => {
 
 /** Which byte loop the data workers use (they read it at start-up: electron/native/stream-io.ts). */
 let io: StreamIo = 'native';
+/** Whether the addon owns the data connections (data-conn.ts); read by the workers and the responder session. */
+let owned = false;
 
 async function run(params: Partial<RunParams>) {
   process.env[DATA_PATH_ENV] = io;
+  if (owned) process.env[DATA_CONN_ENV] = 'owned';
+  else delete process.env[DATA_CONN_ENV];
   const { responder, port, security } = await startResponder();
   responders.push(responder);
   const responderEnd = new Promise<Parameters<Parameters<Responder['on']>[1]>>((resolve) => {
@@ -32,12 +42,20 @@ async function run(params: Partial<RunParams>) {
 
 after(() => {
   delete process.env[DATA_PATH_ENV];
+  delete process.env[DATA_CONN_ENV];
 });
 
 const canNative = chooseStreamIo({}).io === 'native';
-for (const path of ['native', 'node'] as const) describe(`paired runs on loopback, ${path} byte loop`, { timeout: 120_000, skip: path === 'native' && !canNative ? 'the native byte loop is not built here' : false }, () => {
+const canOwn = chooseDataConn(nativeSockets().api, process.platform, { [DATA_CONN_ENV]: 'owned' }).mode === 'owned';
+const variants = [
+  { name: 'native byte loop', io: 'native', owned: false, skip: !canNative && 'the native byte loop is not built here' },
+  { name: 'node byte loop', io: 'node', owned: false, skip: false },
+  { name: 'addon-owned data connections', io: 'native', owned: true, skip: !canOwn && 'this build of the addon cannot own data connections' },
+] as const;
+for (const v of variants) describe(`paired runs on loopback, ${v.name}`, { timeout: 120_000, skip: v.skip || false }, () => {
   before(() => {
-    io = path;
+    io = v.io;
+    owned = v.owned;
   });
 
   it('2 streams bounded by bytes: both ends count exactly what was sent', async () => {

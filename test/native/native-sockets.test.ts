@@ -98,7 +98,8 @@ describe('native sockets (Linux, loopback)', () => {
       assert.equal(mine.rcvWscale, 0, 'the client announced scale 0 in its SYN');
       // Linux >= 6.8 replaces a pre-handshake clamp when it first measures the data's payload/memory
       // ratio; the engine's ClampWatch (as stream-socket.ts sets it) puts it back.
-      const watch = api.windowClamp ? new ClampWatch(api, client, socketFd(client)!, 8760) : null;
+      const watch = api.windowClamp ? new ClampWatch(api, socketFd(client)!, 8760, () => !client.destroyed) : null;
+      client.once('close', () => watch?.stopPolling());
       client.write('g');
       await within(new Promise((r) => client.once('end', r)), 15_000, 'receive 256 KiB');
       // On loopback 256 KiB may cross in a few ms, before the watch's first 5 ms check, through whatever

@@ -28,10 +28,14 @@ export type ToProxyProcess =
   | { type: 'configure'; link: unknown }
   /** Send the loss counters now, changed or not. */
   | { type: 'report-loss' }
+  /** Carry connections to another port of the target through the same link (LinkProxy.forward). */
+  | { type: 'forward'; targetPort: number }
   | { type: 'close' };
 /** What a forked proxy reports. `atNs` is process.hrtime.bigint() as a string (one monotonic clock for the machine). */
 export type FromProxyProcess =
   | { type: 'listening'; port: number; address: string }
+  /** Answer to `forward`: the local port for `targetPort`, or why there is none. */
+  | { type: 'forwarding'; targetPort: number; port: number | null; error: string | null }
   | { type: 'bypass'; bypass: boolean; atNs: string }
   | { type: 'connection-error'; code: string; message: string }
   /** The loss model's counters, sent within LOSS_REPORT_MS of a change and once more on close. */
@@ -94,6 +98,11 @@ export function register(program: Command): void {
         if (m.type === 'bypass') proxy.setBypass(m.on);
         else if (m.type === 'close') resolve();
         else if (m.type === 'report-loss') reportLoss(true);
+        else if (m.type === 'forward') {
+          proxy.forward(m.targetPort).then(
+            (p) => tell({ type: 'forwarding', targetPort: m.targetPort, port: p, error: null }),
+            (err) => tell({ type: 'forwarding', targetPort: m.targetPort, port: null, error: describeError(err).message }));
+        }
         else if (m.type === 'configure') {
           try {
             proxy.configure(parseLinkSpec(m.link));

@@ -1,0 +1,62 @@
+/**
+ * Data connections the addon owns end to end (data-conn.ts says when): the
+ * connecting side creates the socket with its window set, connects it with a
+ * timeout and writes the data header, all before Node could have touched it.
+ * The accepting side is engine/owned-listener.ts.
+ */
+import { bufferBytesFor, clampWindow } from './advertised-window.js';
+import type { NativeApi, NativeOwnedConn } from './native-api.js';
+import type { WindowSetup } from './socket-report.js';
+import { resolveHost } from './tuned-socket.js';
+
+export interface OwnedDial {
+  /** The connected socket (SOCKET on Windows, descriptor elsewhere); the caller closes it with api.closeFd. */
+  fd: number;
+  setup: WindowSetup;
+}
+
+/** The addon's owned-connection calls, or an error saying why there are none. */
+export function ownedApi(api: NativeApi): NativeOwnedConn {
+  if (!api.owned) throw new Error('this build of the native addon cannot own data connections (rebuild it: npm run build:native)');
+  return api.owned;
+}
+
+/** The window setup of a socket whose window was (or was not) requested before its handshake. */
+export function ownedSetup(windowBytes: number | null, window: ReturnType<typeof clampWindow> | null): WindowSetup {
+  if (windowBytes === null) return { requestedBytes: null, appliedBeforeHandshake: false, reason: null };
+  return { requestedBytes: windowBytes, appliedBeforeHandshake: true, reason: null, window };
+}
+
+/**
+ * A new socket with `windowBytes` set (or the OS default for null), in the family of `address`.
+ * Closed again if setting the window fails.
+ */
+export function createOwnedSocket(api: NativeApi, family: 4 | 6, windowBytes: number | null): { fd: number; setup: WindowSetup } {
+  const buffer = windowBytes === null ? 0 : bufferBytesFor(api, windowBytes);
+  const { fd } = api.createTcpSocket({ family, sndBufBytes: buffer, rcvBufBytes: buffer, noDelay: true });
+  try {
+    return { fd, setup: ownedSetup(windowBytes, windowBytes === null ? null : clampWindow(api, fd, windowBytes)) };
+  } catch (err) {
+    api.closeFd(fd);
+    throw err;
+  }
+}
+
+/** Connect to `host:port` with the window set before the SYN and send `header`; rejects (socket closed) on failure. */
+export async function dialOwned(api: NativeApi, host: string, port: number, windowBytes: number | null, header: Buffer, timeoutMs: number): Promise<OwnedDial> {
+  const owned = ownedApi(api);
+  const { address, family } = await resolveHost(host);
+  const { fd, setup } = createOwnedSocket(api, family, windowBytes);
+  try {
+    await owned.connect(fd, address, port, header, timeoutMs);
+  } catch (err) {
+    api.closeFd(fd);
+    throw err;
+  }
+  return { fd, setup };
+}
+
+/** `::ffff:a.b.c.d` as `a.b.c.d`, so an IPv4 peer seen through a dual-stack socket compares equal. */
+export function plainAddress(address: string): string {
+  return address.toLowerCase().startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
+}
