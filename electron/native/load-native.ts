@@ -60,6 +60,7 @@ function wrap(b: NativeBinding): NativeApi {
     : null;
   return {
     tcpInfoSource: b.tcpInfoSource,
+    wineVersion: b.wineVersion ? b.wineVersion : null,
     windowClamp: clamp,
     owned: ownedConn(b),
     setNotSentLowat: b.notSentLowatSupported === true && b.setNotSentLowat ? (fd, bytes) => b.setNotSentLowat!(fd, bytes) : null,

@@ -94,6 +94,8 @@ export interface NativePump {
 /** What native/src/addon.cc exports. OS failures throw an Error with `errno` and `syscall`. */
 export interface NativeBinding {
   readonly tcpInfoSource: string;
+  /** The Wine version when a Windows build runs under Wine, else '' (absent in older builds). */
+  readonly wineVersion?: string;
   /** Field names in the order `tcpInfoInto` writes them. */
   readonly tcpInfoFields: readonly string[];
   /** One getsockopt into `out` (NaN = not reported); returns how many bytes the OS filled. No allocation. */
@@ -161,6 +163,8 @@ export interface NativeWindowClamp {
 export interface NativeApi {
   /** `linux-tcp_info`, `windows-sio_tcp_info`, `macos-tcp_connection_info`, or '' when this OS has no reader. */
   readonly tcpInfoSource: string;
+  /** The Wine version when this Windows process runs under Wine, else null: then Wine, not Windows, decides what TCP figures exist. */
+  readonly wineVersion: string | null;
   /** A new, unconnected, non-blocking TCP socket with its options set (before any handshake). */
   createTcpSocket(opts: CreateSocketOptions): { fd: number; warnings: string };
   /** Set SO_SNDBUF / SO_RCVBUF; 0 leaves a size alone. */

@@ -57,7 +57,7 @@ export function describeSocket(api: NativeApi | null, fd: number | null, w: Wind
   try {
     info = api.tcpInfo(fd);
   } catch (err) {
-    r.unavailable.push({ field: 'tcp', reason: (err as Error).message });
+    r.unavailable.push({ field: 'tcp', reason: tcpInfoFailure(api, err) });
   }
   if (info) {
     Object.assign(r, {
@@ -73,6 +73,12 @@ export function describeSocket(api: NativeApi | null, fd: number | null, w: Wind
     }
   }
   return r;
+}
+
+/** Why TCP_INFO could not be read, naming Wine when it is Wine (not Windows) that lacks the call. */
+export function tcpInfoFailure(api: NativeApi, err: unknown): string {
+  const message = (err as Error).message ?? String(err);
+  return api.wineVersion ? `${message} (running under Wine ${api.wineVersion}, which does not implement SIO_TCP_INFO; Windows 10 1703 and later do)` : message;
 }
 
 /** The TcpSample of one snapshot. */

@@ -4,6 +4,11 @@
 #include <napi.h>
 
 #include <limits>
+#include <string>
+
+#ifdef _WIN32
+#include <windows.h>
+#endif
 
 #include "lh_socket.h"
 
@@ -167,7 +172,22 @@ Napi::Array TcpInfoFields(Napi::Env env) {
   return names;
 }
 
+// The Wine version when this Windows process runs under Wine (ntdll exports wine_get_version), else "".
+// Results name it where Wine, not Windows, is why a figure is missing (Wine 8 has no SIO_TCP_INFO).
+std::string WineVersion() {
+#ifdef _WIN32
+  HMODULE ntdll = GetModuleHandleA("ntdll.dll");
+  if (!ntdll) return "";
+  typedef const char*(__cdecl * GetVersionFn)();
+  auto fn = reinterpret_cast<GetVersionFn>(reinterpret_cast<void*>(GetProcAddress(ntdll, "wine_get_version")));
+  return fn ? std::string(fn()) : "";
+#else
+  return "";
+#endif
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
+  exports.Set("wineVersion", Napi::String::New(env, WineVersion()));
   exports.Set("tcpInfoSource", Napi::String::New(env, lh::TcpInfoSource()));
   exports.Set("createTcpSocket", Napi::Function::New(env, CreateTcpSocket, "createTcpSocket"));
   exports.Set("setBuffers", Napi::Function::New(env, SetBuffers, "setBuffers"));
