@@ -1,15 +1,11 @@
 /**
- * Where the app keeps result files (History). One rule for every host:
- * `$LONGHAUL_DATA_DIR` wins; else the Electron main process passes its
- * `userData` folder; else the XDG data folder (`~/.local/share/longhaul`).
+ * Where the app keeps result files (History): the rule is `resultsDir` in
+ * util/app-paths.ts, shared with the CLI and browser mode. This wrapper keeps
+ * the desktop app's call (`resultsDir(process.env, userData)`) as it was.
  */
-import os from 'node:os';
-import path from 'node:path';
+import { currentHost, resultsDir as resultsDirOf } from '../util/app-paths.js';
 
-/** The folder holding result JSON files. */
+/** The folder holding result JSON files, for this process with `env`. */
 export function resultsDir(env: NodeJS.ProcessEnv = process.env, electronUserData?: string): string {
-  if (env.LONGHAUL_DATA_DIR) return path.resolve(env.LONGHAUL_DATA_DIR);
-  if (electronUserData) return path.join(electronUserData, 'results');
-  const xdg = env.XDG_DATA_HOME && path.isAbsolute(env.XDG_DATA_HOME) ? env.XDG_DATA_HOME : path.join(os.homedir(), '.local', 'share');
-  return path.join(xdg, 'longhaul', 'results');
+  return resultsDirOf({ ...currentHost(), env }, electronUserData);
 }
