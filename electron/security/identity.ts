@@ -1,14 +1,16 @@
 /**
  * This installation's identity: an ECDSA P-256 key pair and a self-signed
- * certificate, created on first start and kept in the trust folder with
- * owner-only permissions (folder 0700, files 0600). Peers pin the SHA-256
- * fingerprint of the certificate; no certificate authority is involved.
+ * certificate, created on first start and kept in the trust folder as
+ * owner-only files (private-files.ts; on Windows the folder's ACL, see
+ * trust-dir.ts). Peers pin the SHA-256 fingerprint of the certificate; no
+ * certificate authority is involved.
  */
 import { createPrivateKey, webcrypto, X509Certificate } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { LonghaulError } from '../util/errors.js';
+import { makePrivateDir, writePrivate } from './private-files.js';
 
 type X509 = typeof import('@peculiar/x509');
 // Node's webcrypto is the WebCrypto the library expects; only the DOM-typed names differ.
@@ -71,11 +73,12 @@ export async function createIdentity(name = os.hostname()): Promise<Identity> {
 }
 
 /**
- * Load the identity kept in `dir`, or create and save one. The folder is made
- * 0700 and the files 0600; an existing folder readable by others is tightened.
+ * Load the identity kept in `dir`, or create and save one as owner-only files
+ * (on POSIX the folder is made 0700, also if it existed; load-trust.ts first
+ * protects the folder as the OS allows).
  */
 export async function loadOrCreateIdentity(dir: string, name = os.hostname()): Promise<Identity> {
-  ensurePrivateDir(dir);
+  makePrivateDir(dir);
   const keyPath = path.join(dir, KEY_FILE);
   const certPath = path.join(dir, CERT_FILE);
   if (existsSync(keyPath) && existsSync(certPath)) {
@@ -96,20 +99,6 @@ export async function loadOrCreateIdentity(dir: string, name = os.hostname()): P
   writePrivate(keyPath, id.keyPem);
   writePrivate(certPath, id.certPem);
   return id;
-}
-
-/** Create `dir` (and parents) as owner-only. */
-export function ensurePrivateDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  if (process.platform !== 'win32') chmodSync(dir, 0o700);
-}
-
-/** Write a file readable by its owner only, atomically (temp file, then rename). */
-export function writePrivate(file: string, text: string): void {
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, text, { mode: 0o600 });
-  if (process.platform !== 'win32') chmodSync(tmp, 0o600);
-  renameSync(tmp, file);
 }
 
 function cnSafe(name: string): string {

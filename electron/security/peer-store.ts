@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { LonghaulError } from '../util/errors.js';
-import { writePrivate } from './identity.js';
+import { writePrivate } from './private-files.js';
 
 export interface PeerRecord {
   name: string;

@@ -13,7 +13,7 @@ import { executeRun } from '../execute-run.js';
 import { openRunReports } from '../run-reports.js';
 import { addLinkOptions, linkSpecFromFlags, parseBypassTimes, wantsLink, type LinkFlags } from '../link-options.js';
 import { ProxyProcess } from '../proxy-process.js';
-import { loadTrust } from '../../security/load-trust.js';
+import { loadCliTrust } from '../cli-trust.js';
 import { pairWith } from '../../security/pair-client.js';
 import { newPairingCode } from '../../security/pairing-code.js';
 import { PeerStore } from '../../security/peer-store.js';
@@ -67,7 +67,7 @@ export function register(program: Command): void {
     // The local responder is a second installation (its own identity, kept beside ours so it is made
     // only once) that this process pairs with over the real pairing exchange, with a fresh code each
     // time; this side keeps that pairing in memory only.
-    const mine = await loadTrust();
+    const mine = await loadCliTrust();
     const responderTrust = path.join(mine.dir, 'loopback-responder');
     const code = newPairingCode();
     const security = { ...mine, peers: PeerStore.memory() };

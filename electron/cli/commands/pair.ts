@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { DEFAULT_PORT } from '../../engine/responder.js';
 import { shortFingerprint } from '../../security/identity.js';
-import { loadTrust } from '../../security/load-trust.js';
+import { loadCliTrust } from '../cli-trust.js';
 import { pairWith } from '../../security/pair-client.js';
 import { normalizeCode } from '../../security/pairing-code.js';
 import { ArgumentError, describeError } from '../../util/errors.js';
@@ -20,7 +20,7 @@ export function register(program: Command): void {
       const typed = flags.code ?? process.env.LONGHAUL_PAIRING_CODE;
       if (!typed) throw new ArgumentError('--code is required: the code `longhaul listen` prints on the responder', '--code');
       const code = normalizeCode(typed);
-      const security = await loadTrust();
+      const security = await loadCliTrust();
       try {
         const peer = await pairWith({ host, port, code, security });
         process.stdout.write(`Paired with ${peer.name} (${host}:${port}), fingerprint ${shortFingerprint(peer.fingerprint)}\n`);

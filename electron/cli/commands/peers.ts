@@ -1,7 +1,7 @@
 /** `longhaul peers [--forget NAME] [--json]`: the PCs this one is paired with. */
 import type { Command } from 'commander';
 import { shortFingerprint } from '../../security/identity.js';
-import { loadTrust } from '../../security/load-trust.js';
+import { loadCliTrust } from '../cli-trust.js';
 import { EXIT_OK, EXIT_RUN_FAILED } from '../exit-codes.js';
 
 export function register(program: Command): void {
@@ -11,7 +11,7 @@ export function register(program: Command): void {
     .option('--forget <name>', 'forget this peer (its name, or the start of its fingerprint): it must pair again')
     .option('--json', 'print the list as JSON')
     .action(async (flags: { forget?: string; json?: boolean }) => {
-      const { identity, peers, dir } = await loadTrust();
+      const { identity, peers, dir } = await loadCliTrust();
       if (flags.forget !== undefined) {
         const gone = peers.forget(flags.forget);
         if (!gone) {

@@ -1,7 +1,7 @@
 /** `longhaul run HOST[:PORT]`: be the controller of a run against a responder. */
 import type { Command } from 'commander';
 import { DEFAULT_PORT } from '../../engine/responder.js';
-import { loadTrust } from '../../security/load-trust.js';
+import { loadCliTrust } from '../cli-trust.js';
 import { executeRun } from '../execute-run.js';
 import { openRunReports } from '../run-reports.js';
 import { addRunOptions, parseHostPort, runParamsFromFlags, type RunFlags } from '../run-options.js';
@@ -16,7 +16,7 @@ export function register(program: Command): void {
     const params = runParamsFromFlags(flags);
     const reports = openRunReports(flags, params, flags.json);
     if (!reports) return;
-    const security = await loadTrust();
+    const security = await loadCliTrust();
     const { code } = await executeRun({ host, port, params, jsonFile: flags.json, maxWorkersPerRole: flags.workers, reports, security });
     process.exitCode = code;
   });
