@@ -13,6 +13,7 @@ import { openLiveReport, type LiveReport } from '../report/live-report.js';
 import { checkWritable } from '../report/report-file.js';
 import { formatSummary } from '../report/summary-block.js';
 import { describeError } from '../util/errors.js';
+import { checkOutputFiles } from '../util/output-paths.js';
 import { EXIT_BAD_ARGS } from './exit-codes.js';
 
 export interface ReportFlags {
@@ -46,6 +47,8 @@ export class RunReports {
   constructor(private readonly flags: ReportFlags, params: RunParams, jsonFile?: string) {
     const senders = planStreams(params).map((p) => ({ id: p.id, sender: p.sender }));
     this.assembler = new IntervalAssembler(senders, params.direction);
+    // Names Windows would change, and two flags naming one file, are refused before anything is created.
+    checkOutputFiles([{ flag: '--json', path: jsonFile }, { flag: '--log', path: flags.log }, { flag: '--csv', path: flags.csv }]);
     // Refuse an existing --json up front too: finding out after a 10-minute run is too late.
     if (jsonFile) checkWritable(jsonFile, Boolean(flags.force));
     this.live = flags.log || flags.csv ? openLiveReport({ logFile: flags.log, csvFile: flags.csv, force: flags.force, params, senders }) : null;

@@ -13,6 +13,7 @@
  */
 import type { IntervalResult, LonghaulResult, ResultParams, Side } from '../contract/result.js';
 import { ArgumentError, type LonghaulError } from '../util/errors.js';
+import { sameFile } from '../util/output-paths.js';
 import { consoleLogHead, consoleLogInterval, consoleLogProvisional, consoleLogSummary } from './console-log.js';
 import { csvHeader, csvRows, intervalRows, provisionalRows, summaryRows, type CsvRunContext } from './csv-report.js';
 import { IntervalTotals } from './interval-totals.js';
@@ -87,7 +88,7 @@ class LiveReportFiles implements LiveReport {
 
 /** Create the report files now; throws a LonghaulError (nothing left open) if one cannot be created. */
 export function openLiveReport(o: LiveReportOptions): LiveReport {
-  if (o.logFile && o.csvFile && o.logFile === o.csvFile) {
+  if (o.logFile && o.csvFile && sameFile(o.logFile, o.csvFile, { platform: process.platform, cwd: process.cwd() })) {
     throw new ArgumentError(`--log and --csv name the same file (${o.logFile}); give each its own`);
   }
   const log = o.logFile ? ReportFile.open(o.logFile, Boolean(o.force)) : null;

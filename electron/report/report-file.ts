@@ -31,6 +31,14 @@ export function fileError(path: string, err: unknown, doing: string): LonghaulEr
   return new LonghaulError(code === 'EEXIST' ? 'LH_ERR_FILE_EXISTS' : 'LH_ERR_IO', `cannot ${doing} ${path}: ${text}${code ? ` (${code})` : ''}`, { cause: err });
 }
 
+function isFolder(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Open for writing without truncating anything yet: a new file is created
  * (`created`); an existing one is only opened with `force`, and its old
@@ -41,6 +49,8 @@ function openForWrite(path: string, force: boolean): { fd: number; created: bool
   try {
     return { fd: fs.openSync(path, 'wx'), created: true };
   } catch (err) {
+    // A folder "exists" too; --force would not help there (C:\Results\ instead of C:\Results\run.csv).
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST' && isFolder(path)) throw fileError(path, Object.assign(new Error('is a folder'), { code: 'EISDIR' }), 'create');
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || !force) throw fileError(path, err, 'create');
   }
   try {

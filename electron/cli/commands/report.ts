@@ -4,6 +4,7 @@ import { readResultFile } from '../../report/result-file.js';
 import { REPORT_FORMATS, renderReport, type ReportFormat } from '../../report/render.js';
 import { writeWholeFile } from '../../report/report-file.js';
 import { describeError } from '../../util/errors.js';
+import { checkOutputFiles } from '../../util/output-paths.js';
 import { EXIT_BAD_ARGS, EXIT_RUN_FAILED } from '../exit-codes.js';
 
 interface ReportFlags {
@@ -24,6 +25,7 @@ export function register(program: Command): void {
     .action(async (flags: ReportFlags) => {
       let text: string;
       try {
+        checkOutputFiles([{ flag: '--out', path: flags.out }]);
         text = renderReport(await readResultFile(flags.from), flags.format);
       } catch (err) {
         const e = describeError(err);
