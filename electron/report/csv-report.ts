@@ -1,11 +1,17 @@
 /**
- * The CSV report (`--csv FILE`, `longhaul report --format csv`): RFC 4180 via
- * csv-stringify, one file, one header row, one row per stream per interval and
- * then the summary rows (one per stream, one per direction total, one total),
- * told apart by `row_type`. Layout and column meanings: docs/csv-report.md.
+ * The CSV report (`--csv FILE`, `longhaul report --format csv`, the app's CSV
+ * export): RFC 4180 via csv-stringify, one file, one header row, one row per
+ * stream per interval and then the summary rows (one per stream, one per
+ * direction total, one total), told apart by `row_type`. Layout and column
+ * meanings: docs/reports.md.
  *
- * Cells never depend on the locale: `.` decimals, no thousands separators,
- * ISO 8601 UTC timestamps, empty cell = unknown or not applicable.
+ * The bytes, the same for every writer (CSV_FORMAT): UTF-8 with a byte-order
+ * mark, because Excel on Windows reads a CSV without one in the ANSI code page
+ * and garbles every non-ASCII character (host names, error messages: "µs",
+ * "→"); CRLF line ends, as RFC 4180 says. Cells never depend on the locale:
+ * `.` decimals, no thousands separators, ISO 8601 UTC timestamps, empty cell =
+ * unknown or not applicable. A text cell a spreadsheet would run as a formula
+ * gets a leading `'`; a number (even a negative one) never does.
  */
 import { stringify } from 'csv-stringify/sync';
 import type { IntervalTotals } from './interval-totals.js';
@@ -53,14 +59,38 @@ function runCells(c: CsvRunContext): CsvRow {
   };
 }
 
-/** The header row (with the byte-order mark Excel needs to read UTF-8 host names right). */
+/** How every CSV Longhaul writes is encoded (docs/reports.md, "CSV"). One copy, for every writer. */
+export const CSV_FORMAT = {
+  /** U+FEFF first: Excel then reads the file as UTF-8. */
+  bom: '\uFEFF',
+  /** RFC 4180's CRLF; Excel, LibreOffice, pandas and csv-parse read it (and LF) alike. */
+  recordDelimiter: '\r\n',
+} as const;
+
+/** The header row, after the byte-order mark. */
 export function csvHeader(): string {
-  return stringify([], { header: true, columns: [...CSV_COLUMNS], bom: true, record_delimiter: 'windows' });
+  return CSV_FORMAT.bom + stringify([], { header: true, columns: [...CSV_COLUMNS], record_delimiter: CSV_FORMAT.recordDelimiter });
 }
 
 /** RFC 4180 text for rows (no header). */
 export function csvRows(rows: CsvRow[]): string {
-  return stringify(rows, { columns: [...CSV_COLUMNS], record_delimiter: 'windows', escape_formulas: true });
+  return stringify(rows.map(noFormulas), { columns: [...CSV_COLUMNS], record_delimiter: CSV_FORMAT.recordDelimiter });
+}
+
+const PLAIN_NUMBER = /^-?[0-9]+(\.[0-9]+)?$/;
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * A `'` before text a spreadsheet would take for a formula (`=…`, `+…`, `-…`,
+ * `@…`), as csv-stringify's `escape_formulas` does, except for plain numbers:
+ * a receiver's first byte slightly before its start (`-0.000123` s) must stay a number.
+ */
+function noFormulas(row: CsvRow): CsvRow {
+  const out: CsvRow = {};
+  for (const [k, v] of Object.entries(row) as [CsvColumn, string | undefined][]) {
+    out[k] = v !== undefined && FORMULA_START.test(v) && !PLAIN_NUMBER.test(v) ? `'${v}` : v;
+  }
+  return out;
 }
 
 /** One row per stream for one interval: both ends' views, each side's own clock. */

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { CSV_COLUMNS, formatCsv } from '../../electron/report/csv-report.js';
+import { exportAs } from '../../electron/app/exporters.js';
+import { CSV_COLUMNS, CSV_FORMAT, formatCsv } from '../../electron/report/csv-report.js';
+import { renderReport } from '../../electron/report/render.js';
 import { makeIntervals, makeResult, recordRun } from '../helpers/result-fixtures.js';
 
 type Row = Record<string, string>;
@@ -77,5 +79,42 @@ describe('CSV report', { timeout: 10_000 }, () => {
     const bidir = makeResult({ streams: [{ bytes: 10, seconds: 1, completions: 1 }, { bytes: 20, seconds: 1, completions: 1, sender: 'responder' }] });
     const types = parseCsv(formatCsv(bidir)).map((r) => r.row_type);
     assert.deepEqual(types, ['stream', 'stream', 'total_controller_to_responder', 'total_responder_to_controller', 'total']);
+  });
+
+  it('opens in Excel: the bytes start with the UTF-8 byte-order mark, non-ASCII is UTF-8, lines end CRLF', () => {
+    const r = makeResult({ streams: [{ bytes: 1000, seconds: 1, completions: 1 }], partialReason: 'Müller-PC → 34 µs: gone' });
+    r.controller.hostname = 'Müller-PC';
+    r.responder.hostname = 'ノートPC';
+    const bytes = Buffer.from(formatCsv(r), 'utf8');
+    assert.deepEqual([...bytes.subarray(0, 3)], [0xef, 0xbb, 0xbf], 'EF BB BF first');
+    assert.equal(bytes.subarray(3, 12).toString('latin1'), 'row_type,');
+    assert.ok(bytes.includes(Buffer.from('Müller-PC', 'utf8')) && bytes.includes(Buffer.from('ノートPC', 'utf8')));
+    assert.ok(bytes.includes(Buffer.from('→ 34 µs', 'utf8')));
+    assert.equal(bytes.subarray(-2).toString('latin1'), '\r\n');
+    assert.deepEqual(CSV_FORMAT, { bom: '\uFEFF', recordDelimiter: '\r\n' });
+    const rows = parseCsv(bytes.toString('utf8'));
+    assert.equal(rows.at(-1)?.controller_host, 'Müller-PC');
+    assert.equal(rows.at(-1)?.partial_reason, 'Müller-PC → 34 µs: gone');
+  });
+
+  it('one rule for every writer: report --format csv and the app export are the same bytes', () => {
+    const r = recordRun();
+    assert.equal(renderReport(r, 'csv'), formatCsv(r));
+    const file = exportAs(r, 'csv');
+    assert.equal(file.text, formatCsv(r));
+    assert.match(file.fileName, /\.csv$/);
+    assert.doesNotMatch(file.fileName, /[:\\/]/, 'a file name Windows accepts');
+  });
+
+  it('text a spreadsheet would run gets a leading quote; numbers, negative ones too, stay numbers', () => {
+    const r = makeResult({ streams: [{ bytes: 1000, seconds: 1, completions: 1, firstT: -0.000123 }], partialReason: '=HYPERLINK("http://x")' });
+    r.responder.hostname = '-cmd';
+    r.controller.hostname = '@pc';
+    const rows = parseCsv(formatCsv(r));
+    const stream = rows.find((x) => x.row_type === 'stream')!;
+    assert.equal(stream.t_start_seconds, '-0.000123', 'a first byte before the start is a number, not text');
+    assert.equal(stream.responder_host, "'-cmd");
+    assert.equal(stream.controller_host, "'@pc");
+    assert.equal(stream.partial_reason, '\'=HYPERLINK("http://x")');
   });
 });
