@@ -1,8 +1,8 @@
 /**
- * Run a test as controller from the terminal: live progress, Ctrl-C stops
- * (keeping partial results), the summary, the JSON file. Returns the exit code.
+ * Run a test as controller from the terminal: live progress, Ctrl-C (or
+ * Ctrl-Break, a closed console window, SIGTERM: stop-signals.ts) stops it
+ * keeping the partial result, the summary, the JSON file. Returns the exit code.
  */
-import { writeFile } from 'node:fs/promises';
 import type { LonghaulResult } from '../contract/result.js';
 import { startRun, type RunLinkHook } from '../engine/controller.js';
 import type { RunParams } from '../engine/params.js';
@@ -10,6 +10,8 @@ import type { ControllerSecurity } from '../security/controller-security.js';
 import { describeError } from '../util/errors.js';
 import { EXIT_OK, EXIT_RUN_FAILED } from './exit-codes.js';
 import { LiveProgress } from './live-progress.js';
+import { onStopSignal, type StopSignal } from './stop-signals.js';
+import { writeWholeFile } from '../report/report-file.js';
 import { formatSummary } from '../report/summary-block.js';
 import type { RunReports } from './run-reports.js';
 
@@ -36,11 +38,11 @@ const PHASE_TEXT: Record<string, string> = {
 
 export async function executeRun(o: ExecuteRunOptions): Promise<{ code: number; result: LonghaulResult }> {
   const abort = new AbortController();
-  const onSigint = (): void => {
-    process.stderr.write('\nstopping (partial results will be kept)…\n');
+  const stopListening = onStopSignal((signal) => {
+    if (signal === 'SIGHUP') keepGoingWithoutTerminal();
+    else process.stderr.write(`\nstopping (partial results will be kept)…${signal === 'SIGTERM' ? '' : ' Ctrl-C again quits at once, without them'}\n`);
     abort.abort();
-  };
-  process.once('SIGINT', onSigint);
+  });
   const progress = new LiveProgress(o.params);
   const run = startRun({ host: o.host, port: o.port, params: o.params, signal: abort.signal, maxWorkersPerRole: o.maxWorkersPerRole, link: o.link, security: o.security });
   run.on('phase', (p) => {
@@ -50,9 +52,11 @@ export async function executeRun(o: ExecuteRunOptions): Promise<{ code: number; 
   run.on('sample', (s, side) => progress.onSample(s, side));
   o.reports?.attach(run);
   const result = await run.result;
-  process.off('SIGINT', onSigint);
+  stopListening();
   progress.end();
+  // Files before the terminal: after a closed console window the terminal is gone, the files must not be.
   const reportProblems = o.reports?.finish(result) ?? [];
+  const jsonProblem = o.jsonFile ? saveResult(o.jsonFile, result) : null;
   const nothingMeasured = result.intervals.length === 0 && result.total.bytes === 0 && result.errors.length > 0;
   if (nothingMeasured) {
     // A run that never got going: the error is the whole story.
@@ -64,14 +68,27 @@ export async function executeRun(o: ExecuteRunOptions): Promise<{ code: number; 
   for (const p of reportProblems) process.stderr.write(`longhaul: ${p}\n`);
   if (reportProblems.length) code = EXIT_RUN_FAILED;
   else if (o.reports?.paths.length) process.stdout.write(`Report written to ${o.reports.paths.join(', ')}\n`);
-  if (o.jsonFile) {
-    try {
-      await writeFile(o.jsonFile, JSON.stringify(result, null, 2) + '\n');
-      process.stdout.write(`Result written to ${o.jsonFile}\n`);
-    } catch (err) {
-      process.stderr.write(`longhaul: could not write ${o.jsonFile}: ${describeError(err).message}\n`);
-      code = EXIT_RUN_FAILED;
-    }
+  if (jsonProblem) {
+    process.stderr.write(`longhaul: ${jsonProblem}\n`);
+    code = EXIT_RUN_FAILED;
+  } else if (o.jsonFile) {
+    process.stdout.write(`Result written to ${o.jsonFile}\n`);
   }
   return { code, result };
+}
+
+/** Write the result file (its path was checked before the run); the problem as a line to show, or null. */
+function saveResult(file: string, result: LonghaulResult): string | null {
+  try {
+    writeWholeFile(file, JSON.stringify(result, null, 2) + '\n', true);
+    return null;
+  } catch (err) {
+    const e = describeError(err);
+    return `${e.code}: ${e.message}`;
+  }
+}
+
+/** The terminal is gone (SIGHUP): writing to it may fail from now on, which must not stop the files being written. */
+function keepGoingWithoutTerminal(): void {
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
 }

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { DEFAULT_PORT, Responder } from '../../engine/responder.js';
 import { DEFAULT_RESPONDER_LIMITS } from '../../engine/responder-session.js';
 import { shortFingerprint } from '../../security/identity.js';
-import { loadTrust } from '../../security/load-trust.js';
+import { loadCliTrust } from '../cli-trust.js';
 import { formatCode } from '../../security/pairing-code.js';
 import { ResponderSecurity } from '../../security/responder-security.js';
 import { advertise } from '../../discovery/dns-sd.js';
@@ -13,6 +13,7 @@ import { ArgumentError, describeError } from '../../util/errors.js';
 import { parseSize } from '../../util/units.js';
 import { formatRate, groupDigits } from '../../util/units.js';
 import { EXIT_OK, EXIT_RUN_FAILED } from '../exit-codes.js';
+import { onStop } from '../stop-signals.js';
 
 interface ListenFlags {
   port: number;
@@ -84,7 +85,7 @@ export function register(program: Command): void {
     .option('--no-advertise', 'do not announce this responder on the LAN (DNS-SD); never done when bound to a loopback address')
     .action(async (flags: ListenFlags) => {
       const code = givenCode(flags);
-      const trust = await loadTrust();
+      const trust = await loadCliTrust();
       const security = new ResponderSecurity({ identity: trust.identity, peers: trust.peers, pairingCode: flags.pairing ? code ?? null : null });
       if (flags.pairing && !code) security.openPairing();
       const limits = {
@@ -130,10 +131,10 @@ export function register(program: Command): void {
       responder.on('session', (s) => {
         process.stdout.write(`controller connected from ${s.channel.remoteAddress}\n`);
       });
+      let stopListening = (): void => {};
       await new Promise<void>((resolve) => {
-        const stop = (): void => resolve();
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
+        // Ctrl-C, Ctrl-Break, a closed console, SIGTERM; as loopback's responder: SIGTERM or the parent's exit.
+        stopListening = onStop(resolve);
         responder.on('session-end', (result, err) => {
           if (result) {
             const t = result.total;
@@ -148,6 +149,7 @@ export function register(program: Command): void {
           }
         });
       });
+      stopListening();
       await ad?.stop();
       await responder.close();
     });

@@ -14,6 +14,7 @@ import type { LossStats } from '../../proxy/stages/loss.js';
 import { describeError } from '../../util/errors.js';
 import { EXIT_RUN_FAILED } from '../exit-codes.js';
 import { addLinkOptions, linkSpecFromFlags, type LinkFlags } from '../link-options.js';
+import { onStop } from '../stop-signals.js';
 import { parseHostPort } from '../run-options.js';
 
 interface ProxyFlags extends LinkFlags {
@@ -90,10 +91,11 @@ export function register(program: Command): void {
       tell({ type: 'connection-error', code: err.code, message: err.message });
       process.stderr.write(`${err.code}: ${err.message}\n`);
     });
+    let stopListening = (): void => {};
     await new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
-      process.on('disconnect', resolve);
+      // On a terminal: Ctrl-C, Ctrl-Break, a closed console, SIGTERM. Forked by a run: SIGTERM, `close` or the parent's exit,
+      // never the console's Ctrl-C, which would cut the run's connections before the run has stopped.
+      stopListening = onStop(resolve);
       process.on('message', (m: ToProxyProcess) => {
         if (m.type === 'bypass') proxy.setBypass(m.on);
         else if (m.type === 'close') resolve();
@@ -122,6 +124,7 @@ export function register(program: Command): void {
         });
       }
     });
+    stopListening();
     if (process.stdin.isTTY) process.stdin.setRawMode(false);
     process.stdin.pause();
     if (lossTimer) clearInterval(lossTimer);

@@ -1,9 +1,10 @@
 /** `longhaul ui`: the app in a browser, served on 127.0.0.1 (browser mode). */
 import { InvalidArgumentError, type Command } from 'commander';
-import { resultsDir } from '../../app/data-dir.js';
+import { resultsDir } from '../../util/app-paths.js';
 import { startUiServer } from '../../ui-server/server.js';
 import { describeError } from '../../util/errors.js';
 import { EXIT_RUN_FAILED } from '../exit-codes.js';
+import { onStop } from '../stop-signals.js';
 
 interface UiFlags {
   port: number;
@@ -37,11 +38,13 @@ export function register(program: Command): void {
         const { default: open } = await import('open');
         await open(server.url).catch((err: unknown) => process.stderr.write(`longhaul: could not open a browser (${describeError(err).message}); open the URL above yourself\n`));
       }
+      // Ctrl-C, Ctrl-Break, a closed console window, SIGTERM (or, started by another process, its exit):
+      // closing saves a run in progress as a partial result.
+      let stopListening = (): void => {};
       await new Promise<void>((resolve) => {
-        process.once('SIGINT', resolve);
-        process.once('SIGTERM', resolve);
-        process.once('disconnect', resolve);
+        stopListening = onStop(resolve);
       });
+      stopListening();
       await server.close();
     });
 }
