@@ -3,7 +3,9 @@
  * missing (no compiler at install time, unsupported OS, LONGHAUL_NO_NATIVE=1)
  * callers get `{ api: null, reason }` and fall back on the OS defaults, saying why.
  */
+import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { NativeApi, NativeBinding, NativeOwnedConn, NativeTcpInfo } from './native-api.js';
 
@@ -23,8 +25,7 @@ function load(): NativeStatus {
   }
   const require = createRequire(import.meta.url);
   try {
-    const gypBuild = require('node-gyp-build') as (dir: string) => unknown;
-    const binding = gypBuild(NATIVE_DIR) as NativeBinding;
+    const binding = loadBinding(require);
     if (typeof binding.tcpInfoInto !== 'function' || !Array.isArray(binding.tcpInfoFields) || typeof binding.createTcpSocket !== 'function') {
       return { api: null, reason: 'the native socket addon loaded but lacks expected functions (stale build? run npm run build:native)' };
     }
@@ -32,6 +33,28 @@ function load(): NativeStatus {
   } catch (err) {
     const first = String((err as Error).message ?? err).split('\n')[0];
     return { api: null, reason: `the native socket addon is not built (${first}); run npm run build:native (needs a C++ compiler)` };
+  }
+}
+
+/**
+ * node-gyp-build's choice (a local build in native/build/Release first, then the prebuild for
+ * this platform and arch). A local build for another OS (a Linux checkout run by Windows' node.exe
+ * under Wine, a copied folder) does not load: then the prebuild for this platform is tried
+ * directly, and the error says both.
+ */
+function loadBinding(require: NodeJS.Require): NativeBinding {
+  const gypBuild = require('node-gyp-build') as (dir: string) => unknown;
+  try {
+    return gypBuild(NATIVE_DIR) as NativeBinding;
+  } catch (first) {
+    const dir = path.join(NATIVE_DIR, 'prebuilds', `${process.platform}-${process.arch}`);
+    const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.node')) : [];
+    if (files.length === 0) throw first;
+    try {
+      return require(path.join(dir, files[0]!)) as NativeBinding;
+    } catch (second) {
+      throw new Error(`${(first as Error).message}; the prebuild ${files[0]} does not load either: ${(second as Error).message}`);
+    }
   }
 }
 

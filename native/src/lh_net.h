@@ -15,6 +15,7 @@
 #include <winsock2.h>
 #include <ws2tcpip.h>
 #else
+#include <uv.h>
 #include <arpa/inet.h>
 #include <cerrno>
 #include <fcntl.h>
@@ -74,6 +75,25 @@ inline bool SetNonBlocking(Sock s) {
   return flags >= 0 && fcntl(s, F_SETFL, flags | O_NONBLOCK) == 0;
 }
 inline int ShutdownSend(Sock s) { return shutdown(s, SHUT_WR) == 0 ? 0 : LastError(); }
+#endif
+
+// Now on process.hrtime()'s clock, in ns. POSIX: libuv's own uv_hrtime. Windows: the same
+// QueryPerformanceCounter reading libuv scales there, computed here so the addon imports
+// nothing but Node-API from its host (node.exe or Longhaul.exe).
+#ifdef _WIN32
+inline uint64_t MonoNs() {
+  static const uint64_t freq = [] {
+    LARGE_INTEGER f;
+    QueryPerformanceFrequency(&f);
+    return static_cast<uint64_t>(f.QuadPart);
+  }();
+  LARGE_INTEGER c;
+  QueryPerformanceCounter(&c);
+  uint64_t ticks = static_cast<uint64_t>(c.QuadPart);
+  return ticks / freq * 1000000000ULL + ticks % freq * 1000000000ULL / freq;
+}
+#else
+inline uint64_t MonoNs() { return uv_hrtime(); }
 #endif
 
 // Wait up to `ms` for one socket to be ready for `events`; true when it is (or has an error to report).

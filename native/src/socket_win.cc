@@ -9,13 +9,19 @@
 #include <winsock2.h>
 #include <ws2tcpip.h>
 
+#include <string>
+
 namespace lh {
 
+// The system's text for a Winsock error, with its number (WSAE… codes are what people search
+// for); Wine has no text for many of them, so the number alone must say it.
 std::string ErrorText(int code) {
   char buf[256] = {0};
   FormatMessageA(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, nullptr, static_cast<DWORD>(code), 0, buf,
                  sizeof buf, nullptr);
-  return std::string(buf);
+  std::string text(buf);
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ' || text.back() == '.')) text.pop_back();
+  return (text.empty() ? std::string("error") : text) + " (" + std::to_string(code) + ")";
 }
 
 static OsError Fail(const char* where) {

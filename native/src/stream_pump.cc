@@ -35,7 +35,6 @@
 // non-blocking with WSAPoll() for the bounded waits, and without read batching
 // (Windows TCP ignores SO_RCVLOWAT). The JS side closes that socket after onDone.
 #include <napi.h>
-#include <uv.h>
 
 #include <algorithm>
 #include <atomic>
@@ -83,7 +82,7 @@ struct PumpState {
   size_t bufferBytes = 0;
   int64_t budgetBytes = -1;  // -1: no byte budget
   bool batchReads = false;   // receiver: adapt SO_RCVLOWAT to the rate
-  uint64_t deadlineNs = 0;   // uv_hrtime(); 0: none
+  uint64_t deadlineNs = 0;   // net::MonoNs(); 0: none
   std::atomic<double> bytes{0};
   std::atomic<double> completions{0};
   std::atomic<uint64_t> firstNs{0};
@@ -167,7 +166,7 @@ class SenderGroup {
     PumpState* s = st.s.get();
     if (st.off == st.want) {
       // Between buffers: the only place a healthy, unblocked stream stops.
-      if (StopOrDeadline(st, uv_hrtime())) return false;
+      if (StopOrDeadline(st, net::MonoNs())) return false;
       size_t want = s->bufferBytes;
       if (s->budgetBytes >= 0) {
         double left = static_cast<double>(s->budgetBytes) - st.bytes;
@@ -177,7 +176,7 @@ class SenderGroup {
         }
         if (left < static_cast<double>(want)) want = static_cast<size_t>(left);
       }
-      if (s->firstNs.load(std::memory_order_relaxed) == 0) s->firstNs.store(uv_hrtime(), std::memory_order_relaxed);
+      if (s->firstNs.load(std::memory_order_relaxed) == 0) s->firstNs.store(net::MonoNs(), std::memory_order_relaxed);
       st.off = 0;
       st.want = want;
     }
@@ -191,7 +190,7 @@ class SenderGroup {
       if (st.off == st.want) {
         st.completions += 1;
         s->completions.store(st.completions, std::memory_order_relaxed);
-        s->lastNs.store(uv_hrtime(), std::memory_order_relaxed);
+        s->lastNs.store(net::MonoNs(), std::memory_order_relaxed);
       }
       return true;
     }
@@ -203,7 +202,7 @@ class SenderGroup {
     if (n < 0 && net::WouldBlock(e)) {
       // A window-limited sender waits; a stop or the deadline may cut its buffer short.
       st.full = true;
-      return !StopOrDeadline(st, uv_hrtime());
+      return !StopOrDeadline(st, net::MonoNs());
     }
     Finish(st.s, EndReason::kError, n < 0 ? e : net::kConnReset, "send");
     return false;
@@ -262,7 +261,7 @@ bool SenderGroup::running_ = false;
 // SO_RCVLOWAT for the rate measured over the last period (see the top of the file).
 class ReadBatcher {
  public:
-  ReadBatcher(int fd, size_t readBytes) : fd_(fd), readBytes_(readBytes), periodStart_(uv_hrtime()) {}
+  ReadBatcher(int fd, size_t readBytes) : fd_(fd), readBytes_(readBytes), periodStart_(net::MonoNs()) {}
 
   void Count(double n, uint64_t now) {
     periodBytes_ += n;
@@ -271,7 +270,7 @@ class ReadBatcher {
 
   // After a receive timeout: the rate may have fallen.
   void Idle() {
-    uint64_t now = uv_hrtime();
+    uint64_t now = net::MonoNs();
     if (now - periodStart_ >= kBatchPeriodNs) Adjust(now);
   }
 
@@ -357,7 +356,7 @@ void RunReceiver(PumpState* s) {
     if (s->stop.load(std::memory_order_relaxed)) { s->reason = EndReason::kStopped; break; }
     long long n = net::RecvSome(s->fd, buf.data(), buf.size());
     if (n > 0) {
-      uint64_t now = uv_hrtime();
+      uint64_t now = net::MonoNs();
       if (s->firstNs.load(std::memory_order_relaxed) == 0) s->firstNs.store(now, std::memory_order_relaxed);
       s->lastNs.store(now, std::memory_order_relaxed);
       bytes += static_cast<double>(n);
