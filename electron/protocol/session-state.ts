@@ -6,8 +6,9 @@
  *   hello {protocol, software, caps}  ────────▶
  *                                     ◀────────  hello {protocol, software, caps}
  *   params {cookie, params}           ────────▶  (validate, spawn workers)
- *                                     ◀────────  params-ok | error
+ *                                     ◀────────  params-ok {dataPort?} | error
  *   N data connections: "LHD1"+cookie+id ══════▶  (cookie checked, socket handed to a worker)
+ *     (to dataPort when given: the run's own data listener, engine/owned-listener.ts)
  *                                     ◀────────  streams-ready
  *   start                             ────────▶
  *                                     ◀────────  started
