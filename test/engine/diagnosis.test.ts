@@ -162,6 +162,25 @@ describe('diagnoseResult over a result document', () => {
     assert.match(d!.sentence, /^Receiver window 8,760 B over RTT 1\.30 s allows at most 54 kbit\/s; measured 52 kbit\/s/);
   });
 
+  it('Windows SIO_TCP_INFO readings (bytes, send-limit times, no segment counts): the seed case is still told window-limited', () => {
+    // What tcp_info_win.cc fills from TCP_INFO_v1: RTT, min RTT, send window, cwnd in bytes, and the
+    // RFC 4898 times (busy = Rwin + Cwnd + Snd); no retransmitted-segment count, no unacked count.
+    const tcp = [1, 2, 3].map((i) => sample(i, {
+      rttUs: 1_310_000, minRttUs: 1_300_000, sndWndBytes: 8760, sndCwndBytes: 64_000, busyUs: i * 1e6, rwndLimitedUs: i * 0.95e6,
+    } as Partial<TcpSample>));
+    const stream: StreamResult = {
+      id: 0, sender: 'controller', bytes: 0, seconds: 3, completions: 0, bitsPerSecond: 52_000,
+      send: { side: 'controller', bytes: 0, completions: 0, firstT: 0, lastT: 3, seconds: 3, error: null, tcp },
+      receive: null,
+    };
+    const inputsOf = limiterInputs([stream], 52_000, 3);
+    assert.equal(inputsOf.retransSegments, null, 'unknown, not 0');
+    const r = { streams: [stream], directions: { controllerToResponder: { bitsPerSecond: 52_000, seconds: 3 } } } as unknown as LonghaulResult;
+    const [d] = diagnoseResult(r);
+    assert.equal(d?.verdict, 'window-limited', d?.sentence);
+    assert.match(d!.sentence, /^Receiver window 8,760 B over RTT 1\.31 s allows at most 53 kbit\/s; measured 52 kbit\/s: the window is the limit/);
+  });
+
   it('through the link emulator: diagnoses the emulated link, not the local hop; a bypassed run gets no single verdict', () => {
     const settings = { delayMs: 650, jitterMs: 0, rateBitsPerSec: 4e6, windowBytes: 65_536, slowstart: false, lossRatio: 0, mssBytes: 1448 };
     const base = {
