@@ -604,3 +604,7 @@ function becomeOwned(s: StreamState, fd: number, setup: Parameters<typeof ownedS
 process.on('message', onMessage as (m: unknown, h: unknown) => void);
 // The engine process is our only reason to exist: when it goes, we go.
 process.on('disconnect', () => process.exit(0));
+// A console's Ctrl-C / Ctrl-Break / close reaches every process attached to it, this one too.
+// The engine stops the run (and keeps what was measured); a worker killed by the signal would
+// lose its streams' last counters, so it leaves the stop to the engine and goes at 'disconnect'.
+for (const signal of ['SIGINT', 'SIGBREAK', 'SIGHUP'] as const) process.on(signal, () => undefined);
