@@ -102,6 +102,9 @@ describe('stop signals', { timeout: 120_000 }, () => {
     const result = JSON.parse(readFileSync(path.join(dir, 'r.json'), 'utf8')) as LonghaulResult;
     assert.equal(result.partial, true);
     assert.ok(result.total.bytes > 0, 'what was measured is kept');
+    // The data workers got the SIGINT too: they leave the stop to the engine, so none died with its counters.
+    assert.deepEqual((result.errors ?? []).filter((e) => e.code === 'LH_ERR_WORKER'), [], JSON.stringify(result.errors));
+    for (const s of result.streams) for (const end of [s.send, s.receive]) assert.equal(end?.error?.code === 'LH_ERR_WORKER', false, `stream ${s.id}: ${JSON.stringify(end?.error)}`);
     await waitFor('every process of the group to exit', 5000, () => groupMembers(run.child.pid!).length === 0);
   });
 });
