@@ -85,7 +85,11 @@ async function refusingMirror(): Promise<{ url: string; requests: string[]; clos
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, requests, close: () => server.close() };
 }
 
-/** Builds the NSIS installer (x64) of the app in `projectDir` into `outDir` with `tools`. */
+/**
+ * Builds the NSIS installer (x64) of the app in `projectDir` into `outDir` with `tools`.
+ * electron-builder reads its tool overrides from process.env, so this sets them there
+ * for good: run it in a process of its own (as `main` below does).
+ */
 export async function buildWithLocalTools(projectDir: string, outDir: string, tools: LocalTools, opts: { exe?: string; resources?: string } = {}): Promise<LocalNsisReport> {
   const started = Date.now();
   const work = path.join(outDir, 'local-tools');
