@@ -1,7 +1,8 @@
 // SIO_TCP_INFO on Windows: WSAIoctl(SIO_TCP_INFO) with version 1 (Windows 10
 // 1709+) or, failing that, version 0 (1703+). Written from the Windows SDK
-// documentation (mstcpip.h, TCP_INFO_v0 / TCP_INFO_v1); not built or tested on
-// this Linux machine. Windows reports cwnd and windows in bytes, and the
+// documentation (mstcpip.h, TCP_INFO_v0 / TCP_INFO_v1). Cross-built with mingw-w64 and run
+// under Wine by the Windows lane, where the call fails (Wine 8 has no SIO_TCP_INFO): only the
+// release workflow's smoke step on real Windows reads real values. Windows reports cwnd and windows in bytes, and the
 // send-limit times (SndLimTime*: Rwin, Cwnd, Snd) in milliseconds: converted to microseconds.
 #ifdef _WIN32
 
@@ -13,11 +14,40 @@
 
 namespace lh {
 
-// TCP_INFO_v1 as the Windows SDK declares it (mstcpip.h, NTDDI_WIN10_RS5): the members of
-// TCP_INFO_v0 followed by the RFC 4898 send-limit counters. Declared here because older
-// SDK and mingw-w64 headers hide it below RS5, though the call falls back on v0 at run time.
+// SIO_TCP_INFO and its structs as the Windows SDK declares them (mstcpip.h). Declared here
+// because the SDK's and mingw-w64's headers hide them below NTDDI_WIN10_RS2 / RS5, and
+// node-gyp's MSVC build may define an older _WIN32_WINNT; the call itself falls back from v1
+// to v0 at run time, so the binary runs wherever the OS has either. State is TCPSTATE, an
+// enum: the size of a ULONG.
+#ifndef SIO_TCP_INFO
+#define SIO_TCP_INFO _WSAIORW(IOC_VENDOR, 39)
+#endif
+
+struct TcpInfoV0 {
+  ULONG State;
+  ULONG Mss;
+  ULONG64 ConnectionTimeMs;
+  BOOLEAN TimestampsEnabled;
+  ULONG RttUs;
+  ULONG MinRttUs;
+  ULONG BytesInFlight;
+  ULONG Cwnd;
+  ULONG SndWnd;
+  ULONG RcvWnd;
+  ULONG RcvBuf;
+  ULONG64 BytesOut;
+  ULONG64 BytesIn;
+  ULONG BytesReordered;
+  ULONG BytesRetrans;
+  ULONG FastRetrans;
+  ULONG DupAcksIn;
+  ULONG TimeoutEpisodes;
+  UCHAR SynRetrans;
+};
+
+// TCP_INFO_v1: the members of v0 followed by the RFC 4898 send-limit counters.
 struct TcpInfoV1 {
-  TCPSTATE State;
+  ULONG State;
   ULONG Mss;
   ULONG64 ConnectionTimeMs;
   BOOLEAN TimestampsEnabled;
@@ -84,7 +114,7 @@ OsError ReadTcpInfo(SockHandle h, TcpInfo* out) {
     return OsError();
   }
   version = 0;
-  TCP_INFO_v0 v0;
+  TcpInfoV0 v0;
   memset(&v0, 0, sizeof v0);
   if (WSAIoctl(s, SIO_TCP_INFO, &version, sizeof version, &v0, sizeof v0, &got, nullptr, nullptr) == 0) {
     out->source = "windows-sio_tcp_info_v0";
