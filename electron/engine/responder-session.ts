@@ -96,6 +96,14 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
    * run's cookie and an expected stream id; close it at once otherwise.
    */
   async acceptData(socket: net.Socket, header: Buffer, handle: unknown): Promise<void> {
+    if (this.ownedListener) {
+      // This run's data goes to its own listener, whose window the results report: a data
+      // connection on the shared port (a controller that ignored params-ok.dataPort) would
+      // run with a window nobody set while the result said otherwise.
+      this.emit('rejected', `${socket.remoteAddress}:${socket.remotePort}`, `data connection on the control port: this run takes them on port ${this.ownedListener.port}`);
+      socket.destroy();
+      return;
+    }
     const id = this.wantsData ? checkDataHeader(header, this.cookie) : null;
     if (id === null || !this.plan.some((s) => s.id === id) || this.adopted.has(id) || !this.plane) {
       socket.destroy();
