@@ -106,11 +106,29 @@ int SendAll(Sock s, const char* data, size_t n, std::chrono::steady_clock::time_
   return 0;
 }
 
+// An AsyncWorker whose failure is an OS error (code and where), handed to JS with `errno`.
+class OsWorker : public Napi::AsyncWorker {
+ protected:
+  OsWorker(Napi::Function cb, const char* name) : Napi::AsyncWorker(cb, name) {}
+  void Fail(int code, const std::string& where) {
+    code_ = code;
+    where_ = where;
+    SetError(where);
+  }
+  Napi::Value ErrorValue() {
+    return (code_ ? OsErrorValue(Env(), code_, where_) : Napi::Error::New(Env(), where_)).Value();
+  }
+
+ private:
+  int code_ = 0;
+  std::string where_;
+};
+
 // connectStream(fd, { address, port, timeoutMs, header }, cb(err))
-class ConnectWorker : public Napi::AsyncWorker {
+class ConnectWorker : public OsWorker {
  public:
   ConnectWorker(Napi::Function cb, Sock s, std::string address, int port, int timeoutMs, std::string header)
-      : Napi::AsyncWorker(cb, "longhaul-connect"), s_(s), address_(std::move(address)), port_(port), timeoutMs_(timeoutMs),
+      : OsWorker(cb, "longhaul-connect"), s_(s), address_(std::move(address)), port_(port), timeoutMs_(timeoutMs),
         header_(std::move(header)) {}
 
   void Execute() override {
@@ -137,25 +155,14 @@ class ConnectWorker : public Napi::AsyncWorker {
     if (e != 0) return Fail(e, where);
   }
 
-  void OnError(const Napi::Error&) override {
-    Napi::Env env = Env();
-    Napi::Error err = code_ ? OsErrorValue(env, code_, where_) : Napi::Error::New(env, where_);
-    Callback().Call({err.Value()});
-  }
+  void OnError(const Napi::Error&) override { Callback().Call({ErrorValue()}); }
 
  private:
-  void Fail(int code, const std::string& where) {
-    code_ = code;
-    where_ = where;
-    SetError(where);
-  }
   Sock s_;
   std::string address_;
   int port_;
   int timeoutMs_;
   std::string header_;
-  int code_ = 0;
-  std::string where_;
 };
 
 Napi::Value ConnectStream(const Napi::CallbackInfo& info) {
@@ -219,9 +226,9 @@ Napi::Value BindListen(const Napi::CallbackInfo& info) {
 }
 
 // acceptStream(fd, timeoutMs, cb(err, null | { fd, address, port })): null when nothing arrived in time.
-class AcceptWorker : public Napi::AsyncWorker {
+class AcceptWorker : public OsWorker {
  public:
-  AcceptWorker(Napi::Function cb, Sock s, int timeoutMs) : Napi::AsyncWorker(cb, "longhaul-accept"), s_(s), timeoutMs_(timeoutMs) {}
+  AcceptWorker(Napi::Function cb, Sock s, int timeoutMs) : OsWorker(cb, "longhaul-accept"), s_(s), timeoutMs_(timeoutMs) {}
 
   void Execute() override {
     if (!net::WaitOne(s_, net::kPollIn, timeoutMs_)) return;
@@ -232,15 +239,12 @@ class AcceptWorker : public Napi::AsyncWorker {
       int e = net::LastError();
       // Gone between the wake-up and the accept (a reset in the queue): nothing arrived.
       if (net::WouldBlock(e) || net::Interrupted(e) || e == net::kConnReset) return;
-      code_ = e;
-      SetError("accept");
-      return;
+      return Fail(e, "accept");
     }
     if (!net::SetNonBlocking(c)) {
-      code_ = net::LastError();
+      int e = net::LastError();
       net::CloseSock(c);
-      SetError("ioctl(non-blocking)");
-      return;
+      return Fail(e, "ioctl(non-blocking)");
     }
 #ifdef SO_NOSIGPIPE
     int one = 1;
@@ -264,7 +268,7 @@ class AcceptWorker : public Napi::AsyncWorker {
     Callback().Call({env.Null(), r});
   }
 
-  void OnError(const Napi::Error&) override { Callback().Call({OsErrorValue(Env(), code_, "accept").Value(), Env().Null()}); }
+  void OnError(const Napi::Error&) override { Callback().Call({ErrorValue(), Env().Null()}); }
 
  private:
   Sock s_;
@@ -273,7 +277,6 @@ class AcceptWorker : public Napi::AsyncWorker {
   Sock c_ = net::kBadSock;
   std::string address_;
   int port_ = 0;
-  int code_ = 0;
 };
 
 Napi::Value AcceptStream(const Napi::CallbackInfo& info) {
@@ -288,10 +291,10 @@ Napi::Value AcceptStream(const Napi::CallbackInfo& info) {
 }
 
 // readExact(fd, bytes, timeoutMs, cb(err, Buffer)): exactly `bytes` (never more) before the timeout.
-class ReadWorker : public Napi::AsyncWorker {
+class ReadWorker : public OsWorker {
  public:
   ReadWorker(Napi::Function cb, Sock s, size_t n, int timeoutMs)
-      : Napi::AsyncWorker(cb, "longhaul-read"), s_(s), buf_(n, '\0'), timeoutMs_(timeoutMs) {}
+      : OsWorker(cb, "longhaul-read"), s_(s), buf_(n, '\0'), timeoutMs_(timeoutMs) {}
 
   void Execute() override {
     auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs_);
@@ -312,19 +315,12 @@ class ReadWorker : public Napi::AsyncWorker {
   }
 
   void OnOK() override { Callback().Call({Env().Null(), Napi::Buffer<char>::Copy(Env(), buf_.data(), buf_.size())}); }
-  void OnError(const Napi::Error&) override { Callback().Call({OsErrorValue(Env(), code_, where_).Value(), Env().Null()}); }
+  void OnError(const Napi::Error&) override { Callback().Call({ErrorValue(), Env().Null()}); }
 
  private:
-  void Fail(int code, const char* where) {
-    code_ = code;
-    where_ = where;
-    SetError(where);
-  }
   Sock s_;
   std::string buf_;
   int timeoutMs_;
-  int code_ = 0;
-  const char* where_ = "";
 };
 
 Napi::Value ReadExact(const Napi::CallbackInfo& info) {

@@ -10,6 +10,7 @@
 
 #include <winsock2.h>
 #include <mstcpip.h>
+#include <cstddef>
 #include <cstring>
 
 namespace lh {
@@ -45,27 +46,11 @@ struct TcpInfoV0 {
   UCHAR SynRetrans;
 };
 
-// TCP_INFO_v1: the members of v0 followed by the RFC 4898 send-limit counters.
+// TCP_INFO_v1: the members of v0 followed by the RFC 4898 send-limit counters. Embedding v0
+// gives the SDK's layout: v0 is 85 bytes padded to 88, where v1's first ULONG after SynRetrans
+// is aligned to anyway (checked below).
 struct TcpInfoV1 {
-  ULONG State;
-  ULONG Mss;
-  ULONG64 ConnectionTimeMs;
-  BOOLEAN TimestampsEnabled;
-  ULONG RttUs;
-  ULONG MinRttUs;
-  ULONG BytesInFlight;
-  ULONG Cwnd;
-  ULONG SndWnd;
-  ULONG RcvWnd;
-  ULONG RcvBuf;
-  ULONG64 BytesOut;
-  ULONG64 BytesIn;
-  ULONG BytesReordered;
-  ULONG BytesRetrans;
-  ULONG FastRetrans;
-  ULONG DupAcksIn;
-  ULONG TimeoutEpisodes;
-  UCHAR SynRetrans;
+  TcpInfoV0 base;
   ULONG SndLimTransRwin;
   ULONG SndLimTimeRwin;
   ULONG64 SndLimBytesRwin;
@@ -76,12 +61,12 @@ struct TcpInfoV1 {
   ULONG SndLimTimeSnd;
   ULONG64 SndLimBytesSnd;
 };
+static_assert(offsetof(TcpInfoV1, SndLimTransRwin) == 88 && sizeof(TcpInfoV1) == 136, "TCP_INFO_v1 layout as in mstcpip.h");
 
 const char* TcpInfoSource() { return "windows-sio_tcp_info"; }
 
-// TCP_INFO_v1 starts with exactly the members of TCP_INFO_v0, so one template fills both.
-template <typename T>
-static void FillCommon(const T& ti, TcpInfo* out) {
+// The members both versions have.
+static void FillCommon(const TcpInfoV0& ti, TcpInfo* out) {
   out->state.set(static_cast<double>(ti.State));
   out->sndMssBytes.set(ti.Mss);
   out->rttUs.set(ti.RttUs);
@@ -104,7 +89,7 @@ OsError ReadTcpInfo(SockHandle h, TcpInfo* out) {
   if (WSAIoctl(s, SIO_TCP_INFO, &version, sizeof version, &v1, sizeof v1, &got, nullptr, nullptr) == 0) {
     out->source = "windows-sio_tcp_info_v1";
     out->rawBytes = got;
-    FillCommon(v1, out);
+    FillCommon(v1.base, out);
     // RFC 4898 send-limit states (ms): Receiver Limited (Rwin), Congestion Limited (Cwnd),
     // Sender Limited (Snd: the application or the send buffer, not told apart, so it is not
     // reported as sndbufLimitedUs). Together they cover the time spent transferring data.
