@@ -20,7 +20,7 @@
       "defines": ["NAPI_VERSION=8"],
       "cflags_cc": ["-std=c++17", "-Wall", "-Wextra"],
       "conditions": [
-        ["OS=='win'", { "libraries": ["ws2_32.lib"] }],
+        ["OS=='win'", { "libraries": ["ws2_32.lib"], "defines": ["NOMINMAX", "WIN32_LEAN_AND_MEAN"] }],
         ["OS=='mac'", { "xcode_settings": { "MACOSX_DEPLOYMENT_TARGET": "10.15", "CLANG_CXX_LANGUAGE_STANDARD": "c++17" } }]
       ]
     }

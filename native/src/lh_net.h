@@ -9,8 +9,9 @@
 #include <vector>
 
 #ifdef _WIN32
-#ifndef FD_SETSIZE
-#define FD_SETSIZE 1024
+// windows.h's min/max macros would break std::min/std::max in every file that includes this.
+#ifndef NOMINMAX
+#define NOMINMAX
 #endif
 #include <winsock2.h>
 #include <ws2tcpip.h>
