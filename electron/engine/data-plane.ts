@@ -164,8 +164,9 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
       throw new LonghaulError('LH_ERR_DATA_STREAM', slot ? 'the native socket addon is not loaded' : `no stream ${id} in this run`);
     }
     if (process.platform !== 'win32') {
-      const socket = new net.Socket({ fd, readable: true, writable: true });
-      socket.pause();
+      // Not readable here: a readable net.Socket starts reading at once (64 KiB at a time), and
+      // any payload it took would never reach the worker.
+      const socket = new net.Socket({ fd, readable: false, writable: false });
       try {
         await this.adopt(id, rawHandle(socket));
       } finally {

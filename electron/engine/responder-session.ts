@@ -63,7 +63,10 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
   private plan: PlannedStream[] = [];
   private plane: DataPlane | null = null;
   private recorder: RunRecorder | null = null;
+  /** Stream ids whose connection arrived (claimed at once, so a duplicate is refused). */
   private readonly adopted = new Set<number>();
+  /** Stream ids whose worker has taken the connection: streams-ready waits for all of these. */
+  private readonly handedOver = new Set<number>();
   private listenerTuning: ListenerTuning | null = null;
   /** This run's own data listener, where the addon owns data connections (owned-listener.ts). */
   private ownedListener: OwnedDataListener | null = null;
@@ -118,6 +121,7 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
       return;
     }
     socket.destroy(); // the worker holds its own duplicate of the descriptor now
+    this.handedOver.add(id);
     this.maybeStreamsReady();
   }
 
@@ -136,12 +140,15 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
       this.channel.fail(err instanceof LonghaulError ? err : new LonghaulError('LH_ERR_WORKER', describeError(err).message));
       return;
     }
+    this.handedOver.add(id);
     this.maybeStreamsReady();
   }
 
   /** Every data connection is in: tell the controller, and take no more. */
   private maybeStreamsReady(): void {
-    if (this.adopted.size === this.plan.length && this.channel.state === 'streams') {
+    // Every worker must hold its connection before the start: until then the engine may still
+    // have its own copy open (and, for a Node wrapper, reading), which would take payload bytes.
+    if (this.handedOver.size === this.plan.length && this.channel.state === 'streams') {
       this.restoreListener();
       void this.ownedListener?.close();
       this.channel.send({ type: 'streams-ready' });
