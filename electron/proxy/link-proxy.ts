@@ -12,9 +12,8 @@ import { EventEmitter } from 'node:events';
 import net from 'node:net';
 import { nativeSockets } from '../native/load-native.js';
 import { tuneListener } from '../native/tuned-socket.js';
+import { relaySocketBytesFor } from './pipe.js';
 
-/** Receive buffer asked for on the relay's accepted sockets (Linux doubles it). */
-const RELAY_SOCKET_BUFFER_BYTES = 8 * 1024;
 import { performance } from 'node:perf_hooks';
 import { LonghaulError, PeerError } from '../util/errors.js';
 import type { LinkSpec } from './link-settings.js';
@@ -98,13 +97,16 @@ export class LinkProxy extends EventEmitter<LinkProxyEvents> {
   /**
    * A relay that buffers megabytes between the sender and the emulated link is a queue no
    * real path has: after a timed run's deadline it would drain for minutes at satellite
-   * rates. Accepted sockets inherit the listener's receive buffer, so keep it small (the
-   * local hop is fast: a small buffer does not limit throughput). Best effort: without
-   * the native addon the OS default stays.
+   * rates. Accepted sockets inherit the listener's receive buffer, so keep it to about 10 ms
+   * of the link's rate (pipe.ts relaySocketBytesFor): small on a slow link, large enough on
+   * a fast one that the sender never waits for the relay. Without a rate stage, or without
+   * the native addon, the OS's autotuning stays. Set again when the link is reconfigured,
+   * for the connections accepted after that.
    */
   private shrinkRelayBuffers(server: net.Server): void {
     const status = nativeSockets();
-    if (status.api) tuneListener(status.api, server, RELAY_SOCKET_BUFFER_BYTES, 'buffers');
+    const bytes = relaySocketBytesFor(this.spec.chains.up);
+    if (status.api && bytes !== null) tuneListener(status.api, server, bytes, 'buffers');
   }
 
   get link(): LinkSpec {
@@ -128,6 +130,7 @@ export class LinkProxy extends EventEmitter<LinkProxyEvents> {
   configure(spec: LinkSpec): void {
     this.spec = spec;
     for (const c of this.connections) c.reconfigure(spec.chains);
+    for (const server of [this.server, ...this.forwards.values()]) if (server.listening) this.shrinkRelayBuffers(server);
     this.emit('configured', spec);
   }
 

@@ -79,7 +79,7 @@ describe('a real longhaul run through the proxy', () => {
       assert.ok(up.halvings >= 1 && up.halvings <= up.losses, `${up.halvings} halvings`);
       assert.ok(result.link?.modelledLoss?.down, 'the way back has its loss stage too');
       assert.equal(result.total.bytes, 2 * 1024 * 1024, 'modelled losses cost time, never bytes');
-      assert.match(r.stdout, /modelled loss up \(client -> target\): 14 of 1,\d{3} segments lost, \d+ halvings/);
+      assert.match(r.stdout, /modelled loss up \(client -> target\): 14 of 1,\d{3} segments lost, \d+ halvings?/);
     } finally {
       rmSync(json, { force: true });
     }
@@ -103,6 +103,27 @@ describe('a real longhaul run through the proxy', () => {
       for (const i of [6, 7]) assert.ok(received(i) < 250_000, `emulated interval ${i}: ${received(i)} bytes`);
       assert.ok(result.total.bytes > 5_000_000, `bypass moved ${result.total.bytes} bytes in all`);
       assert.match(r.stdout, /bypass on  at 0\.\d+ s/);
+    } finally {
+      rmSync(json, { force: true });
+    }
+  });
+
+  it('the LAN preset (1 Gbit/s, 0.2 ms RTT) at line rate with the addon loaded: the relay\'s socket buffers do not throttle it', { timeout: 40_000 }, async (t) => {
+    // The relay's receive buffer once was a fixed 8 KiB (130 µs at 1 Gbit/s): runs read 600-800 of
+    // the model's 956 Mbit/s while the same run without the addon held it every second.
+    const json = join(dir, 'lan.json');
+    const r = await loopback(['--link', 'lan', '-t', '6', '--json', json], 30_000);
+    try {
+      assert.equal(r.code, 0, r.stderr + r.stdout);
+      const result = JSON.parse(readFileSync(json, 'utf8')) as LonghaulResult;
+      const model = result.link!.modelCeilingBitsPerSec!;
+      assert.ok(model > 9.5e8 && model < 9.6e8, `model ${model}`);
+      // Steady state: the intervals after the first two seconds (slow start and the proxy's ramp).
+      const rates = result.intervals.filter((i) => i.t > 2 && i.seconds > 0.5).map((i) => ((i.receivedBytes ?? 0) * 8) / i.seconds).sort((a, b) => a - b);
+      const median = rates[Math.floor(rates.length / 2)]!;
+      t.diagnostic(`per second: ${rates.map((x) => (x / 1e6).toFixed(0)).join(', ')} Mbit/s; median / model ${(median / model).toFixed(3)}`);
+      assert.ok(rates.length >= 3, `${rates.length} steady intervals`);
+      assert.ok(median >= 0.9 * model && median <= 1.03 * model, `median ${(median / 1e6).toFixed(0)} Mbit/s vs model ${(model / 1e6).toFixed(0)} Mbit/s`);
     } finally {
       rmSync(json, { force: true });
     }
