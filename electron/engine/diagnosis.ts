@@ -239,9 +239,12 @@ function lossSentence(
     : '';
   const head = `With ${pct} modelled loss, Reno averages about ${groupDigits(Math.round(windowBytes))} B in flight (MSS ${groupDigits(mss)} B × √(3/(2p)) per stream), ` +
     `${formatRateShort(cap)} over RTT ${formatRtt(rttSeconds)}; measured ${formatRateShort(measured)}`;
-  // An average over many losses: a short run (slow start, few losses) can beat it.
+  // An average over many losses: a short run (slow start, few losses) can beat it, or fall short of it.
   if (measured > 1.1 * cap) {
     return `${head}, above that average: the run was too short for the losses to set the pace (slow start, and where the few losses fell, decide it), but congestion control under the modelled loss is the limit.${did}`;
+  }
+  if (measured * BINDING_FACTOR < cap) {
+    return `${head}, below that average: a short run sees few losses, and where they fell (and how many came close together) decides much of it; congestion control under the modelled loss is the limit.${did}`;
   }
   return `${head}: the loss is the limit.${did}`;
 }
@@ -317,10 +320,16 @@ export function diagnoseResult(r: LonghaulResult, linkBitsPerSecond: number | nu
       const ramp = rttSeconds && emulated.slowstart && lossWindow === null && d.verdict !== 'window-limited'
         ? rampSentence(emulated, rttSeconds, Math.max(1, streams.length), total.bitsPerSecond ?? 0, total.seconds)
         : null;
-      const sentence = ramp ?? (d.verdict === 'congestion-limited' && lossWindow !== null && rttSeconds
-        ? lossSentence(emulated.lossRatio, emulated.mssBytes, rttSeconds, lossWindow, total.bitsPerSecond ?? 0, lossCounts)
+      // In the emulated model nothing but the window, the rate and the modelled loss can hold a
+      // stream back: well below the rate and not window-bound, the loss is what did, even when a
+      // short run's few random losses put it below Reno's average (the limiter's 1.5 band).
+      const measured = total.bitsPerSecond ?? 0;
+      const belowRate = emulated.rateBitsPerSec === null || measured < 0.8 * emulated.rateBitsPerSec * payloadFraction(emulated.mssBytes);
+      const lossBinds = lossWindow !== null && rttSeconds !== null && d.verdict !== 'window-limited' && (d.verdict === 'congestion-limited' || belowRate);
+      const sentence = ramp ?? (lossBinds
+        ? lossSentence(emulated.lossRatio, emulated.mssBytes, rttSeconds!, lossWindow!, measured, lossCounts)
         : d.sentence);
-      out.push({ direction, ...d, ...(ramp ? { verdict: 'congestion-limited' as const } : {}), sentence: `${sentence} (Emulated link: its RTT, window and rate, not the local hop's TCP_INFO.)` });
+      out.push({ direction, ...d, ...(ramp || lossBinds ? { verdict: 'congestion-limited' as const } : {}), sentence: `${sentence} (Emulated link: its RTT, window and rate, not the local hop's TCP_INFO.)` });
       continue;
     }
     const inputs = limiterInputs(streams, total.bitsPerSecond, total.seconds, linkBitsPerSecond);

@@ -33,6 +33,13 @@ export function inboxLimitFor(configs: readonly StageConfig[]): number {
 
 /** How much the relay may hold ahead of the emulated link, in ms of its rate (the inbox, the relay's socket buffer). */
 const HOLD_MS = 10;
+/**
+ * The relay's socket buffer holds less: 2 ms of the rate. Up to ~33 Mbit/s that is the 8 KiB
+ * minimum, as before (every emulated-loss and low-rate cell keeps its measured accuracy: 10 ms,
+ * 37.5 KB at the lossy-wifi preset's 30 Mbit/s, ran it 10-15 % below its loss model); at
+ * 1 Gbit/s 250 KB, which holds the LAN preset at its model.
+ */
+const RELAY_SOCKET_HOLD_MS = 2;
 const MIN_RELAY_SOCKET_BYTES = 8 * 1024;
 const MAX_RELAY_SOCKET_BYTES = 4 * 1024 * 1024;
 
@@ -44,13 +51,13 @@ function linkBytesPer(configs: readonly StageConfig[], ms: number): number | nul
 
 /**
  * The receive buffer for the relay's sockets from the sender, or null to leave the OS's
- * autotuning: the same 10 ms of the link's rate, 8 KiB to 4 MiB. A satellite link gets
- * 8 KiB (no hidden queue drains after a timed run's deadline); a 1 Gbit/s link about 1.2 MB,
- * enough that the sender is not stalled while the relay's event loop is busy elsewhere (a
- * fixed 8 KiB held 130 µs at 1 Gbit/s and cut the LAN preset to 600-800 of its 956 Mbit/s).
+ * autotuning: 2 ms of the link's rate, 8 KiB to 4 MiB. A satellite link gets 8 KiB (no
+ * hidden queue drains after a timed run's deadline); a 1 Gbit/s link 250 KB, enough that the
+ * sender is not stalled while the relay's event loop is busy elsewhere (a fixed 8 KiB held
+ * 130 µs at 1 Gbit/s and cut the LAN preset to 600-950 of its 956 Mbit/s).
  */
 export function relaySocketBytesFor(configs: readonly StageConfig[]): number | null {
-  const bytes = linkBytesPer(configs, HOLD_MS);
+  const bytes = linkBytesPer(configs, RELAY_SOCKET_HOLD_MS);
   if (bytes === null) return null;
   return Math.round(Math.min(MAX_RELAY_SOCKET_BYTES, Math.max(MIN_RELAY_SOCKET_BYTES, bytes)));
 }

@@ -202,6 +202,12 @@ describe('diagnoseResult over a result document', () => {
     const [l] = diagnoseResult(lossy as unknown as LonghaulResult);
     assert.equal(l?.verdict, 'congestion-limited', l?.sentence);
     assert.match(l!.sentence, /^With 1 % modelled loss, Reno averages about 17,734 B in flight \(MSS 1,448 B × √\(3\/\(2p\)\) per stream\), 14 Mbit\/s over RTT 10\.0 ms; measured 10 Mbit\/s: the loss is the limit\. The proxy modelled 43 losses in 4,323 segments and halved its in-flight cap 43 times\./);
+    // A 2 s run's ~20 random losses can leave it well below Reno's average (measured 9.2 Mbit/s in CI):
+    // nothing but the loss holds it back in the emulated model, so it is still the loss, said so.
+    const unlucky = { ...lossy, directions: { controllerToResponder: { bitsPerSecond: 9.2e6, seconds: 2 } } };
+    const [u] = diagnoseResult(unlucky as unknown as LonghaulResult);
+    assert.equal(u?.verdict, 'congestion-limited', u?.sentence);
+    assert.match(u!.sentence, /^With 1 % modelled loss, Reno averages .* measured 9\.2 Mbit\/s, below that average: a short run sees few losses/);
     const short = { ...lossy, directions: { controllerToResponder: { bitsPerSecond: 18e6, seconds: 2 } } };
     assert.match(diagnoseResult(short as unknown as LonghaulResult)[0]!.sentence, /measured 18 Mbit\/s, above that average: the run was too short for the losses to set the pace/);
     const windowFirst = { ...lossy, directions: { controllerToResponder: { bitsPerSecond: 5e6, seconds: 2 } }, link: { ...lossy.link, settings: { ...lossy.link.settings, windowBytes: 8760 } } };
