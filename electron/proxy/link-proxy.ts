@@ -97,8 +97,8 @@ export class LinkProxy extends EventEmitter<LinkProxyEvents> {
   /**
    * A relay that buffers megabytes between the sender and the emulated link is a queue no
    * real path has: after a timed run's deadline it would drain for minutes at satellite
-   * rates. Accepted sockets inherit the listener's receive buffer, so keep it to about 10 ms
-   * of the link's rate (pipe.ts relaySocketBytesFor): small on a slow link, large enough on
+   * rates. Accepted sockets inherit the listener's receive buffer, so keep it to 2 ms of
+   * the link's rate (pipe.ts relaySocketBytesFor): small on a slow link, large enough on
    * a fast one that the sender never waits for the relay. Without a rate stage, or without
    * the native addon, the OS's autotuning stays. Set again when the link is reconfigured,
    * for the connections accepted after that.
