@@ -26,7 +26,7 @@ import type { NativePump, PumpEndReason } from '../native/native-api.js';
 import { chooseStreamIo, type StreamIo, type StreamIoChoice } from '../native/stream-io.js';
 import { socketFd } from '../native/tuned-socket.js';
 import { chooseDataConn, type DataConnChoice } from '../native/data-conn.js';
-import { dialOwned } from '../native/owned-socket.js';
+import { dialOwned, ownedDialFailure } from '../native/owned-socket.js';
 import type { StreamEnd } from '../protocol/messages.js';
 import { SendBacklog } from './send-backlog.js';
 import { adoptedSetup, dialStream, ownedStream, reportSocket, sampleSocket, type OwnedStream } from './stream-socket.js';
@@ -576,16 +576,6 @@ function connectOwned(s: StreamState, host: string, port: number, header: Buffer
   }, (err: NodeJS.ErrnoException) => {
     send({ type: 'stream-error', id: s.id, code: 'LH_ERR_DATA_STREAM', message: `stream ${s.id}: ${ownedDialFailure(host, port, err)}` });
   });
-}
-
-/** Why an owned data connection failed, in words; a port that does not answer is usually a firewall. */
-function ownedDialFailure(host: string, port: number, err: NodeJS.ErrnoException): string {
-  const what = err.message || err.code || 'failed';
-  if (err.code === 'ETIMEDOUT' || /timed out|refused/i.test(what)) {
-    return `cannot reach ${host}:${port} for data (${what}); the control connection got through, so a firewall on the partner may allow ` +
-      'that one port only: allow Longhaul itself (a program rule covers every port it uses)';
-  }
-  return what;
 }
 
 /** A connected owned socket joins the run: described, its receiver loop started, announced. */

@@ -56,6 +56,16 @@ export async function dialOwned(api: NativeApi, host: string, port: number, wind
   return { fd, setup };
 }
 
+/** Why an owned data connection failed, in words; a port that does not answer is usually a firewall. */
+export function ownedDialFailure(host: string, port: number, err: NodeJS.ErrnoException): string {
+  const what = err.message || err.code || 'failed';
+  if (err.code === 'ETIMEDOUT' || /timed out|refused/i.test(what)) {
+    return `cannot reach ${host}:${port} for data (${what}); the control connection got through, so a firewall on the partner may allow ` +
+      'that one port only: allow Longhaul itself (a program rule covers every port it uses)';
+  }
+  return what;
+}
+
 /** `::ffff:a.b.c.d` as `a.b.c.d`, so an IPv4 peer seen through a dual-stack socket compares equal. */
 export function plainAddress(address: string): string {
   return address.toLowerCase().startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;

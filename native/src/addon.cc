@@ -10,6 +10,8 @@
 #include <windows.h>
 #endif
 
+#include "lh_napi.h"
+#include "lh_net.h"
 #include "lh_socket.h"
 
 namespace lh {
@@ -18,15 +20,29 @@ bool PumpSupported();
 Napi::Function DefinePump(Napi::Env env);
 void RegisterWindowClamp(Napi::Env env, Napi::Object exports);  // window_clamp.cc
 void RegisterOwnedConn(Napi::Env env, Napi::Object exports);    // owned_conn.cc
+void RegisterSocketHandoff(Napi::Env env, Napi::Object exports);  // socket_handoff.cc
+
+Napi::Error OsErrorValue(Napi::Env env, int code, const std::string& where) {
+  Napi::Error e = Napi::Error::New(env, where + ": " + ErrorText(code));
+  e.Set("errno", Napi::Number::New(env, code));
+  e.Set("syscall", Napi::String::New(env, where));
+  if (code == net::kTimedOut) e.Set("code", Napi::String::New(env, "ETIMEDOUT"));
+  return e;
+}
+
+bool ReadSock(const Napi::Value& v, SockHandle* out) {
+  if (!v.IsNumber()) return false;
+  int64_t n = v.As<Napi::Number>().Int64Value();
+  if (n < 0) return false;
+  *out = static_cast<SockHandle>(n);
+  return true;
+}
 }  // namespace lh
 
 namespace {
 
 Napi::Value ThrowOs(Napi::Env env, const lh::OsError& e) {
-  Napi::Error err = Napi::Error::New(env, e.where + ": " + lh::ErrorText(e.code));
-  err.Set("errno", Napi::Number::New(env, e.code));
-  err.Set("syscall", Napi::String::New(env, e.where));
-  err.ThrowAsJavaScriptException();
+  lh::OsErrorValue(env, e.code, e.where).ThrowAsJavaScriptException();
   return env.Undefined();
 }
 
@@ -36,11 +52,7 @@ Napi::Value ThrowType(Napi::Env env, const char* msg) {
 }
 
 bool ReadHandle(const Napi::CallbackInfo& info, size_t i, lh::SockHandle* out) {
-  if (info.Length() <= i || !info[i].IsNumber()) return false;
-  int64_t v = info[i].As<Napi::Number>().Int64Value();
-  if (v < 0) return false;
-  *out = static_cast<lh::SockHandle>(v);
-  return true;
+  return info.Length() > i && lh::ReadSock(info[i], out);
 }
 
 int64_t OptionalInt(const Napi::Object& o, const char* key) {
@@ -200,6 +212,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("Pump", lh::DefinePump(env));
   lh::RegisterWindowClamp(env, exports);
   lh::RegisterOwnedConn(env, exports);
+  lh::RegisterSocketHandoff(env, exports);
   return exports;
 }
 

@@ -10,9 +10,8 @@
 //   acceptStream(fd, timeoutMs, cb(err, null | { fd, address, port }))
 //   readExact(fd, bytes, timeoutMs, cb(err, Buffer))
 //   shutdownSend(fd)
-//   duplicateSocket(fd, pid) -> Buffer        (Windows: WSADuplicateSocketW)
-//   socketFromDuplicate(Buffer) -> fd         (Windows: WSASocketW(FROM_PROTOCOL_INFO))
 //
+// Handing an accepted socket to a worker process is socket_handoff.cc.
 // The blocking parts run on libuv's thread pool (Napi::AsyncWorker); each
 // wait is at most the caller's timeout, so a pool thread is never held longer.
 #include <napi.h>
@@ -20,7 +19,9 @@
 #include <chrono>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
+#include "lh_napi.h"
 #include "lh_net.h"
 #include "lh_socket.h"
 
@@ -29,21 +30,8 @@ namespace {
 
 using net::Sock;
 
-Napi::Error OsErrorValue(Napi::Env env, int code, const std::string& where) {
-  Napi::Error e = Napi::Error::New(env, where + ": " + ErrorText(code));
-  e.Set("errno", Napi::Number::New(env, code));
-  e.Set("syscall", Napi::String::New(env, where));
-  if (code == net::kTimedOut) e.Set("code", Napi::String::New(env, "ETIMEDOUT"));
-  return e;
-}
-
-bool ReadSock(const Napi::Value& v, Sock* out) {
-  if (!v.IsNumber()) return false;
-  int64_t n = v.As<Napi::Number>().Int64Value();
-  if (n < 0) return false;
-  *out = static_cast<Sock>(n);
-  return true;
-}
+// The handle type the bindings read (lh_socket.h) is the one the socket calls take (lh_net.h).
+static_assert(std::is_same<Sock, SockHandle>::value, "SockHandle and net::Sock must be one type");
 
 // An IPv4 or IPv6 literal and a port as a sockaddr; false for anything else (names are resolved in JS).
 bool ToSockaddr(const std::string& address, int port, sockaddr_storage* ss, socklen_t* len) {
@@ -349,55 +337,6 @@ Napi::Value ShutdownSend(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
-// duplicateSocket(fd, pid) -> Buffer: the socket for another process (Windows), which opens it with socketFromDuplicate.
-Napi::Value DuplicateSocket(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  Sock s;
-  if (info.Length() < 2 || !ReadSock(info[0], &s) || !info[1].IsNumber()) {
-    Napi::TypeError::New(env, "duplicateSocket(fd, pid) expected").ThrowAsJavaScriptException();
-    return env.Undefined();
-  }
-#ifdef _WIN32
-  WSAPROTOCOL_INFOW pi;
-  if (WSADuplicateSocketW(s, static_cast<DWORD>(info[1].As<Napi::Number>().Int64Value()), &pi) != 0) {
-    OsErrorValue(env, net::LastError(), "WSADuplicateSocketW").ThrowAsJavaScriptException();
-    return env.Undefined();
-  }
-  return Napi::Buffer<char>::Copy(env, reinterpret_cast<const char*>(&pi), sizeof pi);
-#else
-  OsErrorValue(env, ENOTSUP, "duplicateSocket (Windows only; POSIX passes descriptors through Node)").ThrowAsJavaScriptException();
-  return env.Undefined();
-#endif
-}
-
-// socketFromDuplicate(Buffer) -> fd
-Napi::Value SocketFromDuplicate(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  if (info.Length() < 1 || !info[0].IsBuffer()) {
-    Napi::TypeError::New(env, "socketFromDuplicate(buffer) expected").ThrowAsJavaScriptException();
-    return env.Undefined();
-  }
-#ifdef _WIN32
-  Napi::Buffer<char> b = info[0].As<Napi::Buffer<char>>();
-  if (b.Length() != sizeof(WSAPROTOCOL_INFOW)) {
-    Napi::TypeError::New(env, "socketFromDuplicate: not a WSAPROTOCOL_INFOW").ThrowAsJavaScriptException();
-    return env.Undefined();
-  }
-  WSAPROTOCOL_INFOW pi;
-  std::memcpy(&pi, b.Data(), sizeof pi);
-  SOCKET s = WSASocketW(FROM_PROTOCOL_INFO, FROM_PROTOCOL_INFO, FROM_PROTOCOL_INFO, &pi, 0, WSA_FLAG_OVERLAPPED | WSA_FLAG_NO_HANDLE_INHERIT);
-  if (s == INVALID_SOCKET) {
-    OsErrorValue(env, net::LastError(), "WSASocketW(FROM_PROTOCOL_INFO)").ThrowAsJavaScriptException();
-    return env.Undefined();
-  }
-  net::SetNonBlocking(s);
-  return Napi::Number::New(env, static_cast<double>(s));
-#else
-  OsErrorValue(env, ENOTSUP, "socketFromDuplicate (Windows only)").ThrowAsJavaScriptException();
-  return env.Undefined();
-#endif
-}
-
 }  // namespace
 
 void RegisterOwnedConn(Napi::Env env, Napi::Object exports) {
@@ -406,8 +345,6 @@ void RegisterOwnedConn(Napi::Env env, Napi::Object exports) {
   exports.Set("acceptStream", Napi::Function::New(env, AcceptStream, "acceptStream"));
   exports.Set("readExact", Napi::Function::New(env, ReadExact, "readExact"));
   exports.Set("shutdownSend", Napi::Function::New(env, ShutdownSend, "shutdownSend"));
-  exports.Set("duplicateSocket", Napi::Function::New(env, DuplicateSocket, "duplicateSocket"));
-  exports.Set("socketFromDuplicate", Napi::Function::New(env, SocketFromDuplicate, "socketFromDuplicate"));
 }
 
 }  // namespace lh

@@ -9,6 +9,7 @@ import net from 'node:net';
 import { describe, it } from 'node:test';
 import { OwnedDataListener, type OwnedConnection } from '../../electron/engine/owned-listener.js';
 import { nativeSockets } from '../../electron/native/load-native.js';
+import { dialOwned, ownedDialFailure } from '../../electron/native/owned-socket.js';
 import { DATA_HEADER_BYTES, encodeDataHeader } from '../../electron/protocol/data-header.js';
 import { within } from '../helpers/net.js';
 
@@ -116,5 +117,18 @@ describe('owned data listener', { timeout: 30_000, skip }, () => {
     const port = l.port;
     await within(l.close(), 2000, 'close');
     await assert.rejects(connect(port), /ECONNREFUSED/);
+  });
+
+  it('an owned dial to a port where nothing listens fails at once, closed, and says what to allow', async () => {
+    const spare = net.createServer();
+    await new Promise<void>((r) => spare.listen(0, '127.0.0.1', r));
+    const port = (spare.address() as net.AddressInfo).port;
+    await new Promise<void>((r) => spare.close(() => r()));
+    const t0 = Date.now();
+    const err = await dialOwned(api!, '127.0.0.1', port, 8192, encodeDataHeader(COOKIE, 0), 5000).then(() => null, (e: NodeJS.ErrnoException) => e);
+    assert.ok(err, 'the dial must fail');
+    assert.ok(Date.now() - t0 < 2000, 'a refusal is immediate, not the timeout');
+    assert.equal(err.syscall, 'connect');
+    assert.match(ownedDialFailure('127.0.0.1', port, err), new RegExp(`cannot reach 127\\.0\\.0\\.1:${port} for data .*allow Longhaul itself`));
   });
 });
