@@ -8,6 +8,7 @@
       "sources": [
         "src/addon.cc",
         "src/owned_conn.cc",
+        "src/relay_pump.cc",
         "src/socket_handoff.cc",
         "src/socket_posix.cc",
         "src/socket_win.cc",

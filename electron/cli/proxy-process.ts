@@ -6,7 +6,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { LinkInfo } from '../contract/result.js';
+import type { EmulatorWatchInfo, LinkInfo } from '../contract/result.js';
 import type { RunLinkHook } from '../engine/controller.js';
 import { linkInfo } from '../proxy/describe-link.js';
 import type { LinkSpec } from '../proxy/link-settings.js';
@@ -19,13 +19,17 @@ export class ProxyProcess {
   private startNs: bigint | null = null;
   private readonly timers: NodeJS.Timeout[] = [];
   private lossStats: NonNullable<LinkInfo['modelledLoss']> | null = null;
+  private emulator: EmulatorWatchInfo | null = null;
 
   private constructor(readonly child: ChildProcess, readonly port: number, private readonly spec: LinkSpec, private readonly preset: string | null) {
     child.on('message', (m: FromProxyProcess) => {
       if (m.type === 'bypass' && this.startNs !== null) {
         this.toggles.push({ t: Number(BigInt(m.atNs) - this.startNs) / 1e9, bypass: m.bypass });
       }
-      if (m.type === 'loss-stats') this.lossStats = { up: m.up, down: m.down };
+      if (m.type === 'link-stats') {
+        this.lossStats = m.loss.up || m.loss.down ? m.loss : null;
+        this.emulator = m.emulator;
+      }
     });
   }
 
@@ -60,8 +64,8 @@ export class ProxyProcess {
           this.timers.push(setTimeout(() => this.send({ type: 'bypass', on: i % 2 === 0 }), s * 1000));
         });
       },
-      record: () => linkInfo(this.spec, this.preset, this.toggles, this.lossStats),
-      refresh: () => this.refreshLossStats(),
+      record: () => linkInfo(this.spec, this.preset, this.toggles, this.lossStats, this.emulator),
+      refresh: () => this.refreshStats(),
       forwardPort: (targetPort) => this.forward(targetPort),
     };
   }
@@ -85,10 +89,9 @@ export class ProxyProcess {
     });
   }
 
-  /** Ask the proxy for its loss counters now; resolves when they arrive (at once when no stage models loss). */
-  refreshLossStats(): Promise<void> {
-    const lossy = [...this.spec.chains.up, ...this.spec.chains.down].some((c) => c.type === 'loss');
-    if (!lossy || !this.child.connected) return Promise.resolve();
+  /** Ask the proxy for its figures now (loss counters, its watch on itself); resolves when they arrive, or after 1 s. */
+  refreshStats(): Promise<void> {
+    if (!this.child.connected) return Promise.resolve();
     return new Promise((resolve) => {
       // Registered after the constructor's listener: the counters are stored when this one runs.
       const done = (): void => {
@@ -97,17 +100,22 @@ export class ProxyProcess {
         resolve();
       };
       const onMessage = (m: FromProxyProcess): void => {
-        if (m.type === 'loss-stats') done();
+        if (m.type === 'link-stats') done();
       };
       const timer = setTimeout(done, 1000);
       this.child.on('message', onMessage);
-      this.send({ type: 'report-loss' });
+      this.send({ type: 'report-stats' });
     });
   }
 
   /** The loss model's counters as last reported (null: no loss stage, or nothing reported yet). */
   get modelledLoss(): LinkInfo['modelledLoss'] | null {
     return this.lossStats;
+  }
+
+  /** The emulator's own figures as last reported (null: nothing reported yet). */
+  get emulatorWatch(): EmulatorWatchInfo | null {
+    return this.emulator;
   }
 
   get bypassToggles(): LinkInfo['bypassToggles'] {

@@ -207,8 +207,8 @@ export interface TcpSample {
   notSentBytes: number | null;
 }
 
-/** Which of the four limits explains a direction's throughput. */
-export type LimiterVerdict = 'window-limited' | 'congestion-limited' | 'application-limited' | 'link-limited' | 'unknown';
+/** Which limit explains a direction's throughput; `emulator-limited`: the link emulator on this PC fell behind its own schedule (engine/emulator-verdict.ts). */
+export type LimiterVerdict = 'window-limited' | 'congestion-limited' | 'application-limited' | 'link-limited' | 'emulator-limited' | 'unknown';
 
 export interface Diagnosis {
   direction: 'controllerToResponder' | 'responderToController';
@@ -292,6 +292,36 @@ export interface ModelledLossInfo {
   halvings: number;
 }
 
+/** One direction of the link emulator's watch on itself (electron/proxy/emulator-watch.ts). */
+export interface EmulatorDirectionInfo {
+  /** Bytes the relay released toward the destination. */
+  releasedBytes: number;
+  /** From the first release to the last, s. */
+  activeSeconds: number;
+  /** Bytes released more than `lateMs` after the model scheduled them (waits for a receiver that stopped reading excluded). */
+  lateBytes: number;
+  /** The latest any release was against its schedule, ms (receiver waits excluded). */
+  maxLateMs: number;
+  /** The busiest connection's time with its relay reader behind the sender (more waiting than one full read took while the model had room), s. */
+  behindSeconds: number;
+}
+
+/** The link emulator's own figures: did it keep its schedule on this PC? */
+export interface EmulatorWatchInfo {
+  /** `native`: the addon's relay thread moved the bytes; `js`: Node's sockets on the proxy's event loop. */
+  relay: 'native' | 'js';
+  /** Why the relay is `js` (null when native). */
+  relayReason: string | null;
+  /** A release later than this after its schedule counts as late, ms. */
+  lateMs: number;
+  /** CPU the proxy used (user + system, all its threads) from the link's start to this record, s; null where not measured. */
+  cpuSeconds: number | null;
+  /** Logical CPUs of this PC (os.availableParallelism()); null where not known. */
+  cores: number | null;
+  up: EmulatorDirectionInfo | null;
+  down: EmulatorDirectionInfo | null;
+}
+
 /** The link-emulator proxy's part of a result (written by the loopback command). */
 export interface LinkInfo {
   emulator: 'longhaul-proxy';
@@ -311,6 +341,8 @@ export interface LinkInfo {
    * a loss stage; a direction without one is null.
    */
   modelledLoss?: { up: ModelledLossInfo | null; down: ModelledLossInfo | null };
+  /** Whether the emulator kept its own schedule (absent in results before it watched itself). */
+  emulatorWatch?: EmulatorWatchInfo;
   /** What a user-space relay cannot emulate, said plainly. */
   note: string;
 }

@@ -13,7 +13,8 @@
  */
 import type { Diagnosis, LimiterVerdict, LonghaulResult, StreamResult, TcpSample } from '../contract/result.js';
 import { payloadFraction } from '../contract/wire.js';
-import { groupDigits } from '../util/units.js';
+import { formatRateShort, formatRtt, groupDigits } from '../util/units.js';
+import { emulatorLag, emulatorSentence } from './emulator-verdict.js';
 
 /** A bound "binds" when the measured rate is within this factor of it. */
 const BINDING_FACTOR = 1.5;
@@ -44,20 +45,6 @@ export interface LimiterInputs {
   missingReason?: string | null;
 }
 
-/** `54 kbit/s`, `4.0 Mbit/s`, `953 Mbit/s`: two or three significant digits, decimal units. */
-export function formatRateShort(bps: number): string {
-  const units: [number, string][] = [[1e9, 'Gbit/s'], [1e6, 'Mbit/s'], [1e3, 'kbit/s'], [1, 'bit/s']];
-  const [div, name] = units.find(([d]) => Math.abs(bps) >= d) ?? [1, 'bit/s'];
-  const v = bps / div;
-  return `${Math.abs(v) < 10 ? v.toFixed(1) : v.toFixed(0)} ${name}`;
-}
-
-/** `1.30 s`, `20.0 ms`, `34 µs`. */
-export function formatRtt(seconds: number): string {
-  if (seconds >= 1) return `${seconds.toFixed(2)} s`;
-  if (seconds >= 1e-3) return `${(seconds * 1e3).toFixed(1)} ms`;
-  return `${(seconds * 1e6).toFixed(0)} µs`;
-}
 
 function share(part: number | null, whole: number | null): number | null {
   return part !== null && whole !== null && whole > 0 ? Math.min(1, part / whole) : null;
@@ -326,6 +313,11 @@ export function diagnoseResult(r: LonghaulResult, linkBitsPerSecond: number | nu
       const measured = total.bitsPerSecond ?? 0;
       const belowRate = emulated.rateBitsPerSec === null || measured < 0.8 * emulated.rateBitsPerSec * payloadFraction(emulated.mssBytes);
       const lossBinds = lossWindow !== null && rttSeconds !== null && d.verdict !== 'window-limited' && (d.verdict === 'congestion-limited' || belowRate);
+      const lag = emulatorLag(r.link!, direction === 'controllerToResponder' ? 'up' : 'down', measured, Math.max(1, streams.length));
+      if (lag) {
+        out.push({ direction, ...d, verdict: 'emulator-limited', sentence: emulatorSentence(r.link!, lag, measured) });
+        continue;
+      }
       const sentence = ramp ?? (lossBinds
         ? lossSentence(emulated.lossRatio, emulated.mssBytes, rttSeconds!, lossWindow!, measured, lossCounts)
         : d.sentence);

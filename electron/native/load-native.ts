@@ -7,7 +7,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { NativeApi, NativeBinding, NativeOwnedConn, NativeTcpInfo } from './native-api.js';
+import type { NativeApi, NativeBinding, NativeOwnedConn, NativeTcpInfo, RelayNotify } from './native-api.js';
 
 /** Set to 1 to run as if the addon were not built (tests, troubleshooting). */
 export const NO_NATIVE_ENV = 'LONGHAUL_NO_NATIVE';
@@ -86,6 +86,7 @@ function wrap(b: NativeBinding): NativeApi {
     wineVersion: b.wineVersion ? b.wineVersion : null,
     windowClamp: clamp,
     owned: ownedConn(b),
+    startRelay: b.Relay ? ((R) => (src: number, dst: number, notify: RelayNotify) => new R(src, dst, notify))(b.Relay) : null,
     setNotSentLowat: b.notSentLowatSupported === true && b.setNotSentLowat ? (fd, bytes) => b.setNotSentLowat!(fd, bytes) : null,
     createTcpSocket: (o) => b.createTcpSocket(o),
     setBuffers: (fd, snd, rcv) => b.setBuffers(fd, snd, rcv),

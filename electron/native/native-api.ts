@@ -91,6 +91,20 @@ export interface NativePump {
   stop(): void;
 }
 
+/**
+ * native/src/relay_pump.cc: one direction of the link emulator's relay on its own thread, over
+ * dup()s of two connected sockets (POSIX). Offsets count bytes since the relay started.
+ * `state` bits: 1 the source's FIN was read, 2 our FIN was sent, 4 the thread ended (last call).
+ */
+export interface NativeRelay {
+  setReadLimit(offset: number): void;
+  release(offset: number): void;
+  finish(): void;
+  stop(): void;
+}
+
+export type RelayNotify = (err: NodeJS.ErrnoException | null, readBytes: number, writtenBytes: number, state: number, behindMs: number) => void;
+
 /** What native/src/addon.cc exports. OS failures throw an Error with `errno` and `syscall`. */
 export interface NativeBinding {
   readonly tcpInfoSource: string;
@@ -124,6 +138,8 @@ export interface NativeBinding {
   shutdownSend?(fd: number): void;
   duplicateSocket?(fd: number, pid: number): Buffer;
   socketFromDuplicate?(info: Buffer): number;
+  /** POSIX builds with the relay thread (absent on Windows and in older builds). */
+  readonly Relay?: new (srcFd: number, dstFd: number, notify: RelayNotify) => NativeRelay;
 }
 
 /**
@@ -188,4 +204,6 @@ export interface NativeApi {
   readonly windowClamp: NativeWindowClamp | null;
   /** null in builds of the addon that predate owned connections. */
   readonly owned: NativeOwnedConn | null;
+  /** The link emulator's native relay; null where this OS or build has none (Windows). */
+  readonly startRelay: ((srcFd: number, dstFd: number, notify: RelayNotify) => NativeRelay) | null;
 }

@@ -14,7 +14,8 @@ export const DEFAULT_CHUNK_BYTES = 64 * 1024;
 const WIRE_OUT_BYTES = 64 * 1024;
 
 export interface Queued {
-  data: Buffer;
+  /** Bytes of this chunk (the bytes themselves stay in order in the pipe's mover). */
+  bytes: number;
   /** Ideal time this chunk may leave its queue, ms (pipe clock). */
   dueMs: number;
   /** It was due but the next queue was full: its real departure is later than dueMs. */
@@ -45,9 +46,9 @@ export class StageQueue {
     return this.items[this.head];
   }
 
-  push(data: Buffer, dueMs: number, holdMs = 0): void {
-    this.items.push({ data, dueMs, blocked: false, holdMs, acked: false });
-    this.bytes += data.length;
+  push(bytes: number, dueMs: number, holdMs = 0): void {
+    this.items.push({ bytes, dueMs, blocked: false, holdMs, acked: false });
+    this.bytes += bytes;
   }
 
   /** The `i`-th chunk from the head (0 = head), or undefined. */
@@ -57,7 +58,7 @@ export class StageQueue {
 
   shift(): Queued {
     const q = this.items[this.head++]!;
-    this.bytes -= q.data.length;
+    this.bytes -= q.bytes;
     if (this.head > 1024 && this.head * 2 > this.items.length) {
       this.items = this.items.slice(this.head);
       this.head = 0;

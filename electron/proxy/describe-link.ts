@@ -2,7 +2,7 @@
  * Human text for a link, and the `LinkInfo` a result records. Every number
  * carries its unit; loss is always called what it is here: a model.
  */
-import type { LinkInfo, ModelledLossInfo } from '../contract/result.js';
+import type { EmulatorWatchInfo, LinkInfo, ModelledLossInfo } from '../contract/result.js';
 import { formatRate, groupDigits } from '../util/units.js';
 import { modelCeilingBitsPerSec, type LinkSpec } from './link-settings.js';
 import type { StageConfig } from './stage.js';
@@ -67,6 +67,7 @@ export function describeModelledLoss(m: NonNullable<LinkInfo['modelledLoss']>): 
 export function linkInfo(
   spec: LinkSpec, preset: string | null, bypassToggles: LinkInfo['bypassToggles'],
   modelledLoss: { up: ModelledLossInfo | null; down: ModelledLossInfo | null } | null = null,
+  emulatorWatch: EmulatorWatchInfo | null = null,
 ): LinkInfo {
   return {
     emulator: 'longhaul-proxy',
@@ -76,6 +77,7 @@ export function linkInfo(
     modelCeilingBitsPerSec: spec.settings ? modelCeilingBitsPerSec(spec.settings) : null,
     bypassToggles: bypassToggles.map((b) => ({ ...b })),
     ...(modelledLoss ? { modelledLoss: { up: modelledLoss.up && { ...modelledLoss.up }, down: modelledLoss.down && { ...modelledLoss.down } } } : {}),
+    ...(emulatorWatch ? { emulatorWatch: { ...emulatorWatch, up: emulatorWatch.up && { ...emulatorWatch.up }, down: emulatorWatch.down && { ...emulatorWatch.down } } } : {}),
     note: EMULATION_NOTE,
   };
 }

@@ -10,14 +10,18 @@
  */
 import { EventEmitter } from 'node:events';
 import net from 'node:net';
+import { availableParallelism } from 'node:os';
 import { nativeSockets } from '../native/load-native.js';
 import { tuneListener } from '../native/tuned-socket.js';
 import { relaySocketBytesFor } from './pipe.js';
 
 import { performance } from 'node:perf_hooks';
+import type { EmulatorWatchInfo } from '../contract/result.js';
 import { LonghaulError, PeerError } from '../util/errors.js';
+import { EmulatorWatch, LATE_MS } from './emulator-watch.js';
 import type { LinkSpec } from './link-settings.js';
 import { ProxyConnection } from './proxy-connection.js';
+import { chooseRelay, type RelayChoice } from './relay-mode.js';
 import type { LinkDirection } from './stage.js';
 import { lossStatsOf, type LossStats } from './stages/loss.js';
 
@@ -31,6 +35,8 @@ export interface LinkProxyOptions {
   connectTimeoutMs?: number;
   /** Clock in ms (monotonic); tests may pass their own. */
   now?: () => number;
+  /** The byte mover; default: relay-mode.ts's choice for this PC. */
+  relay?: RelayChoice;
 }
 
 export interface LinkProxyEvents {
@@ -49,6 +55,11 @@ export class LinkProxy extends EventEmitter<LinkProxyEvents> {
   private readonly connections = new Set<ProxyConnection>();
   private readonly pending = new Set<net.Socket>();
   private readonly shared: Record<LinkDirection, Map<string, unknown>> = { up: new Map(), down: new Map() };
+  private readonly watch: Record<LinkDirection, EmulatorWatch> = { up: new EmulatorWatch(), down: new EmulatorWatch() };
+  /** Which byte mover carries this proxy's connections (relay-mode.ts). */
+  readonly relay: RelayChoice;
+  /** The process's CPU use when this proxy was made: its figures count from here (not the process's start-up). */
+  private readonly cpuAtStart = process.cpuUsage();
   private spec: LinkSpec;
   private bypassOn = false;
   private closing: Promise<void> | null = null;
@@ -57,6 +68,7 @@ export class LinkProxy extends EventEmitter<LinkProxyEvents> {
   constructor(private readonly o: LinkProxyOptions) {
     super();
     this.spec = o.link;
+    this.relay = o.relay ?? chooseRelay();
     this.now = o.now ?? (() => performance.now());
     this.server = net.createServer({ allowHalfOpen: true, pauseOnConnect: true }, (c) => this.onClient(c, o.target));
   }
@@ -122,6 +134,20 @@ export class LinkProxy extends EventEmitter<LinkProxyEvents> {
     return { up: lossStatsOf(this.shared.up), down: lossStatsOf(this.shared.down) };
   }
 
+  /** The emulator's own figures so far: did it keep its schedule (emulator-watch.ts)? */
+  emulatorFigures(): EmulatorWatchInfo {
+    const cpu = process.cpuUsage(this.cpuAtStart);
+    return {
+      relay: this.relay.kind,
+      relayReason: this.relay.reason,
+      lateMs: LATE_MS,
+      cpuSeconds: Math.round((cpu.user + cpu.system) / 1e3) / 1e3,
+      cores: availableParallelism(),
+      up: this.watch.up.figures(),
+      down: this.watch.down.figures(),
+    };
+  }
+
   get connectionCount(): number {
     return this.connections.size;
   }
@@ -173,6 +199,8 @@ export class LinkProxy extends EventEmitter<LinkProxyEvents> {
     };
     target.once('error', fail);
     target.once('connect', () => {
+      // Paused before Node's first read: the connection's mover decides who reads (the relay thread, or Node on credit).
+      target.pause();
       clearTimeout(timer);
       target.off('error', fail);
       this.pending.delete(client);
@@ -181,13 +209,12 @@ export class LinkProxy extends EventEmitter<LinkProxyEvents> {
         client.destroy();
         return;
       }
-      const conn = new ProxyConnection({ client, target, chains: this.spec.chains, shared: this.shared, bypass: this.bypassOn, now: this.now });
+      const conn = new ProxyConnection({ client, target, chains: this.spec.chains, shared: this.shared, bypass: this.bypassOn, now: this.now, relay: this.relay, watch: this.watch });
       this.connections.add(conn);
       conn.once('close', (err) => {
         this.connections.delete(conn);
         if (err) this.emit('connection-error', err);
       });
-      client.resume();
       this.emit('connection', conn);
     });
   }

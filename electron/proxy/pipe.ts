@@ -1,20 +1,28 @@
 /**
- * One direction of one proxied connection: read from `source`, push the
- * bytes through the current chain, write them to `sink`, in order, all of
+ * One direction of one proxied connection: read from the source, push the
+ * bytes through the current chain, write them to the sink, in order, all of
  * them.
  *
  *   source ─► inbox ─(gates: in-flight cap)─► [queue stage]… ─► wire-out ─► sink
  *                 ▲                                                   │
  *                 └──────── acks, one return delay after delivery ◄───┘
  *
+ * The pipe is the model and works on byte counts only; the bytes themselves
+ * stay in order in its mover (byte-mover.ts: Node's sockets, or the addon's
+ * relay thread), which reads when the pipe gives it credit and writes what
+ * the pipe releases. Every byte leaves in the order it came, so a count is
+ * all a queue needs.
+ *
  * Backpressure everywhere: a full queue holds the one before it, a full inbox
- * pauses the source socket, a sink that needs 'drain' holds the wire-out.
- * Reconfiguring starts a new chain; the old one keeps draining and the sink
- * takes from the oldest non-empty chain first, so nothing is lost or reordered.
+ * withholds the mover's read credit, a sink that needs 'drain' holds the
+ * wire-out. Reconfiguring starts a new chain; the old one keeps draining and
+ * the sink takes from the oldest non-empty chain first, so nothing is lost or
+ * reordered.
  */
 import { EventEmitter } from 'node:events';
-import type net from 'node:net';
+import type { ByteMover } from './byte-mover.js';
 import { Chain, DEFAULT_CHUNK_BYTES, type StageQueue } from './chain.js';
+import type { EmulatorWatch } from './emulator-watch.js';
 import type { FlightView, StageConfig, StageContext } from './stage.js';
 
 export const DEFAULT_INBOX_BYTES = 256 * 1024;
@@ -63,14 +71,15 @@ export function relaySocketBytesFor(configs: readonly StageConfig[]): number | n
 }
 
 export interface PipeOptions {
-  source: net.Socket;
-  sink: net.Socket;
+  mover: ByteMover;
   configs: readonly StageConfig[];
   ctx: StageContext;
   /** One-way delay of the return path, ms: acks arrive this long after delivery. */
   returnDelayMs(): number;
   now(): number;
   inboxLimitBytes?: number;
+  /** Where the emulator's own lag is recorded (shared by a direction's connections). */
+  watch?: EmulatorWatch;
 }
 
 export interface PipeEvents {
@@ -86,7 +95,7 @@ export class Pipe extends EventEmitter<PipeEvents> implements FlightView {
   sourceEnded = false;
   finished = false;
   private readonly chains: Chain[];
-  private readonly inbox: Buffer[] = [];
+  /** Bytes read and not yet admitted into the chain (they wait in the mover). */
   private inboxBytes = 0;
   /** Pending acknowledgements, in time order. */
   private readonly acks: { bytes: number; atMs: number }[] = [];
@@ -94,8 +103,10 @@ export class Pipe extends EventEmitter<PipeEvents> implements FlightView {
   private lastReleasedAckMs = -Infinity;
   private inboxSinceMs = -Infinity;
   private bypass = false;
-  private pausedByUs = false;
   private waitingDrain = false;
+  /** The sink just drained: what leaves in this pump waited for the receiver, not for the relay. */
+  private drained = false;
+  private readLimit = -1;
   private destroyed = false;
   private timer: NodeJS.Timeout | null = null;
   private timerAtMs = Infinity;
@@ -105,12 +116,14 @@ export class Pipe extends EventEmitter<PipeEvents> implements FlightView {
     super();
     this.chains = [new Chain(o.configs, o.ctx)];
     this.inboxLimit = o.inboxLimitBytes ?? inboxLimitFor(o.configs);
-    this.onData = this.onData.bind(this);
-    this.onEnd = this.onEnd.bind(this);
-    this.onDrain = this.onDrain.bind(this);
     this.pump = this.pump.bind(this);
-    o.source.on('data', this.onData);
-    o.source.on('end', this.onEnd);
+    o.mover.start({ onRead: (n) => this.onRead(n), onEnd: () => this.onEnd(), onDrain: () => this.onDrain() });
+    this.readLimit = this.inboxLimit;
+    o.mover.setReadLimit(this.inboxLimit);
+  }
+
+  get mover(): ByteMover {
+    return this.o.mover;
   }
 
   /** The chain new bytes enter. */
@@ -146,19 +159,13 @@ export class Pipe extends EventEmitter<PipeEvents> implements FlightView {
     this.destroyed = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    this.o.source.off('data', this.onData);
-    this.inbox.length = 0;
+    this.o.mover.destroy();
   }
 
-  private onData(buf: Buffer): void {
+  private onRead(bytes: number): void {
     if (this.inboxBytes === 0) this.inboxSinceMs = this.o.now();
-    this.inbox.push(buf);
-    this.inboxBytes += buf.length;
-    this.bytesIn += buf.length;
-    if (this.inboxBytes >= this.inboxLimit && !this.pausedByUs) {
-      this.pausedByUs = true;
-      this.o.source.pause();
-    }
+    this.inboxBytes += bytes;
+    this.bytesIn += bytes;
     this.pump();
   }
 
@@ -169,6 +176,7 @@ export class Pipe extends EventEmitter<PipeEvents> implements FlightView {
 
   private onDrain(): void {
     this.waitingDrain = false;
+    this.drained = true;
     this.pump();
   }
 
@@ -185,9 +193,11 @@ export class Pipe extends EventEmitter<PipeEvents> implements FlightView {
       moved = this.admit(now) || moved;
     }
     while (this.chains.length > 1 && this.chains[0]!.queuedBytes === 0) this.chains.shift();
-    if (this.pausedByUs && this.inboxBytes < this.inboxLimit / 2) {
-      this.pausedByUs = false;
-      this.o.source.resume();
+    // Read credit: the inbox may hold inboxLimit bytes beyond what the chain took.
+    const readLimit = this.bytesIn - this.inboxBytes + this.inboxLimit;
+    if (readLimit !== this.readLimit) {
+      this.readLimit = readLimit;
+      this.o.mover.setReadLimit(readLimit);
     }
     this.maybeFinish();
     this.schedule(now);
@@ -207,7 +217,7 @@ export class Pipe extends EventEmitter<PipeEvents> implements FlightView {
   /** Wire-out of the oldest non-empty chain → sink. */
   private deliver(now: number): boolean {
     const chain = this.chains.find((c) => c.queuedBytes > 0);
-    if (!chain || this.o.sink.destroyed) return false;
+    if (!chain || this.destroyed) return false;
     const out = chain.queues[chain.queues.length - 1]!;
     let moved = false;
     for (let head = out.peek(); head && head.dueMs + head.holdMs <= now; head = out.peek()) {
@@ -216,16 +226,15 @@ export class Pipe extends EventEmitter<PipeEvents> implements FlightView {
       // A receiver that stops reading still stops the flow: nothing is written until 'drain'.
       if (this.waitingDrain) break;
       out.shift();
-      this.bytesOut += head.data.length;
-      const ok = this.o.sink.write(head.data);
-      if (!head.acked) this.ack(head.data.length, head.blocked ? now : head.dueMs + head.holdMs);
+      this.bytesOut += head.bytes;
+      this.o.watch?.released(head.bytes, head.dueMs + head.holdMs, now, this.drained);
+      const ok = this.o.mover.write(head.bytes);
+      if (!head.acked) this.ack(head.bytes, head.blocked ? now : head.dueMs + head.holdMs);
       moved = true;
-      if (!ok) {
-        this.waitingDrain = true;
-        this.o.sink.once('drain', this.onDrain);
-      }
+      if (!ok) this.waitingDrain = true;
     }
     this.selectiveAcks(out, now);
+    this.drained = false;
     return moved;
   }
 
@@ -250,7 +259,7 @@ export class Pipe extends EventEmitter<PipeEvents> implements FlightView {
       if (!q || q.dueMs > now) return;
       if (q.acked || q.holdMs > 0) continue; // a held chunk is acknowledged when it arrives
       q.acked = true;
-      this.ack(q.data.length, q.dueMs);
+      this.ack(q.bytes, q.dueMs);
     }
   }
 
@@ -263,8 +272,8 @@ export class Pipe extends EventEmitter<PipeEvents> implements FlightView {
       }
       from.shift();
       const readyMs = head.blocked ? now : head.dueMs;
-      const dueMs = this.bypass ? readyMs : to.stage.departAt!(head.data.length, readyMs);
-      to.push(head.data, dueMs, this.bypass ? 0 : head.holdMs + (to.stage.takeHoldMs?.() ?? 0));
+      const dueMs = this.bypass ? readyMs : to.stage.departAt!(head.bytes, readyMs);
+      to.push(head.bytes, dueMs, this.bypass ? 0 : head.holdMs + (to.stage.takeHoldMs?.() ?? 0));
       moved = true;
     }
     return moved;
@@ -277,18 +286,14 @@ export class Pipe extends EventEmitter<PipeEvents> implements FlightView {
     let moved = false;
     while (this.inboxBytes > 0 && first.hasRoom) {
       const allowed = this.bypass ? Infinity : Math.floor(chain.capBytes(this) - this.inFlightBytes);
-      const buf = this.inbox[0]!;
-      const take = Math.min(buf.length, this.bypass ? DEFAULT_CHUNK_BYTES : chain.chunkBytes, allowed);
+      const take = Math.min(this.inboxBytes, this.bypass ? DEFAULT_CHUNK_BYTES : chain.chunkBytes, allowed);
       if (take <= 0) break;
-      if (take === buf.length) this.inbox.shift();
-      else this.inbox[0] = buf.subarray(take);
-      const data = buf.subarray(0, take);
       this.inboxBytes -= take;
       this.inFlightBytes += take;
       // Timer lateness is not the link's: bytes held by the cap were ready when the ack was due.
       const readyMs = Math.min(now, Math.max(this.lastReleasedAckMs, this.inboxSinceMs));
       const dueMs = this.bypass ? now : first.stage.departAt!(take, readyMs);
-      first.push(data, dueMs, this.bypass ? 0 : first.stage.takeHoldMs?.() ?? 0);
+      first.push(take, dueMs, this.bypass ? 0 : first.stage.takeHoldMs?.() ?? 0);
       moved = true;
     }
     return moved;
@@ -298,7 +303,7 @@ export class Pipe extends EventEmitter<PipeEvents> implements FlightView {
     if (this.finished || !this.sourceEnded || this.inboxBytes > 0) return;
     if (this.chains.some((c) => c.queuedBytes > 0)) return;
     this.finished = true;
-    if (!this.o.sink.destroyed) this.o.sink.end();
+    this.o.mover.end();
     this.emit('finished');
   }
 

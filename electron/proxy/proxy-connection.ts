@@ -4,11 +4,21 @@
  * byte, after the emulated delay). A reset or a socket that dies with bytes
  * still owed tears down both sides: the peer sees its connection end, never a
  * silently shortened stream.
+ *
+ * The bytes move through Node's sockets or the addon's relay threads
+ * (relay-mode.ts). With the relay threads, Node leaves both sockets paused
+ * and sees nothing of them: the threads report a FIN, a reset or a failed
+ * write, and once both have let go the sockets are closed here.
  */
 import { EventEmitter } from 'node:events';
 import type net from 'node:net';
+import { socketFd } from '../native/tuned-socket.js';
 import { PeerError, type LonghaulError } from '../util/errors.js';
-import { Pipe } from './pipe.js';
+import { NodeMover, type ByteMover } from './byte-mover.js';
+import type { EmulatorWatch } from './emulator-watch.js';
+import { NativeMover, type NativeMoverEnd } from './native-mover.js';
+import { inboxLimitFor, Pipe } from './pipe.js';
+import type { RelayChoice } from './relay-mode.js';
 import type { LinkDirection, StageConfig, StageContext } from './stage.js';
 
 /** A stage chain per direction: `up` is client → target, `down` target → client. */
@@ -25,6 +35,10 @@ export interface ConnectionOptions {
   shared: Record<LinkDirection, Map<string, unknown>>;
   bypass: boolean;
   now(): number;
+  /** Which byte mover (relay-mode.ts). */
+  relay: RelayChoice;
+  /** The emulator's watch on itself, per direction (shared by every connection). */
+  watch: Record<LinkDirection, EmulatorWatch>;
 }
 
 export interface ConnectionEvents {
@@ -35,16 +49,31 @@ export interface ConnectionEvents {
 export class ProxyConnection extends EventEmitter<ConnectionEvents> {
   readonly up: Pipe;
   readonly down: Pipe;
+  private readonly movers: ByteMover[];
   private closedSockets = 0;
   private error: LonghaulError | null = null;
   private done = false;
+
+  private nativeEnded = 0;
 
   constructor(private readonly o: ConnectionOptions) {
     super();
     const { client, target } = o;
     for (const s of [client, target]) s.setNoDelay(true);
-    this.up = new Pipe({ source: client, sink: target, configs: o.chains.up, ctx: this.context('up'), returnDelayMs: () => this.down.chain.delayMs, now: o.now });
-    this.down = new Pipe({ source: target, sink: client, configs: o.chains.down, ctx: this.context('down'), returnDelayMs: () => this.up.chain.delayMs, now: o.now });
+    const clientFd = socketFd(client);
+    const targetFd = socketFd(target);
+    const native = o.relay.kind === 'native' && o.relay.api && clientFd !== null && targetFd !== null;
+    const mover = (dir: LinkDirection, source: net.Socket, sink: net.Socket, srcFd: number | null, dstFd: number | null): ByteMover =>
+      native
+        ? new NativeMover(o.relay.api!, srcFd!, dstFd!, (end) => this.onNativeEnd(dir, end))
+        : new NodeMover(source, sink, inboxLimitFor(o.chains[dir]) / 2, o.now);
+    const upMover = mover('up', client, target, clientFd, targetFd);
+    const downMover = mover('down', target, client, targetFd, clientFd);
+    this.movers = [upMover, downMover];
+    o.watch.up.track(upMover);
+    o.watch.down.track(downMover);
+    this.up = new Pipe({ mover: upMover, configs: o.chains.up, ctx: this.context('up'), returnDelayMs: () => this.down.chain.delayMs, now: o.now, watch: o.watch.up });
+    this.down = new Pipe({ mover: downMover, configs: o.chains.down, ctx: this.context('down'), returnDelayMs: () => this.up.chain.delayMs, now: o.now, watch: o.watch.down });
     this.up.setBypass(o.bypass);
     this.down.setBypass(o.bypass);
     this.onSocketError = this.onSocketError.bind(this);
@@ -84,6 +113,23 @@ export class ProxyConnection extends EventEmitter<ConnectionEvents> {
     };
   }
 
+  /**
+   * A relay thread let go of its descriptors: after its FIN was passed on, or on an OS error
+   * (recv: its source's side failed; send/shutdown: its sink's). Both done: close the sockets.
+   */
+  private onNativeEnd(dir: LinkDirection, end: NativeMoverEnd): void {
+    if (end.err) {
+      const sourceSide = end.err.syscall === 'recv';
+      const which = (dir === 'up') === sourceSide ? 'client' : 'target';
+      this.onSocketError(which, end.err);
+      return;
+    }
+    if (++this.nativeEnded === 2) {
+      this.o.client.destroy();
+      this.o.target.destroy();
+    }
+  }
+
   private onSocketError(which: 'client' | 'target', err: NodeJS.ErrnoException): void {
     this.destroy(new PeerError('LH_ERR_PEER_GONE', `the ${which} connection failed (${err.code ?? err.message}); both sides were closed`));
   }
@@ -99,6 +145,8 @@ export class ProxyConnection extends EventEmitter<ConnectionEvents> {
       this.done = true;
       this.up.destroy();
       this.down.destroy();
+      this.o.watch.up.untrack(this.movers[0]!);
+      this.o.watch.down.untrack(this.movers[1]!);
       this.emit('close', this.error);
     }
   }

@@ -4,9 +4,8 @@
  * and which figures were unavailable.
  */
 import type { EndView, LonghaulResult, TcpSample } from '../contract/result.js';
-import { formatRtt } from '../engine/diagnosis.js';
 import { OS_DEFAULT_NOTE } from '../engine/window-summary.js';
-import { groupDigits } from '../util/units.js';
+import { formatRtt, groupDigits } from '../util/units.js';
 
 /** Show at most this many streams' TCP lines; the JSON has them all. */
 const MAX_STREAM_LINES = 8;

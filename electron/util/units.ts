@@ -87,3 +87,18 @@ export function formatBytes(bytes: number): string {
   if (abs >= 1e3) return `${(bytes / 1e3).toFixed(1)} kB`;
   return `${bytes} B`;
 }
+
+/** `54 kbit/s`, `4.0 Mbit/s`, `953 Mbit/s`: two or three significant digits, decimal units. */
+export function formatRateShort(bps: number): string {
+  const units: [number, string][] = [[1e9, 'Gbit/s'], [1e6, 'Mbit/s'], [1e3, 'kbit/s'], [1, 'bit/s']];
+  const [div, name] = units.find(([d]) => Math.abs(bps) >= d) ?? [1, 'bit/s'];
+  const v = bps / div;
+  return `${Math.abs(v) < 10 ? v.toFixed(1) : v.toFixed(0)} ${name}`;
+}
+
+/** `1.30 s`, `20.0 ms`, `34 µs`. */
+export function formatRtt(seconds: number): string {
+  if (seconds >= 1) return `${seconds.toFixed(2)} s`;
+  if (seconds >= 1e-3) return `${(seconds * 1e3).toFixed(1)} ms`;
+  return `${(seconds * 1e6).toFixed(0)} µs`;
+}

@@ -21,6 +21,7 @@ Napi::Function DefinePump(Napi::Env env);
 void RegisterWindowClamp(Napi::Env env, Napi::Object exports);  // window_clamp.cc
 void RegisterOwnedConn(Napi::Env env, Napi::Object exports);    // owned_conn.cc
 void RegisterSocketHandoff(Napi::Env env, Napi::Object exports);  // socket_handoff.cc
+void RegisterRelay(Napi::Env env, Napi::Object exports);          // relay_pump.cc
 
 Napi::Error OsErrorValue(Napi::Env env, int code, const std::string& where) {
   Napi::Error e = Napi::Error::New(env, where + ": " + ErrorText(code));
@@ -213,6 +214,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   lh::RegisterWindowClamp(env, exports);
   lh::RegisterOwnedConn(env, exports);
   lh::RegisterSocketHandoff(env, exports);
+  lh::RegisterRelay(env, exports);
   return exports;
 }
 

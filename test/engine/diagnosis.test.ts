@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { LonghaulResult, StreamResult, TcpSample } from '../../electron/contract/result.js';
-import { diagnoseLimiter, diagnoseResult, formatRateShort, formatRtt, limiterInputs, type LimiterInputs } from '../../electron/engine/diagnosis.js';
+import { diagnoseLimiter, diagnoseResult, limiterInputs, type LimiterInputs } from '../../electron/engine/diagnosis.js';
+import { formatRateShort, formatRtt } from '../../electron/util/units.js';
 
 function inputs(over: Partial<LimiterInputs>): LimiterInputs {
   return {

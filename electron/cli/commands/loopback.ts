@@ -6,6 +6,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { fileURLToPath } from 'node:url';
+import { describeEmulatorWatch } from '../../contract/emulator-text.js';
 import { describeLink, describeModelledLoss } from '../../proxy/describe-link.js';
 import { ArgumentError } from '../../util/errors.js';
 import { EXIT_RUN_FAILED } from '../exit-codes.js';
@@ -95,6 +96,8 @@ export function register(program: Command): void {
       for (const b of proxy?.bypassToggles ?? []) process.stdout.write(`bypass ${b.bypass ? 'on ' : 'off'} at ${b.t.toFixed(3)} s\n`);
       const loss = proxy?.modelledLoss;
       if (loss) process.stdout.write(describeModelledLoss(loss) + '\n');
+      const watch = proxy?.emulatorWatch;
+      if (watch) process.stdout.write(`emulator: ${describeEmulatorWatch(watch)}\n`);
       process.exitCode = code;
     } catch (err) {
       process.stderr.write(`longhaul: ${(err as Error).message}\n`);

@@ -10,6 +10,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { LinkProxy } from '../../proxy/link-proxy.js';
 import { describeLink, describeModelledLoss } from '../../proxy/describe-link.js';
 import { parseLinkSpec } from '../../proxy/link-settings.js';
+import type { EmulatorWatchInfo } from '../../contract/result.js';
 import type { LossStats } from '../../proxy/stages/loss.js';
 import { describeError } from '../../util/errors.js';
 import { EXIT_RUN_FAILED } from '../exit-codes.js';
@@ -27,8 +28,8 @@ interface ProxyFlags extends LinkFlags {
 export type ToProxyProcess =
   | { type: 'bypass'; on: boolean }
   | { type: 'configure'; link: unknown }
-  /** Send the loss counters now, changed or not. */
-  | { type: 'report-loss' }
+  /** Send the link's figures (loss counters, the emulator's own) now, changed or not. */
+  | { type: 'report-stats' }
   /** Carry connections to another port of the target through the same link (LinkProxy.forward). */
   | { type: 'forward'; targetPort: number }
   | { type: 'close' };
@@ -39,10 +40,10 @@ export type FromProxyProcess =
   | { type: 'forwarding'; targetPort: number; port: number | null; error: string | null }
   | { type: 'bypass'; bypass: boolean; atNs: string }
   | { type: 'connection-error'; code: string; message: string }
-  /** The loss model's counters, sent within LOSS_REPORT_MS of a change and once more on close. */
-  | { type: 'loss-stats'; up: LossStats | null; down: LossStats | null };
+  /** The loss model's counters and the emulator's watch on itself, sent within STATS_REPORT_MS of a change and once more on close. */
+  | { type: 'link-stats'; loss: { up: LossStats | null; down: LossStats | null }; emulator: EmulatorWatchInfo };
 
-const LOSS_REPORT_MS = 100;
+const STATS_REPORT_MS = 100;
 
 function port(v: string): number {
   if (!/^\d+$/.test(v) || Number(v) > 65535) throw new InvalidArgumentError(`"${v}" is not a port number (0-65535)`);
@@ -72,16 +73,18 @@ export function register(program: Command): void {
     process.stdout.write(`Longhaul link proxy: ${addr.address}:${addr.port} -> ${target.host}:${target.port}\n`);
     for (const line of describeLink(link.spec, link.preset)) process.stdout.write(line + '\n');
     tell({ type: 'listening', port: addr.port, address: addr.address });
-    let lastLoss = '';
-    const reportLoss = (always = false): void => {
-      const s = proxy.lossStats();
-      const text = JSON.stringify(s);
-      if (always || ((s.up || s.down) && text !== lastLoss)) {
-        lastLoss = text;
-        tell({ type: 'loss-stats', ...s });
+    let lastStats = '';
+    const reportStats = (always = false): void => {
+      const loss = proxy.lossStats();
+      const emulator = proxy.emulatorFigures();
+      // CPU time changes every tick: only the traffic figures decide whether anything changed.
+      const text = JSON.stringify([loss, emulator.up, emulator.down]);
+      if (always || text !== lastStats) {
+        lastStats = text;
+        tell({ type: 'link-stats', loss, emulator });
       }
     };
-    const lossTimer = process.connected ? setInterval(() => reportLoss(), LOSS_REPORT_MS) : null;
+    const statsTimer = process.connected ? setInterval(() => reportStats(), STATS_REPORT_MS) : null;
 
     proxy.on('bypass', (on) => {
       tell({ type: 'bypass', bypass: on, atNs: process.hrtime.bigint().toString() });
@@ -99,7 +102,7 @@ export function register(program: Command): void {
       process.on('message', (m: ToProxyProcess) => {
         if (m.type === 'bypass') proxy.setBypass(m.on);
         else if (m.type === 'close') resolve();
-        else if (m.type === 'report-loss') reportLoss(true);
+        else if (m.type === 'report-stats') reportStats(true);
         else if (m.type === 'forward') {
           proxy.forward(m.targetPort).then(
             (p) => tell({ type: 'forwarding', targetPort: m.targetPort, port: p, error: null }),
@@ -127,8 +130,8 @@ export function register(program: Command): void {
     stopListening();
     if (process.stdin.isTTY) process.stdin.setRawMode(false);
     process.stdin.pause();
-    if (lossTimer) clearInterval(lossTimer);
-    reportLoss();
+    if (statsTimer) clearInterval(statsTimer);
+    reportStats();
     const stats = proxy.lossStats();
     if (!process.connected && (stats.up || stats.down)) process.stdout.write(describeModelledLoss(stats) + '\n');
     await proxy.close();

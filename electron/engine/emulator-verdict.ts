@@ -1,0 +1,75 @@
+/**
+ * Was the link emulator on this PC, not the emulated link, the limit? From the
+ * emulator's watch on itself (result.link.emulatorWatch, written by
+ * electron/proxy/emulator-watch.ts), one rule:
+ *
+ * - it fell behind: ≥ LATE_SHARE of the bytes left more than `lateMs` after
+ *   their schedule, or its reader was behind the sender for ≥ BEHIND_SHARE of
+ *   the time it carried data, or it took ≥ CPU_SHARE of all this PC's CPU
+ *   while it did (both ends run on the same cores in a loopback run: the
+ *   emulator is then the largest claim on them);
+ * - and the run fell short: below SHORT_OF_MODEL of what the emulated link
+ *   allows (min(rate × payload share, streams × window / RTT); with neither, no
+ *   bound, so any shortfall counts).
+ *
+ * Both, or the emulated link stays the explanation.
+ */
+import type { EmulatorDirectionInfo, LinkInfo } from '../contract/result.js';
+import { payloadFraction } from '../contract/wire.js';
+import { formatRateShort } from '../util/units.js';
+
+export const LATE_SHARE = 0.05;
+export const BEHIND_SHARE = 0.25;
+export const SHORT_OF_MODEL = 0.9;
+export const CPU_SHARE = 0.4;
+
+export interface EmulatorLag {
+  lateShare: number;
+  behindShare: number;
+  /** Share of all this PC's CPU the emulator used while it carried data; null where not measured. */
+  cpuShare: number | null;
+  maxLateMs: number;
+  /** What the emulated link allows this direction, bit/s of payload; null: nothing in it limits. */
+  modelBitsPerSecond: number | null;
+}
+
+/** What the emulated link allows `streams` streams, bit/s of payload, or null when nothing in its settings limits them. */
+export function emulatedCeiling(link: LinkInfo, streams: number): number | null {
+  const s = link.settings;
+  if (!s) return null;
+  const rate = s.rateBitsPerSec === null ? Infinity : s.rateBitsPerSec * payloadFraction(s.mssBytes);
+  const rtt = (2 * s.delayMs) / 1000;
+  const window = s.windowBytes === null || rtt === 0 ? Infinity : (s.windowBytes * 8 * streams) / rtt;
+  const c = Math.min(rate, window);
+  return Number.isFinite(c) ? c : null;
+}
+
+/** The emulator's lag in one direction when it was the limit, else null. */
+export function emulatorLag(link: LinkInfo, dir: 'up' | 'down', measuredBitsPerSecond: number, streams: number): EmulatorLag | null {
+  const w = link.emulatorWatch;
+  const f: EmulatorDirectionInfo | null | undefined = w?.[dir];
+  if (!w || !f || f.activeSeconds <= 0 || f.releasedBytes <= 0) return null;
+  const lateShare = f.lateBytes / f.releasedBytes;
+  const behindShare = Math.min(1, f.behindSeconds / f.activeSeconds);
+  const active = Math.max(w.up?.activeSeconds ?? 0, w.down?.activeSeconds ?? 0);
+  const cpuShare = w.cpuSeconds !== null && w.cores ? Math.min(1, w.cpuSeconds / (active * w.cores)) : null;
+  if (lateShare < LATE_SHARE && behindShare < BEHIND_SHARE && (cpuShare ?? 0) < CPU_SHARE) return null;
+  const model = emulatedCeiling(link, streams);
+  if (model !== null && measuredBitsPerSecond >= SHORT_OF_MODEL * model) return null;
+  return { lateShare, behindShare, cpuShare, maxLateMs: f.maxLateMs, modelBitsPerSecond: model };
+}
+
+const pct = (x: number): string => `${Math.round(x * 100)} %`;
+
+/** The sentence: what the emulator did, against what the emulated link allows, and what to do. */
+export function emulatorSentence(link: LinkInfo, lag: EmulatorLag, measuredBitsPerSecond: number): string {
+  const w = link.emulatorWatch!;
+  const signs: string[] = [];
+  if (lag.behindShare >= BEHIND_SHARE) signs.push(`its relay was behind the sender ${pct(lag.behindShare)} of the time it carried data`);
+  if (lag.cpuShare !== null && lag.cpuShare >= CPU_SHARE) signs.push(`it used ${pct(lag.cpuShare)} of this PC's CPU (${w.cores} cores, shared with both ends of the run) while it carried data`);
+  if (lag.lateShare >= LATE_SHARE) signs.push(`${pct(lag.lateShare)} of the bytes left more than ${w.lateMs} ms after their scheduled time (the latest ${Math.round(lag.maxLateMs)} ms)`);
+  const allows = lag.modelBitsPerSecond === null ? 'an emulated link with no rate or window limit' : `the ${formatRateShort(lag.modelBitsPerSecond)} the emulated link allows`;
+  const relay = w.relay === 'native' ? 'the native relay thread' : `the JavaScript relay (${w.relayReason ?? 'no native relay'})`;
+  return `The link emulator on this PC, not the emulated link, was the limit: ${signs.join(', and ')}, so it carried ${formatRateShort(measuredBitsPerSecond)} of ${allows}. ` +
+    `It moved the bytes with ${relay}. Lower the emulated rate, close what else runs on this PC, or put the emulator on a PC of its own.`;
+}
