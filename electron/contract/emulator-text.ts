@@ -19,5 +19,6 @@ export function describeEmulatorWatch(w: EmulatorWatchInfo): string {
   const relay = w.relay === 'native' ? 'native relay thread' : `JavaScript relay (${w.relayReason ?? 'no native relay'})`;
   const dirs = [direction('up', w.up, w.lateMs), direction('down', w.down, w.lateMs)].filter((x): x is string => x !== null);
   const cpu = w.cpuSeconds === null ? null : `proxy CPU ${w.cpuSeconds.toFixed(1)} s${w.cores ? ` (this PC has ${w.cores} cores)` : ''}`;
-  return [relay, ...dirs, ...(cpu ? [cpu] : [])].join('; ');
+  const stalled = w.stalledSeconds ? `did not run for ${w.stalledSeconds.toFixed(2)} s (ticks over ${w.stallMs ?? 10} ms late)` : null;
+  return [relay, ...dirs, ...(cpu ? [cpu] : []), ...(stalled ? [stalled] : [])].join('; ');
 }

@@ -318,6 +318,9 @@ export interface EmulatorWatchInfo {
   cpuSeconds: number | null;
   /** Logical CPUs of this PC (os.availableParallelism()); null where not known. */
   cores: number | null;
+  /** Time the proxy's process did not run while connections were open (a 5 ms tick later than `stallMs`: stopped, or its CPU went elsewhere), s. Absent in older results. */
+  stalledSeconds?: number;
+  stallMs?: number;
   up: EmulatorDirectionInfo | null;
   down: EmulatorDirectionInfo | null;
 }

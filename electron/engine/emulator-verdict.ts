@@ -5,7 +5,8 @@
  *
  * - it fell behind: ≥ LATE_SHARE of the bytes left more than `lateMs` after
  *   their schedule, or its reader was behind the sender for ≥ BEHIND_SHARE of
- *   the time it carried data, or it took ≥ CPU_SHARE of all this PC's CPU
+ *   the time it carried data, or its process did not run (stopped, starved)
+ *   for ≥ STALL_SHARE of that time, or it took ≥ CPU_SHARE of all this PC's CPU
  *   while it did (both ends run on the same cores in a loopback run: the
  *   emulator is then the largest claim on them);
  * - and the run fell short: below SHORT_OF_MODEL of what the emulated link
@@ -22,12 +23,15 @@ export const LATE_SHARE = 0.05;
 export const BEHIND_SHARE = 0.25;
 export const SHORT_OF_MODEL = 0.9;
 export const CPU_SHARE = 0.4;
+export const STALL_SHARE = 0.1;
 
 export interface EmulatorLag {
   lateShare: number;
   behindShare: number;
   /** Share of all this PC's CPU the emulator used while it carried data; null where not measured. */
   cpuShare: number | null;
+  /** Share of the time it carried data that its process did not run. */
+  stallShare: number;
   maxLateMs: number;
   /** What the emulated link allows this direction, bit/s of payload; null: nothing in it limits. */
   modelBitsPerSecond: number | null;
@@ -53,10 +57,11 @@ export function emulatorLag(link: LinkInfo, dir: 'up' | 'down', measuredBitsPerS
   const behindShare = Math.min(1, f.behindSeconds / f.activeSeconds);
   const active = Math.max(w.up?.activeSeconds ?? 0, w.down?.activeSeconds ?? 0);
   const cpuShare = w.cpuSeconds !== null && w.cores ? Math.min(1, w.cpuSeconds / (active * w.cores)) : null;
-  if (lateShare < LATE_SHARE && behindShare < BEHIND_SHARE && (cpuShare ?? 0) < CPU_SHARE) return null;
+  const stallShare = Math.min(1, (w.stalledSeconds ?? 0) / active);
+  if (lateShare < LATE_SHARE && behindShare < BEHIND_SHARE && (cpuShare ?? 0) < CPU_SHARE && stallShare < STALL_SHARE) return null;
   const model = emulatedCeiling(link, streams);
   if (model !== null && measuredBitsPerSecond >= SHORT_OF_MODEL * model) return null;
-  return { lateShare, behindShare, cpuShare, maxLateMs: f.maxLateMs, modelBitsPerSecond: model };
+  return { lateShare, behindShare, cpuShare, stallShare, maxLateMs: f.maxLateMs, modelBitsPerSecond: model };
 }
 
 const pct = (x: number): string => `${Math.round(x * 100)} %`;
@@ -65,6 +70,7 @@ const pct = (x: number): string => `${Math.round(x * 100)} %`;
 export function emulatorSentence(link: LinkInfo, lag: EmulatorLag, measuredBitsPerSecond: number): string {
   const w = link.emulatorWatch!;
   const signs: string[] = [];
+  if (lag.stallShare >= STALL_SHARE) signs.push(`its process did not run for ${pct(lag.stallShare)} of the time it carried data (stopped, or its CPU went elsewhere)`);
   if (lag.behindShare >= BEHIND_SHARE) signs.push(`its relay was behind the sender ${pct(lag.behindShare)} of the time it carried data`);
   if (lag.cpuShare !== null && lag.cpuShare >= CPU_SHARE) signs.push(`it used ${pct(lag.cpuShare)} of this PC's CPU (${w.cores} cores, shared with both ends of the run) while it carried data`);
   if (lag.lateShare >= LATE_SHARE) signs.push(`${pct(lag.lateShare)} of the bytes left more than ${w.lateMs} ms after their scheduled time (the latest ${Math.round(lag.maxLateMs)} ms)`);

@@ -49,12 +49,14 @@ export class NodeMover implements ByteMover {
   private readBytes = 0;
   private readLimit = 0;
   private paused = true;
-  private behindSince: number | null = null;
+  /** When the reader last read (or last got credit back after the model held it). */
+  private lastReadMs: number;
   private hooks: MoverHooks | null = null;
 
   /** `resumeBytes`: read credit that must be free again before a paused source resumes (hysteresis). */
   constructor(private readonly source: net.Socket, private readonly sink: net.Socket, private readonly resumeBytes: number, private readonly now: () => number) {
     this.onData = this.onData.bind(this);
+    this.lastReadMs = now();
   }
 
   start(hooks: MoverHooks): void {
@@ -68,9 +70,9 @@ export class NodeMover implements ByteMover {
     if (!this.paused && this.readBytes >= offset) {
       this.paused = true;
       this.source.pause();
-      this.caughtUp();
     } else if (this.paused && offset - this.readBytes >= this.resumeBytes) {
       this.paused = false;
+      this.lastReadMs = this.now();
       this.source.resume();
     }
   }
@@ -101,25 +103,19 @@ export class NodeMover implements ByteMover {
   destroy(): void {
     this.source.off('data', this.onData);
     this.held.length = 0;
-    this.caughtUp();
   }
 
   private onData(buf: Buffer): void {
     this.held.push(buf);
     this.readBytes += buf.length;
-    if (buf.length >= NODE_READ_BYTES) this.behindSince ??= this.now();
-    else this.caughtUp();
+    // A full read: more was waiting; the time since the last read is the relay's delay (native-mover: the same rule).
+    const t = this.now();
+    if (buf.length >= NODE_READ_BYTES) this.behindMs += t - this.lastReadMs;
+    this.lastReadMs = t;
     if (this.readBytes >= this.readLimit && !this.paused) {
       this.paused = true;
       this.source.pause();
-      this.caughtUp();
     }
     this.hooks?.onRead(buf.length);
-  }
-
-  private caughtUp(): void {
-    if (this.behindSince === null) return;
-    this.behindMs += this.now() - this.behindSince;
-    this.behindSince = null;
   }
 }

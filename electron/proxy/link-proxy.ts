@@ -22,6 +22,7 @@ import { EmulatorWatch, LATE_MS } from './emulator-watch.js';
 import type { LinkSpec } from './link-settings.js';
 import { ProxyConnection } from './proxy-connection.js';
 import { chooseRelay, type RelayChoice } from './relay-mode.js';
+import { STALL_MS, StallClock } from './stall-clock.js';
 import type { LinkDirection } from './stage.js';
 import { lossStatsOf, type LossStats } from './stages/loss.js';
 
@@ -60,6 +61,7 @@ export class LinkProxy extends EventEmitter<LinkProxyEvents> {
   readonly relay: RelayChoice;
   /** The process's CPU use when this proxy was made: its figures count from here (not the process's start-up). */
   private readonly cpuAtStart = process.cpuUsage();
+  private readonly stalls: StallClock;
   private spec: LinkSpec;
   private bypassOn = false;
   private closing: Promise<void> | null = null;
@@ -70,6 +72,7 @@ export class LinkProxy extends EventEmitter<LinkProxyEvents> {
     this.spec = o.link;
     this.relay = o.relay ?? chooseRelay();
     this.now = o.now ?? (() => performance.now());
+    this.stalls = new StallClock(this.now);
     this.server = net.createServer({ allowHalfOpen: true, pauseOnConnect: true }, (c) => this.onClient(c, o.target));
   }
 
@@ -143,6 +146,8 @@ export class LinkProxy extends EventEmitter<LinkProxyEvents> {
       lateMs: LATE_MS,
       cpuSeconds: Math.round((cpu.user + cpu.system) / 1e3) / 1e3,
       cores: availableParallelism(),
+      stalledSeconds: Math.round(this.stalls.stalledMs) / 1000,
+      stallMs: STALL_MS,
       up: this.watch.up.figures(),
       down: this.watch.down.figures(),
     };
@@ -171,6 +176,7 @@ export class LinkProxy extends EventEmitter<LinkProxyEvents> {
   /** Stop listening and tear down every connection. Idempotent. */
   close(): Promise<void> {
     this.closing ??= new Promise((resolve) => {
+      this.stalls.stop();
       for (const c of this.connections) c.destroy();
       for (const s of this.pending) s.destroy();
       for (const f of this.forwards.values()) if (f.listening) f.close();
@@ -211,6 +217,7 @@ export class LinkProxy extends EventEmitter<LinkProxyEvents> {
       }
       const conn = new ProxyConnection({ client, target, chains: this.spec.chains, shared: this.shared, bypass: this.bypassOn, now: this.now, relay: this.relay, watch: this.watch });
       this.connections.add(conn);
+      this.stalls.start(() => this.connections.size > 0);
       conn.once('close', (err) => {
         this.connections.delete(conn);
         if (err) this.emit('connection-error', err);

@@ -15,9 +15,10 @@
 // - Why: relaying in JavaScript (a Buffer per read, a libuv write per chunk)
 //   held the emulator to 4-5 Gbit/s on a 2-core PC with its JS thread at
 //   100 %; this loop is two syscalls per 256 KiB.
-// - It also measures its own lag: time during which the source had more bytes
-//   than one read took while the model had room for them (`behindNs`), the
-//   emulator's own ceiling rather than the link's (electron/proxy/emulator-watch.ts).
+// - It also measures its own lag (`behindNs`): before each read that took all
+//   it asked for while the model had room (the sender was ahead), the time
+//   since the previous read, the emulator's own delay rather than the link's
+//   (electron/proxy/emulator-watch.ts).
 //
 // POSIX only: it works on dup()s of the Node sockets' descriptors (Node leaves
 // paused sockets alone). Windows' Node sockets expose no SOCKET, so there the
@@ -161,29 +162,32 @@ void Run(std::shared_ptr<RelayState> s) {
   Blocks blocks;
   uint64_t rd = 0, wr = 0;
   bool eof = false, shut = false;
-  uint64_t behindSince = 0;  // MonoNs of the first read that left bytes behind; 0: caught up
+  // Behind: a full read (more was waiting than it took) charges the time since the previous read
+  // attempt to the relay: the sender's bytes waited that long for this thread (a stalled process, a
+  // busy core). Waiting for the model's credit is the link's time, never charged.
+  uint64_t lastReadNs = net::MonoNs();
+  bool creditBlocked = false;
   while (!s->stop.load(std::memory_order_relaxed)) {
     bool progress = false;
     uint64_t limit = s->readLimit.load(std::memory_order_acquire);
     uint64_t rel = s->released.load(std::memory_order_acquire);
     if (!eof && rd < limit) {
+      if (creditBlocked) {
+        creditBlocked = false;
+        lastReadNs = net::MonoNs();
+      }
       size_t room = 0;
       char* at = blocks.Tail(&room);
       size_t want = static_cast<size_t>(std::min<uint64_t>(room, limit - rd));
+      bool creditBound = want == limit - rd;
       long long n = net::RecvSome(s->src, at, want);
+      uint64_t t = net::MonoNs();
       if (n > 0) {
         rd += static_cast<uint64_t>(n);
         blocks.Filled(static_cast<size_t>(n));
         s->readBytes.store(rd, std::memory_order_release);
-        // A read that took all it asked for, when the model (not the credit) set the size, left
-        // bytes in the kernel: the sender is ahead of this thread. Counted until a read drains it.
-        bool creditBound = want == limit - rd + static_cast<uint64_t>(n);
-        uint64_t t = net::MonoNs();
         if (static_cast<size_t>(n) == want && !creditBound && want >= kBehindMinRead) {
-          if (behindSince == 0) behindSince = t;
-        } else if (behindSince != 0) {
-          s->behindNs.fetch_add(t - behindSince, std::memory_order_relaxed);
-          behindSince = 0;
+          s->behindNs.fetch_add(t - lastReadNs, std::memory_order_relaxed);
         }
         progress = true;
         Notify(s);
@@ -198,11 +202,10 @@ void Run(std::shared_ptr<RelayState> s) {
           Fail(s.get(), e, "recv");
           break;
         }
-        if (behindSince != 0) {
-          s->behindNs.fetch_add(net::MonoNs() - behindSince, std::memory_order_relaxed);
-          behindSince = 0;
-        }
       }
+      lastReadNs = t;
+    } else if (!eof) {
+      creditBlocked = true;
     }
     if (wr < rel) {
       size_t n = 0;
@@ -261,7 +264,6 @@ void Run(std::shared_ptr<RelayState> s) {
     }
     s->sleeping.store(false, std::memory_order_seq_cst);
   }
-  if (behindSince != 0) s->behindNs.fetch_add(net::MonoNs() - behindSince, std::memory_order_relaxed);
   ::close(s->src);
   ::close(s->dst);
   s->src = s->dst = -1;

@@ -23,12 +23,14 @@
  *   npm run bench:link -- --only "4 Mbit/s, RTT 100"     # cells whose name contains the text
  *   npm run bench:link -- --kernel-parallel 1           # kernel cells one at a time too
  *   npm run bench:link -- --paths kernel                 # one path only (proxy or kernel)
+ *   npm run bench:link -- --only "Gbit"                  # the high-rate cells only (test/bench/high-rate.ts); --no-high-rates skips them
  *   npm run bench:link -- --loss-pattern random --repeat 5 --only "1 %"   # random loss, 5 runs a cell, medians [ranges]
  *   npm run bench:link -- --cc host                      # the kernel ends keep the host's default congestion control (default: reno, what the proxy models; a child namespace may only pick from net.ipv4.tcp_allowed_congestion_control)
  */
 import { formatRate } from '../../electron/util/units.js';
 import { measureKernelPath } from './kernel-path.js';
 import { cellName, linkMatrix, modelCeiling, steadySecondsOf, type LinkCell, type PathMeasurement, type PathRunner } from './link-matrix.js';
+import { HIGH_RATE_CELLS, runHighRateCells } from './high-rate.js';
 import { measureProxyPath } from './proxy-path.js';
 
 function argValue(name: string): string | null {
@@ -163,8 +165,10 @@ async function run(cells: LinkCell[]): Promise<void> {
 
 const only = argValue('--only') ?? '';
 const cells = linkMatrix(lossPattern).filter((c) => cellName(c).includes(only));
-if (cells.length === 0) {
+const high = HIGH_RATE_CELLS.filter((c) => c.name.includes(only));
+if (cells.length === 0 && high.length === 0) {
   console.error(`no cell matches "${only}"`);
   process.exit(2);
 }
-await run(cells);
+if (cells.length > 0) await run(cells);
+if (paths.includes('proxy') && !process.argv.includes('--no-high-rates')) runHighRateCells(only);

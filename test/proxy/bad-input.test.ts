@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { LonghaulError } from '../../electron/util/errors.js';
 import { parseLinkSpec } from '../../electron/proxy/link-settings.js';
 import { readUntilClose, within } from '../helpers/net.js';
-import { connect, patternBuffer, sendAll, sha256, startEcho, startProxy } from './helpers.js';
+import { connect, patternBuffer, RELAYS, sendAll, sha256, startEcho, startProxy } from './helpers.js';
 
 const BIN = fileURLToPath(new URL('../../../bin/longhaul.js', import.meta.url));
 
@@ -62,7 +62,8 @@ describe('proxy bad input', () => {
     }
   });
 
-  it('a target that vanishes mid-run: both sides are closed and LH_ERR_PEER_GONE is reported', { timeout: 15_000 }, async () => {
+  for (const { name, relay, skip } of RELAYS) {
+  it(`${name}: a target that vanishes mid-run: both sides are closed and LH_ERR_PEER_GONE is reported`, { timeout: 15_000, skip }, async () => {
     let received = 0;
     const server = net.createServer((t) => {
       t.on('error', () => undefined);
@@ -72,7 +73,7 @@ describe('proxy bad input', () => {
       });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const { proxy, port } = await startProxy((server.address() as net.AddressInfo).port, { up: [{ type: 'delay', delayMs: 5 }], down: [] });
+    const { proxy, port } = await startProxy((server.address() as net.AddressInfo).port, { up: [{ type: 'delay', delayMs: 5 }], down: [] }, relay);
     const errors: LonghaulError[] = [];
     proxy.on('connection-error', (e) => errors.push(e));
     const s = await connect(port);
@@ -90,9 +91,9 @@ describe('proxy bad input', () => {
     }
   });
 
-  it('a client that half-closes still gets every byte back, then the FIN', { timeout: 15_000 }, async () => {
+  it(`${name}: a client that half-closes still gets every byte back, then the FIN`, { timeout: 15_000, skip }, async () => {
     const echo = await startEcho();
-    const { proxy, port } = await startProxy(echo.port, { delayMs: 20, rateBitsPerSec: 50e6, windowBytes: 65_536, slowstart: false, lossRatio: 0 });
+    const { proxy, port } = await startProxy(echo.port, { delayMs: 20, rateBitsPerSec: 50e6, windowBytes: 65_536, slowstart: false, lossRatio: 0 }, relay);
     const s = await connect(port, true);
     try {
       const data = patternBuffer(500_000, 9);
@@ -108,4 +109,5 @@ describe('proxy bad input', () => {
       await echo.close();
     }
   });
+  }
 });

@@ -4,6 +4,7 @@ import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { LinkProxy } from '../../electron/proxy/link-proxy.js';
 import { parseLinkSpec } from '../../electron/proxy/link-settings.js';
+import { chooseRelay, type RelayChoice } from '../../electron/proxy/relay-mode.js';
 
 export interface Arrival {
   /** ms since the connection was accepted */
@@ -80,9 +81,18 @@ export async function startEcho(): Promise<{ port: number; close(): Promise<void
   };
 }
 
-/** A proxy on 127.0.0.1:0 in front of `targetPort`, from settings or chain JSON. */
-export async function startProxy(targetPort: number, link: unknown): Promise<{ proxy: LinkProxy; port: number }> {
-  const proxy = new LinkProxy({ target: { host: '127.0.0.1', port: targetPort }, link: parseLinkSpec(link) });
+/** Both byte movers, for tests that must hold on either; `skip` says why one cannot run here. */
+export const RELAYS: { name: string; relay: RelayChoice; skip: string | false }[] = [
+  { name: 'JavaScript relay', relay: { kind: 'js', reason: 'test', api: null }, skip: false },
+  (() => {
+    const native = chooseRelay({}, process.platform);
+    return { name: 'native relay thread', relay: native, skip: native.kind === 'native' ? false : `no native relay here: ${native.reason}` };
+  })(),
+];
+
+/** A proxy on 127.0.0.1:0 in front of `targetPort`, from settings or chain JSON; `relay`: this PC's default mover unless given. */
+export async function startProxy(targetPort: number, link: unknown, relay?: RelayChoice): Promise<{ proxy: LinkProxy; port: number }> {
+  const proxy = new LinkProxy({ target: { host: '127.0.0.1', port: targetPort }, link: parseLinkSpec(link), relay });
   const { port } = await proxy.listen();
   return { proxy, port };
 }

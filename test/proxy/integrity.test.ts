@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseLinkSpec } from '../../electron/proxy/link-settings.js';
 import { within } from '../helpers/net.js';
-import { connect, patternBuffer, sendAll, sha256, startProxy, startSink } from './helpers.js';
+import { connect, patternBuffer, RELAYS, sendAll, sha256, startProxy, startSink } from './helpers.js';
 
 /** Configurations cycled every 25 ms: every stage, different orders, bypass in between. */
 const CONFIGS = [
@@ -14,9 +14,10 @@ const CONFIGS = [
 ].map(parseLinkSpec);
 
 describe('proxy integrity', () => {
-  it('a 50 MB stream through a proxy reconfigured every 25 ms arrives byte for byte (SHA-256)', { timeout: 60_000 }, async () => {
+  for (const { name, relay, skip } of RELAYS) {
+  it(`${name}: a 50 MB stream through a proxy reconfigured every 25 ms arrives byte for byte (SHA-256)`, { timeout: 60_000, skip }, async () => {
     const sink = await startSink();
-    const { proxy, port } = await startProxy(sink.port, { up: [], down: [] });
+    const { proxy, port } = await startProxy(sink.port, { up: [], down: [] }, relay);
     const block = patternBuffer(1024 * 1024, 42);
     const rounds = 50;
     let changes = 0;
@@ -43,4 +44,5 @@ describe('proxy integrity', () => {
       await sink.close();
     }
   });
+  }
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -10,9 +10,10 @@ import type { LonghaulResult } from '../../electron/contract/result.js';
 const BIN = fileURLToPath(new URL('../../../bin/longhaul.js', import.meta.url));
 
 /** `longhaul loopback …` with a hard time limit; the child and its own children are killed on timeout. */
-function loopback(args: string[], limitMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function loopback(args: string[], limitMs: number, onSpawn?: (pid: number) => void): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, 'loopback', ...args], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    onSpawn?.(child.pid!);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -124,8 +125,84 @@ describe('a real longhaul run through the proxy', () => {
       t.diagnostic(`per second: ${rates.map((x) => (x / 1e6).toFixed(0)).join(', ')} Mbit/s; median / model ${(median / model).toFixed(3)}`);
       assert.ok(rates.length >= 3, `${rates.length} steady intervals`);
       assert.ok(median >= 0.9 * model && median <= 1.03 * model, `median ${(median / 1e6).toFixed(0)} Mbit/s vs model ${(model / 1e6).toFixed(0)} Mbit/s`);
+      // The emulator kept up, watched itself, and says nothing against itself.
+      const watch = result.link!.emulatorWatch;
+      assert.ok(watch?.up, `emulatorWatch: ${JSON.stringify(watch)}`);
+      assert.ok(watch.up.releasedBytes >= result.total.bytes, 'the watch saw every byte go up');
+      assert.ok(!result.diagnosis?.some((d) => d.verdict === 'emulator-limited'), JSON.stringify(result.diagnosis));
+      assert.match(r.stdout, /^emulator: (native relay thread|JavaScript relay)/m);
     } finally {
       rmSync(json, { force: true });
     }
   });
+
+  it('an emulator starved of CPU (its process stopped 150 ms of every 300 ms) says it, not the link, was the limit', { timeout: 40_000, skip: process.platform !== 'linux' && 'finds the proxy process through /proc' }, async () => {
+    const json = join(dir, 'starved.json');
+    let proxyPid: number | null = null;
+    let stopped = false;
+    let cycling: NodeJS.Timeout | null = null;
+    const cycle = (): void => {
+      if (proxyPid === null) return;
+      try {
+        process.kill(proxyPid, stopped ? 'SIGCONT' : 'SIGSTOP');
+        stopped = !stopped;
+      } catch {
+        proxyPid = null; // gone: the run is over
+      }
+    };
+    const r = await loopback(['--link', 'lan', '-t', '4', '--json', json], 30_000, (pid) => {
+      // The loopback command forks the proxy (`longhaul proxy …`): find it among its children, then starve it.
+      const started = Date.now();
+      const find = setInterval(() => {
+        proxyPid = childrenOf(pid).find((c) => readProcCmdline(c).includes('proxy')) ?? null;
+        if (proxyPid !== null || Date.now() - started > 10_000) {
+          clearInterval(find);
+          if (proxyPid !== null) cycling = setInterval(cycle, 150);
+        }
+      }, 50);
+    });
+    try {
+      if (cycling) clearInterval(cycling);
+      assert.equal(r.code, 0, r.stderr + r.stdout);
+      const result = JSON.parse(readFileSync(json, 'utf8')) as LonghaulResult;
+      const d = result.diagnosis?.find((x) => x.direction === 'controllerToResponder');
+      assert.equal(d?.verdict, 'emulator-limited', `${d?.verdict}: ${d?.sentence}; ${JSON.stringify(result.link?.emulatorWatch)}`);
+      assert.match(d!.sentence, /The link emulator on this PC, not the emulated link, was the limit: its process did not run for \d+ % of the time it carried data/);
+      assert.match(r.stdout, /Limiter: emulator-limited\./);
+    } finally {
+      if (cycling) clearInterval(cycling);
+      if (proxyPid !== null && stopped) {
+        try {
+          process.kill(proxyPid, 'SIGCONT');
+        } catch {
+          // already gone
+        }
+      }
+      rmSync(json, { force: true });
+    }
+  });
 });
+
+/** Child pids of `pid` (Linux /proc). */
+function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === pid) out.push(Number(name));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return out;
+}
+
+function readProcCmdline(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+  } catch {
+    return '';
+  }
+}
