@@ -5,7 +5,7 @@
  * passes a `saveExport` function in.
  */
 import { randomBytes } from 'node:crypto';
-import type { ApiHandlers, ExportOutcome, InvokeName, Invokes, SystemInfo } from '../contract/api.js';
+import type { ApiHandlers, EmulatorCapacityInfo, ExportOutcome, InvokeName, Invokes, SystemInfo } from '../contract/api.js';
 import type { LonghaulResult } from '../contract/result.js';
 import { startRun, type ControllerRun } from '../engine/controller.js';
 import { LonghaulError } from '../util/errors.js';
@@ -14,6 +14,7 @@ import { trustDir } from '../security/trust-dir.js';
 import { pairWith } from '../security/pair-client.js';
 import { browse } from '../discovery/dns-sd.js';
 import { checkConnection } from './connection-check.js';
+import { loadCapacity, measureCapacity } from './emulator-capacity.js';
 import { EventHub } from './event-hub.js';
 import { exportAs, type ExportFile } from './exporters.js';
 import { HistoryStore } from './history-store.js';
@@ -47,6 +48,8 @@ export class AppBackend {
   private active: ActiveRun | null = null;
   /** Set while a run is being set up (proxy starting), so a second Start is refused at once. */
   private starting = false;
+  /** Set while the emulator's capacity is being measured (electron/app/emulator-capacity.ts). */
+  private measuring = false;
   /** Results of this session by id, so export works before (or without) the history file. */
   private readonly recent = new Map<string, LonghaulResult>();
   readonly handlers: ApiHandlers;
@@ -67,6 +70,7 @@ export class AppBackend {
       exportResult: async ({ id, format }) => opts.saveExport(exportAs(await this.load(id), format)),
       reportText: async ({ id, format }) => exportAs(await this.load(id), format),
       linkPresets: async () => uiLinkPresets(),
+      emulatorCapacity: async ({ measure }) => this.emulatorCapacity(measure),
       setBypass: async ({ runId, bypass }) => this.setBypass(runId, bypass),
       discoverResponders: async ({ seconds }) => {
         const { peers } = await this.trust();
@@ -104,7 +108,7 @@ export class AppBackend {
   }
 
   private async startRun(req: Invokes['startRun']['req']): Promise<{ runId: string }> {
-    if (this.active || this.starting) throw new LonghaulError('LH_ERR_BUSY', 'a run is already in progress: stop it or wait for its end');
+    if (this.active || this.starting || this.measuring) throw new LonghaulError('LH_ERR_BUSY', 'a run (or a measurement of the emulator) is already in progress: stop it or wait for its end');
     this.starting = true;
     let link: RunLink | null = null;
     try {
@@ -126,6 +130,18 @@ export class AppBackend {
       throw err;
     } finally {
       this.starting = false;
+    }
+  }
+
+  /** The stored figure, or a new probe (refused during a run: both would share the CPU and the figure would be wrong). */
+  private async emulatorCapacity(measure: boolean): Promise<EmulatorCapacityInfo | null> {
+    if (!measure) return loadCapacity(this.opts.dataDir);
+    if (this.active || this.starting || this.measuring) throw new LonghaulError('LH_ERR_BUSY', 'a run or a measurement is in progress: measure the emulator when this PC is otherwise quiet');
+    this.measuring = true;
+    try {
+      return await measureCapacity(this.opts.dataDir);
+    } finally {
+      this.measuring = false;
     }
   }
 

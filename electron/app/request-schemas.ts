@@ -33,6 +33,7 @@ const SCHEMAS: { [K in InvokeName]: z.ZodType<Invokes[K]['req']> } = {
   exportResult: z.object({ id, format }).strict(),
   reportText: z.object({ id, format }).strict(),
   linkPresets: z.null(),
+  emulatorCapacity: z.object({ measure: z.boolean() }).strict(),
   setBypass: z.object({ runId: z.string().max(64), bypass: z.boolean() }).strict(),
   discoverResponders: z.object({ seconds: z.number().min(0.5).max(10) }).strict(),
   pairPeer: z.object({ host, port, code: z.string().trim().min(1).max(40) }).strict(),

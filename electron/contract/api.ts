@@ -85,6 +85,19 @@ export interface UiLinkPreset {
   settings: LinkSettingsInfo;
 }
 
+/** What the link emulator carried on this PC when last measured (electron/app/emulator-capacity.ts). */
+export interface EmulatorCapacityInfo {
+  /** Payload bit/s the emulator carried with no rate limit in the way. */
+  bitsPerSecond: number;
+  /** Which byte mover it used: the addon's relay thread or JavaScript. */
+  relay: 'native' | 'js';
+  cores: number | null;
+  /** ISO 8601. */
+  measuredAt: string;
+  /** How it was measured, for humans. */
+  probe: string;
+}
+
 /** The proxy's bypass switch during a run, as the proxy confirmed it. */
 export interface BypassState {
   runId: string;
@@ -216,6 +229,8 @@ export interface Invokes {
   exportResult: { channel: 'export:save'; req: { id: string; format: ExportFormat }; res: ExportOutcome };
   reportText: { channel: 'report:text'; req: { id: string; format: ExportFormat }; res: ReportText };
   linkPresets: { channel: 'link:presets'; req: null; res: UiLinkPreset[] };
+  /** What the link emulator can carry on this PC: the stored figure (`measure: false`, null when never measured) or a new 3 s probe. */
+  emulatorCapacity: { channel: 'link:capacity'; req: { measure: boolean }; res: EmulatorCapacityInfo | null };
   setBypass: { channel: 'link:bypass'; req: { runId: string; bypass: boolean }; res: BypassState };
   /** Browse the LAN for responders for `seconds` (multicast is often blocked: an empty list is normal). */
   discoverResponders: { channel: 'pair:discover'; req: { seconds: number }; res: DiscoveredResponder[] };
@@ -251,6 +266,7 @@ export const INVOKES: { readonly [K in InvokeName]: Invokes[K]['channel'] } = {
   exportResult: 'export:save',
   reportText: 'report:text',
   linkPresets: 'link:presets',
+  emulatorCapacity: 'link:capacity',
   setBypass: 'link:bypass',
   discoverResponders: 'pair:discover',
   pairPeer: 'pair:pair',

@@ -255,7 +255,22 @@ describe('browser mode, end to end', { skip: skip ?? false, timeout: 120_000 }, 
     await page.getByRole('button', { name: /Both on this PC/ }).click();
     await page.getByRole('heading', { name: 'The link' }).waitFor();
     await page.getByLabel('Through the local delay proxy').check();
+    // What this PC's emulator can carry: not measured in this fresh data folder; measured for real (a 3 s probe).
+    assert.match(await page.getByTestId('emulator-capacity').innerText(), /not measured yet/);
+    await page.getByRole('button', { name: /^Measure this PC/ }).click();
+    await page.getByTestId('emulator-capacity').filter({ hasText: /carried up to [\d.]+ [GM]bit\/s of payload/ }).waitFor({ timeout: 60_000 });
+    const carried = await page.getByTestId('emulator-capacity').innerText();
+    console.log(`# ${carried.split(' of payload')[0]} of payload`);
+    // A link that would carry more than that is warned about before the run (not while the window bounds it far below).
+    await page.getByLabel('Link rate (each way)').fill('900gbit');
+    await page.getByLabel('Window per stream', { exact: true }).fill('64K');
+    await page.getByTestId('ceiling').filter({ hasText: 'Mbit/s' }).waitFor();
+    assert.equal(await page.getByTestId('over-capacity').count(), 0, 'a 64 KiB window bounds the run far below what the emulator carries');
+    await page.getByLabel('Window per stream', { exact: true }).fill('');
+    await page.getByTestId('over-capacity').waitFor();
+    await shot(page, '11b-link-over-capacity');
     await page.getByRole('button', { name: /^Lossy Wi-Fi/ }).click();
+    assert.equal(await page.getByTestId('over-capacity').count(), 0);
     await page.getByLabel('Window per stream', { exact: true }).fill('');
     await page.getByRole('button', { name: 'Next: the test' }).click();
     await page.getByLabel('Parallel streams').fill('1');
@@ -273,6 +288,8 @@ describe('browser mode, end to end', { skip: skip ?? false, timeout: 120_000 }, 
     // What the loss model did, as the proxy counted it (the app's run through its own proxy process).
     assert.match(await page.getByTestId('modelled-loss').innerText(), /^Modelled loss: up [\d,]+ of [\d,]+ segments lost, cap halved [\d,]+ times?; down /);
     assert.match(await page.getByTestId('diagnosis').first().innerText(), /With 1 % modelled loss, Reno averages/);
+    // The emulator watched itself and says how it did (it kept up: no emulator verdict above).
+    assert.match(await page.getByTestId('emulator-watch').innerText(), /^The emulator on this PC: (native relay thread|JavaScript relay)[\s\S]*of bytes more than 10 ms late/);
     assert.equal(await page.getByTestId('bypass-caveat').count(), 0);
     await shot(page, '12-results-both-here-proxy');
     await page.getByRole('button', { name: 'History', exact: true }).first().click();
