@@ -74,6 +74,8 @@ export function lossStatsOf(shared: Map<string, unknown>): LossStats | null {
 export class LossStage implements Stage {
   readonly type = 'loss';
   readonly queueLimitBytes: number;
+  /** One segment per chunk: only the lost segment is held; the ones beside it are acknowledged on time (SACK). */
+  readonly chunkBytes: number;
   /** Modelled losses so far (for tests and reports). */
   losses = 0;
   private capAfterLossBytes = Infinity;
@@ -95,6 +97,7 @@ export class LossStage implements Stage {
 
   constructor(readonly config: LossConfig & StageConfig, private readonly ctx: StageContext) {
     this.queueLimitBytes = config.queueBytes;
+    this.chunkBytes = config.mssBytes;
     let stats = ctx.shared.get(STATS_KEY) as LossStats | undefined;
     if (!stats) {
       stats = { segments: 0, losses: 0, halvings: 0 };
