@@ -5,7 +5,7 @@
 import os from 'node:os';
 import type { ResponderStatus } from '../contract/api.js';
 import type { LonghaulResult } from '../contract/result.js';
-import { localAddresses } from '../cli/commands/listen.js';
+import { localAddresses } from '../util/net.js';
 import { MAX_STREAMS } from '../engine/params.js';
 import { Responder } from '../engine/responder.js';
 import type { ResponderSession } from '../engine/responder-session.js';

@@ -13,8 +13,8 @@
  */
 import type { BypassState, LinkChoice, UiLinkPreset } from '../contract/api.js';
 import type { RunLinkHook } from '../engine/controller.js';
-import { ProxyProcess } from '../cli/proxy-process.js';
-import type { FromProxyProcess } from '../cli/commands/proxy.js';
+import { ProxyProcess } from '../engine/proxy-process.js';
+import type { FromProxyProcess } from '../proxy/process-messages.js';
 import { parseLinkSpec } from '../proxy/link-settings.js';
 import { LINK_PRESETS } from '../proxy/presets.js';
 import { LonghaulError } from '../util/errors.js';

@@ -1,7 +1,7 @@
 /** This PC, as the Start screen shows it: name, addresses, what this build can do. */
 import os from 'node:os';
 import type { Features, SystemInfo } from '../contract/api.js';
-import { localAddresses } from '../cli/commands/listen.js';
+import { localAddresses } from '../util/net.js';
 import { DEFAULT_PORT } from '../engine/responder.js';
 import { nativeSockets } from '../native/load-native.js';
 import { SOFTWARE } from '../util/version.js';

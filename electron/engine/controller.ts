@@ -15,6 +15,7 @@ import { encodeDataHeader } from '../protocol/data-header.js';
 import { PROTOCOL_VERSION, type Message, type MessageOf } from '../protocol/messages.js';
 import type { SessionState } from '../protocol/session-state.js';
 import { LonghaulError, PeerError, describeError } from '../util/errors.js';
+import { dial } from '../util/net.js';
 import { SOFTWARE } from '../util/version.js';
 import { DataPlane, type SideSample } from './data-plane.js';
 import { planStreams, runParamsSchema, type RunParams } from './params.js';
@@ -315,27 +316,4 @@ export class ControllerRun extends EventEmitter<RunEvents> {
 /** Start a run; see `ControllerRun`. */
 export function startRun(opts: ControllerOptions): ControllerRun {
   return new ControllerRun(opts);
-}
-
-/** Open the control connection, mapping the OS's errors to ones a user can act on. */
-export function dial(host: string, port: number, timeoutMs: number): Promise<net.Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect({ host, port });
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new PeerError('LH_ERR_TIMEOUT', `no answer from ${host}:${port} within ${timeoutMs / 1000} s: is a responder running there (longhaul listen), and does a firewall let port ${port} through?`));
-    }, timeoutMs);
-    socket.once('connect', () => {
-      clearTimeout(timer);
-      resolve(socket);
-    });
-    socket.once('error', (err: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
-      if (err.code === 'ECONNREFUSED') {
-        reject(new PeerError('LH_ERR_REFUSED', `${host}:${port} refused the connection: no responder is listening there (start one with: longhaul listen --port ${port})`));
-      } else {
-        reject(new PeerError('LH_ERR_PEER_GONE', `cannot reach ${host}:${port}: ${err.code ?? err.message}`));
-      }
-    });
-  });
 }

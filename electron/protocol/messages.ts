@@ -4,7 +4,7 @@
  * `LH_ERR_BAD_MESSAGE`, answered with an `error` frame and a close.
  */
 import { z } from 'zod';
-import { runParamsSchema } from '../engine/params.js';
+import { runParamsSchema } from './run-params.js';
 import { ProtocolError } from '../util/errors.js';
 import { sampleTcpSchema, socketReportSchema } from './tcp-schemas.js';
 

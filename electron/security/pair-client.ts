@@ -3,7 +3,7 @@
  * pair-messages.ts). On success both ends remember each other.
  */
 import os from 'node:os';
-import { dial } from '../engine/controller.js';
+import { dial } from '../util/net.js';
 import { encodeFrame } from '../protocol/framing.js';
 import { LonghaulError, PeerError } from '../util/errors.js';
 import { secureControl, type ControllerSecurity } from './controller-security.js';

@@ -10,6 +10,7 @@ import { formatCode } from '../../security/pairing-code.js';
 import { ResponderSecurity } from '../../security/responder-security.js';
 import { advertise } from '../../discovery/dns-sd.js';
 import { ArgumentError, describeError } from '../../util/errors.js';
+import { localAddresses } from '../../util/net.js';
 import { parseSize } from '../../util/units.js';
 import { formatRate, groupDigits } from '../../util/units.js';
 import { EXIT_OK, EXIT_RUN_FAILED } from '../exit-codes.js';
@@ -59,14 +60,6 @@ function port(v: string): number {
   return Number(v);
 }
 
-/** This PC's addresses, so a user can read them off to the other laptop. */
-export function localAddresses(): string[] {
-  const out: string[] = [];
-  for (const list of Object.values(os.networkInterfaces())) {
-    for (const a of list ?? []) if (!a.internal) out.push(a.address);
-  }
-  return out;
-}
 
 export function register(program: Command): void {
   program

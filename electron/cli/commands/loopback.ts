@@ -13,7 +13,7 @@ import { EXIT_RUN_FAILED } from '../exit-codes.js';
 import { executeRun } from '../execute-run.js';
 import { openRunReports } from '../run-reports.js';
 import { addLinkOptions, linkSpecFromFlags, parseBypassTimes, wantsLink, type LinkFlags } from '../link-options.js';
-import { ProxyProcess } from '../proxy-process.js';
+import { ProxyProcess } from '../../engine/proxy-process.js';
 import { loadCliTrust } from '../cli-trust.js';
 import { pairWith } from '../../security/pair-client.js';
 import { newPairingCode } from '../../security/pairing-code.js';

@@ -10,8 +10,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { LinkProxy } from '../../proxy/link-proxy.js';
 import { describeLink, describeModelledLoss } from '../../proxy/describe-link.js';
 import { parseLinkSpec } from '../../proxy/link-settings.js';
-import type { EmulatorWatchInfo } from '../../contract/result.js';
-import type { LossStats } from '../../proxy/stages/loss.js';
+import type { FromProxyProcess, ToProxyProcess } from '../../proxy/process-messages.js';
 import { describeError } from '../../util/errors.js';
 import { EXIT_RUN_FAILED } from '../exit-codes.js';
 import { addLinkOptions, linkSpecFromFlags, type LinkFlags } from '../link-options.js';
@@ -23,25 +22,6 @@ interface ProxyFlags extends LinkFlags {
   bind: string;
   target: string;
 }
-
-/** What a parent process may send to a forked proxy. */
-export type ToProxyProcess =
-  | { type: 'bypass'; on: boolean }
-  | { type: 'configure'; link: unknown }
-  /** Send the link's figures (loss counters, the emulator's own) now, changed or not. */
-  | { type: 'report-stats' }
-  /** Carry connections to another port of the target through the same link (LinkProxy.forward). */
-  | { type: 'forward'; targetPort: number }
-  | { type: 'close' };
-/** What a forked proxy reports. `atNs` is process.hrtime.bigint() as a string (one monotonic clock for the machine). */
-export type FromProxyProcess =
-  | { type: 'listening'; port: number; address: string }
-  /** Answer to `forward`: the local port for `targetPort`, or why there is none. */
-  | { type: 'forwarding'; targetPort: number; port: number | null; error: string | null }
-  | { type: 'bypass'; bypass: boolean; atNs: string }
-  | { type: 'connection-error'; code: string; message: string }
-  /** The loss model's counters and the emulator's watch on itself, sent within STATS_REPORT_MS of a change and once more on close. */
-  | { type: 'link-stats'; loss: { up: LossStats | null; down: LossStats | null }; emulator: EmulatorWatchInfo };
 
 const STATS_REPORT_MS = 100;
 

@@ -7,10 +7,10 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { EmulatorWatchInfo, LinkInfo } from '../contract/result.js';
-import type { RunLinkHook } from '../engine/controller.js';
+import type { RunLinkHook } from './controller.js';
 import { linkInfo } from '../proxy/describe-link.js';
 import type { LinkSpec } from '../proxy/link-settings.js';
-import type { FromProxyProcess, ToProxyProcess } from './commands/proxy.js';
+import type { FromProxyProcess, ToProxyProcess } from '../proxy/process-messages.js';
 
 const BIN = fileURLToPath(new URL('../../../bin/longhaul.js', import.meta.url));
 

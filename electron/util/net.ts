@@ -1,0 +1,39 @@
+/**
+ * The two network facts several layers need: dialling a control connection
+ * with errors a user can act on, and this PC's own addresses.
+ */
+import net from 'node:net';
+import os from 'node:os';
+import { PeerError } from './errors.js';
+
+/** Open the control connection, mapping the OS's errors to ones a user can act on. */
+export function dial(host: string, port: number, timeoutMs: number): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host, port });
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new PeerError('LH_ERR_TIMEOUT', `no answer from ${host}:${port} within ${timeoutMs / 1000} s: is a responder running there (longhaul listen), and does a firewall let port ${port} through?`));
+    }, timeoutMs);
+    socket.once('connect', () => {
+      clearTimeout(timer);
+      resolve(socket);
+    });
+    socket.once('error', (err: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      if (err.code === 'ECONNREFUSED') {
+        reject(new PeerError('LH_ERR_REFUSED', `${host}:${port} refused the connection: no responder is listening there (start one with: longhaul listen --port ${port})`));
+      } else {
+        reject(new PeerError('LH_ERR_PEER_GONE', `cannot reach ${host}:${port}: ${err.code ?? err.message}`));
+      }
+    });
+  });
+}
+
+/** This PC's addresses, so a user can read them off to the other laptop. */
+export function localAddresses(): string[] {
+  const out: string[] = [];
+  for (const list of Object.values(os.networkInterfaces())) {
+    for (const a of list ?? []) if (!a.internal) out.push(a.address);
+  }
+  return out;
+}
