@@ -11,10 +11,10 @@ function direction(name: string, d: EmulatorDirectionInfo | null, lateMs: number
   if (!d || d.activeSeconds <= 0) return null;
   const late = d.releasedBytes > 0 ? d.lateBytes / d.releasedBytes : 0;
   const behind = Math.min(1, d.behindSeconds / d.activeSeconds);
-  return `${name} ${pct(late)} of bytes more than ${lateMs} ms late (latest ${Math.round(d.maxLateMs)} ms), reader behind the sender ${pct(behind)} of the time`;
+  return `${name} ${pct(late)} of bytes more than ${lateMs} ms late (latest ${Math.round(d.maxLateMs)} ms), more waiting at its reader than a read took ${pct(behind)} of the time`;
 }
 
-/** E.g. `native relay thread; up 0.0 % of bytes more than 10 ms late (latest 2 ms), reader behind the sender 0 % of the time; proxy CPU 3.1 s`. */
+/** E.g. `native relay thread; up 0.0 % of bytes more than 10 ms late (latest 2 ms), more waiting at its reader than a read took 0 % of the time; proxy CPU 3.1 s`. */
 export function describeEmulatorWatch(w: EmulatorWatchInfo): string {
   const relay = w.relay === 'native' ? 'native relay thread' : `JavaScript relay (${w.relayReason ?? 'no native relay'})`;
   const dirs = [direction('up', w.up, w.lateMs), direction('down', w.down, w.lateMs)].filter((x): x is string => x !== null);

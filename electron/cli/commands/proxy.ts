@@ -8,6 +8,7 @@
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import { LinkProxy } from '../../proxy/link-proxy.js';
+import { describeEmulatorWatch } from '../../contract/emulator-text.js';
 import { describeLink, describeModelledLoss } from '../../proxy/describe-link.js';
 import { parseLinkSpec } from '../../proxy/link-settings.js';
 import type { FromProxyProcess, ToProxyProcess } from '../../proxy/process-messages.js';
@@ -114,6 +115,7 @@ export function register(program: Command): void {
     reportStats();
     const stats = proxy.lossStats();
     if (!process.connected && (stats.up || stats.down)) process.stdout.write(describeModelledLoss(stats) + '\n');
+    if (!process.connected) process.stdout.write(`emulator: ${describeEmulatorWatch(proxy.emulatorFigures())}\n`);
     await proxy.close();
     process.exit(process.exitCode ?? 0);
   });
