@@ -28,7 +28,8 @@ describe('pairing from the CLI', { timeout: 120_000 }, () => {
     const cDir = path.join(tmpDir(t), 'controller');
     const code = '7K3M-Q9TX-2HRB';
     const first = await listen(t, rDir, ['--pairing-code', code]);
-    assert.match(first.stdout(), /Pairing code: 7K3M-Q9TX-2HRB/);
+    // The code is printed after the "listening on" line, in a write of its own: wait for it, do not race it.
+    await waitFor('the responder to print its pairing code', 5000, () => /Pairing code: 7K3M-Q9TX-2HRB/.test(first.stdout()));
     // Not paired yet: refused with the advice.
     const refused = withTrust(t, cDir, ['run', `127.0.0.1:${first.port}`, '--bytes', '1M']);
     assert.equal(await refused.exited(30_000), 1);
