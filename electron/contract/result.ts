@@ -302,7 +302,7 @@ export interface EmulatorDirectionInfo {
   lateBytes: number;
   /** The latest any release was against its schedule, ms (receiver waits excluded). */
   maxLateMs: number;
-  /** The busiest connection's time with its relay reader behind the sender (more waiting than one full read took while the model had room), s. */
+  /** The busiest connection's time with its relay reader behind the sender (more waiting than one full read took while the model had room) while the emulated link had nothing left to carry, s. */
   behindSeconds: number;
 }
 

@@ -10,11 +10,15 @@
  *   Waits for a receiver that stopped reading are the receiver's, not counted.
  * - **behind**: time the relay's reader had more waiting from the sender than
  *   one full read took while the model had room for it (byte-mover.ts,
- *   native/src/relay_pump.cc): the sender was ahead of the relay, not held by
- *   the emulated link.
+ *   native/src/relay_pump.cc), counted only when the emulated link had nothing
+ *   left to carry (pipe.ts): the link waited for the relay, not the other way.
  */
 import type { EmulatorDirectionInfo } from '../contract/result.js';
-import type { ByteMover } from './byte-mover.js';
+
+/** What the watch reads of a connection: its reader's time behind the sender while the link starved (pipe.ts). */
+interface Behind {
+  readonly behindMs: number;
+}
 
 /** A byte released this long after its scheduled time counts as late: a JS timer's tick is 1 ms, a busy event loop's more. */
 export const LATE_MS = 10;
@@ -27,7 +31,7 @@ export class EmulatorWatch {
   private lastMs = 0;
   /** The largest behindMs of the movers of connections that ended (the busiest connection speaks for the link). */
   private endedBehindMs = 0;
-  private readonly live = new Set<ByteMover>();
+  private readonly live = new Set<Behind>();
 
   /** `bytes` left the relay at `nowMs`, scheduled for `dueMs`; `receiverHeld`: they waited for the sink to drain. */
   released(bytes: number, dueMs: number, nowMs: number, receiverHeld: boolean): void {
@@ -40,14 +44,14 @@ export class EmulatorWatch {
     if (late > LATE_MS) this.lateBytes += bytes;
   }
 
-  /** The mover of a new connection of this direction (its behind time is counted while it lives and after). */
-  track(mover: ByteMover): void {
-    this.live.add(mover);
+  /** The pipe of a new connection of this direction (its behind time is counted while it lives and after). */
+  track(pipe: Behind): void {
+    this.live.add(pipe);
   }
 
-  untrack(mover: ByteMover): void {
-    if (!this.live.delete(mover)) return;
-    this.endedBehindMs = Math.max(this.endedBehindMs, mover.behindMs);
+  untrack(pipe: Behind): void {
+    if (!this.live.delete(pipe)) return;
+    this.endedBehindMs = Math.max(this.endedBehindMs, pipe.behindMs);
   }
 
   /** The figures so far, or null when nothing went this way. */

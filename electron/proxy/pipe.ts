@@ -97,6 +97,9 @@ export class Pipe extends EventEmitter<PipeEvents> implements FlightView {
   bytesIn = 0;
   bytesOut = 0;
   sourceEnded = false;
+  /** Time the mover's reader was behind the sender while the emulated link had nothing to carry, ms (emulator-watch.ts). */
+  behindMs = 0;
+  private moverBehindMs = 0;
   finished = false;
   private readonly chains: Chain[];
   /** Bytes read and not yet admitted into the chain (they wait in the mover). */
@@ -167,6 +170,11 @@ export class Pipe extends EventEmitter<PipeEvents> implements FlightView {
   }
 
   private onRead(bytes: number): void {
+    // The mover's reader was behind the sender for `late` ms before this read; it held the link
+    // back only if the link had nothing left to carry (every queue empty): count only that.
+    const late = this.o.mover.behindMs - this.moverBehindMs;
+    this.moverBehindMs = this.o.mover.behindMs;
+    if (late > 0 && this.chains.every((c) => c.queuedBytes === 0)) this.behindMs += late;
     if (this.inboxBytes === 0) this.inboxSinceMs = this.o.now();
     this.inboxBytes += bytes;
     this.bytesIn += bytes;

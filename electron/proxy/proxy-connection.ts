@@ -49,7 +49,6 @@ export interface ConnectionEvents {
 export class ProxyConnection extends EventEmitter<ConnectionEvents> {
   readonly up: Pipe;
   readonly down: Pipe;
-  private readonly movers: ByteMover[];
   private closedSockets = 0;
   private error: LonghaulError | null = null;
   private done = false;
@@ -71,11 +70,10 @@ export class ProxyConnection extends EventEmitter<ConnectionEvents> {
         : new NodeMover(source, sink, inboxLimitFor(o.chains[dir]) / 2, o.now);
     const upMover = mover('up', client, target, clientFd, targetFd);
     const downMover = mover('down', target, client, targetFd, clientFd);
-    this.movers = [upMover, downMover];
-    o.watch.up.track(upMover);
-    o.watch.down.track(downMover);
     this.up = new Pipe({ mover: upMover, configs: o.chains.up, ctx: this.context('up'), returnDelayMs: () => this.down.chain.delayMs, now: o.now, watch: o.watch.up });
     this.down = new Pipe({ mover: downMover, configs: o.chains.down, ctx: this.context('down'), returnDelayMs: () => this.up.chain.delayMs, now: o.now, watch: o.watch.down });
+    o.watch.up.track(this.up);
+    o.watch.down.track(this.down);
     this.up.setBypass(o.bypass);
     this.down.setBypass(o.bypass);
     this.onSocketError = this.onSocketError.bind(this);
@@ -153,8 +151,8 @@ export class ProxyConnection extends EventEmitter<ConnectionEvents> {
       this.done = true;
       this.up.destroy();
       this.down.destroy();
-      this.o.watch.up.untrack(this.movers[0]!);
-      this.o.watch.down.untrack(this.movers[1]!);
+      this.o.watch.up.untrack(this.up);
+      this.o.watch.down.untrack(this.down);
       this.emit('close', this.error);
     }
   }
