@@ -18,16 +18,16 @@
  *   contract                      0   types and pure rules shared with the renderer
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { importSpecifiers, sourceFiles } from '../helpers/imports.js';
 import { REPO } from '../helpers/processes.js';
 
 const ELECTRON = path.join(REPO, 'electron');
 const RANKS: Record<string, number> = {
   contract: 0, util: 1, native: 2, discovery: 2, protocol: 3, security: 4, proxy: 5, engine: 6, report: 7, app: 8, 'ui-server': 9, cli: 10, '': 11,
 };
-const IMPORT = /(?:^|\n)\s*import\s[^'"]*?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*export\s[^'"]*?from\s+['"]([^'"]+)['"]/g;
 
 /** The top folder of electron/ a path is in ('' for the root files), or null outside electron/. */
 function layerOf(file: string): string | null {
@@ -44,8 +44,7 @@ export function upwardImports(file: string, text: string): string[] {
   const rank = RANKS[from];
   assert.notEqual(rank, undefined, `electron/${from}/ has no rank in test/layers/layers.test.ts: give it one`);
   const bad: string[] = [];
-  for (const m of text.matchAll(IMPORT)) {
-    const spec = m[1] ?? m[2] ?? m[3] ?? '';
+  for (const spec of importSpecifiers(text)) {
     if (!spec.startsWith('.')) continue;
     const to = layerOf(path.resolve(path.dirname(file), spec));
     if (to === null || to === from) continue;
@@ -55,12 +54,6 @@ export function upwardImports(file: string, text: string): string[] {
   return bad;
 }
 
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((n) => {
-    const p = path.join(dir, n);
-    return statSync(p).isDirectory() ? sources(p) : n.endsWith('.ts') ? [p] : [];
-  });
-}
 
 describe('electron/ layers', () => {
   it('finds upward and sideways imports in a bad sample', () => {
@@ -81,7 +74,7 @@ describe('electron/ layers', () => {
   });
 
   it('holds for every file under electron/', () => {
-    const files = sources(ELECTRON);
+    const files = sourceFiles(ELECTRON, /\.ts$/);
     assert.ok(files.length >= 100, `found ${files.length} sources`);
     const offenders = files.flatMap((f) => upwardImports(f, readFileSync(f, 'utf8')).map((s) => `${path.relative(REPO, f)}: ${s}`));
     assert.deepEqual(offenders, []);

@@ -4,21 +4,20 @@
  * and the checker itself is checked on a bad sample so it cannot pass vacuously.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { importSpecifiers, sourceFiles } from '../helpers/imports.js';
 import { REPO } from '../helpers/processes.js';
 
 const RENDERER = path.join(REPO, 'renderer');
 const CONTRACT = path.join(REPO, 'electron', 'contract') + path.sep;
 const PACKAGES = /^(svelte|svelte\/[\w/-]+|chart\.js)$/;
-const IMPORT = /(?:^|\n)\s*import\s[^'"]*?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*export\s[^'"]*?from\s+['"]([^'"]+)['"]/g;
 
 /** The forbidden imports of one file's text (empty when it is clean). */
 export function badImports(file: string, text: string): string[] {
   const bad: string[] = [];
-  for (const m of text.matchAll(IMPORT)) {
-    const spec = m[1] ?? m[2] ?? m[3] ?? '';
+  for (const spec of importSpecifiers(text)) {
     if (spec.startsWith('.')) {
       const target = path.resolve(path.dirname(file), spec);
       if (!target.startsWith(RENDERER + path.sep) && !target.startsWith(CONTRACT)) bad.push(spec);
@@ -27,13 +26,7 @@ export function badImports(file: string, text: string): string[] {
   return bad;
 }
 
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((n) => {
-    const p = path.join(dir, n);
-    if (statSync(p).isDirectory()) return n === 'public' ? [] : sources(p);
-    return /\.(ts|js|svelte)$/.test(n) ? [p] : [];
-  });
-}
+const sources = (dir: string): string[] => sourceFiles(dir, /\.(ts|js|svelte)$/, ['public']);
 
 describe('renderer import boundary', () => {
   it('finds engine, Node and Electron imports in a bad sample', () => {
@@ -61,8 +54,7 @@ describe('renderer import boundary', () => {
 
   it('the contract files import nothing but each other', () => {
     for (const f of sources(CONTRACT)) {
-      for (const m of readFileSync(f, 'utf8').matchAll(IMPORT)) {
-        const spec = m[1] ?? m[2] ?? m[3] ?? '';
+      for (const spec of importSpecifiers(readFileSync(f, 'utf8'))) {
         assert.ok(spec.startsWith('./'), `${path.relative(REPO, f)} imports ${spec}`);
       }
     }
