@@ -20,7 +20,7 @@ type Exporter = (r: LonghaulResult) => ExportFile;
 const exporters = new Map<ExportFormat, Exporter>();
 
 /** Add (or replace) the exporter of a format. */
-export function registerExporter(format: ExportFormat, fn: Exporter): void {
+function registerExporter(format: ExportFormat, fn: Exporter): void {
   exporters.set(format, fn);
 }
 

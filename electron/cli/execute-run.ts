@@ -23,7 +23,7 @@ export interface ExecuteRunOptions {
   maxWorkersPerRole?: number;
   /** --log/--csv files and the summary's extras (see run-reports.ts); opened by the caller before the run. */
   reports?: RunReports | null;
-  /** Link-emulator hook (issue 5), passed to startRun. */
+  /** Link-emulator hook, passed to startRun. */
   link?: RunLinkHook;
   /** This PC's identity and paired peers (security/load-trust.ts). */
   security: ControllerSecurity;

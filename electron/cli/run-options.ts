@@ -18,7 +18,7 @@ function wrap<T>(fn: (v: string) => T): (v: string) => T {
   };
 }
 
-function intIn(min: number, max: number, what: string): (v: string) => number {
+export function intIn(min: number, max: number, what: string): (v: string) => number {
   return wrap((v) => {
     if (!/^\s*\d+\s*$/.test(v)) throw new Error(`"${v}" is not a whole number`);
     const n = Number(v);

@@ -24,13 +24,13 @@ export const EXPORT_FORMATS: readonly ExportFormat[] = ['json', 'csv', 'console'
  */
 export interface Features {
   exportFormats: Record<ExportFormat, boolean>;
-  /** The local delay proxy with link presets (issue 5). */
+  /** The local delay proxy with link presets. */
   linkEmulator: boolean;
-  /** The one-sentence limiter diagnosis and console log (issue 4). */
+  /** The one-sentence limiter diagnosis and console log. */
   diagnosis: boolean;
-  /** Per-stream RTT and cwnd samples (native addon, issue 3). */
+  /** Per-stream RTT and cwnd samples (native addon). */
   rttCwnd: boolean;
-  /** Applying a requested TCP window before the handshake (native addon, issue 3). */
+  /** Applying a requested TCP window before the handshake (native addon). */
   windowApplied: boolean;
   /** Finding responders on the LAN (pairing issue). */
   discovery: boolean;

@@ -31,7 +31,7 @@ export interface ControllerOptions {
   connectTimeoutMs?: number;
   timeoutsMs?: Partial<Record<SessionState, number>>;
   maxWorkersPerRole?: number;
-  /** Link-emulator hook (issue 5): told when the run starts; its record is copied into `result.link`. */
+  /** Link-emulator hook: told when the run starts; its record is copied into `result.link`. */
   link?: RunLinkHook;
   /** This PC's identity and paired peers: the control channel is TLS 1.3 to a pinned responder (docs/security.md). */
   security: ControllerSecurity;

@@ -23,7 +23,7 @@ export interface RecorderMeta {
   params: ResultParams;
   window: WindowInfo;
   startedAt: Date;
-  /** Link-emulator hook (issue 5): the run's link, copied into the result when present. */
+  /** Link-emulator hook: the run's link, copied into the result when present. */
   link?: () => LinkInfo;
 }
 

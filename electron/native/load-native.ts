@@ -138,8 +138,3 @@ export function nativeSockets(): NativeStatus {
   cached ??= load();
   return cached;
 }
-
-/** Forget the cached load (tests toggle the env switch). */
-export function resetNativeForTests(): void {
-  cached = null;
-}

@@ -28,10 +28,6 @@ export function stageTypes(): string[] {
   return [...definitions.keys()];
 }
 
-export function stageDefinition(type: string): StageDefinition | undefined {
-  return definitions.get(type);
-}
-
 /** Validate one stage's JSON. Throws ArgumentError (LH_ERR_BAD_ARGUMENT) naming the stage and field. */
 export function parseStageConfig(json: unknown, where = 'stage'): StageConfig {
   if (typeof json !== 'object' || json === null || typeof (json as { type?: unknown }).type !== 'string') {

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:link`: the link emulator's accuracy, printed as ratios.
  * For each cell: the model ceiling min(rate, window / RTT), then each path's
- * steady-state (second half) and whole-run throughput. Targets (issue 5):
+ * steady-state (second half) and whole-run throughput. Targets:
  * steady state within ±5 % of the model where it applies (no loss); proxy
  * within ±15 % of the kernel harness over the whole run, loss cells included.
  *

@@ -1,7 +1,7 @@
 import { payloadFraction } from '../../electron/proxy/stages/rate.js';
 
 /**
- * The link-accuracy matrix of issue 5, as data: rate × RTT × window × loss,
+ * The link-accuracy matrix, as data: rate × RTT × window × loss,
  * the model ceiling of each cell, and how long to run it (long enough for
  * slow start to finish at 1.3 s RTT, short at 100 ms).
  */

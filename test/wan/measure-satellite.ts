@@ -1,5 +1,5 @@
 /**
- * Re-measures issue 5's satellite figures on the kernel WAN harness and prints
+ * Re-measures the satellite link's figures (docs/proxy.md) on the kernel WAN harness and prints
  * them with the model and the ratios: 4 Mbit/s each way, 650 ms each way.
  *   issue: ping RTT 1302 ms; iperf3 -w 8760 → 48 kbit/s; iperf3 -w 650000 →
  *   3.67 Mbit/s after an ~8 s ramp.

@@ -28,7 +28,7 @@ function pidAlive(pid: number): boolean {
   }
 }
 
-describe('kernel WAN harness: the satellite link of issue 5 (650 ms each way)', { skip, timeout: 60_000 }, () => {
+describe('kernel WAN harness: the satellite link (650 ms each way)', { skip, timeout: 60_000 }, () => {
   let link: WanLink | undefined;
   before(async () => {
     link = await createWanLink({ rateBitsPerSec: 4_000_000, oneWayDelayMs: 650 });

@@ -14,6 +14,7 @@ import { localAddresses } from '../../util/net.js';
 import { parseSize } from '../../util/units.js';
 import { formatRate, groupDigits } from '../../util/units.js';
 import { EXIT_OK, EXIT_RUN_FAILED } from '../exit-codes.js';
+import { intIn } from '../run-options.js';
 import { onStop } from '../stop-signals.js';
 
 interface ListenFlags {
@@ -68,7 +69,7 @@ export function register(program: Command): void {
     .option('-p, --port <port>', `TCP port for control and data (0 = any free port)`, port, DEFAULT_PORT)
     .option('-B, --bind <addr>', 'listen on this address only (default: all)')
     .option('-1, --once', 'serve one run, then exit (exit code 1 if it failed)')
-    .addOption(new Option('--workers <n>', 'data worker processes per role').argParser(port).hideHelp())
+    .addOption(new Option('--workers <n>', 'data worker processes per role').argParser(intIn(1, 64, 'workers')).hideHelp())
     .option('--pairing-code <code>', 'accept one pairing with this code instead of a random one (scripts; also $LONGHAUL_PAIRING_CODE)')
     .option('--pairing-code-file <file>', 'read the pairing code from this file')
     .option('--no-pairing', 'accept no pairing: only PCs paired before may run tests')
