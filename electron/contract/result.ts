@@ -24,6 +24,8 @@ export interface ResultParams {
   seconds: number | null;
   direction: Direction;
   intervalSeconds: number;
+  /** Requested MSS, bytes (TCP_MAXSEG before the handshake); null or absent: the OS's own. What the kernel used is per stream (`tcp.sndMssBytes`) and in `mss`. */
+  mssBytes?: number | null;
 }
 
 export interface ErrorInfo {

@@ -5,6 +5,7 @@
  */
 export {
   DEFAULT_PARAMS, MAX_BUFFER_BYTES, MAX_SECONDS, MAX_STREAMS, MAX_WINDOW_BYTES, MIN_INTERVAL_SECONDS,
+  MAX_MSS_BYTES, MIN_MSS_BYTES,
   directionSchema, runParamsSchema, type Direction, type RunParams,
 } from '../protocol/run-params.js';
 import type { RunParams } from '../protocol/run-params.js';

@@ -10,6 +10,9 @@ export const MAX_BUFFER_BYTES = 16 * 1024 * 1024;
 export const MAX_WINDOW_BYTES = 1024 * 1024 * 1024;
 export const MAX_SECONDS = 24 * 3600;
 export const MIN_INTERVAL_SECONDS = 0.1;
+/** TCP_MAXSEG bounds: Linux's TCP_MIN_MSS is 88; the MSS option is 16 bits (an OS may refuse less, and says so). */
+export const MIN_MSS_BYTES = 88;
+export const MAX_MSS_BYTES = 65_535;
 
 export const directionSchema = z.enum(['forward', 'reverse', 'bidir']);
 /** forward: controller sends; reverse: responder sends; bidir: both, N streams each way. */
@@ -26,6 +29,11 @@ export const runParamsSchema = z
     seconds: z.number().positive().max(MAX_SECONDS).nullable(),
     direction: directionSchema,
     intervalSeconds: z.number().min(MIN_INTERVAL_SECONDS).max(60),
+    /**
+     * Requested MSS (TCP_MAXSEG before the handshake on every stream end), bytes; null or absent =
+     * the OS's own. Absent rather than null on the wire when not set, so an older peer's strict schema still accepts the run.
+     */
+    mssBytes: z.number().int().min(MIN_MSS_BYTES).max(MAX_MSS_BYTES).nullable().optional(),
   })
   .strict()
   .refine((p) => (p.bytes === null) !== (p.seconds === null), {

@@ -32,6 +32,7 @@ export const resultSchema = z.object({
   params: z.object({
     streams: z.number().int().min(1), bufferBytes: count, windowBytes: count.nullable(), bytes: count.nullable(),
     seconds: secs, direction: z.enum(['forward', 'reverse', 'bidir']), intervalSeconds: z.number().positive(),
+    mssBytes: count.nullable().optional(),
   }),
   window: z.object({ requestedBytes: count.nullable(), applied: z.boolean(), note: z.string() }),
   streams: z.array(z.object({
