@@ -137,6 +137,26 @@ export interface WindowInfo {
   advertisedBytes?: { min: number; max: number } | null;
 }
 
+/**
+ * The MSS of the run: asked for (TCP_MAXSEG before the handshake on every stream end) or the OS's
+ * own, and what the kernels used. Ranges are smallest and largest over stream ends, bytes; null where no OS said.
+ */
+export interface MssInfo {
+  requestedBytes: number | null;
+  /** True when every stream end's OS took the request. */
+  applied: boolean;
+  /** The line a person reads: requested, applied or refused (and by which side), used, path MTU. */
+  note: string;
+  /** The MSS the sending ends used (Linux: less the TCP options each segment carries, e.g. 12 B of timestamps). */
+  sendMssBytes: { min: number; max: number } | null;
+  /** The MSS the ends advertised in their SYN / SYN-ACK (Linux). */
+  advertisedMssBytes: { min: number; max: number } | null;
+  /** The path MTU the kernels held (Linux): recorded, never set by Longhaul. */
+  pmtuBytes: { min: number; max: number } | null;
+  /** Sides on which the OS refused the request (their `unavailable` entry `mss` has its words). */
+  refusedBy: Side[];
+}
+
 /** A figure this run could not measure, on which side, and why. */
 export interface UnavailableField {
   side: Side;
@@ -164,10 +184,17 @@ export interface SocketReport {
   /** Whether the sizes are pinned (autotuning off), where the OS says. */
   sndBufLocked: boolean | null;
   rcvBufLocked: boolean | null;
-  /** Send / receive maximum segment size, bytes. */
+  /** Send / receive maximum segment size, bytes (Linux: less the TCP options each segment carries, e.g. 12 B of timestamps). */
   sndMssBytes: number | null;
   rcvMssBytes: number | null;
+  /** The MSS this end advertised in its SYN / SYN-ACK, bytes; absent or null where the OS does not say (Linux tcpi_advmss). */
+  advMssBytes?: number | null;
+  /** The path MTU the kernel holds for this connection, bytes (Linux tcpi_pmtu); null where the OS does not say. */
   pmtuBytes: number | null;
+  /** The MSS asked for on this end (TCP_MAXSEG before the handshake), bytes; absent when none was. */
+  mssRequestedBytes?: number | null;
+  /** Whether this end's OS took the MSS request (when refused, `unavailable` has field `mss` with the OS's words). */
+  mssApplied?: boolean;
   /** Window scale shifts negotiated in the SYN (0 when not negotiated). */
   sndWscale: number | null;
   rcvWscale: number | null;
@@ -209,8 +236,11 @@ export interface TcpSample {
   notSentBytes: number | null;
 }
 
-/** Which limit explains a direction's throughput; `emulator-limited`: the link emulator on this PC fell behind its own schedule (engine/emulator-verdict.ts). */
-export type LimiterVerdict = 'window-limited' | 'congestion-limited' | 'application-limited' | 'link-limited' | 'emulator-limited' | 'unknown';
+/**
+ * Which limit explains a direction's throughput; `emulator-limited`: the link emulator on this PC fell behind its own
+ * schedule (engine/emulator-verdict.ts); `mss-limited`: segments far smaller than the path allows, with no window binding (engine/mss-verdict.ts).
+ */
+export type LimiterVerdict = 'window-limited' | 'congestion-limited' | 'application-limited' | 'link-limited' | 'emulator-limited' | 'mss-limited' | 'unknown';
 
 export interface Diagnosis {
   direction: 'controllerToResponder' | 'responderToController';
@@ -245,6 +275,8 @@ export interface LonghaulResult {
   responder: PeerInfo;
   params: ResultParams;
   window: WindowInfo;
+  /** The MSS asked for and used (absent in results older than it). */
+  mss?: MssInfo;
   streams: StreamResult[];
   intervals: IntervalResult[];
   total: TotalResult;

@@ -10,6 +10,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { TcpSample } from '../contract/result.js';
 import type { AppliedWindow } from '../native/advertised-window.js';
+import type { MssSetup } from '../native/mss-setup.js';
 import { LonghaulError } from '../util/errors.js';
 import { nativeSockets } from '../native/load-native.js';
 import { rawHandle } from './connection-sorter.js';
@@ -58,6 +59,8 @@ export interface DataPlaneOptions {
   maxWorkersPerRole?: number;
   /** Responder side: whether the listening socket's buffers were set to the requested window. */
   listenerWindow?: { applied: boolean; reason: string | null; window?: AppliedWindow | null };
+  /** Responder side: how setting the listener's MSS went (see WorkerInit.listenerMss). */
+  listenerMss?: MssSetup | null;
 }
 
 /** Close a descriptor this process no longer needs; an error means it is gone already. */
@@ -95,7 +98,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
       if (mine.length === 0) continue;
       const n = workerCount(mine.length, opts.maxWorkersPerRole);
       const group: WorkerSlot[] = [];
-      for (let w = 0; w < n; w++) group.push(this.spawn(role, params, opts.listenerWindow, Math.ceil(mine.length / n)));
+      for (let w = 0; w < n; w++) group.push(this.spawn(role, params, opts, Math.ceil(mine.length / n)));
       mine.forEach((s, i) => {
         const slot = group[i % n]!;
         slot.streamIds.push(s.id);
@@ -111,7 +114,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
     return [...this.slotOf.keys()];
   }
 
-  private spawn(role: WorkerRole, params: RunParams, listenerWindow: DataPlaneOptions['listenerWindow'], streams: number): WorkerSlot {
+  private spawn(role: WorkerRole, params: RunParams, listener: Pick<DataPlaneOptions, 'listenerWindow' | 'listenerMss'>, streams: number): WorkerSlot {
     const child = fork(WORKER_SCRIPT, [], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     const slot: WorkerSlot = { child, role, streamIds: [], lastIndex: 0, lastT: 0, final: false, done: null, exited: false };
     child.on('message', (m: FromWorker) => this.onWorkerMessage(slot, m));
@@ -125,7 +128,9 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
       seconds: params.seconds,
       windowBytes: params.windowBytes,
       streams,
-      ...(listenerWindow ? { listenerWindow } : {}),
+      mssBytes: params.mssBytes ?? null,
+      ...(listener.listenerWindow ? { listenerWindow: listener.listenerWindow } : {}),
+      ...(listener.listenerMss ? { listenerMss: listener.listenerMss } : {}),
     });
     this.slots.push(slot);
     return slot;

@@ -29,7 +29,7 @@ import { chooseDataConn, type DataConnChoice } from '../native/data-conn.js';
 import { dialOwned, ownedDialFailure } from '../native/owned-socket.js';
 import type { StreamEnd } from '../protocol/messages.js';
 import { SendBacklog } from './send-backlog.js';
-import { adoptedSetup, dialStream, ownedStream, reportSocket, sampleSocket, type OwnedStream } from './stream-socket.js';
+import { adoptedSetup, dialStream, ownedStream, reportSocket, sampleSocket, type OwnedStream, type StreamTuning } from './stream-socket.js';
 import type { FromWorker, ToWorker, WorkerInit } from './worker-messages.js';
 
 /** The largest read a receiver on Node's loop asks for, in bytes (see init). The native loop reads `--buffer` bytes. */
@@ -510,7 +510,7 @@ function onMessage(msg: ToWorker, handle?: unknown): void {
       const s = newStream(msg.id, msg.bytes);
       if (dataConn.mode === 'owned') return connectOwned(s, msg.host, msg.port, Buffer.from(msg.headerB64, 'base64'));
       const onread = init!.role === 'receive' ? receiveOptions(s) : undefined;
-      dialStream(msg.host, msg.port, init!.windowBytes, onread).then(({ socket, setup }) => {
+      dialStream(msg.host, msg.port, tuning(), onread).then(({ socket, setup }) => {
         attach(s, socket);
         socket.once('connect', () => {
           s.report = reportSocket(socket, setup);
@@ -535,7 +535,7 @@ function onMessage(msg: ToWorker, handle?: unknown): void {
       if (init!.role === 'receive') opts.onread = receiveOptions(s);
       const socket = new net.Socket(opts);
       attach(s, socket);
-      s.report = reportSocket(socket, adoptedSetup(init!.windowBytes, init!.listenerWindow));
+      s.report = reportSocket(socket, adoptedSetup(tuning(), { window: init!.listenerWindow, mss: init!.listenerMss }));
       if (s.io === 'native' && init!.role === 'receive') startNative(s);
       s.ready = true;
       send({ type: 'ready', id: msg.id });
@@ -551,7 +551,7 @@ function onMessage(msg: ToWorker, handle?: unknown): void {
         send({ type: 'stream-error', id: s.id, code: 'LH_ERR_DATA_STREAM', message: `stream ${s.id}: cannot open the accepted socket here: ${(err as Error).message}` });
         return;
       }
-      becomeOwned(s, fd, adoptedSetup(init!.windowBytes, init!.listenerWindow));
+      becomeOwned(s, fd, adoptedSetup(tuning(), { window: init!.listenerWindow, mss: init!.listenerMss }));
       return;
     }
     case 'start':
@@ -563,10 +563,15 @@ function onMessage(msg: ToWorker, handle?: unknown): void {
   }
 }
 
+/** What this run asks of every stream socket before its handshake. */
+function tuning(): StreamTuning {
+  return { windowBytes: init!.windowBytes, mssBytes: init!.mssBytes ?? null };
+}
+
 /** Controller side, owned connections: the addon connects with the window set and sends the header. */
 function connectOwned(s: StreamState, host: string, port: number, header: Buffer): void {
   const api = nativeSockets().api!;
-  dialOwned(api, host, port, init!.windowBytes, header, OWNED_CONNECT_TIMEOUT_MS).then(({ fd, setup }) => {
+  dialOwned(api, host, port, init!.windowBytes, header, OWNED_CONNECT_TIMEOUT_MS, init!.mssBytes).then(({ fd, setup }) => {
     if (stopping) {
       api.closeFd(fd);
       send({ type: 'stream-error', id: s.id, code: 'LH_ERR_DATA_STREAM', message: `stream ${s.id}: the run was stopped while it connected` });

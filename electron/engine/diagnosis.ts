@@ -15,6 +15,7 @@ import type { Diagnosis, LimiterVerdict, LonghaulResult, StreamResult, TcpSample
 import { payloadFraction } from '../contract/wire.js';
 import { formatRateShort, formatRtt, groupDigits } from '../util/units.js';
 import { emulatorLag, emulatorSentence } from './emulator-verdict.js';
+import { mssCanExplain, mssFigures, mssIsSmall, mssSentence } from './mss-verdict.js';
 
 /** A bound "binds" when the measured rate is within this factor of it. */
 const BINDING_FACTOR = 1.5;
@@ -325,7 +326,14 @@ export function diagnoseResult(r: LonghaulResult, linkBitsPerSecond: number | nu
       continue;
     }
     const inputs = limiterInputs(streams, total.bitsPerSecond, total.seconds, linkBitsPerSecond);
-    out.push({ direction, ...diagnoseLimiter(inputs) });
+    const d = diagnoseLimiter(inputs);
+    const mss = mssFigures(streams, r.params.mssBytes ?? null);
+    if (mss && mssIsSmall(mss) && mssCanExplain(d.verdict) && !inputs.linkBitsPerSecond) {
+      const context = { verdict: d.verdict, cwndBytes: d.numbers.cwndBytes, cwndBitsPerSecond: d.numbers.cwndBitsPerSecond };
+      out.push({ direction, ...d, verdict: 'mss-limited', sentence: mssSentence(mss, total.bitsPerSecond ?? 0, context) });
+      continue;
+    }
+    out.push({ direction, ...d });
   }
   return out;
 }

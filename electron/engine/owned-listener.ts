@@ -17,6 +17,7 @@ import { EventEmitter } from 'node:events';
 import net from 'node:net';
 import type { AppliedWindow } from '../native/advertised-window.js';
 import type { NativeApi, NativeBuffers, NativeOwnedConn } from '../native/native-api.js';
+import type { MssSetup } from '../native/mss-setup.js';
 import { createOwnedSocket, ownedApi, plainAddress } from '../native/owned-socket.js';
 import { DATA_HEADER_BYTES } from '../protocol/data-header.js';
 
@@ -41,6 +42,8 @@ export interface OwnedListenerOptions {
   /** Only connections from here are read (the control connection's remote address). */
   peerAddress: string;
   windowBytes: number | null;
+  /** TCP_MAXSEG on the listener (accepted sockets inherit it); null = the OS's own. */
+  mssBytes?: number | null;
   headerTimeoutMs?: number;
   maxPending?: number;
 }
@@ -48,6 +51,8 @@ export interface OwnedListenerOptions {
 export class OwnedDataListener extends EventEmitter<OwnedListenerEvents> {
   readonly port: number;
   readonly window: AppliedWindow | null;
+  /** How setting the listener's MSS went; null when none was requested. */
+  readonly mss: MssSetup | null;
   /** The listener's buffers as the OS reports them after the window was set (accepted sockets inherit them). */
   readonly effective: NativeBuffers | null;
   private readonly owned: NativeOwnedConn;
@@ -55,11 +60,12 @@ export class OwnedDataListener extends EventEmitter<OwnedListenerEvents> {
   private pending = 0;
   private loop: Promise<void> = Promise.resolve();
 
-  private constructor(private readonly api: NativeApi, private readonly fd: number, private readonly o: OwnedListenerOptions, port: number, window: AppliedWindow | null) {
+  private constructor(private readonly api: NativeApi, private readonly fd: number, private readonly o: OwnedListenerOptions, port: number, window: AppliedWindow | null, mss: MssSetup | null) {
     super();
     this.owned = ownedApi(api);
     this.port = port;
     this.window = window;
+    this.mss = mss;
     let effective: NativeBuffers | null = null;
     try {
       effective = api.getBuffers(fd);
@@ -73,7 +79,7 @@ export class OwnedDataListener extends EventEmitter<OwnedListenerEvents> {
   static open(api: NativeApi, o: OwnedListenerOptions): OwnedDataListener {
     const bindAddress = plainAddress(o.bindAddress);
     const family = net.isIPv6(bindAddress) ? 6 : 4;
-    const { fd, setup } = createOwnedSocket(api, family, o.windowBytes);
+    const { fd, setup } = createOwnedSocket(api, family, o.windowBytes, o.mssBytes ?? null);
     let port: number;
     try {
       port = ownedApi(api).bindListen(fd, bindAddress, 0, 128);
@@ -81,7 +87,7 @@ export class OwnedDataListener extends EventEmitter<OwnedListenerEvents> {
       api.closeFd(fd);
       throw err;
     }
-    const l = new OwnedDataListener(api, fd, o, port, setup.window ?? null);
+    const l = new OwnedDataListener(api, fd, o, port, setup.window ?? null, setup.mss ?? null);
     l.loop = l.acceptLoop();
     return l;
   }

@@ -16,7 +16,8 @@ import { SOFTWARE } from '../util/version.js';
 import { DataPlane, type SideSample } from './data-plane.js';
 import { planStreams, type PlannedStream, type RunParams } from './params.js';
 import { RunRecorder } from './run-recorder.js';
-import type { ListenerTuning } from '../native/tuned-socket.js';
+import type { MssSetup } from '../native/mss-setup.js';
+import type { ListenerMss, ListenerTuning } from '../native/tuned-socket.js';
 import { nativeSockets } from '../native/load-native.js';
 import { chooseDataConn } from '../native/data-conn.js';
 import { OwnedDataListener, type OwnedConnection } from './owned-listener.js';
@@ -44,6 +45,8 @@ export interface ResponderSessionOptions {
    * the data connections arrive (they inherit them); undone when they are in.
    */
   tuneListener?: (windowBytes: number) => ListenerTuning;
+  /** Set the shared listener's MSS (TCP_MAXSEG) for one run's data connections; undone with the window. */
+  tuneListenerMss?: (mssBytes: number) => ListenerMss;
 }
 
 export interface ResponderSessionEvents {
@@ -68,6 +71,7 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
   /** Stream ids whose worker has taken the connection: streams-ready waits for all of these. */
   private readonly handedOver = new Set<number>();
   private listenerTuning: ListenerTuning | null = null;
+  private listenerMss: ListenerMss | null = null;
   /** This run's own data listener, where the addon owns data connections (owned-listener.ts). */
   private ownedListener: OwnedDataListener | null = null;
   private started = false;
@@ -207,6 +211,7 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
           bindAddress: this.channel.localAddress,
           peerAddress: this.channel.remoteAddress,
           windowBytes: p.windowBytes,
+          mssBytes: p.mssBytes ?? null,
           maxPending: this.plan.length + 8,
         });
       } catch (err) {
@@ -219,9 +224,16 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
       this.listenerTuning = this.opts.tuneListener?.(p.windowBytes)
         ?? { applied: false, reason: 'this responder cannot set its listening socket\'s buffers', restore: () => null };
     }
+    let mss: MssSetup | null = null;
+    if (this.ownedListener) {
+      mss = this.ownedListener.mss;
+    } else if (p.mssBytes) {
+      this.listenerMss = this.opts.tuneListenerMss?.(p.mssBytes) ?? null;
+      mss = this.listenerMss?.setup ?? { requestedBytes: p.mssBytes, applied: false, reason: 'this responder cannot set its listening socket\'s MSS' };
+    }
     const t = this.listenerTuning;
     const listenerWindow = t ? { applied: t.applied, reason: t.applied ? null : t.reason, window: t.applied ? t.window : null } : undefined;
-    this.plane = new DataPlane({ params: p, plan: this.plan, side: 'responder', maxWorkersPerRole: this.opts.maxWorkersPerRole, listenerWindow });
+    this.plane = new DataPlane({ params: p, plan: this.plan, side: 'responder', maxWorkersPerRole: this.opts.maxWorkersPerRole, listenerWindow, listenerMss: mss });
     this.recorder = new RunRecorder({
       id: m.cookie.slice(0, 16),
       software: SOFTWARE,
@@ -315,8 +327,9 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
 
   /** Give the shared listener its own buffers back (idempotent); a failure is recorded, not fatal. */
   private restoreListener(): void {
-    const problem = this.listenerTuning?.restore() ?? null;
-    if (problem) this.recorder?.addError({ code: 'LH_ERR_IO', message: problem });
+    for (const problem of [this.listenerTuning?.restore() ?? null, this.listenerMss?.restore() ?? null]) {
+      if (problem) this.recorder?.addError({ code: 'LH_ERR_IO', message: problem });
+    }
   }
 
   private finish(err: LonghaulError | null): void {

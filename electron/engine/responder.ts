@@ -11,7 +11,7 @@ import type { SessionState } from '../protocol/session-state.js';
 import { LonghaulError } from '../util/errors.js';
 import { rawHandle, sortConnection } from './connection-sorter.js';
 import { nativeSockets } from '../native/load-native.js';
-import { tuneListener, type ListenerTuning } from '../native/tuned-socket.js';
+import { tuneListener, tuneListenerMss, type ListenerMss, type ListenerTuning } from '../native/tuned-socket.js';
 import { DEFAULT_RESPONDER_LIMITS, ResponderSession, type ResponderLimits } from './responder-session.js';
 import { PendingPool } from '../security/pending-pool.js';
 import type { ResponderSecurity } from '../security/responder-security.js';
@@ -160,12 +160,20 @@ export class Responder extends EventEmitter<ResponderEvents> {
     return tuneListener(native.api, this.server, windowBytes);
   }
 
+  /** Set the listener's MSS for one run's data connections (TCP_MAXSEG; they inherit it at accept). */
+  private tuneListenerMss(bytes: number): ListenerMss {
+    const native = nativeSockets();
+    if (!native.api) return { setup: { requestedBytes: bytes, applied: false, reason: native.reason }, restore: () => null };
+    return tuneListenerMss(native.api, this.server, bytes);
+  }
+
   private startSession(socket: net.Socket, firstBytes: Buffer): void {
     const session = new ResponderSession(socket, firstBytes, {
       limits: { ...DEFAULT_RESPONDER_LIMITS, ...this.opts.limits },
       timeoutsMs: this.opts.timeoutsMs,
       maxWorkersPerRole: this.opts.maxWorkersPerRole,
       tuneListener: (windowBytes) => this.tuneListener(windowBytes),
+      tuneListenerMss: (bytes) => this.tuneListenerMss(bytes),
     });
     this.active = session;
     session.on('rejected', (peer, reason) => this.emit('rejected', peer, reason));

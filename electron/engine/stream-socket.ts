@@ -8,6 +8,7 @@ import net from 'node:net';
 import type { SocketReport, TcpSample } from '../contract/result.js';
 import { nativeSockets } from '../native/load-native.js';
 import { ClampWatch, type AppliedWindow } from '../native/advertised-window.js';
+import { mssNotApplied, type MssSetup } from '../native/mss-setup.js';
 import { describeSocket, readTcpSample, type WindowSetup } from '../native/socket-report.js';
 import { adoptionUnsupportedReason, createTunedSocket, resolveHost, socketFd } from '../native/tuned-socket.js';
 
@@ -19,34 +20,49 @@ export interface DialedStream {
 /** Sockets whose advertised-window clamp is kept at the request (advertised-window.ts). */
 const clampWatches = new WeakMap<net.Socket, ClampWatch>();
 
-/**
- * Controller side: connect to the responder. With a window requested and the
- * addon present, the window (clamp and buffers, advertised-window.ts) is set on the socket before connect();
- * otherwise this is a plain `net.connect` and `setup` says why.
- */
-export async function dialStream(host: string, port: number, windowBytes: number | null, onread?: net.OnReadOpts): Promise<DialedStream> {
-  const native = nativeSockets();
-  const unsupported = native.api ? adoptionUnsupportedReason() : native.reason;
-  if (windowBytes === null || unsupported !== null || !native.api) {
-    const opts: net.TcpNetConnectOpts = { host, port };
-    if (onread) opts.onread = onread;
-    const reason = windowBytes === null ? null : unsupported;
-    return { socket: net.connect(opts), setup: { requestedBytes: windowBytes, appliedBeforeHandshake: false, reason } };
-  }
-  const { address, family } = await resolveHost(host);
-  const { socket, applied } = createTunedSocket(native.api, { family, windowBytes, onread });
-  socket.connect({ host: address, port });
-  return { socket, setup: { requestedBytes: windowBytes, appliedBeforeHandshake: true, reason: null, window: applied } };
+/** What a stream end asks of its socket before the handshake (null = the OS's own). */
+export interface StreamTuning {
+  windowBytes: number | null;
+  mssBytes: number | null;
 }
 
-/** Responder side: the accepted socket inherited the listener's buffers if the engine set them. */
-export function adoptedSetup(
-  windowBytes: number | null,
-  listener: { applied: boolean; reason: string | null; window?: AppliedWindow | null } | undefined,
-): WindowSetup {
-  if (windowBytes === null) return { requestedBytes: null, appliedBeforeHandshake: false, reason: null };
-  if (listener?.applied) return { requestedBytes: windowBytes, appliedBeforeHandshake: true, reason: null, window: listener.window ?? null };
-  return { requestedBytes: windowBytes, appliedBeforeHandshake: false, reason: listener?.reason ?? 'the responder did not set its listening socket\'s buffers' };
+/**
+ * Controller side: connect to the responder. With a window or an MSS requested and the addon
+ * present, they are set on the socket before connect() (advertised-window.ts, mss-setup.ts);
+ * otherwise this is a plain `net.connect` and `setup` says why.
+ */
+export async function dialStream(host: string, port: number, want: StreamTuning, onread?: net.OnReadOpts): Promise<DialedStream> {
+  const native = nativeSockets();
+  const unsupported = native.api ? adoptionUnsupportedReason() : native.reason;
+  if ((want.windowBytes === null && !want.mssBytes) || unsupported !== null || !native.api) {
+    const opts: net.TcpNetConnectOpts = { host, port };
+    if (onread) opts.onread = onread;
+    const reason = want.windowBytes === null ? null : unsupported;
+    const mss = mssNotApplied(want.mssBytes, unsupported ?? 'the native socket addon is not available');
+    return { socket: net.connect(opts), setup: { requestedBytes: want.windowBytes, appliedBeforeHandshake: false, reason, mss } };
+  }
+  const { address, family } = await resolveHost(host);
+  const { socket, applied, mss } = createTunedSocket(native.api, { family, windowBytes: want.windowBytes, mssBytes: want.mssBytes, onread });
+  socket.connect({ host: address, port });
+  const window: WindowSetup = want.windowBytes === null
+    ? { requestedBytes: null, appliedBeforeHandshake: false, reason: null }
+    : { requestedBytes: want.windowBytes, appliedBeforeHandshake: true, reason: null, window: applied };
+  return { socket, setup: { ...window, mss } };
+}
+
+/** What the responder's listener (or owned listener) did for a run: its window and MSS setups, which accepted sockets inherit. */
+export interface ListenerSetup {
+  window?: { applied: boolean; reason: string | null; window?: AppliedWindow | null };
+  mss?: MssSetup | null;
+}
+
+/** Responder side: the accepted socket inherited the listener's buffers and MSS if the engine set them. */
+export function adoptedSetup(want: StreamTuning, listener: ListenerSetup | undefined): WindowSetup {
+  const mss = listener?.mss ?? mssNotApplied(want.mssBytes, 'the responder did not set its listening socket\'s MSS');
+  const w = listener?.window;
+  if (want.windowBytes === null) return { requestedBytes: null, appliedBeforeHandshake: false, reason: null, mss };
+  if (w?.applied) return { requestedBytes: want.windowBytes, appliedBeforeHandshake: true, reason: null, window: w.window ?? null, mss };
+  return { requestedBytes: want.windowBytes, appliedBeforeHandshake: false, reason: w?.reason ?? 'the responder did not set its listening socket\'s buffers', mss };
 }
 
 /** Describe a connected stream socket (effective buffers, MSS, window scale). */

@@ -7,6 +7,7 @@ import type { EndView, LonghaulResult, Side, TcpSample, UnavailableField } from 
 import type { StreamEnd } from '../protocol/messages.js';
 import type { SideSample } from './data-plane.js';
 import { diagnoseResult } from './diagnosis.js';
+import { summarizeMss, type MssEnd } from './mss-summary.js';
 import { summarizeWindow } from './window-summary.js';
 
 /** One end's TCP_INFO series from that side's samples, one reading per interval index. */
@@ -27,6 +28,7 @@ function addUnavailable(list: UnavailableField[], u: UnavailableField): void {
 export function attachTcpFields(result: LonghaulResult, samples: Record<Side, SideSample[]>, ends: Record<Side, StreamEnd[] | null>): void {
   const unavailable: UnavailableField[] = [];
   const reports = [];
+  const mssEnds: MssEnd[] = [];
   for (const s of result.streams) {
     for (const [view, role] of [[s.send, 'send'], [s.receive, 'receive']] as [EndView | null, 'send' | 'receive'][]) {
       if (!view) continue;
@@ -34,6 +36,7 @@ export function attachTcpFields(result: LonghaulResult, samples: Record<Side, Si
       if (end?.socket) {
         view.socket = end.socket;
         reports.push(end.socket);
+        mssEnds.push({ side: view.side, sends: role === 'send', report: end.socket });
         for (const u of end.socket.unavailable) addUnavailable(unavailable, { side: view.side, ...u });
       } else if (ends[view.side]) {
         addUnavailable(unavailable, { side: view.side, field: 'socket', reason: `the ${view.side} sent no socket report (a Longhaul version without the native addon support)` });
@@ -44,6 +47,7 @@ export function attachTcpFields(result: LonghaulResult, samples: Record<Side, Si
   }
   const advertised = result.streams.flatMap((s) => s.send?.tcp?.map((x) => x.sndWndBytes) ?? []);
   result.window = summarizeWindow(result.params.windowBytes, reports, advertised, result.link !== undefined);
+  result.mss = summarizeMss(result.params.mssBytes ?? null, mssEnds);
   result.unavailable = unavailable;
   result.diagnosis = diagnoseResult(result);
 }

@@ -4,6 +4,7 @@
  */
 import type { TcpSample } from '../contract/result.js';
 import type { AppliedWindow } from '../native/advertised-window.js';
+import type { MssSetup } from '../native/mss-setup.js';
 import type { StreamEnd } from '../protocol/messages.js';
 
 export type WorkerRole = 'send' | 'receive';
@@ -20,6 +21,10 @@ export interface WorkerInit {
   streams: number;
   /** Responder side: whether the engine set the listening socket's buffers to `windowBytes` (adopted sockets inherit them). */
   listenerWindow?: { applied: boolean; reason: string | null; window?: AppliedWindow | null };
+  /** Requested MSS (TCP_MAXSEG before the handshake), bytes; null = the OS's own. */
+  mssBytes: number | null;
+  /** Responder side: how setting the listening socket's MSS went (accepted sockets inherit it); absent when none was requested. */
+  listenerMss?: MssSetup | null;
 }
 
 export type ToWorker =

@@ -87,6 +87,7 @@ function wrap(b: NativeBinding): NativeApi {
     windowClamp: clamp,
     owned: ownedConn(b),
     startRelay: b.Relay ? ((R) => (src: number, dst: number, notify: RelayNotify) => new R(src, dst, notify))(b.Relay) : null,
+    maxSeg: b.setMaxSeg && b.getMaxSeg ? { set: (fd, bytes) => b.setMaxSeg!(fd, bytes), get: (fd) => b.getMaxSeg!(fd) } : null,
     setNotSentLowat: b.notSentLowatSupported === true && b.setNotSentLowat ? (fd, bytes) => b.setNotSentLowat!(fd, bytes) : null,
     createTcpSocket: (o) => b.createTcpSocket(o),
     setBuffers: (fd, snd, rcv) => b.setBuffers(fd, snd, rcv),

@@ -130,6 +130,9 @@ export interface NativeBinding {
   /** True where TCP_NOTSENT_LOWAT exists (Linux, macOS); absent in older builds. */
   readonly notSentLowatSupported?: boolean;
   setNotSentLowat?(fd: number, bytes: number): void;
+  /** TCP_MAXSEG (absent in builds before it); setMaxSeg throws with the OS's error where refused. */
+  setMaxSeg?(fd: number, bytes: number): void;
+  getMaxSeg?(fd: number): number;
   /** native/src/owned_conn.cc (absent in builds before it): data connections the addon owns end to end. */
   connectStream?(fd: number, o: { address: string; port: number; timeoutMs: number; header: Buffer }, cb: (err: NodeJS.ErrnoException | null) => void): void;
   bindListen?(fd: number, address: string, port: number, backlog: number): number;
@@ -193,6 +196,8 @@ export interface NativeApi {
   tcpInfo(fd: number): NativeTcpInfo;
   /** TCP_NOTSENT_LOWAT setter, null where the OS (or this build) has none. */
   readonly setNotSentLowat: ((fd: number, bytes: number) => void) | null;
+  /** TCP_MAXSEG, null in builds without it. `set` throws the OS's refusal; `set(fd, 0)` gives the OS its own MSS back (Linux). */
+  readonly maxSeg: { set(fd: number, bytes: number): void; get(fd: number): number } | null;
   /** Whether startPump works here. */
   readonly pumpSupported: boolean;
   /**

@@ -5,6 +5,7 @@
  * The accepting side is engine/owned-listener.ts.
  */
 import { bufferBytesFor, clampWindow } from './advertised-window.js';
+import { applyMss, type MssSetup } from './mss-setup.js';
 import type { NativeApi, NativeOwnedConn } from './native-api.js';
 import type { WindowSetup } from './socket-report.js';
 import { resolveHost } from './tuned-socket.js';
@@ -22,31 +23,33 @@ export function ownedApi(api: NativeApi): NativeOwnedConn {
 }
 
 /** The window setup of a socket whose window was (or was not) requested before its handshake. */
-export function ownedSetup(windowBytes: number | null, window: ReturnType<typeof clampWindow> | null): WindowSetup {
-  if (windowBytes === null) return { requestedBytes: null, appliedBeforeHandshake: false, reason: null };
-  return { requestedBytes: windowBytes, appliedBeforeHandshake: true, reason: null, window };
+export function ownedSetup(windowBytes: number | null, window: ReturnType<typeof clampWindow> | null, mss: MssSetup | null = null): WindowSetup {
+  if (windowBytes === null) return { requestedBytes: null, appliedBeforeHandshake: false, reason: null, mss };
+  return { requestedBytes: windowBytes, appliedBeforeHandshake: true, reason: null, window, mss };
 }
 
 /**
- * A new socket with `windowBytes` set (or the OS default for null), in the family of `address`.
+ * A new socket with `windowBytes` set (or the OS default for null) and TCP_MAXSEG `mssBytes`
+ * (a refusal is reported in the setup, not thrown), in the family of `address`.
  * Closed again if setting the window fails.
  */
-export function createOwnedSocket(api: NativeApi, family: 4 | 6, windowBytes: number | null): { fd: number; setup: WindowSetup } {
+export function createOwnedSocket(api: NativeApi, family: 4 | 6, windowBytes: number | null, mssBytes: number | null = null): { fd: number; setup: WindowSetup } {
   const buffer = windowBytes === null ? 0 : bufferBytesFor(api, windowBytes);
   const { fd } = api.createTcpSocket({ family, sndBufBytes: buffer, rcvBufBytes: buffer, noDelay: true });
   try {
-    return { fd, setup: ownedSetup(windowBytes, windowBytes === null ? null : clampWindow(api, fd, windowBytes)) };
+    const window = windowBytes === null ? null : clampWindow(api, fd, windowBytes);
+    return { fd, setup: ownedSetup(windowBytes, window, mssBytes ? applyMss(api, fd, mssBytes) : null) };
   } catch (err) {
     api.closeFd(fd);
     throw err;
   }
 }
 
-/** Connect to `host:port` with the window set before the SYN and send `header`; rejects (socket closed) on failure. */
-export async function dialOwned(api: NativeApi, host: string, port: number, windowBytes: number | null, header: Buffer, timeoutMs: number): Promise<OwnedDial> {
+/** Connect to `host:port` with the window and MSS set before the SYN and send `header`; rejects (socket closed) on failure. */
+export async function dialOwned(api: NativeApi, host: string, port: number, windowBytes: number | null, header: Buffer, timeoutMs: number, mssBytes: number | null = null): Promise<OwnedDial> {
   const owned = ownedApi(api);
   const { address, family } = await resolveHost(host);
-  const { fd, setup } = createOwnedSocket(api, family, windowBytes);
+  const { fd, setup } = createOwnedSocket(api, family, windowBytes, mssBytes);
   try {
     await owned.connect(fd, address, port, header, timeoutMs);
   } catch (err) {

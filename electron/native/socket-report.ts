@@ -5,6 +5,7 @@
  */
 import type { SocketReport, TcpSample } from '../contract/result.js';
 import type { AppliedWindow } from './advertised-window.js';
+import type { MssSetup } from './mss-setup.js';
 import type { NativeApi, NativeTcpInfo } from './native-api.js';
 
 /** How the window request fared on this end before the handshake. */
@@ -15,6 +16,8 @@ export interface WindowSetup {
   reason: string | null;
   /** What was set where it was applied (clamp, buffers); absent = buffers of `requestedBytes` only. */
   window?: AppliedWindow | null;
+  /** The MSS request on this end (TCP_MAXSEG before the handshake); absent or null when none was made. */
+  mss?: MssSetup | null;
 }
 
 const SOCKET_FIELDS = ['sndBufBytes', 'rcvBufBytes', 'sndMssBytes', 'rcvMssBytes', 'pmtuBytes', 'sndWscale', 'rcvWscale'] as const;
@@ -34,6 +37,7 @@ function emptyReport(w: WindowSetup, reason: string): SocketReport {
     sndWscale: null, rcvWscale: null, wscaleNegotiated: null, tcpInfoSource: null,
     unavailable: [...SOCKET_FIELDS.map((field) => ({ field, reason })), { field: 'tcp', reason }],
     ...(w.window ? { windowClampBytes: w.window.clampBytes, buffersForced: w.window.forced } : {}),
+    ...(w.mss ? { mssRequestedBytes: w.mss.requestedBytes, mssApplied: w.mss.applied } : {}),
   };
 }
 
@@ -47,6 +51,7 @@ export function describeSocket(api: NativeApi | null, fd: number | null, w: Wind
   const r = emptyReport(w, '');
   r.unavailable = [];
   if (w.window?.cappedReason) r.unavailable.push({ field: 'window.advertised', reason: w.window.cappedReason });
+  if (w.mss && !w.mss.applied) r.unavailable.push({ field: 'mss', reason: `the requested MSS of ${w.mss.requestedBytes} B was not applied: ${w.mss.reason ?? 'reason unknown'}` });
   try {
     const b = api.getBuffers(fd);
     Object.assign(r, { sndBufBytes: b.sndBufBytes, rcvBufBytes: b.rcvBufBytes, sndBufLocked: b.sndLocked, rcvBufLocked: b.rcvLocked });
@@ -61,10 +66,11 @@ export function describeSocket(api: NativeApi | null, fd: number | null, w: Wind
   }
   if (info) {
     Object.assign(r, {
-      sndMssBytes: info.sndMssBytes, rcvMssBytes: info.rcvMssBytes, pmtuBytes: info.pmtuBytes,
+      sndMssBytes: info.sndMssBytes, rcvMssBytes: info.rcvMssBytes, pmtuBytes: info.pmtuBytes, advMssBytes: info.advMssBytes,
       sndWscale: info.sndWscale, rcvWscale: info.rcvWscale, wscaleNegotiated: info.wscaleNegotiated,
       tcpInfoSource: info.source,
     });
+    if (r.sndMssBytes === null) r.sndMssBytes = maxSegOf(api, fd);
     for (const f of SOCKET_FIELDS) {
       if (r[f] === null && !f.endsWith('BufBytes')) r.unavailable.push({ field: f, reason: `not reported by ${info.source}` });
     }
@@ -72,7 +78,18 @@ export function describeSocket(api: NativeApi | null, fd: number | null, w: Wind
       if (sampleFrom(info, 0, 0)[f] === null) r.unavailable.push({ field: `tcp.${f}`, reason: `not reported by ${info.source}` });
     }
   }
+  if (!info) r.sndMssBytes = maxSegOf(api, fd);
   return r;
+}
+
+/** The MSS in use as TCP_MAXSEG reads it on a connected socket: where TCP_INFO has no MSS (Wine), the OS still says it here. */
+function maxSegOf(api: NativeApi, fd: number): number | null {
+  try {
+    const v = api.maxSeg?.get(fd) ?? null;
+    return v !== null && v > 0 ? v : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Why TCP_INFO could not be read, naming Wine when it is Wine (not Windows) that lacks the call. */

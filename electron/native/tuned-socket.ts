@@ -7,6 +7,7 @@
 import dns from 'node:dns/promises';
 import net from 'node:net';
 import { bufferBytesFor, clampWindow, type AppliedWindow } from './advertised-window.js';
+import { applyMss, type MssSetup } from './mss-setup.js';
 import type { NativeApi, NativeBuffers } from './native-api.js';
 
 /** The OS descriptor behind a Node socket or server (Unix); null where Node does not expose one (Windows). */
@@ -33,25 +34,28 @@ export function adoptionUnsupportedReason(platform: NodeJS.Platform = process.pl
 
 export interface TunedSocketOptions {
   family: 4 | 6;
-  /** The window, bytes, set before connect: the advertised-window clamp where the OS has one, else SO_SNDBUF and SO_RCVBUF (advertised-window.ts). */
-  windowBytes: number;
+  /** The window, bytes, set before connect: the advertised-window clamp where the OS has one, else SO_SNDBUF and SO_RCVBUF (advertised-window.ts); null = the OS default. */
+  windowBytes: number | null;
+  /** TCP_MAXSEG before connect, bytes; null = the OS's own. */
+  mssBytes?: number | null;
   /** Node's zero-copy read option, as for net.connect. */
   onread?: net.OnReadOpts;
 }
 
 /**
- * A Node socket over a native descriptor whose window is already set; call
+ * A Node socket over a native descriptor whose window and MSS are already set; call
  * `.connect({ host, port })` on it. The descriptor is closed if Node refuses it.
  */
-export function createTunedSocket(api: NativeApi, o: TunedSocketOptions): { socket: net.Socket; applied: AppliedWindow } {
-  const buffer = bufferBytesFor(api, o.windowBytes);
+export function createTunedSocket(api: NativeApi, o: TunedSocketOptions): { socket: net.Socket; applied: AppliedWindow | null; mss: MssSetup | null } {
+  const buffer = o.windowBytes === null ? 0 : bufferBytesFor(api, o.windowBytes);
   const { fd } = api.createTcpSocket({ family: o.family, sndBufBytes: buffer, rcvBufBytes: buffer, noDelay: true });
   try {
-    const applied = clampWindow(api, fd, o.windowBytes);
+    const applied = o.windowBytes === null ? null : clampWindow(api, fd, o.windowBytes);
+    const mss = o.mssBytes ? applyMss(api, fd, o.mssBytes) : null;
     // `onread` is honoured for fd-backed sockets too (Node sets the user buffer on the handle at construction).
     const opts: net.SocketConstructorOpts & { onread?: net.OnReadOpts } = { fd };
     if (o.onread) opts.onread = o.onread;
-    return { socket: new net.Socket(opts), applied };
+    return { socket: new net.Socket(opts), applied, mss };
   } catch (err) {
     api.closeFd(fd);
     throw err;
@@ -122,4 +126,38 @@ export function tuneListener(api: NativeApi, server: net.Server, windowBytes: nu
     }
   };
   return { applied: true, effective: api.getBuffers(fd), window, restore };
+}
+
+/** What setting a listener's MSS did for one run, and how to undo it. */
+export interface ListenerMss {
+  setup: MssSetup;
+  restore: () => string | null;
+}
+
+/**
+ * Set TCP_MAXSEG on a listening server for one run: every SYN-ACK it answers
+ * from now on advertises `bytes`, and accepted sockets inherit the cap (Linux).
+ * `restore()` sets 0, the OS's own MSS again (Longhaul never sets it otherwise).
+ */
+export function tuneListenerMss(api: NativeApi, server: net.Server, bytes: number): ListenerMss {
+  const fd = socketFd(server);
+  if (fd === null) {
+    return { setup: { requestedBytes: bytes, applied: false, reason: 'this platform does not expose the listening socket to native code' }, restore: () => null };
+  }
+  const setup = applyMss(api, fd, bytes);
+  let restored = !setup.applied;
+  return {
+    setup,
+    restore: () => {
+      if (restored) return null;
+      restored = true;
+      if (!server.listening || socketFd(server) !== fd) return null;
+      try {
+        api.maxSeg?.set(fd, 0);
+        return null;
+      } catch (err) {
+        return `the listener's MSS was not given back to the OS: ${(err as Error).message}`;
+      }
+    },
+  };
 }

@@ -5,14 +5,12 @@
  */
 import { z } from 'zod';
 
-export const MAX_STREAMS = 128;
-export const MAX_BUFFER_BYTES = 16 * 1024 * 1024;
-export const MAX_WINDOW_BYTES = 1024 * 1024 * 1024;
-export const MAX_SECONDS = 24 * 3600;
-export const MIN_INTERVAL_SECONDS = 0.1;
-/** TCP_MAXSEG bounds: Linux's TCP_MIN_MSS is 88; the MSS option is 16 bits (an OS may refuse less, and says so). */
-export const MIN_MSS_BYTES = 88;
-export const MAX_MSS_BYTES = 65_535;
+export {
+  MAX_BUFFER_BYTES, MAX_INTERVAL_SECONDS, MAX_MSS_BYTES, MAX_SECONDS, MAX_STREAMS, MAX_WINDOW_BYTES, MIN_INTERVAL_SECONDS, MIN_MSS_BYTES, MIN_SECONDS,
+} from '../contract/limits.js';
+import {
+  MAX_BUFFER_BYTES, MAX_INTERVAL_SECONDS, MAX_MSS_BYTES, MAX_SECONDS, MAX_STREAMS, MAX_WINDOW_BYTES, MIN_INTERVAL_SECONDS, MIN_MSS_BYTES,
+} from '../contract/limits.js';
 
 export const directionSchema = z.enum(['forward', 'reverse', 'bidir']);
 /** forward: controller sends; reverse: responder sends; bidir: both, N streams each way. */
@@ -28,7 +26,7 @@ export const runParamsSchema = z
     bytes: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).nullable(),
     seconds: z.number().positive().max(MAX_SECONDS).nullable(),
     direction: directionSchema,
-    intervalSeconds: z.number().min(MIN_INTERVAL_SECONDS).max(60),
+    intervalSeconds: z.number().min(MIN_INTERVAL_SECONDS).max(MAX_INTERVAL_SECONDS),
     /**
      * Requested MSS (TCP_MAXSEG before the handshake on every stream end), bytes; null or absent =
      * the OS's own. Absent rather than null on the wire when not set, so an older peer's strict schema still accepts the run.

@@ -15,9 +15,10 @@ export const INTERVAL_HEADER = ['Interval', 'Thread', 'End(s)', 'Seconds', 'Rece
 export function consoleLogHead(p: ResultParams): string {
   const limit = p.bytes !== null ? `${p.bytes} bytes` : `${p.seconds} s`;
   const window = p.windowBytes === null ? 'OS default (autotuning)' : `${p.windowBytes} bytes requested`;
+  const mss = p.mssBytes ? `${p.mssBytes} bytes requested` : 'OS default';
   return [
     `Longhaul receiver log (PetaBumps layout). ${UNITS_LINE}`,
-    `Parameters: ${p.streams} stream(s) per direction, ${p.direction}, limit ${limit}, buffer ${p.bufferBytes} bytes, window ${window}, interval ${p.intervalSeconds} s`,
+    `Parameters: ${p.streams} stream(s) per direction, ${p.direction}, limit ${limit}, buffer ${p.bufferBytes} bytes, window ${window}, MSS ${mss}, interval ${p.intervalSeconds} s`,
     INTERVAL_HEADER.join(' '),
   ].join('\n') + '\n';
 }
@@ -54,6 +55,8 @@ export function consoleLogSummary(r: LonghaulResult): string {
   return [
     `Run ${r.id}: ${r.controller.hostname} -> ${r.responder.hostname} (${r.responder.address}), started ${r.startedAt}, ended ${r.endedAt}, ${status}`,
     ...r.errors.map((e) => `  ${e.code}: ${e.message}`),
+    // What the kernels did with the MSS: the parameters line above can only say what was asked.
+    ...(r.mss ? [`MSS: ${r.mss.requestedBytes === null ? '' : `${r.mss.requestedBytes} bytes requested, `}${r.mss.note}`] : []),
     ...formatPetaBumpsTable(petaBumpsInputFromResult(r)),
   ].join('\n') + '\n';
 }

@@ -19,12 +19,12 @@ import type { EndView, IntervalResult, LonghaulResult, ResultParams, StreamResul
 
 export const CSV_COLUMNS = [
   'row_type', 'run_started_at', 'time_utc', 'partial', 'partial_reason',
-  'direction', 'streams', 'buffer_bytes', 'window_bytes', 'limit_bytes', 'limit_seconds', 'sample_interval_seconds',
+  'direction', 'streams', 'buffer_bytes', 'window_bytes', 'mss_requested_bytes', 'limit_bytes', 'limit_seconds', 'sample_interval_seconds',
   'controller_host', 'responder_host',
   'stream_id', 'sender', 'interval_index', 't_start_seconds', 't_end_seconds', 'duration_seconds',
   'controller_t_seconds', 'responder_t_seconds',
   'sent_bytes', 'received_bytes', 'receive_completions', 'sent_mbit_per_s', 'received_mbit_per_s', 'stream_sum_mbit_per_s',
-  'sender_seconds', 'rtt_ms', 'cwnd_bytes', 'error_code', 'error_message',
+  'sender_seconds', 'rtt_ms', 'cwnd_bytes', 'sender_mss_bytes', 'path_mtu_bytes', 'error_code', 'error_message',
 ] as const;
 
 export type CsvColumn = (typeof CSV_COLUMNS)[number];
@@ -55,7 +55,7 @@ function runCells(c: CsvRunContext): CsvRow {
   const p = c.params;
   return {
     run_started_at: c.startedAt.toISOString(), direction: p.direction, streams: num(p.streams), buffer_bytes: num(p.bufferBytes),
-    window_bytes: num(p.windowBytes), limit_bytes: num(p.bytes), limit_seconds: num(p.seconds), sample_interval_seconds: num(p.intervalSeconds),
+    window_bytes: num(p.windowBytes), mss_requested_bytes: num(p.mssBytes), limit_bytes: num(p.bytes), limit_seconds: num(p.seconds), sample_interval_seconds: num(p.intervalSeconds),
   };
 }
 
@@ -117,7 +117,8 @@ function streamRow(base: CsvRow, s: StreamResult): CsvRow {
     t_start_seconds: num(s.receive?.firstT, 6), t_end_seconds: num(s.receive?.lastT, 6), duration_seconds: num(s.seconds, 6),
     sent_bytes: num(s.send?.bytes), received_bytes: num(s.bytes), receive_completions: num(s.completions),
     sent_mbit_per_s: mbit(s.send?.bytes ?? null, s.send?.seconds ?? null), received_mbit_per_s: mbit(s.bytes, s.seconds),
-    sender_seconds: num(s.send?.seconds, 6), ...errorCells([s.send, s.receive]),
+    sender_seconds: num(s.send?.seconds, 6), sender_mss_bytes: num(s.send?.socket?.sndMssBytes), path_mtu_bytes: num(s.send?.socket?.pmtuBytes),
+    ...errorCells([s.send, s.receive]),
   };
 }
 

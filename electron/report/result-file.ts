@@ -54,7 +54,9 @@ export const resultSchema = z.object({
 /** Validate a parsed JSON value as a result; `source` names it in the error. */
 export function parseResult(value: unknown, source: string): LonghaulResult {
   const r = resultSchema.safeParse(value);
-  if (r.success) return r.data as LonghaulResult;
+  // The schema checks what every report relies on; the rest (TCP_INFO series, socket reports, the link,
+  // the diagnosis, the MSS) passes through as written: zod's parse output would strip it.
+  if (r.success) return value as LonghaulResult;
   const issue = r.error.issues[0];
   const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
   const schema = (value as { schema?: unknown } | null)?.schema;

@@ -90,6 +90,7 @@ export function formatSummary(r: LonghaulResult, extras: SummaryExtras = {}): st
   const limit = p.bytes !== null ? `${groupDigits(p.bytes)} bytes` : `${p.seconds} s`;
   lines.push(`Longhaul ${r.controller.hostname} -> ${r.responder.hostname} (${r.responder.address}): ${p.streams} stream(s), ${p.direction}, ${limit}, ${groupDigits(p.bufferBytes)}-byte buffers`);
   lines.push(`Window: ${r.window.requestedBytes === null ? r.window.note : `${groupDigits(r.window.requestedBytes)} bytes requested, ${r.window.note}`}`);
+  if (r.mss) lines.push(`MSS: ${r.mss.requestedBytes === null ? r.mss.note : `${groupDigits(r.mss.requestedBytes)} bytes requested, ${r.mss.note}`}`);
   lines.push('');
   lines.push(`${'stream'.padEnd(7)}${'from'.padEnd(12)}${'bytes sent'.padStart(16)}${'bytes received'.padStart(16)}${'seconds'.padStart(10)}${'rate (received)'.padStart(17)}`);
   for (const s of r.streams) {

@@ -131,6 +131,27 @@ Napi::Value SetBufferLocks(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
+// setMaxSeg(fd, bytes): TCP_MAXSEG; throws with the OS's error where it is refused.
+Napi::Value SetMaxSeg(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  lh::SockHandle s;
+  if (!ReadHandle(info, 0, &s) || info.Length() < 2 || !info[1].IsNumber()) return ThrowType(env, "setMaxSeg(fd, bytes): two numbers expected");
+  lh::OsError e = lh::SetMaxSeg(s, info[1].As<Napi::Number>().Int64Value());
+  if (!e.ok()) return ThrowOs(env, e);
+  return env.Undefined();
+}
+
+// getMaxSeg(fd) -> bytes (TCP_MAXSEG as the OS reports it).
+Napi::Value GetMaxSeg(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  lh::SockHandle s;
+  if (!ReadHandle(info, 0, &s)) return ThrowType(env, "getMaxSeg(fd): fd must be a non-negative number");
+  int64_t v = 0;
+  lh::OsError e = lh::GetMaxSeg(s, &v);
+  if (!e.ok()) return ThrowOs(env, e);
+  return Napi::Number::New(env, static_cast<double>(v));
+}
+
 // closeFd(fd): for sockets never handed to Node (error paths).
 Napi::Value CloseFd(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -207,6 +228,8 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("getBuffers", Napi::Function::New(env, GetBuffers, "getBuffers"));
   exports.Set("setBufferLocks", Napi::Function::New(env, SetBufferLocks, "setBufferLocks"));
   exports.Set("closeFd", Napi::Function::New(env, CloseFd, "closeFd"));
+  exports.Set("setMaxSeg", Napi::Function::New(env, SetMaxSeg, "setMaxSeg"));
+  exports.Set("getMaxSeg", Napi::Function::New(env, GetMaxSeg, "getMaxSeg"));
   exports.Set("tcpInfoFields", TcpInfoFields(env));
   exports.Set("tcpInfoInto", Napi::Function::New(env, TcpInfoInto, "tcpInfoInto"));
   exports.Set("pumpSupported", Napi::Boolean::New(env, lh::PumpSupported()));

@@ -70,6 +70,10 @@ OsError CreateTcpSocket(const SocketOptions& opts, SockHandle* out, std::string*
 OsError SetBuffers(SockHandle s, int64_t sndBufBytes, int64_t rcvBufBytes);
 OsError GetBuffers(SockHandle s, Buffers* out);
 OsError SetBufferLocks(SockHandle s, bool sndLocked, bool rcvLocked);
+// TCP_MAXSEG: before the handshake it caps the MSS this end advertises and sends (0 = the
+// OS's own again, Linux); after it, getsockopt reads the MSS in use. Windows reads only.
+OsError SetMaxSeg(SockHandle s, int64_t bytes);
+OsError GetMaxSeg(SockHandle s, int64_t* out);
 OsError CloseSocket(SockHandle s);
 std::string ErrorText(int code);
 

@@ -80,6 +80,18 @@ OsError CreateTcpSocket(const SocketOptions& opts, SockHandle* out, std::string*
   return OsError();
 }
 
+OsError SetMaxSeg(SockHandle fd, int64_t bytes) {
+  return SetInt(fd, IPPROTO_TCP, TCP_MAXSEG, bytes, "setsockopt(TCP_MAXSEG)");
+}
+
+OsError GetMaxSeg(SockHandle fd, int64_t* out) {
+  int v = 0;
+  socklen_t len = sizeof v;
+  if (getsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &v, &len) != 0) return Fail("getsockopt(TCP_MAXSEG)");
+  *out = v;
+  return OsError();
+}
+
 OsError SetBuffers(SockHandle fd, int64_t sndBufBytes, int64_t rcvBufBytes) {
   if (sndBufBytes > 0) {
     OsError e = SetInt(fd, SOL_SOCKET, SO_SNDBUF, sndBufBytes, "setsockopt(SO_SNDBUF)");

@@ -81,6 +81,25 @@ OsError SetBufferLocks(SockHandle, bool, bool) {
   return e;
 }
 
+// ws2ipdef.h's value; older mingw-w64 headers do not define it.
+#ifndef TCP_MAXSEG
+#define TCP_MAXSEG 4
+#endif
+
+// Windows documents TCP_MAXSEG as readable only (Windows 10 and later): a set is tried, and
+// its refusal (or Wine's) reaches the result as the OS said it.
+OsError SetMaxSeg(SockHandle h, int64_t bytes) {
+  return SetInt(static_cast<SOCKET>(h), IPPROTO_TCP, TCP_MAXSEG, bytes, "setsockopt(TCP_MAXSEG)");
+}
+
+OsError GetMaxSeg(SockHandle h, int64_t* out) {
+  DWORD v = 0;
+  int len = sizeof v;
+  if (getsockopt(static_cast<SOCKET>(h), IPPROTO_TCP, TCP_MAXSEG, reinterpret_cast<char*>(&v), &len) != 0) return Fail("getsockopt(TCP_MAXSEG)");
+  *out = static_cast<int64_t>(v);
+  return OsError();
+}
+
 OsError CloseSocket(SockHandle h) {
   if (closesocket(static_cast<SOCKET>(h)) != 0) return Fail("closesocket");
   return OsError();

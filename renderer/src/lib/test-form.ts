@@ -1,18 +1,24 @@
 /**
  * The Test screen's form: text fields as typed, turned into run parameters
  * with a message per bad field (shown inline, next to the field). The limits
- * are the engine's (electron/engine/params.ts); the host validates again.
+ * are the engine's (electron/contract/limits.ts); the host validates again.
  */
 import type { Direction } from '../../../electron/contract/result.js';
 import type { UiRunParams } from '../../../electron/contract/api.js';
+import * as L from '../../../electron/contract/limits.js';
 import { parseDistance, parseDuration, parseSize } from './units.js';
 
-export const LIMITS = { maxStreams: 128, maxBufferBytes: 16 * 1024 ** 2, maxWindowBytes: 1024 ** 3, maxSeconds: 24 * 3600, minInterval: 0.1, maxInterval: 60 };
+export const LIMITS = {
+  maxStreams: L.MAX_STREAMS, maxBufferBytes: L.MAX_BUFFER_BYTES, maxWindowBytes: L.MAX_WINDOW_BYTES, maxSeconds: L.MAX_SECONDS,
+  minInterval: L.MIN_INTERVAL_SECONDS, maxInterval: L.MAX_INTERVAL_SECONDS, minMss: L.MIN_MSS_BYTES, maxMss: L.MAX_MSS_BYTES,
+};
 
 export interface TestForm {
   streams: string;
   /** '' = OS default. */
   window: string;
+  /** '' = the OS's own MSS. */
+  mss: string;
   buffer: string;
   limitBy: 'seconds' | 'bytes';
   seconds: string;
@@ -24,7 +30,7 @@ export interface TestForm {
 }
 
 export const DEFAULT_FORM: TestForm = {
-  streams: '1', window: '', buffer: '128K', limitBy: 'seconds', seconds: '10', bytes: '100M', direction: 'forward', interval: '1', distance: '',
+  streams: '1', window: '', mss: '', buffer: '128K', limitBy: 'seconds', seconds: '10', bytes: '100M', direction: 'forward', interval: '1', distance: '',
 };
 
 export type FormErrors = Partial<Record<keyof TestForm, string>>;
@@ -46,6 +52,12 @@ export function validateTestForm(f: TestForm): FormOutcome {
     if (!w.ok) errors.window = w.error;
     else if (w.value < 1 || w.value > LIMITS.maxWindowBytes) errors.window = 'between 1 byte and 1G';
     else windowBytes = w.value;
+  }
+  let mssBytes: number | null = null;
+  if (f.mss.trim() !== '') {
+    const m = /^\s*\d+\s*$/.test(f.mss) ? Number(f.mss) : NaN;
+    if (!(m >= LIMITS.minMss && m <= LIMITS.maxMss)) errors.mss = `a whole number of bytes from ${LIMITS.minMss} to ${LIMITS.maxMss}`;
+    else mssBytes = m;
   }
   const b = parseSize(f.buffer);
   if (!b.ok) errors.buffer = b.error;
@@ -77,7 +89,8 @@ export function validateTestForm(f: TestForm): FormOutcome {
   }
   if (Object.keys(errors).length > 0) return { params: null, distanceMeters, errors };
   return {
-    params: { streams, bufferBytes: b.ok ? b.value : 0, windowBytes, bytes, seconds, direction: f.direction, intervalSeconds: i.ok ? i.value : 1 },
+    params: { streams, bufferBytes: b.ok ? b.value : 0, windowBytes, bytes, seconds, direction: f.direction, intervalSeconds: i.ok ? i.value : 1,
+      ...(mssBytes !== null ? { mssBytes } : {}) },
     distanceMeters,
     errors,
   };

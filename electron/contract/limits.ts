@@ -1,0 +1,15 @@
+/**
+ * The limits of a run's parameters, one copy for every door: the engine's
+ * schema (protocol/run-params.ts), the CLI's flags and the Test screen's form
+ * all read them here, so a limit cannot differ between them.
+ */
+export const MAX_STREAMS = 128;
+export const MAX_BUFFER_BYTES = 16 * 1024 * 1024;
+export const MAX_WINDOW_BYTES = 1024 * 1024 * 1024;
+export const MAX_SECONDS = 24 * 3600;
+export const MIN_SECONDS = 0.1;
+export const MIN_INTERVAL_SECONDS = 0.1;
+export const MAX_INTERVAL_SECONDS = 60;
+/** TCP_MAXSEG bounds: Linux's TCP_MIN_MSS is 88; the MSS option is 16 bits (an OS may refuse less, and says so). */
+export const MIN_MSS_BYTES = 88;
+export const MAX_MSS_BYTES = 65_535;

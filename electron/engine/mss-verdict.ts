@@ -1,0 +1,80 @@
+/**
+ * When a small MSS is what held a direction back. A segment has a fixed cost
+ * (40–60 B of TCP/IP headers, an ACK per one or two, a wake-up and a trip
+ * through both stacks), so halving the MSS doubles the cost of every byte;
+ * and slow start and congestion avoidance grow the window in segments, so a
+ * small MSS also ramps slower. Seed 002 is this: a stack that never sent more
+ * than 576 B made a 10 MB transfer take 33 s instead of 23 s.
+ *
+ * The rule names the MSS only when it is small against what the path allows
+ * (the kernel's path MTU; where no OS reports one, the MSS is never blamed)
+ * and when the receive window does not explain the rate: the verdict would be
+ * "the path" or "the application" (the per-segment cost is the suspect), or
+ * "congestion control" (whose window grows by segments, so a small MSS slows
+ * it by the same factor). The sentence says how to check it.
+ */
+import type { StreamResult } from '../contract/result.js';
+import { formatRateShort, groupDigits } from '../util/units.js';
+
+/** An MSS at most this share of what the path MTU allows counts as small. */
+const SMALL_SHARE = 0.5;
+/** TCP and IPv4 headers without options, bytes: the path MTU less these is the largest MSS it carries. */
+const TCP_IPV4_HEADERS = 40;
+
+export interface MssFigures {
+  /** The senders' MSS (TCP_INFO snd_mss), bytes, largest over streams. */
+  sendMssBytes: number;
+  /** The path MTU the kernel held, bytes, smallest over streams. */
+  pmtuBytes: number;
+  /** The MSS asked for with --mss, bytes, or null. */
+  requestedBytes: number | null;
+}
+
+/** The figures of one direction's sending ends, or null when an OS did not report them. */
+export function mssFigures(streams: StreamResult[], requestedBytes: number | null): MssFigures | null {
+  const mss = streams.map((s) => s.send?.socket?.sndMssBytes ?? null);
+  const pmtu = streams.map((s) => s.send?.socket?.pmtuBytes ?? null);
+  if (!mss.length || mss.some((x) => x === null || x <= 0) || pmtu.some((x) => x === null || x <= 0)) return null;
+  return { sendMssBytes: Math.max(...(mss as number[])), pmtuBytes: Math.min(...(pmtu as number[])), requestedBytes };
+}
+
+/** The largest MSS the path MTU carries (IPv4 headers; IPv6's are 20 B more, which does not change "small"). */
+export function pathMssBytes(pmtuBytes: number): number {
+  return pmtuBytes - TCP_IPV4_HEADERS;
+}
+
+/** Whether the senders' MSS is small against the path's. */
+export function mssIsSmall(f: MssFigures): boolean {
+  return f.sendMssBytes <= SMALL_SHARE * pathMssBytes(f.pmtuBytes);
+}
+
+/** What the window verdict said, where it matters for the MSS sentence. */
+export interface WindowContext {
+  /** The verdict before the MSS was considered. */
+  verdict: string;
+  cwndBytes: number | null;
+  cwndBitsPerSecond: number | null;
+}
+
+/** The verdicts a small MSS replaces: nothing but the path or the application, or a congestion window that grows in segments. */
+export function mssCanExplain(verdict: string): boolean {
+  return verdict === 'link-limited' || verdict === 'application-limited' || verdict === 'congestion-limited';
+}
+
+/** The verdict's sentence for a direction whose MSS is small. */
+export function mssSentence(f: MssFigures, measuredBitsPerSecond: number, w: WindowContext): string {
+  const path = pathMssBytes(f.pmtuBytes);
+  const factor = path / f.sendMssBytes;
+  const asked = f.requestedBytes !== null ? ` (${groupDigits(f.requestedBytes)} B was requested with --mss)` : '';
+  const check = f.requestedBytes !== null
+    ? 'Run again without --mss to see what the path carries with full-size segments.'
+    : 'Something on the path or a host clamps the MSS (a VPN, a router\'s MSS clamping, an old stack): find it, or run with a larger --mss to compare.';
+  const head = `Segments carried at most ${groupDigits(f.sendMssBytes)} B${asked} where the path MTU of ${groupDigits(f.pmtuBytes)} B allows about ${groupDigits(path)} B: ` +
+    `each byte cost ${factor.toFixed(1)}× as many segments (headers, ACKs, wake-ups)`;
+  if (w.verdict === 'congestion-limited' && w.cwndBytes !== null && w.cwndBitsPerSecond !== null) {
+    const segments = Math.round(w.cwndBytes / f.sendMssBytes);
+    return `${head}, and the congestion window, which grows by segments, held ${groupDigits(segments)} of them (${groupDigits(w.cwndBytes)} B, at most ${formatRateShort(w.cwndBitsPerSecond)}); ` +
+      `measured ${formatRateShort(measuredBitsPerSecond)}: the small MSS is the limit. ${check}`;
+  }
+  return `${head}, and the window grew in segments of that size; measured ${formatRateShort(measuredBitsPerSecond)} with no window limit in sight: the small MSS is the likely limit. ${check}`;
+}
