@@ -17,7 +17,7 @@ export interface MssSetup {
 
 /** Why this OS refused, beyond its error text: Windows documents TCP_MAXSEG as readable only. */
 function refusalNote(platform: NodeJS.Platform, wine: string | null): string {
-  if (wine) return ` (running under Wine ${wine}, which passes TCP_MAXSEG to its host's kernel or refuses it)`;
+  if (wine) return ` (running under Wine ${wine}, which does not let a program set TCP_MAXSEG; Windows documents it as read-only too)`;
   if (platform === 'win32') return ' (Windows lets an application read the MSS but not set it: there the path MTU and the partner\'s MSS decide it)';
   return '';
 }

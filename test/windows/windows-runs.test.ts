@@ -37,7 +37,8 @@ describe('Longhaul under Wine (Windows build)', { timeout: 600_000 }, () => {
       '--json', `${dir.win}\\${name}.json`, '--csv', `${dir.win}\\${name}.csv`, '--log', `${dir.win}\\${name} log.txt`], { timeoutMs: 120_000 });
     const free = await run('no window', []);
     assert.equal(free.code, 0, `no window: exit ${free.code}\n${free.stdout}\n${free.stderr}`);
-    const small = await run('window 8K', ['-w', '8K']);
+    // --mss rides along: Wine (like Windows) refuses TCP_MAXSEG, which must be reported, not ignored, and must not stop the run.
+    const small = await run('window 8K', ['-w', '8K', '--mss', '536']);
     assert.equal(small.code, 0, `-w 8K: exit ${small.code}\n${small.stdout}\n${small.stderr}`);
 
     const a = readResult(path.join(dir.linux, 'no window.json'));
@@ -64,6 +65,15 @@ describe('Longhaul under Wine (Windows build)', { timeout: 600_000 }, () => {
       assert.ok(tcp && /SIO_TCP_INFO/.test(tcp.reason) && /Wine/.test(tcp.reason), `${side}: ${JSON.stringify(w.unavailable)}`);
     }
     assert.match(small.stdout, /Limiter: unknown/, 'without an RTT the diagnosis says it cannot tell');
+    assert.equal(w.mss?.requestedBytes, 536);
+    if (!w.mss?.applied) {
+      assert.deepEqual([...w.mss!.refusedBy].sort(), ['controller', 'responder'], w.mss?.note);
+      for (const side of ['controller', 'responder'] as const) {
+        const mss = (w.unavailable ?? []).find((u) => u.side === side && u.field === 'mss');
+        assert.ok(mss && /TCP_MAXSEG/.test(mss.reason) && /Wine/.test(mss.reason), `${side}: ${JSON.stringify(w.unavailable)}`);
+      }
+      assert.match(small.stdout, /MSS: 536 bytes requested, refused on 4 of 4 stream ends/);
+    }
     // The reports went to the C:\ folder with spaces, whole.
     const csv = readFileSync(path.join(dir.linux, 'window 8K.csv'));
     assert.ok(csv.length > 100, 'CSV written');
