@@ -156,7 +156,7 @@ export type SweepProgress =
   | ({ kind: 'run-done'; run: SweepRunHeadline; cellSummary: SweepCellSummary } & SweepQueuePosition)
   /** Between two runs: the next run starts after `seconds`. */
   | { kind: 'paused'; seconds: number }
-  /** Every planned run is done (the file is complete). */
-  | { kind: 'done'; file: string; runs: number }
+  /** Every run of the queue was made; `complete`: each (cell, repeat) has a `done` run (false when some failed: resume retries them). */
+  | { kind: 'done'; file: string; runs: number; complete: boolean }
   /** Stopped before the end: asked to, the partner gone, or the file could not be written. `error` says why when it was not asked for. */
   | { kind: 'stopped'; file: string; runs: number; reason: 'asked' | 'partner-gone' | 'error'; error: ErrorInfo | null };
