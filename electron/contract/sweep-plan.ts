@@ -33,16 +33,19 @@ export function expandPlan(plan: SweepPlan): SweepCell[] {
   const count = plan.dimensions.reduce((n, d) => n * d.values.length, 1);
   const cells: SweepCell[] = [];
   for (let index = 0; index < count; index++) {
-    let settings: SweepCellSettings = { params: { ...plan.base }, link: null, path: 'direct' };
-    const values: SweepCell['values'] = {};
+    const picks: number[] = [];
     let rest = index;
     for (let j = plan.dimensions.length - 1; j >= 0; j--) {
-      const d = plan.dimensions[j]!;
-      const i = rest % d.values.length;
-      rest = Math.floor(rest / d.values.length);
-      settings = applyValue(settings, d, i);
-      values[d.name] = d.values[i]!;
+      const n = plan.dimensions[j]!.values.length;
+      picks[j] = rest % n;
+      rest = Math.floor(rest / n);
     }
+    let settings: SweepCellSettings = { params: { ...plan.base }, link: null, path: 'direct' };
+    const values: SweepCell['values'] = {};
+    plan.dimensions.forEach((d, j) => {
+      settings = applyValue(settings, d, picks[j]!);
+      values[d.name] = d.values[picks[j]!]!;
+    });
     cells.push({ index, settings, values });
   }
   return cells;
