@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
-import { parseLinkSettings, parseLinkSpec, type LinkSettings, type LinkSpec } from '../proxy/link-settings.js';
+import { NO_LINK, parseLinkSettings, parseLinkSpec, type LinkSettings, type LinkSpec } from '../proxy/link-settings.js';
 import { LINK_PRESETS, findPreset } from '../proxy/presets.js';
 import { ArgumentError } from '../util/errors.js';
 import { parseDuration, parseRate, parseSize } from '../util/units.js';
@@ -25,8 +25,6 @@ export interface LinkFlags {
   linkConfig?: string;
   linkJson?: string;
 }
-
-const NO_LINK: LinkSettings = { delayMs: 0, jitterMs: 0, rateBitsPerSec: null, windowBytes: null, slowstart: false, lossRatio: 0, mssBytes: 1448 };
 
 /** Add the link flags. `presetFlag` is `--preset` (proxy) or `--link` (loopback). */
 export function addLinkOptions(cmd: Command, o: { presetFlag: '--preset' | '--link'; window: boolean }): Command {

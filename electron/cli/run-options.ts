@@ -27,7 +27,7 @@ export function intIn(min: number, max: number, what: string): (v: string) => nu
   });
 }
 
-function sizeIn(min: number, max: number, what: string): (v: string) => number {
+export function sizeIn(min: number, max: number, what: string): (v: string) => number {
   return wrap((v) => {
     if (/^\s*-/.test(v)) throw new Error(`${what} cannot be negative ("${v}")`);
     const n = parseSize(v);
@@ -36,7 +36,7 @@ function sizeIn(min: number, max: number, what: string): (v: string) => number {
   });
 }
 
-function secondsIn(min: number, max: number, what: string): (v: string) => number {
+export function secondsIn(min: number, max: number, what: string): (v: string) => number {
   return wrap((v) => {
     if (/^\s*-/.test(v)) throw new Error(`${what} cannot be negative ("${v}")`);
     const s = parseDuration(v);

@@ -32,6 +32,9 @@ export const linkSettingsSchema = z.object({
 
 export type LinkSettings = z.infer<typeof linkSettingsSchema>;
 
+/** No impairment at all: the proxy is then a plain relay (what flags override when no preset is named, and a sweep's `path: relay`). */
+export const NO_LINK: LinkSettings = { delayMs: 0, jitterMs: 0, rateBitsPerSec: null, windowBytes: null, slowstart: false, lossRatio: 0, mssBytes: DEFAULT_MSS_BYTES };
+
 /** What the proxy runs: the chains, and the settings they came from when they did. */
 export interface LinkSpec {
   chains: LinkChains;

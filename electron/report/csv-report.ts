@@ -85,12 +85,12 @@ const FORMULA_START = /^[=+\-@\t\r]/;
  * `@…`), as csv-stringify's `escape_formulas` does, except for plain numbers:
  * a receiver's first byte slightly before its start (`-0.000123` s) must stay a number.
  */
-function noFormulas(row: CsvRow): CsvRow {
-  const out: CsvRow = {};
-  for (const [k, v] of Object.entries(row) as [CsvColumn, string | undefined][]) {
+export function noFormulas<R extends Record<string, string | undefined>>(row: R): R {
+  const out: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries(row)) {
     out[k] = v !== undefined && FORMULA_START.test(v) && !PLAIN_NUMBER.test(v) ? `'${v}` : v;
   }
-  return out;
+  return out as R;
 }
 
 /** One row per stream for one interval: both ends' views, each side's own clock. */

@@ -164,3 +164,29 @@ export function checkWritable(file: string, force: boolean): void {
     throw fileError(file, err, 'create');
   }
 }
+
+/**
+ * Replace a file's whole content so a reader (or a crash) only ever sees the old
+ * version or the new one: write a temporary file beside it, flush it, rename it
+ * over. For files rewritten again and again (a sweep's JSON and CSV). Throws LonghaulError.
+ */
+export function replaceFileAtomically(file: string, text: string): void {
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+  try {
+    const fd = fs.openSync(temp, 'w');
+    try {
+      fs.writeFileSync(fd, text);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(temp, file);
+  } catch (err) {
+    try {
+      fs.unlinkSync(temp);
+    } catch {
+      // Already gone, or never made: the error below is the one to report.
+    }
+    throw fileError(file, err, 'write');
+  }
+}

@@ -23,6 +23,8 @@ export type LonghaulErrorCode =
   | 'LH_ERR_FILE_EXISTS'
   /** A file given as a saved result is not a valid longhaul.result/1 document. */
   | 'LH_ERR_BAD_RESULT'
+  /** A file given to resume is not a valid longhaul.sweep/1 document. */
+  | 'LH_ERR_BAD_SWEEP'
   // The app (UI host): a feature this build does not have, a result that does not exist.
   | 'LH_ERR_NOT_AVAILABLE'
   | 'LH_ERR_NOT_FOUND'

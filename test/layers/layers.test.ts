@@ -8,6 +8,7 @@
  *   cli                          10   the headless CLI
  *   ui-server                     9   browser mode's server
  *   app                           8   the backend both app hosts share
+ *   sweep                       7.5   run plans over many settings: above report and engine, below app and cli
  *   report                        7   reports and exports of results
  *   engine                        6   runs: controller, responder, data plane
  *   proxy                         5   the link emulator
@@ -26,7 +27,7 @@ import { REPO } from '../helpers/processes.js';
 
 const ELECTRON = path.join(REPO, 'electron');
 const RANKS: Record<string, number> = {
-  contract: 0, util: 1, native: 2, discovery: 2, protocol: 3, security: 4, proxy: 5, engine: 6, report: 7, app: 8, 'ui-server': 9, cli: 10, '': 11,
+  contract: 0, util: 1, native: 2, discovery: 2, protocol: 3, security: 4, proxy: 5, engine: 6, report: 7, sweep: 7.5, app: 8, 'ui-server': 9, cli: 10, '': 11,
 };
 
 /** The top folder of electron/ a path is in ('' for the root files), or null outside electron/. */

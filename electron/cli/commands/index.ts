@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { register as registerListen } from './listen.js';
 import { register as registerRun } from './run.js';
 import { register as registerLoopback } from './loopback.js';
+import { register as registerSweep } from './sweep.js';
 import { register as registerReport } from './report.js';
 import { register as registerBdp } from './bdp.js';
 import { register as registerProxy } from './proxy.js';
@@ -19,6 +20,7 @@ export const COMMANDS: ReadonlyArray<(program: Command) => void> = [
   registerPair,
   registerPeers,
   registerLoopback,
+  registerSweep,
   registerReport,
   registerBdp,
   registerProxy,

@@ -2,10 +2,7 @@
  * `longhaul loopback`: responder and controller on this PC, in separate
  * processes, over 127.0.0.1. The one-command demo and smoke test.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import type { Command } from 'commander';
-import { fileURLToPath } from 'node:url';
 import { describeEmulatorWatch } from '../../contract/emulator-text.js';
 import { describeLink, describeModelledLoss } from '../../proxy/describe-link.js';
 import { ArgumentError } from '../../util/errors.js';
@@ -15,37 +12,8 @@ import { openRunReports } from '../run-reports.js';
 import { addLinkOptions, linkSpecFromFlags, parseBypassTimes, wantsLink, type LinkFlags } from '../link-options.js';
 import { ProxyProcess } from '../../engine/proxy-process.js';
 import { loadCliTrust } from '../cli-trust.js';
-import { pairWith } from '../../security/pair-client.js';
-import { newPairingCode } from '../../security/pairing-code.js';
-import { PeerStore } from '../../security/peer-store.js';
+import { startPairedLocalResponder, type PairedLocalResponder } from '../../engine/local-responder.js';
 import { addRunOptions, runParamsFromFlags, type RunFlags } from '../run-options.js';
-
-const BIN = fileURLToPath(new URL('../../../../bin/longhaul.js', import.meta.url));
-
-/** Start `longhaul listen --once` on 127.0.0.1, port 0, in its own process; resolve with its port. */
-export function spawnLoopbackResponder(extraArgs: string[] = [], env: NodeJS.ProcessEnv = process.env): Promise<{ child: ChildProcess; port: number }> {
-  return new Promise((resolve, reject) => {
-    const child = fork(BIN, ['listen', '--port', '0', '--bind', '127.0.0.1', '--once', ...extraArgs], {
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-      execArgv: [],
-      env,
-    });
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error('the local responder did not start within 10 s'));
-    }, 10_000);
-    child.once('message', (m: { type?: string; port?: number }) => {
-      if (m.type === 'listening' && typeof m.port === 'number') {
-        clearTimeout(timer);
-        resolve({ child, port: m.port });
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the local responder exited early (code ${code})`));
-    });
-  });
-}
 
 type LoopbackFlags = RunFlags & Omit<LinkFlags, 'window'> & { bypassAt?: string };
 
@@ -65,24 +33,16 @@ export function register(program: Command): void {
     // Report files are created last among the checks: a bad flag must not leave empty files behind.
     const reports = openRunReports(flags, params, flags.json);
     if (!reports) return;
-    // The local responder is a second installation (its own identity, kept beside ours so it is made
-    // only once) that this process pairs with over the real pairing exchange, with a fresh code each
-    // time; this side keeps that pairing in memory only.
     const mine = await loadCliTrust();
-    const responderTrust = path.join(mine.dir, 'loopback-responder');
-    const code = newPairingCode();
-    const security = { ...mine, peers: PeerStore.memory() };
-    let responder: { child: ChildProcess; port: number } | null = null;
+    let responder: PairedLocalResponder;
     try {
-      responder = await spawnLoopbackResponder(flags.workers ? ['--workers', String(flags.workers)] : [],
-        { ...process.env, LONGHAUL_TRUST_DIR: responderTrust, LONGHAUL_PAIRING_CODE: code });
-      await pairWith({ host: '127.0.0.1', port: responder.port, code, security });
+      responder = await startPairedLocalResponder(mine, { workers: flags.workers });
     } catch (err) {
-      responder?.child.kill('SIGKILL');
       process.stderr.write(`longhaul: ${(err as Error).message}\n`);
       process.exitCode = EXIT_RUN_FAILED;
       return;
     }
+    const { security } = responder;
     let proxy: ProxyProcess | null = null;
     try {
       if (link) {

@@ -1,0 +1,136 @@
+/**
+ * The `longhaul.sweep/1` file on disk: a new one for a plan, written whole
+ * and atomically after every run (temp + rename: a crash leaves the previous
+ * version, never half of one), and read back for a resume, checked against
+ * the contract so a wrong or damaged file gives one clear error
+ * (LH_ERR_BAD_SWEEP) and is left untouched.
+ */
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { SWEEP_SCHEMA, type SweepFile, type SweepPlan, type SweepRunRecord } from '../contract/sweep.js';
+import { expandPlan, pendingRuns, summarizeCells } from '../contract/sweep-plan.js';
+import { MAX_BUFFER_BYTES, MAX_MSS_BYTES, MAX_STREAMS, MAX_WINDOW_BYTES, MIN_MSS_BYTES } from '../engine/params.js';
+import { fileError, replaceFileAtomically } from '../report/report-file.js';
+import { resultSchema } from '../report/result-file.js';
+import { LonghaulError } from '../util/errors.js';
+import { SOFTWARE } from '../util/version.js';
+
+/** More cells than this is a typo (a 7-dimension sweep of 4 values each is 16,384 runs of a day each). */
+export const MAX_SWEEP_CELLS = 1000;
+export const MAX_SWEEP_REPEAT = 100;
+
+const windowValue = z.number().int().min(1).max(MAX_WINDOW_BYTES).nullable();
+const mss = z.number().int().min(MIN_MSS_BYTES).max(MAX_MSS_BYTES).nullable();
+const direction = z.enum(['forward', 'reverse', 'bidir']);
+const sweepPath = z.enum(['direct', 'relay']);
+const values = <T extends z.ZodType>(v: T) => z.array(v).min(1).max(64);
+const dimension = z.discriminatedUnion('name', [
+  z.object({ name: z.literal('windowBytes'), values: values(windowValue) }),
+  z.object({ name: z.literal('bufferBytes'), values: values(z.number().int().min(1).max(MAX_BUFFER_BYTES)) }),
+  z.object({ name: z.literal('streams'), values: values(z.number().int().min(1).max(MAX_STREAMS)) }),
+  z.object({ name: z.literal('mssBytes'), values: values(mss) }),
+  z.object({ name: z.literal('direction'), values: values(direction) }),
+  z.object({ name: z.literal('link'), values: values(z.string().min(1).nullable()) }),
+  z.object({ name: z.literal('path'), values: values(sweepPath) }),
+]);
+
+const planSchema = z.object({
+  target: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('peer'), host: z.string().min(1), port: z.number().int().min(1).max(65535) }),
+    z.object({ kind: z.literal('loopback') }),
+  ]),
+  base: resultSchema.shape.params,
+  dimensions: z.array(dimension).max(7),
+  repeat: z.number().int().min(1).max(MAX_SWEEP_REPEAT),
+  pauseSeconds: z.number().min(0).max(3600),
+  order: z.enum(['shuffled', 'sequential']),
+  seed: z.number().int().min(0).max(0xffffffff),
+}).refine((p) => new Set(p.dimensions.map((d) => d.name)).size === p.dimensions.length, 'a dimension appears twice')
+  .refine((p) => p.dimensions.reduce((n, d) => n * d.values.length, 1) <= MAX_SWEEP_CELLS, `more than ${MAX_SWEEP_CELLS} cells`);
+
+const settings = z.object({ params: resultSchema.shape.params, link: z.string().nullable(), path: sweepPath });
+const runSchema = z.object({
+  cell: z.number().int().min(0), repeat: z.number().int().min(0), sequence: z.number().int().min(0), settings,
+  status: z.enum(['done', 'partial', 'failed']), startedAt: z.iso.datetime(), endedAt: z.iso.datetime(),
+  bitsPerSecond: z.number().nullable(), streamSumBitsPerSecond: z.number().nullable(),
+  verdicts: z.array(z.string()), error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  result: resultSchema.nullable(),
+});
+
+const fileSchema = z.object({
+  schema: z.literal(SWEEP_SCHEMA),
+  id: z.string().min(1),
+  title: z.string(),
+  software: z.string(),
+  startedAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+  complete: z.boolean(),
+  plan: planSchema,
+  runs: z.array(runSchema),
+  // Recomputed from the runs on every write; only its presence is checked.
+  cells: z.array(z.unknown()),
+});
+
+/** `peer 192.0.2.7:5211: windowBytes × bufferBytes`, for history lists. */
+export function sweepTitle(plan: SweepPlan): string {
+  const where = plan.target.kind === 'loopback' ? 'loopback' : `${plan.target.host}:${plan.target.port}`;
+  const dims = plan.dimensions.filter((d) => d.values.length > 1).map((d) => d.name);
+  return `${where}: ${dims.length ? dims.join(' × ') : 'one cell'}`;
+}
+
+/** A new, empty sweep for a plan (validated: throws LH_ERR_BAD_SWEEP naming the problem). */
+export function newSweepFile(plan: SweepPlan, now = new Date()): SweepFile {
+  const r = planSchema.safeParse(plan);
+  if (!r.success) throw badSweep('the sweep plan', r.error);
+  const at = now.toISOString();
+  return {
+    schema: SWEEP_SCHEMA, id: randomUUID(), title: sweepTitle(plan), software: SOFTWARE, startedAt: at, updatedAt: at,
+    complete: false, plan, runs: [], cells: summarizeCells(plan, []),
+  };
+}
+
+/** The file with one more run, its summaries and `complete` brought up to date. */
+export function withRun(file: SweepFile, run: SweepRunRecord, now = new Date()): SweepFile {
+  const runs = [...file.runs, run];
+  return { ...file, runs, updatedAt: now.toISOString(), cells: summarizeCells(file.plan, runs), complete: pendingRuns(file.plan, runs).length === 0 };
+}
+
+/** Write the whole file atomically. Throws LonghaulError (LH_ERR_IO). */
+export function saveSweepFile(path: string, file: SweepFile): void {
+  replaceFileAtomically(path, JSON.stringify(file, null, 2) + '\n');
+}
+
+function badSweep(source: string, err: z.ZodError): LonghaulError {
+  const issue = err.issues[0];
+  const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
+  return new LonghaulError('LH_ERR_BAD_SWEEP', `${source} is not a valid ${SWEEP_SCHEMA} sweep${where}: ${issue?.message ?? 'invalid'}`);
+}
+
+/** Validate a parsed value as a sweep; the value itself is returned (extra fields of embedded results kept). */
+export function parseSweep(value: unknown, source: string): SweepFile {
+  const r = fileSchema.safeParse(value);
+  if (!r.success) throw badSweep(source, r.error);
+  const file = value as SweepFile;
+  const cells = expandPlan(file.plan).length;
+  const stray = file.runs.find((run) => run.cell >= cells || run.repeat >= file.plan.repeat);
+  if (stray) throw new LonghaulError('LH_ERR_BAD_SWEEP', `${source}: run ${stray.sequence} is cell ${stray.cell} repeat ${stray.repeat}, outside the plan (${cells} cells × ${file.plan.repeat})`);
+  return { ...file, cells: summarizeCells(file.plan, file.runs) };
+}
+
+/** Read and validate a sweep file. Throws LonghaulError (LH_ERR_IO, LH_ERR_BAD_SWEEP); never changes the file. */
+export async function readSweepFile(path: string): Promise<SweepFile> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw fileError(path, err, 'read');
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new LonghaulError('LH_ERR_BAD_SWEEP', `${path} is not JSON (${(err as Error).message}); give a file written by longhaul sweep --json`);
+  }
+  return parseSweep(value, path);
+}
