@@ -20,6 +20,8 @@ import { formatRateShort, groupDigits } from '../util/units.js';
 const SMALL_SHARE = 0.5;
 /** TCP and IPv4 headers without options, bytes: the path MTU less these is the largest MSS it carries. */
 const TCP_IPV4_HEADERS = 40;
+/** A full-size segment on Ethernet (1,500 B MTU) and on most of the Internet, bytes. */
+const ETHERNET_MSS_BYTES = 1460;
 
 export interface MssFigures {
   /** The senders' MSS (TCP_INFO snd_mss), bytes, largest over streams. */
@@ -43,9 +45,14 @@ export function pathMssBytes(pmtuBytes: number): number {
   return pmtuBytes - TCP_IPV4_HEADERS;
 }
 
-/** Whether the senders' MSS is small against the path's. */
+/**
+ * Whether the senders' MSS is small: at most half of what the path carries, and at most half of
+ * Ethernet's full-size segment. The second bound keeps a large path from calling ordinary segments
+ * small: Linux's loopback sends 32,741 B of a 65,495 B path by default (it bounds the MSS to half
+ * the largest window the peer offered), and a 1,460 B MSS on a jumbo-frame path is the norm, not a fault.
+ */
 export function mssIsSmall(f: MssFigures): boolean {
-  return f.sendMssBytes <= SMALL_SHARE * pathMssBytes(f.pmtuBytes);
+  return f.sendMssBytes <= SMALL_SHARE * Math.min(pathMssBytes(f.pmtuBytes), ETHERNET_MSS_BYTES);
 }
 
 /** What the window verdict said, where it matters for the MSS sentence. */
