@@ -7,7 +7,11 @@ import type { Direction } from '../../../electron/contract/result.js';
 import type { UiRunParams } from '../../../electron/contract/api.js';
 import { parseDistance, parseDuration, parseSize } from './units.js';
 
-export const LIMITS = { maxStreams: 128, maxBufferBytes: 16 * 1024 ** 2, maxWindowBytes: 1024 ** 3, maxSeconds: 24 * 3600, minInterval: 0.1, maxInterval: 60 };
+export const LIMITS = {
+  maxStreams: 128, maxBufferBytes: 16 * 1024 ** 2, maxWindowBytes: 1024 ** 3, maxSeconds: 24 * 3600, minInterval: 0.1, maxInterval: 60,
+  /** TCP_MAXSEG bounds (protocol/run-params.ts: Linux's minimum, the 16-bit MSS option). */
+  minMssBytes: 88, maxMssBytes: 65_535,
+};
 
 export interface TestForm {
   streams: string;
