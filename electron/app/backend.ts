@@ -22,6 +22,7 @@ import { sendersOf, toLiveSample } from './live-sample.js';
 import { parseRequest } from './request-schemas.js';
 import { ResponderHost } from './responder-host.js';
 import { RunLink, uiLinkPresets } from './run-link.js';
+import { SweepHost } from './sweep-host.js';
 import { systemInfo } from './system-info.js';
 
 export interface BackendOptions {
@@ -45,6 +46,8 @@ export class AppBackend {
   readonly hub = new EventHub();
   readonly history: HistoryStore;
   private readonly responder: ResponderHost;
+  /** Sweeps (one at a time, never beside a single run): electron/app/sweep-host.ts. */
+  readonly sweeps: SweepHost;
   private active: ActiveRun | null = null;
   /** Set while a run is being set up (proxy starting), so a second Start is refused at once. */
   private starting = false;
@@ -58,6 +61,7 @@ export class AppBackend {
   constructor(private readonly opts: BackendOptions) {
     this.history = new HistoryStore(opts.dataDir);
     this.responder = new ResponderHost(this.hub, this.history, () => this.trust());
+    this.sweeps = new SweepHost(this.hub, opts.dataDir, () => this.trust(), () => this.active !== null || this.starting || this.measuring);
     this.handlers = {
       systemInfo: async () => systemInfo(opts.mode, opts.dataDir),
       checkPeer: async ({ host, port }) => checkConnection(host, port),
@@ -80,6 +84,12 @@ export class AppBackend {
         const peer = await pairWith({ host, port, code, security: await this.trust() });
         return { name: peer.name, fingerprint: peer.fingerprint };
       },
+      sweepStart: async ({ plan }) => this.sweeps.start(plan),
+      sweepStop: async ({ id }) => this.sweeps.stop(id),
+      sweepResume: async ({ id }) => this.sweeps.resume(id),
+      sweepGet: async ({ id }) => this.sweeps.get(id),
+      sweepExport: async ({ id, format }) => opts.saveExport(await this.sweeps.exportFile(id, format)),
+      listSweeps: async () => this.sweeps.list(),
     };
   }
 
@@ -92,6 +102,7 @@ export class AppBackend {
 
   /** Stop everything (window closed, server shutting down). Partial results are still saved. */
   async close(): Promise<void> {
+    await this.sweeps.close();
     const a = this.active;
     if (a) {
       a.run.stop('user');
@@ -108,7 +119,7 @@ export class AppBackend {
   }
 
   private async startRun(req: Invokes['startRun']['req']): Promise<{ runId: string }> {
-    if (this.active || this.starting || this.measuring) throw new LonghaulError('LH_ERR_BUSY', 'a run (or a measurement of the emulator) is already in progress: stop it or wait for its end');
+    if (this.active || this.starting || this.measuring || this.sweeps.busy) throw new LonghaulError('LH_ERR_BUSY', 'a run, a sweep or a measurement of the emulator is already in progress: stop it or wait for its end');
     this.starting = true;
     let link: RunLink | null = null;
     try {
@@ -136,7 +147,7 @@ export class AppBackend {
   /** The stored figure, or a new probe (refused during a run: both would share the CPU and the figure would be wrong). */
   private async emulatorCapacity(measure: boolean): Promise<EmulatorCapacityInfo | null> {
     if (!measure) return loadCapacity(this.opts.dataDir);
-    if (this.active || this.starting || this.measuring) throw new LonghaulError('LH_ERR_BUSY', 'a run or a measurement is in progress: measure the emulator when this PC is otherwise quiet');
+    if (this.active || this.starting || this.measuring || this.sweeps.busy) throw new LonghaulError('LH_ERR_BUSY', 'a run, a sweep or a measurement is in progress: measure the emulator when this PC is otherwise quiet');
     this.measuring = true;
     try {
       return await measureCapacity(this.opts.dataDir);

@@ -13,6 +13,7 @@
  * Errors cross as `{ code: 'LH_ERR_*', message }`; the UI matches on `code`.
  */
 import type { Direction, LinkSettingsInfo, LonghaulResult, ResultParams, Side } from './result.js';
+import type { SweepDimensionName, SweepFile, SweepPlan, SweepProgress, SweepRunHeadline, SweepTarget } from './sweep.js';
 
 /** Result export formats (all four since the reports landed; `Features.exportFormats` still says which work). */
 export type ExportFormat = 'json' | 'csv' | 'console' | 'ttcp';
@@ -216,6 +217,53 @@ export type ExportOutcome =
   | { kind: 'cancelled' }
   | { kind: 'download'; fileName: string; mimeType: string; text: string };
 
+/**
+ * What the app accepts in a sweep plan (the Sweep form checks them as typed,
+ * the host's request schema again): longer lists are typos, longer sweeps
+ * are better started from the CLI where a closed window cannot end them.
+ */
+export const SWEEP_LIMITS = { maxValues: 12, maxRuns: 1000, maxRepeat: 50, maxPauseSeconds: 600, minSeconds: 0.5 } as const;
+
+/** Sweep exports: the `longhaul.sweep/1` file itself, or one CSV row per run. */
+export type SweepExportFormat = 'json' | 'csv';
+export const SWEEP_EXPORT_FORMATS: readonly SweepExportFormat[] = ['json', 'csv'];
+
+/**
+ * A sweep as the Sweep screen draws it: the file without each run's full
+ * result (a sweep of 1,000 runs would be megabytes per update; the JSON
+ * export has them), plus whether this host is running it now.
+ */
+export interface SweepView extends Omit<SweepFile, 'runs'> {
+  runs: SweepRunHeadline[];
+  /** True while this host's runner is working on it (false: complete, or interrupted and resumable). */
+  running: boolean;
+}
+
+/** A sweep as History lists it. */
+export interface SweepEntry {
+  id: string;
+  title: string;
+  startedAt: string;
+  updatedAt: string;
+  target: SweepTarget['kind'];
+  /** `host:port` of a partner's sweep, null on this PC. */
+  partner: string | null;
+  /** The settings with two or more values, in plan order (what the sweep is about). */
+  swept: SweepDimensionName[];
+  cells: number;
+  /** Runs with status `done`, and the plan's cells × repeats. */
+  runsDone: number;
+  runsPlanned: number;
+  complete: boolean;
+  running: boolean;
+}
+
+/** A sweep's progress event, with the sweep it belongs to. */
+export interface SweepProgressEvent {
+  id: string;
+  progress: SweepProgress;
+}
+
 /** The request/response channels: action name → [channel, request, response]. */
 export interface Invokes {
   systemInfo: { channel: 'system:info'; req: null; res: SystemInfo };
@@ -236,6 +284,16 @@ export interface Invokes {
   discoverResponders: { channel: 'pair:discover'; req: { seconds: number }; res: DiscoveredResponder[] };
   /** Pair with a responder using the code it shows (docs/security.md). */
   pairPeer: { channel: 'pair:pair'; req: { host: string; port: number; code: string }; res: PairedPeer };
+  /** Start a sweep (one at a time; a second start, or a start during a single run, is `LH_ERR_BUSY`). */
+  sweepStart: { channel: 'sweep:start'; req: { plan: SweepPlan }; res: SweepView };
+  /** Stop the sweep after the run in progress is cut short (its finished runs stay in the file). */
+  sweepStop: { channel: 'sweep:stop'; req: { id: string }; res: { stopping: boolean } };
+  /** Run only what an interrupted sweep still owes, into the same file. */
+  sweepResume: { channel: 'sweep:resume'; req: { id: string }; res: SweepView };
+  sweepGet: { channel: 'sweep:get'; req: { id: string }; res: SweepView };
+  sweepExport: { channel: 'sweep:export'; req: { id: string; format: SweepExportFormat }; res: ExportOutcome };
+  /** The stored sweeps, newest first, with the unfinished ones a Resume can pick up. */
+  listSweeps: { channel: 'sweep:list'; req: null; res: SweepEntry[] };
 }
 
 /** The events main pushes: subscription name → [channel, payload]. */
@@ -246,6 +304,7 @@ export interface Events {
   onResponder: { channel: 'responder:status'; payload: ResponderStatus };
   onResponderSample: { channel: 'responder:sample'; payload: LiveSample };
   onResponderEnd: { channel: 'responder:end'; payload: RunEnded };
+  onSweepProgress: { channel: 'sweep:progress'; payload: SweepProgressEvent };
 }
 
 export type InvokeName = keyof Invokes;
@@ -270,6 +329,12 @@ export const INVOKES: { readonly [K in InvokeName]: Invokes[K]['channel'] } = {
   setBypass: 'link:bypass',
   discoverResponders: 'pair:discover',
   pairPeer: 'pair:pair',
+  sweepStart: 'sweep:start',
+  sweepStop: 'sweep:stop',
+  sweepResume: 'sweep:resume',
+  sweepGet: 'sweep:get',
+  sweepExport: 'sweep:export',
+  listSweeps: 'sweep:list',
 };
 
 export const EVENTS: { readonly [K in EventName]: Events[K]['channel'] } = {
@@ -279,6 +344,7 @@ export const EVENTS: { readonly [K in EventName]: Events[K]['channel'] } = {
   onResponder: 'responder:status',
   onResponderSample: 'responder:sample',
   onResponderEnd: 'responder:end',
+  onSweepProgress: 'sweep:progress',
 };
 
 /** `window.longhaul`: named actions, each event subscription returns its unsubscribe. */

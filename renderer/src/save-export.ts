@@ -1,11 +1,15 @@
 /**
- * Export a stored result through the host: the OS save dialog in the desktop
- * app, a download in browser mode. Returns what to tell the user.
+ * Export a stored result or sweep through the host: the OS save dialog in
+ * the desktop app, a download in browser mode. Returns what to tell the user.
  */
-import type { ExportFormat, LonghaulApi } from '../../electron/contract/api.js';
+import type { ExportFormat, ExportOutcome, LonghaulApi } from '../../electron/contract/api.js';
 
 export async function saveExport(api: LonghaulApi, id: string, format: ExportFormat): Promise<string | null> {
-  const out = await api.exportResult({ id, format });
+  return deliverExport(await api.exportResult({ id, format }));
+}
+
+/** Finish an export the host prepared: start the download in browser mode; say what happened. */
+export function deliverExport(out: ExportOutcome): string | null {
   if (out.kind === 'download') {
     const url = URL.createObjectURL(new Blob([out.text], { type: out.mimeType }));
     const a = document.createElement('a');

@@ -9,8 +9,10 @@ import { DEFAULT_LINK_FORM, type LinkForm } from './lib/link-form.js';
 import { LiveSeries } from './lib/live-series.js';
 import { TcpSeries } from './lib/tcp-series.js';
 import { DEFAULT_FORM, type TestForm } from './lib/test-form.js';
+import { DEFAULT_SWEEP_FORM, type SweepForm } from './lib/sweep-form.js';
+import type { LiveSweep } from './lib/sweep-live.js';
 
-export type Screen = 'start' | 'pair' | 'link' | 'test' | 'run' | 'results' | 'history' | 'waiting';
+export type Screen = 'start' | 'pair' | 'link' | 'test' | 'run' | 'results' | 'history' | 'waiting' | 'sweep';
 
 /** The steps of a controller run, for the step bar. */
 export const STEPS: { screen: Screen; label: string }[] = [
@@ -64,6 +66,11 @@ class AppState {
   responderResult = $state<LonghaulResult | null>(null);
   /** true while the local responder was started by "Both on this PC". */
   loopback = $state(false);
+  sweepForm = $state<SweepForm>({ ...DEFAULT_SWEEP_FORM, directions: [...DEFAULT_SWEEP_FORM.directions], links: [...DEFAULT_SWEEP_FORM.links], paths: [...DEFAULT_SWEEP_FORM.paths] });
+  /** Seeds the plan's shuffle; drawn once per form, so the plan shown is the plan started. */
+  sweepSeed = $state(Math.floor(Math.random() * 2 ** 32));
+  /** The sweep on the Sweep screen (running, or opened from History); raw: the chart keeps its own copies. */
+  sweep = $state.raw<LiveSweep | null>(null);
 }
 
 export const app = new AppState();

@@ -1,6 +1,6 @@
 /**
- * The renderer never imports engine code: only svelte, chart.js, its own
- * files and the contract types (electron/contract/*). Checked on the sources,
+ * The renderer never imports engine code: only svelte, chart.js (and its
+ * matrix chart type, for the sweep heat map), its own files and the contract types (electron/contract/*). Checked on the sources,
  * and the checker itself is checked on a bad sample so it cannot pass vacuously.
  */
 import assert from 'node:assert/strict';
@@ -12,7 +12,7 @@ import { REPO } from '../helpers/processes.js';
 
 const RENDERER = path.join(REPO, 'renderer');
 const CONTRACT = path.join(REPO, 'electron', 'contract') + path.sep;
-const PACKAGES = /^(svelte|svelte\/[\w/-]+|chart\.js)$/;
+const PACKAGES = /^(svelte|svelte\/[\w/-]+|chart\.js|chartjs-chart-matrix)$/;
 
 /** The forbidden imports of one file's text (empty when it is clean). */
 export function badImports(file: string, text: string): string[] {
@@ -39,9 +39,12 @@ describe('renderer import boundary', () => {
       "export { x } from '../../electron/protocol/messages.js';",
       "import type { LonghaulApi } from '../../electron/contract/api.js';",
       "import { mount } from 'svelte';",
+      "import { MatrixController } from 'chartjs-chart-matrix';",
+      "import { chartjsThing } from 'chartjs-chart-matrix-evil';",
     ].join('\n');
     assert.deepEqual(badImports(f, sample), [
       '../../electron/engine/controller.js', 'node:fs', 'electron', '../../electron/util/units.js', '../../electron/protocol/messages.js',
+      'chartjs-chart-matrix-evil',
     ]);
   });
 

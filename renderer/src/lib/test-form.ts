@@ -10,7 +10,7 @@ import { parseDistance, parseDuration, parseSize } from './units.js';
 
 export const LIMITS = {
   maxStreams: L.MAX_STREAMS, maxBufferBytes: L.MAX_BUFFER_BYTES, maxWindowBytes: L.MAX_WINDOW_BYTES, maxSeconds: L.MAX_SECONDS,
-  minInterval: L.MIN_INTERVAL_SECONDS, maxInterval: L.MAX_INTERVAL_SECONDS, minMss: L.MIN_MSS_BYTES, maxMss: L.MAX_MSS_BYTES,
+  minInterval: L.MIN_INTERVAL_SECONDS, maxInterval: L.MAX_INTERVAL_SECONDS, minMssBytes: L.MIN_MSS_BYTES, maxMssBytes: L.MAX_MSS_BYTES,
 };
 
 export interface TestForm {
@@ -56,7 +56,7 @@ export function validateTestForm(f: TestForm): FormOutcome {
   let mssBytes: number | null = null;
   if (f.mss.trim() !== '') {
     const m = /^\s*\d+\s*$/.test(f.mss) ? Number(f.mss) : NaN;
-    if (!(m >= LIMITS.minMss && m <= LIMITS.maxMss)) errors.mss = `a whole number of bytes from ${LIMITS.minMss} to ${LIMITS.maxMss}`;
+    if (!(m >= LIMITS.minMssBytes && m <= LIMITS.maxMssBytes)) errors.mss = `a whole number of bytes from ${LIMITS.minMssBytes} to ${LIMITS.maxMssBytes}`;
     else mssBytes = m;
   }
   const b = parseSize(f.buffer);
