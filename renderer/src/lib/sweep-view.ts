@@ -99,7 +99,7 @@ export interface SweepRow {
 
 const VERDICT_WORDS: Record<LimiterVerdict, string> = {
   'window-limited': 'window', 'congestion-limited': 'congestion', 'application-limited': 'application', 'link-limited': 'link',
-  'emulator-limited': 'emulator', unknown: 'unknown',
+  'emulator-limited': 'emulator', 'mss-limited': 'MSS', unknown: 'unknown',
 };
 
 /** `window ×2, congestion ×1`: how many counted runs had each verdict. */
