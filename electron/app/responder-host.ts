@@ -57,6 +57,8 @@ export class ResponderHost {
       security.openPairing();
       this.set({ ...this.status, pairingCode: formatCode(security.pairingCode!) });
     });
+    // Paired partners are refused while the peers file cannot be read: say so on the Waiting screen, clear it once readable.
+    security.on('trust-error', (message) => this.set({ ...this.status, error: { code: 'LH_ERR_IDENTITY', message: `${message}; paired partners are refused until it can be read` } }));
     this.security = security;
     // A controller opens all its data connections at once (up to 2 × 128 in bidir); the engine's
     // default cap of 32 unidentified connections turns part of that burst away and the run stalls.

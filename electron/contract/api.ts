@@ -169,7 +169,7 @@ export interface ResponderStatus {
   /** The controller of the run in progress, when running. */
   peer: string | null;
   runId: string | null;
-  /** Why it stopped, when it failed to listen. */
+  /** Why it stopped, when it failed to listen; while listening, a problem the partner will run into (e.g. the peers file cannot be read). */
   error: { code: string; message: string } | null;
   /** Plain-words firewall advice, set when no partner has connected for a while (never a verdict: the OS does not say). */
   firewallHint: string | null;

@@ -54,7 +54,18 @@ export class Responder extends EventEmitter<ResponderEvents> {
       this.emit('rejected', `${s.remoteAddress}:${s.remotePort}`, 'dropped: the oldest of too many connections waiting to identify themselves');
       s.destroy();
     });
-    this.server = net.createServer({ pauseOnConnect: false }, (s) => void this.onConnection(s));
+    this.server = net.createServer({ pauseOnConnect: false }, (s) => {
+      // Whatever a connection's handling hits, it ends that connection, never the process.
+      this.onConnection(s).catch((err: unknown) => {
+        this.emit('rejected', `${s.remoteAddress}:${s.remotePort}`, `dropped after an internal error: ${(err as Error)?.message ?? String(err)}`);
+        s.destroy();
+      });
+    });
+    // After listen(): an accept that fails (EMFILE under a flood) is an 'error' on the server; without a
+    // listener Node would throw it and end the process. The listener keeps accepting what it can.
+    this.server.on('error', (err) => {
+      if (this.server.listening) this.emit('rejected', 'listener', `accept failed: ${err.message}`);
+    });
   }
 
   /** Start listening; resolves with the bound address (port 0 picks a free port). */

@@ -3,7 +3,7 @@
  * in `peers.json` (owner-only) beside the identity. A store may also live in
  * memory only (loopback's throw-away responder, tests).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { z } from 'zod';
 import { LonghaulError } from '../util/errors.js';
 import { writePrivate } from './private-files.js';
@@ -32,6 +32,8 @@ const fileSchema = z.object({
 
 export class PeerStore {
   private peers: PeerRecord[];
+  /** What the file looked like when `peers` was read from it ('' = no file): a stranger's connection must not cost a file read. */
+  private signature = '';
 
   private constructor(private readonly file: string | null, peers: PeerRecord[]) {
     this.peers = peers;
@@ -39,7 +41,9 @@ export class PeerStore {
 
   /** Open (or start) the store in `file`. A damaged file is an error, never silently emptied. */
   static open(file: string): PeerStore {
-    return new PeerStore(file, readPeers(file));
+    const store = new PeerStore(file, []);
+    store.reload();
+    return store;
   }
 
   /** A store that is never written to disk. */
@@ -94,23 +98,40 @@ export class PeerStore {
 
   /**
    * Another process (a `longhaul pair` or `peers --forget` beside a running
-   * `listen`) may have changed the file: every operation starts from it.
+   * `listen`) may have changed the file: every operation starts from it, read
+   * again only when its size, time or inode changed. Throws LH_ERR_IDENTITY
+   * when the file cannot be read or is damaged (the cached list is kept).
    */
   private reload(): void {
-    if (this.file) this.peers = readPeers(this.file);
+    if (!this.file) return;
+    const signature = fileSignature(this.file);
+    if (signature === this.signature) return;
+    this.peers = signature === '' ? [] : readPeers(this.file);
+    this.signature = signature;
   }
 
   private save(): void {
     if (!this.file) return;
     writePrivate(this.file, JSON.stringify({ schema: 'longhaul.peers/1', peers: this.peers }, null, 2) + '\n');
+    this.signature = fileSignature(this.file);
+  }
+}
+
+/** Size, modification time and inode of `file` ('' when it does not exist). */
+function fileSignature(file: string): string {
+  try {
+    const st = statSync(file, { bigint: true });
+    return `${st.size}:${st.mtimeNs}:${st.ino}`;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return '';
+    throw new LonghaulError('LH_ERR_IDENTITY', `the peers file ${file} cannot be read (${(err as Error).message.slice(0, 200)})`);
   }
 }
 
 function readPeers(file: string): PeerRecord[] {
-  if (!existsSync(file)) return [];
   try {
     return fileSchema.parse(JSON.parse(readFileSync(file, 'utf8'))).peers;
   } catch (err) {
-    throw new LonghaulError('LH_ERR_IDENTITY', `the peers file ${file} is damaged (${(err as Error).message.slice(0, 200)}): fix or remove it`);
+    throw new LonghaulError('LH_ERR_IDENTITY', `the peers file ${file} is damaged or unreadable (${(err as Error).message.slice(0, 200)}): fix or remove it`);
   }
 }

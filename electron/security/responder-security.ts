@@ -28,6 +28,8 @@ export interface ResponderSecurityEvents {
   paired: [PeerRecord];
   /** A pairing attempt failed: peer address, error code, message. */
   'pairing-failed': [string, string, string];
+  /** The peers file could not be read: every controller counts as a stranger until it can. */
+  'trust-error': [string];
 }
 
 export class ResponderSecurity extends EventEmitter<ResponderSecurityEvents> {
@@ -39,6 +41,7 @@ export class ResponderSecurity extends EventEmitter<ResponderSecurityEvents> {
   /** True while a pairing proof is being checked (they are checked one at a time). */
   pairingInFlight = false;
   private readonly trustSelf: boolean;
+  private lastTrustError: string | null = null;
 
   constructor(opts: ResponderSecurityOptions, now: () => number = Date.now) {
     super();
@@ -65,8 +68,32 @@ export class ResponderSecurity extends EventEmitter<ResponderSecurityEvents> {
     return this.code;
   }
 
+  /**
+   * Never throws: a stranger's first message calls this, and a failure here must not reach the
+   * responder's process (it runs inside the app too). A peers file that cannot be read means
+   * "not trusted", said once per distinct problem through 'trust-error'.
+   */
   isTrusted(fingerprint: string): boolean {
-    return (this.trustSelf && fingerprint === this.identity.fingerprint) || this.peers.find(fingerprint) !== undefined;
+    if (this.trustSelf && fingerprint === this.identity.fingerprint) return true;
+    try {
+      const found = this.peers.find(fingerprint) !== undefined;
+      this.lastTrustError = null;
+      return found;
+    } catch (err) {
+      const message = (err as Error).message;
+      if (message !== this.lastTrustError) this.emit('trust-error', message);
+      this.lastTrustError = message;
+      return false;
+    }
+  }
+
+  /** Note an authenticated connection; a peers file that cannot be written must not end the run. */
+  noteSeen(fingerprint: string, address: string | null): void {
+    try {
+      this.peers.seen(fingerprint, address);
+    } catch (err) {
+      this.emit('trust-error', `could not note the peer as seen: ${(err as Error).message}`);
+    }
   }
 
   /** The code was used: it is one-time. */

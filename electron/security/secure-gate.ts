@@ -58,7 +58,7 @@ export async function passGate(raw: net.Socket, firstBytes: Buffer, security: Re
       `this responder (${security.identity.name}, fingerprint ${shortFingerprint(security.identity.fingerprint)}) is not paired with this PC ` +
       `(fingerprint ${shortFingerprint(fingerprint)}): on the responder, read the pairing code that \`longhaul listen\` prints; here, run \`longhaul pair HOST:PORT --code CODE\``));
   }
-  security.peers.seen(fingerprint, address);
+  security.noteSeen(fingerprint, address);
   return { kind: 'run', socket, firstBytes: first.raw, fingerprint };
 }
 
@@ -83,8 +83,12 @@ function secured(socket: tls.TLSSocket, ms: number): Promise<string | null> {
   });
 }
 
+/**
+ * Send the error and let go of the socket as soon as it is written: a refused stranger must not hold
+ * a descriptor (a flood of them held for seconds each ran the responder out of descriptors).
+ */
 function refuse(socket: tls.TLSSocket, err: LonghaulError): GateOutcome {
-  socket.end(encodeFrame({ type: 'error', code: err.code, message: err.message }));
+  socket.end(encodeFrame({ type: 'error', code: err.code, message: err.message }), () => socket.destroy());
   setTimeout(() => socket.destroy(), 2000).unref();
   return { kind: 'closed', reason: `${err.code}: ${err.message}` };
 }

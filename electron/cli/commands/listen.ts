@@ -117,6 +117,7 @@ export function register(program: Command): void {
           showCode();
         }
       });
+      security.on('trust-error', (message) => process.stderr.write(`longhaul: ${message}; every controller is a stranger until it can be read\n`));
       security.on('pairing-failed', (peer, errCode, message) => process.stdout.write(`pairing from ${peer} refused: ${errCode}: ${message}\n`));
       process.send?.({ type: 'listening', port: addr.port, address: addr.address });
 
