@@ -5,6 +5,7 @@
  * a hint only: the TLS pin decides (docs/security.md).
  */
 import type { DiscoveredResponder } from '../contract/api.js';
+import { printable } from '../util/printable.js';
 
 export type { DiscoveredResponder };
 export const SERVICE_TYPE = 'longhaul';
@@ -33,5 +34,5 @@ export function parseService(
   if (String(txt.v ?? '') !== TXT_VERSION) return null;
   const fp = typeof txt.fp === 'string' && /^[0-9a-f]{64}$/.test(txt.fp) ? txt.fp : null;
   const addresses = [...(s.addresses ?? [])].sort((a, b) => Number(a.includes(':')) - Number(b.includes(':')));
-  return { name: s.name, addresses, port: s.port, fingerprint: fp, paired: fp !== null && isPaired(fp) };
+  return { name: printable(s.name, 63), addresses, port: s.port, fingerprint: fp, paired: fp !== null && isPaired(fp) };
 }

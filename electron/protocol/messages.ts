@@ -6,6 +6,8 @@
 import { z } from 'zod';
 import { runParamsSchema } from './run-params.js';
 import { ProtocolError } from '../util/errors.js';
+import { printable } from '../util/printable.js';
+import { peerText } from './peer-text.js';
 import { sampleTcpSchema, socketReportSchema } from './tcp-schemas.js';
 
 export const PROTOCOL_VERSION = 1;
@@ -15,8 +17,8 @@ const errorCode = z.string().regex(/^LH_ERR_[A-Z_]+$/).max(64);
 export const helloSchema = z.object({
   type: z.literal('hello'),
   protocol: z.number().int().min(1),
-  software: z.string().max(200),
-  hostname: z.string().max(255),
+  software: peerText(200),
+  hostname: peerText(255),
   capabilities: z.array(z.string().max(64)).max(64),
 });
 
@@ -54,7 +56,7 @@ export const streamEndSchema = z.object({
   /** Seconds since start of the first and last byte (receive) or first and last write (send); null if none. */
   firstT: z.number().nullable(),
   lastT: z.number().nullable(),
-  error: z.object({ code: errorCode, message: z.string().max(1000) }).nullable(),
+  error: z.object({ code: errorCode, message: peerText(1000) }).nullable(),
   /** Optional: this end's socket as set up (buffers, MSS, window scale). */
   socket: socketReportSchema.optional(),
   /** Optional: which byte loop moved this end's bytes ('native': the addon's thread; 'node': Node's socket). */
@@ -65,7 +67,7 @@ export const resultsMessageSchema = z.object({
   type: z.literal('results'),
   streams: z.array(streamEndSchema).max(256),
   partial: z.boolean(),
-  reason: z.string().max(1000).nullable(),
+  reason: peerText(1000).nullable(),
 });
 
 export const messageSchema = z.discriminatedUnion('type', [
@@ -87,11 +89,11 @@ export const messageSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('stop'),
     reason: z.enum(['complete', 'user', 'error']),
-    message: z.string().max(1000).nullable(),
+    message: peerText(1000).nullable(),
   }),
   resultsMessageSchema,
   z.object({ type: z.literal('done') }),
-  z.object({ type: z.literal('error'), code: errorCode, message: z.string().max(1000) }),
+  z.object({ type: z.literal('error'), code: errorCode, message: peerText(1000) }),
 ]);
 
 export type Message = z.infer<typeof messageSchema>;
@@ -106,7 +108,8 @@ export function parseMessage(value: unknown): Message {
   if (!r.success) {
     const issue = r.error.issues[0];
     const where = issue && issue.path.length ? issue.path.join('.') : 'message';
-    throw new ProtocolError('LH_ERR_BAD_MESSAGE', `invalid control message: ${where}: ${issue?.message ?? 'malformed'}`);
+    // Keys and values the peer chose can appear in the issue: printable, like every peer string.
+    throw new ProtocolError('LH_ERR_BAD_MESSAGE', `invalid control message: ${printable(where, 200)}: ${printable(issue?.message ?? 'malformed', 300)}`);
   }
   return r.data;
 }

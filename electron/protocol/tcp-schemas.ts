@@ -4,10 +4,11 @@
  * interoperate). The shapes are the result contract's SocketReport / TcpSample.
  */
 import { z } from 'zod';
+import { peerText } from './peer-text.js';
 import type { SocketReport, TcpSample } from '../contract/result.js';
 
 const count = z.number().min(0).max(Number.MAX_SAFE_INTEGER).nullable();
-const text = z.string().max(500);
+const text = peerText(500);
 
 export const tcpSampleSchema = z.object({
   index: z.number().int().min(0).max(10_000_000),
@@ -46,8 +47,8 @@ export const socketReportSchema = z.object({
   sndWscale: z.number().int().min(0).max(14).nullable(),
   rcvWscale: z.number().int().min(0).max(14).nullable(),
   wscaleNegotiated: z.boolean().nullable(),
-  tcpInfoSource: z.string().max(64).nullable(),
-  unavailable: z.array(z.object({ field: z.string().max(64), reason: text })).max(64),
+  tcpInfoSource: peerText(64).nullable(),
+  unavailable: z.array(z.object({ field: peerText(64), reason: text })).max(64),
 }) satisfies z.ZodType<SocketReport>;
 
 /** Per-side TCP_INFO readings at one tick: [streamId, sample]. */

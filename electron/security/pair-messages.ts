@@ -12,22 +12,24 @@
  * controller did, so a stranger who connects learns nothing but "wrong".
  */
 import { z } from 'zod';
+import { peerText } from '../protocol/peer-text.js';
 import { ProtocolError } from '../util/errors.js';
+import { printable } from '../util/printable.js';
 
 const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
 
 export const pairRequestSchema = z.object({
   type: z.literal('pair'),
   protocol: z.literal(1),
-  name: z.string().min(1).max(255),
+  name: peerText(255).refine((x) => x.length > 0, 'empty name'),
   controllerFingerprint: hex64,
   responderFingerprint: hex64,
   proof: hex64,
 }).strict();
 
 export const pairReplySchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('pair-ok'), name: z.string().min(1).max(255), proof: hex64 }).strict(),
-  z.object({ type: z.literal('error'), code: z.string().regex(/^LH_ERR_[A-Z_]+$/).max(64), message: z.string().max(1000) }),
+  z.object({ type: z.literal('pair-ok'), name: peerText(255).refine((x) => x.length > 0, 'empty name'), proof: hex64 }).strict(),
+  z.object({ type: z.literal('error'), code: z.string().regex(/^LH_ERR_[A-Z_]+$/).max(64), message: peerText(1000) }),
 ]);
 
 export type PairRequest = z.infer<typeof pairRequestSchema>;
@@ -36,12 +38,12 @@ export type PairReply = z.infer<typeof pairReplySchema>;
 /** Validate a decoded frame as a pair request; a `ProtocolError` names the first bad field. */
 export function parsePairRequest(value: unknown): PairRequest {
   const r = pairRequestSchema.safeParse(value);
-  if (!r.success) throw new ProtocolError('LH_ERR_BAD_MESSAGE', `invalid pair message: ${r.error.issues[0]?.path.join('.') || 'message'}`);
+  if (!r.success) throw new ProtocolError('LH_ERR_BAD_MESSAGE', `invalid pair message: ${printable(r.error.issues[0]?.path.join('.') || 'message', 200)}`);
   return r.data;
 }
 
 export function parsePairReply(value: unknown): PairReply {
   const r = pairReplySchema.safeParse(value);
-  if (!r.success) throw new ProtocolError('LH_ERR_BAD_MESSAGE', `invalid pairing reply: ${r.error.issues[0]?.path.join('.') || 'message'}`);
+  if (!r.success) throw new ProtocolError('LH_ERR_BAD_MESSAGE', `invalid pairing reply: ${printable(r.error.issues[0]?.path.join('.') || 'message', 200)}`);
   return r.data;
 }
