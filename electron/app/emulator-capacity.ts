@@ -8,12 +8,13 @@
  * beside the results: a property of this PC, re-measured on demand.
  */
 import { fork } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EmulatorCapacityInfo } from '../contract/api.js';
 import type { LonghaulResult } from '../contract/result.js';
 import { LonghaulError } from '../util/errors.js';
+import { replaceFileAtomicallyAsync } from '../report/report-file.js';
 
 const BIN = fileURLToPath(new URL('../../../bin/longhaul.js', import.meta.url));
 const FILE = 'emulator-capacity.json';
@@ -62,8 +63,7 @@ export async function measureCapacity(dataDir: string): Promise<EmulatorCapacity
       probe: `longhaul loopback --rate 100gbit -t ${PROBE_SECONDS}: median of the per-second intervals after the first`,
     };
     const file = path.join(dataDir, FILE);
-    await writeFile(`${file}.tmp`, JSON.stringify(info, null, 2) + '\n');
-    await rename(`${file}.tmp`, file);
+    await replaceFileAtomicallyAsync(file, JSON.stringify(info, null, 2) + '\n');
     return info;
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -3,10 +3,12 @@
  * File names are `<startedAt>_<id>.json`; ids are the run's hex id, checked
  * before they touch a path so a request cannot walk out of the folder.
  */
-import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { HistoryEntry } from '../contract/api.js';
-import { RESULT_SCHEMA, type LonghaulResult } from '../contract/result.js';
+import type { HistoryEntry, HistoryListing } from '../contract/api.js';
+import type { LonghaulResult } from '../contract/result.js';
+import { replaceFileAtomicallyAsync } from '../report/report-file.js';
+import { readResultFile } from '../report/result-file.js';
 import { describeError, LonghaulError } from '../util/errors.js';
 
 const ID = /^[0-9a-f]{8,64}$/;
@@ -30,19 +32,20 @@ export class HistoryStore {
     if (!ID.test(result.id)) throw new LonghaulError('LH_ERR_BAD_ARGUMENT', `result id "${result.id}" is not a hex id`);
     await mkdir(this.dir, { recursive: true });
     const file = path.join(this.dir, `${result.startedAt.replace(/[:.]/g, '-')}_${result.id}.json`);
-    const tmp = `${file}.tmp`;
-    await writeFile(tmp, JSON.stringify(result, null, 2) + '\n');
-    await rename(tmp, file);
+    await replaceFileAtomicallyAsync(file, JSON.stringify(result, null, 2) + '\n');
     return file;
   }
 
-  /** Summaries of the stored runs, newest first; unreadable files are skipped. */
-  async list(): Promise<HistoryEntry[]> {
+  /** Summaries of the stored runs, newest first; a file that is not a valid result is named with why, never fatal to the list. */
+  async list(): Promise<HistoryListing> {
     const names = (await this.fileNames()).slice(0, MAX_LISTED);
-    const out: HistoryEntry[] = [];
+    const out: HistoryListing = { entries: [], unreadable: [] };
     for (const name of names) {
-      const r = await this.read(name).catch(() => null);
-      if (r) out.push(entryOf(r, name));
+      try {
+        out.entries.push(entryOf(await this.read(name), name));
+      } catch (err) {
+        out.unreadable.push({ fileName: name, reason: describeError(err).message });
+      }
     }
     return out;
   }
@@ -66,10 +69,9 @@ export class HistoryStore {
     return names.filter((n) => n.endsWith('.json')).sort().reverse();
   }
 
+  /** One stored result, checked with the result schema (a file with the right `schema` but missing fields is refused here, not later). */
   private async read(name: string): Promise<LonghaulResult> {
-    const r = JSON.parse(await readFile(path.join(this.dir, name), 'utf8')) as LonghaulResult;
-    if (r?.schema !== RESULT_SCHEMA) throw new LonghaulError('LH_ERR_BAD_ARGUMENT', `${name} is not a ${RESULT_SCHEMA} document`);
-    return r;
+    return readResultFile(path.join(this.dir, name));
   }
 }
 

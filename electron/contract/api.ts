@@ -192,6 +192,12 @@ export interface HistoryEntry {
   fileName: string;
 }
 
+/** History's listing: the readable results, and the files that are not (named, with why). */
+export interface HistoryListing {
+  entries: HistoryEntry[];
+  unreadable: { fileName: string; reason: string }[];
+}
+
 /** A responder found on the LAN by DNS-SD (Pair screen). */
 export interface DiscoveredResponder {
   name: string;
@@ -272,7 +278,7 @@ export interface Invokes {
   stopRun: { channel: 'run:stop'; req: { runId: string }; res: { stopping: boolean } };
   startResponder: { channel: 'responder:start'; req: { port: number; bind: string | null }; res: ResponderStatus };
   stopResponder: { channel: 'responder:stop'; req: null; res: ResponderStatus };
-  listHistory: { channel: 'history:list'; req: null; res: HistoryEntry[] };
+  listHistory: { channel: 'history:list'; req: null; res: HistoryListing };
   loadResult: { channel: 'history:load'; req: { id: string }; res: LonghaulResult };
   exportResult: { channel: 'export:save'; req: { id: string; format: ExportFormat }; res: ExportOutcome };
   reportText: { channel: 'report:text'; req: { id: string; format: ExportFormat }; res: ReportText };

@@ -9,6 +9,7 @@
  * codes and say what to do; a failed file stops taking writes (the run and the
  * other reports go on), and what was written before stays.
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { LonghaulError } from '../util/errors.js';
@@ -166,14 +167,23 @@ export function checkWritable(file: string, force: boolean): void {
 }
 
 /**
+ * The temporary name a replacement is written under: beside the file (same file system, so the
+ * rename is atomic), random, and created exclusively ('wx'), so a name planted in advance (a
+ * symlink to elsewhere) is never followed: its creation fails instead.
+ */
+function tempNameFor(file: string): string {
+  return path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(8).toString('hex')}.tmp`);
+}
+
+/**
  * Replace a file's whole content so a reader (or a crash) only ever sees the old
  * version or the new one: write a temporary file beside it, flush it, rename it
  * over. For files rewritten again and again (a sweep's JSON and CSV). Throws LonghaulError.
  */
 export function replaceFileAtomically(file: string, text: string): void {
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+  const temp = tempNameFor(file);
   try {
-    const fd = fs.openSync(temp, 'w');
+    const fd = fs.openSync(temp, 'wx', 0o644);
     try {
       fs.writeFileSync(fd, text);
       fs.fsyncSync(fd);
@@ -182,11 +192,25 @@ export function replaceFileAtomically(file: string, text: string): void {
     }
     fs.renameSync(temp, file);
   } catch (err) {
+    fs.rmSync(temp, { force: true });
+    throw fileError(file, err, 'write');
+  }
+}
+
+/** replaceFileAtomically without blocking the event loop (the app's main process writes results this way). */
+export async function replaceFileAtomicallyAsync(file: string, text: string): Promise<void> {
+  const temp = tempNameFor(file);
+  try {
+    const h = await fs.promises.open(temp, 'wx', 0o644);
     try {
-      fs.unlinkSync(temp);
-    } catch {
-      // Already gone, or never made: the error below is the one to report.
+      await h.writeFile(text);
+      await h.sync();
+    } finally {
+      await h.close();
     }
+    await fs.promises.rename(temp, file);
+  } catch (err) {
+    await fs.promises.rm(temp, { force: true });
     throw fileError(file, err, 'write');
   }
 }

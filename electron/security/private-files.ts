@@ -12,6 +12,7 @@
  * without delete sharing (a virus scanner looking at it, for a few ms):
  * it is retried for up to about a second before giving up.
  */
+import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 
 export interface PrivateFileOptions {
@@ -39,8 +40,9 @@ function sleepSync(ms: number): void {
 export function writePrivate(file: string, text: string, o: PrivateFileOptions = {}): void {
   const platform = o.platform ?? process.platform;
   const rename = o.rename ?? renameSync;
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, text, { mode: 0o600 });
+  // Random and created exclusively: a name planted in advance (a symlink) makes the write fail, never followed.
+  const tmp = `${file}.${randomBytes(8).toString('hex')}.tmp`;
+  writeFileSync(tmp, text, { mode: 0o600, flag: 'wx' });
   if (platform !== 'win32') chmodSync(tmp, 0o600);
   const waits = platform === 'win32' ? RENAME_RETRY_MS : [];
   for (let attempt = 0; ; attempt++) {

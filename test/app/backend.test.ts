@@ -60,7 +60,7 @@ describe('app backend', { timeout: 40_000 }, () => {
     assert.ok(e.savedPath && e.savedPath.startsWith(dir));
     assert.deepEqual(JSON.parse(await readFile(e.savedPath!, 'utf8')), e.result);
     const list = await backend.call('listHistory', null);
-    assert.deepEqual(list.map((h) => h.id), [e.result.id]);
+    assert.deepEqual(list.entries.map((h) => h.id), [e.result.id]);
     const out = await backend.call('exportResult', { id: e.result.id, format: 'json' });
     assert.equal(out.kind, 'download');
     if (out.kind === 'download') assert.deepEqual(JSON.parse(out.text), e.result);

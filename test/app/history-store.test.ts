@@ -1,6 +1,6 @@
 /** History: result files in a folder, newest first, ids checked before they touch a path. */
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -20,17 +20,44 @@ describe('history store', () => {
 
   it('saves, lists newest first, loads', async () => {
     const store = new HistoryStore(path.join(dir, 'results'));
-    assert.deepEqual(await store.list(), []);
+    assert.deepEqual(await store.list(), { entries: [], unreadable: [] });
     const a = fakeResult('aaaaaaaaaaaaaaaa', '2026-01-01T10:00:00.000Z', 1000);
     const b = fakeResult('bbbbbbbbbbbbbbbb', '2026-01-02T10:00:00.000Z', 2000);
     await store.save(a);
     await store.save(b);
     await writeFile(path.join(dir, 'results', 'zzz-not-a-result.json'), '{"hello": 1}');
-    const list = await store.list();
+    const { entries: list, unreadable } = await store.list();
     assert.deepEqual(list.map((e) => e.id), ['bbbbbbbbbbbbbbbb', 'aaaaaaaaaaaaaaaa']);
     assert.equal(list[0]!.bytes, 2000);
+    assert.deepEqual(unreadable.map((u) => u.fileName), ['zzz-not-a-result.json']);
     assert.deepEqual(await store.load('aaaaaaaaaaaaaaaa'), a);
     assert.ok((await readdir(path.join(dir, 'results'))).every((n) => !n.endsWith('.tmp')));
+  });
+
+  it('one bad file with the right schema but missing fields is named, and the good ones are still listed', async () => {
+    const store = new HistoryStore(path.join(dir, 'bad-one'));
+    const good = fakeResult('dddddddddddddddd', '2026-01-03T10:00:00.000Z', 3000);
+    await store.save(good);
+    const { total: _dropped, ...broken } = fakeResult('eeeeeeeeeeeeeeee', '2026-01-04T10:00:00.000Z', 1);
+    await writeFile(path.join(dir, 'bad-one', '2026-01-04_eeeeeeeeeeeeeeee.json'), JSON.stringify(broken));
+    const { entries, unreadable } = await store.list();
+    assert.deepEqual(entries.map((e) => e.id), ['dddddddddddddddd']);
+    assert.equal(unreadable.length, 1);
+    assert.match(unreadable[0]!.reason, /not a valid longhaul\.result\/1 result at total/);
+  });
+
+  it('writes through a random temporary name created exclusively: a planted <file>.tmp symlink is not followed', async () => {
+    const results = path.join(dir, 'planted');
+    const store = new HistoryStore(results);
+    const r = fakeResult('ffffffffffffffff', '2026-01-05T10:00:00.000Z', 5);
+    await mkdir(results, { recursive: true });
+    const victim = path.join(dir, 'victim.txt');
+    await writeFile(victim, 'untouched');
+    const file = path.join(results, `${r.startedAt.replace(/[:.]/g, '-')}_${r.id}.json`);
+    await symlink(victim, `${file}.tmp`);
+    await store.save(r);
+    assert.equal(await readFile(victim, 'utf8'), 'untouched', 'the symlink\'s target was not written');
+    assert.deepEqual(JSON.parse(await readFile(file, 'utf8')), r);
   });
 
   it('refuses ids that are not hex, and says when a result is missing', async () => {

@@ -6,7 +6,7 @@
  * only on real Windows (docs/security.md).
  */
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { loadTrust } from '../../electron/security/load-trust.js';
@@ -114,7 +114,8 @@ describe('trust folder protection', { timeout: 30_000 }, () => {
     let failures = 2;
     const flaky = (from: string, to: string): void => {
       if (failures-- > 0) throw Object.assign(new Error('operation not permitted'), { code: 'EPERM' });
-      writeFileSync(to, readFileSync(from));
+      writeFileSync(to, readFileSync(from)); // a rename: the content moves, the temporary name goes
+      rmSync(from);
     };
     writePrivate(file, 'new', { platform: 'win32', rename: flaky });
     assert.equal(readFileSync(file, 'utf8'), 'new');
