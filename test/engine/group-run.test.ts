@@ -95,6 +95,23 @@ describe('multi-peer runs on loopback', { timeout: 150_000 }, () => {
     t.diagnostic(`dual transmit: skew ${(g.startSkewSeconds! * 1000).toFixed(3)} ms, wall-clock ${(g.total.bitsPerSecond! / 1e6).toFixed(1)} Mbit/s, peer sum ${(g.total.peerSumBitsPerSecond! / 1e6).toFixed(1)}`);
   });
 
+  it('--bidir: both ways with each peer, each direction exact per peer and in the aggregate', async (t) => {
+    const bytes = 20_000_001;
+    const { run } = await group(t, { direction: 'bidir', streams: 1, bytes, seconds: null, intervalSeconds: 0.2 });
+    const g = await within(run.result, 60_000, 'group run');
+    assert.equal(g.partial, false, g.partialReason ?? '');
+    for (const p of g.peers) {
+      assert.equal(p.role, 'both');
+      assert.equal(p.result.directions.controllerToResponder!.bytes, bytes);
+      assert.equal(p.result.directions.responderToController!.bytes, bytes);
+    }
+    assert.equal(g.directions.controllerToResponder!.bytes, 2 * bytes);
+    assert.equal(g.directions.responderToController!.bytes, 2 * bytes);
+    assert.equal(g.total.bytes, 4 * bytes);
+    const wantSum = g.peers.reduce((a, p) => a + p.result.directions.responderToController!.bitsPerSecond!, 0);
+    assert.ok(Math.abs(g.directions.responderToController!.peerSumBitsPerSecond! - wantSum) <= wantSum * 1e-9);
+  });
+
   it('a peer killed mid-run: the other runs to its end, the group is partial naming the vanished peer', async (t) => {
     const { run, listeners } = await group(t, { direction: 'forward', streams: 1, seconds: 4, bytes: null, intervalSeconds: 0.25 });
     const started = new Promise<void>((resolve) => run.once('started', resolve));
