@@ -35,6 +35,12 @@ export interface ControllerOptions {
   link?: RunLinkHook;
   /** This PC's identity and paired peers: the control channel is TLS 1.3 to a pinned responder (docs/security.md). */
   security: ControllerSecurity;
+  /**
+   * Multi-peer runs (group-run.ts): called once this run's data streams are ready; the start goes
+   * out when the promise resolves, so every peer of a group can be started in the same tick. A
+   * rejection fails the run with its error. Without it the start goes out at once.
+   */
+  startGate?: () => Promise<void>;
 }
 
 /** How a run through the link-emulator proxy reports its link (see electron/proxy/, docs/proxy.md). */
@@ -77,6 +83,7 @@ export class ControllerRun extends EventEmitter<RunEvents> {
   private settle!: (r: LonghaulResult) => void;
   private settled = false;
   private watchdog: NodeJS.Timeout | null = null;
+  private startNs: bigint | null = null;
 
   constructor(private readonly opts: ControllerOptions) {
     super();
@@ -101,6 +108,11 @@ export class ControllerRun extends EventEmitter<RunEvents> {
   /** Latest cumulative sample of a side (for live displays). */
   latest(side: Side): SideSample | undefined {
     return this.recorder.latest(side);
+  }
+
+  /** When this run's data plane started (`process.hrtime.bigint()`), or null before the start. */
+  get startedNs(): bigint | null {
+    return this.startNs;
   }
 
   /** Stop early; partial results are kept. Safe to call any time, twice. */
@@ -221,13 +233,25 @@ export class ControllerRun extends EventEmitter<RunEvents> {
   }
 
   private onStreamsReady(): void {
+    const gate = this.opts.startGate;
+    if (!gate) return this.begin();
+    gate().then(
+      () => {
+        if (!this.settled) this.begin();
+      },
+      (err: unknown) => this.fail(err instanceof LonghaulError ? err : new LonghaulError('LH_ERR_STOPPED', describeError(err).message)),
+    );
+  }
+
+  private begin(): void {
     const channel = this.channel!;
     channel.enter('start');
     this.emit('phase', 'start');
     this.started = true;
     this.recorder.setStartedAt(new Date());
     channel.send({ type: 'start' });
-    this.plane!.start(process.hrtime.bigint());
+    this.startNs = process.hrtime.bigint();
+    this.plane!.start(this.startNs);
     this.opts.link?.onStart?.();
     if (this.params.seconds !== null) {
       // Senders stop themselves at the deadline; this catches a peer that never sends its FIN.

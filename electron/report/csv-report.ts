@@ -67,14 +67,14 @@ export const CSV_FORMAT = {
   recordDelimiter: '\r\n',
 } as const;
 
-/** The header row, after the byte-order mark. */
-export function csvHeader(): string {
-  return CSV_FORMAT.bom + stringify([], { header: true, columns: [...CSV_COLUMNS], record_delimiter: CSV_FORMAT.recordDelimiter });
+/** The header row, after the byte-order mark. `columns`: another layout built on these rules (group-csv.ts). */
+export function csvHeader(columns: readonly string[] = CSV_COLUMNS): string {
+  return CSV_FORMAT.bom + stringify([], { header: true, columns: [...columns], record_delimiter: CSV_FORMAT.recordDelimiter });
 }
 
-/** RFC 4180 text for rows (no header). */
-export function csvRows(rows: CsvRow[]): string {
-  return stringify(rows.map(noFormulas), { columns: [...CSV_COLUMNS], record_delimiter: CSV_FORMAT.recordDelimiter });
+/** RFC 4180 text for rows (no header), in the order of `columns`. */
+export function csvRows(rows: Record<string, string | undefined>[], columns: readonly string[] = CSV_COLUMNS): string {
+  return stringify(rows.map(noFormulas), { columns: [...columns], record_delimiter: CSV_FORMAT.recordDelimiter });
 }
 
 const PLAIN_NUMBER = /^-?[0-9]+(\.[0-9]+)?$/;

@@ -19,6 +19,8 @@ export type LonghaulErrorCode =
   | 'LH_ERR_WORKER'
   | 'LH_ERR_STOPPED'
   | 'LH_ERR_IO'
+  /** A multi-peer run did not start: one peer failed, or was not ready in time, before the common start. */
+  | 'LH_ERR_GROUP_START'
   /** A report file already exists and --force was not given. */
   | 'LH_ERR_FILE_EXISTS'
   /** A file given as a saved result is not a valid longhaul.result/1 document. */

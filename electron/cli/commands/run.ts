@@ -1,7 +1,9 @@
-/** `longhaul run HOST[:PORT]`: be the controller of a run against a responder. */
+/** `longhaul run HOST[:PORT] [HOST2 …]`: be the controller of a run against one responder, or several at once. */
 import type { Command } from 'commander';
 import { DEFAULT_PORT } from '../../engine/responder.js';
+import { ArgumentError } from '../../util/errors.js';
 import { loadCliTrust } from '../cli-trust.js';
+import { checkGroupFiles, executeGroupRun } from '../execute-group.js';
 import { executeRun } from '../execute-run.js';
 import { openRunReports } from '../run-reports.js';
 import { addRunOptions, parseHostPort, runParamsFromFlags, type RunFlags } from '../run-options.js';
@@ -9,15 +11,32 @@ import { addRunOptions, parseHostPort, runParamsFromFlags, type RunFlags } from 
 export function register(program: Command): void {
   const cmd = program
     .command('run')
-    .description('run a test against a paired responder (another PC running `longhaul listen`; pair once with `longhaul pair`)')
-    .argument('<host[:port]>', `the responder, e.g. 192.168.1.20 or lab-pc:${DEFAULT_PORT}`);
-  addRunOptions(cmd).action(async (target: string, flags: RunFlags) => {
-    const { host, port } = parseHostPort(target, DEFAULT_PORT);
+    .description('run a test against a paired responder (another PC running `longhaul listen`; pair once with `longhaul pair`); '
+      + 'several responders: one run with all of them, started together (this PC sends to all; -R: all send to this PC; --bidir: both)')
+    .argument('<host[:port]...>', `the responder(s), e.g. 192.168.1.20 or lab-pc:${DEFAULT_PORT}`);
+  addRunOptions(cmd).action(async (targets: string[], flags: RunFlags) => {
+    const hosts = targets.map((t) => parseHostPort(t, DEFAULT_PORT));
     const params = runParamsFromFlags(flags);
-    const reports = openRunReports(flags, params, flags.json);
-    if (!reports) return;
+    if (hosts.length === 1) {
+      const { host, port } = hosts[0]!;
+      const reports = openRunReports(flags, params, flags.json);
+      if (!reports) return;
+      const security = await loadCliTrust();
+      const { code } = await executeRun({ host, port, params, jsonFile: flags.json, maxWorkersPerRole: flags.workers, reports, security });
+      process.exitCode = code;
+      return;
+    }
+    const seen = new Set<string>();
+    for (const h of hosts) {
+      const key = `${h.host.toLowerCase()}:${h.port}`;
+      if (seen.has(key)) throw new ArgumentError(`${h.host}:${h.port} is named twice: each responder takes one run at a time`, 'HOST');
+      seen.add(key);
+    }
+    if (!checkGroupFiles({ jsonFile: flags.json, flags })) return;
     const security = await loadCliTrust();
-    const { code } = await executeRun({ host, port, params, jsonFile: flags.json, maxWorkersPerRole: flags.workers, reports, security });
+    const { code } = await executeGroupRun({
+      peers: hosts.map((h) => ({ ...h, security })), params, jsonFile: flags.json, flags, maxWorkersPerRole: flags.workers,
+    });
     process.exitCode = code;
   });
 }

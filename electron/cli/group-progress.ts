@@ -1,0 +1,100 @@
+/**
+ * Live progress of a multi-peer run: a line per peer per interval, then an
+ * `all` line once every peer has reported that interval (none while one is
+ * missing: an unknown is not a zero). On a TTY one line, rewritten. Rates are
+ * what arrived (the receiving side's samples), both directions added for bidir.
+ */
+import type { Side } from '../contract/result.js';
+import type { SideSample } from '../engine/data-plane.js';
+import { planStreams, type RunParams } from '../engine/params.js';
+import { formatBytes, formatRate } from '../util/units.js';
+
+interface PeerTrack {
+  /** Per receiving side: the stream ids it receives, and its cumulative bytes by interval index. */
+  sides: Map<Side, { ids: Set<number>; byIndex: Map<number, number> }>;
+  lastBytes: number;
+  lastT: number;
+  /** Bytes this peer moved in each finished interval. */
+  deltas: Map<number, { bytes: number; t: number }>;
+}
+
+export class GroupProgress {
+  private readonly peers: PeerTrack[];
+  private readonly tty: boolean;
+  private nextAll = 1;
+  private allT = 0;
+  private headerShown = false;
+  private readonly latest: string[];
+
+  constructor(params: RunParams, peerCount: number, private readonly out: NodeJS.WriteStream = process.stdout) {
+    this.tty = Boolean(out.isTTY) && process.env.CI !== 'true';
+    const plan = planStreams(params);
+    this.peers = Array.from({ length: peerCount }, () => {
+      const sides = new Map<Side, { ids: Set<number>; byIndex: Map<number, number> }>();
+      for (const s of plan) {
+        const receiver: Side = s.sender === 'controller' ? 'responder' : 'controller';
+        if (!sides.has(receiver)) sides.set(receiver, { ids: new Set(), byIndex: new Map() });
+        sides.get(receiver)!.ids.add(s.id);
+      }
+      return { sides, lastBytes: 0, lastT: 0, deltas: new Map() };
+    });
+    this.latest = Array.from({ length: peerCount }, () => '');
+  }
+
+  /** Feed every sample of every peer's run. */
+  onSample(peer: number, s: SideSample, side: Side): void {
+    const p = this.peers[peer];
+    const mine = p?.sides.get(side);
+    if (!p || !mine) return;
+    mine.byIndex.set(s.index, s.streams.filter((x) => mine.ids.has(x[0])).reduce((a, x) => a + x[1], 0));
+    const all = [...p.sides.values()].map((v) => v.byIndex.get(s.index));
+    if (all.some((b) => b === undefined)) return;
+    const bytes = all.reduce<number>((a, b) => a + (b ?? 0), 0);
+    if (s.final && bytes === p.lastBytes) return;
+    const dt = s.t - p.lastT;
+    const rate = dt > 0 ? ((bytes - p.lastBytes) * 8) / dt : null;
+    p.deltas.set(s.index, { bytes: bytes - p.lastBytes, t: s.t });
+    this.line(`[${p.lastT.toFixed(2).padStart(6)}-${s.t.toFixed(2).padStart(6)} s] ${formatBytes(bytes - p.lastBytes).padStart(10)} ${formatRate(rate).padStart(16)} peer ${peer + 1}${s.final ? ' (last)' : ''}`,
+      peer, `${peer + 1}: ${formatRate(rate)}`);
+    p.lastBytes = bytes;
+    p.lastT = s.t;
+    this.maybeAll();
+  }
+
+  private maybeAll(): void {
+    for (;;) {
+      const ds = this.peers.map((p) => p.deltas.get(this.nextAll));
+      if (ds.some((d) => d === undefined)) return;
+      const bytes = ds.reduce((a, d) => a + d!.bytes, 0);
+      const t = Math.max(...ds.map((d) => d!.t));
+      const rate = t > this.allT ? (bytes * 8) / (t - this.allT) : null;
+      this.line(`[${this.allT.toFixed(2).padStart(6)}-${t.toFixed(2).padStart(6)} s] ${formatBytes(bytes).padStart(10)} ${formatRate(rate).padStart(16)} all`, null, `all: ${formatRate(rate)}`);
+      this.allT = t;
+      this.nextAll++;
+    }
+  }
+
+  private line(plain: string, peer: number | null, short: string): void {
+    if (!this.tty) {
+      if (!this.headerShown) {
+        this.headerShown = true;
+        this.out.write(`${'interval'.padEnd(17)} ${'bytes'.padStart(10)} ${'rate (received)'.padStart(16)} peer\n`);
+      }
+      this.out.write(plain + '\n');
+      return;
+    }
+    if (peer !== null) this.latest[peer] = short;
+    const aggregate = peer === null ? short : '';
+    this.out.write(`\r\x1b[K${this.latest.map((x, i) => x || `${i + 1}: …`).join('  |  ')}${aggregate ? `  |  ${aggregate}` : ''}`);
+  }
+
+  /** End the live line so the summary starts on a fresh one. */
+  end(): void {
+    if (this.tty) this.out.write('\n');
+  }
+
+  /** A one-line phase message, on TTYs only. */
+  phase(text: string): void {
+    if (this.tty) this.out.write(`\r\x1b[K${text}`);
+  }
+}
