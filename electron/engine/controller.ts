@@ -167,6 +167,10 @@ export class ControllerRun extends EventEmitter<RunEvents> {
         this.recorder.addSample('responder', m);
         this.emit('sample', m, 'responder');
         return;
+      case 'stop':
+        // The responder's own limit ended the run: stop as for any stop, keeping its reason.
+        this.recorder.markPartial(`responder: ${m.message ?? 'it stopped the run'}`);
+        return this.stop('error', `the responder stopped the run: ${m.message ?? 'no reason given'}`);
       case 'results':
         this.recorder.setEnds('responder', m.streams);
         if (m.partial && m.reason) this.recorder.markPartial(`responder: ${m.reason}`);

@@ -21,19 +21,32 @@ import type { ListenerMss, ListenerTuning } from '../native/tuned-socket.js';
 import { nativeSockets } from '../native/load-native.js';
 import { chooseDataConn } from '../native/data-conn.js';
 import { OwnedDataListener, type OwnedConnection } from './owned-listener.js';
-import { runningTimeoutMs, windowInfo, CAPABILITIES, STOP_GRACE_MS } from './run-common.js';
+import { runningTimeoutMs, windowInfo, CAPABILITIES, STOP_FROM_RESPONDER, STOP_GRACE_MS } from './run-common.js';
+import { paramsOverLimits, RunLimitGuard } from './responder-limits.js';
 
-/** What a responder allows a peer to ask for. */
+/**
+ * What a responder allows a peer to ask for, and enforces while the run goes: the
+ * parameters are checked first (each refusal names its limit), then the run is held to
+ * a wall-clock deadline and a byte budget whatever the controller does (responder-limits.ts).
+ */
 export interface ResponderLimits {
+  /** Stream ends of one run in total (a --bidir run of N streams has 2N). */
   maxStreams: number;
+  /** Wall-clock seconds of a run, byte-limited runs included. */
   maxSeconds: number;
+  /** Bytes through this responder in one run, both directions together. */
   maxBytes: number;
+  /** Window (socket buffers) per stream end. */
+  maxWindowBytes: number;
 }
 
 export const DEFAULT_RESPONDER_LIMITS: ResponderLimits = {
   maxStreams: 128,
   maxSeconds: 3600,
   maxBytes: 1024 ** 4,
+  // 2 × the bandwidth-delay product of 1 Gbit/s over the seeds' 1.3 s satellite hop; a paired peer
+  // asking for 1 GiB per stream end would otherwise pin 128 GiB of kernel memory (forced past rmem_max as root).
+  maxWindowBytes: 256 * 1024 * 1024,
 };
 
 export interface ResponderSessionOptions {
@@ -75,6 +88,10 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
   /** This run's own data listener, where the addon owns data connections (owned-listener.ts). */
   private ownedListener: OwnedDataListener | null = null;
   private started = false;
+  /** The deadline and byte budget of the running run. */
+  private guard: RunLimitGuard | null = null;
+  /** Why a limit of this responder ended the run (null while none did). */
+  private limitReason: string | null = null;
   private stopRequested = false;
   private stopReason: string | null = null;
   private localDone = false;
@@ -193,11 +210,7 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
 
   private onParams(m: MessageOf<'params'>): void {
     const p = m.params;
-    const { limits } = this.opts;
-    const problems: string[] = [];
-    if (p.streams > limits.maxStreams) problems.push(`${p.streams} streams (this responder allows ${limits.maxStreams})`);
-    if (p.seconds !== null && p.seconds > limits.maxSeconds) problems.push(`${p.seconds} s (this responder allows ${limits.maxSeconds} s)`);
-    if (p.bytes !== null && p.bytes > limits.maxBytes) problems.push(`${p.bytes} bytes (this responder allows ${limits.maxBytes})`);
+    const problems = paramsOverLimits(p, this.opts.limits);
     if (problems.length) {
       return this.channel.fail(new LonghaulError('LH_ERR_PARAMS_REJECTED', `run refused: ${problems.join('; ')}`));
     }
@@ -246,6 +259,7 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
     }, this.plan);
     this.plane.on('sample', (s) => {
       this.recorder?.addSample('responder', s);
+      this.guard?.onSample(s.streams);
       this.channel.send({ type: 'sample', index: s.index, t: s.t, final: s.final, streams: s.streams, ...(s.tcp ? { tcp: s.tcp } : {}) });
       this.emit('sample', s, 'responder');
     });
@@ -265,13 +279,35 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
     this.channel.setTimeout('running', runningTimeoutMs(this.params!.intervalSeconds));
     this.started = true;
     this.plane!.start(process.hrtime.bigint());
+    this.guard = new RunLimitGuard(this.opts.limits, this.params!, (reason) => this.endAtLimit(reason));
     this.channel.send({ type: 'started' });
     this.channel.enter('running');
   }
 
+  /**
+   * A limit of this responder ended the run: stop our senders now, keep what was measured, and
+   * ask the controller to stop (it then sends its stop and results as for any stop). A controller
+   * too old to take a stop from its responder gets the reason as an error instead.
+   */
+  private endAtLimit(reason: string): void {
+    if (this.stopRequested || this.ended || this.limitReason) return;
+    this.limitReason = reason;
+    this.stopReason = reason;
+    this.recorder?.markPartial(reason);
+    this.emit('rejected', this.channel.remoteAddress, reason);
+    this.plane?.stop(STOP_GRACE_MS);
+    if (!this.peerHello?.capabilities.includes(STOP_FROM_RESPONDER)) {
+      return this.channel.fail(new LonghaulError('LH_ERR_PARAMS_REJECTED', reason));
+    }
+    this.channel.send({ type: 'stop', reason: 'error', message: reason });
+  }
+
   private onStop(m: MessageOf<'stop'>): void {
     this.stopRequested = true;
-    if (m.reason !== 'complete') {
+    this.guard?.dispose();
+    if (this.limitReason) {
+      // Our own limit ended it; the controller's stop only answers ours.
+    } else if (m.reason !== 'complete') {
       this.stopReason = m.reason === 'user' ? 'stopped by the user' : `stopped by the controller: ${m.message ?? 'error'}`;
       this.recorder?.markPartial(this.stopReason);
     }
@@ -335,6 +371,7 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
   private finish(err: LonghaulError | null): void {
     if (this.ended) return;
     this.ended = true;
+    this.guard?.dispose();
     this.restoreListener();
     void this.ownedListener?.close();
     const result = this.recorder && this.started ? this.recorder.build() : null;

@@ -14,6 +14,7 @@
  *                                     ◀────────  started
  *   sample ◀──────── both ways, every interval ────────▶ sample
  *   stop {reason}                     ────────▶  (senders stop, receivers drain)
+ *     (or first ◀──────── stop {error, why}: a responder limit ended the run; the controller answers with its stop)
  *                                     ◀────────  results {responder's per-stream view}
  *   results {controller's view}       ────────▶
  *                                     ◀────────  done
@@ -64,10 +65,12 @@ const ACCEPTS: Record<Role, Record<SessionState, readonly MessageType[]>> = {
     hello: ['hello'],
     params: ['params-ok'],
     streams: ['streams-ready'],
-    start: ['started'],
-    running: ['sample'],
+    // 'stop': a responder's own limit (its deadline, its byte budget) ended the run; only sent to
+    // controllers that announced STOP_FROM_RESPONDER in hello.
+    start: ['started', 'stop'],
+    running: ['sample', 'stop'],
     // 'started' too: a short run, or a byte-bounded sender over a long link, can end locally before it arrives.
-    results: ['results', 'sample', 'done', 'started'],
+    results: ['results', 'sample', 'done', 'started', 'stop'],
     done: ['done'],
     failed: [],
   },

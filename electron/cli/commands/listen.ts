@@ -29,6 +29,7 @@ interface ListenFlags {
   maxStreams?: number;
   maxSeconds?: number;
   maxBytes?: string;
+  maxWindow?: string;
   /** false with --no-advertise */
   advertise: boolean;
 }
@@ -75,7 +76,8 @@ export function register(program: Command): void {
     .option('--no-pairing', 'accept no pairing: only PCs paired before may run tests')
     .option('--max-streams <n>', `most streams a controller may ask for (default ${DEFAULT_RESPONDER_LIMITS.maxStreams})`, positive)
     .option('--max-seconds <s>', `longest run a controller may ask for, seconds (default ${DEFAULT_RESPONDER_LIMITS.maxSeconds})`, positive)
-    .option('--max-bytes <size>', 'most bytes a controller may ask for per run (default 1T)')
+    .option('--max-bytes <size>', 'most bytes one run may move through this PC, both directions together, also in time-limited runs (default 1T)')
+    .option('--max-window <size>', `largest window a controller may ask for per stream end (default ${DEFAULT_RESPONDER_LIMITS.maxWindowBytes / 1024 / 1024}M)`)
     .option('--no-advertise', 'do not announce this responder on the LAN (DNS-SD); never done when bound to a loopback address')
     .action(async (flags: ListenFlags) => {
       const code = givenCode(flags);
@@ -86,6 +88,7 @@ export function register(program: Command): void {
         ...(flags.maxStreams ? { maxStreams: flags.maxStreams } : {}),
         ...(flags.maxSeconds ? { maxSeconds: flags.maxSeconds } : {}),
         ...(flags.maxBytes ? { maxBytes: parseSize(flags.maxBytes, '--max-bytes') } : {}),
+        ...(flags.maxWindow ? { maxWindowBytes: parseSize(flags.maxWindow, '--max-window') } : {}),
       };
       const responder = new Responder({ port: flags.port, host: flags.bind, maxWorkersPerRole: flags.workers, security, limits });
       let addr;

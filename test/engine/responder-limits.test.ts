@@ -1,0 +1,63 @@
+/**
+ * A paired controller cannot exceed its responder's limits: parameters over a
+ * limit are refused naming the limit and its flag; a byte-limited run is held
+ * to the wall-clock limit, a time-limited one to the byte budget (both
+ * directions together), each ending partial with the reason on both sides.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { LonghaulResult } from '../../electron/contract/result.js';
+import { startRun } from '../../electron/engine/controller.js';
+import { DEFAULT_PARAMS, type RunParams } from '../../electron/engine/params.js';
+import { paramsOverLimits } from '../../electron/engine/responder-limits.js';
+import { DEFAULT_RESPONDER_LIMITS, type ResponderLimits } from '../../electron/engine/responder-session.js';
+import { startResponder, within } from '../helpers/net.js';
+
+async function runAgainst(limits: Partial<ResponderLimits>, params: RunParams): Promise<{ result: LonghaulResult; responderResult: LonghaulResult | null; seconds: number }> {
+  const { responder, port, security } = await startResponder({ limits, maxWorkersPerRole: 1 });
+  try {
+    const ended = new Promise<LonghaulResult | null>((r) => responder.once('session-end', (res) => r(res)));
+    const started = Date.now();
+    const result = await within(startRun({ host: '127.0.0.1', port, security, params, maxWorkersPerRole: 1 }).result, 30_000, 'the run');
+    return { result, responderResult: await within(ended, 10_000, 'the responder session'), seconds: (Date.now() - started) / 1000 };
+  } finally {
+    await responder.close();
+  }
+}
+
+describe('responder limits', { timeout: 120_000 }, () => {
+  it('refuses what is over a limit, naming it: streams both ways, bytes both ways, the window', () => {
+    const limits = { ...DEFAULT_RESPONDER_LIMITS, maxStreams: 8, maxBytes: 1000, maxWindowBytes: 65_536 };
+    assert.deepEqual(paramsOverLimits({ ...DEFAULT_PARAMS, streams: 8 }, limits), []);
+    assert.match(paramsOverLimits({ ...DEFAULT_PARAMS, streams: 5, direction: 'bidir' }, limits).join(), /10 streams \(5 each way\): this responder allows 8 \(--max-streams\)/);
+    assert.match(paramsOverLimits({ ...DEFAULT_PARAMS, seconds: null, bytes: 600, direction: 'bidir' }, limits).join(), /1200 bytes \(600 each way\).*--max-bytes/);
+    assert.deepEqual(paramsOverLimits({ ...DEFAULT_PARAMS, seconds: null, bytes: 600 }, limits), []);
+    assert.match(paramsOverLimits({ ...DEFAULT_PARAMS, windowBytes: 1 << 20 }, limits).join(), /window of 1048576 bytes.*--max-window/);
+  });
+
+  it('a window over the limit is refused with LH_ERR_PARAMS_REJECTED', async () => {
+    const { result } = await runAgainst({ maxWindowBytes: 65_536 }, { ...DEFAULT_PARAMS, windowBytes: 1 << 20, seconds: 1 });
+    assert.equal(result.errors[0]?.code, 'LH_ERR_PARAMS_REJECTED');
+    assert.match(result.errors[0]!.message, /--max-window/);
+  });
+
+  it('a byte-limited run of a petabyte ends at the wall-clock limit, partial, with the reason on both sides', async () => {
+    const { result, responderResult, seconds } = await runAgainst({ maxSeconds: 2, maxBytes: 1e16 }, { ...DEFAULT_PARAMS, seconds: null, bytes: 1e15, intervalSeconds: 0.5 });
+    assert.ok(seconds < 12, `ended after ${seconds.toFixed(1)} s`);
+    assert.equal(result.partial, true);
+    assert.match(result.partialReason ?? '', /limit of 2 s \(--max-seconds\)/);
+    assert.ok(result.total.bytes > 0, 'what moved is kept');
+    assert.match(responderResult?.partialReason ?? '', /--max-seconds/);
+  });
+
+  it('a time-limited run is held to the byte budget, both directions counted', async () => {
+    const budget = 200e6;
+    const { result, seconds } = await runAgainst({ maxBytes: budget }, { ...DEFAULT_PARAMS, seconds: 20, direction: 'bidir', intervalSeconds: 0.2 });
+    assert.equal(result.partial, true);
+    assert.match(result.partialReason ?? '', /past its limit of .* per run \(--max-bytes\)/);
+    assert.ok(seconds < 15, `stopped early (${seconds.toFixed(1)} s of 20)`);
+    const both = (result.directions.controllerToResponder?.bytes ?? 0) + (result.directions.responderToController?.bytes ?? 0);
+    // Checked at every sample (0.2 s): at loopback rates the overshoot is what moved in one interval and the drain.
+    assert.ok(both > budget, `moved ${both} B, over the ${budget} B budget only by what one interval carried`);
+  });
+});
