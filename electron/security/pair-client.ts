@@ -18,6 +18,8 @@ export interface PairOptions {
   code: string;
   security: ControllerSecurity;
   timeoutMs?: number;
+  /** Dial from this local address (a PC with several interfaces; tests use 127.0.0.2). */
+  localAddress?: string;
 }
 
 /** Pair with the responder at host:port; resolves with the stored peer, rejects with a `LonghaulError`. */
@@ -25,7 +27,7 @@ export async function pairWith(o: PairOptions): Promise<PeerRecord> {
   const code = normalizeCode(o.code);
   const timeoutMs = o.timeoutMs ?? 15_000;
   const target = `${o.host}:${o.port}`;
-  const raw = await dial(o.host, o.port, timeoutMs);
+  const raw = await dial(o.host, o.port, timeoutMs, o.localAddress);
   const { socket, fingerprint } = await secureControl(raw, target, o.security, 'pair', timeoutMs);
   try {
     const transcript = {

@@ -7,7 +7,8 @@ import { EventEmitter } from 'node:events';
 import tls from 'node:tls';
 import type { Identity } from './identity.js';
 import { formatCode, newPairingCode, normalizeCode } from './pairing-code.js';
-import { DEFAULT_PAIRING_GUARD, PairingGuard, type PairingGuardOptions } from './pairing-guard.js';
+import { PairingGuard, type PairingGuardOptions } from './pairing-guard.js';
+import { ProofQueue } from './proof-queue.js';
 import type { PeerRecord, PeerStore } from './peer-store.js';
 
 export interface ResponderSecurityOptions {
@@ -38,8 +39,8 @@ export class ResponderSecurity extends EventEmitter<ResponderSecurityEvents> {
   readonly guard: PairingGuard;
   readonly secureContext: tls.SecureContext;
   private code: string | null = null;
-  /** True while a pairing proof is being checked (they are checked one at a time). */
-  pairingInFlight = false;
+  /** Pairing proofs, checked one at a time, each address waiting its turn. */
+  readonly proofs = new ProofQueue();
   private readonly trustSelf: boolean;
   private lastTrustError: string | null = null;
 
@@ -48,7 +49,7 @@ export class ResponderSecurity extends EventEmitter<ResponderSecurityEvents> {
     this.identity = opts.identity;
     this.peers = opts.peers;
     this.trustSelf = opts.trustSelf ?? true;
-    this.guard = new PairingGuard({ ...DEFAULT_PAIRING_GUARD, ...opts.guard }, now);
+    this.guard = new PairingGuard(opts.guard, now);
     this.secureContext = tls.createSecureContext({ cert: opts.identity.certPem, key: opts.identity.keyPem, minVersion: 'TLSv1.3' });
     if (opts.pairingCode) this.openPairing(opts.pairingCode);
   }

@@ -7,9 +7,9 @@ import os from 'node:os';
 import { PeerError } from './errors.js';
 
 /** Open the control connection, mapping the OS's errors to ones a user can act on. */
-export function dial(host: string, port: number, timeoutMs: number): Promise<net.Socket> {
+export function dial(host: string, port: number, timeoutMs: number, localAddress?: string): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect({ host, port });
+    const socket = net.connect({ host, port, ...(localAddress ? { localAddress } : {}) });
     const timer = setTimeout(() => {
       socket.destroy();
       reject(new PeerError('LH_ERR_TIMEOUT', `no answer from ${host}:${port} within ${timeoutMs / 1000} s: is a responder running there (longhaul listen), and does a firewall let port ${port} through?`));

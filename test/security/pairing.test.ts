@@ -100,6 +100,44 @@ describe('pairing and trust', { timeout: 60_000 }, () => {
     assert.equal(run.partial, false, run.partialReason ?? '');
   });
 
+  it('a stranger who locks itself out does not lock out the real controller at another address; its junk is told to the operator once', async (t) => {
+    const code = newPairingCode();
+    const responderId = await createIdentity('responder');
+    const security = new ResponderSecurity({ identity: responderId, peers: PeerStore.memory(), pairingCode: code, guard: { maxAttempts: 3, lockoutMs: 60_000 } });
+    const told: string[] = [];
+    security.on('pairing-failed', (address, errCode) => told.push(`${address} ${errCode}`));
+    const { port } = await listen(t, security);
+    const stranger: ControllerSecurity = { identity: await createIdentity('stranger'), peers: PeerStore.memory() };
+    const wrong = code.replace(/^./, (c) => (c === '7' ? '8' : '7'));
+    for (let i = 0; i < 4; i++) await pairError(pairWith({ host: '127.0.0.1', port, code: wrong, security: stranger, localAddress: '127.0.0.1' }));
+    const locked = await pairError(pairWith({ host: '127.0.0.1', port, code, security: stranger, localAddress: '127.0.0.1' }));
+    assert.equal(locked.code, 'LH_ERR_PAIRING_LOCKED', 'the stranger\'s address is locked, even with the right code');
+    // The real controller, at another address, pairs during the stranger's 60 s lockout.
+    const controller: ControllerSecurity = { identity: await createIdentity('controller'), peers: PeerStore.memory() };
+    const peer = await pairWith({ host: '127.0.0.1', port, code, security: controller, localAddress: '127.0.0.2' });
+    assert.equal(peer.fingerprint, responderId.fingerprint);
+    assert.equal(security.peers.find(controller.identity.fingerprint)?.address, '127.0.0.2');
+    assert.ok(told.filter((x) => x.startsWith('127.0.0.1')).length >= 1);
+  });
+
+  it('a flood of forged requests (wrong responder fingerprint) costs the operator one line per address, and the right code still pairs', async (t) => {
+    const code = newPairingCode();
+    const responderId = await createIdentity('responder');
+    const security = new ResponderSecurity({ identity: responderId, peers: PeerStore.memory(), pairingCode: code });
+    const told: string[] = [];
+    security.on('pairing-failed', (address, errCode) => told.push(`${address} ${errCode}`));
+    const { port } = await listen(t, security);
+    // Requests naming another responder, as junk (or an interceptor) would: a relay with its own certificate does exactly that.
+    const relay = await startRelay(t, port, await createIdentity('junk-front'), await createIdentity('junk-back'), false);
+    const junk: ControllerSecurity = { identity: await createIdentity('junk'), peers: PeerStore.memory() };
+    const errors = await Promise.all(Array.from({ length: 8 }, () => pairError(pairWith({ host: '127.0.0.1', port: relay, code, security: junk }))));
+    assert.ok(errors.every((e) => e.code === 'LH_ERR_PAIRING_MITM' || e.code === 'LH_ERR_PAIRING_LOCKED'), JSON.stringify(errors.map((e) => e.code)));
+    assert.equal(told.filter((x) => x.endsWith('LH_ERR_PAIRING_MITM')).length, 1, `told once: ${told.join('; ')}`);
+    const controller: ControllerSecurity = { identity: await createIdentity('controller'), peers: PeerStore.memory() };
+    const peer = await pairWith({ host: '127.0.0.1', port, code, security: controller, localAddress: '127.0.0.2' });
+    assert.equal(peer.fingerprint, responderId.fingerprint);
+  });
+
   it('a relay terminating TLS with its own certificates: pairing fails and says why; a pinned run through it is refused', async (t) => {
     const code = newPairingCode();
     const responderId = await createIdentity('responder');
