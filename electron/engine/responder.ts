@@ -13,18 +13,22 @@ import { rawHandle, sortConnection } from './connection-sorter.js';
 import { nativeSockets } from '../native/load-native.js';
 import { tuneListener, tuneListenerMss, type ListenerMss, type ListenerTuning } from '../native/tuned-socket.js';
 import { DEFAULT_RESPONDER_LIMITS, ResponderSession, type ResponderLimits } from './responder-session.js';
-import { PendingPool } from '../security/pending-pool.js';
+import { DEFAULT_PENDING, PendingPool } from '../security/pending-pool.js';
 import type { ResponderSecurity } from '../security/responder-security.js';
 import { looksLikeTls, passGate } from '../security/secure-gate.js';
 
 export const DEFAULT_PORT = 5211;
+/** server.maxConnections: everything a responder holds at once. */
+const MAX_CONNECTIONS = 1024;
 
 export interface ResponderOptions {
   port?: number;
   host?: string;
   limits?: Partial<ResponderLimits>;
-  /** Cap on connections that have not yet identified themselves. */
+  /** Cap on connections from strangers that have not yet identified themselves (pending-pool.ts). */
   maxPendingConnections?: number;
+  /** Cap on such connections from one address. */
+  maxPendingPerAddress?: number;
   /** How long a new connection may take to send its first bytes, ms. */
   identifyTimeoutMs?: number;
   timeoutsMs?: Partial<Record<SessionState, number>>;
@@ -50,9 +54,15 @@ export class Responder extends EventEmitter<ResponderEvents> {
   constructor(opts: ResponderOptions) {
     super();
     this.opts = opts;
-    this.pending = new PendingPool(opts.maxPendingConnections ?? 32, (s) => {
-      this.emit('rejected', `${s.remoteAddress}:${s.remotePort}`, 'dropped: the oldest of too many connections waiting to identify themselves');
-      s.destroy();
+    this.pending = new PendingPool({
+      cap: opts.maxPendingConnections ?? DEFAULT_PENDING.cap,
+      perAddress: opts.maxPendingPerAddress ?? DEFAULT_PENDING.perAddress,
+      peerReserve: DEFAULT_PENDING.peerReserve,
+      isPeerAddress: (address) => opts.security.isPeerAddress(address),
+      onDrop: (s, why) => {
+        this.emit('rejected', `${s.remoteAddress}:${s.remotePort}`, why);
+        s.destroy();
+      },
     });
     this.server = net.createServer({ pauseOnConnect: false }, (s) => {
       // Whatever a connection's handling hits, it ends that connection, never the process.
@@ -61,6 +71,9 @@ export class Responder extends EventEmitter<ResponderEvents> {
         s.destroy();
       });
     });
+    // Every connection this responder holds at once: a run's 2 × 128 data connections, its control
+    // connection, the pending pool and its reserve fit well below it; a flood past it is closed at accept.
+    this.server.maxConnections = MAX_CONNECTIONS;
     // After listen(): an accept that fails (EMFILE under a flood) is an 'error' on the server; without a
     // listener Node would throw it and end the process. The listener keeps accepting what it can.
     this.server.on('error', (err) => {
@@ -101,12 +114,13 @@ export class Responder extends EventEmitter<ResponderEvents> {
     socket.on('error', () => undefined); // errors surface through the owner below
     // A run's data connections all arrive at once, unidentified until their header is read:
     // the cap grows by what the active session expects. At the cap the oldest waiting one goes.
-    const ticket = this.pending.admit(socket, this.active?.expectedDataConnections ?? 0);
+    const ticket = this.pending.admit(socket, this.active?.expectedDataConnections ?? 0, this.active?.channel.remoteAddress ?? null);
     this.sockets.add(socket);
     socket.once('close', () => this.sockets.delete(socket));
     // One deadline from accept to authenticated, whatever the peer sends and how slowly.
     const deadline = Date.now() + (this.opts.identifyTimeoutMs ?? 10_000);
     const sorted = await sortConnection(socket, deadline - Date.now());
+    ticket.markActive();
     switch (sorted.kind) {
       case 'dead':
         ticket.release();

@@ -88,6 +88,16 @@ export class ResponderSecurity extends EventEmitter<ResponderSecurityEvents> {
     }
   }
 
+  /** Whether a paired peer was last seen at `address` (its connections get a reserve while they authenticate). Never throws. */
+  isPeerAddress(address: string): boolean {
+    try {
+      const plain = address.startsWith('::ffff:') ? address.slice(7) : address;
+      return this.peers.list().some((p) => p.address === plain || p.address === address);
+    } catch {
+      return false;
+    }
+  }
+
   /** Note an authenticated connection; a peers file that cannot be written must not end the run. */
   noteSeen(fingerprint: string, address: string | null): void {
     try {
