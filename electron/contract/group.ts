@@ -36,6 +36,11 @@ export interface GroupPeer {
   result: LonghaulResult;
 }
 
+/** `peer 2 (10.0.0.7:5211)`: how every report and the app name a peer (1-based, as the user counts). */
+export function peerLabel(p: Pick<GroupPeer, 'index' | 'address'>): string {
+  return `peer ${p.index + 1} (${p.address})`;
+}
+
 /** Group totals under the named conventions (received bytes; rates in bit/s). */
 export interface GroupTotal {
   bytes: number;

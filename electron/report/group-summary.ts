@@ -3,8 +3,7 @@
  * single-run summary, unchanged), then the aggregate under the three named
  * conventions and the group's diagnosis. Unknown is printed as "unknown".
  */
-import type { GroupTotal, LonghaulGroupResult } from '../contract/group.js';
-import { peerLabel } from '../engine/group-aggregate.js';
+import { peerLabel, type GroupTotal, type LonghaulGroupResult } from '../contract/group.js';
 import { printable } from '../util/printable.js';
 import { formatBytes, formatRate, groupDigits } from '../util/units.js';
 import { formatSummary, type SummaryExtras } from './summary-block.js';
