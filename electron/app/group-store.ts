@@ -10,7 +10,7 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { GroupEntry, GroupListing } from '../contract/group-app.js';
-import type { LonghaulGroupResult } from '../contract/group.js';
+import { GROUP_ROLE_TEXT, type LonghaulGroupResult } from '../contract/group.js';
 import { readGroupFile } from '../report/group-file.js';
 import { replaceFileAtomicallyAsync } from '../report/report-file.js';
 import { describeError, LonghaulError } from '../util/errors.js';
@@ -18,8 +18,6 @@ import { describeError, LonghaulError } from '../util/errors.js';
 const ID = /^[0-9a-f]{8,64}$/;
 /** Newest first, at most this many in a listing (older files stay on disk). */
 export const MAX_GROUPS_LISTED = 100;
-
-const ROLE_TITLE = { sender: 'dual transmit', receiver: 'dual receive', both: 'both ways' } as const;
 
 export class GroupStore {
   readonly dir: string;
@@ -76,7 +74,7 @@ export function entryOf(g: LonghaulGroupResult, fileName: string): GroupEntry {
   const role = g.peers[0]?.role ?? 'sender';
   return {
     id: g.id,
-    title: `${g.peers.length} peers, ${ROLE_TITLE[role]}`,
+    title: `${g.peers.length} peers, ${GROUP_ROLE_TEXT[role].short}`,
     startedAt: g.startedAt,
     direction: g.params.direction,
     peers: g.peers.map((p) => `${p.hostname} (${p.address})`),
