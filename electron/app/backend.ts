@@ -17,6 +17,7 @@ import { checkConnection } from './connection-check.js';
 import { loadCapacity, measureCapacity } from './emulator-capacity.js';
 import { EventHub } from './event-hub.js';
 import { exportAs, type ExportFile } from './exporters.js';
+import { GroupHost } from './group-host.js';
 import { HistoryStore } from './history-store.js';
 import { sendersOf, toLiveSample } from './live-sample.js';
 import { parseRequest } from './request-schemas.js';
@@ -48,6 +49,8 @@ export class AppBackend {
   private readonly responder: ResponderHost;
   /** Sweeps (one at a time, never beside a single run): electron/app/sweep-host.ts. */
   readonly sweeps: SweepHost;
+  /** Multi-peer runs (one at a time, never beside another run): electron/app/group-host.ts. */
+  readonly groups: GroupHost;
   private active: ActiveRun | null = null;
   /** Set while a run is being set up (proxy starting), so a second Start is refused at once. */
   private starting = false;
@@ -61,7 +64,8 @@ export class AppBackend {
   constructor(private readonly opts: BackendOptions) {
     this.history = new HistoryStore(opts.dataDir);
     this.responder = new ResponderHost(this.hub, this.history, () => this.trust());
-    this.sweeps = new SweepHost(this.hub, opts.dataDir, () => this.trust(), () => this.active !== null || this.starting || this.measuring);
+    this.sweeps = new SweepHost(this.hub, opts.dataDir, () => this.trust(), () => this.active !== null || this.starting || this.measuring || this.groups.busy);
+    this.groups = new GroupHost(this.hub, opts.dataDir, () => this.trust(), () => this.active !== null || this.starting || this.measuring || this.sweeps.busy);
     this.handlers = {
       systemInfo: async () => systemInfo(opts.mode, opts.dataDir),
       checkPeer: async ({ host, port }) => checkConnection(host, port),
@@ -90,6 +94,11 @@ export class AppBackend {
       sweepGet: async ({ id }) => this.sweeps.get(id),
       sweepExport: async ({ id, format }) => opts.saveExport(await this.sweeps.exportFile(id, format)),
       listSweeps: async () => this.sweeps.list(),
+      startGroupRun: async (req) => this.groups.start(req),
+      listGroups: async () => this.groups.list(),
+      loadGroup: async ({ id }) => this.groups.load(id),
+      exportGroup: async ({ id, format }) => opts.saveExport(await this.groups.exportFile(id, format)),
+      groupReportText: async ({ id, format }) => this.groups.exportFile(id, format),
     };
   }
 
@@ -103,6 +112,7 @@ export class AppBackend {
   /** Stop everything (window closed, server shutting down). Partial results are still saved. */
   async close(): Promise<void> {
     await this.sweeps.close();
+    await this.groups.close();
     const a = this.active;
     if (a) {
       a.run.stop('user');
@@ -119,7 +129,7 @@ export class AppBackend {
   }
 
   private async startRun(req: Invokes['startRun']['req']): Promise<{ runId: string }> {
-    if (this.active || this.starting || this.measuring || this.sweeps.busy) throw new LonghaulError('LH_ERR_BUSY', 'a run, a sweep or a measurement of the emulator is already in progress: stop it or wait for its end');
+    if (this.active || this.starting || this.measuring || this.sweeps.busy || this.groups.busy) throw new LonghaulError('LH_ERR_BUSY', 'a run, a sweep or a measurement of the emulator is already in progress: stop it or wait for its end');
     this.starting = true;
     let link: RunLink | null = null;
     try {
@@ -147,7 +157,7 @@ export class AppBackend {
   /** The stored figure, or a new probe (refused during a run: both would share the CPU and the figure would be wrong). */
   private async emulatorCapacity(measure: boolean): Promise<EmulatorCapacityInfo | null> {
     if (!measure) return loadCapacity(this.opts.dataDir);
-    if (this.active || this.starting || this.measuring || this.sweeps.busy) throw new LonghaulError('LH_ERR_BUSY', 'a run, a sweep or a measurement is in progress: measure the emulator when this PC is otherwise quiet');
+    if (this.active || this.starting || this.measuring || this.sweeps.busy || this.groups.busy) throw new LonghaulError('LH_ERR_BUSY', 'a run, a sweep or a measurement is in progress: measure the emulator when this PC is otherwise quiet');
     this.measuring = true;
     try {
       return await measureCapacity(this.opts.dataDir);
@@ -157,6 +167,7 @@ export class AppBackend {
   }
 
   private async setBypass(runId: string, on: boolean): Promise<Invokes['setBypass']['res']> {
+    if (this.groups.owns(runId)) throw new LonghaulError('LH_ERR_NOT_AVAILABLE', 'a group run goes direct to each peer: there is no link proxy to bypass');
     const a = this.active;
     if (!a || a.runId !== runId) throw new LonghaulError('LH_ERR_NOT_FOUND', 'no such run in progress: the bypass switch exists only during a run');
     if (!a.link) throw new LonghaulError('LH_ERR_NOT_AVAILABLE', 'this run is direct: there is no link proxy to bypass');
@@ -164,6 +175,7 @@ export class AppBackend {
   }
 
   private stopRun(runId: string): { stopping: boolean } {
+    if (this.groups.owns(runId)) return this.groups.stop(runId);
     if (!this.active || this.active.runId !== runId) return { stopping: false };
     this.active.run.stop('user');
     return { stopping: true };

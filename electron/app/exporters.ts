@@ -5,8 +5,10 @@
  * from the command line of the same result are byte-identical.
  */
 import type { ExportFormat } from '../contract/api.js';
+import type { GroupExportFormat } from '../contract/group-app.js';
+import type { LonghaulGroupResult } from '../contract/group.js';
 import type { LonghaulResult } from '../contract/result.js';
-import { renderReport } from '../report/render.js';
+import { renderGroupReport, renderReport } from '../report/render.js';
 import { LonghaulError } from '../util/errors.js';
 
 export interface ExportFile {
@@ -52,4 +54,11 @@ const FILE_TYPES: Record<ExportFormat, { ext: string; mimeType: string }> = {
 for (const format of Object.keys(FILE_TYPES) as ExportFormat[]) {
   const { ext, mimeType } = FILE_TYPES[format];
   registerExporter(format, (r) => ({ fileName: `${baseName(r)}.${ext}`, mimeType, text: renderReport(r, format) }));
+}
+
+/** A group in one of its formats: the same text `longhaul report --from group.json --format F` prints. */
+export function exportGroupAs(g: LonghaulGroupResult, format: GroupExportFormat): ExportFile {
+  const { ext, mimeType } = FILE_TYPES[format];
+  const base = `longhaul-group-${g.startedAt.replace(/[:.]/g, '-')}-${g.id}`;
+  return { fileName: `${base}.${ext}`, mimeType, text: renderGroupReport(g, format) };
 }

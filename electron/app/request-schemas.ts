@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { InvokeName, Invokes } from '../contract/api.js';
 import { EXPORT_FORMATS, SWEEP_EXPORT_FORMATS, SWEEP_LIMITS } from '../contract/api.js';
+import { GROUP_EXPORT_FORMATS, MAX_GROUP_PEERS } from '../contract/group-app.js';
 import type { SweepPlan } from '../contract/sweep.js';
 import { MAX_BUFFER_BYTES, MAX_MSS_BYTES, MAX_STREAMS, MAX_WINDOW_BYTES, MIN_MSS_BYTES, directionSchema, runParamsSchema } from '../engine/params.js';
 import { linkSettingsSchema } from '../proxy/link-settings.js';
@@ -54,6 +55,11 @@ const sweepPlan = z
 const sweepId = z.string().regex(/^[0-9a-f-]{8,64}$/, 'not a sweep id');
 const sweepFormat = z.enum(SWEEP_EXPORT_FORMATS as [string, ...string[]]) as z.ZodType<Invokes['sweepExport']['req']['format']>;
 
+// A group: two or more distinct partners (one would be a single run; the same one twice, two runs competing for one responder).
+const groupPeers = z.array(z.object({ host, port }).strict()).min(2, 'a group run needs two or more partners').max(MAX_GROUP_PEERS)
+  .refine((ps) => new Set(ps.map((p) => `${p.host.toLowerCase()}:${p.port}`)).size === ps.length, 'a partner is listed twice');
+const groupFormat = z.enum(GROUP_EXPORT_FORMATS as [string, ...string[]]) as z.ZodType<Invokes['exportGroup']['req']['format']>;
+
 const SCHEMAS: { [K in InvokeName]: z.ZodType<Invokes[K]['req']> } = {
   systemInfo: z.null(),
   checkPeer: z.object({ host, port }).strict(),
@@ -76,6 +82,11 @@ const SCHEMAS: { [K in InvokeName]: z.ZodType<Invokes[K]['req']> } = {
   sweepGet: z.object({ id: sweepId }).strict(),
   sweepExport: z.object({ id: sweepId, format: sweepFormat }).strict(),
   listSweeps: z.null(),
+  startGroupRun: z.object({ peers: groupPeers, params: runParamsSchema }).strict(),
+  listGroups: z.null(),
+  loadGroup: z.object({ id }).strict(),
+  exportGroup: z.object({ id, format: groupFormat }).strict(),
+  groupReportText: z.object({ id, format: groupFormat }).strict(),
 };
 
 /** Parse a request for `name`; throws ArgumentError naming the first bad field. */

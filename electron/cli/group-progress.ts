@@ -1,9 +1,11 @@
 /**
  * Live progress of a multi-peer run: a line per peer per interval, then an
  * `all` line once every peer has reported that interval (none while one is
- * missing: an unknown is not a zero). On a TTY one line, rewritten. Rates are
- * what arrived (the receiving side's samples), both directions added for bidir.
+ * missing: an unknown is not a zero; contract/group-live.ts holds the rule).
+ * On a TTY one line, rewritten. Rates are what arrived (the receiving side's
+ * samples), both directions added for bidir.
  */
+import { GroupIntervalSum, type GroupLiveInterval } from '../contract/group-live.js';
 import type { Side } from '../contract/result.js';
 import type { SideSample } from '../engine/data-plane.js';
 import { planStreams, type RunParams } from '../engine/params.js';
@@ -14,15 +16,12 @@ interface PeerTrack {
   sides: Map<Side, { ids: Set<number>; byIndex: Map<number, number> }>;
   lastBytes: number;
   lastT: number;
-  /** Bytes this peer moved in each finished interval. */
-  deltas: Map<number, { bytes: number; t: number }>;
 }
 
 export class GroupProgress {
   private readonly peers: PeerTrack[];
   private readonly tty: boolean;
-  private nextAll = 1;
-  private allT = 0;
+  private readonly all: GroupIntervalSum;
   private headerShown = false;
   private readonly latest: string[];
 
@@ -36,8 +35,9 @@ export class GroupProgress {
         if (!sides.has(receiver)) sides.set(receiver, { ids: new Set(), byIndex: new Map() });
         sides.get(receiver)!.ids.add(s.id);
       }
-      return { sides, lastBytes: 0, lastT: 0, deltas: new Map() };
+      return { sides, lastBytes: 0, lastT: 0 };
     });
+    this.all = new GroupIntervalSum(peerCount);
     this.latest = Array.from({ length: peerCount }, () => '');
   }
 
@@ -50,27 +50,21 @@ export class GroupProgress {
     const all = [...p.sides.values()].map((v) => v.byIndex.get(s.index));
     if (all.some((b) => b === undefined)) return;
     const bytes = all.reduce<number>((a, b) => a + (b ?? 0), 0);
-    if (s.final && bytes === p.lastBytes) return;
+    if (s.final && bytes === p.lastBytes) return this.allLines(this.all.end(peer));
     const dt = s.t - p.lastT;
     const rate = dt > 0 ? ((bytes - p.lastBytes) * 8) / dt : null;
-    p.deltas.set(s.index, { bytes: bytes - p.lastBytes, t: s.t });
+    const done = this.all.add(peer, s.index, bytes - p.lastBytes, s.t);
     this.line(`[${p.lastT.toFixed(2).padStart(6)}-${s.t.toFixed(2).padStart(6)} s] ${formatBytes(bytes - p.lastBytes).padStart(10)} ${formatRate(rate).padStart(16)} peer ${peer + 1}${s.final ? ' (last)' : ''}`,
       peer, `${peer + 1}: ${formatRate(rate)}`);
     p.lastBytes = bytes;
     p.lastT = s.t;
-    this.maybeAll();
+    this.allLines(s.final ? [...done, ...this.all.end(peer)] : done);
   }
 
-  private maybeAll(): void {
-    for (;;) {
-      const ds = this.peers.map((p) => p.deltas.get(this.nextAll));
-      if (ds.some((d) => d === undefined)) return;
-      const bytes = ds.reduce((a, d) => a + d!.bytes, 0);
-      const t = Math.max(...ds.map((d) => d!.t));
-      const rate = t > this.allT ? (bytes * 8) / (t - this.allT) : null;
-      this.line(`[${this.allT.toFixed(2).padStart(6)}-${t.toFixed(2).padStart(6)} s] ${formatBytes(bytes).padStart(10)} ${formatRate(rate).padStart(16)} all`, null, `all: ${formatRate(rate)}`);
-      this.allT = t;
-      this.nextAll++;
+  private allLines(intervals: GroupLiveInterval[]): void {
+    for (const iv of intervals) {
+      const rate = iv.seconds > 0 ? (iv.bytes * 8) / iv.seconds : null;
+      this.line(`[${(iv.t - iv.seconds).toFixed(2).padStart(6)}-${iv.t.toFixed(2).padStart(6)} s] ${formatBytes(iv.bytes).padStart(10)} ${formatRate(rate).padStart(16)} all`, null, `all: ${formatRate(rate)}`);
     }
   }
 

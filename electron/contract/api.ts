@@ -13,6 +13,8 @@
  * Errors cross as `{ code: 'LH_ERR_*', message }`; the UI matches on `code`.
  */
 import type { Direction, LinkSettingsInfo, LonghaulResult, ResultParams, Side } from './result.js';
+import type { GroupEnded, GroupExportFormat, GroupListing, StartGroupRunRequest } from './group-app.js';
+import type { LonghaulGroupResult } from './group.js';
 import type { SweepDimensionName, SweepFile, SweepPlan, SweepProgress, SweepRunHeadline, SweepTarget } from './sweep.js';
 
 /** Result export formats (all four since the reports landed; `Features.exportFormats` still says which work). */
@@ -148,6 +150,8 @@ export interface LiveSample {
   streams: [number, number, number][];
   /** TCP_INFO of the streams this side sends; absent where that side has no native addon. */
   tcp?: LiveTcp[];
+  /** In a group run: which peer's run (0-based index into the request's `peers`); absent for a single run. */
+  peer?: number;
 }
 
 export interface RunEnded {
@@ -300,17 +304,25 @@ export interface Invokes {
   sweepExport: { channel: 'sweep:export'; req: { id: string; format: SweepExportFormat }; res: ExportOutcome };
   /** The stored sweeps, newest first, with the unfinished ones a Resume can pick up. */
   listSweeps: { channel: 'sweep:list'; req: null; res: SweepEntry[] };
+  /** A multi-peer run (docs/multi-peer.md); one run of any kind at a time (`LH_ERR_BUSY`). Stop it with `stopRun`. */
+  startGroupRun: { channel: 'group:start'; req: StartGroupRunRequest; res: { runId: string } };
+  listGroups: { channel: 'group:list'; req: null; res: GroupListing };
+  loadGroup: { channel: 'group:load'; req: { id: string }; res: LonghaulGroupResult };
+  exportGroup: { channel: 'group:export'; req: { id: string; format: GroupExportFormat }; res: ExportOutcome };
+  groupReportText: { channel: 'group:text'; req: { id: string; format: GroupExportFormat }; res: ReportText };
 }
 
 /** The events main pushes: subscription name → [channel, payload]. */
 export interface Events {
-  onPhase: { channel: 'run:phase'; payload: { runId: string; phase: RunPhase } };
+  /** `peer` and, once it said hello, its `hostname`: in a group run. */
+  onPhase: { channel: 'run:phase'; payload: { runId: string; phase: RunPhase; peer?: number; hostname?: string } };
   onSample: { channel: 'run:sample'; payload: LiveSample };
   onRunEnd: { channel: 'run:end'; payload: RunEnded };
   onResponder: { channel: 'responder:status'; payload: ResponderStatus };
   onResponderSample: { channel: 'responder:sample'; payload: LiveSample };
   onResponderEnd: { channel: 'responder:end'; payload: RunEnded };
   onSweepProgress: { channel: 'sweep:progress'; payload: SweepProgressEvent };
+  onGroupEnd: { channel: 'group:end'; payload: GroupEnded };
 }
 
 export type InvokeName = keyof Invokes;
@@ -341,6 +353,11 @@ export const INVOKES: { readonly [K in InvokeName]: Invokes[K]['channel'] } = {
   sweepGet: 'sweep:get',
   sweepExport: 'sweep:export',
   listSweeps: 'sweep:list',
+  startGroupRun: 'group:start',
+  listGroups: 'group:list',
+  loadGroup: 'group:load',
+  exportGroup: 'group:export',
+  groupReportText: 'group:text',
 };
 
 export const EVENTS: { readonly [K in EventName]: Events[K]['channel'] } = {
@@ -351,6 +368,7 @@ export const EVENTS: { readonly [K in EventName]: Events[K]['channel'] } = {
   onResponderSample: 'responder:sample',
   onResponderEnd: 'responder:end',
   onSweepProgress: 'sweep:progress',
+  onGroupEnd: 'group:end',
 };
 
 /** `window.longhaul`: named actions, each event subscription returns its unsubscribe. */

@@ -12,6 +12,13 @@ export const GROUP_SCHEMA = 'longhaul.group/1' as const;
 /** What this PC does with a peer's bytes: `sender` (dual transmit), `receiver` (dual receive), `both` (bidir). */
 export type GroupRole = 'sender' | 'receiver' | 'both';
 
+/** How every report and the app name a role: short (titles) and what it means. */
+export const GROUP_ROLE_TEXT: Record<GroupRole, { short: string; long: string }> = {
+  sender: { short: 'dual transmit', long: 'dual transmit: this PC sends to every peer' },
+  receiver: { short: 'dual receive', long: 'dual receive: every peer sends to this PC' },
+  both: { short: 'both ways', long: 'both ways with every peer' },
+};
+
 /** This PC's role for a direction of the run. */
 export function groupRoleOf(direction: Direction): GroupRole {
   return direction === 'forward' ? 'sender' : direction === 'reverse' ? 'receiver' : 'both';
@@ -34,6 +41,11 @@ export interface GroupPeer {
   startOffsetSeconds: number | null;
   /** The peer's ordinary result (partial when it vanished or failed). */
   result: LonghaulResult;
+}
+
+/** `peer 2 (10.0.0.7:5211)`: how every report and the app name a peer (1-based, as the user counts). */
+export function peerLabel(p: Pick<GroupPeer, 'index' | 'address'>): string {
+  return `peer ${p.index + 1} (${p.address})`;
 }
 
 /** Group totals under the named conventions (received bytes; rates in bit/s). */

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import net from 'node:net';
 import os from 'node:os';
-import type { LinkInfo, LonghaulResult, Side } from '../contract/result.js';
+import type { LinkInfo, LonghaulResult, PeerInfo, Side } from '../contract/result.js';
 import { ControlChannel } from '../protocol/control-channel.js';
 import { secureControl, type ControllerSecurity } from '../security/controller-security.js';
 import { encodeDataHeader } from '../protocol/data-header.js';
@@ -108,6 +108,11 @@ export class ControllerRun extends EventEmitter<RunEvents> {
   /** Latest cumulative sample of a side (for live displays). */
   latest(side: Side): SideSample | undefined {
     return this.recorder.latest(side);
+  }
+
+  /** The responder as it introduced itself (host name 'unknown' before its hello). */
+  get responder(): PeerInfo {
+    return this.recorder.responder;
   }
 
   /** When this run's data plane started (`process.hrtime.bigint()`), or null before the start. */

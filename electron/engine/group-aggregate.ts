@@ -5,7 +5,7 @@
  * same interval length from a start within milliseconds of the others).
  */
 import type { GroupDiagnosis, GroupInterval, GroupPeer, GroupTotal, LonghaulGroupResult } from '../contract/group.js';
-import { GROUP_SCHEMA } from '../contract/group.js';
+import { GROUP_SCHEMA, peerLabel } from '../contract/group.js';
 import type { ErrorInfo, PeerInfo, ResultParams, Side, StreamResult } from '../contract/result.js';
 import { formatRate } from '../util/units.js';
 
@@ -25,11 +25,6 @@ export interface GroupMeta {
   errors: ErrorInfo[];
   /** Each peer's wall-clock rate when run alone, bit/s, in `peers` order (null entries: not known). */
   baselineBitsPerSecond?: (number | null)[];
-}
-
-/** `peer 2 (10.0.0.7:5211)`: how every report names a peer (1-based, as the user counts). */
-export function peerLabel(p: Pick<GroupPeer, 'index' | 'address'>): string {
-  return `peer ${p.index + 1} (${p.address})`;
 }
 
 /** Build the group document. `peers[i].result` are the runs' own results, untouched. */

@@ -13,7 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import os from 'node:os';
-import { groupRoleOf, type GroupPeer, type LonghaulGroupResult } from '../contract/group.js';
+import { groupRoleOf, peerLabel, type GroupPeer, type LonghaulGroupResult } from '../contract/group.js';
 import type { ErrorInfo, LonghaulResult, Side } from '../contract/result.js';
 import type { SessionState } from '../protocol/session-state.js';
 import type { ControllerSecurity } from '../security/controller-security.js';
@@ -21,7 +21,7 @@ import { LonghaulError } from '../util/errors.js';
 import { SOFTWARE } from '../util/version.js';
 import { ControllerRun, type ControllerOptions, type RunLinkHook } from './controller.js';
 import type { SideSample } from './data-plane.js';
-import { buildGroupResult, peerLabel } from './group-aggregate.js';
+import { buildGroupResult } from './group-aggregate.js';
 import type { RunParams } from './params.js';
 
 /**

@@ -41,6 +41,11 @@ export class RunRecorder {
     return this;
   }
 
+  /** Who the responder is: its address until its hello, then its (printable) host name and software too. */
+  get responder(): PeerInfo {
+    return this.meta.responder;
+  }
+
   /** The run's start, wall clock (informational: durations come from monotonic clocks). */
   setStartedAt(at: Date): void {
     this.meta = { ...this.meta, startedAt: at };

@@ -6,8 +6,7 @@
  * The three conventions: received_mbit_per_s is the wall-clock aggregate,
  * stream_sum_mbit_per_s the per-stream sum, peer_sum_mbit_per_s the per-peer sum.
  */
-import type { GroupTotal, LonghaulGroupResult } from '../contract/group.js';
-import { peerLabel } from '../engine/group-aggregate.js';
+import { peerLabel, type GroupTotal, type LonghaulGroupResult } from '../contract/group.js';
 import { CSV_COLUMNS, csvContextOf, csvHeader, csvRows, intervalRows, num, summaryRows, type CsvRow } from './csv-report.js';
 
 export const GROUP_CSV_COLUMNS = ['peer', ...CSV_COLUMNS, 'peer_sum_mbit_per_s'] as const;

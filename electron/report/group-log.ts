@@ -4,8 +4,7 @@
  * thread per peer. Its "Total Throughput" is the PetaBumps sum of the rows'
  * rates, here the per-peer sum; the line under it gives the group's wall clock.
  */
-import type { LonghaulGroupResult } from '../contract/group.js';
-import { peerLabel } from '../engine/group-aggregate.js';
+import { peerLabel, type LonghaulGroupResult } from '../contract/group.js';
 import { formatConsoleLog } from './console-log.js';
 import { formatPetaBumpsTable, UNITS_LINE } from './petabumps-table.js';
 

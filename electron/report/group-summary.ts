@@ -3,13 +3,10 @@
  * single-run summary, unchanged), then the aggregate under the three named
  * conventions and the group's diagnosis. Unknown is printed as "unknown".
  */
-import type { GroupTotal, LonghaulGroupResult } from '../contract/group.js';
-import { peerLabel } from '../engine/group-aggregate.js';
+import { GROUP_ROLE_TEXT, peerLabel, type GroupTotal, type LonghaulGroupResult } from '../contract/group.js';
 import { printable } from '../util/printable.js';
 import { formatBytes, formatRate, groupDigits } from '../util/units.js';
 import { formatSummary, type SummaryExtras } from './summary-block.js';
-
-const ROLE_TEXT = { sender: 'dual transmit: this PC sends to every peer', receiver: 'dual receive: every peer sends to this PC', both: 'both ways with every peer' } as const;
 
 function seconds(s: number | null): string {
   return s === null ? 'unknown' : `${s.toFixed(3)} s`;
@@ -29,7 +26,7 @@ export function groupTotalLines(label: string, t: GroupTotal): string[] {
 export function formatGroupAggregate(g: LonghaulGroupResult): string {
   const role = g.peers[0]?.role ?? 'sender';
   const skew = g.startSkewSeconds === null ? 'the common start never happened' : `started within ${(g.startSkewSeconds * 1000).toFixed(3)} ms of each other`;
-  const lines = [`Group ${g.id}: ${g.peers.length} peers, ${ROLE_TEXT[role]}; ${skew}`, ''];
+  const lines = [`Group ${g.id}: ${g.peers.length} peers, ${GROUP_ROLE_TEXT[role].long}; ${skew}`, ''];
   lines.push(`${'peer'.padEnd(40)}${'bytes received'.padStart(16)}${'seconds'.padStart(10)}${'wall-clock'.padStart(16)}${'per-stream sum'.padStart(16)}  status`);
   for (const p of g.peers) {
     const t = p.result.total;

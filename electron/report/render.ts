@@ -1,7 +1,12 @@
-/** Re-render a saved result in any report format (`longhaul report`, the app's export). */
+/** Re-render a saved result or group in any report format (`longhaul report`, the app's export). */
+import type { GroupExportFormat } from '../contract/group-app.js';
+import type { LonghaulGroupResult } from '../contract/group.js';
 import type { LonghaulResult } from '../contract/result.js';
+import { LonghaulError } from '../util/errors.js';
 import { formatConsoleLog } from './console-log.js';
 import { formatCsv } from './csv-report.js';
+import { formatGroupCsv } from './group-csv.js';
+import { formatGroupConsoleLog } from './group-log.js';
 import { formatTtcp } from './ttcp.js';
 
 export const REPORT_FORMATS = ['console', 'ttcp', 'csv', 'json'] as const;
@@ -18,5 +23,22 @@ export function renderReport(r: LonghaulResult, format: ReportFormat): string {
       return formatCsv(r);
     case 'json':
       return JSON.stringify(r, null, 2) + '\n';
+  }
+}
+
+/**
+ * A group's report: its console log (every peer's, then the aggregate table), its CSV, or
+ * the document. A ttcp line is one run's figure: a group has one per peer, in each peer's result.
+ */
+export function renderGroupReport(g: LonghaulGroupResult, format: ReportFormat | GroupExportFormat): string {
+  switch (format) {
+    case 'console':
+      return formatGroupConsoleLog(g);
+    case 'csv':
+      return formatGroupCsv(g);
+    case 'json':
+      return JSON.stringify(g, null, 2) + '\n';
+    case 'ttcp':
+      throw new LonghaulError('LH_ERR_BAD_ARGUMENT', 'a ttcp line is one run\'s figure; a group has one per peer: use --format console (every peer\'s log and the aggregate) or csv');
   }
 }

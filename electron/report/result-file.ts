@@ -66,6 +66,11 @@ export function parseResult(value: unknown, source: string): LonghaulResult {
 
 /** Read and validate a result file. Throws LonghaulError (LH_ERR_IO, LH_ERR_BAD_RESULT). */
 export async function readResultFile(path: string): Promise<LonghaulResult> {
+  return parseResult(await readJsonFile(path), path);
+}
+
+/** A saved JSON document, parsed but not yet checked. Throws LonghaulError (LH_ERR_IO, LH_ERR_BAD_RESULT). */
+export async function readJsonFile(path: string): Promise<unknown> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -78,5 +83,5 @@ export async function readResultFile(path: string): Promise<LonghaulResult> {
   } catch (err) {
     throw new LonghaulError('LH_ERR_BAD_RESULT', `${path} is not JSON (${(err as Error).message}); give a file written by --json`);
   }
-  return parseResult(value, path);
+  return value;
 }

@@ -2,11 +2,15 @@
  * Runs from the UI: start, live samples into the series, stop, end → Results.
  * Subscribes once to the API's events (for the controller and the responder side).
  */
-import type { LinkChoice, UiRunParams } from '../../electron/contract/api.js';
+import type { LinkChoice, RunPhase, UiRunParams } from '../../electron/contract/api.js';
 import type { Direction } from '../../electron/contract/result.js';
 import { api } from './bridge/index.js';
 import { errorText } from './bridge/ws-client.js';
-import { app, newLiveRun, splitPartner } from './state.svelte.js';
+import { GroupSeries } from './lib/group-series.js';
+import { app, newLiveRun, splitPartner, type GroupLive } from './state.svelte.js';
+
+/** The order a run goes through its phases: a group is as far as its slowest peer. */
+const PHASE_ORDER: RunPhase[] = ['hello', 'params', 'streams', 'start', 'running', 'results', 'done', 'failed'];
 
 /** Who sends stream `id` (the engine's plan: forward/reverse N streams, bidir N each way). */
 export function senderOf(direction: Direction, streams: number): (id: number) => 'controller' | 'responder' {
@@ -17,11 +21,30 @@ export async function startRun(params: UiRunParams, distanceMeters: number | nul
   const partner = splitPartner(app.partner, app.system?.defaultPort ?? 5211);
   if (!partner) return 'the partner address is not HOST or HOST:PORT';
   app.result = null;
+  app.group = null;
   app.distanceMeters = distanceMeters;
   try {
     const { runId } = await api.startRun({ host: partner.host, port: partner.port, params, link });
     // Raw object: $state would proxy the series, and a chart must not read through proxies 10×/s.
     app.run = newLiveRun(runId, params, senderOf(params.direction, params.streams), link);
+    app.screen = 'run';
+    return null;
+  } catch (err) {
+    return errorText(err);
+  }
+}
+
+/** Start a group run with the partners ticked on the Pair screen (direct to each; the host checks them again). */
+export async function startGroupRun(params: UiRunParams, distanceMeters: number | null, peers: { host: string; port: number }[]): Promise<string | null> {
+  app.result = null;
+  app.group = null;
+  app.distanceMeters = distanceMeters;
+  try {
+    const { runId } = await api.startGroupRun({ peers, params });
+    const run = newLiveRun(runId, params, senderOf(params.direction, params.streams));
+    const series = (view: 'receiver' | 'sender') => new GroupSeries({ view, direction: params.direction, senderOf: senderOf(params.direction, params.streams), peerCount: peers.length });
+    const group: GroupLive = { peers, phases: peers.map(() => 'hello'), hostnames: peers.map(() => null), receiver: series('receiver'), sender: series('sender') };
+    app.run = { ...run, group };
     app.screen = 'run';
     return null;
   } catch (err) {
@@ -54,12 +77,26 @@ let wired = false;
 export function wireEvents(): void {
   if (wired) return;
   wired = true;
-  api.onPhase(({ runId, phase }) => {
-    if (app.run?.runId === runId) app.run.phase = phase;
+  api.onPhase(({ runId, phase, peer, hostname }) => {
+    const run = app.run;
+    if (run?.runId !== runId) return;
+    if (!run.group || peer === undefined) {
+      run.phase = phase;
+      return;
+    }
+    run.group.phases[peer] = phase;
+    if (hostname) run.group.hostnames[peer] = hostname;
+    run.phase = run.group.phases.reduce((a, p) => (PHASE_ORDER.indexOf(p) < PHASE_ORDER.indexOf(a) ? p : a));
   });
   api.onSample((s) => {
     const run = app.run;
     if (!run || run.runId !== s.runId) return;
+    if (run.group) {
+      run.group.receiver.add(s);
+      run.group.sender.add(s);
+      run.tick++;
+      return;
+    }
     run.receiver.add(s);
     run.sender.add(s);
     run.tcp.add(s);
@@ -67,9 +104,18 @@ export function wireEvents(): void {
   });
   api.onRunEnd(({ runId, result, savedPath, saveError }) => {
     if (app.run?.runId !== runId) return;
+    app.group = null;
     app.result = result;
     app.resultSavedPath = savedPath;
     if (saveError) app.run.error = `the result could not be stored in History: ${saveError}`;
+    app.screen = 'results';
+  });
+  api.onGroupEnd(({ runId, group, savedPath, saveError }) => {
+    if (app.run?.runId !== runId) return;
+    app.result = null;
+    app.group = group;
+    app.resultSavedPath = savedPath;
+    if (saveError) app.run.error = `the group could not be stored in History: ${saveError}`;
     app.screen = 'results';
   });
   api.onResponder((s) => {

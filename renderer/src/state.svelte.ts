@@ -4,7 +4,9 @@
  * it; only `run-control.ts` talks to the API about runs.
  */
 import type { BypassState, ConnectionCheck, HistoryEntry, LinkChoice, ResponderStatus, RunPhase, SystemInfo, UiLinkPreset, UiRunParams } from '../../electron/contract/api.js';
+import type { LonghaulGroupResult } from '../../electron/contract/group.js';
 import type { LonghaulResult } from '../../electron/contract/result.js';
+import type { GroupSeries } from './lib/group-series.js';
 import { DEFAULT_LINK_FORM, type LinkForm } from './lib/link-form.js';
 import { LiveSeries } from './lib/live-series.js';
 import { TcpSeries } from './lib/tcp-series.js';
@@ -24,6 +26,22 @@ export const STEPS: { screen: Screen; label: string }[] = [
   { screen: 'results', label: 'Results' },
 ];
 
+/** A group run's own live state: its peers as chosen, each one's phase and host name, the per-peer series. */
+export interface GroupLive {
+  peers: { host: string; port: number }[];
+  phases: RunPhase[];
+  /** From each peer's hello (made printable by the protocol's schemas), null before it. */
+  hostnames: (string | null)[];
+  receiver: GroupSeries;
+  sender: GroupSeries;
+}
+
+/** A partner on the Pair screen's list: ticked ones are in the next test (two or more: a group run). */
+export interface PartnerChoice {
+  address: string;
+  ticked: boolean;
+}
+
 export interface LiveRun {
   runId: string;
   /** What was asked for (null on the responder side, which is not told here). */
@@ -37,6 +55,8 @@ export interface LiveRun {
   link: LinkChoice;
   /** The proxy's bypass switch as the proxy confirmed it; null for direct runs. */
   bypass: BypassState | null;
+  /** A multi-peer run's peers and series (then `receiver`/`sender` stay empty), or null for a single run. */
+  group: GroupLive | null;
   /** Bumped per sample so views re-read the series. */
   tick: number;
   startedAtMs: number;
@@ -51,6 +71,8 @@ class AppState {
   /** The partner, as typed: host or host:port. */
   partner = $state('');
   check = $state<ConnectionCheck | null>(null);
+  /** Partners put on the Pair screen's list; two or more ticked make the test a group run. */
+  partners = $state<PartnerChoice[]>([]);
   link = $state<LinkForm>({ ...DEFAULT_LINK_FORM });
   /** The emulator's presets, from the host (the renderer never imports electron/proxy). */
   presets = $state<UiLinkPreset[]>([]);
@@ -58,6 +80,8 @@ class AppState {
   run = $state<LiveRun | null>(null);
   result = $state<LonghaulResult | null>(null);
   resultSavedPath = $state<string | null>(null);
+  /** The group run shown on Results (then `result` is null). */
+  group = $state<LonghaulGroupResult | null>(null);
   /** Distance for bit·m/s, metres, from the form of the run shown (not stored in the result). */
   distanceMeters = $state<number | null>(null);
   history = $state<HistoryEntry[]>([]);
@@ -93,6 +117,7 @@ export function newLiveRun(runId: string, params: UiRunParams | null, senderOf: 
     receiver: new LiveSeries({ view: 'receiver', senderOf }),
     sender: new LiveSeries({ view: 'sender', senderOf }),
     tcp: new TcpSeries(),
+    group: null,
     link,
     bypass: link.kind === 'proxy' ? { runId, bypass: false, toggles: [] } : null,
     tick: 0,
@@ -100,4 +125,9 @@ export function newLiveRun(runId: string, params: UiRunParams | null, senderOf: 
     stopping: false,
     error: null,
   };
+}
+
+/** The partners ticked on the Pair screen's list, parsed (unparseable ones are left out). */
+export function tickedPartners(defaultPort: number): { host: string; port: number }[] {
+  return app.partners.filter((p) => p.ticked).map((p) => splitPartner(p.address, defaultPort)).filter((p): p is { host: string; port: number } => p !== null);
 }

@@ -1,7 +1,10 @@
-/** `longhaul report --from FILE --format console|ttcp|csv|json [--out FILE] [--force]`: re-render a saved result. */
+/**
+ * `longhaul report --from FILE --format console|ttcp|csv|json [--out FILE] [--force]`: re-render a saved
+ * result, or a multi-peer run's `longhaul.group/1` with the group layouts (told apart by the file's `schema`).
+ */
 import { Option, type Command } from 'commander';
-import { readResultFile } from '../../report/result-file.js';
-import { REPORT_FORMATS, renderReport, type ReportFormat } from '../../report/render.js';
+import { readSavedDocument } from '../../report/group-file.js';
+import { REPORT_FORMATS, renderGroupReport, renderReport, type ReportFormat } from '../../report/render.js';
 import { writeWholeFile } from '../../report/report-file.js';
 import { describeError } from '../../util/errors.js';
 import { checkOutputFiles } from '../../util/output-paths.js';
@@ -17,8 +20,8 @@ interface ReportFlags {
 export function register(program: Command): void {
   program
     .command('report')
-    .description('re-render a saved result (--json FILE of a run) as the receiver console log, a ttcp line, CSV or JSON')
-    .requiredOption('--from <file>', 'a longhaul.result/1 JSON file')
+    .description('re-render a saved result (--json FILE of a run) as the receiver console log, a ttcp line, CSV or JSON; a multi-peer run\'s file as every peer\'s and the aggregate\'s')
+    .requiredOption('--from <file>', 'a longhaul.result/1 or longhaul.group/1 JSON file')
     .addOption(new Option('-f, --format <format>', 'output format').choices(REPORT_FORMATS).default('console'))
     .option('-o, --out <file>', 'write to this file instead of the terminal')
     .option('--force', 'overwrite --out if it exists')
@@ -26,7 +29,8 @@ export function register(program: Command): void {
       let text: string;
       try {
         checkOutputFiles([{ flag: '--out', path: flags.out }]);
-        text = renderReport(await readResultFile(flags.from), flags.format);
+        const doc = await readSavedDocument(flags.from);
+        text = doc.kind === 'group' ? renderGroupReport(doc.group, flags.format) : renderReport(doc.result, flags.format);
       } catch (err) {
         const e = describeError(err);
         process.stderr.write(`longhaul: ${e.code}: ${e.message}\n`);
