@@ -229,7 +229,7 @@ describe('browser mode, end to end', { skip: skip ?? false, timeout: 120_000 }, 
     const log = await download(page, 'Console log');
     assert.equal(log, renderReport(result, 'console'));
     assert.equal(log.trim(), pane.trim(), 'the exported log is the one shown');
-    assert.match(log, /^Parameters: 2 stream\(s\) per direction, forward, limit 30 s, buffer \d+ bytes, window 65536 bytes requested, interval 0.25 s$/m);
+    assert.match(log, /^Parameters: 2 stream\(s\) per direction, forward, limit 30 s, buffer \d+ bytes, window 65536 bytes requested, MSS OS default, interval 0.25 s$/m);
     assert.ok(log.includes(` ${(shownBytes / 1e6).toFixed(6)} `), 'PetaBumps total (MEG) = the bytes shown');
     assert.match(log, /PARTIAL: stopped by the user/);
     assert.match(await download(page, 'ttcp line'), new RegExp(`^${shownBytes} bytes in [\\d.]+ real seconds = [\\d.]+ Mbit/sec$`, 'm'));
