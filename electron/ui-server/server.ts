@@ -1,14 +1,15 @@
 /**
  * Browser mode: the renderer and the contract on 127.0.0.1 only. The URL it
- * returns carries a random token; without it the page loads but can do nothing.
+ * returns carries a one-time token, traded on first load for a session cookie
+ * (ui-session.ts); without the cookie nothing is served.
  */
-import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type net from 'node:net';
 import type { ExportOutcome } from '../contract/api.js';
 import { AppBackend } from '../app/backend.js';
 import type { ExportFile } from '../app/exporters.js';
 import { serveStatic } from './static-files.js';
+import { UiSession } from './ui-session.js';
 import { WsBridge } from './ws-bridge.js';
 
 export interface UiServerOptions {
@@ -31,15 +32,25 @@ async function downloadExport(file: ExportFile): Promise<ExportOutcome> {
 }
 
 export async function startUiServer(o: UiServerOptions): Promise<UiServer> {
-  const token = randomBytes(24).toString('base64url');
   const backend = new AppBackend({ mode: 'browser', dataDir: o.dataDir, saveExport: downloadExport });
   let port = 0;
-  const bridge = new WsBridge(backend, token, () => port);
+  const session = new UiSession(() => port);
+  const bridge = new WsBridge(backend, session, () => port);
   const server = http.createServer((req, res) => {
     const host = req.headers.host ?? '';
     if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) {
       // Refuse other Host names: a DNS-rebinding page must not read this one.
       res.writeHead(421, { 'Content-Type': 'text/plain' }).end('misdirected request\n');
+      return;
+    }
+    const access = session.pageAccess(req);
+    if (access.kind === 'exchange') {
+      // 303 to the bare address: the token leaves the address bar and the history.
+      res.writeHead(303, { 'Set-Cookie': access.setCookie, Location: '/', 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' }).end();
+      return;
+    }
+    if (access.kind === 'refused') {
+      res.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end(`Longhaul: ${access.why}\n`);
       return;
     }
     void serveStatic(req, res, port, o.rendererDir);
@@ -52,7 +63,7 @@ export async function startUiServer(o: UiServerOptions): Promise<UiServer> {
   port = (server.address() as net.AddressInfo).port;
   let closing: Promise<void> | null = null;
   return {
-    url: `http://127.0.0.1:${port}/?token=${token}`,
+    url: session.launchUrl(),
     port,
     backend,
     close: () =>

@@ -1,14 +1,13 @@
 /**
  * The contract over a WebSocket, for browser mode. A socket is accepted only
- * with the server's random token in its URL, from a page this server served
- * (Origin and Host are 127.0.0.1:port), so another site in the same browser
- * cannot drive the engine. Calls are validated by the backend like IPC calls.
+ * with this server's session cookie (ui-session.ts), from a page this server
+ * served (Origin and Host are 127.0.0.1:port), so another site in the same
+ * browser cannot drive the engine. Calls are validated by the backend like IPC calls.
  *
  * Backpressure: live samples are cumulative counters, so when a socket's send
  * buffer is over `MAX_BUFFERED_BYTES` a sample is dropped (the chart loses
  * resolution, never bytes); every other event and every reply is always sent.
  */
-import { timingSafeEqual } from 'node:crypto';
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -16,6 +15,7 @@ import type { EventName, Events, WireMessage, WireRequest } from '../contract/ap
 import type { AppBackend } from '../app/backend.js';
 import { isInvokeName } from '../app/request-schemas.js';
 import { describeError } from '../util/errors.js';
+import type { UiSession } from './ui-session.js';
 
 export const MAX_BUFFERED_BYTES = 1024 * 1024;
 /** Largest frame a page may send (calls are small JSON). */
@@ -26,11 +26,11 @@ export class WsBridge {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD_BYTES });
   droppedSamples = 0;
 
-  constructor(private readonly backend: AppBackend, private readonly token: string, private readonly port: () => number) {
+  constructor(private readonly backend: AppBackend, private readonly session: UiSession, private readonly port: () => number) {
     this.wss.on('connection', (ws) => this.onConnection(ws));
   }
 
-  /** Handle an HTTP upgrade: accept it on /ws with the right token, origin and host; 403 otherwise. */
+  /** Handle an HTTP upgrade: accept it on /ws with the session cookie, origin and host; 403 otherwise. */
   handleUpgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
     const why = this.refusal(req);
     if (why) {
@@ -44,9 +44,7 @@ export class WsBridge {
   refusal(req: http.IncomingMessage): string | null {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== '/ws') return 'unknown path';
-    const given = Buffer.from(url.searchParams.get('token') ?? '');
-    const want = Buffer.from(this.token);
-    if (given.length !== want.length || !timingSafeEqual(given, want)) return 'bad or missing token: open the URL longhaul ui printed';
+    if (!this.session.hasCookie(req)) return 'no session: open the URL longhaul ui printed';
     const self = [`127.0.0.1:${this.port()}`, `localhost:${this.port()}`];
     if (!self.includes(req.headers.host ?? '')) return 'wrong Host header';
     const origin = req.headers.origin;

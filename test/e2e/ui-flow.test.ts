@@ -84,6 +84,7 @@ describe('browser mode, end to end', { skip: skip ?? false, timeout: 120_000 }, 
     await page.goto(url);
     await browser!.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url).origin });
     await page.getByTestId('hostname').waitFor();
+    assert.equal(new URL(page.url()).search, '', 'the one-time token left the address bar (traded for a session cookie)');
     await shot(page, '01-start');
 
     // Keyboard only: Tab to the first big choice and press Enter.

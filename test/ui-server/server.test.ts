@@ -1,5 +1,6 @@
 /**
- * Browser-mode server: 127.0.0.1 only, the token guards the WebSocket, other
+ * Browser-mode server: 127.0.0.1 only, a one-time launch token traded for an
+ * HttpOnly, SameSite=Strict cookie that guards pages and the WebSocket, other
  * Host names and origins are refused, the page gets a strict CSP, no path
  * escapes the renderer folder, and calls and errors cross the socket intact.
  */
@@ -13,9 +14,9 @@ import WebSocket from 'ws';
 import type { WireMessage } from '../../electron/contract/api.js';
 import { startUiServer, type UiServer } from '../../electron/ui-server/server.js';
 
-function get(port: number, p: string, host = `127.0.0.1:${port}`): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function get(port: number, p: string, host = `127.0.0.1:${port}`, cookie?: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.get({ host: '127.0.0.1', port, path: p, headers: { host } }, (res) => {
+    const req = http.get({ host: '127.0.0.1', port, path: p, headers: { host, ...(cookie ? { cookie } : {}) } }, (res) => {
       let body = '';
       res.on('data', (c: Buffer) => (body += c.toString()));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
@@ -54,6 +55,7 @@ describe('browser-mode server', { timeout: 20_000 }, () => {
   let dir: string;
   let server: UiServer;
   let wsUrl: string;
+  let cookie: string;
 
   before(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'longhaul-uiserver-'));
@@ -63,43 +65,71 @@ describe('browser-mode server', { timeout: 20_000 }, () => {
     await writeFile(path.join(ui, 'assets', 'a.js'), 'export {}');
     await writeFile(path.join(dir, 'secret.txt'), 'secret');
     server = await startUiServer({ port: 0, dataDir: path.join(dir, 'data'), rendererDir: ui });
-    const u = new URL(server.url);
-    wsUrl = `ws://127.0.0.1:${server.port}/ws?token=${u.searchParams.get('token')}`;
+    wsUrl = `ws://127.0.0.1:${server.port}/ws`;
+    const launch = await get(server.port, new URL(server.url).pathname + new URL(server.url).search);
+    cookie = String(launch.headers['set-cookie']?.[0] ?? '').split(';')[0]!;
   });
   after(async () => {
     await server.close();
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('listens on 127.0.0.1 and prints a URL with a long random token', () => {
+  it('listens on 127.0.0.1 and prints a URL with a long random one-time token', () => {
     const u = new URL(server.url);
     assert.equal(u.hostname, '127.0.0.1');
     assert.ok((u.searchParams.get('token') ?? '').length >= 32);
   });
 
+  it('trades the launch token for an HttpOnly, SameSite=Strict cookie once, and redirects to the bare address', async () => {
+    assert.match(cookie, new RegExp(`^longhaul_${server.port}=[A-Za-z0-9_-]{40,}$`));
+    const again = await get(server.port, new URL(server.url).pathname + new URL(server.url).search);
+    assert.equal(again.status, 403, 'a second use of the launch URL is refused');
+    assert.match(again.body, /already used/);
+    assert.equal((await get(server.port, '/?token=wrong')).status, 403);
+    assert.equal((await get(server.port, '/')).status, 403, 'no cookie, no page');
+  });
+
+  it('the launch answer: 303 to /, the cookie HttpOnly and SameSite=Strict', async () => {
+    const other = await startUiServer({ port: 0, dataDir: path.join(dir, 'data2'), rendererDir: path.join(dir, 'ui') });
+    try {
+      const u = new URL(other.url);
+      const r = await get(other.port, u.pathname + u.search);
+      assert.equal(r.status, 303);
+      assert.equal(r.headers.location, '/');
+      const set = String(r.headers['set-cookie']?.[0]);
+      assert.match(set, /; HttpOnly/);
+      assert.match(set, /; SameSite=Strict/);
+      assert.match(set, /; Path=\//);
+      assert.ok(!set.startsWith(`longhaul_${server.port}=`), 'each server has its own cookie name (cookies are per host, not per port)');
+    } finally {
+      await other.close();
+    }
+  });
+
   it('serves the page with a strict CSP, and nothing outside the renderer folder', async () => {
-    const page = await get(server.port, '/?token=x');
+    const page = await get(server.port, '/', undefined, cookie);
     assert.equal(page.status, 200);
     const csp = String(page.headers['content-security-policy']);
     assert.match(csp, /script-src 'self'/);
     assert.match(csp, new RegExp(`connect-src ws://127.0.0.1:${server.port}`));
     assert.doesNotMatch(csp, /unsafe/);
-    assert.equal((await get(server.port, '/assets/a.js')).status, 200);
-    assert.equal((await get(server.port, '/../secret.txt')).status, 404);
-    assert.equal((await get(server.port, '/%2e%2e/secret.txt')).status, 404);
-    assert.equal((await get(server.port, '/%E0%A4%A')).status, 400); // malformed escape: an answer, not a crash
-    assert.equal((await get(server.port, '/', `evil.example:${server.port}`)).status, 421);
+    assert.equal((await get(server.port, '/assets/a.js', undefined, cookie)).status, 200);
+    assert.equal((await get(server.port, '/../secret.txt', undefined, cookie)).status, 404);
+    assert.equal((await get(server.port, '/%2e%2e/secret.txt', undefined, cookie)).status, 404);
+    assert.equal((await get(server.port, '/%E0%A4%A', undefined, cookie)).status, 400); // malformed escape: an answer, not a crash
+    assert.equal((await get(server.port, '/', `evil.example:${server.port}`, cookie)).status, 421);
   });
 
-  it('refuses sockets without the token, with a foreign origin or Host', async () => {
-    assert.equal(await openWs(`ws://127.0.0.1:${server.port}/ws`), 403);
-    assert.equal(await openWs(wsUrl.replace(/token=[^&]+/, 'token=wrong')), 403);
-    assert.equal(await openWs(wsUrl, { Origin: 'http://evil.example' }), 403);
-    assert.equal(await openWs(wsUrl, { Host: `attacker.example:${server.port}` }), 403);
+  it('refuses sockets without the cookie, with a wrong one, a foreign origin or Host, and with the old URL token', async () => {
+    assert.equal(await openWs(wsUrl), 403);
+    assert.equal(await openWs(wsUrl, { Cookie: `longhaul_${server.port}=wrong` }), 403);
+    assert.equal(await openWs(`${wsUrl}?token=${new URL(server.url).searchParams.get('token')}`), 403);
+    assert.equal(await openWs(wsUrl, { Cookie: cookie, Origin: 'http://evil.example' }), 403);
+    assert.equal(await openWs(wsUrl, { Cookie: cookie, Host: `attacker.example:${server.port}` }), 403);
   });
 
   it('carries calls and coded errors; closes on garbage', async () => {
-    const ws = await openWs(wsUrl, { Origin: `http://127.0.0.1:${server.port}` });
+    const ws = await openWs(wsUrl, { Cookie: cookie, Origin: `http://127.0.0.1:${server.port}` });
     assert.ok(ws instanceof WebSocket);
     try {
       const info = await call(ws, 1, 'systemInfo', null);

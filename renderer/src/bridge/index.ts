@@ -1,7 +1,7 @@
 /**
  * The API the screens use: Electron's preload puts it on `window.longhaul`;
- * in a browser (`longhaul ui`) it is built over the WebSocket, with the token
- * from the page's URL.
+ * in a browser (`longhaul ui`) it is built over the WebSocket, let in by the
+ * session cookie the launch URL was traded for.
  */
 import type { LonghaulApi } from '../../../electron/contract/api.js';
 import { connectWs } from './ws-client.js';
@@ -14,8 +14,8 @@ declare global {
 
 export function getApi(): LonghaulApi {
   if (window.longhaul) return window.longhaul;
-  const token = new URLSearchParams(location.search).get('token') ?? '';
-  return connectWs(`ws://${location.host}/ws?token=${encodeURIComponent(token)}`);
+  // The session cookie the launch URL was traded for goes with the upgrade request (ui-session.ts).
+  return connectWs(`ws://${location.host}/ws`);
 }
 
 export const api: LonghaulApi = getApi();

@@ -16,7 +16,7 @@ export function connectWs(url: string): LonghaulApi {
   const ws = new WebSocket(url);
   const opened = new Promise<void>((resolve, reject) => {
     ws.addEventListener('open', () => resolve(), { once: true });
-    ws.addEventListener('close', () => reject(new ApiCallError('LH_ERR_PEER_GONE', 'the Longhaul UI server is not reachable: is `longhaul ui` still running, and did you open the exact URL it printed (with its token)?')), { once: true });
+    ws.addEventListener('close', () => reject(new ApiCallError('LH_ERR_PEER_GONE', 'the Longhaul UI server is not reachable: is `longhaul ui` still running, and did you open the URL it printed, in this browser?')), { once: true });
   });
   opened.catch(() => undefined);
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: ApiCallError) => void }>();
