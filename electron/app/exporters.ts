@@ -9,7 +9,6 @@ import type { GroupExportFormat } from '../contract/group-app.js';
 import type { LonghaulGroupResult } from '../contract/group.js';
 import type { LonghaulResult } from '../contract/result.js';
 import { renderGroupReport, renderReport } from '../report/render.js';
-import { LonghaulError } from '../util/errors.js';
 
 export interface ExportFile {
   fileName: string;
@@ -17,25 +16,10 @@ export interface ExportFile {
   text: string;
 }
 
-type Exporter = (r: LonghaulResult) => ExportFile;
-
-const exporters = new Map<ExportFormat, Exporter>();
-
-/** Add (or replace) the exporter of a format. */
-function registerExporter(format: ExportFormat, fn: Exporter): void {
-  exporters.set(format, fn);
-}
-
-/** Which formats this build can export. */
-export function availableFormats(): Record<ExportFormat, boolean> {
-  return { json: exporters.has('json'), csv: exporters.has('csv'), console: exporters.has('console'), ttcp: exporters.has('ttcp') };
-}
-
-/** Render a result in a format; `LH_ERR_NOT_AVAILABLE` when this build has no exporter for it. */
+/** Render a result in one of the contract's formats, as `longhaul report --format F` does. */
 export function exportAs(r: LonghaulResult, format: ExportFormat): ExportFile {
-  const fn = exporters.get(format);
-  if (!fn) throw new LonghaulError('LH_ERR_NOT_AVAILABLE', `exporting as ${format} is not available in this build`);
-  return fn(r);
+  const { ext, mimeType } = FILE_TYPES[format];
+  return { fileName: `${baseName(r)}.${ext}`, mimeType, text: renderReport(r, format) };
 }
 
 /** A file name stem that sorts by time and says what it is. */
@@ -50,11 +34,6 @@ const FILE_TYPES: Record<ExportFormat, { ext: string; mimeType: string }> = {
   console: { ext: 'log', mimeType: 'text/plain' },
   ttcp: { ext: 'ttcp.txt', mimeType: 'text/plain' },
 };
-
-for (const format of Object.keys(FILE_TYPES) as ExportFormat[]) {
-  const { ext, mimeType } = FILE_TYPES[format];
-  registerExporter(format, (r) => ({ fileName: `${baseName(r)}.${ext}`, mimeType, text: renderReport(r, format) }));
-}
 
 /** A group in one of its formats: the same text `longhaul report --from group.json --format F` prints. */
 export function exportGroupAs(g: LonghaulGroupResult, format: GroupExportFormat): ExportFile {

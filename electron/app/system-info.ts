@@ -5,7 +5,6 @@ import { localAddresses } from '../util/net.js';
 import { DEFAULT_PORT } from '../engine/responder.js';
 import { nativeSockets } from '../native/load-native.js';
 import { SOFTWARE } from '../util/version.js';
-import { availableFormats } from './exporters.js';
 
 /**
  * Features of this build. The window and the TCP figures need the native
@@ -15,12 +14,8 @@ import { availableFormats } from './exporters.js';
 export function buildFeatures(): Features {
   const native = nativeSockets();
   return {
-    exportFormats: availableFormats(),
-    linkEmulator: true,
-    diagnosis: true,
     rttCwnd: native.api !== null,
     windowApplied: native.api !== null,
-    discovery: true,
     nativeReason: native.reason,
   };
 }

@@ -17,26 +17,19 @@ import type { GroupEnded, GroupExportFormat, GroupListing, StartGroupRunRequest 
 import type { LonghaulGroupResult } from './group.js';
 import type { SweepDimensionName, SweepFile, SweepPlan, SweepProgress, SweepRunHeadline, SweepTarget } from './sweep.js';
 
-/** Result export formats (all four since the reports landed; `Features.exportFormats` still says which work). */
+/** Result export formats: `longhaul report --format` and the app's export share this one list. */
 export type ExportFormat = 'json' | 'csv' | 'console' | 'ttcp';
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['json', 'csv', 'console', 'ttcp'];
 
 /**
- * What this build can do. The UI disables (with "not available in this build")
- * whatever is false here instead of faking it; features land by flipping these.
+ * What this PC can do beyond what every build does: the figures that need the native socket
+ * addon. The UI says why when they are false instead of faking them.
  */
 export interface Features {
-  exportFormats: Record<ExportFormat, boolean>;
-  /** The local delay proxy with link presets. */
-  linkEmulator: boolean;
-  /** The one-sentence limiter diagnosis and console log. */
-  diagnosis: boolean;
   /** Per-stream RTT and cwnd samples (native addon). */
   rttCwnd: boolean;
   /** Applying a requested TCP window before the handshake (native addon). */
   windowApplied: boolean;
-  /** Finding responders on the LAN (pairing issue). */
-  discovery: boolean;
   /** Why `rttCwnd` and `windowApplied` are false (the native addon's load error), or null. */
   nativeReason: string | null;
 }

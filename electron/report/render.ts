@@ -1,4 +1,5 @@
 /** Re-render a saved result or group in any report format (`longhaul report`, the app's export). */
+import { EXPORT_FORMATS, type ExportFormat } from '../contract/api.js';
 import type { GroupExportFormat } from '../contract/group-app.js';
 import type { LonghaulGroupResult } from '../contract/group.js';
 import type { LonghaulResult } from '../contract/result.js';
@@ -9,8 +10,9 @@ import { formatGroupCsv } from './group-csv.js';
 import { formatGroupConsoleLog } from './group-log.js';
 import { formatTtcp } from './ttcp.js';
 
-export const REPORT_FORMATS = ['console', 'ttcp', 'csv', 'json'] as const;
-export type ReportFormat = (typeof REPORT_FORMATS)[number];
+/** The formats `longhaul report` and the app's export share: one list, the contract's. */
+export const REPORT_FORMATS = EXPORT_FORMATS;
+export type ReportFormat = ExportFormat;
 
 /** The report text; JSON is the result itself, pretty-printed. */
 export function renderReport(r: LonghaulResult, format: ReportFormat): string {
