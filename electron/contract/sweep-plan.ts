@@ -3,6 +3,7 @@
  * renderer (one copy): which cells it has, in which order the runs go, how
  * long it takes, which runs a resume still owes, and each cell's figures.
  */
+import { seededRandom } from './seeded-random.js';
 import type { LimiterVerdict } from './result.js';
 import type {
   SweepCell, SweepCellSettings, SweepCellSummary, SweepDimension, SweepPlan, SweepRunHeadline, SweepStats,
@@ -51,17 +52,6 @@ export function expandPlan(plan: SweepPlan): SweepCell[] {
   return cells;
 }
 
-/** mulberry32: a tiny seeded generator; the order must be the same on every PC and in the renderer. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * The order of every run of the plan. `sequential`: cell by cell, each cell's
@@ -76,7 +66,7 @@ export function runOrder(plan: SweepPlan, cellCount = expandPlan(plan).length): 
     for (let cell = 0; cell < cellCount; cell++) for (let repeat = 0; repeat < plan.repeat; repeat++) keys.push({ cell, repeat });
     return keys;
   }
-  const next = random(plan.seed);
+  const next = seededRandom(plan.seed);
   for (let repeat = 0; repeat < plan.repeat; repeat++) {
     const cells = Array.from({ length: cellCount }, (_, i) => i);
     for (let i = cells.length - 1; i > 0; i--) { // Fisher-Yates

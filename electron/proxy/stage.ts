@@ -74,13 +74,4 @@ export interface Stage {
 export { DEFAULT_MSS_BYTES } from '../contract/wire.js';
 
 /** Small deterministic PRNG (mulberry32), for stages given a `seed`: a test can replay its losses. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom } from '../contract/seeded-random.js';
