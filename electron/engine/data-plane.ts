@@ -156,6 +156,21 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
   }
 
   /**
+   * Controller side, one stream after another in `ids` order: each is connected and has sent its
+   * header before the next dials. An iperf3 server numbers streams, and in --bidir picks their
+   * direction, by the order it accepts them.
+   */
+  async connectInOrder(ids: number[], host: string, port: number, headerFor: (id: number) => Buffer): Promise<void> {
+    for (const id of ids) {
+      const slot = this.slotOf.get(id);
+      if (!slot) throw new LonghaulError('LH_ERR_DATA_STREAM', `no stream ${id} in this run`);
+      const ready = this.waitReady(id);
+      this.tell(slot, { type: 'connect', id, host, port, headerB64: headerFor(id).toString('base64'), bytes: this.budgets.get(id) ?? null });
+      await ready;
+    }
+  }
+
+  /**
    * Responder side, owned data connections (native/data-conn.ts): hand a socket the addon accepted
    * to the worker that owns stream `id`. Windows duplicates it into the worker
    * (WSADuplicateSocketW); elsewhere Node wraps the descriptor and passes it as it passes any
@@ -202,8 +217,20 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
     for (const slot of this.slots) this.tell(slot, { type: 'start', startNs: startNs.toString() });
   }
 
-  stop(graceMs: number): void {
-    for (const slot of this.slots) this.tell(slot, { type: 'stop', graceMs });
+  /**
+   * Stop: senders end their streams, receivers wait for the peer's FIN. With `receiveTargets`
+   * (stream id → bytes the peer says it sent) a receiver that has counted them ends at once,
+   * without waiting for a FIN the peer sends only later (an iperf3 client closes its streams
+   * after the results exchange). With `role`, only that role's workers are told.
+   */
+  stop(graceMs: number, receiveTargets?: Map<number, number>, role?: WorkerRole): void {
+    for (const slot of this.slots) {
+      if (role && slot.role !== role) continue;
+      const targets = receiveTargets && slot.role === 'receive'
+        ? slot.streamIds.filter((id) => receiveTargets.has(id)).map((id) => [id, receiveTargets.get(id)!] as [number, number])
+        : undefined;
+      this.tell(slot, { type: 'stop', graceMs, ...(targets?.length ? { receiveTargets: targets } : {}) });
+    }
   }
 
   /** Kill every worker. Safe to call twice. */

@@ -445,7 +445,10 @@ function boundBacklogs(): void {
   }
 }
 
-function onStop(graceMs: number): void {
+/** How often a stopping worker checks its receivers against their byte targets, ms. */
+const TARGET_CHECK_MS = 10;
+
+function onStop(graceMs: number, receiveTargets: Map<number, number> | null): void {
   stopping = true;
   if (!started) {
     started = true;
@@ -466,6 +469,12 @@ function onStop(graceMs: number): void {
     for (const s of streams.values()) {
       if (s.finished) continue;
       const bytes = countedBytes(s);
+      const target = receiveTargets?.get(s.id);
+      if (target !== undefined && bytes >= target) {
+        // Everything the peer sent is here: the stream is complete, whenever its FIN comes.
+        finishStream(s);
+        continue;
+      }
       const p = progress.get(s.id);
       if (!p || p.bytes !== bytes) {
         progress.set(s.id, { bytes, ns: now });
@@ -483,7 +492,7 @@ function onStop(graceMs: number): void {
     }
     if (open === 0) clearInterval(watchdog);
     maybeDone();
-  }, Math.min(250, graceMs));
+  }, receiveTargets ? TARGET_CHECK_MS : Math.min(250, graceMs));
   watchdog.unref();
   maybeDone();
 }
@@ -558,7 +567,7 @@ function onMessage(msg: ToWorker, handle?: unknown): void {
       onStart(msg.startNs);
       return;
     case 'stop':
-      onStop(msg.graceMs);
+      onStop(msg.graceMs, msg.receiveTargets ? new Map(msg.receiveTargets) : null);
       return;
   }
 }

@@ -37,8 +37,11 @@ export type ToWorker =
   | { type: 'adopt-owned'; id: number; bytes: number | null; socketB64: string }
   /** `startNs`: process.hrtime.bigint() of the run's start, as a decimal string (same clock in every local process). */
   | { type: 'start'; startNs: string }
-  /** Stop now: senders end their streams, receivers wait up to `graceMs` for the peer's FIN. */
-  | { type: 'stop'; graceMs: number };
+  /**
+   * Stop now: senders end their streams, receivers wait up to `graceMs` for the peer's FIN; a
+   * receiver with a target ([id, bytes]) ends cleanly as soon as it has counted that many bytes.
+   */
+  | { type: 'stop'; graceMs: number; receiveTargets?: [number, number][] };
 
 export type FromWorker =
   | { type: 'ready'; id: number }
