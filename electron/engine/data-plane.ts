@@ -48,6 +48,8 @@ export interface DataPlaneEvents {
   done: [StreamEnd[]];
   /** A worker died or a stream failed before the start. */
   error: [LonghaulError];
+  /** A sending worker answered a drain (see drained()). */
+  drained: [boolean];
 }
 
 export interface DataPlaneOptions {
@@ -61,6 +63,11 @@ export interface DataPlaneOptions {
   listenerWindow?: { applied: boolean; reason: string | null; window?: AppliedWindow | null };
   /** Responder side: how setting the listener's MSS went (see WorkerInit.listenerMss). */
   listenerMss?: MssSetup | null;
+  /**
+   * Keep the workers (and so their sockets) after every stream has ended, until destroy():
+   * drained() can then still read the senders' TCP_INFO.
+   */
+  keepWorkersAfterDone?: boolean;
 }
 
 /** Close a descriptor this process no longer needs; an error means it is gone already. */
@@ -89,9 +96,11 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
   private finished = false;
   private finalEmitted = false;
   private destroyed = false;
+  private readonly keepWorkers: boolean;
 
   constructor(opts: DataPlaneOptions) {
     super();
+    this.keepWorkers = opts.keepWorkersAfterDone ?? false;
     const { params, plan, side } = opts;
     for (const role of ['send', 'receive'] as const) {
       const mine = plan.filter((s) => (s.sender === side) === (role === 'send'));
@@ -233,6 +242,32 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
     }
   }
 
+  /**
+   * Resolves once every sending worker says the peer acknowledged all its bytes (true), or
+   * one could not tell or `timeoutMs` passed (false).
+   */
+  drained(timeoutMs: number): Promise<boolean> {
+    const senders = this.slots.filter((s) => s.role === 'send' && !s.exited);
+    if (senders.length === 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      let left = senders.length;
+      let acked = true;
+      const timer = setTimeout(() => finish(false), timeoutMs + 500);
+      timer.unref?.();
+      const finish = (ok: boolean): void => {
+        clearTimeout(timer);
+        this.off('drained', onDrained);
+        resolve(ok);
+      };
+      const onDrained = (ok: boolean): void => {
+        acked &&= ok;
+        if (--left === 0) finish(acked);
+      };
+      this.on('drained', onDrained);
+      for (const slot of senders) this.tell(slot, { type: 'drain', timeoutMs });
+    });
+  }
+
   /** Kill every worker. Safe to call twice. */
   destroy(): void {
     if (this.destroyed) return;
@@ -268,6 +303,9 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
         slot.lastT = m.t;
         if (m.final) slot.final = true;
         this.emitReadySamples();
+        return;
+      case 'drained':
+        this.emit('drained', m.acked);
         return;
       case 'done':
         slot.done = m.streams;
@@ -330,6 +368,6 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
     const ends = this.slots.flatMap((s) => s.done ?? []).sort((a, b) => a.id - b.id);
     this.emit('done', ends);
     // Workers have reported everything; let them go.
-    for (const slot of this.slots) if (!slot.exited) slot.child.disconnect();
+    if (!this.keepWorkers) for (const slot of this.slots) if (!slot.exited) slot.child.disconnect();
   }
 }

@@ -497,6 +497,45 @@ function onStop(graceMs: number, receiveTargets: Map<number, number> | null): vo
   maybeDone();
 }
 
+/** How often a drain checks its senders' TCP_INFO, ms. */
+const DRAIN_CHECK_MS = 5;
+
+/**
+ * Wait until the peer has acknowledged every byte this worker's senders wrote (nothing unsent,
+ * nothing unacknowledged), at most `timeoutMs`. An iperf3 server stops counting at TEST_END,
+ * so its client says TEST_END only once the bytes are there; without this wait a fast sender
+ * ended with up to 9 % of its bytes still queued (measured: -n 300M -P 4 on loopback).
+ */
+function drain(timeoutMs: number): void {
+  const api = nativeSockets().api;
+  const until = process.hrtime.bigint() + BigInt(timeoutMs) * 1_000_000n;
+  const pending = (): boolean | null => {
+    if (init!.role !== 'send') return false;
+    if (!api) return null;
+    for (const s of streams.values()) {
+      const fd = s.owned ? s.owned.fd : s.socket && !s.socket.destroyed ? socketFd(s.socket) : null;
+      if (fd === null) continue;
+      try {
+        const info = api.tcpInfo(fd);
+        if (info.unackedSegments === null || info.notSentBytes === null) return null;
+        if (info.unackedSegments > 0 || info.notSentBytes > 0 || s.nativeRunning) return true;
+      } catch {
+        // the socket is gone: nothing of it is left to acknowledge
+      }
+    }
+    return false;
+  };
+  const check = (): void => {
+    const left = pending();
+    if (left === true && process.hrtime.bigint() < until) {
+      setTimeout(check, DRAIN_CHECK_MS).unref();
+      return;
+    }
+    send({ type: 'drained', acked: left === false });
+  };
+  check();
+}
+
 function onMessage(msg: ToWorker, handle?: unknown): void {
   switch (msg.type) {
     case 'init':
@@ -568,6 +607,9 @@ function onMessage(msg: ToWorker, handle?: unknown): void {
       return;
     case 'stop':
       onStop(msg.graceMs, msg.receiveTargets ? new Map(msg.receiveTargets) : null);
+      return;
+    case 'drain':
+      drain(msg.timeoutMs);
       return;
   }
 }

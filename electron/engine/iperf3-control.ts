@@ -137,3 +137,24 @@ export function unexpectedState(state: number, where: string): ProtocolError {
   const name = stateName(state);
   return new ProtocolError('LH_ERR_IPERF3_PROTOCOL', `iperf3 sent ${name ?? 'state'} (${state}) ${where}`);
 }
+
+/**
+ * Read the next state while a test runs. Silence is normal then (the other side speaks
+ * again only at the end), so a read that times out is retried as long as bytes keep
+ * moving (`bytesSoFar` grows) and `hardEndMs` (Date.now() clock) has not passed.
+ */
+export async function readStateWhileMoving(control: Iperf3Control, stepMs: number, hardEndMs: number, bytesSoFar: () => number, what: string): Promise<number> {
+  let lastMoved = -1;
+  for (;;) {
+    try {
+      return await control.readState(Math.max(1, Math.min(stepMs, hardEndMs - Date.now())), what);
+    } catch (err) {
+      if ((err as LonghaulError).code !== 'LH_ERR_TIMEOUT') throw err;
+      const moved = bytesSoFar();
+      if (Date.now() >= hardEndMs || moved === lastMoved) {
+        throw new PeerError('LH_ERR_TIMEOUT', `no ${what} from the iperf3 peer${moved === lastMoved ? `, and no byte moved for ${Math.round(stepMs / 1000)} s` : ' in time'}`);
+      }
+      lastMoved = moved;
+    }
+  }
+}

@@ -20,11 +20,11 @@ import { LonghaulError, PeerError, describeError } from '../util/errors.js';
 import { SOFTWARE } from '../util/version.js';
 import { rawHandle } from './connection-sorter.js';
 import { DataPlane, type SideSample } from './data-plane.js';
-import { Iperf3Control, unexpectedState } from './iperf3-control.js';
+import { Iperf3Control, readStateWhileMoving, unexpectedState } from './iperf3-control.js';
 import { localResults, peerEnds } from './iperf3-ends.js';
 import type { StreamEnd } from '../protocol/messages.js';
 import { planStreams, type PlannedStream, type RunParams } from './params.js';
-import { STOP_GRACE_MS, runningTimeoutMs, windowInfo } from './run-common.js';
+import { STOP_GRACE_MS, windowInfo } from './run-common.js';
 import { RunRecorder } from './run-recorder.js';
 
 /** Deadlines of the steps where the server waits for its client, ms. */
@@ -229,26 +229,11 @@ export class Iperf3ServerSession extends EventEmitter<Iperf3SessionEvents> {
     });
   }
 
-  /**
-   * Wait for the client's next state while the data flows. Silence is fine while bytes
-   * move; a client that stalls with nothing moving, or runs long past its own time, is dropped.
-   */
-  private async readWhileRunning(params: RunParams): Promise<number> {
-    const step = Math.max(this.opts.timeoutsMs.running, runningTimeoutMs(params.intervalSeconds) / 5);
-    const hardEnd = params.seconds !== null ? Date.now() + params.seconds * 1000 + this.opts.timeoutsMs.running : Infinity;
-    let lastMoved = -1;
-    for (;;) {
-      try {
-        return await this.control.readState(Math.min(step, Math.max(1, hardEnd - Date.now())), 'TEST_END');
-      } catch (err) {
-        if ((err as LonghaulError).code !== 'LH_ERR_TIMEOUT') throw err;
-        const moved = this.bytesSoFar();
-        if (Date.now() >= hardEnd || moved === lastMoved) {
-          throw new PeerError('LH_ERR_TIMEOUT', `the iperf3 client did not end the test (no TEST_END${moved === lastMoved ? ' and no byte moved' : ''} for ${Math.round(step / 1000)} s)`);
-        }
-        lastMoved = moved;
-      }
-    }
+  /** The client's next state while the data flows: silence is fine while bytes move, never past the test's time and a margin. */
+  private readWhileRunning(params: RunParams): Promise<number> {
+    const step = this.opts.timeoutsMs.running;
+    const hardEnd = params.seconds !== null ? Date.now() + params.seconds * 1000 + step : Infinity;
+    return readStateWhileMoving(this.control, step, hardEnd, () => this.bytesSoFar(), 'TEST_END');
   }
 
   private bytesSoFar(): number {

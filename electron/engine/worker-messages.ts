@@ -41,10 +41,14 @@ export type ToWorker =
    * Stop now: senders end their streams, receivers wait up to `graceMs` for the peer's FIN; a
    * receiver with a target ([id, bytes]) ends cleanly as soon as it has counted that many bytes.
    */
-  | { type: 'stop'; graceMs: number; receiveTargets?: [number, number][] };
+  | { type: 'stop'; graceMs: number; receiveTargets?: [number, number][] }
+  /** Answer `drained` once every sending stream's bytes are acknowledged by the peer (TCP_INFO), or after `timeoutMs`. */
+  | { type: 'drain'; timeoutMs: number };
 
 export type FromWorker =
   | { type: 'ready'; id: number }
   | { type: 'stream-error'; id: number; code: string; message: string }
   | { type: 'sample'; index: number; t: number; final: boolean; streams: [number, number, number][]; tcp?: [number, TcpSample][] }
-  | { type: 'done'; streams: StreamEnd[] };
+  | { type: 'done'; streams: StreamEnd[] }
+  /** `acked`: every sending stream's bytes were acknowledged; false after the timeout or where TCP_INFO cannot say. */
+  | { type: 'drained'; acked: boolean };
