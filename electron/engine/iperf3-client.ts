@@ -133,7 +133,9 @@ export class Iperf3ClientRun extends EventEmitter<RunEvents> {
     await this.expectState(IPERF3_STATE.TEST_RUNNING, this.stepMs);
     this.begin();
     const hardEnd = p.seconds !== null ? Date.now() + p.seconds * 1000 + 3 * this.stepMs : Infinity;
-    const next = await readStateWhileMoving(c, this.stepMs, hardEnd, () => this.bytesSoFar(), 'EXCHANGE_RESULTS');
+    // Progress is seen in the data plane's samples: a step shorter than 1.5 intervals would see none yet.
+    const step = Math.max(this.stepMs, p.intervalSeconds * 1500);
+    const next = await readStateWhileMoving(c, step, hardEnd, () => this.bytesSoFar(), 'EXCHANGE_RESULTS');
     this.refuseOn(next);
     if (next !== IPERF3_STATE.EXCHANGE_RESULTS) throw unexpectedState(next, 'instead of EXCHANGE_RESULTS');
     const mine = await withDeadline(this.planeDone!, this.stepMs + STOP_GRACE_MS, 'the data streams did not end after the test');

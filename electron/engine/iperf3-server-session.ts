@@ -231,7 +231,8 @@ export class Iperf3ServerSession extends EventEmitter<Iperf3SessionEvents> {
 
   /** The client's next state while the data flows: silence is fine while bytes move, never past the test's time and a margin. */
   private readWhileRunning(params: RunParams): Promise<number> {
-    const step = this.opts.timeoutsMs.running;
+    // Progress is seen in the data plane's samples: a step shorter than 1.5 intervals would see none yet.
+    const step = Math.max(this.opts.timeoutsMs.running, params.intervalSeconds * 1500);
     const hardEnd = params.seconds !== null ? Date.now() + params.seconds * 1000 + step : Infinity;
     return readStateWhileMoving(this.control, step, hardEnd, () => this.bytesSoFar(), 'TEST_END');
   }
