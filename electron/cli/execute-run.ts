@@ -4,7 +4,7 @@
  * keeping the partial result, the summary, the JSON file. Returns the exit code.
  */
 import type { LonghaulResult } from '../contract/result.js';
-import { startRun, type RunLinkHook } from '../engine/controller.js';
+import { startRun, type RunHandle, type RunLinkHook } from '../engine/controller.js';
 import type { RunParams } from '../engine/params.js';
 import type { ControllerSecurity } from '../security/controller-security.js';
 import { describeError } from '../util/errors.js';
@@ -15,7 +15,7 @@ import { writeWholeFile } from '../report/report-file.js';
 import { formatSummary } from '../report/summary-block.js';
 import type { RunReports } from './run-reports.js';
 
-export interface ExecuteRunOptions {
+interface ExecuteRunBase {
   host: string;
   port: number;
   params: RunParams;
@@ -25,9 +25,17 @@ export interface ExecuteRunOptions {
   reports?: RunReports | null;
   /** Link-emulator hook, passed to startRun. */
   link?: RunLinkHook;
-  /** This PC's identity and paired peers (security/load-trust.ts). */
-  security: ControllerSecurity;
 }
+
+/**
+ * A run with Longhaul's controller needs this PC's identity and paired peers
+ * (security/load-trust.ts); a run started another way (`start`: an iperf3 server,
+ * engine/iperf3-client.ts, which has no pairing) does not.
+ */
+export type ExecuteRunOptions = ExecuteRunBase & (
+  | { security: ControllerSecurity; start?: undefined }
+  | { start: (signal: AbortSignal) => RunHandle; security?: undefined }
+);
 
 const PHASE_TEXT: Record<string, string> = {
   hello: 'connecting…',
@@ -44,7 +52,9 @@ export async function executeRun(o: ExecuteRunOptions): Promise<{ code: number; 
     abort.abort();
   });
   const progress = new LiveProgress(o.params);
-  const run = startRun({ host: o.host, port: o.port, params: o.params, signal: abort.signal, maxWorkersPerRole: o.maxWorkersPerRole, link: o.link, security: o.security });
+  const run = o.start
+    ? o.start(abort.signal)
+    : startRun({ host: o.host, port: o.port, params: o.params, signal: abort.signal, maxWorkersPerRole: o.maxWorkersPerRole, link: o.link, security: o.security });
   run.on('phase', (p) => {
     const text = PHASE_TEXT[p];
     if (text) progress.phase(text);

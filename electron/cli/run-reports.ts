@@ -6,7 +6,7 @@
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { LonghaulResult } from '../contract/result.js';
-import type { ControllerRun } from '../engine/controller.js';
+import type { RunHandle } from '../engine/controller.js';
 import { planStreams, type RunParams } from '../engine/params.js';
 import { IntervalAssembler } from '../report/interval-assembler.js';
 import { openLiveReport, type LiveReport } from '../report/live-report.js';
@@ -55,7 +55,7 @@ export class RunReports {
   }
 
   /** Follow a run: intervals go to the files as both sides report them. */
-  attach(run: ControllerRun): void {
+  attach(run: RunHandle): void {
     if (!this.live) return;
     const live = this.live;
     run.on('phase', (p) => {

@@ -68,6 +68,11 @@ export interface RunEvents {
   sample: [SideSample, Side];
 }
 
+/** What a display or a report needs of a run in progress, whoever runs it (this controller, or engine/iperf3-client.ts). */
+export interface RunHandle extends EventEmitter<RunEvents> {
+  readonly result: Promise<LonghaulResult>;
+}
+
 /** A run in progress. `result` settles with the result document; it never rejects for run failures. */
 export class ControllerRun extends EventEmitter<RunEvents> {
   readonly result: Promise<LonghaulResult>;

@@ -48,6 +48,8 @@ export interface DataPlaneEvents {
   done: [StreamEnd[]];
   /** A worker died or a stream failed before the start. */
   error: [LonghaulError];
+  /** A sending worker answered a drain (see drained()). */
+  drained: [boolean];
 }
 
 export interface DataPlaneOptions {
@@ -61,6 +63,11 @@ export interface DataPlaneOptions {
   listenerWindow?: { applied: boolean; reason: string | null; window?: AppliedWindow | null };
   /** Responder side: how setting the listener's MSS went (see WorkerInit.listenerMss). */
   listenerMss?: MssSetup | null;
+  /**
+   * Keep the workers (and so their sockets) after every stream has ended, until destroy():
+   * drained() can then still read the senders' TCP_INFO.
+   */
+  keepWorkersAfterDone?: boolean;
 }
 
 /** Close a descriptor this process no longer needs; an error means it is gone already. */
@@ -89,9 +96,11 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
   private finished = false;
   private finalEmitted = false;
   private destroyed = false;
+  private readonly keepWorkers: boolean;
 
   constructor(opts: DataPlaneOptions) {
     super();
+    this.keepWorkers = opts.keepWorkersAfterDone ?? false;
     const { params, plan, side } = opts;
     for (const role of ['send', 'receive'] as const) {
       const mine = plan.filter((s) => (s.sender === side) === (role === 'send'));
@@ -156,6 +165,21 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
   }
 
   /**
+   * Controller side, one stream after another in `ids` order: each is connected and has sent its
+   * header before the next dials. An iperf3 server numbers streams, and in --bidir picks their
+   * direction, by the order it accepts them.
+   */
+  async connectInOrder(ids: number[], host: string, port: number, headerFor: (id: number) => Buffer): Promise<void> {
+    for (const id of ids) {
+      const slot = this.slotOf.get(id);
+      if (!slot) throw new LonghaulError('LH_ERR_DATA_STREAM', `no stream ${id} in this run`);
+      const ready = this.waitReady(id);
+      this.tell(slot, { type: 'connect', id, host, port, headerB64: headerFor(id).toString('base64'), bytes: this.budgets.get(id) ?? null });
+      await ready;
+    }
+  }
+
+  /**
    * Responder side, owned data connections (native/data-conn.ts): hand a socket the addon accepted
    * to the worker that owns stream `id`. Windows duplicates it into the worker
    * (WSADuplicateSocketW); elsewhere Node wraps the descriptor and passes it as it passes any
@@ -202,8 +226,46 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
     for (const slot of this.slots) this.tell(slot, { type: 'start', startNs: startNs.toString() });
   }
 
-  stop(graceMs: number): void {
-    for (const slot of this.slots) this.tell(slot, { type: 'stop', graceMs });
+  /**
+   * Stop: senders end their streams, receivers wait for the peer's FIN. With `receiveTargets`
+   * (stream id → bytes the peer says it sent) a receiver that has counted them ends at once,
+   * without waiting for a FIN the peer sends only later (an iperf3 client closes its streams
+   * after the results exchange). With `role`, only that role's workers are told.
+   */
+  stop(graceMs: number, receiveTargets?: Map<number, number>, role?: WorkerRole): void {
+    for (const slot of this.slots) {
+      if (role && slot.role !== role) continue;
+      const targets = receiveTargets && slot.role === 'receive'
+        ? slot.streamIds.filter((id) => receiveTargets.has(id)).map((id) => [id, receiveTargets.get(id)!] as [number, number])
+        : undefined;
+      this.tell(slot, { type: 'stop', graceMs, ...(targets?.length ? { receiveTargets: targets } : {}) });
+    }
+  }
+
+  /**
+   * Resolves once every sending worker says the peer acknowledged all its bytes (true), or
+   * one could not tell or `timeoutMs` passed (false).
+   */
+  drained(timeoutMs: number): Promise<boolean> {
+    const senders = this.slots.filter((s) => s.role === 'send' && !s.exited);
+    if (senders.length === 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      let left = senders.length;
+      let acked = true;
+      const timer = setTimeout(() => finish(false), timeoutMs + 500);
+      timer.unref?.();
+      const finish = (ok: boolean): void => {
+        clearTimeout(timer);
+        this.off('drained', onDrained);
+        resolve(ok);
+      };
+      const onDrained = (ok: boolean): void => {
+        acked &&= ok;
+        if (--left === 0) finish(acked);
+      };
+      this.on('drained', onDrained);
+      for (const slot of senders) this.tell(slot, { type: 'drain', timeoutMs });
+    });
   }
 
   /** Kill every worker. Safe to call twice. */
@@ -241,6 +303,9 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
         slot.lastT = m.t;
         if (m.final) slot.final = true;
         this.emitReadySamples();
+        return;
+      case 'drained':
+        this.emit('drained', m.acked);
         return;
       case 'done':
         slot.done = m.streams;
@@ -303,6 +368,6 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
     const ends = this.slots.flatMap((s) => s.done ?? []).sort((a, b) => a.id - b.id);
     this.emit('done', ends);
     // Workers have reported everything; let them go.
-    for (const slot of this.slots) if (!slot.exited) slot.child.disconnect();
+    if (!this.keepWorkers) for (const slot of this.slots) if (!slot.exited) slot.child.disconnect();
   }
 }

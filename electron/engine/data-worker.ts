@@ -445,7 +445,10 @@ function boundBacklogs(): void {
   }
 }
 
-function onStop(graceMs: number): void {
+/** How often a stopping worker checks its receivers against their byte targets, ms. */
+const TARGET_CHECK_MS = 10;
+
+function onStop(graceMs: number, receiveTargets: Map<number, number> | null): void {
   stopping = true;
   if (!started) {
     started = true;
@@ -466,6 +469,12 @@ function onStop(graceMs: number): void {
     for (const s of streams.values()) {
       if (s.finished) continue;
       const bytes = countedBytes(s);
+      const target = receiveTargets?.get(s.id);
+      if (target !== undefined && bytes >= target) {
+        // Everything the peer sent is here: the stream is complete, whenever its FIN comes.
+        finishStream(s);
+        continue;
+      }
       const p = progress.get(s.id);
       if (!p || p.bytes !== bytes) {
         progress.set(s.id, { bytes, ns: now });
@@ -483,9 +492,48 @@ function onStop(graceMs: number): void {
     }
     if (open === 0) clearInterval(watchdog);
     maybeDone();
-  }, Math.min(250, graceMs));
+  }, receiveTargets ? TARGET_CHECK_MS : Math.min(250, graceMs));
   watchdog.unref();
   maybeDone();
+}
+
+/** How often a drain checks its senders' TCP_INFO, ms. */
+const DRAIN_CHECK_MS = 5;
+
+/**
+ * Wait until the peer has acknowledged every byte this worker's senders wrote (nothing unsent,
+ * nothing unacknowledged), at most `timeoutMs`. An iperf3 server stops counting at TEST_END,
+ * so its client says TEST_END only once the bytes are there; without this wait a fast sender
+ * ended with up to 9 % of its bytes still queued (measured: -n 300M -P 4 on loopback).
+ */
+function drain(timeoutMs: number): void {
+  const api = nativeSockets().api;
+  const until = process.hrtime.bigint() + BigInt(timeoutMs) * 1_000_000n;
+  const pending = (): boolean | null => {
+    if (init!.role !== 'send') return false;
+    if (!api) return null;
+    for (const s of streams.values()) {
+      const fd = s.owned ? s.owned.fd : s.socket && !s.socket.destroyed ? socketFd(s.socket) : null;
+      if (fd === null) continue;
+      try {
+        const info = api.tcpInfo(fd);
+        if (info.unackedSegments === null || info.notSentBytes === null) return null;
+        if (info.unackedSegments > 0 || info.notSentBytes > 0 || s.nativeRunning) return true;
+      } catch {
+        // the socket is gone: nothing of it is left to acknowledge
+      }
+    }
+    return false;
+  };
+  const check = (): void => {
+    const left = pending();
+    if (left === true && process.hrtime.bigint() < until) {
+      setTimeout(check, DRAIN_CHECK_MS).unref();
+      return;
+    }
+    send({ type: 'drained', acked: left === false });
+  };
+  check();
 }
 
 function onMessage(msg: ToWorker, handle?: unknown): void {
@@ -558,7 +606,10 @@ function onMessage(msg: ToWorker, handle?: unknown): void {
       onStart(msg.startNs);
       return;
     case 'stop':
-      onStop(msg.graceMs);
+      onStop(msg.graceMs, msg.receiveTargets ? new Map(msg.receiveTargets) : null);
+      return;
+    case 'drain':
+      drain(msg.timeoutMs);
       return;
   }
 }

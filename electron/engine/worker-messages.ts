@@ -37,11 +37,18 @@ export type ToWorker =
   | { type: 'adopt-owned'; id: number; bytes: number | null; socketB64: string }
   /** `startNs`: process.hrtime.bigint() of the run's start, as a decimal string (same clock in every local process). */
   | { type: 'start'; startNs: string }
-  /** Stop now: senders end their streams, receivers wait up to `graceMs` for the peer's FIN. */
-  | { type: 'stop'; graceMs: number };
+  /**
+   * Stop now: senders end their streams, receivers wait up to `graceMs` for the peer's FIN; a
+   * receiver with a target ([id, bytes]) ends cleanly as soon as it has counted that many bytes.
+   */
+  | { type: 'stop'; graceMs: number; receiveTargets?: [number, number][] }
+  /** Answer `drained` once every sending stream's bytes are acknowledged by the peer (TCP_INFO), or after `timeoutMs`. */
+  | { type: 'drain'; timeoutMs: number };
 
 export type FromWorker =
   | { type: 'ready'; id: number }
   | { type: 'stream-error'; id: number; code: string; message: string }
   | { type: 'sample'; index: number; t: number; final: boolean; streams: [number, number, number][]; tcp?: [number, TcpSample][] }
-  | { type: 'done'; streams: StreamEnd[] };
+  | { type: 'done'; streams: StreamEnd[] }
+  /** `acked`: every sending stream's bytes were acknowledged; false after the timeout or where TCP_INFO cannot say. */
+  | { type: 'drained'; acked: boolean };

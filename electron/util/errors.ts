@@ -46,7 +46,14 @@ export type LonghaulErrorCode =
   /** The two ends saw different certificates or TLS sessions: something in between terminates TLS. */
   | 'LH_ERR_PAIRING_MITM'
   /** The responder is not accepting pairings (no code active). */
-  | 'LH_ERR_PAIRING_CLOSED';
+  | 'LH_ERR_PAIRING_CLOSED'
+  // iperf3 interoperation (docs/iperf3.md).
+  /** An iperf3 peer broke its protocol: an unknown state byte, a bad cookie, a JSON frame of the wrong shape or size. */
+  | 'LH_ERR_IPERF3_PROTOCOL'
+  /** An iperf3 peer asked for what Longhaul does not do (UDP, SCTP, authentication), or refused what Longhaul asked. */
+  | 'LH_ERR_IPERF3_REFUSED'
+  /** An iperf3 server reported an error (SERVER_ERROR with its error number) or ended the test (SERVER_TERMINATE). */
+  | 'LH_ERR_IPERF3_SERVER_ERROR';
 
 /** Base class: every error Longhaul raises on purpose has a stable code. */
 export class LonghaulError extends Error {

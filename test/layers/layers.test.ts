@@ -14,6 +14,7 @@
  *   proxy                         5   the link emulator
  *   security                      4   pairing, TLS, trust
  *   protocol                      3   control-channel framing and messages
+ *   iperf3                        3   iperf3's control protocol: codec and documents (its client and server are engine/iperf3-*)
  *   native, discovery             2   the addon's bindings, DNS-SD
  *   util                          1   units, errors, paths, net
  *   contract                      0   types and pure rules shared with the renderer
@@ -27,7 +28,7 @@ import { REPO } from '../helpers/processes.js';
 
 const ELECTRON = path.join(REPO, 'electron');
 const RANKS: Record<string, number> = {
-  contract: 0, util: 1, native: 2, discovery: 2, protocol: 3, security: 4, proxy: 5, engine: 6, report: 7, sweep: 7.5, app: 8, 'ui-server': 9, cli: 10, '': 11,
+  contract: 0, util: 1, native: 2, discovery: 2, protocol: 3, iperf3: 3, security: 4, proxy: 5, engine: 6, report: 7, sweep: 7.5, app: 8, 'ui-server': 9, cli: 10, '': 11,
 };
 
 /** The top folder of electron/ a path is in ('' for the root files), or null outside electron/. */

@@ -16,9 +16,12 @@ import { formatRate, groupDigits } from '../../util/units.js';
 import { EXIT_OK, EXIT_RUN_FAILED } from '../exit-codes.js';
 import { intIn } from '../run-options.js';
 import { onStop } from '../stop-signals.js';
+import { listenIperf3 } from '../listen-iperf3.js';
+import { IPERF3_DEFAULT_PORT } from '../../iperf3/states.js';
 
 interface ListenFlags {
-  port: number;
+  port?: number;
+  iperf3?: boolean;
   bind?: string;
   once?: boolean;
   workers?: number;
@@ -67,7 +70,8 @@ export function register(program: Command): void {
   program
     .command('listen')
     .description('wait for a partner: be the responder of runs started from another PC')
-    .option('-p, --port <port>', `TCP port for control and data (0 = any free port)`, port, DEFAULT_PORT)
+    .option('-p, --port <port>', `TCP port for control and data (0 = any free port; default ${DEFAULT_PORT}, with --iperf3 ${IPERF3_DEFAULT_PORT})`, port)
+    .option('--iperf3', 'be an iperf3 server instead: serve `iperf3 -c` clients (TCP, no pairing)')
     .option('-B, --bind <addr>', 'listen on this address only (default: all)')
     .option('-1, --once', 'serve one run, then exit (exit code 1 if it failed)')
     .addOption(new Option('--workers <n>', 'data worker processes per role').argParser(intIn(1, 64, 'workers')).hideHelp())
@@ -80,22 +84,27 @@ export function register(program: Command): void {
     .option('--max-window <size>', `largest window a controller may ask for per stream end (default ${DEFAULT_RESPONDER_LIMITS.maxWindowBytes / 1024 / 1024}M)`)
     .option('--no-advertise', 'do not announce this responder on the LAN (DNS-SD); never done when bound to a loopback address')
     .action(async (flags: ListenFlags) => {
-      const code = givenCode(flags);
-      const trust = await loadCliTrust();
-      const security = new ResponderSecurity({ identity: trust.identity, peers: trust.peers, pairingCode: flags.pairing ? code ?? null : null });
-      if (flags.pairing && !code) security.openPairing();
       const limits = {
         ...(flags.maxStreams ? { maxStreams: flags.maxStreams } : {}),
         ...(flags.maxSeconds ? { maxSeconds: flags.maxSeconds } : {}),
         ...(flags.maxBytes ? { maxBytes: parseSize(flags.maxBytes, '--max-bytes') } : {}),
         ...(flags.maxWindow ? { maxWindowBytes: parseSize(flags.maxWindow, '--max-window') } : {}),
       };
-      const responder = new Responder({ port: flags.port, host: flags.bind, maxWorkersPerRole: flags.workers, security, limits });
+      if (flags.iperf3) {
+        await listenIperf3({ port: flags.port ?? IPERF3_DEFAULT_PORT, bind: flags.bind, once: flags.once, workers: flags.workers, limits });
+        return;
+      }
+      const listenPort = flags.port ?? DEFAULT_PORT;
+      const code = givenCode(flags);
+      const trust = await loadCliTrust();
+      const security = new ResponderSecurity({ identity: trust.identity, peers: trust.peers, pairingCode: flags.pairing ? code ?? null : null });
+      if (flags.pairing && !code) security.openPairing();
+      const responder = new Responder({ port: listenPort, host: flags.bind, maxWorkersPerRole: flags.workers, security, limits });
       let addr;
       try {
         addr = await responder.listen();
       } catch (err) {
-        process.stderr.write(`longhaul: cannot listen on port ${flags.port}: ${describeError(err).message}\n`);
+        process.stderr.write(`longhaul: cannot listen on port ${listenPort}: ${describeError(err).message}\n`);
         process.exitCode = EXIT_RUN_FAILED;
         return;
       }

@@ -1,6 +1,8 @@
 /** `longhaul run HOST[:PORT] [HOST2 …]`: be the controller of a run against one responder, or several at once. */
 import type { Command } from 'commander';
 import { DEFAULT_PORT } from '../../engine/responder.js';
+import { startIperf3Run, type Iperf3ClientRun } from '../../engine/iperf3-client.js';
+import { IPERF3_DEFAULT_PORT } from '../../iperf3/states.js';
 import { ArgumentError } from '../../util/errors.js';
 import { loadCliTrust } from '../cli-trust.js';
 import { checkGroupFiles, executeGroupRun } from '../execute-group.js';
@@ -14,9 +16,20 @@ export function register(program: Command): void {
     .description('run a test against a paired responder (another PC running `longhaul listen`; pair once with `longhaul pair`); '
       + 'several responders: one run with all of them, started together (this PC sends to all; -R: all send to this PC; --bidir: both)')
     .argument('<host[:port]...>', `the responder(s), e.g. 192.168.1.20 or lab-pc:${DEFAULT_PORT}`);
-  addRunOptions(cmd).action(async (targets: string[], flags: RunFlags) => {
-    const hosts = targets.map((t) => parseHostPort(t, DEFAULT_PORT));
+  cmd.option('--iperf3', `the partner runs iperf3 -s (no pairing: an iperf3 server has none); port ${IPERF3_DEFAULT_PORT} unless given`);
+  addRunOptions(cmd).action(async (targets: string[], flags: RunFlags & { iperf3?: boolean }) => {
+    const hosts = targets.map((t) => parseHostPort(t, flags.iperf3 ? IPERF3_DEFAULT_PORT : DEFAULT_PORT));
     const params = runParamsFromFlags(flags);
+    if (flags.iperf3) {
+      if (hosts.length !== 1) throw new ArgumentError('--iperf3 runs against one iperf3 server at a time', 'HOST');
+      const { host, port } = hosts[0]!;
+      const reports = openRunReports(flags, params, flags.json);
+      if (!reports) return;
+      const start = (signal: AbortSignal): Iperf3ClientRun => startIperf3Run({ host, port, params, signal, maxWorkersPerRole: flags.workers });
+      const { code } = await executeRun({ host, port, params, jsonFile: flags.json, maxWorkersPerRole: flags.workers, reports, start });
+      process.exitCode = code;
+      return;
+    }
     if (hosts.length === 1) {
       const { host, port } = hosts[0]!;
       const reports = openRunReports(flags, params, flags.json);

@@ -1,0 +1,56 @@
+/**
+ * `longhaul listen --iperf3`: serve `iperf3 -c` clients (engine/iperf3-server.ts). No
+ * pairing and no DNS-SD: an iperf3 client knows neither. Each test's result is saved
+ * like any run's (History), and a line per test says what came in.
+ */
+import os from 'node:os';
+import { Iperf3Server } from '../engine/iperf3-server.js';
+import type { ServerLimits } from '../iperf3/params-document.js';
+import { describeError } from '../util/errors.js';
+import { formatRate, groupDigits } from '../util/units.js';
+import { EXIT_OK, EXIT_RUN_FAILED } from './exit-codes.js';
+import { onStop } from './stop-signals.js';
+
+export interface ListenIperf3Options {
+  port: number;
+  bind?: string;
+  once?: boolean;
+  workers?: number;
+  limits: Partial<ServerLimits>;
+}
+
+export async function listenIperf3(o: ListenIperf3Options): Promise<void> {
+  const server = new Iperf3Server({ port: o.port, host: o.bind, limits: o.limits, maxWorkersPerRole: o.workers });
+  let addr;
+  try {
+    addr = await server.listen();
+  } catch (err) {
+    process.stderr.write(`longhaul: cannot listen on port ${o.port}: ${describeError(err).message}\n`);
+    process.exitCode = EXIT_RUN_FAILED;
+    return;
+  }
+  process.stdout.write(`Longhaul as an iperf3 server on ${os.hostname()}, listening on ${addr.address}:${addr.port} (TCP tests only, one at a time)\n`);
+  process.stdout.write(`On the other PC: iperf3 -c <this PC's address> -p ${addr.port} [-P N] [-R | --bidir] [-t S | -n BYTES]\n`);
+  process.send?.({ type: 'listening', port: addr.port, address: addr.address });
+  server.on('rejected', (peer, why) => process.stdout.write(`turned away ${peer}: ${why}\n`));
+  server.on('session', (s) => process.stdout.write(`iperf3 client connected from ${s.remoteAddress}\n`));
+  let stopListening = (): void => {};
+  await new Promise<void>((resolve) => {
+    stopListening = onStop(resolve);
+    server.on('session-end', (result, err) => {
+      if (result) {
+        const t = result.total;
+        process.stdout.write(`test ${result.id} with ${result.controller.software} ${result.partial ? 'ended early' : 'complete'}: `
+          + `${groupDigits(t.bytes)} bytes received, ${formatRate(t.bitsPerSecond)} wall-clock aggregate\n`);
+        process.send?.({ type: 'result', result });
+      }
+      if (err) process.stdout.write(`test ended: ${err.code}: ${err.message}\n`);
+      if (o.once) {
+        process.exitCode = err || result?.partial || !result ? EXIT_RUN_FAILED : EXIT_OK;
+        resolve();
+      }
+    });
+  });
+  stopListening();
+  await server.close();
+}

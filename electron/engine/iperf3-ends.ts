@@ -1,0 +1,50 @@
+/**
+ * Between Longhaul's stream ends and iperf3's results documents, both ways. Shared
+ * by the iperf3 client and server: the peer's per-stream totals become its side's
+ * `StreamEnd`s in the recorder, and this side's ends become the document we send.
+ */
+import type { TcpSample } from '../contract/result.js';
+import type { LocalStreamResult, PeerResults } from '../iperf3/results-document.js';
+import { iperfStreamId } from '../iperf3/states.js';
+import type { StreamEnd } from '../protocol/messages.js';
+import type { PlannedStream, StreamSender } from './params.js';
+
+/**
+ * The peer's streams as `StreamEnd`s. iperf3 counts no read or write calls: `completions`
+ * is 0 on its ends (docs/iperf3.md). Its first/last byte times are seconds since its own
+ * stream start; a stream it did not report is missing here, so the recorder marks it.
+ */
+export function peerEnds(plan: PlannedStream[], peerSide: StreamSender, results: PeerResults): StreamEnd[] {
+  const ends: StreamEnd[] = [];
+  for (const r of results.streams) {
+    const p = plan[r.index];
+    if (!p) continue;
+    ends.push({
+      id: p.id,
+      role: p.sender === peerSide ? 'send' : 'receive',
+      bytes: r.bytes,
+      completions: 0,
+      firstT: r.startSeconds,
+      lastT: r.endSeconds,
+      error: null,
+    });
+  }
+  return ends.sort((a, b) => a.id - b.id);
+}
+
+/** This side's ends as iperf3's per-stream results (retransmissions from the last TCP_INFO reading of a sending end). */
+export function localResults(plan: PlannedStream[], ends: StreamEnd[], tcp: [number, TcpSample][] | undefined): LocalStreamResult[] {
+  const lastTcp = new Map(tcp ?? []);
+  return plan.map((p, index) => {
+    const e = ends.find((x) => x.id === p.id);
+    const retrans = e?.role === 'send' ? lastTcp.get(p.id)?.totalRetransSegments ?? null : null;
+    const start = e?.firstT ?? 0;
+    return {
+      iperfId: iperfStreamId(index),
+      bytes: e?.bytes ?? 0,
+      retransmits: retrans,
+      startSeconds: 0,
+      endSeconds: Math.max(0, (e?.lastT ?? start) - Math.min(0, start)),
+    };
+  });
+}

@@ -1,0 +1,32 @@
+/**
+ * iperf3's session cookie: 36 characters of a 32-letter alphabet and a NUL, 37 bytes
+ * on the wire. The client sends it first on the control connection and again first on
+ * every data connection; a server tells a run's data connections from strangers by it.
+ */
+import { randomBytes } from 'node:crypto';
+import { COOKIE_BYTES } from './states.js';
+
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
+
+/** A fresh random cookie (180 bits: 36 characters of 5 bits each). */
+export function makeCookie(): Buffer {
+  const random = randomBytes(COOKIE_BYTES - 1);
+  const out = Buffer.alloc(COOKIE_BYTES);
+  for (let i = 0; i < COOKIE_BYTES - 1; i++) out[i] = ALPHABET.charCodeAt(random[i]! % ALPHABET.length);
+  return out;
+}
+
+/**
+ * Whether 37 bytes are a cookie as iperf3 makes them. A server only compares the bytes
+ * (iperf_tcp_accept), but checking the shape costs nothing and keeps binary junk out of logs.
+ */
+export function isWellFormedCookie(bytes: Buffer): boolean {
+  if (bytes.length !== COOKIE_BYTES || bytes[COOKIE_BYTES - 1] !== 0) return false;
+  for (let i = 0; i < COOKIE_BYTES - 1; i++) if (!ALPHABET.includes(String.fromCharCode(bytes[i]!))) return false;
+  return true;
+}
+
+/** The cookie as text (without its NUL), for a run id; only ever called on a well-formed cookie. */
+export function cookieText(bytes: Buffer): string {
+  return bytes.subarray(0, COOKIE_BYTES - 1).toString('latin1');
+}

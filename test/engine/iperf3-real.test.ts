@@ -1,0 +1,139 @@
+/**
+ * Longhaul against the real thing (Debian's iperf3 3.12) on 127.0.0.1, both ways:
+ * `iperf3 -c -J` → Longhaul's iperf3 server, and Longhaul's iperf3 client → `iperf3 -s -J`.
+ * Byte-limited runs must agree to the byte; time-limited ones within 2 % over the same test.
+ */
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import type { LonghaulResult } from '../../electron/contract/result.js';
+import type { Direction } from '../../electron/engine/params.js';
+import { startIperf3Run } from '../../electron/engine/iperf3-client.js';
+import { Iperf3Server } from '../../electron/engine/iperf3-server.js';
+import { HAVE_IPERF3, freePort, runIperf3, startIperf3Server, type Iperf3Json } from '../helpers/iperf3.js';
+
+/** Long enough that the ends' different clocks (TEST_START→TEST_END against first→last byte, ~70 ms apart under load) stay under 2 %. */
+const SECONDS = 4;
+const BYTES = 200 * 1024 * 1024;
+
+interface Case {
+  streams: number;
+  direction: Direction;
+  limit: 'time' | 'bytes';
+}
+
+const CASES: Case[] = [
+  { streams: 1, direction: 'forward', limit: 'time' },
+  { streams: 4, direction: 'forward', limit: 'bytes' },
+  { streams: 4, direction: 'reverse', limit: 'time' },
+  { streams: 1, direction: 'reverse', limit: 'bytes' },
+  { streams: 1, direction: 'bidir', limit: 'time' },
+  { streams: 4, direction: 'bidir', limit: 'time' },
+];
+
+function iperfArgs(c: Case): string[] {
+  return [
+    '-P', String(c.streams),
+    ...(c.direction === 'reverse' ? ['-R'] : c.direction === 'bidir' ? ['--bidir'] : []),
+    ...(c.limit === 'time' ? ['-t', String(SECONDS)] : ['-n', String(BYTES)]),
+  ];
+}
+
+type DirectionKey = 'controllerToResponder' | 'responderToController';
+
+/** The directions of a case; Longhaul's controller is whichever end is iperf3's client, so "forward" is the client sending. */
+function directionsOf(c: Case): DirectionKey[] {
+  return [...(c.direction !== 'reverse' ? ['controllerToResponder' as const] : []), ...(c.direction !== 'forward' ? ['responderToController' as const] : [])];
+}
+
+function entry(json: Iperf3Json, key: string): { bytes: number; seconds: number } {
+  const e = json.end?.[key];
+  assert.ok(e, `iperf3 reported ${key}`);
+  return e;
+}
+
+function compareRate(lines: string[], label: string, mine: number | null, bytes: number, seconds: number): void {
+  const theirs = (bytes * 8) / seconds;
+  const ratio = mine! / theirs;
+  lines.push(`${label}: Longhaul ${(mine! / 1e9).toFixed(3)} Gbit/s, iperf3 ${(theirs / 1e9).toFixed(3)} Gbit/s, ratio ${ratio.toFixed(4)}`);
+  assert.ok(Math.abs(ratio - 1) <= 0.02, `${label}: within 2 % (ratio ${ratio})`);
+}
+
+/**
+ * Longhaul as the server, against the iperf3 client's JSON (it knows both ends' counts). Its rates
+ * are over the client's test time (TEST_START to TEST_END): iperf3 3.12's own receiver rate in
+ * --bidir divides both directions by the server's end time.
+ */
+function agreeAsServer(c: Case, r: LonghaulResult, json: Iperf3Json, label: string): string[] {
+  const lines: string[] = [];
+  for (const key of directionsOf(c)) {
+    const tail = c.direction === 'bidir' && key === 'responderToController' ? '_bidir_reverse' : '';
+    const sent = entry(json, `sum_sent${tail}`);
+    const received = entry(json, `sum_received${tail}`);
+    const mine = r.directions[key]!;
+    assert.equal(mine.bytes, received.bytes, `${label} ${key}: bytes received agree exactly`);
+    if (c.limit === 'bytes') {
+      assert.equal(mine.sentBytes, sent.bytes, `${label} ${key}: bytes sent agree exactly`);
+      assert.equal(mine.bytes, mine.sentBytes, `${label} ${key}: every byte sent was received`);
+    } else {
+      compareRate(lines, `${label} ${key}`, mine.bitsPerSecond, received.bytes, sent.seconds);
+    }
+  }
+  return lines;
+}
+
+/** Longhaul as the client, against iperf3 -s's JSON: it counts what it received and what it sent, over its own test time. */
+function agreeAsClient(c: Case, r: LonghaulResult, json: Iperf3Json, label: string): string[] {
+  const lines: string[] = [];
+  for (const key of directionsOf(c)) {
+    const mine = r.directions[key]!;
+    const theirs = key === 'controllerToResponder' ? entry(json, 'sum_received') : entry(json, c.direction === 'bidir' ? 'sum_sent_bidir_reverse' : 'sum_sent');
+    assert.equal(mine.bytes, theirs.bytes, `${label} ${key}: Longhaul's and iperf3's counts agree exactly`);
+    if (c.limit === 'bytes') {
+      // Longhaul sends exactly the budget; an iperf3 server sends until TEST_END, so at least it.
+      if (key === 'controllerToResponder') assert.equal(mine.sentBytes, BYTES, `${label}: Longhaul sent the budget`);
+      else assert.ok(mine.bytes >= BYTES, `${label}: at least the budget received`);
+    } else {
+      compareRate(lines, `${label} ${key}`, mine.bitsPerSecond, theirs.bytes, theirs.seconds);
+    }
+  }
+  return lines;
+}
+
+describe('iperf3 interoperation on loopback (Debian iperf3)', { skip: HAVE_IPERF3 ? false : 'no /usr/bin/iperf3', timeout: 240_000 }, () => {
+  const report: string[] = [];
+  after(() => console.log(report.join('\n')));
+
+  for (const c of CASES) {
+    const label = `-P ${c.streams} ${c.direction} ${c.limit}`;
+    it(`iperf3 -c -J → longhaul's iperf3 server: ${label}`, { timeout: 40_000 }, async (t) => {
+      const server = new Iperf3Server({ port: 0, host: '127.0.0.1' });
+      t.after(() => server.close());
+      const { port } = await server.listen();
+      const ended = new Promise<LonghaulResult | null>((resolve) => server.once('session-end', (result) => resolve(result)));
+      const client = await runIperf3(['-c', '127.0.0.1', '-p', String(port), '-J', ...iperfArgs(c)], 30_000);
+      const result = await ended;
+      assert.equal(client.code, 0, client.stderr);
+      assert.ok(client.json, 'iperf3 printed JSON');
+      assert.equal(client.json.error, undefined, 'no error line in iperf3\'s JSON');
+      assert.ok(result && !result.partial, `a complete result: ${result?.partialReason}`);
+      assert.match(result.controller.software, /^iperf3 3\.\d+/);
+      report.push(...agreeAsServer(c, result, client.json, `server ${label}`));
+    });
+
+    it(`longhaul's iperf3 client → iperf3 -s -J: ${label}`, { timeout: 40_000 }, async () => {
+      const port = await freePort();
+      const { exit: serverExit } = await startIperf3Server(port, 30_000);
+      const run = startIperf3Run({
+        host: '127.0.0.1', port,
+        params: { streams: c.streams, bufferBytes: 128 * 1024, windowBytes: null, bytes: c.limit === 'bytes' ? BYTES : null, seconds: c.limit === 'time' ? SECONDS : null, direction: c.direction, intervalSeconds: 1 },
+      });
+      const result = await run.result;
+      const server = await serverExit;
+      assert.equal(server.code, 0, server.stderr);
+      assert.equal(server.json?.error, undefined, `no error in iperf3 -s's JSON: ${server.json?.error}`);
+      assert.ok(!result.partial, `a complete result: ${result.partialReason}`);
+      assert.equal(result.responder.software, `iperf3 ${server.json?.start?.version?.replace(/^iperf\s+/, '')}`, 'the server named by the version in its own output');
+      report.push(...agreeAsClient(c, result, server.json!, `client ${label}`));
+    });
+  }
+});

@@ -1,0 +1,110 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { clientParamsDocument, readClientParams } from '../../electron/iperf3/params-document.js';
+import { readResults, resultsDocument } from '../../electron/iperf3/results-document.js';
+import { IPERF3_ERRNO } from '../../electron/iperf3/states.js';
+import { ProtocolError } from '../../electron/util/errors.js';
+
+const limits = { maxStreams: 128, maxSeconds: 3600, maxBytes: 1024 ** 4 };
+/** What iperf3 3.12's client sends for `iperf3 -c host -P 4 -R -w 64K -l 32K` (captured with -d). */
+const real = { tcp: true, omit: 0, time: 10, num: 0, blockcount: 0, parallel: 4, reverse: true, window: 65536, len: 32768, pacing_timer: 1000, client_version: '3.12' };
+
+function protocolError(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (err) {
+    assert.ok(err instanceof ProtocolError);
+    return err.message;
+  }
+  assert.fail('no error');
+}
+
+describe('iperf3 parameters', () => {
+  it('maps a real client\'s parameters onto a Longhaul run', () => {
+    const v = readClientParams(real, limits);
+    assert.equal(v.kind, 'ok');
+    assert.deepEqual(v.kind === 'ok' && v.ask, {
+      params: { streams: 4, bufferBytes: 32768, windowBytes: 65536, bytes: null, seconds: 10, direction: 'reverse', intervalSeconds: 1 },
+      version: '3.12',
+      getServerOutput: false,
+    });
+  });
+
+  it('maps bytes (-n) and blocks (-k × -l) onto a byte limit, --bidir onto bidir', () => {
+    const n = readClientParams({ ...real, reverse: undefined, bidirectional: true, num: 1000 }, limits);
+    assert.equal(n.kind === 'ok' && n.ask.params.bytes, 1000);
+    assert.equal(n.kind === 'ok' && n.ask.params.direction, 'bidir');
+    const k = readClientParams({ ...real, blockcount: 3 }, limits);
+    assert.equal(k.kind === 'ok' && k.ask.params.bytes, 3 * 32768);
+    assert.equal(k.kind === 'ok' && k.ask.params.seconds, null);
+  });
+
+  it('refuses UDP, SCTP, authentication, pacing and out-of-range values with iperf3 error numbers', () => {
+    const cases: [Record<string, unknown>, number][] = [
+      [{ ...real, tcp: undefined, udp: true }, IPERF3_ERRNO.IEUNIMP],
+      [{ ...real, tcp: undefined, sctp: true }, IPERF3_ERRNO.IEUNIMP],
+      [{ ...real, authtoken: 'abc' }, IPERF3_ERRNO.IEAUTHTEST],
+      [{ ...real, bandwidth: 1000000 }, IPERF3_ERRNO.IEUNIMP],
+      [{ ...real, parallel: 129 }, IPERF3_ERRNO.IENUMSTREAMS],
+      [{ ...real, parallel: 0 }, IPERF3_ERRNO.IENUMSTREAMS],
+      [{ ...real, len: 17 * 1024 * 1024 }, IPERF3_ERRNO.IEBLOCKSIZE],
+      [{ ...real, time: 0 }, IPERF3_ERRNO.IEDURATION],
+      [{ ...real, time: 3601 }, IPERF3_ERRNO.IEDURATION],
+      [{ ...real, bidirectional: true }, IPERF3_ERRNO.IEMESSAGE],
+    ];
+    for (const [doc, errno] of cases) {
+      const v = readClientParams(doc, limits);
+      assert.equal(v.kind, 'refuse', JSON.stringify(doc));
+      assert.equal(v.kind === 'refuse' && v.iperfErrno, errno, JSON.stringify(doc));
+    }
+  });
+
+  it('refuses wrong JSON types (iperf3 read "8" as 0 and a numeric title as a NULL pointer)', () => {
+    for (const bad of [{ parallel: '8' }, { time: -1 }, { len: 1.5 }, { reverse: 'yes' }, { window: null }, { authtoken: 5 }, { client_version: {} }]) {
+      assert.match(protocolError(() => readClientParams({ ...real, ...bad }, limits)), /iperf3 parameters: /, JSON.stringify(bad));
+    }
+  });
+
+  it('makes peer text printable: a version with escape sequences reaches no terminal raw', () => {
+    const v = readClientParams({ ...real, client_version: '3.12\u001b[2J' }, limits);
+    assert.equal(v.kind === 'ok' && v.ask.version, '3.12\\u{1b}[2J');
+  });
+
+  it('writes Longhaul\'s run in iperf3\'s keys, rounding time up', () => {
+    const doc = clientParamsDocument({ streams: 2, bufferBytes: 8192, windowBytes: 8760, bytes: null, seconds: 2.5, direction: 'bidir', intervalSeconds: 1 }, true);
+    assert.deepEqual(doc, { tcp: true, omit: 0, time: 3, num: 0, blockcount: 0, parallel: 2, bidirectional: true, window: 8760, len: 8192, pacing_timer: 1000, get_server_output: 1 });
+    const back = readClientParams(doc, limits);
+    assert.equal(back.kind === 'ok' && back.ask.params.direction, 'bidir');
+  });
+});
+
+describe('iperf3 results', () => {
+  /** iperf3 3.12's client results in reverse mode, as captured with -d: -1 written as 2^64 − 1. */
+  const captured = {
+    cpu_util_total: 54.2, cpu_util_user: 1.5, cpu_util_system: 52.6, sender_has_retransmits: 18446744073709551615, congestion_used: 'bbr',
+    streams: [{ id: 1, bytes: 2995584971, retransmits: 18446744073709551615, jitter: 0, errors: 0, packets: 0, start_time: 0, end_time: 2.000523 }],
+  };
+
+  it('reads iperf3 3.12\'s results, its unsigned -1 as "not counted"', () => {
+    const r = readResults(captured, 1);
+    assert.deepEqual(r.streams, [{ index: 0, bytes: 2995584971, retransmits: null, startSeconds: 0, endSeconds: 2.000523 }]);
+    assert.equal(r.congestion, 'bbr');
+  });
+
+  it('refuses unknown, repeated and wrongly typed stream entries', () => {
+    assert.match(protocolError(() => readResults({ ...captured, streams: [{ ...captured.streams[0], id: 7 }] }, 1)), /stream id 7/);
+    assert.match(protocolError(() => readResults({ ...captured, streams: [captured.streams[0], captured.streams[0]] }, 4)), /twice/);
+    assert.match(protocolError(() => readResults({ ...captured, streams: [{ ...captured.streams[0], bytes: '5' }] }, 1)), /streams\.0\.bytes/);
+    assert.match(protocolError(() => readResults({ ...captured, streams: 'x' }, 1)), /streams/);
+    assert.match(protocolError(() => readResults({ streams: [] }, 1)), /cpu_util_total/);
+  });
+
+  it('writes results an iperf3 client reads back, and reads the server version from its JSON output', () => {
+    const doc = resultsDocument([{ iperfId: 1, bytes: 10, retransmits: 2, startSeconds: 0, endSeconds: 1 }], true, 'text');
+    const back = readResults({ ...doc, server_output_json: { start: { version: 'iperf 3.12' } } }, 1);
+    assert.deepEqual(back.streams[0], { index: 0, bytes: 10, retransmits: 2, startSeconds: 0, endSeconds: 1 });
+    assert.equal(back.serverVersion, '3.12');
+    assert.equal((doc as { sender_has_retransmits: number }).sender_has_retransmits, 1);
+    assert.equal((resultsDocument([], false, null) as { sender_has_retransmits: number }).sender_has_retransmits, -1);
+  });
+});
