@@ -1,92 +1,9 @@
 /**
  * What a user types and reads in the UI: sizes (binary, `64K` = 65,536 B),
  * rates (decimal bits, `4mbit` = 4,000,000 bit/s), durations (`650ms`, `1.3s`).
- * The same conventions as the CLI (electron/util/units.ts; a test checks they
- * agree), reimplemented because the renderer imports no engine code.
+ * The rules are the CLI's own, from the contract: one copy for every door.
  */
-
-const SIZE: Record<string, number> = {
-  '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2,
-  g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3, t: 1024 ** 4, tb: 1024 ** 4, tib: 1024 ** 4,
-};
-const RATE: Record<string, number> = {
-  '': 1, bit: 1, bps: 1, k: 1e3, kbit: 1e3, kbps: 1e3, m: 1e6, mbit: 1e6, mbps: 1e6,
-  g: 1e9, gbit: 1e9, gbps: 1e9, t: 1e12, tbit: 1e12, tbps: 1e12,
-};
-const DURATION: Record<string, number> = { '': 1, s: 1, sec: 1, ms: 1e-3, us: 1e-6, m: 60, min: 60, h: 3600 };
-const DISTANCE: Record<string, number> = { '': 1, m: 1, km: 1e3 };
-const QUANTITY = /^\s*([0-9]+(?:\.[0-9]+)?(?:e[+-]?[0-9]+)?)\s*([a-zA-Z]*)\s*$/;
-
-/** A parsed quantity, or a message saying what is wrong with the text. */
-export type Parsed = { ok: true; value: number } | { ok: false; error: string };
-
-function parse(text: string, table: Record<string, number>, example: string): Parsed {
-  const m = QUANTITY.exec(text);
-  const mult = m ? table[(m[2] ?? '').toLowerCase()] : undefined;
-  if (!m || mult === undefined) {
-    if (/^\s*-/.test(text)) return { ok: false, error: 'cannot be negative' };
-    return { ok: false, error: text.trim() === '' ? `required, e.g. ${example}` : `"${text.trim()}" is not valid, e.g. ${example}` };
-  }
-  return { ok: true, value: Number(m[1]) * mult };
-}
-
-/** Bytes (whole). */
-export function parseSize(text: string): Parsed {
-  const r = parse(text, SIZE, '128K, 20M, 650000');
-  if (!r.ok) return r;
-  const v = Math.round(r.value);
-  return Number.isSafeInteger(v) ? { ok: true, value: v } : { ok: false, error: 'too large' };
-}
-/** Bits per second. */
-export const parseRate = (text: string): Parsed => parse(text, RATE, '100mbit, 1g, 56k');
-/** Seconds. */
-export const parseDuration = (text: string): Parsed => parse(text, DURATION, '10, 1.5s, 650ms');
-/** Metres. */
-export const parseDistance = (text: string): Parsed => parse(text, DISTANCE, '4000km, 120m');
-
-/** `1234567` → `1,234,567`. */
-export function groupDigits(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
-}
-
-/** `953.21 Mbit/s`; `unknown` when the number is not known. */
-export function formatRate(bitsPerSecond: number | null | undefined): string {
-  if (bitsPerSecond === null || bitsPerSecond === undefined || !Number.isFinite(bitsPerSecond)) return 'unknown';
-  const abs = Math.abs(bitsPerSecond);
-  if (abs >= 1e9) return `${(bitsPerSecond / 1e9).toFixed(2)} Gbit/s`;
-  if (abs >= 1e6) return `${(bitsPerSecond / 1e6).toFixed(2)} Mbit/s`;
-  if (abs >= 1e3) return `${(bitsPerSecond / 1e3).toFixed(1)} kbit/s`;
-  return `${bitsPerSecond.toFixed(0)} bit/s`;
-}
-
-/** Decimal byte units, named: `1.25 GB`. */
-export function formatBytes(bytes: number | null | undefined): string {
-  if (bytes === null || bytes === undefined || !Number.isFinite(bytes)) return 'unknown';
-  const abs = Math.abs(bytes);
-  if (abs >= 1e9) return `${(bytes / 1e9).toFixed(2)} GB`;
-  if (abs >= 1e6) return `${(bytes / 1e6).toFixed(2)} MB`;
-  if (abs >= 1e3) return `${(bytes / 1e3).toFixed(1)} kB`;
-  return `${bytes} B`;
-}
-
-/** Binary byte units for window and buffer sizes, as typed: `64 KiB`, `20 MiB`. */
-export function formatBinaryBytes(bytes: number | null | undefined): string {
-  if (bytes === null || bytes === undefined || !Number.isFinite(bytes)) return 'unknown';
-  if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
-  if (bytes >= 1024 ** 2) return `${(bytes / 1024 ** 2).toFixed(2)} MiB`;
-  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${bytes} B`;
-}
-
-/** `12.3 s`, or `unknown`. */
-export function formatSeconds(s: number | null | undefined, digits = 1): string {
-  return s === null || s === undefined || !Number.isFinite(s) ? 'unknown' : `${s.toFixed(digits)} s`;
-}
-
-/** bit·m/s for the distance-throughput product: `1.20 Pbit·m/s`. */
-export function formatBitMetres(v: number | null): string {
-  if (v === null || !Number.isFinite(v)) return 'unknown';
-  const units: [number, string][] = [[1e18, 'Ebit·m/s'], [1e15, 'Pbit·m/s'], [1e12, 'Tbit·m/s'], [1e9, 'Gbit·m/s'], [1e6, 'Mbit·m/s'], [1e3, 'kbit·m/s']];
-  for (const [div, name] of units) if (Math.abs(v) >= div) return `${(v / div).toFixed(2)} ${name}`;
-  return `${v.toFixed(0)} bit·m/s`;
-}
+export {
+  formatBinaryBytes, formatBitMetres, formatBytes, formatRate, formatRateShort, formatRtt, formatSeconds, groupDigits,
+  parseDistance, parseDuration, parseRate, parseSize, type Parsed,
+} from '../../../electron/contract/units.js';
