@@ -3,7 +3,7 @@
  * Subscribes once to the API's events (for the controller and the responder side).
  */
 import type { LinkChoice, RunPhase, UiRunParams } from '../../electron/contract/api.js';
-import type { Direction } from '../../electron/contract/result.js';
+import { senderOf } from '../../electron/contract/stream-plan.js';
 import { api } from './bridge/index.js';
 import { errorText } from './bridge/ws-client.js';
 import { GroupSeries } from './lib/group-series.js';
@@ -12,10 +12,8 @@ import { app, newLiveRun, splitPartner, type GroupLive } from './state.svelte.js
 /** The order a run goes through its phases: a group is as far as its slowest peer. */
 const PHASE_ORDER: RunPhase[] = ['hello', 'params', 'streams', 'start', 'running', 'results', 'done', 'failed'];
 
-/** Who sends stream `id` (the engine's plan: forward/reverse N streams, bidir N each way). */
-export function senderOf(direction: Direction, streams: number): (id: number) => 'controller' | 'responder' {
-  return (id) => (direction === 'reverse' ? 'responder' : direction === 'bidir' && id >= streams ? 'responder' : 'controller');
-}
+/** Who sends stream `id`: the engine's own rule (contract/stream-plan.ts). */
+export { senderOf };
 
 export async function startRun(params: UiRunParams, distanceMeters: number | null, link: LinkChoice): Promise<string | null> {
   const partner = splitPartner(app.partner, app.system?.defaultPort ?? 5211);
