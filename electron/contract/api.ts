@@ -12,6 +12,7 @@
  * Pure types plus two constant tables, no Node imports: the renderer shares it.
  * Errors cross as `{ code: 'LH_ERR_*', message }`; the UI matches on `code`.
  */
+import type { LonghaulErrorCode } from './error-codes.js';
 import type { Direction, LinkSettingsInfo, LonghaulResult, ResultParams, Side } from './result.js';
 import type { GroupEnded, GroupExportFormat, GroupListing, StartGroupRunRequest } from './group-app.js';
 import type { LonghaulGroupResult } from './group.js';
@@ -167,7 +168,7 @@ export interface ResponderStatus {
   peer: string | null;
   runId: string | null;
   /** Why it stopped, when it failed to listen; while listening, a problem the partner will run into (e.g. the peers file cannot be read). */
-  error: { code: string; message: string } | null;
+  error: { code: LonghaulErrorCode; message: string } | null;
   /** Plain-words firewall advice, set when no partner has connected for a while (never a verdict: the OS does not say). */
   firewallHint: string | null;
   /** The one-time code a new controller types to pair (XXXX-XXXX-XXXX) while listening; null otherwise. */
@@ -379,9 +380,9 @@ export type ApiHandlers = {
 /** Payload of an event channel, for hosts that route by channel. */
 export type EventPayload<C extends EventChannel> = Extract<Events[EventName], { channel: C }>['payload'];
 
-/** An error as it crosses IPC or the WebSocket. */
+/** An error as it crosses IPC or the WebSocket; the UI may act on `code`. */
 export interface ApiError {
-  code: string;
+  code: LonghaulErrorCode;
   message: string;
 }
 

@@ -6,6 +6,7 @@
  * settings cannot say (asymmetric links, several delays…).
  */
 import { z } from 'zod';
+import type { LinkSettingsInfo } from '../contract/result.js';
 import { ArgumentError } from '../util/errors.js';
 import type { LinkChains } from './proxy-connection.js';
 import { parseStageConfig } from './registry.js';
@@ -28,7 +29,7 @@ export const linkSettingsSchema = z.object({
   /** Which segments are lost: `random` (absent = random) or `periodic` (every round(1 / lossRatio)-th). */
   lossPattern: z.enum(['random', 'periodic']).optional(),
   mssBytes: z.number().int().min(500).max(65_535).default(DEFAULT_MSS_BYTES),
-}).strict();
+}).strict() satisfies z.ZodType<LinkSettingsInfo>;
 
 export type LinkSettings = z.infer<typeof linkSettingsSchema>;
 

@@ -1,59 +1,11 @@
 /**
- * Stable error codes for everything the engine, the CLI and (later) the UI can
- * report. Match on `code`, never on the message: messages say what happened and
- * what to do, and may be reworded.
+ * Errors Longhaul raises on purpose, each with a stable code (the codes are in
+ * contract/error-codes.ts, shared with the UI). Match on `code`, never on the
+ * message: messages say what happened and what to do, and may be reworded.
  */
-export type LonghaulErrorCode =
-  | 'LH_ERR_BAD_ARGUMENT'
-  | 'LH_ERR_BAD_FRAME'
-  | 'LH_ERR_FRAME_TOO_LARGE'
-  | 'LH_ERR_BAD_MESSAGE'
-  | 'LH_ERR_UNEXPECTED_MESSAGE'
-  | 'LH_ERR_PROTOCOL_VERSION'
-  | 'LH_ERR_TIMEOUT'
-  | 'LH_ERR_PEER_GONE'
-  | 'LH_ERR_BUSY'
-  | 'LH_ERR_REFUSED'
-  | 'LH_ERR_PARAMS_REJECTED'
-  | 'LH_ERR_DATA_STREAM'
-  | 'LH_ERR_WORKER'
-  | 'LH_ERR_STOPPED'
-  | 'LH_ERR_IO'
-  /** A multi-peer run did not start: one peer failed, or was not ready in time, before the common start. */
-  | 'LH_ERR_GROUP_START'
-  /** A report file already exists and --force was not given. */
-  | 'LH_ERR_FILE_EXISTS'
-  /** A file given as a saved result is not a valid longhaul.result/1 document. */
-  | 'LH_ERR_BAD_RESULT'
-  /** A file given to resume is not a valid longhaul.sweep/1 document. */
-  | 'LH_ERR_BAD_SWEEP'
-  // The app (UI host): a feature this build does not have, a result that does not exist.
-  | 'LH_ERR_NOT_AVAILABLE'
-  | 'LH_ERR_NOT_FOUND'
-  // Pairing and trust (docs/security.md).
-  /** This installation's key or certificate cannot be read. */
-  | 'LH_ERR_IDENTITY'
-  /** The other PC is not among the paired peers (either side). */
-  | 'LH_ERR_NOT_PAIRED'
-  /** A control connection did not start TLS (an older Longhaul, or not Longhaul at all). */
-  | 'LH_ERR_TLS_REQUIRED'
-  /** The TLS handshake failed or was not TLS 1.3. */
-  | 'LH_ERR_TLS'
-  /** The pairing code was wrong. */
-  | 'LH_ERR_PAIRING_CODE'
-  /** Too many wrong pairing codes: pairing is locked for a while. */
-  | 'LH_ERR_PAIRING_LOCKED'
-  /** The two ends saw different certificates or TLS sessions: something in between terminates TLS. */
-  | 'LH_ERR_PAIRING_MITM'
-  /** The responder is not accepting pairings (no code active). */
-  | 'LH_ERR_PAIRING_CLOSED'
-  // iperf3 interoperation (docs/iperf3.md).
-  /** An iperf3 peer broke its protocol: an unknown state byte, a bad cookie, a JSON frame of the wrong shape or size. */
-  | 'LH_ERR_IPERF3_PROTOCOL'
-  /** An iperf3 peer asked for what Longhaul does not do (UDP, SCTP, authentication), or refused what Longhaul asked. */
-  | 'LH_ERR_IPERF3_REFUSED'
-  /** An iperf3 server reported an error (SERVER_ERROR with its error number) or ended the test (SERVER_TERMINATE). */
-  | 'LH_ERR_IPERF3_SERVER_ERROR';
+import type { LonghaulErrorCode } from '../contract/error-codes.js';
+
+export type { LonghaulErrorCode } from '../contract/error-codes.js';
 
 /** Base class: every error Longhaul raises on purpose has a stable code. */
 export class LonghaulError extends Error {
