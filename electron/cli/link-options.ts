@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
+import { stageSummaries } from '../proxy/registry.js';
 import { NO_LINK, parseLinkSettings, parseLinkSpec, type LinkSettings, type LinkSpec } from '../proxy/link-settings.js';
 import { LINK_PRESETS, findPreset } from '../proxy/presets.js';
 import { ArgumentError } from '../util/errors.js';
@@ -41,6 +42,8 @@ export function addLinkOptions(cmd: Command, o: { presetFlag: '--preset' | '--li
     .addOption(new Option('--link-config <file>', 'link as JSON: settings, or { "up": [stages], "down": [stages] }'))
     .addOption(new Option('--link-json <json>', 'link as inline JSON').hideHelp());
   if (o.window) cmd.addOption(new Option('--window <bytes>', 'emulated TCP window: cap on bytes in flight, e.g. 64K'));
+  // What a --link-config chain may hold: each stage says it itself (proxy/stages/*.ts).
+  cmd.addHelpText('after', `\nStages a --link-config chain may hold:\n${stageSummaries().map((s) => `  ${s.type.padEnd(10)} ${s.summary}`).join('\n')}`);
   return cmd;
 }
 

@@ -101,6 +101,11 @@ export function formatSeconds(s: number | null | undefined, digits = 1): string 
   return s === null || s === undefined || !Number.isFinite(s) ? 'unknown' : `${s.toFixed(digits)} s`;
 }
 
+/** A configured delay: `650 ms`, `1.5 s`, `2 s`, `0.25 ms` (as typed, not rounded to a display precision). */
+export function formatMs(v: number): string {
+  return v >= 1000 ? `${(v / 1000).toFixed(v % 1000 === 0 ? 0 : 2)} s` : `${Number(v.toFixed(3))} ms`;
+}
+
 /** `1.30 s`, `20.0 ms`, `34 µs`. */
 export function formatRtt(seconds: number): string {
   if (seconds >= 1) return `${seconds.toFixed(2)} s`;

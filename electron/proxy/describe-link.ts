@@ -3,8 +3,9 @@
  * carries its unit; loss is always called what it is here: a model.
  */
 import type { EmulatorWatchInfo, LinkInfo, ModelledLossInfo } from '../contract/result.js';
-import { formatRate, groupDigits } from '../util/units.js';
+import { formatMs, formatRate, groupDigits } from '../util/units.js';
 import { modelCeilingBitsPerSec, type LinkSpec } from './link-settings.js';
+import { describeStageConfig } from './registry.js';
 import type { StageConfig } from './stage.js';
 
 /** Said wherever loss or the emulator's limits are shown (CLI, docs, results, UI). */
@@ -12,26 +13,9 @@ export const EMULATION_NOTE =
   'user-space relay: each side talks TCP to the proxy over loopback, so no packet of theirs is ever dropped or reordered; ' +
   'rate, delay and the window are applied to the byte stream, and "loss" is modelled: a lost segment reaches the receiver one RTT late with everything behind it (TCP delivers in order), and the in-flight cap halves';
 
-function ms(v: number): string {
-  return v >= 1000 ? `${(v / 1000).toFixed(v % 1000 === 0 ? 0 : 2)} s` : `${Number(v.toFixed(3))} ms`;
-}
-
-/** One stage in words. */
+/** One stage in words: its own definition says it (proxy/registry.ts). */
 export function describeStage(c: StageConfig): string {
-  switch (c.type) {
-    case 'delay':
-      return `delay ${ms(Number(c.delayMs))}${Number(c.jitterMs) > 0 ? ` ± ${ms(Number(c.jitterMs))} jitter (never reorders)` : ''}`;
-    case 'rate':
-      return `rate ${formatRate(Number(c.rateBitsPerSec))} (shaper, bounded queue)`;
-    case 'window':
-      return `window ${groupDigits(Number(c.windowBytes))} bytes in flight`;
-    case 'slowstart':
-      return `slow start from ${c.initialSegments} × ${c.mssBytes} bytes`;
-    case 'loss':
-      return `loss ${(Number(c.lossRatio) * 100).toFixed(3).replace(/\.?0+$/, '')} % of segments${c.pattern === 'periodic' ? ', periodic' : ''} (MODELLED: delivered one RTT late + cap halved)`;
-    default:
-      return JSON.stringify(c);
-  }
+  return describeStageConfig(c);
 }
 
 /** A few lines: the settings in words, both chains, the model ceiling. */
@@ -40,7 +24,7 @@ export function describeLink(spec: LinkSpec, preset: string | null = null): stri
   const s = spec.settings;
   if (s) {
     const parts = [
-      `${ms(s.delayMs)} each way (RTT ${ms(2 * s.delayMs)})${s.jitterMs > 0 ? ` ± ${ms(s.jitterMs)} jitter` : ''}`,
+      `${formatMs(s.delayMs)} each way (RTT ${formatMs(2 * s.delayMs)})${s.jitterMs > 0 ? ` ± ${formatMs(s.jitterMs)} jitter` : ''}`,
       s.rateBitsPerSec === null ? 'rate not limited' : `${formatRate(s.rateBitsPerSec)} each way`,
       s.windowBytes === null ? 'window not emulated' : `window ${groupDigits(s.windowBytes)} bytes`,
       s.slowstart ? `slow start from 10 × ${s.mssBytes} bytes` : 'no slow start',

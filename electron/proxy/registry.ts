@@ -9,18 +9,47 @@ import type { Stage, StageConfig, StageContext } from './stage.js';
 
 export interface StageDefinition<C extends StageConfig = StageConfig> {
   type: string;
-  /** One line for help texts and the UI. */
+  /** One line for help texts and the UI (`stageSummaries`). */
   summary: string;
   schema: z.ZodType<C>;
+  /** The stage in words, every number with its unit: what `longhaul proxy` prints and results show. */
+  describe(config: C): string;
   create(config: C, ctx: StageContext): Stage;
 }
 
 const definitions = new Map<string, StageDefinition>();
 
-/** Register a stage type. Registering a name twice is a programming error. */
-export function registerStage<C extends StageConfig>(def: StageDefinition<C>): void {
+/**
+ * Register a stage type; the config type is the schema's own output, so a stage file
+ * writes no casts. Registering a name twice is a programming error.
+ */
+export function registerStage<S extends z.ZodType<{ type: string }>>(def: {
+  type: string;
+  summary: string;
+  schema: S;
+  describe(config: z.output<S>): string;
+  create(config: z.output<S>, ctx: StageContext): Stage;
+}): void {
   if (definitions.has(def.type)) throw new Error(`stage type "${def.type}" registered twice`);
-  definitions.set(def.type, def as unknown as StageDefinition);
+  // The one place configs meet their stage's own type: only configs this schema parsed reach
+  // describe and create (parseStageConfig looks the schema up by the same `type`).
+  definitions.set(def.type, {
+    type: def.type,
+    summary: def.summary,
+    schema: def.schema as unknown as z.ZodType<StageConfig>,
+    describe: (c) => def.describe(c as z.output<S>),
+    create: (c, ctx) => def.create(c as z.output<S>, ctx),
+  });
+}
+
+/** Each registered type with its one-line summary, in registration order (help texts). */
+export function stageSummaries(): { type: string; summary: string }[] {
+  return [...definitions.values()].map((d) => ({ type: d.type, summary: d.summary }));
+}
+
+/** A stage's config in words (its definition's own `describe`); unknown types as their JSON. */
+export function describeStageConfig(c: StageConfig): string {
+  return definitions.get(c.type)?.describe(c) ?? JSON.stringify(c);
 }
 
 /** Registered stage types, in registration order. */

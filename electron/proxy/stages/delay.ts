@@ -10,8 +10,9 @@
  * bytes the emulated path can hold in propagation (default 32 MiB).
  */
 import { z } from 'zod';
+import { formatMs } from '../../util/units.js';
 import { registerStage } from '../registry.js';
-import { seededRandom, type Stage, type StageConfig, type StageContext } from '../stage.js';
+import { seededRandom, type Stage, type StageContext } from '../stage.js';
 
 export const DEFAULT_DELAY_QUEUE_BYTES = 32 * 1024 * 1024;
 
@@ -31,7 +32,7 @@ export class DelayStage implements Stage {
   private lastDepartMs = -Infinity;
   private readonly random: () => number;
 
-  constructor(readonly config: DelayConfig & StageConfig, ctx: StageContext) {
+  constructor(readonly config: DelayConfig, ctx: StageContext) {
     this.queueLimitBytes = config.queueBytes;
     this.random = config.seed === undefined ? () => ctx.random() : seededRandom(config.seed);
   }
@@ -46,9 +47,10 @@ export class DelayStage implements Stage {
   }
 }
 
-registerStage<DelayConfig & StageConfig>({
+registerStage({
   type: 'delay',
   summary: 'one-way delay in ms, optional jitter (never reorders bytes)',
-  schema: delaySchema as unknown as z.ZodType<DelayConfig & StageConfig>,
+  schema: delaySchema,
+  describe: (c) => `delay ${formatMs(c.delayMs)}${c.jitterMs > 0 ? ` ± ${formatMs(c.jitterMs)} jitter (never reorders)` : ''}`,
   create: (config, ctx) => new DelayStage(config, ctx),
 });

@@ -33,7 +33,7 @@
  */
 import { z } from 'zod';
 import { registerStage } from '../registry.js';
-import { DEFAULT_MSS_BYTES, seededRandom, type FlightView, type Stage, type StageConfig, type StageContext } from '../stage.js';
+import { DEFAULT_MSS_BYTES, seededRandom, type FlightView, type Stage, type StageContext } from '../stage.js';
 
 export const lossSchema = z.object({
   type: z.literal('loss'),
@@ -95,7 +95,7 @@ export class LossStage implements Stage {
   private readonly random: () => number;
   private readonly stats: LossStats;
 
-  constructor(readonly config: LossConfig & StageConfig, private readonly ctx: StageContext) {
+  constructor(readonly config: LossConfig, private readonly ctx: StageContext) {
     this.queueLimitBytes = config.queueBytes;
     this.chunkBytes = config.mssBytes;
     let stats = ctx.shared.get(STATS_KEY) as LossStats | undefined;
@@ -192,9 +192,10 @@ export class LossStage implements Stage {
   }
 }
 
-registerStage<LossConfig & StageConfig>({
+registerStage({
   type: 'loss',
   summary: 'MODELLED loss: the chunk and those behind it reach the destination one round trip late (SACK recovery, the link keeps going), and the in-flight cap halves (a relay cannot drop packets)',
-  schema: lossSchema as unknown as z.ZodType<LossConfig & StageConfig>,
+  schema: lossSchema,
+  describe: (c) => `loss ${(c.lossRatio * 100).toFixed(3).replace(/\.?0+$/, '')} % of segments${c.pattern === 'periodic' ? ', periodic' : ''} (MODELLED: delivered one RTT late + cap halved)`,
   create: (config, ctx) => new LossStage(config, ctx),
 });

@@ -15,9 +15,10 @@
  * TCP payload. `"wireOverheadBytes": 0` makes it a payload rate.
  */
 import { z } from 'zod';
+import { formatRate } from '../../util/units.js';
 import { registerStage } from '../registry.js';
 import { DEFAULT_MSS_BYTES, WIRE_OVERHEAD_BYTES, payloadFraction } from '../../contract/wire.js';
-import type { Stage, StageConfig, StageContext } from '../stage.js';
+import type { Stage, StageContext } from '../stage.js';
 
 const MIN_QUEUE_BYTES = 64 * 1024;
 /** Chunks of about 2 ms of serialization, at least one segment: smooth pacing, few timers. */
@@ -50,7 +51,7 @@ export class RateStage implements Stage {
   /** Wire bytes per payload byte. */
   private readonly wirePerPayload: number;
 
-  constructor(readonly config: RateConfig & StageConfig, ctx: StageContext) {
+  constructor(readonly config: RateConfig, ctx: StageContext) {
     const bytesPerMs = config.rateBitsPerSec / 8 / 1000;
     this.queueLimitBytes = config.queueBytes ?? Math.max(MIN_QUEUE_BYTES, Math.round(bytesPerMs * 100));
     this.chunkBytes = Math.max(MSS_BYTES, Math.round(bytesPerMs * CHUNK_MS));
@@ -72,9 +73,10 @@ export class RateStage implements Stage {
   }
 }
 
-registerStage<RateConfig & StageConfig>({
+registerStage({
   type: 'rate',
   summary: 'link (wire) rate in bit/s, headers counted, a shaper with a bounded queue (shared by all connections of a direction)',
-  schema: rateSchema as unknown as z.ZodType<RateConfig & StageConfig>,
+  schema: rateSchema,
+  describe: (c) => `rate ${formatRate(c.rateBitsPerSec)} (shaper, bounded queue)`,
   create: (config, ctx) => new RateStage(config, ctx),
 });

@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { registerStage } from '../registry.js';
-import { DEFAULT_MSS_BYTES, type FlightView, type Stage, type StageConfig } from '../stage.js';
+import { DEFAULT_MSS_BYTES, type FlightView, type Stage } from '../stage.js';
 
 export const slowstartSchema = z.object({
   type: z.literal('slowstart'),
@@ -29,7 +29,7 @@ export class SlowstartStage implements Stage {
   /** Slow-start threshold, bytes: above it the window grows linearly. */
   ssthreshBytes = Infinity;
 
-  constructor(readonly config: SlowstartConfig & StageConfig) {
+  constructor(readonly config: SlowstartConfig) {
     this.cwndBytes = config.mssBytes * config.initialSegments;
   }
 
@@ -59,9 +59,10 @@ export class SlowstartStage implements Stage {
   }
 }
 
-registerStage<SlowstartConfig & StageConfig>({
+registerStage({
   type: 'slowstart',
   summary: 'congestion window: starts at 10 × MSS, doubles per round trip, halves on a modelled loss',
-  schema: slowstartSchema as unknown as z.ZodType<SlowstartConfig & StageConfig>,
+  schema: slowstartSchema,
+  describe: (c) => `slow start from ${c.initialSegments} × ${c.mssBytes} bytes`,
   create: (config) => new SlowstartStage(config),
 });

@@ -9,8 +9,9 @@
  *   { "type": "window", "windowBytes": 65536 }
  */
 import { z } from 'zod';
+import { groupDigits } from '../../util/units.js';
 import { registerStage } from '../registry.js';
-import type { Stage, StageConfig } from '../stage.js';
+import type { Stage } from '../stage.js';
 
 export const windowSchema = z.object({
   type: z.literal('window'),
@@ -21,16 +22,17 @@ export type WindowConfig = z.infer<typeof windowSchema>;
 
 export class WindowStage implements Stage {
   readonly type = 'window';
-  constructor(readonly config: WindowConfig & StageConfig) {}
+  constructor(readonly config: WindowConfig) {}
 
   capBytes(): number {
     return this.config.windowBytes;
   }
 }
 
-registerStage<WindowConfig & StageConfig>({
+registerStage({
   type: 'window',
   summary: 'cap on bytes in flight (the TCP window), released one return delay after delivery',
-  schema: windowSchema as unknown as z.ZodType<WindowConfig & StageConfig>,
+  schema: windowSchema,
+  describe: (c) => `window ${groupDigits(c.windowBytes)} bytes in flight`,
   create: (config) => new WindowStage(config),
 });
