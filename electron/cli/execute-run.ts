@@ -27,6 +27,8 @@ export interface ExecuteRunOptions {
   link?: RunLinkHook;
   /** This PC's identity and paired peers (security/load-trust.ts). */
   security: ControllerSecurity;
+  /** --path-rate, bit/s. */
+  pathRateBitsPerSec?: number | null;
 }
 
 const PHASE_TEXT: Record<string, string> = {
@@ -44,7 +46,7 @@ export async function executeRun(o: ExecuteRunOptions): Promise<{ code: number; 
     abort.abort();
   });
   const progress = new LiveProgress(o.params);
-  const run = startRun({ host: o.host, port: o.port, params: o.params, signal: abort.signal, maxWorkersPerRole: o.maxWorkersPerRole, link: o.link, security: o.security });
+  const run = startRun({ host: o.host, port: o.port, params: o.params, signal: abort.signal, maxWorkersPerRole: o.maxWorkersPerRole, link: o.link, security: o.security, pathRateBitsPerSec: o.pathRateBitsPerSec ?? null });
   run.on('phase', (p) => {
     const text = PHASE_TEXT[p];
     if (text) progress.phase(text);
