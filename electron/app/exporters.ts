@@ -1,6 +1,6 @@
 /**
- * Result exporters by format: JSON, CSV, the PetaBumps console log and the
- * ttcp line, each the same text `longhaul report --format F` prints for the
+ * Result exporters by format: JSON, CSV, the PetaBumps console log, the
+ * ttcp line and the self-contained HTML report, each the same text `longhaul report --format F` prints for the
  * saved result (electron/report/render.ts), so an export from the app and one
  * from the command line of the same result are byte-identical.
  */
@@ -28,7 +28,7 @@ function registerExporter(format: ExportFormat, fn: Exporter): void {
 
 /** Which formats this build can export. */
 export function availableFormats(): Record<ExportFormat, boolean> {
-  return { json: exporters.has('json'), csv: exporters.has('csv'), console: exporters.has('console'), ttcp: exporters.has('ttcp') };
+  return { json: exporters.has('json'), csv: exporters.has('csv'), console: exporters.has('console'), ttcp: exporters.has('ttcp'), html: exporters.has('html') };
 }
 
 /** Render a result in a format; `LH_ERR_NOT_AVAILABLE` when this build has no exporter for it. */
@@ -49,6 +49,7 @@ const FILE_TYPES: Record<ExportFormat, { ext: string; mimeType: string }> = {
   csv: { ext: 'csv', mimeType: 'text/csv' },
   console: { ext: 'log', mimeType: 'text/plain' },
   ttcp: { ext: 'ttcp.txt', mimeType: 'text/plain' },
+  html: { ext: 'html', mimeType: 'text/html' },
 };
 
 for (const format of Object.keys(FILE_TYPES) as ExportFormat[]) {

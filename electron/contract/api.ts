@@ -18,8 +18,8 @@ import type { LonghaulGroupResult } from './group.js';
 import type { SweepDimensionName, SweepFile, SweepPlan, SweepProgress, SweepRunHeadline, SweepTarget } from './sweep.js';
 
 /** Result export formats (all four since the reports landed; `Features.exportFormats` still says which work). */
-export type ExportFormat = 'json' | 'csv' | 'console' | 'ttcp';
-export const EXPORT_FORMATS: readonly ExportFormat[] = ['json', 'csv', 'console', 'ttcp'];
+export type ExportFormat = 'json' | 'csv' | 'console' | 'ttcp' | 'html';
+export const EXPORT_FORMATS: readonly ExportFormat[] = ['json', 'csv', 'console', 'ttcp', 'html'];
 
 /**
  * What this build can do. The UI disables (with "not available in this build")
