@@ -255,6 +255,8 @@ export interface Diagnosis {
   numbers: {
     measuredBitsPerSecond: number | null;
     rttSeconds: number | null;
+    /** The lowest RTT the kernel saw (the path without queues or delayed ACKs), s: what a window must cover. Absent in older results, null when unknown. */
+    minRttSeconds?: number | null;
     windowBytes: number | null;
     windowBitsPerSecond: number | null;
     cwndBytes: number | null;

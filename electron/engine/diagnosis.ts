@@ -63,6 +63,7 @@ export function diagnoseLimiter(i: LimiterInputs): Omit<Diagnosis, 'direction'> 
   const numbers: Diagnosis['numbers'] = {
     measuredBitsPerSecond: i.measuredBitsPerSecond,
     rttSeconds: i.rttSeconds,
+    minRttSeconds: i.minRttSeconds ?? null,
     windowBytes: i.windowBytes,
     windowBitsPerSecond: i.windowBytes !== null && i.rttSeconds ? (i.windowBytes * 8) / i.rttSeconds : null,
     cwndBytes: i.cwndBytes,

@@ -25,7 +25,7 @@ export function formatWhatIf(r: LonghaulResult): string[] {
   const rateText = w.path.rateBitsPerSec === null ? "path rate unknown" : `path rate ${formatRateShort(w.path.rateBitsPerSec)} (${w.rateSource === 'given' ? 'given with --path-rate' : 'the emulated link\'s'})`;
   const lossText = w.path.lossRatio === null ? 'no loss term' : `loss ${(w.path.lossRatio * 100).toPrecision(2)} % (${w.lossSource === 'retransmissions' ? 'retransmitted segments / segments sent' : "the emulated link's"})`;
   const lines = [
-    `What-if (payload bit/s, wall-clock; model: ${modelText(w.path)}; RTT ${formatRtt(w.path.rttSeconds)}, ${rateText}, ${lossText}):`,
+    `What-if (payload bit/s, wall-clock; model: ${modelText(w.path)}; RTT ${formatRtt(w.path.rttSeconds)} (${w.rttSource === 'minimum' ? "the path's minimum RTT: what a window must cover" : 'the RTT the limiter uses'}), ${rateText}, ${lossText}):`,
   ];
   const measured = w.measuredBitsPerSecond;
   const ratio = measured !== null && w.today.bitsPerSecond ? ` (measured / model ${(measured / w.today.bitsPerSecond).toFixed(2)})` : '';

@@ -42,7 +42,7 @@ function sideOf(direction: Diagnosis['direction'], end: 'sender' | 'receiver'): 
   return end === 'sender' ? sender : sender === 'controller' ? 'responder' : 'controller';
 }
 
-/** The window per stream that fills the path: the given path rate × the diagnosis's RTT, over the streams. */
+/** The window per stream that fills the path: the given path rate × the path's RTT, over the streams. */
 export function neededWindowBytes(rateBitsPerSec: number | null, rttSeconds: number, streams: number): number | null {
   return rateBitsPerSec === null ? null : wholeBytesUp(bdpBytes(rateBitsPerSec, rttSeconds) / Math.max(1, streams));
 }
@@ -74,7 +74,8 @@ export function adviseResult(r: LonghaulResult, local: LocalSettings): Advice[] 
   if (r.link) return [];
   const out: Advice[] = [];
   for (const d of r.diagnosis ?? []) {
-    const rtt = d.numbers.rttSeconds;
+    // The window must cover the path's own RTT (its minimum), as in the what-if (contract/what-if-result.ts).
+    const rtt = d.numbers.minRttSeconds || d.numbers.rttSeconds;
     if (!rtt) continue;
     const sender: Side = d.direction === 'controllerToResponder' ? 'controller' : 'responder';
     const streams = Math.max(1, r.streams.filter((s) => s.sender === sender).length);
