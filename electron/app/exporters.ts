@@ -1,6 +1,6 @@
 /**
- * Result exporters by format: JSON, CSV, the PetaBumps console log and the
- * ttcp line, each the same text `longhaul report --format F` prints for the
+ * Result exporters by format: JSON, CSV, the PetaBumps console log, the
+ * ttcp line and the self-contained HTML report, each the same text `longhaul report --format F` prints for the
  * saved result (electron/report/render.ts), so an export from the app and one
  * from the command line of the same result are byte-identical.
  */
@@ -33,6 +33,7 @@ const FILE_TYPES: Record<ExportFormat, { ext: string; mimeType: string }> = {
   csv: { ext: 'csv', mimeType: 'text/csv' },
   console: { ext: 'log', mimeType: 'text/plain' },
   ttcp: { ext: 'ttcp.txt', mimeType: 'text/plain' },
+  html: { ext: 'html', mimeType: 'text/html' },
 };
 
 /** A group in one of its formats: the same text `longhaul report --from group.json --format F` prints. */

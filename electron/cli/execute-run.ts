@@ -25,6 +25,8 @@ interface ExecuteRunBase {
   reports?: RunReports | null;
   /** Link-emulator hook, passed to startRun. */
   link?: RunLinkHook;
+  /** --path-rate, bit/s. */
+  pathRateBitsPerSec?: number | null;
 }
 
 /**
@@ -54,7 +56,7 @@ export async function executeRun(o: ExecuteRunOptions): Promise<{ code: number; 
   const progress = new LiveProgress(o.params);
   const run = o.start
     ? o.start(abort.signal)
-    : startRun({ host: o.host, port: o.port, params: o.params, signal: abort.signal, maxWorkersPerRole: o.maxWorkersPerRole, link: o.link, security: o.security });
+    : startRun({ host: o.host, port: o.port, params: o.params, signal: abort.signal, maxWorkersPerRole: o.maxWorkersPerRole, link: o.link, security: o.security, pathRateBitsPerSec: o.pathRateBitsPerSec ?? null });
   run.on('phase', (p) => {
     const text = PHASE_TEXT[p];
     if (text) progress.phase(text);

@@ -19,8 +19,8 @@ import type { LonghaulGroupResult } from './group.js';
 import type { SweepDimensionName, SweepFile, SweepPlan, SweepProgress, SweepRunHeadline, SweepTarget } from './sweep.js';
 
 /** Result export formats: `longhaul report --format` and the app's export share this one list. */
-export type ExportFormat = 'json' | 'csv' | 'console' | 'ttcp';
-export const EXPORT_FORMATS: readonly ExportFormat[] = ['json', 'csv', 'console', 'ttcp'];
+export type ExportFormat = 'json' | 'csv' | 'console' | 'ttcp' | 'html';
+export const EXPORT_FORMATS: readonly ExportFormat[] = ['json', 'csv', 'console', 'ttcp', 'html'];
 
 /**
  * What this PC can do beyond what every build does: the figures that need the native socket

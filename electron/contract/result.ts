@@ -11,6 +11,8 @@
  * - A stream's headline numbers are the receiver's view: what arrived is what counts.
  */
 
+import type { Advice, PeerOs } from './advice.js';
+
 export const RESULT_SCHEMA = 'longhaul.result/1' as const;
 
 export type Direction = 'forward' | 'reverse' | 'bidir';
@@ -116,6 +118,8 @@ export interface PeerInfo {
   hostname: string;
   address: string;
   software: string;
+  /** The end's OS as it said in its hello (`os.platform()`, `os.release()`); absent from peers that do not send it. */
+  os?: PeerOs;
 }
 
 export interface WindowInfo {
@@ -251,6 +255,8 @@ export interface Diagnosis {
   numbers: {
     measuredBitsPerSecond: number | null;
     rttSeconds: number | null;
+    /** The lowest RTT the kernel saw (the path without queues or delayed ACKs), s: what a window must cover. Absent in older results, null when unknown. */
+    minRttSeconds?: number | null;
     windowBytes: number | null;
     windowBitsPerSecond: number | null;
     cwndBytes: number | null;
@@ -291,6 +297,10 @@ export interface LonghaulResult {
   diagnosis?: Diagnosis[];
   /** The emulated link the run went through (`longhaul loopback --link …`); absent for direct runs. See docs/proxy.md. */
   link?: LinkInfo;
+  /** The path's wire rate as the user stated it (`--path-rate`), bit/s: what advice and what-if fill; absent when not given. */
+  pathRate?: { bitsPerSecond: number; source: 'given' };
+  /** What to change, on which PC, for the limit this run met (absent in older results; empty when nothing to change). */
+  advice?: Advice[];
 }
 
 /** One stage of an emulated link, as configured: `{ type: 'delay', delayMs: 650, … }`. */

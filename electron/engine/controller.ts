@@ -19,7 +19,7 @@ import { dial } from '../util/net.js';
 import { SOFTWARE } from '../util/version.js';
 import { DataPlane, type SideSample } from './data-plane.js';
 import { planStreams, runParamsSchema, type RunParams } from './params.js';
-import { CAPABILITIES, STOP_GRACE_MS, runningTimeoutMs, windowInfo } from './run-common.js';
+import { CAPABILITIES, STOP_GRACE_MS, localOs, runningTimeoutMs, windowInfo } from './run-common.js';
 import { RunRecorder } from './run-recorder.js';
 
 export interface ControllerOptions {
@@ -33,6 +33,8 @@ export interface ControllerOptions {
   maxWorkersPerRole?: number;
   /** Link-emulator hook: told when the run starts; its record is copied into `result.link`. */
   link?: RunLinkHook;
+  /** The path's wire rate as the user knows it (--path-rate), bit/s: recorded in `result.pathRate` for the advice. */
+  pathRateBitsPerSec?: number | null;
   /** This PC's identity and paired peers: the control channel is TLS 1.3 to a pinned responder (docs/security.md). */
   security: ControllerSecurity;
   /**
@@ -98,12 +100,13 @@ export class ControllerRun extends EventEmitter<RunEvents> {
       id: this.cookie.slice(0, 16),
       software: SOFTWARE,
       writtenBy: 'controller',
-      controller: { hostname: os.hostname(), address: 'local', software: SOFTWARE },
+      controller: { hostname: os.hostname(), address: 'local', software: SOFTWARE, os: localOs() },
       responder: { hostname: 'unknown', address: `${opts.host}:${opts.port}`, software: 'unknown' },
       params: this.params,
       window: windowInfo(this.params.windowBytes),
       startedAt: new Date(),
       link: opts.link ? () => opts.link!.record() : undefined,
+      pathRateBitsPerSec: opts.pathRateBitsPerSec ?? null,
     }, this.plan);
     this.result = new Promise((resolve) => (this.settle = resolve));
     opts.signal?.addEventListener('abort', () => this.stop('user'), { once: true });
@@ -156,7 +159,7 @@ export class ControllerRun extends EventEmitter<RunEvents> {
     this.channel = channel;
     channel.on('message', (m) => this.onMessage(m));
     channel.on('failure', (err) => this.fail(err));
-    channel.send({ type: 'hello', protocol: PROTOCOL_VERSION, software: SOFTWARE, hostname: os.hostname(), capabilities: CAPABILITIES });
+    channel.send({ type: 'hello', protocol: PROTOCOL_VERSION, software: SOFTWARE, hostname: os.hostname(), capabilities: CAPABILITIES, os: localOs() });
   }
 
   private onMessage(m: Message): void {
@@ -199,7 +202,7 @@ export class ControllerRun extends EventEmitter<RunEvents> {
       return this.channel!.fail(new LonghaulError('LH_ERR_PROTOCOL_VERSION',
         `the responder speaks protocol ${m.protocol}; this controller speaks ${PROTOCOL_VERSION}: install the same Longhaul version on both PCs`));
     }
-    this.recorder = this.recorder.withResponder({ hostname: m.hostname, address: `${this.opts.host}:${this.opts.port}`, software: m.software });
+    this.recorder = this.recorder.withResponder({ hostname: m.hostname, address: `${this.opts.host}:${this.opts.port}`, software: m.software, ...(m.os ? { os: m.os } : {}) });
     this.channel!.send({ type: 'params', cookie: this.cookie, params: this.params });
     this.channel!.enter('params');
     this.emit('phase', 'params');

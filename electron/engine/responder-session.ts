@@ -21,7 +21,7 @@ import type { ListenerMss, ListenerTuning } from '../native/tuned-socket.js';
 import { nativeSockets } from '../native/load-native.js';
 import { chooseDataConn } from '../native/data-conn.js';
 import { OwnedDataListener, type OwnedConnection } from './owned-listener.js';
-import { runningTimeoutMs, windowInfo, CAPABILITIES, STOP_FROM_RESPONDER, STOP_GRACE_MS } from './run-common.js';
+import { runningTimeoutMs, windowInfo, localOs, CAPABILITIES, STOP_FROM_RESPONDER, STOP_GRACE_MS } from './run-common.js';
 import { paramsOverLimits, RunLimitGuard } from './responder-limits.js';
 
 /**
@@ -204,7 +204,7 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
         `this responder speaks protocol ${PROTOCOL_VERSION}; the controller speaks ${m.protocol}: install the same Longhaul version on both PCs`));
     }
     this.peerHello = m;
-    this.channel.send({ type: 'hello', protocol: PROTOCOL_VERSION, software: SOFTWARE, hostname: os.hostname(), capabilities: CAPABILITIES });
+    this.channel.send({ type: 'hello', protocol: PROTOCOL_VERSION, software: SOFTWARE, hostname: os.hostname(), capabilities: CAPABILITIES, os: localOs() });
     this.channel.enter('params');
   }
 
@@ -251,8 +251,8 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
       id: m.cookie.slice(0, 16),
       software: SOFTWARE,
       writtenBy: 'responder',
-      controller: { hostname: this.peerHello?.hostname ?? 'unknown', address: this.channel.remoteAddress, software: this.peerHello?.software ?? 'unknown' },
-      responder: { hostname: os.hostname(), address: 'local', software: SOFTWARE },
+      controller: { hostname: this.peerHello?.hostname ?? 'unknown', address: this.channel.remoteAddress, software: this.peerHello?.software ?? 'unknown', ...(this.peerHello?.os ? { os: this.peerHello.os } : {}) },
+      responder: { hostname: os.hostname(), address: 'local', software: SOFTWARE, os: localOs() },
       params: p,
       window: windowInfo(p.windowBytes),
       startedAt: new Date(),

@@ -1,4 +1,6 @@
 /** Small pieces both ends of a run share. */
+import os from 'node:os';
+import type { PeerOs } from '../contract/advice.js';
 import type { WindowInfo } from '../contract/result.js';
 import { summarizeWindow } from './window-summary.js';
 
@@ -26,4 +28,9 @@ export function runningTimeoutMs(intervalSeconds: number): number {
  */
 export function windowInfo(requestedBytes: number | null): WindowInfo {
   return summarizeWindow(requestedBytes, []);
+}
+
+/** This PC's OS as the hello announces it and the result records it. */
+export function localOs(): PeerOs {
+  return { platform: os.platform(), release: os.release() };
 }

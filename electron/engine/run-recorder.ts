@@ -12,6 +12,8 @@ import type { StreamEnd } from '../protocol/messages.js';
 import type { SideSample } from './data-plane.js';
 import { clockOffset, IntervalBuilder, referenceSide } from './interval-builder.js';
 import type { PlannedStream } from './params.js';
+import { adviseResult } from './advice/advise.js';
+import { readLocalSettings } from './advice/local-settings.js';
 import { attachTcpFields } from './tcp-results.js';
 
 export interface RecorderMeta {
@@ -25,6 +27,8 @@ export interface RecorderMeta {
   startedAt: Date;
   /** Link-emulator hook: the run's link, copied into the result when present. */
   link?: () => LinkInfo;
+  /** The path's wire rate the user gave (--path-rate), bit/s: the advice fills it. */
+  pathRateBitsPerSec?: number | null;
 }
 
 export class RunRecorder {
@@ -123,8 +127,10 @@ export class RunRecorder {
       partialReason: this.partialReason,
       errors: this.errors,
       ...(this.meta.link ? { link: this.meta.link() } : {}),
+      ...(this.meta.pathRateBitsPerSec ? { pathRate: { bitsPerSecond: this.meta.pathRateBitsPerSec, source: 'given' as const } } : {}),
     };
     attachTcpFields(result, this.samples, this.ends);
+    result.advice = adviseResult(result, readLocalSettings());
     return result;
   }
 

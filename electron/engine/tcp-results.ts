@@ -49,5 +49,6 @@ export function attachTcpFields(result: LonghaulResult, samples: Record<Side, Si
   result.window = summarizeWindow(result.params.windowBytes, reports, advertised, result.link !== undefined);
   result.mss = summarizeMss(result.params.mssBytes ?? null, mssEnds);
   result.unavailable = unavailable;
-  result.diagnosis = diagnoseResult(result);
+  // A path rate the user gave (--path-rate) is the link's rate for the verdict, as an emulated link's is.
+  result.diagnosis = diagnoseResult(result, result.pathRate?.bitsPerSecond ?? null);
 }

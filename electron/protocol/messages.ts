@@ -20,6 +20,8 @@ export const helloSchema = z.object({
   software: peerText(200),
   hostname: peerText(255),
   capabilities: z.array(z.string().max(64)).max(64),
+  /** The sender's OS (`os.platform()`, `os.release()`): the advice names settings for the partner's OS. Optional: older peers do not send it. */
+  os: z.object({ platform: peerText(32), release: peerText(128) }).optional(),
 });
 
 export const paramsMessageSchema = z.object({

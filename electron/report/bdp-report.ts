@@ -5,7 +5,7 @@
  * check, never as a claim about this PC (we have not looked at it).
  */
 import { formatRate, groupDigits } from '../util/units.js';
-import { bdpBytes, MAX_UNSCALED_WINDOW, windowCeilingBitsPerSec, windowScaleShift } from './path-metrics.js';
+import { bdpBytes, MAX_UNSCALED_WINDOW, wholeBytesUp, windowCeilingBitsPerSec, windowScaleShift } from '../contract/path-math.js';
 
 export interface BdpQuery {
   rttSeconds: number;
@@ -22,7 +22,7 @@ export function formatBdpReport(q: BdpQuery): string {
   const lines: string[] = [];
   if (q.rateBitsPerSec !== undefined) {
     // Round up (a window one byte short does not fill the path), but not over floating-point dust: 4e6 × 1.3 / 8 is 650000.0000000001.
-    const bytes = Math.ceil(bdpBytes(q.rateBitsPerSec, q.rttSeconds) - 1e-6);
+    const bytes = wholeBytesUp(bdpBytes(q.rateBitsPerSec, q.rttSeconds));
     const shift = windowScaleShift(bytes);
     lines.push(`Bandwidth-delay product: ${groupDigits(bytes)} bytes (${formatRate(q.rateBitsPerSec)} x ${seconds(q.rttSeconds)} / 8 bits per byte)`);
     lines.push(`A TCP window of at least ${groupDigits(bytes)} bytes per stream end is needed to fill this path with one stream.`);

@@ -8,6 +8,7 @@ import { formatConsoleLog } from './console-log.js';
 import { formatCsv } from './csv-report.js';
 import { formatGroupCsv } from './group-csv.js';
 import { formatGroupConsoleLog } from './group-log.js';
+import { formatHtmlReport } from './html-report.js';
 import { formatTtcp } from './ttcp.js';
 
 /** The formats `longhaul report` and the app's export share: one list, the contract's. */
@@ -25,6 +26,8 @@ export function renderReport(r: LonghaulResult, format: ReportFormat): string {
       return formatCsv(r);
     case 'json':
       return JSON.stringify(r, null, 2) + '\n';
+    case 'html':
+      return formatHtmlReport(r);
   }
 }
 
@@ -42,5 +45,7 @@ export function renderGroupReport(g: LonghaulGroupResult, format: ReportFormat |
       return JSON.stringify(g, null, 2) + '\n';
     case 'ttcp':
       throw new LonghaulError('LH_ERR_BAD_ARGUMENT', 'a ttcp line is one run\'s figure; a group has one per peer: use --format console (every peer\'s log and the aggregate) or csv');
+    case 'html':
+      throw new LonghaulError('LH_ERR_BAD_ARGUMENT', 'the HTML report is one run\'s: render each peer\'s result (in the group file) on its own, or use --format console');
   }
 }

@@ -6,9 +6,12 @@
  * never guessed.
  */
 import type { LonghaulResult, TotalResult } from '../contract/result.js';
-import { formatBytes, formatRate, groupDigits } from '../util/units.js';
+import { transferRttSeconds } from '../engine/diagnosis.js';
+import { formatBytes, formatRate, formatRtt, groupDigits } from '../util/units.js';
 import { formatTcpSummary } from './tcp-lines.js';
 import { bdpBytes, bitMetresPerSec, formatBitMetres } from './path-metrics.js';
+import { formatAdvice } from './advice-lines.js';
+import { formatWhatIf } from './what-if-lines.js';
 
 /** What the result does not carry (yet): measured by the native addon, or given by the user. */
 export interface SummaryExtras {
@@ -32,17 +35,14 @@ function totalLines(label: string, t: TotalResult): string[] {
   ];
 }
 
-/** The senders' smoothed RTT at their last TCP_INFO reading, median over streams, in ms; null if none. */
+/**
+ * The run's RTT in ms, the same figure the limiter sentence quotes: the diagnosis's, else the
+ * sending kernels' smoothed RTT while data was in flight (engine/diagnosis.ts transferRttSeconds).
+ * Null if none was measured.
+ */
 export function measuredRttMs(r: LonghaulResult): number | null {
-  const rtts: number[] = [];
-  for (const s of r.streams) {
-    const series = s.send?.tcp;
-    const last = series && series.length ? series[series.length - 1] : undefined;
-    if (last && last.rttUs !== null && last.rttUs !== undefined) rtts.push(last.rttUs / 1000);
-  }
-  if (!rtts.length) return null;
-  rtts.sort((a, b) => a - b);
-  return rtts[Math.floor(rtts.length / 2)]!;
+  const seconds = r.diagnosis?.find((d) => d.numbers.rttSeconds !== null)?.numbers.rttSeconds ?? transferRttSeconds(r.streams);
+  return seconds === null ? null : seconds * 1000;
 }
 
 /** The limiter sentences of the result's diagnosis, one per direction; null if there is none. */
@@ -60,8 +60,8 @@ function pathLines(r: LonghaulResult, x: SummaryExtras): string[] {
   const emulatedRttMs = link && link.delayMs > 0 ? 2 * link.delayMs : null;
   const rttMs = given ?? emulatedRttMs ?? measuredRttMs(r);
   const source = given !== null ? '' : emulatedRttMs !== null ? ' (the emulated link\'s; the local hop under it is faster)'
-    : ' (smoothed RTT the sending kernel reported last, median over streams)';
-  lines.push(`Round-trip time: ${rttMs === null ? 'unknown (not measured in this run)' : `${rttMs.toFixed(3)} ms${source}`}`);
+    : " (the sending kernel's smoothed RTT while data was in flight, median over readings and streams: the RTT the limiter and the what-if use)";
+  lines.push(`Round-trip time: ${rttMs === null ? 'unknown (not measured in this run)' : `${formatRtt(rttMs / 1000)}${source}`}`);
   const pathRate = link?.rateBitsPerSec ?? null;
   const rate = pathRate ?? r.total.bitsPerSecond;
   if (rttMs === null || rate === null) {
@@ -69,7 +69,7 @@ function pathLines(r: LonghaulResult, x: SummaryExtras): string[] {
   } else {
     const bytes = bdpBytes(rate, rttMs / 1000);
     const which = pathRate !== null ? 'of the emulated link' : 'at the measured rate';
-    lines.push(`Bandwidth-delay product ${which}: ${groupDigits(bytes)} bytes (${formatRate(rate)} x ${rttMs.toFixed(3)} ms / 8): a window smaller than this cannot fill the path`);
+    lines.push(`Bandwidth-delay product ${which}: ${groupDigits(bytes)} bytes (${formatRate(rate)} x ${formatRtt(rttMs / 1000)} / 8): a window smaller than this cannot fill the path`);
   }
   lines.push(`Limiter: ${x.diagnosis ?? diagnosisText(r) ?? 'unknown (no diagnosis available for this run)'}`);
   if (x.distanceKm !== undefined && x.distanceKm !== null) {
@@ -110,6 +110,10 @@ export function formatSummary(r: LonghaulResult, extras: SummaryExtras = {}): st
   lines.push(...formatTcpSummary(r));
   lines.push('');
   lines.push(...pathLines(r, extras));
+  const whatIf = formatWhatIf(r);
+  if (whatIf.length) lines.push('', ...whatIf);
+  const advice = formatAdvice(r);
+  if (advice.length) lines.push('', ...advice);
   if (r.partial) {
     lines.push('');
     lines.push(`PARTIAL RESULT: ${r.partialReason ?? 'the run ended early'}`);

@@ -1,9 +1,10 @@
 /**
  * The TCP lines of the CLI summary: per stream what the kernel used (MSS,
- * window scale, effective buffers, last RTT / cwnd / peer window, retransmits),
+ * window scale, effective buffers, RTT while data flowed, last cwnd / peer window, retransmits),
  * and which figures were unavailable.
  */
 import type { EndView, LonghaulResult, TcpSample } from '../contract/result.js';
+import { transferRttSeconds } from '../engine/diagnosis.js';
 import { OS_DEFAULT_NOTE } from '../engine/window-summary.js';
 import { formatRtt, groupDigits } from '../util/units.js';
 
@@ -18,7 +19,7 @@ function lastOf(series: TcpSample[] | undefined): TcpSample | null {
   return series && series.length ? series[series.length - 1]! : null;
 }
 
-function endLine(label: string, v: EndView | null): string | null {
+function endLine(label: string, v: EndView | null, rttSeconds: number | null): string | null {
   const s = v?.socket;
   if (!v || !s?.tcpInfoSource) return null;
   const buffers = s.requestedBytes === null ? OS_DEFAULT_NOTE : `SO_RCVBUF ${bytes(s.rcvBufBytes)} / SO_SNDBUF ${bytes(s.sndBufBytes)}${s.appliedBeforeHandshake ? '' : ` (${OS_DEFAULT_NOTE})`}`;
@@ -26,7 +27,7 @@ function endLine(label: string, v: EndView | null): string | null {
   const t = lastOf(v.tcp);
   const live = !t ? ''
     : label === 'send'
-      ? `, RTT ${t.rttUs === null ? 'unknown' : formatRtt(t.rttUs / 1e6)}, cwnd ${bytes(t.sndCwndBytes)}, peer window ${bytes(t.sndWndBytes)}, retransmits ${t.totalRetransSegments ?? 'unknown'}`
+      ? `, RTT ${rttSeconds === null ? 'unknown' : formatRtt(rttSeconds)}, cwnd ${bytes(t.sndCwndBytes)}, peer window ${bytes(t.sndWndBytes)}, retransmits ${t.totalRetransSegments ?? 'unknown'}`
       : `, rcv_space ${bytes(t.rcvSpaceBytes)}`;
   return `    ${label.padEnd(7)} ${v.side.padEnd(10)} ${buffers}, MSS ${bytes(s.sndMssBytes)}, wscale rcv/snd ${scale}${live}`;
 }
@@ -36,10 +37,12 @@ export function formatTcpSummary(r: LonghaulResult): string[] {
   const lines: string[] = [];
   const streams = r.streams.filter((s) => s.send?.socket?.tcpInfoSource || s.receive?.socket?.tcpInfoSource);
   if (streams.length) {
-    lines.push('', 'TCP as the kernels saw it (last reading):');
+    // The RTT is the one the limiter uses (median while data flowed), so one output has one RTT per stream.
+    lines.push('', 'TCP as the kernels saw it (last reading; RTT: median while data was in flight):');
     for (const s of streams.slice(0, MAX_STREAM_LINES)) {
       lines.push(`  stream ${s.id}:`);
-      for (const l of [endLine('send', s.send), endLine('receive', s.receive)]) if (l) lines.push(l);
+      const rtt = transferRttSeconds([s]);
+      for (const l of [endLine('send', s.send, rtt), endLine('receive', s.receive, rtt)]) if (l) lines.push(l);
     }
     if (streams.length > MAX_STREAM_LINES) lines.push(`  … ${streams.length - MAX_STREAM_LINES} more streams in the JSON result`);
   }

@@ -156,7 +156,7 @@ describe('diagnoseResult over a result document', () => {
     assert.equal(inputsOf.windowBytes, 8760);
     assert.equal(inputsOf.retransSegments, 2);
     assert.equal(inputsOf.busySeconds, 6);
-    const r = { streams, directions: { controllerToResponder: { bitsPerSecond: 52_000, seconds: 3 } } } as unknown as LonghaulResult;
+    const r = { streams, params: {}, directions: { controllerToResponder: { bitsPerSecond: 52_000, seconds: 3 } } } as unknown as LonghaulResult;
     const [d] = diagnoseResult(r);
     assert.equal(d?.direction, 'controllerToResponder');
     assert.equal(d?.verdict, 'window-limited');
@@ -176,7 +176,7 @@ describe('diagnoseResult over a result document', () => {
     };
     const inputsOf = limiterInputs([stream], 52_000, 3);
     assert.equal(inputsOf.retransSegments, null, 'unknown, not 0');
-    const r = { streams: [stream], directions: { controllerToResponder: { bitsPerSecond: 52_000, seconds: 3 } } } as unknown as LonghaulResult;
+    const r = { streams: [stream], params: {}, directions: { controllerToResponder: { bitsPerSecond: 52_000, seconds: 3 } } } as unknown as LonghaulResult;
     const [d] = diagnoseResult(r);
     assert.equal(d?.verdict, 'window-limited', d?.sentence);
     assert.match(d!.sentence, /^Receiver window 8,760 B over RTT 1\.31 s allows at most 53 kbit\/s; measured 52 kbit\/s: the window is the limit/);

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { TcpSample } from '../../electron/contract/result.js';
+import { diagnoseResult } from '../../electron/engine/diagnosis.js';
 import { formatSummary } from '../../electron/report/summary-block.js';
 import { makeResult, recordRun } from '../helpers/result-fixtures.js';
 
@@ -22,9 +24,27 @@ describe('summary block', { timeout: 10_000 }, () => {
   it('uses RTT and diagnosis when given', () => {
     const r = makeResult({ streams: [{ bytes: 650_000, seconds: 1.3, completions: 10 }] }); // exactly 4 Mbit/s
     const text = formatSummary(r, { rttMs: 1300, diagnosis: 'the receive window (650,000 bytes) is full every round trip' });
-    assert.match(text, /^Round-trip time: 1300\.000 ms$/m);
+    assert.match(text, /^Round-trip time: 1\.30 s$/m);
     assert.match(text, /^Bandwidth-delay product at the measured rate: 650,000 bytes/m);
     assert.match(text, /^Limiter: the receive window/m);
+  });
+
+  it('one output, one RTT: the summary, the TCP lines and the limiter all quote the RTT while data flowed', () => {
+    // Loopback as measured: 27 µs while data was in flight, 234 µs in the idle reading after the end.
+    const r = makeResult({ streams: [{ bytes: 2e9, seconds: 2, completions: 1000 }] });
+    const reading = (index: number, rttUs: number, unacked: number): TcpSample => ({
+      index, t: index, rttUs, rttVarUs: 5, sndCwndSegments: 100, sndCwndBytes: 6_000_000, totalRetransSegments: 0, sndWndBytes: 8_000_000,
+      rcvSpaceBytes: null, deliveryRateBitsPerSecond: null, busyUs: index * 1e6, rwndLimitedUs: 0, sndbufLimitedUs: 0, unackedSegments: unacked, notSentBytes: 0,
+    });
+    r.streams[0]!.send!.tcp = [reading(1, 26, 40), reading(2, 27, 40), reading(3, 30, 40), reading(4, 234, 0)];
+    r.streams[0]!.send!.socket = { requestedBytes: null, appliedBeforeHandshake: false, sndBufBytes: null, rcvBufBytes: null, sndBufLocked: null, rcvBufLocked: null,
+      sndMssBytes: 32_741, rcvMssBytes: null, pmtuBytes: null, sndWscale: 7, rcvWscale: 7, wscaleNegotiated: true, tcpInfoSource: 'linux-tcp_info', unavailable: [] };
+    r.diagnosis = diagnoseResult(r);
+    const text = formatSummary(r);
+    assert.match(r.diagnosis[0]!.sentence, /RTT 27 µs/);
+    assert.match(text, /^Round-trip time: 27 µs \(/m);
+    assert.match(text, /, RTT 27 µs, cwnd/);
+    assert.doesNotMatch(text, /234 µs|0\.234/);
   });
 
   it('gives the Land Speed Record metric for --distance-km under both conventions', () => {

@@ -51,7 +51,7 @@ export function register(program: Command): void {
       }
       const { code } = await executeRun({
         host: '127.0.0.1', port: proxy?.port ?? responder.port, params, jsonFile: flags.json, maxWorkersPerRole: flags.workers,
-        reports, link: proxy?.hook(bypassAt), security,
+        reports, link: proxy?.hook(bypassAt), security, pathRateBitsPerSec: flags.pathRate ?? null,
       });
       for (const b of proxy?.bypassToggles ?? []) process.stdout.write(`bypass ${b.bypass ? 'on ' : 'off'} at ${b.t.toFixed(3)} s\n`);
       const loss = proxy?.modelledLoss;

@@ -35,7 +35,7 @@ export function register(program: Command): void {
       const reports = openRunReports(flags, params, flags.json);
       if (!reports) return;
       const security = await loadCliTrust();
-      const { code } = await executeRun({ host, port, params, jsonFile: flags.json, maxWorkersPerRole: flags.workers, reports, security });
+      const { code } = await executeRun({ host, port, params, jsonFile: flags.json, maxWorkersPerRole: flags.workers, reports, security, pathRateBitsPerSec: flags.pathRate ?? null });
       process.exitCode = code;
       return;
     }

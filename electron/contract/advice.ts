@@ -1,0 +1,41 @@
+/**
+ * Advice: what to change, on which PC, so the limit a run met moves. One entry
+ * per setting; the rules are in electron/engine/advice/ (one file per OS family).
+ * Longhaul never changes a system setting itself: it names the setting, its
+ * value where this PC could read it, the value the measured path needs, and
+ * where to change it. A second run shows whether the change worked.
+ */
+import type { LimiterVerdict, Side } from './result.js';
+
+/** The OS an end reported in its hello (`os.platform()`, `os.release()`); absent from older peers. */
+export interface PeerOs {
+  platform: string;
+  release: string;
+}
+
+/** What the advice is about. */
+export type AdviceTopic = 'receive-window' | 'send-buffer' | 'window-scaling' | 'mss' | 'application' | 'longhaul-request';
+
+/** One setting to change on one PC. Text fields are for people; figures carry their units in the text. */
+export interface Advice {
+  direction: 'controllerToResponder' | 'responderToController';
+  /** The verdict this advice answers. */
+  verdict: LimiterVerdict;
+  topic: AdviceTopic;
+  /** Which end must change: its role in the run, whether it is the PC that wrote the result, and its name. */
+  side: Side;
+  thisPc: boolean;
+  hostname: string;
+  /** The OS family the advice is written for (`Linux`, `Windows`, `Windows (before Vista)`, `macOS`, `unknown`). */
+  os: string;
+  /** The setting, e.g. `net.ipv4.tcp_rmem (third value: the most receive autotuning may use)`. */
+  setting: string;
+  /** Its current value as read on this PC, or null: unknown (not readable from here). */
+  currentValue: string | null;
+  /** The value the measured path needs, with its unit, e.g. `at least 1,300,000 bytes`. */
+  neededValue: string;
+  /** The command or place to change it. */
+  how: string;
+  /** Why, with the numbers: the one sentence a person needs before changing anything. */
+  why: string;
+}

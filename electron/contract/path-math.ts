@@ -1,0 +1,30 @@
+/**
+ * Path arithmetic shared by the engine (diagnosis, advice), the reports and the
+ * renderer: the bandwidth-delay product, the ceiling a window imposes, and the
+ * window scale a window needs. Rates in bit/s (decimal), sizes in bytes, times in seconds.
+ */
+
+/** Bytes in flight needed to keep a path busy: rate × RTT / 8 (unrounded). */
+export function bdpBytes(rateBitsPerSec: number, rttSeconds: number): number {
+  return (rateBitsPerSec * rttSeconds) / 8;
+}
+
+/** A byte count rounded up for a setting, ignoring float dust (4 Mbit/s × 1.3 s is 650,000, not 650,001). */
+export function wholeBytesUp(bytes: number): number {
+  return Math.ceil(bytes - 1e-6);
+}
+
+/** The most one window can carry per round trip: window × 8 / RTT, bit/s. */
+export function windowCeilingBitsPerSec(windowBytes: number, rttSeconds: number): number {
+  return (windowBytes * 8) / rttSeconds;
+}
+
+/** Largest 16-bit TCP window: anything above needs window scaling (RFC 7323). */
+export const MAX_UNSCALED_WINDOW = 65_535;
+
+/** The smallest RFC 7323 window-scale shift that lets a window of this size be advertised. */
+export function windowScaleShift(windowBytes: number): number {
+  let shift = 0;
+  while (MAX_UNSCALED_WINDOW * 2 ** shift < windowBytes && shift < 14) shift++;
+  return shift;
+}

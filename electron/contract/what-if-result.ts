@@ -1,0 +1,70 @@
+/**
+ * A result's what-if: the path the model keeps fixed (the diagnosis's RTT, the
+ * path's rate where known, the loss the run saw) and the cases worth showing
+ * (today's configuration, the window that fills the path, 4× the streams, the
+ * other common MSS). Pure: the summary, the HTML report and the Results
+ * screen's chart all build from this, so they show the same numbers.
+ */
+import { bdpBytes, wholeBytesUp } from './path-math.js';
+import type { LonghaulResult } from './result.js';
+import { predict, type PathModel, type WhatIfPrediction } from './what-if.js';
+import { DEFAULT_MSS_BYTES } from './wire.js';
+
+/** The classic minimum MSS (RFC 879), the other end of the MSS what-if. */
+const SMALL_MSS_BYTES = 536;
+
+export interface WhatIfView {
+  path: PathModel;
+  /** Which RTT the model uses: the path's minimum (what a window must cover), else the diagnosis's median. */
+  rttSource: 'minimum' | 'median';
+  /** Where the rate came from, for the caption. */
+  rateSource: 'given' | 'emulated link' | null;
+  /** Where the loss came from. */
+  lossSource: 'emulated link' | 'retransmissions' | null;
+  mssBytes: number;
+  /** Today's configuration: window per stream (the advertised window the sender saw, else the request), streams. */
+  today: WhatIfPrediction;
+  /** What the direction carried, bit/s (wall-clock aggregate). */
+  measuredBitsPerSecond: number | null;
+  cases: { label: string; prediction: WhatIfPrediction }[];
+}
+
+/** The what-if of a result's first diagnosed direction; null without a diagnosis RTT. */
+export function whatIfOf(r: LonghaulResult): WhatIfView | null {
+  const d = (r.diagnosis ?? []).find((x) => x.numbers.rttSeconds !== null && x.numbers.rttSeconds > 0);
+  if (!d) return null;
+  // The window has to cover the path's own RTT; the median while data flowed adds delayed ACKs and
+  // the window's own queue (1.337 s against 1.302 s on the seed link with 8,760 B).
+  const minRtt = d.numbers.minRttSeconds ?? null;
+  const rttSeconds = minRtt !== null && minRtt > 0 ? minRtt : d.numbers.rttSeconds!;
+  const rttSource = minRtt !== null && minRtt > 0 ? 'minimum' : 'median';
+  const link = r.link?.settings ?? null;
+  const rate = r.pathRate?.bitsPerSecond ?? link?.rateBitsPerSec ?? null;
+  const rateSource = r.pathRate ? 'given' : link?.rateBitsPerSec ? 'emulated link' : null;
+  const sender = d.direction === 'controllerToResponder' ? 'controller' : 'responder';
+  const streams = Math.max(1, r.streams.filter((s) => s.sender === sender).length);
+  const mssBytes = link?.mssBytes ?? r.mss?.sendMssBytes?.max ?? DEFAULT_MSS_BYTES;
+  const total = r.directions[d.direction];
+  // Loss: the emulated link's model; else retransmitted segments over segments sent, but only when the
+  // verdict says congestion control set the pace. Elsewhere retransmissions are no loss rate: at a 1.3 s
+  // RTT the 1 s initial RTO retransmits the first segments spuriously (2 of ~60 in an 8,760-byte run:
+  // "3 % loss" would put Reno's bound at 0.09 Mbit/s, where 2.4 Mbit/s was then measured).
+  let lossRatio: number | null = null;
+  let lossSource: WhatIfView['lossSource'] = null;
+  if (link && link.lossRatio > 0) [lossRatio, lossSource] = [link.lossRatio, 'emulated link'];
+  else if (!link && d.verdict === 'congestion-limited' && d.numbers.retransSegments && total && total.sentBytes > 0) {
+    [lossRatio, lossSource] = [d.numbers.retransSegments / (total.sentBytes / mssBytes), 'retransmissions'];
+  }
+  const path: PathModel = { rttSeconds, rateBitsPerSec: rate, lossRatio };
+  const todayWindow = link ? link.windowBytes : d.numbers.windowBytes !== null ? d.numbers.windowBytes / streams : r.params.windowBytes;
+  const today = predict(path, { windowBytes: todayWindow, streams, mssBytes });
+  const cases: WhatIfView['cases'] = [];
+  if (rate !== null) {
+    const fill = wholeBytesUp(bdpBytes(rate, rttSeconds) / streams);
+    cases.push({ label: 'the window that fills the path', prediction: predict(path, { windowBytes: fill, streams, mssBytes }) });
+  }
+  if (todayWindow !== null) cases.push({ label: "4 × today's streams, today's window", prediction: predict(path, { windowBytes: todayWindow, streams: streams * 4, mssBytes }) });
+  const otherMss = mssBytes === DEFAULT_MSS_BYTES ? SMALL_MSS_BYTES : DEFAULT_MSS_BYTES;
+  if (rate !== null || lossRatio !== null) cases.push({ label: `MSS ${otherMss} B, today's window`, prediction: predict(path, { windowBytes: todayWindow, streams, mssBytes: otherMss }) });
+  return { path, rttSource, rateSource, lossSource, mssBytes, today, measuredBitsPerSecond: total?.bitsPerSecond ?? null, cases };
+}

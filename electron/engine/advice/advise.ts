@@ -1,0 +1,107 @@
+/**
+ * Advice per verdict, per OS, per end: which PC must change which setting, to
+ * what, and where, for the limit a run met. Pure over the result and this PC's
+ * readable settings (local-settings.ts): the same result always gives the same
+ * advice. Only verdicts a setting can move get advice (window, send buffer,
+ * window scaling, MSS, the sending application); runs through the link
+ * emulator get none, since there the window is the emulator's own setting.
+ */
+import type { Advice, AdviceTopic } from '../../contract/advice.js';
+import { bdpBytes, MAX_UNSCALED_WINDOW, wholeBytesUp } from '../../contract/path-math.js';
+import type { Diagnosis, LonghaulResult, Side } from '../../contract/result.js';
+import { DEFAULT_MSS_BYTES } from '../../contract/wire.js';
+import { groupDigits } from '../../util/units.js';
+import type { LocalSettings } from './local-settings.js';
+import { osFamily } from './os-family.js';
+import type { AdviceLine, AdviceNeed } from './os-rules.js';
+
+type OsTopic = 'receive-window' | 'send-buffer' | 'window-scaling' | 'mss';
+
+/** A send-buffer verdict needs this share of busy time limited by it (as diagnosis.ts). */
+const WINDOW_SHARE = 0.5;
+
+/** Which OS topics a diagnosis calls for, and on which end. */
+function topicsFor(d: Diagnosis, r: LonghaulResult, need: AdviceNeed): [OsTopic, 'sender' | 'receiver'][] {
+  const n = d.numbers;
+  if (d.verdict === 'mss-limited') return [['mss', 'sender'], ['mss', 'receiver']];
+  if (d.verdict !== 'window-limited') return [];
+  const sndbuf = (n.sndbufLimitedShare ?? 0) >= WINDOW_SHARE && (n.sndbufLimitedShare ?? 0) > (n.rwndLimitedShare ?? 0);
+  const out: [OsTopic, 'sender' | 'receiver'][] = [sndbuf ? ['send-buffer', 'sender'] : ['receive-window', 'receiver']];
+  // Scale 0 is only a fault when the window needs scaling and the run did not itself ask for a
+  // window small enough that the OS rightly chose scale 0 for it.
+  const asked = r.params.windowBytes;
+  const needsScaling = need.windowBytes === null || need.windowBytes > MAX_UNSCALED_WINDOW;
+  if (n.windowScale === 0 && needsScaling && !(asked !== null && asked <= MAX_UNSCALED_WINDOW)) {
+    out.push(['window-scaling', 'receiver'], ['window-scaling', 'sender']);
+  }
+  return out;
+}
+
+function sideOf(direction: Diagnosis['direction'], end: 'sender' | 'receiver'): Side {
+  const sender: Side = direction === 'controllerToResponder' ? 'controller' : 'responder';
+  return end === 'sender' ? sender : sender === 'controller' ? 'responder' : 'controller';
+}
+
+/** The window per stream that fills the path: the given path rate × the path's RTT, over the streams. */
+export function neededWindowBytes(rateBitsPerSec: number | null, rttSeconds: number, streams: number): number | null {
+  return rateBitsPerSec === null ? null : wholeBytesUp(bdpBytes(rateBitsPerSec, rttSeconds) / Math.max(1, streams));
+}
+
+/** Longhaul's own --window overrides every OS setting: when it was the limit, say so first. */
+function requestLine(r: LonghaulResult, need: AdviceNeed): AdviceLine {
+  const asked = r.params.windowBytes!;
+  return {
+    setting: "Longhaul's --window (set on every stream end's socket, which turns the OS's autotuning off for it)",
+    currentValue: `${groupDigits(asked)} bytes`,
+    neededValue: need.windowBytes !== null ? `at least ${groupDigits(need.windowBytes)} bytes per stream` : need.bytesPerMbit.toLocaleString('en-US') + ' bytes per Mbit/s wanted (the path\'s rate is unknown: give it with --path-rate)',
+    how: `longhaul run <partner> --window ${need.windowBytes ?? '<bytes>'}, or leave --window out so each OS autotunes within the settings below`,
+    why: `This run asked for ${groupDigits(asked)} bytes: that, not the OS, held the window. Other applications get what the OS settings below allow.`,
+  };
+}
+
+function applicationLine(r: LonghaulResult): AdviceLine {
+  return {
+    setting: 'the sending application: how much it writes per call and how soon it writes again (Longhaul: --buffer)',
+    currentValue: `${groupDigits(r.params.bufferBytes)} bytes per write`,
+    neededValue: 'writes that keep the socket full: larger writes, or whatever delays the sender (CPU, disk, a rate limit) removed',
+    how: 'longhaul run <partner> --buffer 1M; for other applications their own buffer or block-size option',
+    why: 'The sender had nothing to send part of the time: no TCP or OS setting changes that.',
+  };
+}
+
+/** Every advice entry for a result; `local` is this PC's readable settings (the writer's end only). */
+export function adviseResult(r: LonghaulResult, local: LocalSettings): Advice[] {
+  if (r.link) return [];
+  const out: Advice[] = [];
+  for (const d of r.diagnosis ?? []) {
+    // The window must cover the path's own RTT (its minimum), as in the what-if (contract/what-if-result.ts).
+    const rtt = d.numbers.minRttSeconds || d.numbers.rttSeconds;
+    if (!rtt) continue;
+    const sender: Side = d.direction === 'controllerToResponder' ? 'controller' : 'responder';
+    const streams = Math.max(1, r.streams.filter((s) => s.sender === sender).length);
+    const rate = r.pathRate?.bitsPerSecond ?? null;
+    const push = (side: Side, topic: AdviceTopic, line: AdviceLine, os: string): void => {
+      out.push({ direction: d.direction, verdict: d.verdict, topic, side, thisPc: side === r.writtenBy, hostname: r[side].hostname, os, ...line });
+    };
+    const needFor = (side: Side): AdviceNeed => ({
+      windowBytes: neededWindowBytes(rate, rtt, streams),
+      bytesPerMbit: neededWindowBytes(1e6, rtt, streams)!,
+      pathMssBytes: DEFAULT_MSS_BYTES,
+      current: (key) => (side === r.writtenBy ? local[key] ?? null : null),
+    });
+    if (d.verdict === 'window-limited' && r.params.windowBytes !== null) {
+      push('controller', 'longhaul-request', requestLine(r, needFor('controller')), osFamily(r.controller.os).label);
+    }
+    if (d.verdict === 'application-limited') push(sender, 'application', applicationLine(r), osFamily(r[sender].os).label);
+    for (const [topic, end] of topicsFor(d, r, needFor(sender))) {
+      const side = sideOf(d.direction, end);
+      const family = osFamily(r[side].os);
+      const lines = family.rules?.[topic]?.(needFor(side)) ?? [{
+        setting: `the ${topic.replace('-', ' ')} settings of its OS`, currentValue: null, neededValue: 'see docs/results.md, "advice", for the Linux, Windows and macOS settings',
+        how: 'unknown: the OS of this PC is not known', why: 'Advice names settings per OS; this PC did not say which it runs.',
+      }];
+      for (const line of lines) push(side, topic, line, family.label);
+    }
+  }
+  return out;
+}

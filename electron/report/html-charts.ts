@@ -1,0 +1,59 @@
+/**
+ * The HTML report's charts from a result: throughput over time (receiver's
+ * bytes per interval), the senders' RTT and congestion window over time, and
+ * the what-if curve with the measured point on it. Each returns inline SVG.
+ */
+import type { LonghaulResult } from '../contract/result.js';
+import { predict, windowAxis } from '../contract/what-if.js';
+import { whatIfOf } from '../contract/what-if-result.js';
+import { groupDigits } from '../util/units.js';
+import { svgLineChart, type SvgSeries } from './html-svg.js';
+
+const COLORS = ['#0b5fff', '#e8590c', '#2f9e44', '#ae3ec9'];
+const mbit = (v: number): string => `${Number(v.toPrecision(3))}`;
+
+/** Received Mbit/s per interval (sum over streams), against the interval's end. */
+export function throughputChart(r: LonghaulResult): string {
+  // A last interval of a few ms (one read) would show as a spike: intervals under half the sample interval are left out.
+  const points = r.intervals.filter((iv) => iv.seconds >= r.params.intervalSeconds / 2 && iv.receivedBytes !== null).map((iv): [number, number] => [iv.t, (iv.receivedBytes! * 8) / iv.seconds / 1e6]);
+  return svgLineChart({
+    title: 'Throughput over time (received, all streams; Mbit = 10^6 bit)', xTitle: 'seconds since start (receiver clock)', yTitle: 'Mbit/s',
+    series: [{ label: 'received', color: COLORS[0]!, points }], yFormat: mbit, xFormat: (v) => v.toFixed(v < 10 ? 1 : 0),
+  });
+}
+
+/** The first sending stream's smoothed RTT (ms) and cwnd (bytes) over time, as two charts. */
+export function tcpCharts(r: LonghaulResult): string {
+  const series = r.streams.find((s) => s.send?.tcp?.length)?.send?.tcp ?? [];
+  if (!series.length) return '<p class="muted">RTT and congestion window: not measured in this run (no TCP_INFO).</p>';
+  const rtt = series.filter((x) => x.rttUs !== null).map((x): [number, number] => [x.t, x.rttUs! / 1000]);
+  const cwnd = series.filter((x) => x.sndCwndBytes !== null).map((x): [number, number] => [x.t, x.sndCwndBytes!]);
+  const wnd = series.filter((x) => x.sndWndBytes !== null).map((x): [number, number] => [x.t, x.sndWndBytes!]);
+  const x = { xTitle: "seconds since start (sender's clock)", xFormat: (v: number) => v.toFixed(v < 10 ? 1 : 0) };
+  return svgLineChart({ title: 'Smoothed RTT (stream 0, sender)', yTitle: 'ms', series: [{ label: 'RTT', color: COLORS[1]!, points: rtt }], yFormat: (v) => String(Number(v.toPrecision(3))), ...x }) +
+    svgLineChart({
+      title: 'Congestion window and peer window (stream 0, sender)', yTitle: 'bytes',
+      series: [{ label: 'cwnd', color: COLORS[2]!, points: cwnd }, { label: 'advertised window (snd_wnd)', color: COLORS[3]!, points: wnd }],
+      yFormat: (v) => groupDigits(v), ...x,
+    });
+}
+
+/** Predicted rate over window sizes for today's streams and 4× them, with the measured run marked. */
+export function whatIfChart(r: LonghaulResult): string {
+  const w = whatIfOf(r);
+  if (!w) return '<p class="muted">What-if: no RTT was measured, so there is nothing to model.</p>';
+  const fill = w.cases.find((c) => c.label.startsWith('the window that fills'))?.prediction.windowBytes ?? null;
+  const today = w.today.windowBytes;
+  const axis = windowAxis(Math.max(fill ?? 0, today ?? 0, 65_536), [today, fill].filter((v): v is number => v !== null));
+  const curve = (streams: number): [number, number][] => axis.map((win) => [win, (predict(w.path, { windowBytes: win, streams, mssBytes: w.mssBytes }).bitsPerSecond ?? 0) / 1e6]);
+  const series: SvgSeries[] = [
+    { label: `model, ${w.today.streams} stream(s)`, color: COLORS[0]!, points: curve(w.today.streams), dashed: true },
+    { label: `model, ${w.today.streams * 4} streams`, color: COLORS[1]!, points: curve(w.today.streams * 4), dashed: true },
+  ];
+  const measured = w.measuredBitsPerSecond;
+  return svgLineChart({
+    title: 'What-if: predicted throughput by window per stream (payload, after slow start)', xTitle: 'window per stream, bytes (log scale)', yTitle: 'Mbit/s',
+    series, logX: true, yFormat: mbit, xFormat: (v) => (v >= 1e6 ? `${Number((v / 1e6).toPrecision(2))}M` : `${Math.round(v / 1e3)}k`),
+    ...(measured !== null && today !== null ? { mark: { x: today, y: measured / 1e6, label: `measured ${mbit(measured / 1e6)} Mbit/s` } } : {}),
+  });
+}
