@@ -7,7 +7,7 @@
  */
 import { bdpBytes, wholeBytesUp } from './path-math.js';
 import type { LonghaulResult } from './result.js';
-import { predict, type PathModel, type WhatIfPrediction } from './what-if.js';
+import { predict, windowAxis, type PathModel, type WhatIfPrediction } from './what-if.js';
 import { DEFAULT_MSS_BYTES } from './wire.js';
 
 /** The classic minimum MSS (RFC 879), the other end of the MSS what-if. */
@@ -67,4 +67,24 @@ export function whatIfOf(r: LonghaulResult): WhatIfView | null {
   const otherMss = mssBytes === DEFAULT_MSS_BYTES ? SMALL_MSS_BYTES : DEFAULT_MSS_BYTES;
   if (rate !== null || lossRatio !== null) cases.push({ label: `MSS ${otherMss} B, today's window`, prediction: predict(path, { windowBytes: todayWindow, streams, mssBytes: otherMss }) });
   return { path, rttSource, rateSource, lossSource, mssBytes, today, measuredBitsPerSecond: total?.bitsPerSecond ?? null, cases };
+}
+
+/** The what-if chart's data: predicted payload rate over window per stream, for today's streams and 4× them, and the measured run. */
+export interface WhatIfCurves {
+  /** One line per stream count; points are [window per stream in bytes, predicted bit/s]. */
+  lines: { streams: number; points: [number, number][] }[];
+  /** The measured run at today's window per stream, bit/s; null when either is unknown. */
+  measured: { windowBytes: number; bitsPerSecond: number } | null;
+  /** The window that fills the path (where the rate is known), bytes. */
+  fillBytes: number | null;
+}
+
+/** One copy of the chart's curves, for the Results screen and the HTML report alike. */
+export function whatIfCurves(w: WhatIfView): WhatIfCurves {
+  const fillBytes = w.cases.find((c) => c.label.startsWith('the window that fills'))?.prediction.windowBytes ?? null;
+  const today = w.today.windowBytes;
+  const axis = windowAxis(Math.max(fillBytes ?? 0, today ?? 0, 65_536), [today, fillBytes].filter((v): v is number => v !== null));
+  const line = (streams: number): [number, number][] => axis.map((win) => [win, predict(w.path, { windowBytes: win, streams, mssBytes: w.mssBytes }).bitsPerSecond ?? 0]);
+  const measured = w.measuredBitsPerSecond !== null && today !== null ? { windowBytes: today, bitsPerSecond: w.measuredBitsPerSecond } : null;
+  return { lines: [w.today.streams, w.today.streams * 4].map((streams) => ({ streams, points: line(streams) })), measured, fillBytes };
 }

@@ -5,7 +5,7 @@
  */
 import type { LonghaulResult } from '../contract/result.js';
 import { predict, windowAxis } from '../contract/what-if.js';
-import { whatIfOf } from '../contract/what-if-result.js';
+import { whatIfCurves, whatIfOf } from '../contract/what-if-result.js';
 import { groupDigits } from '../util/units.js';
 import { svgLineChart, type SvgSeries } from './html-svg.js';
 
@@ -42,18 +42,13 @@ export function tcpCharts(r: LonghaulResult): string {
 export function whatIfChart(r: LonghaulResult): string {
   const w = whatIfOf(r);
   if (!w) return '<p class="muted">What-if: no RTT was measured, so there is nothing to model.</p>';
-  const fill = w.cases.find((c) => c.label.startsWith('the window that fills'))?.prediction.windowBytes ?? null;
-  const today = w.today.windowBytes;
-  const axis = windowAxis(Math.max(fill ?? 0, today ?? 0, 65_536), [today, fill].filter((v): v is number => v !== null));
-  const curve = (streams: number): [number, number][] => axis.map((win) => [win, (predict(w.path, { windowBytes: win, streams, mssBytes: w.mssBytes }).bitsPerSecond ?? 0) / 1e6]);
-  const series: SvgSeries[] = [
-    { label: `model, ${w.today.streams} stream(s)`, color: COLORS[0]!, points: curve(w.today.streams), dashed: true },
-    { label: `model, ${w.today.streams * 4} streams`, color: COLORS[1]!, points: curve(w.today.streams * 4), dashed: true },
-  ];
-  const measured = w.measuredBitsPerSecond;
+  const { lines, measured } = whatIfCurves(w);
+  const series: SvgSeries[] = lines.map((l, i) => ({
+    label: `model, ${l.streams} stream${l.streams === 1 ? '' : 's'}`, color: COLORS[i]!, points: l.points.map(([x, y]): [number, number] => [x, y / 1e6]), dashed: true,
+  }));
   return svgLineChart({
     title: 'What-if: predicted throughput by window per stream (payload, after slow start)', xTitle: 'window per stream, bytes (log scale)', yTitle: 'Mbit/s',
     series, logX: true, yFormat: mbit, xFormat: (v) => (v >= 1e6 ? `${Number((v / 1e6).toPrecision(2))}M` : `${Math.round(v / 1e3)}k`),
-    ...(measured !== null && today !== null ? { mark: { x: today, y: measured / 1e6, label: `measured ${mbit(measured / 1e6)} Mbit/s` } } : {}),
+    ...(measured ? { mark: { x: measured.windowBytes, y: measured.bitsPerSecond / 1e6, label: `measured ${mbit(measured.bitsPerSecond / 1e6)} Mbit/s` } } : {}),
   });
 }
