@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import type { InvokeName, Invokes } from '../contract/api.js';
-import { EXPORT_FORMATS, SWEEP_EXPORT_FORMATS, SWEEP_LIMITS } from '../contract/api.js';
+import { EXPORT_FORMATS } from '../contract/api.js';
+import { SWEEP_EXPORT_FORMATS, SWEEP_LIMITS } from '../contract/sweep-app.js';
 import { GROUP_EXPORT_FORMATS, MAX_GROUP_PEERS } from '../contract/group-app.js';
 import type { SweepPlan } from '../contract/sweep.js';
 import { MAX_BUFFER_BYTES, MAX_MSS_BYTES, MAX_STREAMS, MAX_WINDOW_BYTES, MIN_MSS_BYTES, directionSchema, runParamsSchema } from '../engine/params.js';
