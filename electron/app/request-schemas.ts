@@ -64,7 +64,9 @@ const groupFormat = z.enum(GROUP_EXPORT_FORMATS as [string, ...string[]]) as z.Z
 const SCHEMAS: { [K in InvokeName]: z.ZodType<Invokes[K]['req']> } = {
   systemInfo: z.null(),
   checkPeer: z.object({ host, port }).strict(),
-  startRun: z.object({ host, port, params: runParamsSchema, link }).strict(),
+  startRun: z.object({ host, port, params: runParamsSchema, link, partner: z.enum(['longhaul', 'iperf3']).optional() }).strict()
+    // The emulator's hook speaks Longhaul's control channel (bypass, link report); an iperf3 server has none.
+    .refine((r) => r.partner !== 'iperf3' || r.link.kind === 'direct', 'the link emulator is for Longhaul partners: a run against iperf3 -s goes direct'),
   stopRun: z.object({ runId: z.string().max(64) }).strict(),
   startResponder: z.object({ port: listenPort, bind: host.nullable() }).strict(),
   stopResponder: z.null(),

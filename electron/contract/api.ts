@@ -110,11 +110,23 @@ export interface ReportText {
   text: string;
 }
 
+/**
+ * What listens at the partner's address: a paired Longhaul responder, or an `iperf3 -s`
+ * (TCP, no pairing: an iperf3 server has none; docs/iperf3.md).
+ */
+export type PartnerKind = 'longhaul' | 'iperf3';
+
+/** iperf3's own default port (`iperf3 -s`, and the Waiting screen's iperf3 answerer). */
+export const IPERF3_DEFAULT_PORT = 5201;
+
 export interface StartRunRequest {
   host: string;
   port: number;
   params: UiRunParams;
+  /** An iperf3 partner takes `direct` only: the link emulator is for Longhaul partners. */
   link: LinkChoice;
+  /** Absent: `longhaul`. */
+  partner?: PartnerKind;
 }
 
 /**
