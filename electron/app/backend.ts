@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { ApiHandlers, EmulatorCapacityInfo, ExportOutcome, InvokeName, Invokes, SystemInfo } from '../contract/api.js';
 import type { LonghaulResult } from '../contract/result.js';
 import { startRun, type ControllerRun } from '../engine/controller.js';
+import { startIperf3Run, type Iperf3ClientRun } from '../engine/iperf3-client.js';
 import { LonghaulError } from '../util/errors.js';
 import { loadTrust, type LoadedTrust } from '../security/load-trust.js';
 import { trustDir } from '../security/trust-dir.js';
@@ -38,7 +39,8 @@ export interface BackendOptions {
 /** What the host keeps about the run in progress (one at a time). */
 interface ActiveRun {
   runId: string;
-  run: ControllerRun;
+  /** Against a Longhaul responder, or an `iperf3 -s` (same events, same result document). */
+  run: ControllerRun | Iperf3ClientRun;
   /** The delay proxy the run goes through, or null for a direct run. */
   link: RunLink | null;
 }
@@ -115,7 +117,7 @@ export class AppBackend {
     await this.groups.close();
     const a = this.active;
     if (a) {
-      a.run.stop('user');
+      a.run.stop();
       await Promise.race([a.run.result, new Promise((r) => setTimeout(r, 8000).unref())]);
       await a.link?.stop();
     }
@@ -136,9 +138,11 @@ export class AppBackend {
       const security = await this.trust();
       // Through the emulator the controller dials the local proxy, which forwards to the partner.
       if (req.link.kind === 'proxy') link = await RunLink.start({ host: req.host, port: req.port }, req.link);
-      const run = link
-        ? startRun({ host: '127.0.0.1', port: link.port, params: req.params, link: link.hook(), security })
-        : startRun({ host: req.host, port: req.port, params: req.params, security });
+      const run = req.partner === 'iperf3'
+        ? startIperf3Run({ host: req.host, port: req.port, params: req.params })
+        : link
+          ? startRun({ host: '127.0.0.1', port: link.port, params: req.params, link: link.hook(), security })
+          : startRun({ host: req.host, port: req.port, params: req.params, security });
       const runId = randomBytes(8).toString('hex');
       this.active = { runId, run, link };
       const senders = sendersOf(run.params);
@@ -177,7 +181,7 @@ export class AppBackend {
   private stopRun(runId: string): { stopping: boolean } {
     if (this.groups.owns(runId)) return this.groups.stop(runId);
     if (!this.active || this.active.runId !== runId) return { stopping: false };
-    this.active.run.stop('user');
+    this.active.run.stop();
     return { stopping: true };
   }
 

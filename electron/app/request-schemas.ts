@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import type { InvokeName, Invokes } from '../contract/api.js';
-import { EXPORT_FORMATS, SWEEP_EXPORT_FORMATS, SWEEP_LIMITS } from '../contract/api.js';
+import { EXPORT_FORMATS } from '../contract/api.js';
+import { SWEEP_EXPORT_FORMATS, SWEEP_LIMITS } from '../contract/sweep-app.js';
 import { GROUP_EXPORT_FORMATS, MAX_GROUP_PEERS } from '../contract/group-app.js';
 import type { SweepPlan } from '../contract/sweep.js';
 import { MAX_BUFFER_BYTES, MAX_MSS_BYTES, MAX_STREAMS, MAX_WINDOW_BYTES, MIN_MSS_BYTES, directionSchema, runParamsSchema } from '../engine/params.js';
@@ -63,7 +64,9 @@ const groupFormat = z.enum(GROUP_EXPORT_FORMATS as [string, ...string[]]) as z.Z
 const SCHEMAS: { [K in InvokeName]: z.ZodType<Invokes[K]['req']> } = {
   systemInfo: z.null(),
   checkPeer: z.object({ host, port }).strict(),
-  startRun: z.object({ host, port, params: runParamsSchema, link }).strict(),
+  startRun: z.object({ host, port, params: runParamsSchema, link, partner: z.enum(['longhaul', 'iperf3']).optional() }).strict()
+    // The emulator's hook speaks Longhaul's control channel (bypass, link report); an iperf3 server has none.
+    .refine((r) => r.partner !== 'iperf3' || r.link.kind === 'direct', 'the link emulator is for Longhaul partners: a run against iperf3 -s goes direct'),
   stopRun: z.object({ runId: z.string().max(64) }).strict(),
   startResponder: z.object({ port: listenPort, bind: host.nullable() }).strict(),
   stopResponder: z.null(),

@@ -11,7 +11,7 @@
  */
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { SweepEntry, SweepExportFormat, SweepView } from '../contract/api.js';
+import type { SweepEntry, SweepExportFormat, SweepView } from '../contract/sweep-app.js';
 import type { SweepFile, SweepPlan } from '../contract/sweep.js';
 import { expandPlan, runKey } from '../contract/sweep-plan.js';
 import type { LoadedTrust } from '../security/load-trust.js';

@@ -1,7 +1,7 @@
 /**
  * `longhaul listen --iperf3`: serve `iperf3 -c` clients (engine/iperf3-server.ts). No
- * pairing and no DNS-SD: an iperf3 client knows neither. Each test's result is saved
- * like any run's (History), and a line per test says what came in.
+ * pairing and no DNS-SD: an iperf3 client knows neither. A line per test says what came
+ * in; the whole result goes to a parent process over IPC (tests), not to the History folder.
  */
 import os from 'node:os';
 import { Iperf3Server } from '../engine/iperf3-server.js';

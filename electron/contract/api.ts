@@ -16,7 +16,8 @@ import type { LonghaulErrorCode } from './error-codes.js';
 import type { Direction, LinkSettingsInfo, LonghaulResult, ResultParams, Side } from './result.js';
 import type { GroupEnded, GroupExportFormat, GroupListing, StartGroupRunRequest } from './group-app.js';
 import type { LonghaulGroupResult } from './group.js';
-import type { SweepDimensionName, SweepFile, SweepPlan, SweepProgress, SweepRunHeadline, SweepTarget } from './sweep.js';
+import type { SweepPlan } from './sweep.js';
+import type { SweepEntry, SweepExportFormat, SweepProgressEvent, SweepView } from './sweep-app.js';
 
 /** Result export formats: `longhaul report --format` and the app's export share this one list. */
 export type ExportFormat = 'json' | 'csv' | 'console' | 'ttcp' | 'html';
@@ -110,11 +111,23 @@ export interface ReportText {
   text: string;
 }
 
+/**
+ * What listens at the partner's address: a paired Longhaul responder, or an `iperf3 -s`
+ * (TCP, no pairing: an iperf3 server has none; docs/iperf3.md).
+ */
+export type PartnerKind = 'longhaul' | 'iperf3';
+
+/** iperf3's own default port (`iperf3 -s`, and the Waiting screen's iperf3 answerer). */
+export const IPERF3_DEFAULT_PORT = 5201;
+
 export interface StartRunRequest {
   host: string;
   port: number;
   params: UiRunParams;
+  /** An iperf3 partner takes `direct` only: the link emulator is for Longhaul partners. */
   link: LinkChoice;
+  /** Absent: `longhaul`. */
+  partner?: PartnerKind;
 }
 
 /**
@@ -220,53 +233,6 @@ export type ExportOutcome =
   | { kind: 'saved'; path: string }
   | { kind: 'cancelled' }
   | { kind: 'download'; fileName: string; mimeType: string; text: string };
-
-/**
- * What the app accepts in a sweep plan (the Sweep form checks them as typed,
- * the host's request schema again): longer lists are typos, longer sweeps
- * are better started from the CLI where a closed window cannot end them.
- */
-export const SWEEP_LIMITS = { maxValues: 12, maxRuns: 1000, maxRepeat: 50, maxPauseSeconds: 600, minSeconds: 0.5 } as const;
-
-/** Sweep exports: the `longhaul.sweep/1` file itself, or one CSV row per run. */
-export type SweepExportFormat = 'json' | 'csv';
-export const SWEEP_EXPORT_FORMATS: readonly SweepExportFormat[] = ['json', 'csv'];
-
-/**
- * A sweep as the Sweep screen draws it: the file without each run's full
- * result (a sweep of 1,000 runs would be megabytes per update; the JSON
- * export has them), plus whether this host is running it now.
- */
-export interface SweepView extends Omit<SweepFile, 'runs'> {
-  runs: SweepRunHeadline[];
-  /** True while this host's runner is working on it (false: complete, or interrupted and resumable). */
-  running: boolean;
-}
-
-/** A sweep as History lists it. */
-export interface SweepEntry {
-  id: string;
-  title: string;
-  startedAt: string;
-  updatedAt: string;
-  target: SweepTarget['kind'];
-  /** `host:port` of a partner's sweep, null on this PC. */
-  partner: string | null;
-  /** The settings with two or more values, in plan order (what the sweep is about). */
-  swept: SweepDimensionName[];
-  cells: number;
-  /** Runs with status `done`, and the plan's cells × repeats. */
-  runsDone: number;
-  runsPlanned: number;
-  complete: boolean;
-  running: boolean;
-}
-
-/** A sweep's progress event, with the sweep it belongs to. */
-export interface SweepProgressEvent {
-  id: string;
-  progress: SweepProgress;
-}
 
 /** The request/response channels: action name → [channel, request, response]. */
 export interface Invokes {

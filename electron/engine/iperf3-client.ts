@@ -8,7 +8,7 @@
 import { EventEmitter } from 'node:events';
 import os from 'node:os';
 import type { LonghaulResult, Side } from '../contract/result.js';
-import { cookieText, makeCookie } from '../iperf3/cookie.js';
+import { makeCookie, resultIdOf } from '../iperf3/cookie.js';
 import { clientParamsDocument } from '../iperf3/params-document.js';
 import { readResults, resultsDocument } from '../iperf3/results-document.js';
 import { IPERF3_STATE, MAX_CLIENT_RESULTS_JSON_BYTES, MAX_SERVER_RESULTS_JSON_BYTES, stateName } from '../iperf3/states.js';
@@ -68,7 +68,7 @@ export class Iperf3ClientRun extends EventEmitter<RunEvents> {
     this.plan = planStreams(this.params);
     this.stepMs = opts.stepTimeoutMs ?? 10_000;
     this.recorder = new RunRecorder({
-      id: cookieText(this.cookie).slice(0, 16),
+      id: resultIdOf(this.cookie),
       software: SOFTWARE,
       writtenBy: 'controller',
       controller: { hostname: os.hostname(), address: 'local', software: SOFTWARE },

@@ -10,7 +10,7 @@ import type net from 'node:net';
 import os from 'node:os';
 import type { LonghaulResult, Side } from '../contract/result.js';
 import type { ListenerMss, ListenerTuning } from '../native/tuned-socket.js';
-import { cookieText } from '../iperf3/cookie.js';
+import { resultIdOf } from '../iperf3/cookie.js';
 import { readClientParams, type Iperf3ClientAsk, type ServerLimits } from '../iperf3/params-document.js';
 import { readResults, resultsDocument } from '../iperf3/results-document.js';
 import {
@@ -196,7 +196,7 @@ export class Iperf3ServerSession extends EventEmitter<Iperf3SessionEvents> {
       resolve(ends);
     }));
     this.recorder = new RunRecorder({
-      id: cookieText(this.cookie).slice(0, 16),
+      id: resultIdOf(this.cookie),
       software: SOFTWARE,
       writtenBy: 'responder',
       controller: {
@@ -254,7 +254,7 @@ export class Iperf3ServerSession extends EventEmitter<Iperf3SessionEvents> {
   }
 
   private outputText(receivedBytes: number): string {
-    return `Longhaul ${SOFTWARE} served this test through its iperf3 protocol; result ${cookieText(this.cookie).slice(0, 16)}, ${receivedBytes} bytes received here.\n`;
+    return `Longhaul ${SOFTWARE} served this test through its iperf3 protocol; result ${resultIdOf(this.cookie)}, ${receivedBytes} bytes received here.\n`;
   }
 
   private fail(err: LonghaulError): void {

@@ -26,7 +26,12 @@ export function isWellFormedCookie(bytes: Buffer): boolean {
   return true;
 }
 
-/** The cookie as text (without its NUL), for a run id; only ever called on a well-formed cookie. */
-export function cookieText(bytes: Buffer): string {
-  return bytes.subarray(0, COOKIE_BYTES - 1).toString('latin1');
+/**
+ * The result id of a test with this cookie: 16 hex digits, as every Longhaul run's id (History
+ * and the app take hex ids only, so an id can never walk out of the results folder). They are
+ * the first 8 cookie characters' bytes, so the id reads back to the start of the cookie
+ * iperf3 -J prints (`start.cookie`). Only ever called on a well-formed cookie.
+ */
+export function resultIdOf(cookie: Buffer): string {
+  return cookie.subarray(0, 8).toString('hex');
 }

@@ -54,8 +54,8 @@ export function stateName(value: number): Iperf3StateName | null {
 /** Bytes of the cookie: 36 characters of iperf3's alphabet and a NUL. */
 export const COOKIE_BYTES = 37;
 
-/** The port iperf3 uses when none is given. */
-export const IPERF3_DEFAULT_PORT = 5201;
+/** The port iperf3 uses when none is given (in the contract: the app's forms need it too). */
+export { IPERF3_DEFAULT_PORT } from '../contract/api.js';
 
 /**
  * Caps on the two JSON documents. Parameters: 8 KiB, as iperf3 itself caps them

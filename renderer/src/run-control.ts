@@ -7,7 +7,7 @@ import { senderOf } from '../../electron/contract/stream-plan.js';
 import { api } from './bridge/index.js';
 import { errorText } from './bridge/ws-client.js';
 import { GroupSeries } from './lib/group-series.js';
-import { app, newLiveRun, splitPartner, type GroupLive } from './state.svelte.js';
+import { app, newLiveRun, partnerDefaultPort, splitPartner, type GroupLive } from './state.svelte.js';
 
 /** The order a run goes through its phases: a group is as far as its slowest peer. */
 const PHASE_ORDER: RunPhase[] = ['hello', 'params', 'streams', 'start', 'running', 'results', 'done', 'failed'];
@@ -16,15 +16,18 @@ const PHASE_ORDER: RunPhase[] = ['hello', 'params', 'streams', 'start', 'running
 export { senderOf };
 
 export async function startRun(params: UiRunParams, distanceMeters: number | null, link: LinkChoice): Promise<string | null> {
-  const partner = splitPartner(app.partner, app.system?.defaultPort ?? 5211);
+  const partner = splitPartner(app.partner, partnerDefaultPort());
   if (!partner) return 'the partner address is not HOST or HOST:PORT';
+  // An iperf3 server speaks no Longhaul: the emulator's control hook has no one to talk to, so it goes direct.
+  const kind = app.partnerKind;
+  if (kind === 'iperf3') link = { kind: 'direct' };
   app.result = null;
   app.group = null;
   app.distanceMeters = distanceMeters;
   try {
-    const { runId } = await api.startRun({ host: partner.host, port: partner.port, params, link });
+    const { runId } = await api.startRun({ host: partner.host, port: partner.port, params, link, partner: kind });
     // Raw object: $state would proxy the series, and a chart must not read through proxies 10×/s.
-    app.run = newLiveRun(runId, params, senderOf(params.direction, params.streams), link);
+    app.run = { ...newLiveRun(runId, params, senderOf(params.direction, params.streams), link), partner: kind };
     app.screen = 'run';
     return null;
   } catch (err) {

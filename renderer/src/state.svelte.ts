@@ -3,7 +3,7 @@
  * screen → partner → link → test form → run → result. Screens read and write
  * it; only `run-control.ts` talks to the API about runs.
  */
-import type { BypassState, ConnectionCheck, HistoryEntry, LinkChoice, ResponderStatus, RunPhase, SystemInfo, UiLinkPreset, UiRunParams } from '../../electron/contract/api.js';
+import { IPERF3_DEFAULT_PORT, type BypassState, type ConnectionCheck, type HistoryEntry, type LinkChoice, type PartnerKind, type ResponderStatus, type RunPhase, type SystemInfo, type UiLinkPreset, type UiRunParams } from '../../electron/contract/api.js';
 import type { LonghaulGroupResult } from '../../electron/contract/group.js';
 import type { LonghaulResult } from '../../electron/contract/result.js';
 import type { GroupSeries } from './lib/group-series.js';
@@ -53,6 +53,8 @@ export interface LiveRun {
   tcp: TcpSeries;
   /** How the traffic goes (the responder side does not know: direct). */
   link: LinkChoice;
+  /** What the partner runs: with iperf3 only this PC's counters exist (iperf3 sends no samples). */
+  partner: PartnerKind;
   /** The proxy's bypass switch as the proxy confirmed it; null for direct runs. */
   bypass: BypassState | null;
   /** A multi-peer run's peers and series (then `receiver`/`sender` stay empty), or null for a single run. */
@@ -70,6 +72,8 @@ class AppState {
   systemError = $state<string | null>(null);
   /** The partner, as typed: host or host:port. */
   partner = $state('');
+  /** What listens there: a Longhaul responder, or an `iperf3 -s` (no pairing, port 5201 unless typed). */
+  partnerKind = $state<PartnerKind>('longhaul');
   check = $state<ConnectionCheck | null>(null);
   /** Partners put on the Pair screen's list; two or more ticked make the test a group run. */
   partners = $state<PartnerChoice[]>([]);
@@ -99,6 +103,11 @@ class AppState {
 
 export const app = new AppState();
 
+/** The port a partner address without one means: iperf3's own for an iperf3 partner. */
+export function partnerDefaultPort(): number {
+  return app.partnerKind === 'iperf3' ? IPERF3_DEFAULT_PORT : app.system?.defaultPort ?? 5211;
+}
+
 /** host[:port] as typed → parts (IPv6 in brackets). null when it does not parse. */
 export function splitPartner(text: string, defaultPort: number): { host: string; port: number } | null {
   const t = text.trim();
@@ -119,6 +128,7 @@ export function newLiveRun(runId: string, params: UiRunParams | null, senderOf: 
     tcp: new TcpSeries(),
     group: null,
     link,
+    partner: 'longhaul',
     bypass: link.kind === 'proxy' ? { runId, bypass: false, toggles: [] } : null,
     tick: 0,
     startedAtMs: Date.now(),

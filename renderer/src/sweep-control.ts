@@ -2,7 +2,7 @@
  * Sweeps from the UI: start, stop, resume, open, export; progress events
  * into `app.sweep`. The only module that talks to the API about sweeps.
  */
-import type { SweepExportFormat } from '../../electron/contract/api.js';
+import type { SweepExportFormat } from '../../electron/contract/sweep-app.js';
 import type { SweepPlan } from '../../electron/contract/sweep.js';
 import { api } from './bridge/index.js';
 import { errorText } from './bridge/ws-client.js';

@@ -16,7 +16,7 @@ export interface Iperf3Exit {
 /** The parts of iperf3's -J output the tests read. */
 export interface Iperf3Json {
   error?: string;
-  start?: { version?: string };
+  start?: { version?: string; cookie?: string };
   end?: Record<string, { bytes: number; bits_per_second: number; seconds: number } | undefined>;
 }
 

@@ -3,7 +3,7 @@
  * cells summarized by the contract's own rule (summarizeCells), so a test
  * checks the view, not a hand-made median.
  */
-import type { SweepView } from '../../electron/contract/api.js';
+import type { SweepView } from '../../electron/contract/sweep-app.js';
 import { expandPlan, summarizeCells } from '../../electron/contract/sweep-plan.js';
 import type { SweepPlan, SweepRunHeadline, SweepRunStatus } from '../../electron/contract/sweep.js';
 

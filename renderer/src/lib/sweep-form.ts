@@ -5,7 +5,7 @@
  * one value is the setting every run uses. Sizes use the Test form's parser
  * and limits (units.ts, test-form.ts); the host validates the plan again.
  */
-import { SWEEP_LIMITS } from '../../../electron/contract/api.js';
+import { SWEEP_LIMITS } from '../../../electron/contract/sweep-app.js';
 import type { Direction } from '../../../electron/contract/result.js';
 import type { SweepDimension, SweepOrder, SweepPath, SweepPlan, SweepTarget } from '../../../electron/contract/sweep.js';
 import { LIMITS } from './test-form.js';

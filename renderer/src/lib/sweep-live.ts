@@ -6,7 +6,7 @@
  * `$state.raw` holder redraws, and the table and chart are testable with
  * fixture events.
  */
-import type { SweepView } from '../../../electron/contract/api.js';
+import type { SweepView } from '../../../electron/contract/sweep-app.js';
 import type { SweepCellSettings, SweepProgress } from '../../../electron/contract/sweep.js';
 
 /** What is happening right now, for the status line. */

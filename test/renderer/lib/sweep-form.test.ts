@@ -1,7 +1,7 @@
 /** The Sweep form: lists of values become dimensions, one value goes into the base, bad items are named. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { SWEEP_LIMITS } from '../../../electron/contract/api.js';
+import { SWEEP_LIMITS } from '../../../electron/contract/sweep-app.js';
 import { expandPlan } from '../../../electron/contract/sweep-plan.js';
 import { MAX_MSS_BYTES, MIN_MSS_BYTES, runParamsSchema } from '../../../electron/engine/params.js';
 import { parseRequest } from '../../../electron/app/request-schemas.js';

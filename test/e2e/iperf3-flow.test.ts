@@ -1,0 +1,109 @@
+/**
+ * End to end, as a user: `longhaul ui` and a real `iperf3 -s -1` (Debian's), Chromium
+ * choosing "The partner runs iperf3 -s" on the Partner step (no pairing shown), straight on
+ * to the Test (no Link step), a live chart of this PC's counters, the Results with iperf3
+ * named as the partner, and the run in History. Screenshots go to test/e2e/screenshots/.
+ */
+import assert from 'node:assert/strict';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import type { LonghaulResult } from '../../electron/contract/result.js';
+import { HAVE_IPERF3, freePort, startIperf3Server, type Iperf3Exit } from '../helpers/iperf3.js';
+import { within } from '../helpers/net.js';
+import { forkLonghaul, stopChild } from '../helpers/processes.js';
+import { browserMissing, launchBrowser, shot, type Browser } from './browser.js';
+
+const skip = browserMissing() ?? (HAVE_IPERF3 ? false : 'no /usr/bin/iperf3');
+
+/** Poll the chart's point count until it is at least `min` (bounded). */
+async function waitForPoints(page: Page, min: number, ms = 15_000): Promise<number> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const n = Number(await page.getByTestId('live-chart').getAttribute('data-points').catch(() => 0));
+    if (n >= min) return n;
+    if (Date.now() > deadline) throw new Error(`the chart did not reach ${min} points within ${ms} ms (has ${n})`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('browser mode: a run against iperf3 -s', { skip, timeout: 90_000 }, () => {
+  let dataDir: string;
+  let ui: ChildProcess | undefined;
+  let browser: Browser | undefined;
+  let url: string;
+
+  before(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'longhaul-ui-iperf3-'));
+    const u = await forkLonghaul<{ type: 'ui'; url: string }>(['ui', '--no-open', '--port', '0'], 'ui', { LONGHAUL_DATA_DIR: dataDir });
+    ui = u.child;
+    url = u.msg.url;
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await stopChild(ui);
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('Partner "runs iperf3 -s" → Test → a live chart → Results naming iperf3 → History', async () => {
+    const page = browser!.page;
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    // -1: one test, then iperf3 exits (killed after 60 s if the UI never connects).
+    const port = await freePort();
+    const { exit } = await startIperf3Server(port, 60_000);
+    await page.goto(url);
+    await page.getByRole('button', { name: /Run a test from this PC/ }).click();
+    await page.getByLabel('Partner address').waitFor();
+
+    // No Check connection here: iperf3 -s -1 would take that bare connection as its one test.
+    await page.getByTestId('partner-iperf3').check();
+    assert.match(await page.getByTestId('iperf3-note').innerText(), /No pairing: an iperf3 server has none/);
+    assert.equal(await page.getByLabel(/Pairing code/).count(), 0, 'no pairing code field for an iperf3 partner');
+    await page.getByLabel('Partner address').fill(`127.0.0.1:${port}`);
+    await shot(page, '40-iperf3-partner');
+    await page.getByRole('button', { name: 'Next without a check' }).click();
+
+    // Straight to the Test: the Link step is for Longhaul partners.
+    await page.getByLabel('Parallel streams').fill('2');
+    await page.getByLabel('Duration', { exact: true }).fill('3');
+    await page.getByLabel('Sample interval').fill('0.25');
+    await page.getByText('direct (the partner runs iperf3 -s: no pairing, no emulator)').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Plan a sweep instead' }).count(), 0);
+    await page.getByRole('button', { name: 'Start the test' }).click();
+
+    await page.getByRole('heading', { name: 'Running' }).waitFor({ timeout: 15_000 });
+    const first = await waitForPoints(page, 3);
+    const later = await waitForPoints(page, first + 3);
+    assert.ok(later > first, `the chart grew from ${first} to ${later} points`);
+    assert.equal(await page.getByRole('button', { name: 'Sender view' }).getAttribute('aria-pressed'), 'true', 'opens on this PC\'s (the sender\'s) counters');
+    await shot(page, '41-iperf3-run');
+
+    await page.getByRole('heading', { name: /^Results/ }).waitFor({ timeout: 20_000 });
+    const server: Iperf3Exit = await within(exit, 10_000, 'iperf3 -s -1 after the run');
+    assert.equal(server.code, 0, server.stderr);
+    assert.match(await page.getByTestId('iperf3-end').innerText(), /The other end ran iperf3 3\.\d+/);
+    const shownBytes = Number(await page.getByTestId('total-bytes').getAttribute('data-bytes'));
+    await shot(page, '42-iperf3-results');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shot(page, '42-iperf3-results-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    // Stored for History, with the bytes iperf3 -s itself counted.
+    const stored = (await readdir(dataDir)).filter((n) => n.endsWith('.json'));
+    assert.equal(stored.length, 1, stored.join(', '));
+    const result = JSON.parse(await readFile(path.join(dataDir, stored[0]!), 'utf8')) as LonghaulResult;
+    assert.equal(result.partial, false, result.partialReason ?? '');
+    assert.equal(result.total.bytes, shownBytes);
+    assert.equal(result.total.bytes, (server.json?.end?.sum_received as { bytes: number } | undefined)?.bytes);
+    await page.getByRole('button', { name: 'History', exact: true }).first().click();
+    await page.getByTestId('history').locator('tbody tr').first().waitFor();
+    assert.equal(await page.getByTestId('history').locator('tbody tr').count(), 1);
+    await shot(page, '43-iperf3-history');
+    assert.deepEqual(errors, []);
+  });
+});

@@ -1,0 +1,137 @@
+/**
+ * Longhaul and iperf3 at the two ends of a WAN link, both ways, each the real program in
+ * its own namespace: `longhaul run --iperf3` in A against `iperf3 -s -1 -J` in B, and
+ * `iperf3 -c -J` in A against `longhaul listen --iperf3 --once` in B. Everything is bounded
+ * in time; processes still running when a probe fails are killed here (and by the link's
+ * destroy() as a second line).
+ */
+import type { ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { LonghaulResult } from '../../electron/contract/result.js';
+import { LonghaulError } from '../../electron/util/errors.js';
+import { within } from '../helpers/net.js';
+import { REPO_ROOT } from './helper-build.js';
+import { waitForOutput } from './run-cmd.js';
+import type { WanLink } from './wan-link.js';
+
+const LONGHAUL_BIN = join(REPO_ROOT, 'bin', 'longhaul.js');
+const PORT = '5201';
+
+/** One interval of iperf3's -J output (its `sum` over streams). */
+export interface Iperf3Interval {
+  start: number;
+  end: number;
+  bytes: number;
+}
+
+/** What both ends of one run reported. */
+export interface InteropRun {
+  longhaul: LonghaulResult;
+  /** iperf3's own intervals: the server's (receiver) or the client's (sender), its clock. */
+  iperf3Intervals: Iperf3Interval[];
+  /** iperf3's byte count: received by iperf3 -s, or sent by iperf3 -c. */
+  iperf3Bytes: number;
+  iperf3Version: string;
+}
+
+interface Iperf3Json {
+  error?: string;
+  start?: { version?: string };
+  intervals?: { sum?: { start: number; end: number; bytes: number } }[];
+  end?: { sum_received?: { bytes: number }; sum_sent?: { bytes: number } };
+}
+
+function parseIperf3(stdout: string, who: string): Iperf3Json {
+  let json: Iperf3Json;
+  try {
+    json = JSON.parse(stdout) as Iperf3Json;
+  } catch {
+    throw new LonghaulError('LH_ERR_IO', `${who} printed no JSON: ${stdout.slice(0, 400)}`);
+  }
+  if (json.error) throw new LonghaulError('LH_ERR_IO', `${who}: ${json.error}`);
+  return json;
+}
+
+function intervalsOf(json: Iperf3Json): Iperf3Interval[] {
+  return (json.intervals ?? []).flatMap((i) => (i.sum ? [{ start: i.sum.start, end: i.sum.end, bytes: i.sum.bytes }] : []));
+}
+
+/** A run's time plus a few dozen round trips for connecting, the handshake and the results. */
+function boundMs(link: WanLink, seconds: number): number {
+  return seconds * 1000 + 40 * 2 * link.config.oneWayDelayMs + 20_000;
+}
+
+function killIfRunning(child: ChildProcess): void {
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
+
+/** Collect a child's stdout and resolve with it when the child exits. */
+function stdoutAtExit(child: ChildProcess): Promise<{ stdout: string; code: number | null }> {
+  let stdout = '';
+  child.stdout?.on('data', (c: Buffer) => (stdout += c.toString()));
+  return new Promise((resolve) => child.once('close', (code) => resolve({ stdout, code })));
+}
+
+/** Poll `ss` in B until something listens on the port (iperf3 -J prints nothing until it is done). */
+async function waitForListenInB(link: WanLink, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const { stdout } = await link.execInB('ss', ['-Htln', `sport = :${PORT}`]);
+    if (stdout.trim()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new LonghaulError('LH_ERR_IO', `iperf3 -s in B did not listen on port ${PORT} within ${timeoutMs} ms`);
+}
+
+/** `longhaul run --iperf3 --window W` in A (sending) → `iperf3 -s -1 -J` in B. */
+export async function longhaulToIperf3(link: WanLink, seconds: number, window: string): Promise<InteropRun> {
+  const dir = await mkdtemp(join(tmpdir(), 'longhaul-wan-iperf3-'));
+  const server = link.spawnInB('iperf3', ['-s', '-1', '-J', '-B', link.bAddr, '-p', PORT], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const serverDone = stdoutAtExit(server);
+  try {
+    await waitForListenInB(link, 5_000);
+    const jsonFile = join(dir, 'result.json');
+    await link.execInA(process.execPath, [LONGHAUL_BIN, 'run', '--iperf3', `${link.bAddr}:${PORT}`, '-t', String(seconds), '--window', window, '--json', jsonFile],
+      boundMs(link, seconds));
+    const { stdout } = await within(serverDone, 10_000, 'iperf3 -s -1 after the run');
+    const json = parseIperf3(stdout, 'iperf3 -s');
+    return {
+      longhaul: JSON.parse(await readFile(jsonFile, 'utf8')) as LonghaulResult,
+      iperf3Intervals: intervalsOf(json),
+      iperf3Bytes: json.end?.sum_received?.bytes ?? 0,
+      iperf3Version: json.start?.version ?? '',
+    };
+  } finally {
+    killIfRunning(server);
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** `iperf3 -c -J -w W` in A (sending) → `longhaul listen --iperf3 --once` in B; its result comes over IPC. */
+export async function iperf3ToLonghaul(link: WanLink, seconds: number, window: string): Promise<InteropRun> {
+  const listener = link.spawnInB(process.execPath, [LONGHAUL_BIN, 'listen', '--iperf3', '--port', PORT, '--bind', link.bAddr, '--once'], {
+    // `ip netns exec` execs node with the IPC descriptor inherited: the result arrives whole, as JSON.
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  const result = new Promise<LonghaulResult>((resolve) => {
+    listener.on('message', (m: { type?: string; result?: LonghaulResult }) => {
+      if (m.type === 'result' && m.result) resolve(m.result);
+    });
+  });
+  try {
+    await waitForOutput(listener, /listening on \S+:(\d+)/, 15_000);
+    const { stdout } = await link.execInA('iperf3', ['-c', link.bAddr, '-p', PORT, '-J', '-t', String(seconds), '-w', window, '--connect-timeout', '10000'],
+      boundMs(link, seconds));
+    const json = parseIperf3(stdout, 'iperf3 -c');
+    return {
+      longhaul: await within(result, 10_000, 'longhaul listen --iperf3 result'),
+      iperf3Intervals: intervalsOf(json),
+      iperf3Bytes: json.end?.sum_sent?.bytes ?? 0,
+      iperf3Version: json.start?.version ?? '',
+    };
+  } finally {
+    killIfRunning(listener);
+  }
+}
