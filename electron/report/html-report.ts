@@ -7,12 +7,12 @@
  */
 import type { LonghaulResult } from '../contract/result.js';
 import { formatRate, formatRateShort, groupDigits } from '../util/units.js';
-import { adviceNow, adviceWho } from './advice-lines.js';
+import { adviceNow, adviceWho } from '../contract/advice-text.js';
 import { formatConsoleLog } from './console-log.js';
 import { tcpCharts, throughputChart, whatIfChart } from './html-charts.js';
 import { esc } from './html-svg.js';
 import { formatSummary } from './summary-block.js';
-import { formatWhatIf } from './what-if-lines.js';
+import { formatWhatIf } from '../contract/what-if-text.js';
 
 const STYLE = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1b1f24;max-width:980px;margin:1.5rem auto;padding:0 1rem}

@@ -10,8 +10,8 @@ import { transferRttSeconds } from '../engine/diagnosis.js';
 import { formatBytes, formatRate, formatRtt, groupDigits } from '../util/units.js';
 import { formatTcpSummary } from './tcp-lines.js';
 import { bdpBytes, bitMetresPerSec, formatBitMetres } from './path-metrics.js';
-import { formatAdvice } from './advice-lines.js';
-import { formatWhatIf } from './what-if-lines.js';
+import { formatAdvice } from '../contract/advice-text.js';
+import { formatWhatIf } from '../contract/what-if-text.js';
 
 /** What the result does not carry (yet): measured by the native addon, or given by the user. */
 export interface SummaryExtras {

@@ -292,6 +292,11 @@ describe('browser mode, end to end', { skip: skip ?? false, timeout: 120_000 }, 
     // The emulator watched itself and says how it did (it kept up: no emulator verdict above).
     assert.match(await page.getByTestId('emulator-watch').innerText(), /^The emulator on this PC: (native relay thread|JavaScript relay)[\s\S]*of bytes more than 10 ms late/);
     assert.equal(await page.getByTestId('bypass-caveat').count(), 0);
+    // What-if on the Results screen: the model over windows (two stream counts) with the measured point, and its lines.
+    const points = (await page.getByTestId('what-if-chart').getAttribute('data-points')) ?? '';
+    // (The measured point needs a window to stand at: lossy-wifi emulates none, so only the curves here.)
+    assert.match(points, /^([5-9]|\d{2,}),([5-9]|\d{2,})(,1)?$/, `two model curves drawn: ${points}`);
+    assert.match(await page.getByTestId('what-if-lines').innerText(), /today, 1 stream[\s\S]*model about [\d.]+ [kMG]bit\/s/);
     await shot(page, '12-results-both-here-proxy');
     await page.getByRole('button', { name: 'History', exact: true }).first().click();
     await page.getByTestId('history').locator('tbody tr').nth(2).waitFor(); // the controller's and the local responder's view, plus the first run

@@ -1,6 +1,6 @@
 /** The advice lines of the summary and the HTML report: per PC, the setting, now, needed, how, why. */
-import type { Advice } from '../contract/advice.js';
-import type { LonghaulResult } from '../contract/result.js';
+import type { Advice } from './advice.js';
+import type { LonghaulResult } from './result.js';
 
 /** `receiving PC "hostB" (responder, the partner; Linux 6.18)`. */
 export function adviceWho(a: Advice): string {

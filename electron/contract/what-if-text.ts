@@ -2,10 +2,10 @@
  * The what-if lines of the summary: the model in words, today's prediction
  * against what was measured, and the other cases (contract/what-if-result.ts).
  */
-import type { LonghaulResult } from '../contract/result.js';
-import { modelText, type WhatIfPrediction } from '../contract/what-if.js';
-import { whatIfOf } from '../contract/what-if-result.js';
-import { formatRateShort, formatRtt, groupDigits } from '../util/units.js';
+import type { LonghaulResult } from './result.js';
+import { modelText, type WhatIfPrediction } from './what-if.js';
+import { whatIfOf } from './what-if-result.js';
+import { formatRateShort, formatRtt, groupDigits } from './units.js';
 
 function config(p: WhatIfPrediction): string {
   const window = p.windowBytes === null ? 'OS-default window' : `${groupDigits(p.windowBytes)}-byte window`;
