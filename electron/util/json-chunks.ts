@@ -65,6 +65,12 @@ export function* jsonChunks(value: unknown, depth = 0, key = ''): Generator<stri
   yield '\n' + STEP.repeat(depth) + '}';
 }
 
+/** A JSON file's text in pieces: the value pretty-printed, then a newline. */
+export function* jsonDocument(value: unknown): Generator<string> {
+  yield* jsonChunks(value);
+  yield '\n';
+}
+
 /** Join small chunks into pieces of at least `size` characters (the last may be shorter). */
 export function* batched(chunks: Iterable<string>, size = 64 * 1024): Generator<string> {
   let parts: string[] = [];

@@ -1,9 +1,11 @@
 /** `longhaul report --from FILE --format console|ttcp|csv|json [--out FILE] [--force]`: re-render a saved result. */
+import { once } from 'node:events';
 import { Option, type Command } from 'commander';
 import { readResultFile } from '../../report/result-file.js';
-import { REPORT_FORMATS, renderReport, type ReportFormat } from '../../report/render.js';
+import { REPORT_FORMATS, renderReportPieces, type ReportFormat } from '../../report/render.js';
 import { writeWholeFile } from '../../report/report-file.js';
 import { describeError } from '../../util/errors.js';
+import { batched } from '../../util/json-chunks.js';
 import { checkOutputFiles } from '../../util/output-paths.js';
 import { EXIT_BAD_ARGS, EXIT_RUN_FAILED } from '../exit-codes.js';
 
@@ -23,10 +25,10 @@ export function register(program: Command): void {
     .option('-o, --out <file>', 'write to this file instead of the terminal')
     .option('--force', 'overwrite --out if it exists')
     .action(async (flags: ReportFlags) => {
-      let text: string;
+      let text: Iterable<string>;
       try {
         checkOutputFiles([{ flag: '--out', path: flags.out }]);
-        text = renderReport(await readResultFile(flags.from), flags.format);
+        text = renderReportPieces(await readResultFile(flags.from), flags.format);
       } catch (err) {
         const e = describeError(err);
         process.stderr.write(`longhaul: ${e.code}: ${e.message}\n`);
@@ -34,7 +36,7 @@ export function register(program: Command): void {
         return;
       }
       if (!flags.out) {
-        process.stdout.write(text);
+        await writePieces(process.stdout, text);
         return;
       }
       try {
@@ -46,4 +48,11 @@ export function register(program: Command): void {
         process.exitCode = e.code === 'LH_ERR_FILE_EXISTS' ? EXIT_BAD_ARGS : EXIT_RUN_FAILED;
       }
     });
+}
+
+/** Write pieces to a stream as fast as it takes them (a pipe to `less` or `gzip` may be slower than the disk). */
+async function writePieces(out: NodeJS.WritableStream, pieces: Iterable<string>): Promise<void> {
+  for (const piece of batched(pieces)) {
+    if (!out.write(piece)) await once(out, 'drain');
+  }
 }
