@@ -80,7 +80,9 @@ export class RunRecorder {
     if (last && s.index <= last.index) return; // duplicates or stragglers
     this.last[side] = s;
     for (const [id, reading] of s.tcp ?? []) this.addTcp(side, id, reading);
-    this.pending[side].set(s.index, s);
+    // Without its TCP_INFO (kept above): a sample may wait here a while (the responder's recorder waits
+    // MAX_LAG_TICKS for controller samples that never come), and what waits long costs a full GC to free.
+    this.pending[side].set(s.index, { index: s.index, t: s.t, final: s.final, streams: s.streams });
     this.drain(false);
   }
 
