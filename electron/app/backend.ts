@@ -27,6 +27,9 @@ import { RunLink, uiLinkPresets } from './run-link.js';
 import { SweepHost } from './sweep-host.js';
 import { systemInfo } from './system-info.js';
 
+/** Results of the latest runs kept in memory (each bounded by the recorder's detail rule). */
+const RECENT_RESULTS = 8;
+
 export interface BackendOptions {
   mode: SystemInfo['mode'];
   dataDir: string;
@@ -190,6 +193,8 @@ export class AppBackend {
     if (this.active?.runId === runId) this.active = null;
     await link?.stop();
     this.recent.set(result.id, result);
+    // The last few results, for the UI's export and view right after a run; older ones load from History.
+    for (const id of this.recent.keys()) if (this.recent.size > RECENT_RESULTS) this.recent.delete(id);
     const { savedPath, saveError } = await this.history.trySave(result);
     this.hub.emit('onRunEnd', { runId, result, savedPath, saveError });
   }

@@ -7,8 +7,7 @@ import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { HistoryEntry, HistoryListing } from '../contract/api.js';
 import type { LonghaulResult } from '../contract/result.js';
-import { replaceFileAtomicallyAsync } from '../report/report-file.js';
-import { readResultFile } from '../report/result-file.js';
+import { readResultFile, readResultHead, writeResultFile, type ResultHead } from '../report/result-file.js';
 import { describeError, LonghaulError } from '../util/errors.js';
 
 const ID = /^[0-9a-f]{8,64}$/;
@@ -18,7 +17,6 @@ export const MAX_LISTED = 200;
 export class HistoryStore {
   constructor(readonly dir: string) {}
 
-  /** Save a result; returns its path. Written to a temp name, then renamed, so a reader never sees half a file. */
   /** Save, never throwing: the path, or why it could not be saved (a run's end must still be reported). */
   async trySave(result: LonghaulResult): Promise<{ savedPath: string | null; saveError: string | null }> {
     try {
@@ -32,17 +30,21 @@ export class HistoryStore {
     if (!ID.test(result.id)) throw new LonghaulError('LH_ERR_BAD_ARGUMENT', `result id "${result.id}" is not a hex id`);
     await mkdir(this.dir, { recursive: true });
     const file = path.join(this.dir, `${result.startedAt.replace(/[:.]/g, '-')}_${result.id}.json`);
-    await replaceFileAtomicallyAsync(file, JSON.stringify(result, null, 2) + '\n');
+    // Written in pieces to a temporary name, then renamed: a reader never sees half a file.
+    await writeResultFile(file, result);
     return file;
   }
 
-  /** Summaries of the stored runs, newest first; a file that is not a valid result is named with why, never fatal to the list. */
+  /**
+   * Summaries of the stored runs, newest first; a file that is not a valid result is named with why, never fatal to
+   * the list. Only each file's head is read and checked (not its streams and intervals, which `load` checks).
+   */
   async list(): Promise<HistoryListing> {
     const names = (await this.fileNames()).slice(0, MAX_LISTED);
     const out: HistoryListing = { entries: [], unreadable: [] };
     for (const name of names) {
       try {
-        out.entries.push(entryOf(await this.read(name), name));
+        out.entries.push(entryOf(await readResultHead(path.join(this.dir, name)), name));
       } catch (err) {
         out.unreadable.push({ fileName: name, reason: describeError(err).message });
       }
@@ -75,7 +77,7 @@ export class HistoryStore {
   }
 }
 
-function entryOf(r: LonghaulResult, fileName: string): HistoryEntry {
+function entryOf(r: ResultHead, fileName: string): HistoryEntry {
   return {
     id: r.id,
     startedAt: r.startedAt,

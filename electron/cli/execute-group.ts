@@ -11,8 +11,9 @@ import type { RunParams } from '../engine/params.js';
 import { formatGroupCsv } from '../report/group-csv.js';
 import { formatGroupConsoleLog } from '../report/group-log.js';
 import { formatGroupSummary } from '../report/group-summary.js';
-import { checkWritable, writeWholeFile } from '../report/report-file.js';
+import { checkWritable, writeWholeFile, type FileContent } from '../report/report-file.js';
 import { describeError } from '../util/errors.js';
+import { jsonDocument } from '../util/json-chunks.js';
 import { checkOutputFiles } from '../util/output-paths.js';
 import { printable } from '../util/printable.js';
 import { EXIT_BAD_ARGS, EXIT_OK, EXIT_RUN_FAILED } from './exit-codes.js';
@@ -59,10 +60,11 @@ export async function executeGroupRun(o: ExecuteGroupOptions): Promise<{ code: n
   // Files before the terminal, as for a single run.
   const problems: string[] = [];
   const written: string[] = [];
-  const files: [string | undefined, () => string][] = [
+  const files: [string | undefined, () => FileContent][] = [
     [o.flags.log, () => formatGroupConsoleLog(result)],
     [o.flags.csv, () => formatGroupCsv(result)],
-    [o.jsonFile, () => JSON.stringify(result, null, 2) + '\n'],
+    // In pieces: a group embeds one result per peer, together past V8's longest string in a long run.
+    [o.jsonFile, () => jsonDocument(result)],
   ];
   for (const [file, text] of files) {
     if (!file) continue;

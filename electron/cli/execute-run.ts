@@ -11,7 +11,7 @@ import { describeError } from '../util/errors.js';
 import { EXIT_OK, EXIT_RUN_FAILED } from './exit-codes.js';
 import { LiveProgress } from './live-progress.js';
 import { onStopSignal, type StopSignal } from './stop-signals.js';
-import { writeWholeFile } from '../report/report-file.js';
+import { writeResultFile } from '../report/result-file.js';
 import { formatSummary } from '../report/summary-block.js';
 import type { RunReports } from './run-reports.js';
 
@@ -68,7 +68,7 @@ export async function executeRun(o: ExecuteRunOptions): Promise<{ code: number; 
   progress.end();
   // Files before the terminal: after a closed console window the terminal is gone, the files must not be.
   const reportProblems = o.reports?.finish(result) ?? [];
-  const jsonProblem = o.jsonFile ? saveResult(o.jsonFile, result) : null;
+  const jsonProblem = o.jsonFile ? await saveResult(o.jsonFile, result) : null;
   const nothingMeasured = result.intervals.length === 0 && result.total.bytes === 0 && result.errors.length > 0;
   if (nothingMeasured) {
     // A run that never got going: the error is the whole story.
@@ -89,10 +89,10 @@ export async function executeRun(o: ExecuteRunOptions): Promise<{ code: number; 
   return { code, result };
 }
 
-/** Write the result file (its path was checked before the run); the problem as a line to show, or null. */
-function saveResult(file: string, result: LonghaulResult): string | null {
+/** Write the result file (its path was checked before the run), in pieces; the problem as a line to show, or null. */
+async function saveResult(file: string, result: LonghaulResult): Promise<string | null> {
   try {
-    writeWholeFile(file, JSON.stringify(result, null, 2) + '\n', true);
+    await writeResultFile(file, result);
     return null;
   } catch (err) {
     const e = describeError(err);

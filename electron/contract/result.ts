@@ -98,6 +98,8 @@ export interface IntervalResult {
   /** Sums over streams, null when no stream has that view. */
   sentBytes: number | null;
   receivedBytes: number | null;
+  /** Sample ticks merged into this interval (a thinned result: see `detail`); absent means 1. */
+  ticks?: number;
 }
 
 export interface TotalResult {
@@ -238,6 +240,33 @@ export interface TcpSample {
   sndbufLimitedUs: number | null;
   unackedSegments: number | null;
   notSentBytes: number | null;
+  /** A thinned result's reading standing for several ticks (see `detail`): how many, and the range of the gauges over them. */
+  spread?: TcpSpread;
+}
+
+/** The readings one thinned TCP_INFO entry stands for: their count, and min/max of the gauges (null: none reported). */
+export interface TcpSpread {
+  readings: number;
+  rttUs: { min: number; max: number } | null;
+  sndCwndBytes: { min: number; max: number } | null;
+  sndWndBytes: { min: number; max: number } | null;
+}
+
+/**
+ * How much per-interval detail the result keeps (docs/results.md, "Detail"): the first ticks and the last
+ * ones as sampled, the middle of a long run merged into groups of `ticksPerInterval` ticks.
+ */
+export interface DetailInfo {
+  /** Whether any intervals or TCP_INFO readings were merged. */
+  thinned: boolean;
+  /** Intervals 1..this are as sampled. */
+  fullThroughIndex: number;
+  /** Ticks per merged interval between the head and the recent ones (1: none merged). */
+  ticksPerInterval: number;
+  /** From this tick on, intervals are as sampled again (null when nothing was merged). */
+  recentFromIndex: number | null;
+  /** The same in words. */
+  note: string;
 }
 
 /**
@@ -301,6 +330,8 @@ export interface LonghaulResult {
   pathRate?: { bitsPerSecond: number; source: 'given' };
   /** What to change, on which PC, for the limit this run met (absent in older results; empty when nothing to change). */
   advice?: Advice[];
+  /** How much per-interval detail is kept (absent in older results: all of it). */
+  detail?: DetailInfo;
 }
 
 /** One stage of an emulated link, as configured: `{ type: 'delay', delayMs: 650, … }`. */

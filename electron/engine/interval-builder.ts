@@ -31,10 +31,14 @@ export class IntervalBuilder {
   private readonly prev: Record<Side, Map<number, [number, number]>> = { controller: new Map(), responder: new Map() };
   private prevT = 0;
 
+  /**
+   * @param ref whose clock `t` is on
+   * @param offset reference t − other t, for intervals the reference side did not sample (the recorder updates it as it learns it)
+   */
   constructor(
     private readonly plan: readonly StreamSenderPlan[],
-    private readonly ref: Side,
-    private readonly offset = 0,
+    readonly ref: Side,
+    public offset = 0,
   ) {}
 
   /** The interval `index`, from whichever sides sampled it (at least one). */

@@ -2,19 +2,31 @@
  * Collects what both sides measured during a run (their per-interval samples
  * and their per-stream end reports) and turns it into a `longhaul.result/1`.
  * Works on whatever arrived: a run cut short still yields a result, marked partial.
+ *
+ * Bounded however long the run: each interval is built as soon as both sides
+ * sampled it (or one side has gone past it), and the intervals and TCP_INFO
+ * readings go into thinned series (detail-rule.ts), so an hour at -i 0.1
+ * holds no more than the first and last ticks and a coarser middle.
  */
 import type {
   EndView, ErrorInfo, LinkInfo, IntervalResult, LonghaulResult, PeerInfo, ResultParams, Side,
-  StreamResult, TotalResult, WindowInfo,
+  StreamResult, TcpSample, TotalResult, WindowInfo,
 } from '../contract/result.js';
 import { RESULT_SCHEMA } from '../contract/result.js';
 import type { StreamEnd } from '../protocol/messages.js';
 import type { SideSample } from './data-plane.js';
-import { clockOffset, IntervalBuilder, referenceSide } from './interval-builder.js';
+import { detailInfo, groupingFor, mergeIntervals, mergeTcp } from './detail-rule.js';
+import { IntervalBuilder, referenceSide } from './interval-builder.js';
 import type { PlannedStream } from './params.js';
 import { adviseResult } from './advice/advise.js';
 import { readLocalSettings } from './advice/local-settings.js';
 import { attachTcpFields } from './tcp-results.js';
+import { ThinnedSeries, type Grouping } from './thinned-series.js';
+
+/** Ticks one side may run ahead of the other before its intervals are built without the other's sample (a peer gone quiet). */
+export const MAX_LAG_TICKS = 600;
+/** The clock offset between the sides is the median over at most this many ticks (the first ones both sampled). */
+const OFFSET_TICKS = 1024;
 
 export interface RecorderMeta {
   id: string;
@@ -29,15 +41,32 @@ export interface RecorderMeta {
   link?: () => LinkInfo;
   /** The path's wire rate the user gave (--path-rate), bit/s: the advice fills it. */
   pathRateBitsPerSec?: number | null;
+  /** Stream-intervals kept as sampled at the start (detail-rule.ts HEAD_CELLS; tests make it small). */
+  detailCells?: number;
 }
 
 export class RunRecorder {
-  private readonly samples: Record<Side, SideSample[]> = { controller: [], responder: [] };
+  private readonly last: Record<Side, SideSample | undefined> = { controller: undefined, responder: undefined };
+  /** Samples waiting for the other side's sample of the same tick (insertion order is tick order). */
+  private readonly pending: Record<Side, Map<number, SideSample>> = { controller: new Map(), responder: new Map() };
   private readonly ends: Record<Side, StreamEnd[] | null> = { controller: null, responder: null };
   private readonly errors: ErrorInfo[] = [];
   private partialReason: string | null = null;
+  private readonly grouping: Grouping;
+  private readonly intervals: ThinnedSeries<IntervalResult>;
+  /** The newest interval, held back one tick: the closing empty sliver is dropped, never thinned into the others. */
+  private held: IntervalResult | null = null;
+  private readonly builder: IntervalBuilder;
+  private readonly offsets: number[] = [];
+  private readonly tcp = new Map<string, { series: ThinnedSeries<TcpSample>; lastIndex: number }>();
+  /** Smallest and largest receive window the senders saw, over every reading (thinning keeps only some). */
+  private advertised: [number, number] | null = null;
 
-  constructor(private meta: RecorderMeta, private readonly plan: PlannedStream[]) {}
+  constructor(private meta: RecorderMeta, private readonly plan: PlannedStream[]) {
+    this.grouping = groupingFor(plan.length, meta.detailCells);
+    this.intervals = new ThinnedSeries(this.grouping, mergeIntervals);
+    this.builder = new IntervalBuilder(plan, referenceSide(meta.params.direction));
+  }
 
   /** The same recorder, now knowing who the responder is (learnt from its hello). */
   withResponder(responder: PeerInfo): this {
@@ -56,16 +85,19 @@ export class RunRecorder {
   }
 
   addSample(side: Side, s: SideSample): void {
-    const list = this.samples[side];
-    const last = list[list.length - 1];
+    const last = this.last[side];
     if (last && s.index <= last.index) return; // duplicates or stragglers
-    list.push(s);
+    this.last[side] = s;
+    for (const [id, reading] of s.tcp ?? []) this.addTcp(side, id, reading);
+    // Without its TCP_INFO (kept above): a sample may wait here a while (the responder's recorder waits
+    // MAX_LAG_TICKS for controller samples that never come), and what waits long costs a full GC to free.
+    this.pending[side].set(s.index, { index: s.index, t: s.t, final: s.final, streams: s.streams });
+    this.drain(false);
   }
 
   /** Latest cumulative sample of a side, for live displays. */
   latest(side: Side): SideSample | undefined {
-    const list = this.samples[side];
-    return list[list.length - 1];
+    return this.last[side];
   }
 
   setEnds(side: Side, ends: StreamEnd[]): void {
@@ -94,6 +126,8 @@ export class RunRecorder {
   }
 
   build(endedAt = new Date()): LonghaulResult {
+    this.drain(true);
+    this.commit(null);
     const streams = this.plan.map((p) => this.streamResult(p));
     for (const s of streams) {
       for (const v of [s.send, s.receive]) if (v?.error) this.addError(v.error);
@@ -120,7 +154,7 @@ export class RunRecorder {
       params: this.meta.params,
       window: this.meta.window,
       streams,
-      intervals: this.intervals(),
+      intervals: this.intervals.values(),
       total: totalOf(streams),
       directions,
       partial: this.partialReason !== null,
@@ -129,7 +163,8 @@ export class RunRecorder {
       ...(this.meta.link ? { link: this.meta.link() } : {}),
       ...(this.meta.pathRateBitsPerSec ? { pathRate: { bitsPerSecond: this.meta.pathRateBitsPerSec, source: 'given' as const } } : {}),
     };
-    attachTcpFields(result, this.samples, this.ends);
+    attachTcpFields(result, (side, id) => this.tcp.get(`${side}:${id}`)?.series.values() ?? [], this.ends, this.advertised ?? []);
+    result.detail = detailInfo(this.grouping, this.intervals.recentFromIndex);
     result.advice = adviseResult(result, readLocalSettings());
     return result;
   }
@@ -170,21 +205,64 @@ export class RunRecorder {
     };
   }
 
-  private intervals(): IntervalResult[] {
-    const bySide = {
-      controller: new Map(this.samples.controller.map((s) => [s.index, s])),
-      responder: new Map(this.samples.responder.map((s) => [s.index, s])),
-    };
-    const ref = referenceSide(this.meta.params.direction);
-    const other: Side = ref === 'controller' ? 'responder' : 'controller';
-    const builder = new IntervalBuilder(this.plan, ref, clockOffset(bySide[ref], bySide[other]));
-    const indices = [...new Set([...bySide.controller.keys(), ...bySide.responder.keys()])].sort((a, b) => a - b);
-    const out = indices.map((index) => builder.next(index, bySide.controller.get(index), bySide.responder.get(index)));
-    // The workers' final sample often lands a hair after the last tick with nothing new: drop that empty sliver.
-    const last = out[out.length - 1];
-    if (out.length > 1 && last && last.seconds < 0.001 && !last.sentBytes && !last.receivedBytes) out.pop();
-    return out;
+  private addTcp(side: Side, id: number, reading: TcpSample): void {
+    const key = `${side}:${id}`;
+    let e = this.tcp.get(key);
+    if (!e) this.tcp.set(key, (e = { series: new ThinnedSeries(this.grouping, mergeTcp), lastIndex: 0 }));
+    if (reading.index <= e.lastIndex) return;
+    e.lastIndex = reading.index;
+    e.series.add(reading.index, reading);
+    const w = reading.sndWndBytes;
+    if (w !== null && this.plan.find((p) => p.id === id)?.sender === side) {
+      this.advertised = this.advertised ? [Math.min(this.advertised[0], w), Math.max(this.advertised[1], w)] : [w, w];
+    }
   }
+
+  /**
+   * Build every interval that is ready: both sides sampled it, or one side went past it (its
+   * sample for it is never coming), or one side is MAX_LAG_TICKS ahead; with `all`, every one left.
+   */
+  private drain(all: boolean): void {
+    const { controller: c, responder: r } = this.pending;
+    for (;;) {
+      const cNext = c.keys().next().value;
+      const rNext = r.keys().next().value;
+      if (cNext === undefined && rNext === undefined) return;
+      const index = Math.min(cNext ?? Infinity, rNext ?? Infinity);
+      const cs = c.get(index);
+      const rs = r.get(index);
+      const ready = all || (cs && rs) || (cs ? (this.last.responder?.index ?? 0) > index || c.size > MAX_LAG_TICKS : (this.last.controller?.index ?? 0) > index || r.size > MAX_LAG_TICKS);
+      if (!ready) return;
+      c.delete(index);
+      r.delete(index);
+      this.commit(this.buildInterval(index, cs, rs));
+    }
+  }
+
+  private buildInterval(index: number, c: SideSample | undefined, r: SideSample | undefined): IntervalResult {
+    const ref = this.builder.ref === 'controller' ? c : r;
+    const other = this.builder.ref === 'controller' ? r : c;
+    if (ref && other && !ref.final && !other.final && this.offsets.length < OFFSET_TICKS) {
+      this.offsets.push(ref.t - other.t);
+      this.builder.offset = median(this.offsets);
+    }
+    return this.builder.next(index, c, r);
+  }
+
+  /** Keep the held interval and hold `iv`; at the end (null), drop the held one if it is the workers' empty closing sliver. */
+  private commit(iv: IntervalResult | null): void {
+    const held = this.held;
+    this.held = iv;
+    if (!held) return;
+    if (iv === null && this.intervals.length > 0 && held.seconds < 0.001 && !held.sentBytes && !held.receivedBytes) return;
+    this.intervals.add(held.index, held);
+    if (this.intervals.groupCount > this.grouping.headIndex) this.grouping.ticks *= 2;
+  }
+}
+
+function median(xs: number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 /** Totals under both named conventions. */

@@ -5,27 +5,21 @@
  */
 import type { EndView, LonghaulResult, Side, TcpSample, UnavailableField } from '../contract/result.js';
 import type { StreamEnd } from '../protocol/messages.js';
-import type { SideSample } from './data-plane.js';
 import { diagnoseResult } from './diagnosis.js';
 import { summarizeMss, type MssEnd } from './mss-summary.js';
 import { summarizeWindow } from './window-summary.js';
-
-/** One end's TCP_INFO series from that side's samples, one reading per interval index. */
-function seriesOf(samples: SideSample[], id: number): TcpSample[] {
-  const out: TcpSample[] = [];
-  for (const s of samples) {
-    const hit = s.tcp?.find((e) => e[0] === id)?.[1];
-    if (hit && (out.length === 0 || hit.index > out[out.length - 1]!.index)) out.push(hit);
-  }
-  return out;
-}
 
 function addUnavailable(list: UnavailableField[], u: UnavailableField): void {
   if (!list.some((x) => x.side === u.side && x.field === u.field && x.reason === u.reason)) list.push(u);
 }
 
-/** Mutates `result` (fresh from RunRecorder.build) in place. */
-export function attachTcpFields(result: LonghaulResult, samples: Record<Side, SideSample[]>, ends: Record<Side, StreamEnd[] | null>): void {
+/**
+ * Mutates `result` (fresh from RunRecorder.build) in place. `tcpOf` gives an end's TCP_INFO series (one
+ * reading per kept interval); `advertised` the receive windows the senders saw (the range is what counts).
+ */
+export function attachTcpFields(
+  result: LonghaulResult, tcpOf: (side: Side, id: number) => TcpSample[], ends: Record<Side, StreamEnd[] | null>, advertised: (number | null)[],
+): void {
   const unavailable: UnavailableField[] = [];
   const reports = [];
   const mssEnds: MssEnd[] = [];
@@ -41,11 +35,10 @@ export function attachTcpFields(result: LonghaulResult, samples: Record<Side, Si
       } else if (ends[view.side]) {
         addUnavailable(unavailable, { side: view.side, field: 'socket', reason: `the ${view.side} sent no socket report (a Longhaul version without the native addon support)` });
       }
-      const series = seriesOf(samples[view.side], s.id);
+      const series = tcpOf(view.side, s.id);
       if (series.length) view.tcp = series;
     }
   }
-  const advertised = result.streams.flatMap((s) => s.send?.tcp?.map((x) => x.sndWndBytes) ?? []);
   result.window = summarizeWindow(result.params.windowBytes, reports, advertised, result.link !== undefined);
   result.mss = summarizeMss(result.params.mssBytes ?? null, mssEnds);
   result.unavailable = unavailable;

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { GROUP_SCHEMA, type LonghaulGroupResult } from '../contract/group.js';
 import type { LonghaulResult } from '../contract/result.js';
 import { LonghaulError } from '../util/errors.js';
-import { parseResult, readJsonFile, resultSchema } from './result-file.js';
+import { parseResult, readJson, resultSchema } from './result-file.js';
 
 const count = z.number().int().min(0);
 const secs = z.number().nullable();
@@ -49,14 +49,14 @@ export function parseGroup(value: unknown, source: string): LonghaulGroupResult 
 
 /** Read and validate a group file. Throws LonghaulError (LH_ERR_IO, LH_ERR_BAD_RESULT). */
 export async function readGroupFile(path: string): Promise<LonghaulGroupResult> {
-  return parseGroup(await readJsonFile(path), path);
+  return parseGroup(await readJson(path), path);
 }
 
 /** A saved document of either kind, told apart by its `schema` (what `longhaul report --from` takes). */
 export type SavedDocument = { kind: 'result'; result: LonghaulResult } | { kind: 'group'; group: LonghaulGroupResult };
 
 export async function readSavedDocument(path: string): Promise<SavedDocument> {
-  const value = await readJsonFile(path);
+  const value = await readJson(path);
   const schema = (value as { schema?: unknown } | null)?.schema;
   if (schema === GROUP_SCHEMA) return { kind: 'group', group: parseGroup(value, path) };
   return { kind: 'result', result: parseResult(value, path) };

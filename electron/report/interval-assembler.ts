@@ -8,6 +8,7 @@
  */
 import type { Direction, IntervalResult, Side } from '../contract/result.js';
 import { IntervalBuilder, referenceSide, type CumulativeSample, type StreamSenderPlan } from '../engine/interval-builder.js';
+import { MAX_LAG_TICKS } from '../engine/run-recorder.js';
 
 export type { CumulativeSample, StreamSenderPlan };
 
@@ -31,6 +32,9 @@ export class IntervalAssembler {
     if (sample.index <= this.lastIndex[side]) return []; // duplicates or stragglers, as the recorder does
     this.lastIndex[side] = sample.index;
     this.pending[side].set(sample.index, sample);
+    // A side far behind (or gone): stop holding the other's samples; the result has those intervals at the end.
+    const mine = this.pending[side];
+    if (mine.size > MAX_LAG_TICKS) mine.delete(mine.keys().next().value!);
     const out: IntervalResult[] = [];
     for (;;) {
       const c = this.pending.controller.get(this.next);

@@ -73,7 +73,8 @@ class LiveReportFiles implements LiveReport {
 
   finish(result: LonghaulResult): void {
     const lastIndex = this.totals.last?.index ?? 0;
-    const rest = result.intervals.filter((iv) => iv.index > lastIndex);
+    // The result keeps its last ticks as sampled; an interval merging ticks already written (a peer far behind) would count them twice.
+    const rest = result.intervals.filter((iv) => iv.index - (iv.ticks ?? 1) >= lastIndex);
     this.csvContext.startedAt = new Date(result.startedAt);
     this.log?.write(rest.map(consoleLogInterval).join(''), consoleLogSummary(result));
     this.csv?.write(csvRows(rest.flatMap((iv) => intervalRows(this.csvContext, iv))), csvRows(summaryRows(result)));

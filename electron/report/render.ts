@@ -4,6 +4,7 @@ import type { GroupExportFormat } from '../contract/group-app.js';
 import type { LonghaulGroupResult } from '../contract/group.js';
 import type { LonghaulResult } from '../contract/result.js';
 import { LonghaulError } from '../util/errors.js';
+import { jsonDocument } from '../util/json-chunks.js';
 import { formatConsoleLog } from './console-log.js';
 import { formatCsv } from './csv-report.js';
 import { formatGroupCsv } from './group-csv.js';
@@ -14,6 +15,11 @@ import { formatTtcp } from './ttcp.js';
 /** The formats `longhaul report` and the app's export share: one list, the contract's. */
 export const REPORT_FORMATS = EXPORT_FORMATS;
 export type ReportFormat = ExportFormat;
+
+/** The report in pieces: JSON may be longer than the longest string V8 builds (an hour-long result), the others are one piece. */
+export function renderReportPieces(r: LonghaulResult, format: ReportFormat): Iterable<string> {
+  return format === 'json' ? jsonDocument(r) : [renderReport(r, format)];
+}
 
 /** The report text; JSON is the result itself, pretty-printed. */
 export function renderReport(r: LonghaulResult, format: ReportFormat): string {

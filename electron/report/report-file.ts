@@ -12,6 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { batched } from '../util/json-chunks.js';
 import { LonghaulError } from '../util/errors.js';
 
 /** A file-system error as a message a user can act on. */
@@ -137,10 +138,20 @@ export class ReportFile {
   }
 }
 
-/** Write a whole file at once (for `report --out` and `--json`), refusing to clobber without `force`. Throws LonghaulError. */
-export function writeWholeFile(path: string, text: string, force: boolean): void {
+/**
+ * A file's content: one string, or pieces of it (a document that may be larger than the
+ * longest string V8 builds, written as it is made: util/json-chunks.ts).
+ */
+export type FileContent = string | Iterable<string>;
+
+function piecesOf(content: FileContent): Iterable<string> {
+  return typeof content === 'string' ? [content] : batched(content);
+}
+
+/** Write a whole file (for `report --out`), refusing to clobber without `force`. Throws LonghaulError. */
+export function writeWholeFile(path: string, content: FileContent, force: boolean): void {
   const f = ReportFile.open(path, force);
-  f.write(text, '');
+  for (const piece of piecesOf(content)) f.write(piece, '');
   f.close();
   if (f.error) throw f.error;
 }
@@ -180,12 +191,12 @@ function tempNameFor(file: string): string {
  * version or the new one: write a temporary file beside it, flush it, rename it
  * over. For files rewritten again and again (a sweep's JSON and CSV). Throws LonghaulError.
  */
-export function replaceFileAtomically(file: string, text: string): void {
+export function replaceFileAtomically(file: string, content: FileContent): void {
   const temp = tempNameFor(file);
   try {
     const fd = fs.openSync(temp, 'wx', 0o644);
     try {
-      fs.writeFileSync(fd, text);
+      for (const piece of piecesOf(content)) fs.writeFileSync(fd, piece);
       fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);
@@ -197,13 +208,18 @@ export function replaceFileAtomically(file: string, text: string): void {
   }
 }
 
-/** replaceFileAtomically without blocking the event loop (the app's main process writes results this way). */
-export async function replaceFileAtomicallyAsync(file: string, text: string): Promise<void> {
+/**
+ * replaceFileAtomically without blocking the event loop (the app's main process and the CLI
+ * write results this way): the pieces are made only as fast as the disk takes them, so a
+ * result of hundreds of MB never sits in memory as text.
+ */
+export async function replaceFileAtomicallyAsync(file: string, content: FileContent): Promise<void> {
   const temp = tempNameFor(file);
   try {
     const h = await fs.promises.open(temp, 'wx', 0o644);
     try {
-      await h.writeFile(text);
+      // One piece in flight at a time: the next is made only once the disk took the last.
+      for (const piece of piecesOf(content)) await h.write(piece);
       await h.sync();
     } finally {
       await h.close();

@@ -1,14 +1,22 @@
 /**
- * Read a saved `longhaul.result/1` document (`longhaul report --from FILE`),
- * checked against the contract so a wrong or damaged file gives one clear
- * error (LH_ERR_BAD_RESULT) instead of a report full of NaN. Extra fields are
- * allowed: later versions may add measurements (RTT, cwnd) to the same schema.
+ * Read and write saved `longhaul.result/1` documents (`--json`, History,
+ * `longhaul report --from FILE`), checked against the contract so a wrong or
+ * damaged file gives one clear error (LH_ERR_BAD_RESULT) instead of a report
+ * full of NaN. Extra fields are allowed: later versions may add measurements
+ * (RTT, cwnd) to the same schema.
+ *
+ * Both ways go in pieces (util/json-chunks.ts, util/json-pieces.ts): an
+ * hour-long result can be larger than the longest string V8 builds. The
+ * writer puts `streams` and `intervals`, the parts that grow with the run,
+ * last, so a reader wanting the head (History's list) stops before them.
  */
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { RESULT_SCHEMA, type LonghaulResult } from '../contract/result.js';
 import { LonghaulError } from '../util/errors.js';
-import { fileError } from './report-file.js';
+import { jsonDocument } from '../util/json-chunks.js';
+import { JsonSyntaxError, readJsonFile } from '../util/json-file.js';
+import type { JsonPiecesOptions } from '../util/json-pieces.js';
+import { fileError, replaceFileAtomicallyAsync } from './report-file.js';
 
 const count = z.number().int().min(0);
 const secs = z.number().nullable();
@@ -57,31 +65,60 @@ export function parseResult(value: unknown, source: string): LonghaulResult {
   // The schema checks what every report relies on; the rest (TCP_INFO series, socket reports, the link,
   // the diagnosis, the MSS) passes through as written: zod's parse output would strip it.
   if (r.success) return value as LonghaulResult;
-  const issue = r.error.issues[0];
+  throw badResult(r.error, value, source);
+}
+
+/** The members of a result that grow with the run; written last, skipped by `readResultHead`. */
+const GROWING = ['streams', 'intervals'] as const;
+
+/** The result's pretty-printed JSON in pieces, the growing members last (same JSON value as JSON.stringify). */
+export function resultChunks(result: LonghaulResult): Iterable<string> {
+  const { streams, intervals, ...head } = result;
+  return jsonDocument({ ...head, streams, intervals });
+}
+
+/** Write a result file: pieces through a stream into a temporary file, renamed over `file`. Throws LonghaulError. */
+export async function writeResultFile(file: string, result: LonghaulResult): Promise<void> {
+  await replaceFileAtomicallyAsync(file, resultChunks(result));
+}
+
+/** A saved JSON document, read in pieces and parsed but not yet checked. Throws LonghaulError (LH_ERR_IO, LH_ERR_BAD_RESULT). */
+export async function readJson(path: string, opts: JsonPiecesOptions = {}): Promise<unknown> {
+  try {
+    return await readJsonFile(path, opts);
+  } catch (err) {
+    if (err instanceof JsonSyntaxError) throw new LonghaulError('LH_ERR_BAD_RESULT', `${path} is not JSON (${err.message}); give a file written by --json`);
+    throw fileError(path, err, 'read');
+  }
+}
+
+/** Read and validate a result file, in pieces. Throws LonghaulError (LH_ERR_IO, LH_ERR_BAD_RESULT). */
+export async function readResultFile(path: string): Promise<LonghaulResult> {
+  return parseResult(await readJson(path, {}), path);
+}
+
+/** A result without its `streams` and `intervals`: what a listing shows. */
+export type ResultHead = Omit<LonghaulResult, (typeof GROWING)[number]>;
+
+const headSchema = resultSchema.omit({ streams: true, intervals: true });
+
+/**
+ * Read a result's head only, checked with the result schema less the growing members: files
+ * written with those last are read up to them; older ones are read through, skipping them unparsed.
+ */
+export async function readResultHead(path: string): Promise<ResultHead> {
+  const value = await readJson(path, {
+    onTopKey: (key, soFar) => (!(GROWING as readonly string[]).includes(key) ? 'read' : 'partial' in soFar && 'total' in soFar ? 'stop' : 'skip'),
+  });
+  const r = headSchema.safeParse(value);
+  if (r.success) return value as ResultHead;
+  throw badResult(r.error, value, path);
+}
+
+function badResult(error: z.ZodError, value: unknown, source: string): LonghaulError {
+  const issue = error.issues[0];
   const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
   const schema = (value as { schema?: unknown } | null)?.schema;
   const hint = schema !== RESULT_SCHEMA ? ` (expected "schema": "${RESULT_SCHEMA}", found ${JSON.stringify(schema) ?? 'none'})` : '';
-  throw new LonghaulError('LH_ERR_BAD_RESULT', `${source} is not a valid ${RESULT_SCHEMA} result${where}: ${issue?.message ?? 'invalid'}${hint}`);
-}
-
-/** Read and validate a result file. Throws LonghaulError (LH_ERR_IO, LH_ERR_BAD_RESULT). */
-export async function readResultFile(path: string): Promise<LonghaulResult> {
-  return parseResult(await readJsonFile(path), path);
-}
-
-/** A saved JSON document, parsed but not yet checked. Throws LonghaulError (LH_ERR_IO, LH_ERR_BAD_RESULT). */
-export async function readJsonFile(path: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    throw fileError(path, err, 'read');
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw new LonghaulError('LH_ERR_BAD_RESULT', `${path} is not JSON (${(err as Error).message}); give a file written by --json`);
-  }
-  return value;
+  return new LonghaulError('LH_ERR_BAD_RESULT', `${source} is not a valid ${RESULT_SCHEMA} result${where}: ${issue?.message ?? 'invalid'}${hint}`);
 }

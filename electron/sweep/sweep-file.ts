@@ -6,7 +6,6 @@
  * (LH_ERR_BAD_SWEEP) and is left untouched.
  */
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { SWEEP_SCHEMA, type SweepFile, type SweepPlan, type SweepRunRecord } from '../contract/sweep.js';
 import { expandPlan, pendingRuns, summarizeCells } from '../contract/sweep-plan.js';
@@ -14,6 +13,8 @@ import { MAX_BUFFER_BYTES, MAX_MSS_BYTES, MAX_STREAMS, MAX_WINDOW_BYTES, MIN_MSS
 import { fileError, replaceFileAtomically } from '../report/report-file.js';
 import { resultSchema } from '../report/result-file.js';
 import { LonghaulError } from '../util/errors.js';
+import { jsonDocument } from '../util/json-chunks.js';
+import { JsonSyntaxError, readJsonFile } from '../util/json-file.js';
 import { SOFTWARE } from '../util/version.js';
 
 /** More cells than this is a typo (a 7-dimension sweep of 4 values each is 16,384 runs of a day each). */
@@ -96,9 +97,12 @@ export function withRun(file: SweepFile, run: SweepRunRecord, now = new Date()):
   return { ...file, runs, updatedAt: now.toISOString(), cells: summarizeCells(file.plan, runs), complete: pendingRuns(file.plan, runs).length === 0 };
 }
 
-/** Write the whole file atomically. Throws LonghaulError (LH_ERR_IO). */
+/**
+ * Write the whole file atomically, in pieces: the embedded results together may be longer than the
+ * longest string V8 builds. Throws LonghaulError (LH_ERR_IO).
+ */
 export function saveSweepFile(path: string, file: SweepFile): void {
-  replaceFileAtomically(path, JSON.stringify(file, null, 2) + '\n');
+  replaceFileAtomically(path, jsonDocument(file));
 }
 
 function badSweep(source: string, err: z.ZodError): LonghaulError {
@@ -120,17 +124,12 @@ export function parseSweep(value: unknown, source: string): SweepFile {
 
 /** Read and validate a sweep file. Throws LonghaulError (LH_ERR_IO, LH_ERR_BAD_SWEEP); never changes the file. */
 export async function readSweepFile(path: string): Promise<SweepFile> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    throw fileError(path, err, 'read');
-  }
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = await readJsonFile(path);
   } catch (err) {
-    throw new LonghaulError('LH_ERR_BAD_SWEEP', `${path} is not JSON (${(err as Error).message}); give a file written by longhaul sweep --json`);
+    if (!(err instanceof JsonSyntaxError)) throw fileError(path, err, 'read');
+    throw new LonghaulError('LH_ERR_BAD_SWEEP', `${path} is not JSON (${err.message}); give a file written by longhaul sweep --json`);
   }
   return parseSweep(value, path);
 }

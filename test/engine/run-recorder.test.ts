@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { planStreams, DEFAULT_PARAMS, type RunParams } from '../../electron/engine/params.js';
-import { RunRecorder } from '../../electron/engine/run-recorder.js';
+import type { TcpSample } from '../../electron/contract/result.js';
+import { MAX_LAG_TICKS, RunRecorder } from '../../electron/engine/run-recorder.js';
 
-function recorder(params: RunParams): RunRecorder {
+function recorder(params: RunParams, detailCells?: number): RunRecorder {
   return new RunRecorder({
+    detailCells,
     id: 'x', software: 'test', writtenBy: 'controller',
     controller: { hostname: 'c', address: 'local', software: 't' },
     responder: { hostname: 'r', address: 'x', software: 't' },
@@ -52,5 +54,85 @@ describe('RunRecorder intervals', () => {
     assert.equal(res.intervals[2]?.controllerT, null);
     assert.equal(res.intervals[2]?.receivedBytes, null, 'the receiver (controller) did not sample it: unknown, not 0');
     assert.equal(res.partial, true, 'no end reports: partial');
+  });
+});
+
+function tcpReading(index: number, sndWndBytes: number, rttUs: number): TcpSample {
+  return {
+    index, t: index / 10, rttUs, rttVarUs: 10, minRttUs: 100, sndCwndSegments: 10, sndCwndBytes: 14_480, totalRetransSegments: index, sndWndBytes,
+    rcvSpaceBytes: null, deliveryRateBitsPerSecond: null, busyUs: index * 1000, rwndLimitedUs: 0, sndbufLimitedUs: 0, unackedSegments: 1, notSentBytes: 0,
+  };
+}
+
+/** Feed `ticks` ticks of both sides (4 streams forward, 1000 bytes per stream per tick, TCP_INFO on the sender). */
+function feed(r: RunRecorder, ticks: number, from = 1): void {
+  for (let i = from; i < from + ticks; i++) {
+    const streams: [number, number, number][] = [0, 1, 2, 3].map((id) => [id, i * 1000, i]);
+    // One extreme advertised window deep in the middle, where the readings get thinned.
+    const wnd = i === 3000 ? 1234 : 65_536;
+    r.addSample('controller', { index: i, t: i / 10, final: false, streams, tcp: [0, 1, 2, 3].map((id) => [id, tcpReading(i, wnd, 100 + (i % 7))]) });
+    r.addSample('responder', { index: i, t: i / 10 - 0.001, final: false, streams });
+  }
+}
+
+describe('RunRecorder detail (bounded however long the run)', () => {
+  const params = { ...DEFAULT_PARAMS, streams: 4, seconds: 600, intervalSeconds: 0.1 };
+
+  it('a short run keeps every tick and says so', () => {
+    const r = recorder(params);
+    feed(r, 100);
+    const res = r.build();
+    assert.equal(res.intervals.length, 100);
+    assert.ok(res.intervals.every((iv) => iv.ticks === undefined));
+    assert.equal(res.streams[0]!.send!.tcp!.length, 100);
+    assert.deepEqual({ thinned: res.detail?.thinned, ticks: res.detail?.ticksPerInterval }, { thinned: false, ticks: 1 });
+  });
+
+  it('a long run keeps its head and its end as sampled, merges the middle, and keeps every byte', () => {
+    const r = recorder(params, 400);
+    const ticks = 6000;
+    feed(r, ticks);
+    const res = r.build();
+    const d = res.detail!;
+    assert.equal(d.thinned, true);
+    assert.equal(d.fullThroughIndex, 400 / 4);
+    // At most about head + head groups + 2 × recent intervals, whatever the duration.
+    assert.ok(res.intervals.length <= 2 * d.fullThroughIndex + 2 * 64 + 1, `${res.intervals.length} intervals`);
+    assert.ok(res.intervals.length < ticks / 2);
+    assert.equal(res.intervals.reduce((a, iv) => a + (iv.receivedBytes ?? 0), 0), ticks * 4 * 1000, 'every byte is still counted');
+    assert.equal(res.intervals.reduce((a, iv) => a + (iv.ticks ?? 1), 0), ticks, 'every tick is in one interval');
+    const head = res.intervals.filter((iv) => iv.index <= d.fullThroughIndex);
+    assert.equal(head.length, d.fullThroughIndex);
+    assert.ok(head.every((iv) => iv.ticks === undefined));
+    const recent = res.intervals.filter((iv) => iv.index >= d.recentFromIndex!);
+    assert.equal(recent.length, 64);
+    assert.ok(recent.every((iv) => iv.ticks === undefined));
+    const middle = res.intervals.filter((iv) => iv.index > d.fullThroughIndex && iv.index < d.recentFromIndex!);
+    assert.ok(middle.slice(0, -1).every((iv) => iv.ticks === d.ticksPerInterval), `groups of ${d.ticksPerInterval}`);
+    // TCP_INFO: the same grouping, the group's last reading with the range of the gauges.
+    const tcp = res.streams[0]!.send!.tcp!;
+    assert.equal(tcp.length, res.intervals.length);
+    assert.deepEqual(tcp.map((x) => x.index), res.intervals.map((iv) => iv.index));
+    const thinned = tcp.find((x) => x.spread);
+    assert.equal(thinned?.spread?.readings, d.ticksPerInterval);
+    assert.deepEqual(thinned?.spread?.rttUs, { min: 100, max: 106 });
+    assert.equal(tcp.at(-1)!.totalRetransSegments, ticks, 'cumulative counters stay exact');
+    assert.deepEqual(res.window.advertisedBytes, { min: 1234, max: 65_536 }, 'the advertised range covers thinned readings too');
+  });
+
+  it('holds a bounded record: no growth from the samples kept, nor from a peer gone quiet', () => {
+    const r = recorder(params);
+    feed(r, 20_000);
+    const held = r as unknown as { intervals: { length: number }; pending: Record<string, Map<number, unknown>> };
+    const bound = 2 * (8192 / 4) + 2 * 64 + 1;
+    const after20k = held.intervals.length;
+    feed(r, 20_000, 20_001);
+    assert.ok(after20k <= bound && held.intervals.length <= bound, `${after20k} then ${held.intervals.length} intervals held`);
+    // The responder goes quiet: the controller's samples wait for it a bounded while, then are built without it.
+    for (let i = 40_001; i <= 42_000; i++) r.addSample('controller', { index: i, t: i / 10, final: false, streams: [[0, i * 1000, i]] });
+    assert.ok(held.pending.controller!.size <= MAX_LAG_TICKS + 1, `${held.pending.controller!.size} samples pending`);
+    const res = r.build();
+    assert.equal(res.intervals.at(-1)!.index, 42_000);
+    assert.equal(res.intervals.at(-1)!.responderT, null);
   });
 });

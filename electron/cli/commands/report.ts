@@ -1,12 +1,15 @@
 /**
- * `longhaul report --from FILE --format console|ttcp|csv|json [--out FILE] [--force]`: re-render a saved
+ * `longhaul report --from FILE --format console|ttcp|csv|json|html [--out FILE] [--force]`: re-render a saved
  * result, or a multi-peer run's `longhaul.group/1` with the group layouts (told apart by the file's `schema`).
+ * Written in pieces: the JSON of an hour-long result is longer than the longest string V8 builds.
  */
+import { once } from 'node:events';
 import { Option, type Command } from 'commander';
 import { readSavedDocument } from '../../report/group-file.js';
-import { REPORT_FORMATS, renderGroupReport, renderReport, type ReportFormat } from '../../report/render.js';
+import { REPORT_FORMATS, renderGroupReport, renderReportPieces, type ReportFormat } from '../../report/render.js';
 import { writeWholeFile } from '../../report/report-file.js';
 import { describeError } from '../../util/errors.js';
+import { batched } from '../../util/json-chunks.js';
 import { checkOutputFiles } from '../../util/output-paths.js';
 import { EXIT_BAD_ARGS, EXIT_RUN_FAILED } from '../exit-codes.js';
 
@@ -20,17 +23,17 @@ interface ReportFlags {
 export function register(program: Command): void {
   program
     .command('report')
-    .description('re-render a saved result (--json FILE of a run) as the receiver console log, a ttcp line, CSV or JSON; a multi-peer run\'s file as every peer\'s and the aggregate\'s')
+    .description('re-render a saved result (--json FILE of a run) as the receiver console log, a ttcp line, CSV, JSON or a self-contained HTML report; a multi-peer run\'s file as every peer\'s and the aggregate\'s')
     .requiredOption('--from <file>', 'a longhaul.result/1 or longhaul.group/1 JSON file')
     .addOption(new Option('-f, --format <format>', 'output format').choices(REPORT_FORMATS).default('console'))
     .option('-o, --out <file>', 'write to this file instead of the terminal')
     .option('--force', 'overwrite --out if it exists')
     .action(async (flags: ReportFlags) => {
-      let text: string;
+      let text: Iterable<string>;
       try {
         checkOutputFiles([{ flag: '--out', path: flags.out }]);
         const doc = await readSavedDocument(flags.from);
-        text = doc.kind === 'group' ? renderGroupReport(doc.group, flags.format) : renderReport(doc.result, flags.format);
+        text = doc.kind === 'group' ? [renderGroupReport(doc.group, flags.format)] : renderReportPieces(doc.result, flags.format);
       } catch (err) {
         const e = describeError(err);
         process.stderr.write(`longhaul: ${e.code}: ${e.message}\n`);
@@ -38,7 +41,7 @@ export function register(program: Command): void {
         return;
       }
       if (!flags.out) {
-        process.stdout.write(text);
+        await writePieces(process.stdout, text);
         return;
       }
       try {
@@ -50,4 +53,11 @@ export function register(program: Command): void {
         process.exitCode = e.code === 'LH_ERR_FILE_EXISTS' ? EXIT_BAD_ARGS : EXIT_RUN_FAILED;
       }
     });
+}
+
+/** Write pieces to a stream as fast as it takes them (a pipe to `less` or `gzip` may be slower than the disk). */
+async function writePieces(out: NodeJS.WritableStream, pieces: Iterable<string>): Promise<void> {
+  for (const piece of batched(pieces)) {
+    if (!out.write(piece)) await once(out, 'drain');
+  }
 }

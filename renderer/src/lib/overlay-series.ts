@@ -59,13 +59,45 @@ export function describeParams(r: LonghaulResult): string {
   return `${p.streams} stream${p.streams === 1 ? '' : 's'}, ${p.direction}, ${window}${limit ? `, ${limit}` : ''}${link}`;
 }
 
+/** Points a line keeps at most (twice the buckets of `decimate`): Chart.js lays out each one at every redraw. */
+export const MAX_OVERLAY_POINTS = 2000;
+
+/**
+ * At most `max` points for a line of any length: its first and last, and between them consecutive
+ * points bucketed, each bucket keeping its lowest and highest rate in time order, so a stall or a burst stays visible where a mean
+ * would smooth it away. A gap (null) is kept as a gap in its bucket.
+ */
+export function decimate(points: OverlayPoint[], max = MAX_OVERLAY_POINTS): OverlayPoint[] {
+  if (points.length <= max) return points;
+  // Two points per bucket, and room for the first and last point (the line spans the whole run).
+  const per = Math.ceil(points.length / Math.floor((max - 2) / 2));
+  const out: OverlayPoint[] = [];
+  for (let at = 0; at < points.length; at += per) {
+    const bucket = points.slice(at, at + per);
+    const known = bucket.filter((p) => p.y !== null);
+    const gap = known.length < bucket.length ? bucket.find((p) => p.y === null)! : null;
+    if (known.length === 0) {
+      out.push(gap!);
+      continue;
+    }
+    const lo = known.reduce((a, p) => (p.y! < a.y! ? p : a));
+    const hi = known.reduce((a, p) => (p.y! > a.y! ? p : a));
+    // With a gap, the gap and the low point (a stall stays visible); else the low and the high.
+    const keep = gap ? [lo, gap] : lo === hi ? [lo] : [lo, hi];
+    out.push(...keep.sort((p, q) => p.x - q.x));
+  }
+  if (out[0] !== points[0]) out.unshift(points[0]!);
+  if (out.at(-1) !== points.at(-1)) out.push(points.at(-1)!);
+  return out;
+}
+
 /** Shape one stored run for the overlay; `formatDate` renders `startedAt` (the UI passes the locale's format). */
 export function overlayRun(r: LonghaulResult, formatDate: (iso: string) => string = (iso) => iso): OverlayRun {
   const label = `${formatDate(r.startedAt)} · ${r.controller.hostname} → ${r.responder.hostname} (${r.writtenBy}'s file) · ${describeParams(r)}${r.partial ? ' · partial' : ''}`;
   return {
     id: r.id,
     label,
-    points: intervalRates(r.intervals, r.params.intervalSeconds),
+    points: decimate(intervalRates(r.intervals, r.params.intervalSeconds)),
     bytes: r.total.bytes,
     seconds: r.total.seconds,
     wallClockBitsPerSec: r.total.bitsPerSecond,

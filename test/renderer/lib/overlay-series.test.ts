@@ -1,7 +1,7 @@
 /** History overlay data: per-interval aggregate rates, gaps for missing samples, labels, totals, the two-run selection. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { describeParams, intervalRates, overlayRun, toggleCompare } from '../../../renderer/src/lib/overlay-series.js';
+import { decimate, describeParams, intervalRates, MAX_OVERLAY_POINTS, overlayRun, toggleCompare, type OverlayPoint } from '../../../renderer/src/lib/overlay-series.js';
 import { makeIntervals, makeResult, recordRun } from '../../helpers/result-fixtures.js';
 
 describe('overlay series', () => {
@@ -68,5 +68,36 @@ describe('overlay series', () => {
     assert.deepEqual(s, ['b', 'c']);
     s = toggleCompare(s, 'b');
     assert.deepEqual(s, ['c']);
+  });
+});
+
+describe('overlay decimation', () => {
+  // An hour at -i 0.1: 36,000 intervals (a result from before the recorder's detail rule, or a synthetic one).
+  const hour: OverlayPoint[] = Array.from({ length: 36_000 }, (_, i) => ({ x: (i + 1) / 10, y: 1e9 + (i % 10) * 1e6 }));
+
+  it('keeps a line of any length to at most MAX_OVERLAY_POINTS, in time order, ends included', () => {
+    const out = decimate(hour);
+    assert.ok(out.length <= MAX_OVERLAY_POINTS && out.length > MAX_OVERLAY_POINTS / 2, `${out.length} points`);
+    assert.ok(out.every((p, i) => i === 0 || p.x > out[i - 1]!.x));
+    assert.equal(out[0]!.x, 0.1);
+    assert.ok(out.at(-1)!.x > 3599);
+    assert.equal(decimate(hour.slice(0, 100)).length, 100, 'a short line is left alone');
+  });
+
+  it('keeps a one-interval stall, a burst and a gap that a mean would hide', () => {
+    const line = hour.map((p) => ({ ...p }));
+    line[12_345]!.y = 0;
+    line[23_456]!.y = 9e9;
+    line[30_000]!.y = null;
+    const out = decimate(line);
+    assert.ok(out.some((p) => p.y === 0 && p.x === line[12_345]!.x), 'the stall');
+    assert.ok(out.some((p) => p.y === 9e9), 'the burst');
+    assert.ok(out.some((p) => p.y === null && p.x === line[30_000]!.x), 'the gap');
+  });
+
+  it('a stored run of an hour at -i 0.1 is drawn from a bounded line', () => {
+    const r = makeResult({ streams: [{ bytes: 1, seconds: 3600, completions: 1 }], intervalSeconds: 0.1 });
+    r.intervals = makeIntervals(hour.map((p) => ({ t: p.x, received: [125_000] })));
+    assert.ok(overlayRun(r).points.length <= MAX_OVERLAY_POINTS);
   });
 });
