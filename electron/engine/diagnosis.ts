@@ -16,7 +16,7 @@ import { payloadFraction } from '../contract/wire.js';
 import { INITIAL_WINDOW_SEGMENTS, rampRoundTrips, renoWindowBytes } from '../contract/what-if.js';
 import { formatRateShort, formatRtt, groupDigits } from '../util/units.js';
 import { emulatorLag, emulatorSentence } from './emulator-verdict.js';
-import { mssCanExplain, mssFigures, mssIsSmall, mssSentence } from './mss-verdict.js';
+import { mssCanExplain, mssCaveat, mssFigures, mssIsSmall, mssSentence } from './mss-verdict.js';
 
 /** A bound "binds" when the measured rate is within this factor of it. */
 const BINDING_FACTOR = 1.5;
@@ -342,10 +342,16 @@ export function diagnoseResult(r: LonghaulResult, linkBitsPerSecond: number | nu
     const inputs = limiterInputs(streams, total.bitsPerSecond, total.seconds, linkBitsPerSecond);
     const d = diagnoseLimiter(inputs);
     const mss = mssFigures(streams, r.params.mssBytes ?? null);
-    if (mss && mssIsSmall(mss) && mssCanExplain(d.verdict) && !inputs.linkBitsPerSecond) {
-      const context = { verdict: d.verdict, cwndBytes: d.numbers.cwndBytes, cwndBitsPerSecond: d.numbers.cwndBitsPerSecond };
-      out.push({ direction, ...d, verdict: 'mss-limited', sentence: mssSentence(mss, total.bitsPerSecond ?? 0, context) });
-      continue;
+    if (mss && mssIsSmall(mss) && !inputs.linkBitsPerSecond) {
+      if (mssCanExplain(d.verdict)) {
+        const context = { verdict: d.verdict, cwndBytes: d.numbers.cwndBytes, cwndBitsPerSecond: d.numbers.cwndBitsPerSecond };
+        out.push({ direction, ...d, verdict: 'mss-limited', sentence: mssSentence(mss, total.bitsPerSecond ?? 0, context) });
+        continue;
+      }
+      if (d.verdict === 'link-limited') {
+        out.push({ direction, ...d, sentence: `${d.sentence} ${mssCaveat(mss)}` });
+        continue;
+      }
     }
     out.push({ direction, ...d });
   }

@@ -9,9 +9,10 @@
  * The rule names the MSS only when it is small against what the path allows
  * (the kernel's path MTU; where no OS reports one, the MSS is never blamed)
  * and when the receive window does not explain the rate: the verdict would be
- * "the path" or "the application" (the per-segment cost is the suspect), or
- * "congestion control" (whose window grows by segments, so a small MSS slows
- * it by the same factor). The sentence says how to check it.
+ * "the application" (the per-segment cost is the suspect) or "congestion
+ * control" (whose window grows by segments, so a small MSS slows it by the
+ * same factor). Where the verdict is "the path", a small MSS is added as a
+ * possibility to check, not made the verdict. The sentence says how to check.
  */
 import type { StreamResult } from '../contract/result.js';
 import { formatRateShort, groupDigits } from '../util/units.js';
@@ -63,9 +64,21 @@ export interface WindowContext {
   cwndBitsPerSecond: number | null;
 }
 
-/** The verdicts a small MSS replaces: nothing but the path or the application, or a congestion window that grows in segments. */
+/**
+ * The verdicts a small MSS replaces: the application (the sender idled: per-segment work is the
+ * suspect) and congestion control (its window grows by segments). Not "the path": with segmentation
+ * offload a small MSS may cost the hosts little (loopback: --mss 536 measured 24.8–27.2 Gbit/s
+ * against 16.8–29.3 Gbit/s without it), so there the MSS is named as a possibility, not the verdict.
+ */
 export function mssCanExplain(verdict: string): boolean {
-  return verdict === 'link-limited' || verdict === 'application-limited' || verdict === 'congestion-limited';
+  return verdict === 'application-limited' || verdict === 'congestion-limited';
+}
+
+/** The sentence added to a path verdict when segments were small: a possibility to check, not a finding. */
+export function mssCaveat(f: MssFigures): string {
+  const asked = f.requestedBytes !== null ? ' (asked for with --mss)' : '';
+  return `Segments were small: at most ${groupDigits(f.sendMssBytes)} B${asked} where the path MTU of ${groupDigits(f.pmtuBytes)} B allows about ${groupDigits(pathMssBytes(f.pmtuBytes))} B; ` +
+    `if the path itself is faster than this, per-segment costs may be why: ${f.requestedBytes !== null ? 'run again without --mss' : 'run with a larger --mss'} to compare.`;
 }
 
 /** The verdict's sentence for a direction whose MSS is small. */

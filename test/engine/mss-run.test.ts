@@ -56,9 +56,11 @@ describe('--mss on real loopback runs', { timeout: 90_000 }, () => {
       // (A listener's TCP_MAXSEG reads 536 when unset, so the next run on the same listener is the check.)
       const back = after.streams[0]!.receive!.socket!.advMssBytes ?? 0;
       assert.ok(back > 1460, `the shared listener advertises the OS's MSS again on the next run (${back} B)`);
-      // Loopback's path MTU is 65,536 B: 524-byte segments are a hundredth of it, with the windows nowhere near binding.
-      assert.equal(r.diagnosis?.[0]?.verdict, 'mss-limited', r.diagnosis?.[0]?.sentence);
-      assert.match(r.diagnosis![0]!.sentence, /requested with --mss/);
+      // Loopback's path MTU is 65,535 B: 524-byte segments are a hundredth of it. Named as the limit, or
+      // (where the verdict is the path: offloads make segments cheap on loopback) as a caveat to check.
+      const d = r.diagnosis![0]!;
+      if (d.verdict === 'mss-limited') assert.match(d.sentence, /requested with --mss/);
+      else assert.match(d.sentence, /Segments were small: at most 5\d\d B \(asked for with --mss\)/, `${d.verdict}: ${d.sentence}`);
     }
   });
 

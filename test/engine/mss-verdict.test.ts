@@ -1,7 +1,7 @@
 /** The small-MSS rule on figures from real runs: what it calls small, what it leaves alone, what it says. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { mssCanExplain, mssIsSmall, mssSentence, pathMssBytes } from '../../electron/engine/mss-verdict.js';
+import { mssCanExplain, mssCaveat, mssIsSmall, mssSentence, pathMssBytes } from '../../electron/engine/mss-verdict.js';
 
 describe('small-MSS verdict', () => {
   it('calls --mss 536 on loopback and on Ethernet small', () => {
@@ -15,9 +15,10 @@ describe('small-MSS verdict', () => {
     assert.equal(mssIsSmall({ sendMssBytes: 1460, pmtuBytes: 9000, requestedBytes: null }), false);
   });
 
-  it('replaces path, application and congestion verdicts only', () => {
+  it('replaces application and congestion verdicts only; a path verdict gets a caveat to check instead', () => {
     assert.deepEqual(['link-limited', 'application-limited', 'congestion-limited', 'window-limited', 'emulator-limited', 'unknown'].map(mssCanExplain),
-      [true, true, true, false, false, false]);
+      [false, true, true, false, false, false]);
+    assert.match(mssCaveat({ sendMssBytes: 524, pmtuBytes: 65_535, requestedBytes: 536 }), /Segments were small: at most 524 B \(asked for with --mss\).*run again without --mss/);
   });
 
   it('says the sizes, the factor and how to check, with the congestion window in segments when that was the bound', () => {
