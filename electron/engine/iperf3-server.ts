@@ -77,7 +77,13 @@ export class Iperf3Server extends EventEmitter<Iperf3ServerEvents> {
 
   constructor(private readonly opts: Iperf3ServerOptions = {}) {
     super();
-    this.server = net.createServer((s) => void this.onConnection(s));
+    this.server = net.createServer((s) => {
+      // A connection's failure ends that connection, never the process (the app's main process hosts this too).
+      this.onConnection(s).catch((err: unknown) => {
+        this.emit('rejected', `${s.remoteAddress}:${s.remotePort}`, `dropped after an internal error: ${(err as Error)?.message ?? String(err)}`);
+        s.destroy();
+      });
+    });
     this.server.on('error', (err) => {
       if (this.server.listening) this.emit('rejected', 'listener', `accept failed: ${err.message}`);
     });
