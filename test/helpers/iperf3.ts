@@ -18,6 +18,8 @@ export interface Iperf3Json {
   error?: string;
   start?: { version?: string; cookie?: string };
   end?: Record<string, { bytes: number; bits_per_second: number; seconds: number } | undefined>;
+  /** Per interval, this iperf3's own streams: `sum` (the only direction, or the client's sending one in --bidir) and `sum_bidir_reverse`. */
+  intervals?: { sum?: { start: number; end: number; bytes: number }; sum_bidir_reverse?: { start: number; end: number; bytes: number } }[];
 }
 
 /** Run iperf3 with `args` (killed after `ms`); resolves when it exits, with its JSON when it printed some. */
