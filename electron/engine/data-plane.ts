@@ -14,6 +14,7 @@ import type { MssSetup } from '../native/mss-setup.js';
 import { LonghaulError } from '../util/errors.js';
 import { nativeSockets } from '../native/load-native.js';
 import { rawHandle } from './connection-sorter.js';
+import { TickMerger } from './tick-merger.js';
 import type { StreamEnd } from '../protocol/messages.js';
 import type { PlannedStream, RunParams, StreamSender } from './params.js';
 import type { FromWorker, ToWorker, WorkerRole } from './worker-messages.js';
@@ -90,7 +91,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
   private readonly slotOf = new Map<number, WorkerSlot>();
   private readonly budgets = new Map<number, number | null>();
   private readonly cumulative = new Map<number, [number, number, number]>();
-  private readonly latestTcp = new Map<number, TcpSample>();
+  private merger: TickMerger = new TickMerger([]);
   private readonly pendingReady = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
   private emittedIndex = 0;
   private finished = false;
@@ -116,6 +117,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
         this.cumulative.set(s.id, [s.id, 0, 0]);
       });
     }
+    this.merger = new TickMerger([...this.cumulative.keys()]);
   }
 
   /** Stream ids this side carries. */
@@ -298,7 +300,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
       }
       case 'sample':
         for (const entry of m.streams) this.cumulative.set(entry[0], entry);
-        for (const [id, tcp] of m.tcp ?? []) this.latestTcp.set(id, tcp);
+        this.merger.add(this.slots.indexOf(slot), m.index, { t: m.t, streams: m.streams, tcp: m.tcp ?? [] });
         slot.lastIndex = Math.max(slot.lastIndex, m.index);
         slot.lastT = m.t;
         if (m.final) slot.final = true;
@@ -337,29 +339,23 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
     this.maybeFinish();
   }
 
-  /** Emit one side sample per index once every still-running worker has reported it. */
+  /** Emit one side sample per index once every still-running worker has reported it (tick-merger.ts). */
   private emitReadySamples(): void {
     const running = this.slots.filter((s) => !s.done && !s.final);
     if (running.length === 0) {
       if (this.finalEmitted) return;
       this.finalEmitted = true;
       const index = Math.max(this.emittedIndex + 1, ...this.slots.map((s) => s.lastIndex));
-      const t = Math.max(...this.slots.map((s) => s.lastT));
       this.emittedIndex = index;
-      this.emit('sample', { index, t, final: true, streams: [...this.cumulative.values()].map((c) => [...c] as [number, number, number]), ...this.tcpPart() });
+      // A worker that died left no final sample: its streams' last counts are in `cumulative`.
+      this.emit('sample', { index, ...this.merger.take(Infinity, this.cumulative, Math.max(...this.slots.map((s) => s.lastT))), final: true });
       return;
     }
     const upTo = Math.min(...running.map((s) => s.lastIndex));
     while (this.emittedIndex < upTo) {
       this.emittedIndex++;
-      const t = Math.max(...this.slots.map((s) => s.lastT));
-      this.emit('sample', { index: this.emittedIndex, t, final: false, streams: [...this.cumulative.values()].map((c) => [...c] as [number, number, number]), ...this.tcpPart() });
+      this.emit('sample', { index: this.emittedIndex, ...this.merger.take(this.emittedIndex), final: false });
     }
-  }
-
-  /** The `tcp` field of a side sample: present only when some stream has a reading. */
-  private tcpPart(): { tcp?: [number, TcpSample][] } {
-    return this.latestTcp.size ? { tcp: [...this.latestTcp.entries()] } : {};
   }
 
   private maybeFinish(): void {
