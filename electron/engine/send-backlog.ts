@@ -54,12 +54,14 @@ export class SendBacklog {
     private readonly delivered: (id: number) => number | null,
     /** Measure every 100 ms on a timer (false: the caller calls tick(), as tests do). */
     private readonly autoTick = true,
+    /** The clock rates are measured on (process.hrtime.bigint()'s; tests pass their own). */
+    private readonly nowNs: () => bigint = () => process.hrtime.bigint(),
   ) {}
 
   /** Start bounding a sending stream's backlog (before its first byte). */
   add(id: number, fd: number): void {
     if (!this.apply(fd, INITIAL_LOWAT_BYTES)) return;
-    this.entries.set(id, { fd, lastBytes: this.delivered(id) ?? 0, lastNs: process.hrtime.bigint(), lowat: INITIAL_LOWAT_BYTES });
+    this.entries.set(id, { fd, lastBytes: this.delivered(id) ?? 0, lastNs: this.nowNs(), lowat: INITIAL_LOWAT_BYTES });
     if (!this.timer && this.autoTick) {
       this.timer = setInterval(() => this.tick(), PERIOD_MS);
       this.timer.unref();
@@ -81,7 +83,7 @@ export class SendBacklog {
 
   /** One measurement (every 100 ms; public for tests). */
   tick(): void {
-    const now = process.hrtime.bigint();
+    const now = this.nowNs();
     for (const [id, e] of this.entries) {
       const bytes = this.delivered(id);
       if (bytes === null) {

@@ -2,7 +2,7 @@
  * The native side of a data worker's streams: dial with the window set before
  * the handshake (falling back on the OS default, and saying why), describe
  * each socket once it is up, and read its TCP_INFO once per interval tick.
- * Kept out of data-worker.ts so the worker's byte loop stays what it was.
+ * Kept out of the worker's byte loops (data-worker/) so they stay what they were.
  */
 import net from 'node:net';
 import type { SocketReport, TcpSample } from '../contract/result.js';
