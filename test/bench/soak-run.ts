@@ -102,8 +102,12 @@ export function runSoak(o: SoakOptions): Promise<SoakOutcome> {
   };
   const timer = setInterval(sample, 1000);
   const kill = setTimeout(() => child.kill('SIGKILL'), (o.seconds + 60) * 1000);
+  // Ctrl-C or a kill of the soak stops the run the way a user would (it saves, marked partial) instead of orphaning it.
+  const stop = (): void => void child.kill('SIGINT');
+  process.once('SIGINT', stop).once('SIGTERM', stop);
   return new Promise((resolve) => {
     child.once('exit', (code) => {
+      process.off('SIGINT', stop).off('SIGTERM', stop);
       clearInterval(timer);
       clearTimeout(kill);
       resolve({ code, stderr, processes: [...processes.values()], files });
