@@ -4,8 +4,8 @@
  * queue the pipe writes from. Built from validated JSON; a chain that
  * replaces another takes over its stages' running state (congestion window…).
  */
-import { createStage } from './registry.js';
-import type { FlightView, Stage, StageConfig, StageContext } from './stage.js';
+import { createStage, linkShape } from './registry.js';
+import { isGate, isQueue, type FlightView, type GateBehaviour, type QueueBehaviour, type Stage, type StageConfig, type StageContext } from './stage.js';
 import './stages/index.js';
 
 /** Largest chunk when no stage asks for smaller ones. */
@@ -32,7 +32,7 @@ export class StageQueue {
   private items: Queued[] = [];
   private head = 0;
 
-  constructor(readonly stage: Pick<Stage, 'departAt' | 'type' | 'takeHoldMs'>, readonly limitBytes: number) {}
+  constructor(readonly stage: QueueBehaviour & { readonly type: string }, readonly limitBytes: number) {}
 
   get length(): number {
     return this.items.length - this.head;
@@ -76,16 +76,16 @@ export class StageQueue {
   }
 }
 
-const wireOut: Pick<Stage, 'departAt' | 'type'> = { type: 'wire-out', departAt: (_b, t) => t };
+const wireOut: QueueBehaviour & { readonly type: string } = { type: 'wire-out', departAt: (_b, t) => t };
 
 export class Chain {
   readonly stages: Stage[];
   /** Queues in order; the last one is the wire-out queue. */
   readonly queues: StageQueue[];
   readonly chunkBytes: number;
-  /** Sum of the delay stages' base one-way delays, ms. */
+  /** Sum of the stages' base one-way delays, ms (registry.ts linkShape). */
   readonly delayMs: number;
-  private readonly gates: Stage[];
+  private readonly gates: GateBehaviour[];
 
   constructor(readonly configs: readonly StageConfig[], ctx: StageContext, previous?: Chain) {
     this.stages = configs.map((c) => createStage(c, ctx));
@@ -93,16 +93,15 @@ export class Chain {
       const old = previous?.stages.find((p) => p.type === s.type);
       if (old) s.inherit?.(old);
     }
-    this.queues = this.stages
-      .filter((s) => s.departAt)
-      .map((s) => new StageQueue(s, s.queueLimitBytes ?? WIRE_OUT_BYTES));
+    const queueStages = this.stages.filter(isQueue);
+    this.queues = queueStages.map((s) => new StageQueue(s, s.queueLimitBytes ?? WIRE_OUT_BYTES));
     // Chunks behind a held one wait here in order (the receiver's out-of-order queue): room for them
     // all, so that a hold never backs up into the link's queues (the in-flight cap bounds them).
-    const holds = this.stages.some((s) => s.takeHoldMs);
-    this.queues.push(new StageQueue(wireOut, holds ? Math.max(WIRE_OUT_BYTES, ...this.stages.map((s) => s.queueLimitBytes ?? 0)) : WIRE_OUT_BYTES));
-    this.gates = this.stages.filter((s) => s.capBytes);
+    const holds = queueStages.some((s) => s.takeHoldMs);
+    this.queues.push(new StageQueue(wireOut, holds ? Math.max(WIRE_OUT_BYTES, ...queueStages.map((s) => s.queueLimitBytes ?? 0)) : WIRE_OUT_BYTES));
+    this.gates = this.stages.filter(isGate);
     this.chunkBytes = Math.min(DEFAULT_CHUNK_BYTES, ...this.stages.map((s) => s.chunkBytes ?? Infinity));
-    this.delayMs = configs.reduce((sum, c) => sum + (c.type === 'delay' ? Number(c.delayMs) : 0), 0);
+    this.delayMs = linkShape(configs).oneWayDelayMs;
   }
 
   /** Bytes anywhere in this chain's queues. */
@@ -113,7 +112,7 @@ export class Chain {
   /** The in-flight cap now: the smallest of the gates' caps (Infinity without gates). */
   capBytes(flight: FlightView): number {
     let cap = Infinity;
-    for (const g of this.gates) cap = Math.min(cap, g.capBytes!(flight));
+    for (const g of this.gates) cap = Math.min(cap, g.capBytes(flight));
     return cap;
   }
 

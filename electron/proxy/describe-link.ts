@@ -5,13 +5,10 @@
 import type { EmulatorWatchInfo, LinkInfo, ModelledLossInfo } from '../contract/result.js';
 import { formatMs, formatRate, groupDigits } from '../util/units.js';
 import { modelCeilingBitsPerSec, type LinkSpec } from './link-settings.js';
-import { describeStageConfig } from './registry.js';
-import type { StageConfig } from './stage.js';
+import { describeStageConfig, stageCaveats } from './registry.js';
+import { EMULATION_NOTE, type StageConfig } from './stage.js';
 
-/** Said wherever loss or the emulator's limits are shown (CLI, docs, results, UI). */
-export const EMULATION_NOTE =
-  'user-space relay: each side talks TCP to the proxy over loopback, so no packet of theirs is ever dropped or reordered; ' +
-  'rate, delay and the window are applied to the byte stream, and "loss" is modelled: a lost segment reaches the receiver one RTT late with everything behind it (TCP delivers in order), and the in-flight cap halves';
+export { EMULATION_NOTE } from './stage.js';
 
 /** One stage in words: its own definition says it (proxy/registry.ts). */
 export function describeStage(c: StageConfig): string {
@@ -36,7 +33,7 @@ export function describeLink(spec: LinkSpec, preset: string | null = null): stri
   }
   lines.push(`  up   (client -> target): ${spec.chains.up.map(describeStage).join(' -> ') || 'no stages'}`);
   lines.push(`  down (target -> client): ${spec.chains.down.map(describeStage).join(' -> ') || 'no stages'}`);
-  if ([...spec.chains.up, ...spec.chains.down].some((c) => c.type === 'loss')) lines.push(`  note: ${EMULATION_NOTE}`);
+  for (const caveat of stageCaveats([...spec.chains.up, ...spec.chains.down])) lines.push(`  note: ${caveat}`);
   return lines;
 }
 

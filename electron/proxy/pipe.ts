@@ -23,6 +23,7 @@ import { EventEmitter } from 'node:events';
 import type { ByteMover } from './byte-mover.js';
 import { Chain, DEFAULT_CHUNK_BYTES, type StageQueue } from './chain.js';
 import type { EmulatorWatch } from './emulator-watch.js';
+import { linkShape } from './registry.js';
 import type { FlightView, StageConfig, StageContext } from './stage.js';
 
 export const DEFAULT_INBOX_BYTES = 256 * 1024;
@@ -55,10 +56,10 @@ const RELAY_SOCKET_HOLD_MS = 2;
 const MIN_RELAY_SOCKET_BYTES = 8 * 1024;
 const MAX_RELAY_SOCKET_BYTES = 4 * 1024 * 1024;
 
-/** Bytes the link's rate stage carries in `ms`, or null when the chain has no rate limit. */
+/** Bytes the link's rate carries in `ms` (its slowest stage's, registry.ts linkShape), or null when the chain has no rate limit. */
 function linkBytesPer(configs: readonly StageConfig[], ms: number): number | null {
-  const rate = configs.find((c) => c.type === 'rate') as { rateBitsPerSec?: number } | undefined;
-  return rate?.rateBitsPerSec ? (rate.rateBitsPerSec * ms) / 1000 / 8 : null;
+  const rate = linkShape(configs).rateBitsPerSec;
+  return rate ? (rate * ms) / 1000 / 8 : null;
 }
 
 /**
@@ -292,7 +293,7 @@ export class Pipe extends EventEmitter<PipeEvents> implements FlightView {
       }
       from.shift();
       const readyMs = head.blocked ? now : head.dueMs;
-      const dueMs = this.bypass ? readyMs : to.stage.departAt!(head.bytes, readyMs);
+      const dueMs = this.bypass ? readyMs : to.stage.departAt(head.bytes, readyMs);
       to.push(head.bytes, dueMs, this.bypass ? 0 : head.holdMs + (to.stage.takeHoldMs?.() ?? 0));
       moved = true;
     }
@@ -312,7 +313,7 @@ export class Pipe extends EventEmitter<PipeEvents> implements FlightView {
       this.inFlightBytes += take;
       // Timer lateness is not the link's: bytes held by the cap were ready when the ack was due.
       const readyMs = Math.min(now, Math.max(this.lastReleasedAckMs, this.inboxSinceMs));
-      const dueMs = this.bypass ? now : first.stage.departAt!(take, readyMs);
+      const dueMs = this.bypass ? now : first.stage.departAt(take, readyMs);
       first.push(take, dueMs, this.bypass ? 0 : first.stage.takeHoldMs?.() ?? 0);
       moved = true;
     }

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { ArgumentError } from '../util/errors.js';
-import type { Stage, StageConfig, StageContext } from './stage.js';
+import type { LinkShare, Stage, StageConfig, StageContext } from './stage.js';
 
 export interface StageDefinition<C extends StageConfig = StageConfig> {
   type: string;
@@ -15,6 +15,10 @@ export interface StageDefinition<C extends StageConfig = StageConfig> {
   /** The stage in words, every number with its unit: what `longhaul proxy` prints and results show. */
   describe(config: C): string;
   create(config: C, ctx: StageContext): Stage;
+  /** Its share of the link's shape (rate, base delay); absent: none. */
+  link?(config: C): LinkShare;
+  /** A caveat printed once under any link that has this stage. */
+  caveat?: string;
 }
 
 const definitions = new Map<string, StageDefinition>();
@@ -29,6 +33,8 @@ export function registerStage<S extends z.ZodType<{ type: string }>>(def: {
   schema: S;
   describe(config: z.output<S>): string;
   create(config: z.output<S>, ctx: StageContext): Stage;
+  link?(config: z.output<S>): LinkShare;
+  caveat?: string;
 }): void {
   if (definitions.has(def.type)) throw new Error(`stage type "${def.type}" registered twice`);
   // The one place configs meet their stage's own type: only configs this schema parsed reach
@@ -39,7 +45,26 @@ export function registerStage<S extends z.ZodType<{ type: string }>>(def: {
     schema: def.schema as unknown as z.ZodType<StageConfig>,
     describe: (c) => def.describe(c as z.output<S>),
     create: (c, ctx) => def.create(c as z.output<S>, ctx),
+    ...(def.link ? { link: (c: StageConfig) => def.link?.(c as z.output<S>) ?? {} } : {}),
+    ...(def.caveat ? { caveat: def.caveat } : {}),
   });
+}
+
+/** A chain's shape from its stages' shares: the slowest rate (null: none) and the summed base delays, ms. */
+export function linkShape(configs: readonly StageConfig[]): { rateBitsPerSec: number | null; oneWayDelayMs: number } {
+  let rate: number | null = null;
+  let delay = 0;
+  for (const c of configs) {
+    const share = definitions.get(c.type)?.link?.(c) ?? {};
+    if (share.rateBitsPerSec !== undefined) rate = rate === null ? share.rateBitsPerSec : Math.min(rate, share.rateBitsPerSec);
+    delay += share.oneWayDelayMs ?? 0;
+  }
+  return { rateBitsPerSec: rate, oneWayDelayMs: delay };
+}
+
+/** The caveats of the stage types among `configs`, each once. */
+export function stageCaveats(configs: readonly StageConfig[]): string[] {
+  return [...new Set(configs.flatMap((c) => definitions.get(c.type)?.caveat ?? []))];
 }
 
 /** Each registered type with its one-line summary, in registration order (help texts). */

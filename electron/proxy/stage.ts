@@ -16,6 +16,11 @@
  * therefore a *model* of a loss's effect (stages/loss.ts), not a dropped packet.
  */
 
+/** Said wherever loss or the emulator's limits are shown (CLI, docs, results, UI); the loss stage's caveat. */
+export const EMULATION_NOTE =
+  'user-space relay: each side talks TCP to the proxy over loopback, so no packet of theirs is ever dropped or reordered; ' +
+  'rate, delay and the window are applied to the byte stream, and "loss" is modelled: a lost segment reaches the receiver one RTT late with everything behind it (TCP delivers in order), and the in-flight cap halves';
+
 /** What a gate stage may look at: the pipe's in-flight ledger. */
 export interface FlightView {
   /** Bytes admitted into the emulated path and not yet acknowledged. */
@@ -44,20 +49,9 @@ export interface StageConfig {
   [field: string]: unknown;
 }
 
-export interface Stage {
+/** What every stage has, whatever its kind. */
+interface StageCommon {
   readonly type: string;
-  /** Queue stage: when a chunk of `bytes`, ready at `readyAtMs`, may leave. ≥ readyAtMs, never before the previous chunk. */
-  departAt?(bytes: number, readyAtMs: number): number;
-  /**
-   * Queue stage: how long the chunk `departAt` just scheduled is held at delivery, ms (0: not held).
-   * The loss model's retransmission: the chunk and, to keep order, every chunk behind it reach the
-   * destination that much later, while those behind it are acknowledged on time (as SACK does).
-   */
-  takeHoldMs?(): number;
-  /** Queue stage: bytes that may wait in this stage before the stage upstream is held (backpressure). */
-  readonly queueLimitBytes?: number;
-  /** Gate stage: the most bytes that may be in flight now. */
-  capBytes?(flight: FlightView): number;
   /** `bytes` were acknowledged (one return delay after delivery), at `atMs` (ideal time, pipe clock). */
   onAck?(bytes: number, flight: FlightView, atMs: number): void;
   /** The loss model declared a loss on this chain. */
@@ -68,6 +62,46 @@ export interface Stage {
   inherit?(previous: Stage): void;
   /** The JSON this stage was made from (recorded in results). */
   readonly config: StageConfig;
+}
+
+/** A queue: chunks pass through in FIFO order, and it says when each may leave. */
+export interface QueueBehaviour {
+  /** When a chunk of `bytes`, ready at `readyAtMs`, may leave. ≥ readyAtMs, never before the previous chunk. */
+  departAt(bytes: number, readyAtMs: number): number;
+  /**
+   * How long the chunk `departAt` just scheduled is held at delivery, ms (0: not held).
+   * The loss model's retransmission: the chunk and, to keep order, every chunk behind it reach the
+   * destination that much later, while those behind it are acknowledged on time (as SACK does).
+   */
+  takeHoldMs?(): number;
+  /** Bytes that may wait in this stage before the stage upstream is held (backpressure). */
+  readonly queueLimitBytes?: number;
+}
+
+/** A gate: it limits the bytes in flight over the emulated path. */
+export interface GateBehaviour {
+  /** The most bytes that may be in flight now. */
+  capBytes(flight: FlightView): number;
+}
+
+/** A stage is a queue, a gate, or both (the loss model delays a lost chunk and halves the cap). */
+export type QueueStage = StageCommon & QueueBehaviour & { readonly kind: 'queue' };
+export type GateStage = StageCommon & GateBehaviour & { readonly kind: 'gate' };
+export type QueueGateStage = StageCommon & QueueBehaviour & GateBehaviour & { readonly kind: 'queue+gate' };
+export type Stage = QueueStage | GateStage | QueueGateStage;
+
+export function isQueue(s: Stage): s is QueueStage | QueueGateStage {
+  return s.kind !== 'gate';
+}
+
+export function isGate(s: Stage): s is GateStage | QueueGateStage {
+  return s.kind !== 'queue';
+}
+
+/** What a stage contributes to the emulated link's shape: the pipe sizes its buffers from the rate, the RTT sums the delays. */
+export interface LinkShare {
+  rateBitsPerSec?: number;
+  oneWayDelayMs?: number;
 }
 
 /** Default segment size: a 1500-byte MTU less IPv4, TCP and timestamp headers (what Linux uses). */

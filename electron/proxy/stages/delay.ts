@@ -12,7 +12,7 @@
 import { z } from 'zod';
 import { formatMs } from '../../util/units.js';
 import { registerStage } from '../registry.js';
-import { seededRandom, type Stage, type StageContext } from '../stage.js';
+import { seededRandom, type Stage, type StageContext, type QueueStage } from '../stage.js';
 
 export const DEFAULT_DELAY_QUEUE_BYTES = 32 * 1024 * 1024;
 
@@ -26,8 +26,9 @@ export const delaySchema = z.object({
 
 export type DelayConfig = z.infer<typeof delaySchema>;
 
-export class DelayStage implements Stage {
+export class DelayStage implements QueueStage {
   readonly type = 'delay';
+  readonly kind = 'queue';
   readonly queueLimitBytes: number;
   private lastDepartMs = -Infinity;
   private readonly random: () => number;
@@ -53,4 +54,5 @@ registerStage({
   schema: delaySchema,
   describe: (c) => `delay ${formatMs(c.delayMs)}${c.jitterMs > 0 ? ` ± ${formatMs(c.jitterMs)} jitter (never reorders)` : ''}`,
   create: (config, ctx) => new DelayStage(config, ctx),
+  link: (c) => ({ oneWayDelayMs: c.delayMs }),
 });

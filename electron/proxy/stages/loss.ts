@@ -33,7 +33,7 @@
  */
 import { z } from 'zod';
 import { registerStage } from '../registry.js';
-import { DEFAULT_MSS_BYTES, seededRandom, type FlightView, type Stage, type StageContext } from '../stage.js';
+import { DEFAULT_MSS_BYTES, EMULATION_NOTE, seededRandom, type FlightView, type Stage, type StageContext, type QueueGateStage } from '../stage.js';
 
 export const lossSchema = z.object({
   type: z.literal('loss'),
@@ -71,8 +71,9 @@ export function lossStatsOf(shared: Map<string, unknown>): LossStats | null {
   return s ? { ...s } : null;
 }
 
-export class LossStage implements Stage {
+export class LossStage implements QueueGateStage {
   readonly type = 'loss';
+  readonly kind = 'queue+gate';
   readonly queueLimitBytes: number;
   /** One segment per chunk: only the lost segment is held; the ones beside it are acknowledged on time (SACK). */
   readonly chunkBytes: number;
@@ -198,4 +199,5 @@ registerStage({
   schema: lossSchema,
   describe: (c) => `loss ${(c.lossRatio * 100).toFixed(3).replace(/\.?0+$/, '')} % of segments${c.pattern === 'periodic' ? ', periodic' : ''} (MODELLED: delivered one RTT late + cap halved)`,
   create: (config, ctx) => new LossStage(config, ctx),
+  caveat: EMULATION_NOTE,
 });

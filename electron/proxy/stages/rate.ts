@@ -18,7 +18,7 @@ import { z } from 'zod';
 import { formatRate } from '../../util/units.js';
 import { registerStage } from '../registry.js';
 import { DEFAULT_MSS_BYTES, WIRE_OVERHEAD_BYTES, payloadFraction } from '../../contract/wire.js';
-import type { Stage, StageContext } from '../stage.js';
+import type { Stage, StageContext, QueueStage } from '../stage.js';
 
 const MIN_QUEUE_BYTES = 64 * 1024;
 /** Chunks of about 2 ms of serialization, at least one segment: smooth pacing, few timers. */
@@ -43,8 +43,9 @@ interface WireClock {
   nextFreeMs: number;
 }
 
-export class RateStage implements Stage {
+export class RateStage implements QueueStage {
   readonly type = 'rate';
+  readonly kind = 'queue';
   readonly queueLimitBytes: number;
   readonly chunkBytes: number;
   private readonly wire: WireClock;
@@ -79,4 +80,5 @@ registerStage({
   schema: rateSchema,
   describe: (c) => `rate ${formatRate(c.rateBitsPerSec)} (shaper, bounded queue)`,
   create: (config, ctx) => new RateStage(config, ctx),
+  link: (c) => ({ rateBitsPerSec: c.rateBitsPerSec }),
 });

@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { registerStage } from '../registry.js';
-import { DEFAULT_MSS_BYTES, type FlightView, type Stage } from '../stage.js';
+import { DEFAULT_MSS_BYTES, type FlightView, type Stage, type GateStage } from '../stage.js';
 
 export const slowstartSchema = z.object({
   type: z.literal('slowstart'),
@@ -22,8 +22,9 @@ export const slowstartSchema = z.object({
 
 export type SlowstartConfig = z.infer<typeof slowstartSchema>;
 
-export class SlowstartStage implements Stage {
+export class SlowstartStage implements GateStage {
   readonly type = 'slowstart';
+  readonly kind = 'gate';
   /** Congestion window, bytes. */
   cwndBytes: number;
   /** Slow-start threshold, bytes: above it the window grows linearly. */

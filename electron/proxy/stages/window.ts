@@ -11,7 +11,7 @@
 import { z } from 'zod';
 import { groupDigits } from '../../util/units.js';
 import { registerStage } from '../registry.js';
-import type { Stage } from '../stage.js';
+import type { Stage, GateStage } from '../stage.js';
 
 export const windowSchema = z.object({
   type: z.literal('window'),
@@ -20,8 +20,9 @@ export const windowSchema = z.object({
 
 export type WindowConfig = z.infer<typeof windowSchema>;
 
-export class WindowStage implements Stage {
+export class WindowStage implements GateStage {
   readonly type = 'window';
+  readonly kind = 'gate';
   constructor(readonly config: WindowConfig) {}
 
   capBytes(): number {

@@ -3,17 +3,17 @@ import { describe, it } from 'node:test';
 import { parseStageConfig, createStage } from '../../../electron/proxy/registry.js';
 import { within } from '../../helpers/net.js';
 import { connect, startEcho, startProxy } from '../helpers.js';
-import { fakeContext } from './fake-context.js';
+import { asQueue, fakeContext } from './fake-context.js';
 
 describe('delay stage', () => {
   it('adds the delay to the ideal ready time, and jitter never makes a chunk overtake the one before', () => {
-    const stage = createStage(parseStageConfig({ type: 'delay', delayMs: 50, jitterMs: 40, seed: 7 }), fakeContext());
+    const stage = asQueue(createStage(parseStageConfig({ type: 'delay', delayMs: 50, jitterMs: 40, seed: 7 }), fakeContext()));
     let last = -Infinity;
     let minExtra = Infinity;
     let maxExtra = -Infinity;
     for (let i = 0; i < 2000; i++) {
       const ready = i * 0.5; // chunks 0.5 ms apart, much closer than the jitter
-      const at = stage.departAt!(1448, ready);
+      const at = stage.departAt(1448, ready);
       assert.ok(at >= last, `chunk ${i} leaves at ${at}, before the previous one (${last})`);
       assert.ok(at >= ready + 10 - 1e-9, 'never less than delay - jitter');
       minExtra = Math.min(minExtra, at - ready);

@@ -3,23 +3,23 @@ import { describe, it } from 'node:test';
 import { createStage, parseStageConfig } from '../../../electron/proxy/registry.js';
 import { within } from '../../helpers/net.js';
 import { arrivalRate, connect, patternBuffer, sendAll, startProxy, startSink } from '../helpers.js';
-import { fakeContext } from './fake-context.js';
+import { asQueue, fakeContext } from './fake-context.js';
 
 describe('rate stage', () => {
   it('serializes back to back at the rate, and a later chunk starts no earlier than it is ready', () => {
-    const stage = createStage(parseStageConfig({ type: 'rate', rateBitsPerSec: 8e6, wireOverheadBytes: 0 }), fakeContext());
+    const stage = asQueue(createStage(parseStageConfig({ type: 'rate', rateBitsPerSec: 8e6, wireOverheadBytes: 0 }), fakeContext()));
     // 1000 bytes at 8 Mbit/s = 1 ms each.
-    assert.equal(stage.departAt!(1000, 0), 1);
-    assert.equal(stage.departAt!(1000, 0), 2);
-    assert.equal(stage.departAt!(1000, 10), 11);
+    assert.equal(stage.departAt(1000, 0), 1);
+    assert.equal(stage.departAt(1000, 0), 2);
+    assert.equal(stage.departAt(1000, 10), 11);
     assert.equal(stage.queueLimitBytes, 100_000, '100 ms of the rate');
   });
 
   it('counts the wire: 66 header bytes per 1448-byte segment by default, as tbf and a real link do', () => {
-    const stage = createStage(parseStageConfig({ type: 'rate', rateBitsPerSec: 8e6 }), fakeContext());
+    const stage = asQueue(createStage(parseStageConfig({ type: 'rate', rateBitsPerSec: 8e6 }), fakeContext()));
     // 1448 payload bytes are 1514 bytes on the wire: 1.514 ms at 8 Mbit/s.
-    assert.ok(Math.abs(stage.departAt!(1448, 0) - 1.514) < 1e-9);
-    assert.ok(Math.abs(stage.departAt!(14_480, 0) - 16.654) < 1e-9, 'ten more segments, back to back');
+    assert.ok(Math.abs(stage.departAt(1448, 0) - 1.514) < 1e-9);
+    assert.ok(Math.abs(stage.departAt(14_480, 0) - 16.654) < 1e-9, 'ten more segments, back to back');
   });
 
   it('rejects a rate of 0', () => {
