@@ -19,7 +19,8 @@ import { dial } from '../util/net.js';
 import { SOFTWARE } from '../util/version.js';
 import { DataPlane, type SideSample } from './data-plane.js';
 import { planStreams, runParamsSchema, type RunParams } from './params.js';
-import { CAPABILITIES, STOP_GRACE_MS, localOs, runningTimeoutMs, windowInfo } from './run-common.js';
+import { CAPABILITIES, STOP_GRACE_MS, collectThenFinish, localOs, runningTimeoutMs, windowInfo } from './run-common.js';
+import { ControllerLifecycle } from './run-lifecycle.js';
 import { RunRecorder } from './run-recorder.js';
 
 export interface ControllerOptions {
@@ -84,11 +85,8 @@ export class ControllerRun extends EventEmitter<RunEvents> {
   private recorder: RunRecorder;
   private readonly cookie = randomBytes(16).toString('hex');
   private readonly plan;
-  private started = false;
-  private stopSent = false;
-  private localEnds = false;
+  private readonly lifecycle = new ControllerLifecycle();
   private settle!: (r: LonghaulResult) => void;
-  private settled = false;
   private watchdog: NodeJS.Timeout | null = null;
   private startNs: bigint | null = null;
 
@@ -130,9 +128,9 @@ export class ControllerRun extends EventEmitter<RunEvents> {
 
   /** Stop early; partial results are kept. Safe to call any time, twice. */
   stop(reason: 'user' | 'error' = 'user', message: string | null = null): void {
-    if (this.settled) return;
+    if (this.lifecycle.reached('settled')) return;
     this.recorder.markPartial(reason === 'user' ? 'stopped by the user' : message ?? 'stopped after an error');
-    if (!this.channel || !this.started) {
+    if (!this.channel || !this.lifecycle.reached('running')) {
       // Nothing is flowing yet: abandon the session.
       this.fail(new LonghaulError('LH_ERR_STOPPED', reason === 'user' ? 'stopped by the user before the run started' : message ?? 'stopped'));
       return;
@@ -151,7 +149,7 @@ export class ControllerRun extends EventEmitter<RunEvents> {
     } catch (err) {
       return this.fail(err as LonghaulError);
     }
-    if (this.settled) {
+    if (this.lifecycle.reached('settled')) {
       socket.destroy();
       return;
     }
@@ -232,13 +230,13 @@ export class ControllerRun extends EventEmitter<RunEvents> {
       this.emit('sample', s, 'controller');
     });
     plane.on('error', (err) => {
-      if (!this.started) this.fail(err);
+      if (!this.lifecycle.reached('running')) this.fail(err);
     });
     plane.on('done', (ends) => {
       this.recorder.setEnds('controller', ends);
-      this.localEnds = true;
       // Our streams are over (sent all, or received the peer's FIN on all): the run is complete.
       this.sendStop('complete', null);
+      this.lifecycle.advance('ended');
       this.maybeSendResults();
     });
     try {
@@ -254,7 +252,7 @@ export class ControllerRun extends EventEmitter<RunEvents> {
     if (!gate) return this.begin();
     gate().then(
       () => {
-        if (!this.settled) this.begin();
+        if (!this.lifecycle.reached('settled')) this.begin();
       },
       (err: unknown) => this.fail(err instanceof LonghaulError ? err : new LonghaulError('LH_ERR_STOPPED', describeError(err).message)),
     );
@@ -264,7 +262,7 @@ export class ControllerRun extends EventEmitter<RunEvents> {
     const channel = this.channel!;
     channel.enter('start');
     this.emit('phase', 'start');
-    this.started = true;
+    this.lifecycle.advance('running');
     this.recorder.setStartedAt(new Date());
     channel.send({ type: 'start' });
     this.startNs = process.hrtime.bigint();
@@ -298,15 +296,14 @@ export class ControllerRun extends EventEmitter<RunEvents> {
   }
 
   private sendStop(reason: 'complete' | 'user' | 'error', message: string | null): void {
-    if (this.stopSent || !this.channel) return;
-    this.stopSent = true;
+    if (!this.channel || !this.lifecycle.advance('stopping')) return;
     this.channel.send({ type: 'stop', reason, message });
     if (this.channel.state === 'running' || this.channel.state === 'start') this.channel.enter('results');
     this.emit('phase', 'results');
   }
 
   private maybeSendResults(): void {
-    if (!this.localEnds || !this.recorder.hasEnds('responder') || !this.channel) return;
+    if (this.lifecycle.phase !== 'ended' || !this.recorder.hasEnds('responder') || !this.channel) return;
     const mine = this.recorder.endsOf('controller');
     const failed = mine.find((e) => e.error);
     const reason = this.recorder.partialReasonSoFar ?? (failed?.error ? `stream error on the controller: ${failed.error.message}` : null);
@@ -314,29 +311,19 @@ export class ControllerRun extends EventEmitter<RunEvents> {
   }
 
   private fail(err: LonghaulError): void {
-    if (this.settled) return;
+    if (this.lifecycle.reached('settled')) return;
     this.recorder.markPartial(err.message);
     this.recorder.addError(err.toJSON());
     this.channel?.destroy();
-    const plane = this.plane;
-    if (plane && this.started && !this.localEnds) {
-      plane.stop(1000);
-      const timer = setTimeout(() => this.finish(), 3000);
-      plane.once('done', () => {
-        clearTimeout(timer);
-        this.finish();
-      });
-      return;
-    }
-    this.finish();
+    const collecting = this.lifecycle.reached('running') && !this.lifecycle.reached('ended');
+    collectThenFinish(collecting ? this.plane : null, () => this.finish());
   }
 
   private finish(): void {
-    if (this.settled) return;
-    this.settled = true;
+    if (!this.lifecycle.advance('settled')) return;
     if (this.watchdog) clearTimeout(this.watchdog);
     this.plane?.destroy();
-    if (!this.started) this.recorder.markPartial('the run never started');
+    if (this.startNs === null) this.recorder.markPartial('the run never started');
     const refresh = this.opts.link?.refresh;
     if (!refresh) {
       this.settle(this.recorder.build());

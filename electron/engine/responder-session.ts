@@ -21,7 +21,8 @@ import type { ListenerMss, ListenerTuning } from '../native/tuned-socket.js';
 import { nativeSockets } from '../native/load-native.js';
 import { chooseDataConn } from '../native/data-conn.js';
 import { OwnedDataListener, type OwnedConnection } from './owned-listener.js';
-import { runningTimeoutMs, windowInfo, localOs, CAPABILITIES, STOP_FROM_RESPONDER, STOP_GRACE_MS } from './run-common.js';
+import { runningTimeoutMs, windowInfo, localOs, collectThenFinish, CAPABILITIES, STOP_FROM_RESPONDER, STOP_GRACE_MS } from './run-common.js';
+import { ResponderLifecycle } from './run-lifecycle.js';
 import { paramsOverLimits, RunLimitGuard } from './responder-limits.js';
 
 /**
@@ -87,15 +88,12 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
   private listenerMss: ListenerMss | null = null;
   /** This run's own data listener, where the addon owns data connections (owned-listener.ts). */
   private ownedListener: OwnedDataListener | null = null;
-  private started = false;
+  private readonly lifecycle = new ResponderLifecycle();
   /** The deadline and byte budget of the running run. */
   private guard: RunLimitGuard | null = null;
   /** Why a limit of this responder ended the run (null while none did). */
   private limitReason: string | null = null;
-  private stopRequested = false;
   private stopReason: string | null = null;
-  private localDone = false;
-  private ended = false;
 
   constructor(socket: net.Socket, firstBytes: Buffer, opts: ResponderSessionOptions) {
     super();
@@ -264,12 +262,11 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
       this.emit('sample', s, 'responder');
     });
     this.plane.on('error', (err) => {
-      if (!this.started) this.channel.fail(err);
+      if (!this.lifecycle.started) this.channel.fail(err);
     });
     this.plane.on('done', (ends) => {
       this.recorder?.setEnds('responder', ends);
-      this.localDone = true;
-      this.maybeSendResults();
+      if (this.lifecycle.ownEnds()) this.sendResults();
     });
     this.channel.send({ type: 'params-ok', ...(this.ownedListener ? { dataPort: this.ownedListener.port } : {}) });
     this.channel.enter('streams');
@@ -277,7 +274,7 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
 
   private onStart(): void {
     this.channel.setTimeout('running', runningTimeoutMs(this.params!.intervalSeconds));
-    this.started = true;
+    this.lifecycle.start();
     this.plane!.start(process.hrtime.bigint());
     this.guard = new RunLimitGuard(this.opts.limits, this.params!, (reason) => this.endAtLimit(reason));
     this.channel.send({ type: 'started' });
@@ -290,7 +287,7 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
    * too old to take a stop from its responder gets the reason as an error instead.
    */
   private endAtLimit(reason: string): void {
-    if (this.stopRequested || this.ended || this.limitReason) return;
+    if (!this.lifecycle.awaitingStop || this.limitReason) return;
     this.limitReason = reason;
     this.stopReason = reason;
     this.recorder?.markPartial(reason);
@@ -303,7 +300,6 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
   }
 
   private onStop(m: MessageOf<'stop'>): void {
-    this.stopRequested = true;
     this.guard?.dispose();
     if (this.limitReason) {
       // Our own limit ended it; the controller's stop only answers ours.
@@ -315,20 +311,17 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
       // Stopped before the data connections were all up: nothing ran.
       return this.finish(new LonghaulError('LH_ERR_STOPPED', 'the controller stopped the run before it started'));
     }
-    if (this.channel.state === 'start') {
-      this.started = true;
-      this.plane!.start(process.hrtime.bigint());
-    }
+    if (this.channel.state === 'start' && this.lifecycle.start()) this.plane!.start(process.hrtime.bigint());
     this.plane!.stop(STOP_GRACE_MS);
     // Until our own streams have drained (minutes, on a slow link) the controller has nothing
     // to say: no read timeout then. The workers' idle watchdog bounds the wait instead.
     this.channel.setTimeout('results', 0);
     this.channel.enter('results');
-    this.maybeSendResults();
+    if (this.lifecycle.stopReceived()) this.sendResults();
   }
 
-  private maybeSendResults(): void {
-    if (!this.stopRequested || !this.localDone || this.ended) return;
+  /** The stop heard and our own streams over: our ends to the controller. */
+  private sendResults(): void {
     const mine = this.recorder!.endsOf('responder');
     const failed = mine.find((e) => e.error);
     const reason = this.stopReason ?? (failed?.error ? `stream error on the responder: ${failed.error.message}` : null);
@@ -348,17 +341,7 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
   private onFailure(err: LonghaulError): void {
     this.recorder?.markPartial(err.message);
     this.recorder?.addError(err.toJSON());
-    if (this.plane && !this.localDone) {
-      // Collect what the workers measured, but do not wait long.
-      this.plane.stop(Math.min(STOP_GRACE_MS, 1000));
-      const timer = setTimeout(() => this.finish(err), 3000);
-      this.plane.once('done', () => {
-        clearTimeout(timer);
-        this.finish(err);
-      });
-      return;
-    }
-    this.finish(err);
+    collectThenFinish(this.lifecycle.hasOwnEnds ? null : this.plane, () => this.finish(err));
   }
 
   /** Give the shared listener its own buffers back (idempotent); a failure is recorded, not fatal. */
@@ -369,12 +352,11 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
   }
 
   private finish(err: LonghaulError | null): void {
-    if (this.ended) return;
-    this.ended = true;
+    if (!this.lifecycle.settle()) return;
     this.guard?.dispose();
     this.restoreListener();
     void this.ownedListener?.close();
-    const result = this.recorder && this.started ? this.recorder.build() : null;
+    const result = this.recorder && this.lifecycle.started ? this.recorder.build() : null;
     this.plane?.destroy();
     if (err) this.channel.destroy();
     this.emit('end', result, err);

@@ -1,5 +1,6 @@
 /** Small pieces both ends of a run share. */
 import os from 'node:os';
+import type { DataPlane } from './data-plane.js';
 import type { PeerOs } from '../contract/advice.js';
 import type { WindowInfo } from '../contract/result.js';
 import { summarizeWindow } from './window-summary.js';
@@ -33,4 +34,22 @@ export function windowInfo(requestedBytes: number | null): WindowInfo {
 /** This PC's OS as the hello announces it and the result records it. */
 export function localOs(): PeerOs {
   return { platform: os.platform(), release: os.release() };
+}
+
+/** How long a failing side waits for its data workers' ends before it gives up on them, ms. */
+const COLLECT_WAIT_MS = 3000;
+
+/**
+ * A run failed: keep what this side's data workers measured (stop them with a short grace, wait
+ * for their ends at most COLLECT_WAIT_MS), then `finish`. With no plane, or one whose ends are
+ * already in, finish now. The controller and the responder both end a failed run this way.
+ */
+export function collectThenFinish(plane: Pick<DataPlane, 'stop' | 'once'> | null, finish: () => void): void {
+  if (!plane) return finish();
+  plane.stop(Math.min(STOP_GRACE_MS, 1000));
+  const timer = setTimeout(finish, COLLECT_WAIT_MS);
+  plane.once('done', () => {
+    clearTimeout(timer);
+    finish();
+  });
 }
