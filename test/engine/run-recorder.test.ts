@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { planStreams, DEFAULT_PARAMS, type RunParams } from '../../electron/engine/params.js';
 import type { TcpSample } from '../../electron/contract/result.js';
 import { MAX_LAG_TICKS, RunRecorder } from '../../electron/engine/run-recorder.js';
+import { HEAD_CELLS } from '../../electron/engine/detail-rule.js';
 
 function recorder(params: RunParams, detailCells?: number): RunRecorder {
   return new RunRecorder({
@@ -124,7 +125,7 @@ describe('RunRecorder detail (bounded however long the run)', () => {
     const r = recorder(params);
     feed(r, 20_000);
     const held = r as unknown as { intervals: { length: number }; pending: Record<string, Map<number, unknown>> };
-    const bound = 2 * (8192 / 4) + 2 * 64 + 1;
+    const bound = 2 * (HEAD_CELLS / 4) + 2 * 64 + 1;
     const after20k = held.intervals.length;
     feed(r, 20_000, 20_001);
     assert.ok(after20k <= bound && held.intervals.length <= bound, `${after20k} then ${held.intervals.length} intervals held`);
