@@ -7,6 +7,7 @@
 import { EVENTS, INVOKES, type ApiError, type EventName, type InvokeName } from './contract/api.js';
 import type { ElectronPreload } from './electron-types.js';
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a sandboxed preload is CommonJS and may only require('electron')
 const { contextBridge, ipcRenderer } = require('electron') as ElectronPreload;
 
 type Envelope = { ok: true; res: unknown } | { ok: false; error: ApiError };

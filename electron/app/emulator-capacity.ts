@@ -55,7 +55,7 @@ export async function measureCapacity(dataDir: string): Promise<EmulatorCapacity
       throw new LonghaulError('LH_ERR_IO', `the emulator probe (longhaul ${args.slice(0, 5).join(' ')}) ended with code ${code} and no result`);
     }
     const rates = result.intervals.filter((i) => i.t > 1 && i.seconds > 0.5).map((i) => ((i.receivedBytes ?? 0) * 8) / i.seconds).sort((a, b) => a - b);
-    const bitsPerSecond = rates.length ? rates[Math.floor(rates.length / 2)]! : result.total.bitsPerSecond ?? 0;
+    const bitsPerSecond = rates[Math.floor(rates.length / 2)] ?? result.total.bitsPerSecond ?? 0;
     if (!(bitsPerSecond > 0)) throw new LonghaulError('LH_ERR_IO', 'the emulator probe moved no data');
     const w = result.link?.emulatorWatch;
     const info: EmulatorCapacityInfo = {

@@ -53,7 +53,7 @@ export class GroupHost {
       const group = startGroupRun({ peers: req.peers.map((p) => ({ host: p.host, port: p.port, security })), params: req.params });
       const runId = randomBytes(8).toString('hex');
       this.active = { runId, group };
-      const senders = sendersOf(group.runs[0]!.params);
+      const senders = sendersOf(req.params);
       group.on('phase', (peer, phase) => {
         const hostname = group.runs[peer]?.responder.hostname;
         this.hub.emit('onPhase', { runId, phase, peer, ...(hostname && hostname !== 'unknown' ? { hostname } : {}) });

@@ -23,7 +23,6 @@ export interface ResponderHostOptions {
   platform?: NodeJS.Platform;
 }
 import type { LoadedTrust } from '../security/load-trust.js';
-import { formatCode } from '../security/pairing-code.js';
 import { ResponderSecurity } from '../security/responder-security.js';
 
 export class ResponderHost {
@@ -52,10 +51,10 @@ export class ResponderHost {
     if (this.responder) return this.status;
     // Pairing is open while waiting: the code is shown on the Waiting screen, one use, renewed after each pairing.
     const security = new ResponderSecurity({ identity: trust.identity, peers: trust.peers });
-    security.openPairing();
+    let pairingCode = security.openPairing();
     security.on('paired', () => {
-      security.openPairing();
-      this.set({ ...this.status, pairingCode: formatCode(security.pairingCode!) });
+      pairingCode = security.openPairing();
+      this.set({ ...this.status, pairingCode });
     });
     // Paired partners are refused while the peers file cannot be read: say so on the Waiting screen, clear it once readable.
     security.on('trust-error', (message) => this.set({ ...this.status, error: { code: 'LH_ERR_IDENTITY', message: `${message}; paired partners are refused until it can be read` } }));
@@ -66,7 +65,7 @@ export class ResponderHost {
     this.responder = responder;
     try {
       const addr = await responder.listen();
-      this.set({ ...idle(null), state: 'listening', port: addr.port, bind, pairingCode: formatCode(security.pairingCode!) });
+      this.set({ ...idle(null), state: 'listening', port: addr.port, bind, pairingCode });
       this.armFirewallHint(addr.port);
     } catch (err) {
       this.responder = null;

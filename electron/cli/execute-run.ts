@@ -10,7 +10,7 @@ import type { ControllerSecurity } from '../security/controller-security.js';
 import { describeError } from '../util/errors.js';
 import { EXIT_OK, EXIT_RUN_FAILED } from './exit-codes.js';
 import { LiveProgress } from './live-progress.js';
-import { onStopSignal, type StopSignal } from './stop-signals.js';
+import { onStopSignal } from './stop-signals.js';
 import { writeResultFile } from '../report/result-file.js';
 import { formatSummary } from '../report/summary-block.js';
 import type { RunReports } from './run-reports.js';

@@ -32,8 +32,9 @@ export class GroupProgress {
       const sides = new Map<Side, { ids: Set<number>; byIndex: Map<number, number> }>();
       for (const s of plan) {
         const receiver: Side = s.sender === 'controller' ? 'responder' : 'controller';
-        if (!sides.has(receiver)) sides.set(receiver, { ids: new Set(), byIndex: new Map() });
-        sides.get(receiver)!.ids.add(s.id);
+        let side = sides.get(receiver);
+        if (!side) sides.set(receiver, (side = { ids: new Set(), byIndex: new Map() }));
+        side.ids.add(s.id);
       }
       return { sides, lastBytes: 0, lastT: 0 };
     });

@@ -10,6 +10,7 @@ import { NO_LINK, parseLinkSettings, parseLinkSpec, type LinkSettings, type Link
 import { LINK_PRESETS, findPreset } from '../proxy/presets.js';
 import { ArgumentError } from '../util/errors.js';
 import { parseDuration, parseRate, parseSize } from '../util/units.js';
+import { present } from '../contract/present.js';
 
 export interface LinkFlags {
   /** `--preset` (proxy) */
@@ -73,7 +74,7 @@ export function linkSpecFromFlags(f: LinkFlags, windowBytes: number | null = nul
   if (f.linkConfig !== undefined || f.linkJson !== undefined) {
     let json: unknown;
     try {
-      json = JSON.parse(f.linkJson ?? readFileSync(f.linkConfig!, 'utf8'));
+      json = JSON.parse(f.linkJson ?? readFileSync(present(f.linkConfig, '--link-config'), 'utf8'));
     } catch (err) {
       throw new ArgumentError(`--link-config: cannot read JSON: ${(err as Error).message}`, '--link-config');
     }
@@ -108,6 +109,6 @@ export function linkSpecFromFlags(f: LinkFlags, windowBytes: number | null = nul
 /** `3s,6s` → [3, 6]: increasing run times in seconds. */
 export function parseBypassTimes(text: string): number[] {
   const times = text.split(',').map((t) => nonNegative('--bypass-at', t.trim(), parseDuration));
-  if (times.some((t, i) => i > 0 && t <= times[i - 1]!)) throw new ArgumentError('--bypass-at: times must increase, e.g. 3s,6s', '--bypass-at');
+  if (times.some((t, i) => t <= (times[i - 1] ?? -Infinity))) throw new ArgumentError('--bypass-at: times must increase, e.g. 3s,6s', '--bypass-at');
   return times;
 }

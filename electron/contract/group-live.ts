@@ -39,7 +39,7 @@ export class GroupIntervalSum {
   /** Peer `peer`'s run is over (its final sample came): from now on its missing intervals count 0 bytes. */
   end(peer: number): GroupLiveInterval[] {
     if (peer < 0 || peer >= this.peerCount) return [];
-    this.endedAt[peer] = Math.max(0, ...this.byPeer[peer]!.keys());
+    this.endedAt[peer] = Math.max(0, ...(this.byPeer[peer]?.keys() ?? []));
     return this.drain();
   }
 
@@ -47,7 +47,7 @@ export class GroupIntervalSum {
     const out: GroupLiveInterval[] = [];
     for (;;) {
       const index = this.next;
-      const figures = this.byPeer.map((m, i) => m.get(index) ?? (this.endedAt[i] !== undefined && index > this.endedAt[i]! ? null : undefined));
+      const figures = this.byPeer.map((m, i) => m.get(index) ?? (index > (this.endedAt[i] ?? Infinity) ? null : undefined));
       if (figures.some((f) => f === undefined)) return out;
       const known = figures.filter((f): f is { bytes: number; t: number } => f !== null && f !== undefined);
       // Every peer has ended before this index: nothing more will come.

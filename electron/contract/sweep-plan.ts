@@ -17,39 +17,26 @@ export interface SweepRunKey {
 
 export const runKey = (k: SweepRunKey): string => `${k.cell}:${k.repeat}`;
 
-function applyValue(s: SweepCellSettings, d: SweepDimension, i: number): SweepCellSettings {
+/** `s` with dimension `d` set to each of its values, in order, beside that value. */
+function withEach(s: SweepCellSettings, d: SweepDimension): [SweepCellSettings, number | string | null][] {
   switch (d.name) {
-    case 'windowBytes': return { ...s, params: { ...s.params, windowBytes: d.values[i]! } };
-    case 'bufferBytes': return { ...s, params: { ...s.params, bufferBytes: d.values[i]! } };
-    case 'streams': return { ...s, params: { ...s.params, streams: d.values[i]! } };
-    case 'mssBytes': return { ...s, params: { ...s.params, mssBytes: d.values[i]! } };
-    case 'direction': return { ...s, params: { ...s.params, direction: d.values[i]! } };
-    case 'link': return { ...s, link: d.values[i]! };
-    case 'path': return { ...s, path: d.values[i]! };
+    case 'windowBytes': return d.values.map((v) => [{ ...s, params: { ...s.params, windowBytes: v } }, v]);
+    case 'bufferBytes': return d.values.map((v) => [{ ...s, params: { ...s.params, bufferBytes: v } }, v]);
+    case 'streams': return d.values.map((v) => [{ ...s, params: { ...s.params, streams: v } }, v]);
+    case 'mssBytes': return d.values.map((v) => [{ ...s, params: { ...s.params, mssBytes: v } }, v]);
+    case 'direction': return d.values.map((v) => [{ ...s, params: { ...s.params, direction: v } }, v]);
+    case 'link': return d.values.map((v) => [{ ...s, link: v }, v]);
+    case 'path': return d.values.map((v) => [{ ...s, path: v }, v]);
   }
 }
 
 /** Every cell of the plan, numbered mixed-radix (first dimension outermost, last fastest). */
 export function expandPlan(plan: SweepPlan): SweepCell[] {
-  const count = plan.dimensions.reduce((n, d) => n * d.values.length, 1);
-  const cells: SweepCell[] = [];
-  for (let index = 0; index < count; index++) {
-    const picks: number[] = [];
-    let rest = index;
-    for (let j = plan.dimensions.length - 1; j >= 0; j--) {
-      const n = plan.dimensions[j]!.values.length;
-      picks[j] = rest % n;
-      rest = Math.floor(rest / n);
-    }
-    let settings: SweepCellSettings = { params: { ...plan.base }, link: null, path: 'direct' };
-    const values: SweepCell['values'] = {};
-    plan.dimensions.forEach((d, j) => {
-      settings = applyValue(settings, d, picks[j]!);
-      values[d.name] = d.values[picks[j]!]!;
-    });
-    cells.push({ index, settings, values });
+  let cells: Omit<SweepCell, 'index'>[] = [{ settings: { params: { ...plan.base }, link: null, path: 'direct' }, values: {} }];
+  for (const d of plan.dimensions) {
+    cells = cells.flatMap((c) => withEach(c.settings, d).map(([settings, v]) => ({ settings, values: { ...c.values, [d.name]: v } })));
   }
-  return cells;
+  return cells.map((c, index) => ({ index, ...c }));
 }
 
 
@@ -71,7 +58,11 @@ export function runOrder(plan: SweepPlan, cellCount = expandPlan(plan).length): 
     const cells = Array.from({ length: cellCount }, (_, i) => i);
     for (let i = cells.length - 1; i > 0; i--) { // Fisher-Yates
       const j = Math.floor(next() * (i + 1));
-      [cells[i], cells[j]] = [cells[j]!, cells[i]!];
+      const a = cells[i];
+      const b = cells[j];
+      if (a === undefined || b === undefined) continue;
+      cells[i] = b;
+      cells[j] = a;
     }
     for (const cell of cells) keys.push({ cell, repeat });
   }
@@ -108,7 +99,10 @@ export function median(values: readonly number[]): number {
   const s = [...values].sort((a, b) => a - b);
   if (s.length === 0) return NaN;
   const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+  const hi = s[m];
+  const lo = s[m - 1];
+  if (hi === undefined) return NaN;
+  return s.length % 2 || lo === undefined ? hi : (lo + hi) / 2;
 }
 
 function stats(values: (number | null)[]): SweepStats | null {

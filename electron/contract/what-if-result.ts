@@ -32,11 +32,12 @@ export interface WhatIfView {
 /** The what-if of a result's first diagnosed direction; null without a diagnosis RTT. */
 export function whatIfOf(r: LonghaulResult): WhatIfView | null {
   const d = (r.diagnosis ?? []).find((x) => x.numbers.rttSeconds !== null && x.numbers.rttSeconds > 0);
-  if (!d) return null;
+  const medianRtt = d?.numbers.rttSeconds;
+  if (!d || !medianRtt) return null;
   // The window has to cover the path's own RTT; the median while data flowed adds delayed ACKs and
   // the window's own queue (1.337 s against 1.302 s on the seed link with 8,760 B).
   const minRtt = d.numbers.minRttSeconds ?? null;
-  const rttSeconds = minRtt !== null && minRtt > 0 ? minRtt : d.numbers.rttSeconds!;
+  const rttSeconds = minRtt !== null && minRtt > 0 ? minRtt : medianRtt;
   const rttSource = minRtt !== null && minRtt > 0 ? 'minimum' : 'median';
   const link = r.link?.settings ?? null;
   const rate = r.pathRate?.bitsPerSecond ?? link?.rateBitsPerSec ?? null;

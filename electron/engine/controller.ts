@@ -14,7 +14,7 @@ import { secureControl, type ControllerSecurity } from '../security/controller-s
 import { encodeDataHeader } from '../protocol/data-header.js';
 import { PROTOCOL_VERSION, type Message, type MessageOf } from '../protocol/messages.js';
 import type { SessionState } from '../protocol/session-state.js';
-import { LonghaulError, PeerError, describeError } from '../util/errors.js';
+import { LonghaulError, describeError } from '../util/errors.js';
 import { dial } from '../util/net.js';
 import { SOFTWARE } from '../util/version.js';
 import { DataPlane, type SideSample } from './data-plane.js';
@@ -22,6 +22,7 @@ import { planStreams, runParamsSchema, type RunParams } from './params.js';
 import { CAPABILITIES, STOP_GRACE_MS, collectThenFinish, localOs, runningTimeoutMs, windowInfo } from './run-common.js';
 import { ControllerLifecycle } from './run-lifecycle.js';
 import { RunRecorder } from './run-recorder.js';
+import { present } from '../contract/present.js';
 
 export interface ControllerOptions {
   host: string;
@@ -94,6 +95,7 @@ export class ControllerRun extends EventEmitter<RunEvents> {
     super();
     this.params = runParamsSchema.parse(opts.params);
     this.plan = planStreams(this.params);
+    const link = opts.link;
     this.recorder = new RunRecorder({
       id: this.cookie.slice(0, 16),
       software: SOFTWARE,
@@ -103,7 +105,7 @@ export class ControllerRun extends EventEmitter<RunEvents> {
       params: this.params,
       window: windowInfo(this.params.windowBytes),
       startedAt: new Date(),
-      link: opts.link ? () => opts.link!.record() : undefined,
+      link: link ? () => link.record() : undefined,
       pathRateBitsPerSec: opts.pathRateBitsPerSec ?? null,
     }, this.plan);
     this.result = new Promise((resolve) => (this.settle = resolve));
@@ -155,23 +157,23 @@ export class ControllerRun extends EventEmitter<RunEvents> {
     }
     const channel = new ControlChannel(socket, { role: 'controller', timeoutsMs: this.opts.timeoutsMs });
     this.channel = channel;
-    channel.on('message', (m) => this.onMessage(m));
+    channel.on('message', (m) => this.onMessage(channel, m));
     channel.on('failure', (err) => this.fail(err));
     channel.send({ type: 'hello', protocol: PROTOCOL_VERSION, software: SOFTWARE, hostname: os.hostname(), capabilities: CAPABILITIES, os: localOs() });
   }
 
-  private onMessage(m: Message): void {
+  private onMessage(channel: ControlChannel, m: Message): void {
     switch (m.type) {
       case 'hello':
-        return this.onHello(m);
+        return this.onHello(channel, m);
       case 'params-ok':
-        return void this.openStreams(m.dataPort ?? null);
+        return void this.openStreams(channel, m.dataPort ?? null);
       case 'streams-ready':
-        return this.onStreamsReady();
+        return this.onStreamsReady(channel);
       case 'started':
-        if (this.channel!.state !== 'start') return; // the run already ended locally (long link, small byte budget): stay in results
-        this.channel!.setTimeout('running', runningTimeoutMs(this.params.intervalSeconds));
-        this.channel!.enter('running');
+        if (channel.state !== 'start') return; // the run already ended locally (long link, small byte budget): stay in results
+        channel.setTimeout('running', runningTimeoutMs(this.params.intervalSeconds));
+        channel.enter('running');
         this.emit('phase', 'running');
         return;
       case 'sample':
@@ -187,22 +189,22 @@ export class ControllerRun extends EventEmitter<RunEvents> {
         if (m.partial && m.reason) this.recorder.markPartial(`responder: ${m.reason}`);
         return this.maybeSendResults();
       case 'done':
-        this.channel!.enter('done');
-        this.channel!.close();
+        channel.enter('done');
+        channel.close();
         return this.finish();
       default:
         return;
     }
   }
 
-  private onHello(m: MessageOf<'hello'>): void {
+  private onHello(channel: ControlChannel, m: MessageOf<'hello'>): void {
     if (m.protocol !== PROTOCOL_VERSION) {
-      return this.channel!.fail(new LonghaulError('LH_ERR_PROTOCOL_VERSION',
+      return channel.fail(new LonghaulError('LH_ERR_PROTOCOL_VERSION',
         `the responder speaks protocol ${m.protocol}; this controller speaks ${PROTOCOL_VERSION}: install the same Longhaul version on both PCs`));
     }
     this.recorder = this.recorder.withResponder({ hostname: m.hostname, address: `${this.opts.host}:${this.opts.port}`, software: m.software, ...(m.os ? { os: m.os } : {}) });
-    this.channel!.send({ type: 'params', cookie: this.cookie, params: this.params });
-    this.channel!.enter('params');
+    channel.send({ type: 'params', cookie: this.cookie, params: this.params });
+    channel.enter('params');
     this.emit('phase', 'params');
   }
 
@@ -219,8 +221,8 @@ export class ControllerRun extends EventEmitter<RunEvents> {
     return { host: this.opts.host, port: await this.opts.link.forwardPort(dataPort) };
   }
 
-  private async openStreams(dataPort: number | null): Promise<void> {
-    this.channel!.enter('streams');
+  private async openStreams(channel: ControlChannel, dataPort: number | null): Promise<void> {
+    channel.enter('streams');
     this.emit('phase', 'streams');
     const plane = new DataPlane({ params: this.params, plan: this.plan, side: 'controller', maxWorkersPerRole: this.opts.maxWorkersPerRole });
     this.plane = plane;
@@ -247,26 +249,25 @@ export class ControllerRun extends EventEmitter<RunEvents> {
     }
   }
 
-  private onStreamsReady(): void {
+  private onStreamsReady(channel: ControlChannel): void {
     const gate = this.opts.startGate;
-    if (!gate) return this.begin();
+    if (!gate) return this.begin(channel);
     gate().then(
       () => {
-        if (!this.lifecycle.reached('settled')) this.begin();
+        if (!this.lifecycle.reached('settled')) this.begin(channel);
       },
       (err: unknown) => this.fail(err instanceof LonghaulError ? err : new LonghaulError('LH_ERR_STOPPED', describeError(err).message)),
     );
   }
 
-  private begin(): void {
-    const channel = this.channel!;
+  private begin(channel: ControlChannel): void {
     channel.enter('start');
     this.emit('phase', 'start');
     this.lifecycle.advance('running');
     this.recorder.setStartedAt(new Date());
     channel.send({ type: 'start' });
     this.startNs = process.hrtime.bigint();
-    this.plane!.start(this.startNs);
+    present(this.plane, 'the data plane (streams-ready comes after params-ok)').start(this.startNs);
     this.opts.link?.onStart?.();
     if (this.params.seconds !== null) {
       // Senders stop themselves at the deadline; this catches a peer that never sends its FIN.

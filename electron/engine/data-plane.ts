@@ -18,6 +18,7 @@ import { TickMerger } from './tick-merger.js';
 import type { StreamEnd } from '../protocol/messages.js';
 import type { PlannedStream, RunParams, StreamSender } from './params.js';
 import type { FromWorker, ToWorker, WorkerRole } from './worker-messages.js';
+import { itemAt, present } from '../contract/present.js';
 
 const WORKER_SCRIPT = fileURLToPath(new URL('./data-worker.js', import.meta.url));
 
@@ -110,7 +111,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
       const group: WorkerSlot[] = [];
       for (let w = 0; w < n; w++) group.push(this.spawn(role, params, opts, Math.ceil(mine.length / n)));
       mine.forEach((s, i) => {
-        const slot = group[i % n]!;
+        const slot = itemAt(group, i % n, 'worker slot');
         slot.streamIds.push(s.id);
         this.slotOf.set(s.id, slot);
         this.budgets.set(s.id, s.bytes);
@@ -206,7 +207,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
       return;
     }
     try {
-      const info = api.owned.duplicate(fd, slot.child.pid!);
+      const info = api.owned.duplicate(fd, present(slot.child.pid, 'the data worker\'s process id'));
       const ready = this.waitReady(id);
       this.tell(slot, { type: 'adopt-owned', id, bytes: this.budgets.get(id) ?? null, socketB64: info.toString('base64') });
       await ready;
@@ -238,7 +239,10 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
     for (const slot of this.slots) {
       if (role && slot.role !== role) continue;
       const targets = receiveTargets && slot.role === 'receive'
-        ? slot.streamIds.filter((id) => receiveTargets.has(id)).map((id) => [id, receiveTargets.get(id)!] as [number, number])
+        ? slot.streamIds.flatMap((id): [number, number][] => {
+          const target = receiveTargets.get(id);
+          return target === undefined ? [] : [[id, target]];
+        })
         : undefined;
       this.tell(slot, { type: 'stop', graceMs, ...(targets?.length ? { receiveTargets: targets } : {}) });
     }

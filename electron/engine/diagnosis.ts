@@ -86,7 +86,7 @@ export function diagnoseLimiter(i: LimiterInputs): Omit<Diagnosis, 'direction'> 
   const rtt = formatRtt(i.rttSeconds);
   const windowCap = numbers.windowBitsPerSecond;
   const cwndCap = numbers.cwndBitsPerSecond;
-  const windowBinds = windowCap !== null && measured * BINDING_FACTOR >= windowCap && (i.cwndBytes === null || i.windowBytes! <= i.cwndBytes);
+  const windowBinds = windowCap !== null && measured * BINDING_FACTOR >= windowCap && (i.cwndBytes === null || i.windowBytes === null || i.windowBytes <= i.cwndBytes);
   const limitedShare = (rwndShare ?? 0) + (sndbufShare ?? 0);
   // Where the kernel keeps its limit timers they decide: a window that merely fills a
   // bottleneck's queue (W/RTT ≈ rate because RTT grew) is not what holds the sender back.
@@ -100,19 +100,21 @@ export function diagnoseLimiter(i: LimiterInputs): Omit<Diagnosis, 'direction'> 
     }
     // window ÷ RTT is a ceiling only if the RTT sample is representative; when the measured rate
     // beats it, the RTT varied (queueing, a noisy loopback) and only the kernel's timers can tell.
-    const capHolds = windowCap !== null && measured <= windowCap * 1.1 && measured * BINDING_FACTOR >= windowCap;
+    const windowBytes = i.windowBytes;
+    const capHolds = windowCap !== null && windowBytes !== null && measured <= windowCap * 1.1 && measured * BINDING_FACTOR >= windowCap;
     const base = capHolds
-      ? `Receiver window ${groupDigits(i.windowBytes!)} B over RTT ${rtt} allows at most ${formatRateShort(windowCap!)}; measured ${m}: the window is the limit.`
+      ? `Receiver window ${groupDigits(windowBytes)} B over RTT ${rtt} allows at most ${formatRateShort(windowCap)}; measured ${m}: the window is the limit.`
       : `The receive window${i.windowBytes !== null ? ` (${groupDigits(i.windowBytes)} B)` : ''} held the sender back ${pct(rwndShare ?? 0)} of its busy time; measured ${m} at a median RTT of ${rtt}` +
         `${windowCap !== null ? ` (the RTT varied during the run, so window ÷ RTT = ${formatRateShort(windowCap)} is not a ceiling here)` : ''}: the window is the limit.`;
     const timer = rwndShare !== null && capHolds ? ` The kernel counted ${pct(rwndShare)} of the busy time as receive-window-limited.` : '';
     return verdict('window-limited', base + scale + timer);
   }
-  if (cwndCap !== null && measured * BINDING_FACTOR >= cwndCap) {
+  const cwndBytes = i.cwndBytes;
+  if (cwndCap !== null && cwndBytes !== null && measured * BINDING_FACTOR >= cwndCap) {
     const retrans = i.retransSegments ? ` with ${groupDigits(i.retransSegments)} retransmitted segments` : ' (no retransmissions: still growing)';
     // Losses at a bottleneck look the same from the sender: name the possibility when the link's rate is not given.
     const link = i.retransSegments && !i.linkBitsPerSecond ? ` If the path's rate is about ${m}, the losses are its queue overflowing and the link is the limit.` : '';
-    return verdict('congestion-limited', `Congestion window ${groupDigits(i.cwndBytes!)} B over RTT ${rtt} allows at most ${formatRateShort(cwndCap)}; measured ${m}${retrans}: congestion control is the limit.${link}`);
+    return verdict('congestion-limited', `Congestion window ${groupDigits(cwndBytes)} B over RTT ${rtt} allows at most ${formatRateShort(cwndCap)}; measured ${m}${retrans}: congestion control is the limit.${link}`);
   }
   const bounds = [windowCap !== null ? `the window allows ${formatRateShort(windowCap)}` : null, cwndCap !== null ? `the congestion window ${formatRateShort(cwndCap)}` : null]
     .filter((x): x is string => x !== null).join(' and ');
@@ -152,7 +154,10 @@ function median(xs: number[]): number | null {
   if (!xs.length) return null;
   const s = [...xs].sort((a, b) => a - b);
   const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+  const hi = s[mid];
+  const lo = s[mid - 1];
+  if (hi === undefined) return null;
+  return s.length % 2 || lo === undefined ? hi : (lo + hi) / 2;
 }
 
 function values(series: TcpSample[], key: keyof TcpSample): number[] {
@@ -161,8 +166,7 @@ function values(series: TcpSample[], key: keyof TcpSample): number[] {
 
 /** A cumulative counter's last reading: the kernel counts from the handshake, and streams idle until the start. */
 function last(series: TcpSample[], key: keyof TcpSample): number | null {
-  const v = values(series, key);
-  return v.length ? v[v.length - 1]! : null;
+  return values(series, key).at(-1) ?? null;
 }
 
 function sumOrNull(xs: (number | null)[]): number | null {
@@ -184,7 +188,8 @@ function transferReadings(series: TcpSample[]): TcpSample[] {
  */
 export function transferRttSeconds(streams: StreamResult[]): number | null {
   const rtts = streams.map((s) => median(values(transferReadings(s.send?.tcp ?? []), 'rttUs'))).filter((v): v is number => v !== null);
-  return rtts.length ? median(rtts)! / 1e6 : null;
+  const m = median(rtts);
+  return m === null ? null : m / 1e6;
 }
 
 /** Gather the inputs of one direction's streams from the result (sender-side TCP_INFO series). */
@@ -204,6 +209,7 @@ export function limiterInputs(streams: StreamResult[], measuredBitsPerSecond: nu
     };
   });
   const minRtts = per.map((p) => p.minRttUs).filter((v): v is number => v !== null && v > 0);
+  const first = per[0];
   const us = (x: number | null): number | null => (x === null ? null : x / 1e6);
   const reasons = streams.flatMap((s) => s.send?.socket?.unavailable ?? []).filter((u) => u.field === 'tcp' || u.field === 'tcp.rttUs');
   return {
@@ -211,7 +217,7 @@ export function limiterInputs(streams: StreamResult[], measuredBitsPerSecond: nu
     rttSeconds: transferRttSeconds(streams),
     minRttSeconds: minRtts.length ? Math.min(...minRtts) / 1e6 : null,
     windowBytes: sumOrNull(per.map((p) => p.wnd)),
-    windowScale: per.length && per.every((p) => p.scale === per[0]!.scale) ? per[0]!.scale : null,
+    windowScale: first && per.every((p) => p.scale === first.scale) ? first.scale : null,
     cwndBytes: sumOrNull(per.map((p) => p.cwnd)),
     retransSegments: sumOrNull(per.map((p) => p.retrans)),
     busySeconds: us(sumOrNull(per.map((p) => p.busyUs))),
@@ -328,13 +334,13 @@ export function diagnoseResult(r: LonghaulResult, linkBitsPerSecond: number | nu
       const measured = total.bitsPerSecond ?? 0;
       const belowRate = emulated.rateBitsPerSec === null || measured < 0.8 * emulated.rateBitsPerSec * payloadFraction(emulated.mssBytes);
       const lossBinds = lossWindow !== null && rttSeconds !== null && d.verdict !== 'window-limited' && (d.verdict === 'congestion-limited' || belowRate);
-      const lag = emulatorLag(r.link!, direction === 'controllerToResponder' ? 'up' : 'down', measured, Math.max(1, streams.length));
+      const lag = r.link ? emulatorLag(r.link, direction === 'controllerToResponder' ? 'up' : 'down', measured, Math.max(1, streams.length)) : null;
       if (lag) {
-        out.push({ direction, ...d, verdict: 'emulator-limited', sentence: emulatorSentence(r.link!, lag, measured) });
+        out.push({ direction, ...d, verdict: 'emulator-limited', sentence: emulatorSentence(lag, measured) });
         continue;
       }
       const sentence = ramp ?? (lossBinds
-        ? lossSentence(emulated.lossRatio, emulated.mssBytes, rttSeconds!, lossWindow!, measured, lossCounts)
+        ? lossSentence(emulated.lossRatio, emulated.mssBytes, rttSeconds, lossWindow, measured, lossCounts)
         : d.sentence);
       out.push({ direction, ...d, ...(ramp || lossBinds ? { verdict: 'congestion-limited' as const } : {}), sentence: `${sentence} (Emulated link: its RTT, window and rate, not the local hop's TCP_INFO.)` });
       continue;

@@ -15,7 +15,7 @@
  *
  * Both, or the emulated link stays the explanation.
  */
-import type { EmulatorDirectionInfo, LinkInfo } from '../contract/result.js';
+import type { EmulatorDirectionInfo, EmulatorWatchInfo, LinkInfo } from '../contract/result.js';
 import { payloadFraction } from '../contract/wire.js';
 import { formatRateShort } from '../util/units.js';
 
@@ -26,6 +26,8 @@ export const CPU_SHARE = 0.4;
 export const STALL_SHARE = 0.1;
 
 export interface EmulatorLag {
+  /** The emulator's watch on itself these shares come from. */
+  watch: EmulatorWatchInfo;
   lateShare: number;
   behindShare: number;
   /** Share of all this PC's CPU the emulator used while it carried data; null where not measured. */
@@ -61,14 +63,14 @@ export function emulatorLag(link: LinkInfo, dir: 'up' | 'down', measuredBitsPerS
   if (lateShare < LATE_SHARE && behindShare < BEHIND_SHARE && (cpuShare ?? 0) < CPU_SHARE && stallShare < STALL_SHARE) return null;
   const model = emulatedCeiling(link, streams);
   if (model !== null && measuredBitsPerSecond >= SHORT_OF_MODEL * model) return null;
-  return { lateShare, behindShare, cpuShare, stallShare, maxLateMs: f.maxLateMs, modelBitsPerSecond: model };
+  return { watch: w, lateShare, behindShare, cpuShare, stallShare, maxLateMs: f.maxLateMs, modelBitsPerSecond: model };
 }
 
 const pct = (x: number): string => `${Math.round(x * 100)} %`;
 
 /** The sentence: what the emulator did, against what the emulated link allows, and what to do. */
-export function emulatorSentence(link: LinkInfo, lag: EmulatorLag, measuredBitsPerSecond: number): string {
-  const w = link.emulatorWatch!;
+export function emulatorSentence(lag: EmulatorLag, measuredBitsPerSecond: number): string {
+  const w = lag.watch;
   const signs: string[] = [];
   if (lag.stallShare >= STALL_SHARE) signs.push(`its process did not run for ${pct(lag.stallShare)} of the time it carried data (stopped, or its CPU went elsewhere)`);
   if (lag.behindShare >= BEHIND_SHARE) signs.push(`its relay was behind the sender ${pct(lag.behindShare)} of the time it carried data`);

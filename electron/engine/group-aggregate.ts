@@ -102,12 +102,12 @@ export function groupIntervals(peers: GroupPeer[]): GroupInterval[] {
   for (const index of indices) {
     const ts: number[] = [];
     const peerReceivedBytes = peers.map((p, i) => {
-      const iv = byIndex[i]!.get(index);
+      const iv = byIndex[i]?.get(index);
       if (iv) {
         ts.push(iv.t + (p.startOffsetSeconds ?? 0));
         return iv.receivedBytes;
       }
-      return !p.result.partial && index > lastIndex[i]! ? 0 : null;
+      return !p.result.partial && index > (lastIndex[i] ?? Infinity) ? 0 : null;
     });
     const t = Math.max(prevT, ...ts);
     const known = peerReceivedBytes.every(isNumber);
@@ -123,10 +123,10 @@ export function groupDiagnosis(peers: GroupPeer[], baselines?: (number | null)[]
   const known = peers.map((p, i) => ({ p, rate: rates[i] })).filter((x): x is { p: GroupPeer; rate: number } => isNumber(x.rate));
   const parts: string[] = [];
   let slowestPeer: number | null = null;
-  if (known.length >= 2) {
-    const sorted = [...known].sort((a, b) => a.rate - b.rate);
-    const slow = sorted[0]!;
-    const fast = sorted[sorted.length - 1]!;
+  const sorted = [...known].sort((a, b) => a.rate - b.rate);
+  const slow = sorted[0];
+  const fast = sorted.at(-1);
+  if (known.length >= 2 && slow && fast) {
     slowestPeer = slow.p.index;
     parts.push(`${peerLabel(slow.p)} was the slower one: ${formatRate(slow.rate)} against ${formatRate(fast.rate)} for ${peerLabel(fast.p)} (wall-clock, each on its own streams).`);
   } else {

@@ -23,6 +23,7 @@ import { ControllerRun, type ControllerOptions, type RunLinkHook } from './contr
 import type { SideSample } from './data-plane.js';
 import { buildGroupResult } from './group-aggregate.js';
 import type { RunParams } from './params.js';
+import { itemAt } from '../contract/present.js';
 
 /**
  * How long the peers ready first wait for the last one. Below the responder's 10 s read timeout
@@ -155,7 +156,7 @@ export class GroupRun extends EventEmitter<GroupEvents> {
   }
 
   private label(i: number): string {
-    const p = this.opts.peers[i]!;
+    const p = itemAt(this.opts.peers, i, 'peer');
     return peerLabel({ index: i, address: `${p.host}:${p.port}` });
   }
 
@@ -165,7 +166,7 @@ export class GroupRun extends EventEmitter<GroupEvents> {
     const known = starts.filter((s): s is bigint => s !== null);
     const first = known.length ? known.reduce((a, b) => (b < a ? b : a)) : null;
     const peers: GroupPeer[] = results.map((result, i) => {
-      const target = this.opts.peers[i]!;
+      const target = itemAt(this.opts.peers, i, 'peer');
       const ns = starts[i];
       return {
         index: i,
@@ -183,7 +184,7 @@ export class GroupRun extends EventEmitter<GroupEvents> {
       startedAt: this.startedAt,
       endedAt: new Date(),
       controller: { hostname: os.hostname(), address: 'local', software: SOFTWARE },
-      params: this.runs[0]!.params,
+      params: itemAt(this.runs, 0, 'run').params,
       startFailure: this.startFailure,
       errors: this.errors,
       baselineBitsPerSecond: this.opts.baselineBitsPerSecond,

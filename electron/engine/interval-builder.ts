@@ -91,7 +91,7 @@ export function clockOffset(refs: ReadonlyMap<number, CumulativeSample>, others:
   }
   if (diffs.length === 0) return 0;
   diffs.sort((a, b) => a - b);
-  return diffs[Math.floor(diffs.length / 2)]!;
+  return diffs[Math.floor(diffs.length / 2)] ?? 0;
 }
 
 function sumOrNull(values: (number | null)[]): number | null {

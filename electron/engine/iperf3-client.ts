@@ -24,6 +24,7 @@ import { localResults, peerEnds } from './iperf3-ends.js';
 import { planStreams, runParamsSchema, type RunParams } from './params.js';
 import { STOP_GRACE_MS, windowInfo } from './run-common.js';
 import { RunRecorder } from './run-recorder.js';
+import { present } from '../contract/present.js';
 
 export interface Iperf3ClientOptions {
   host: string;
@@ -56,7 +57,6 @@ export class Iperf3ClientRun extends EventEmitter<RunEvents> {
   private readonly stepMs: number;
   private control: Iperf3Control | null = null;
   private plane: DataPlane | null = null;
-  private planeDone: Promise<StreamEnd[]> | null = null;
   private startNs: bigint | null = null;
   private endTest: (() => void) | null = null;
   private settle!: (r: LonghaulResult) => void;
@@ -119,32 +119,32 @@ export class Iperf3ClientRun extends EventEmitter<RunEvents> {
     const c = new Iperf3Control(socket, MAX_SERVER_RESULTS_JSON_BYTES, 'iperf3 server');
     this.control = c;
     socket.write(this.cookie);
-    await this.expectState(IPERF3_STATE.PARAM_EXCHANGE, this.stepMs);
+    await this.expectState(c, IPERF3_STATE.PARAM_EXCHANGE, this.stepMs);
     this.phase('params');
     const p = this.params;
     const output = p.streams * (p.direction === 'bidir' ? 2 : 1) * (p.seconds ?? 60) <= SERVER_OUTPUT_MAX_STREAM_SECONDS;
     c.writeJson(clientParamsDocument(p, output), 8 * 1024);
-    await this.expectState(IPERF3_STATE.CREATE_STREAMS, this.stepMs);
+    await this.expectState(c, IPERF3_STATE.CREATE_STREAMS, this.stepMs);
     this.phase('streams');
-    this.openPlane();
-    await withDeadline(this.plane!.connectInOrder(this.plan.map((s) => s.id), host, port, () => this.cookie),
+    const { plane, done } = this.openPlane();
+    await withDeadline(plane.connectInOrder(this.plan.map((s) => s.id), host, port, () => this.cookie),
       this.stepMs * this.plan.length, 'the data streams did not connect in time');
-    await this.expectState(IPERF3_STATE.TEST_START, this.stepMs);
-    await this.expectState(IPERF3_STATE.TEST_RUNNING, this.stepMs);
-    this.begin();
+    await this.expectState(c, IPERF3_STATE.TEST_START, this.stepMs);
+    await this.expectState(c, IPERF3_STATE.TEST_RUNNING, this.stepMs);
+    this.begin(plane);
     const hardEnd = p.seconds !== null ? Date.now() + p.seconds * 1000 + 3 * this.stepMs : Infinity;
     // Progress is seen in the data plane's samples: a step shorter than 1.5 intervals would see none yet.
     const step = Math.max(this.stepMs, p.intervalSeconds * 1500);
     const next = await readStateWhileMoving(c, step, hardEnd, () => this.bytesSoFar(), 'EXCHANGE_RESULTS');
     this.refuseOn(next);
     if (next !== IPERF3_STATE.EXCHANGE_RESULTS) throw unexpectedState(next, 'instead of EXCHANGE_RESULTS');
-    const mine = await withDeadline(this.planeDone!, this.stepMs + STOP_GRACE_MS, 'the data streams did not end after the test');
+    const mine = await withDeadline(done, this.stepMs + STOP_GRACE_MS, 'the data streams did not end after the test');
     c.writeJson(resultsDocument(localResults(this.plan, mine, this.recorder.latest('controller')?.tcp), this.plan.some((s) => s.sender === 'controller'), null),
       MAX_CLIENT_RESULTS_JSON_BYTES);
     const peer = readResults(await c.readJson(MAX_SERVER_RESULTS_JSON_BYTES, this.stepMs, 'results'), this.plan.length);
     this.recorder.setEnds('responder', peerEnds(this.plan, 'responder', peer));
     this.recorder.withResponder({ hostname: host, address: `${host}:${port}`, software: `iperf3 ${peer.serverVersion ?? '(version not reported)'}` });
-    await this.expectState(IPERF3_STATE.DISPLAY_RESULTS, this.stepMs);
+    await this.expectState(c, IPERF3_STATE.DISPLAY_RESULTS, this.stepMs);
     c.writeState(IPERF3_STATE.IPERF_DONE);
     c.end();
     this.phase('done');
@@ -152,8 +152,8 @@ export class Iperf3ClientRun extends EventEmitter<RunEvents> {
   }
 
   /** Read a state; the server's refusals and errors become this run's error. */
-  private async expectState(want: number, timeoutMs: number): Promise<void> {
-    const got = await this.control!.readState(timeoutMs, stateName(want) ?? 'state');
+  private async expectState(c: Iperf3Control, want: number, timeoutMs: number): Promise<void> {
+    const got = await c.readState(timeoutMs, stateName(want) ?? 'state');
     this.refuseOn(got);
     if (got !== want) throw unexpectedState(got, `instead of ${stateName(want)}`);
   }
@@ -166,48 +166,48 @@ export class Iperf3ClientRun extends EventEmitter<RunEvents> {
     if (state === IPERF3_STATE.SERVER_ERROR) throw new ServerErrorPending();
   }
 
-  private openPlane(): void {
+  private openPlane(): { plane: DataPlane; done: Promise<StreamEnd[]> } {
     const plane = new DataPlane({ params: this.params, plan: this.plan, side: 'controller', maxWorkersPerRole: this.opts.maxWorkersPerRole, keepWorkersAfterDone: true });
     this.plane = plane;
     plane.on('sample', (s) => {
       this.recorder.addSample('controller', s);
       this.emit('sample', s, 'controller');
-      if (this.params.bytes !== null && this.reachedBytes(s)) this.endTest?.();
+      if (this.params.bytes !== null && this.reachedBytes(s, this.params.bytes)) this.endTest?.();
     });
     plane.on('error', (err) => {
       if (this.startNs === null) this.fail(err);
     });
-    this.planeDone = new Promise((resolve) => plane.once('done', (ends) => {
+    const done = new Promise<StreamEnd[]>((resolve) => plane.once('done', (ends) => {
       this.recorder.setEnds('controller', ends);
       // Our streams are over: when they were the senders, the test is (iperf3's end condition).
       this.endTest?.();
       resolve(ends);
     }));
+    return { plane, done };
   }
 
   /** iperf3's byte condition: either direction has moved `bytes` (sent by us, or received from the server). */
-  private reachedBytes(s: SideSample): boolean {
+  private reachedBytes(s: SideSample, bytes: number): boolean {
     let sent = 0;
     let received = 0;
     for (const [id, bytes] of s.streams) {
       if (this.plan[id]?.sender === 'controller') sent += bytes;
       else received += bytes;
     }
-    return sent >= this.params.bytes! || received >= this.params.bytes!;
+    return sent >= bytes || received >= bytes;
   }
 
   /** TEST_RUNNING: the clock starts; the test ends at its time, its bytes, or a stop, whichever is first. */
-  private begin(): void {
+  private begin(plane: DataPlane): void {
     this.startNs = process.hrtime.bigint();
     this.recorder.setStartedAt(new Date());
-    this.plane!.start(this.startNs);
+    plane.start(this.startNs);
     this.phase('running');
     let timer: NodeJS.Timeout | null = null;
     this.endTest = () => {
       if (!this.endTest) return;
       this.endTest = null;
       if (timer) clearTimeout(timer);
-      const plane = this.plane!;
       plane.stop(STOP_GRACE_MS, undefined, 'send');
       this.phase('results');
       // The server stops counting at TEST_END: say it once our bytes have arrived there.
@@ -241,7 +241,7 @@ export class Iperf3ClientRun extends EventEmitter<RunEvents> {
 
   private async serverError(): Promise<LonghaulError> {
     try {
-      const item = await this.control!.read({ kind: 'error-codes' }, 2000, 'error numbers');
+      const item = await present(this.control, 'the control connection').read({ kind: 'error-codes' }, 2000, 'error numbers');
       if (item.kind === 'error-codes') {
         return new PeerError('LH_ERR_IPERF3_SERVER_ERROR', `the iperf3 server refused the test: iperf3 error ${item.iperfErrno}${item.osErrno ? `, OS error ${item.osErrno}` : ''} (see iperf3's iperf_api.h; its own log names it)`);
       }

@@ -26,6 +26,7 @@ import type { StreamEnd } from '../protocol/messages.js';
 import { planStreams, type PlannedStream, type RunParams } from './params.js';
 import { STOP_GRACE_MS, windowInfo } from './run-common.js';
 import { RunRecorder } from './run-recorder.js';
+import { itemAt, present } from '../contract/present.js';
 
 /** Deadlines of the steps where the server waits for its client, ms. */
 export interface Iperf3ServerTimeouts {
@@ -65,7 +66,6 @@ export class Iperf3ServerSession extends EventEmitter<Iperf3SessionEvents> {
   private tuning: { restore: () => string | null }[] = [];
   private ended = false;
   private started = false;
-  private planeDone: Promise<StreamEnd[]> | null = null;
 
   constructor(private readonly control: Iperf3Control, private readonly cookie: Buffer, private readonly opts: Iperf3SessionOptions) {
     super();
@@ -84,7 +84,7 @@ export class Iperf3ServerSession extends EventEmitter<Iperf3SessionEvents> {
     // Stop libuv reading before the handover: the worker must see every payload byte.
     (socket as unknown as { _handle?: { readStop?: () => number } })._handle?.readStop?.();
     try {
-      await this.plane!.adopt(this.plan[index]!.id, rawHandle(socket));
+      await present(this.plane, 'the data plane').adopt(itemAt(this.plan, index, 'planned stream').id, rawHandle(socket));
     } catch (err) {
       socket.destroy();
       return this.fail(err instanceof LonghaulError ? err : new LonghaulError('LH_ERR_WORKER', describeError(err).message));
@@ -119,15 +119,15 @@ export class Iperf3ServerSession extends EventEmitter<Iperf3SessionEvents> {
       throw err;
     }
     const params = ask.params as RunParams;
-    this.prepare(params, ask);
+    const { plane, recorder, done } = this.prepare(params, ask);
     this.emit('phase', 'streams');
     c.writeState(IPERF3_STATE.CREATE_STREAMS);
     await this.waitForStreams(t.streams);
     c.writeState(IPERF3_STATE.TEST_START);
     c.writeState(IPERF3_STATE.TEST_RUNNING);
     const startNs = process.hrtime.bigint();
-    this.recorder!.setStartedAt(new Date());
-    this.plane!.start(startNs);
+    recorder.setStartedAt(new Date());
+    plane.start(startNs);
     this.started = true;
     this.emit('phase', 'running');
     const state = await this.readWhileRunning(params);
@@ -136,7 +136,7 @@ export class Iperf3ServerSession extends EventEmitter<Iperf3SessionEvents> {
     }
     if (state !== IPERF3_STATE.TEST_END) throw unexpectedState(state, 'while the test was running');
     // The client stopped: our senders stop now; receivers end once they hold what the client says it sent.
-    this.plane!.stop(STOP_GRACE_MS, undefined, 'send');
+    plane.stop(STOP_GRACE_MS, undefined, 'send');
     this.emit('phase', 'results');
     c.writeState(IPERF3_STATE.EXCHANGE_RESULTS);
     let peer;
@@ -147,11 +147,11 @@ export class Iperf3ServerSession extends EventEmitter<Iperf3SessionEvents> {
       throw err;
     }
     const clientEnds = peerEnds(this.plan, 'controller', peer);
-    this.recorder!.setEnds('controller', clientEnds);
+    recorder.setEnds('controller', clientEnds);
     const targets = new Map(clientEnds.filter((e) => e.role === 'send').map((e) => [e.id, e.bytes]));
-    this.plane!.stop(STOP_GRACE_MS, targets, 'receive');
-    const mine = await this.planeEnds(t.results + STOP_GRACE_MS);
-    const tcp = this.recorder!.latest('responder')?.tcp;
+    plane.stop(STOP_GRACE_MS, targets, 'receive');
+    const mine = await this.planeEnds(done, t.results + STOP_GRACE_MS);
+    const tcp = recorder.latest('responder')?.tcp;
     const sending = this.plan.some((p) => p.sender === 'responder');
     const text = ask.getServerOutput ? this.outputText(mine.reduce((a, e) => a + (e.role === 'receive' ? e.bytes : 0), 0)) : null;
     c.writeJson(resultsDocument(localResults(this.plan, mine, tcp), sending, text), MAX_SERVER_RESULTS_JSON_BYTES);
@@ -159,16 +159,16 @@ export class Iperf3ServerSession extends EventEmitter<Iperf3SessionEvents> {
     this.emit('phase', 'done');
     try {
       const last = await c.readState(t.done, 'IPERF_DONE');
-      if (last !== IPERF3_STATE.IPERF_DONE) this.recorder!.addError({ code: 'LH_ERR_IPERF3_PROTOCOL', message: `the iperf3 client ended with state ${last} instead of IPERF_DONE` });
+      if (last !== IPERF3_STATE.IPERF_DONE) recorder.addError({ code: 'LH_ERR_IPERF3_PROTOCOL', message: `the iperf3 client ended with state ${last} instead of IPERF_DONE` });
     } catch (err) {
       // Every figure is in: a client that leaves without its last byte loses nothing.
-      this.recorder!.addError(describeError(err));
+      recorder.addError(describeError(err));
     }
     this.finish(null);
   }
 
   /** Plan, data plane and recorder for the client's parameters; the listener's window and MSS set for the streams to come. */
-  private prepare(params: RunParams, ask: Iperf3ClientAsk): void {
+  private prepare(params: RunParams, ask: Iperf3ClientAsk): { plane: DataPlane; recorder: RunRecorder; done: Promise<StreamEnd[]> } {
     this.plan = planStreams(params);
     let listenerWindow: { applied: boolean; reason: string | null; window?: null } | undefined;
     if (params.windowBytes !== null) {
@@ -182,20 +182,7 @@ export class Iperf3ServerSession extends EventEmitter<Iperf3SessionEvents> {
       if (m) this.tuning.push(m);
       listenerMss = m?.setup ?? { requestedBytes: params.mssBytes, applied: false, reason: 'this server cannot set its listening socket\'s MSS' };
     }
-    this.plane = new DataPlane({ params, plan: this.plan, side: 'responder', maxWorkersPerRole: this.opts.maxWorkersPerRole, listenerWindow, listenerMss });
-    this.plane.on('sample', (s) => {
-      this.recorder?.addSample('responder', s);
-      this.emit('sample', s, 'responder');
-    });
-    this.plane.on('error', (err) => {
-      if (!this.started) this.fail(err);
-    });
-    const plane = this.plane;
-    this.planeDone = new Promise((resolve) => plane.once('done', (ends) => {
-      this.recorder!.setEnds('responder', ends);
-      resolve(ends);
-    }));
-    this.recorder = new RunRecorder({
+    const recorder = new RunRecorder({
       id: resultIdOf(this.cookie),
       software: SOFTWARE,
       writtenBy: 'responder',
@@ -209,6 +196,21 @@ export class Iperf3ServerSession extends EventEmitter<Iperf3SessionEvents> {
       window: windowInfo(params.windowBytes),
       startedAt: new Date(),
     }, this.plan);
+    this.recorder = recorder;
+    const plane = new DataPlane({ params, plan: this.plan, side: 'responder', maxWorkersPerRole: this.opts.maxWorkersPerRole, listenerWindow, listenerMss });
+    this.plane = plane;
+    plane.on('sample', (s) => {
+      recorder.addSample('responder', s);
+      this.emit('sample', s, 'responder');
+    });
+    plane.on('error', (err) => {
+      if (!this.started) this.fail(err);
+    });
+    const done = new Promise<StreamEnd[]>((resolve) => plane.once('done', (ends) => {
+      recorder.setEnds('responder', ends);
+      resolve(ends);
+    }));
+    return { plane, recorder, done };
   }
 
   private waitForStreams(timeoutMs: number): Promise<void> {
@@ -242,11 +244,11 @@ export class Iperf3ServerSession extends EventEmitter<Iperf3SessionEvents> {
   }
 
   /** Every local stream's end, once the data plane has them (bounded: a stream that never ends fails the test). */
-  private planeEnds(timeoutMs: number): Promise<StreamEnd[]> {
+  private planeEnds(done: Promise<StreamEnd[]>, timeoutMs: number): Promise<StreamEnd[]> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new PeerError('LH_ERR_TIMEOUT', `the data streams did not end within ${timeoutMs / 1000} s after the test`)), timeoutMs);
       timer.unref?.();
-      this.planeDone!.then((ends) => {
+      void done.then((ends) => {
         clearTimeout(timer);
         resolve(ends);
       });

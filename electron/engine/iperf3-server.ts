@@ -145,12 +145,13 @@ export class Iperf3Server extends EventEmitter<Iperf3ServerEvents> {
   private startSession(socket: net.Socket, cookie: Buffer): void {
     socket.resume();
     const native = nativeSockets();
+    const api = native.api;
     const session = new Iperf3ServerSession(new Iperf3Control(socket, MAX_CLIENT_RESULTS_JSON_BYTES, 'iperf3 client'), cookie, {
       limits: { ...DEFAULT_RESPONDER_LIMITS, ...this.opts.limits },
       timeoutsMs: { ...DEFAULT_IPERF3_SERVER_TIMEOUTS, ...this.opts.timeoutsMs },
       maxWorkersPerRole: this.opts.maxWorkersPerRole,
-      tuneListener: (w) => (native.api ? tuneListener(native.api, this.server, w) : { applied: false, reason: native.reason, restore: () => null }),
-      tuneListenerMss: native.api ? (b) => tuneListenerMss(native.api!, this.server, b) : undefined,
+      tuneListener: (w) => (api ? tuneListener(api, this.server, w) : { applied: false, reason: native.reason, restore: () => null }),
+      tuneListenerMss: api ? (b) => tuneListenerMss(api, this.server, b) : undefined,
     });
     this.active = session;
     session.once('end', (result, err) => {

@@ -24,6 +24,7 @@ import { OwnedDataListener, type OwnedConnection } from './owned-listener.js';
 import { runningTimeoutMs, windowInfo, localOs, collectThenFinish, CAPABILITIES, STOP_FROM_RESPONDER, STOP_GRACE_MS } from './run-common.js';
 import { ResponderLifecycle } from './run-lifecycle.js';
 import { paramsOverLimits, RunLimitGuard } from './responder-limits.js';
+import { present } from '../contract/present.js';
 
 /**
  * What a responder allows a peer to ask for, and enforces while the run goes: the
@@ -216,9 +217,9 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
     this.params = p;
     this.plan = planStreams(p);
     const native = nativeSockets();
-    if (chooseDataConn(native.api).mode === 'owned') {
+    if (native.api && chooseDataConn(native.api).mode === 'owned') {
       try {
-        this.ownedListener = OwnedDataListener.open(native.api!, {
+        this.ownedListener = OwnedDataListener.open(native.api, {
           bindAddress: this.channel.localAddress,
           peerAddress: this.channel.remoteAddress,
           windowBytes: p.windowBytes,
@@ -273,10 +274,11 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
   }
 
   private onStart(): void {
-    this.channel.setTimeout('running', runningTimeoutMs(this.params!.intervalSeconds));
+    const params = present(this.params, 'the run parameters (start comes after params)');
+    this.channel.setTimeout('running', runningTimeoutMs(params.intervalSeconds));
     this.lifecycle.start();
-    this.plane!.start(process.hrtime.bigint());
-    this.guard = new RunLimitGuard(this.opts.limits, this.params!, (reason) => this.endAtLimit(reason));
+    present(this.plane, 'the data plane').start(process.hrtime.bigint());
+    this.guard = new RunLimitGuard(this.opts.limits, params, (reason) => this.endAtLimit(reason));
     this.channel.send({ type: 'started' });
     this.channel.enter('running');
   }
@@ -311,8 +313,9 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
       // Stopped before the data connections were all up: nothing ran.
       return this.finish(new LonghaulError('LH_ERR_STOPPED', 'the controller stopped the run before it started'));
     }
-    if (this.channel.state === 'start' && this.lifecycle.start()) this.plane!.start(process.hrtime.bigint());
-    this.plane!.stop(STOP_GRACE_MS);
+    const plane = present(this.plane, 'the data plane (a stop after streams)');
+    if (this.channel.state === 'start' && this.lifecycle.start()) plane.start(process.hrtime.bigint());
+    plane.stop(STOP_GRACE_MS);
     // Until our own streams have drained (minutes, on a slow link) the controller has nothing
     // to say: no read timeout then. The workers' idle watchdog bounds the wait instead.
     this.channel.setTimeout('results', 0);
@@ -322,7 +325,7 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
 
   /** The stop heard and our own streams over: our ends to the controller. */
   private sendResults(): void {
-    const mine = this.recorder!.endsOf('responder');
+    const mine = present(this.recorder, 'the run recorder (made with the data plane)').endsOf('responder');
     const failed = mine.find((e) => e.error);
     const reason = this.stopReason ?? (failed?.error ? `stream error on the responder: ${failed.error.message}` : null);
     this.channel.send({ type: 'results', streams: mine, partial: reason !== null, reason });

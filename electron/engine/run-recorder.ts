@@ -260,9 +260,10 @@ export class RunRecorder {
   }
 }
 
+/** The median of the clock offsets seen so far (0 before the first). */
 function median(xs: number[]): number {
   const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
 /** Totals under both named conventions. */

@@ -11,6 +11,7 @@ import { ClampWatch, type AppliedWindow } from '../native/advertised-window.js';
 import { mssNotApplied, type MssSetup } from '../native/mss-setup.js';
 import { describeSocket, readTcpSample, type WindowSetup } from '../native/socket-report.js';
 import { adoptionUnsupportedReason, createTunedSocket, resolveHost, socketFd } from '../native/tuned-socket.js';
+import { present } from '../contract/present.js';
 
 export interface DialedStream {
   socket: net.Socket;
@@ -93,7 +94,7 @@ export interface OwnedStream {
 /** Describe an owned socket and keep its advertised-window clamp (Linux) until close(). */
 export function ownedStream(fd: number, setup: WindowSetup): OwnedStream {
   const native = nativeSockets();
-  const api = native.api!;
+  const api = present(native.api, 'the native addon (an owned stream is made by it)');
   const report = describeSocket(api, fd, setup, native.reason);
   let open = true;
   const clamp = setup.window?.clampBytes ?? null;

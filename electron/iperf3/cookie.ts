@@ -12,7 +12,7 @@ const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 export function makeCookie(): Buffer {
   const random = randomBytes(COOKIE_BYTES - 1);
   const out = Buffer.alloc(COOKIE_BYTES);
-  for (let i = 0; i < COOKIE_BYTES - 1; i++) out[i] = ALPHABET.charCodeAt(random[i]! % ALPHABET.length);
+  for (const [i, r] of random.entries()) out[i] = ALPHABET.charCodeAt(r % ALPHABET.length);
   return out;
 }
 
@@ -22,7 +22,7 @@ export function makeCookie(): Buffer {
  */
 export function isWellFormedCookie(bytes: Buffer): boolean {
   if (bytes.length !== COOKIE_BYTES || bytes[COOKIE_BYTES - 1] !== 0) return false;
-  for (let i = 0; i < COOKIE_BYTES - 1; i++) if (!ALPHABET.includes(String.fromCharCode(bytes[i]!))) return false;
+  for (const b of bytes.subarray(0, COOKIE_BYTES - 1)) if (!ALPHABET.includes(String.fromCharCode(b))) return false;
   return true;
 }
 

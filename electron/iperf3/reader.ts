@@ -83,8 +83,9 @@ export class Iperf3Reader {
     const length = this.buffer.readUInt32BE(0);
     if (length === 0) this.fail('an iperf3 JSON document of length 0');
     if (length > maxBytes) this.fail(`an iperf3 JSON document announces ${length} bytes; the cap here is ${maxBytes}`, 'LH_ERR_FRAME_TOO_LARGE');
-    if (this.buffer.length < LENGTH_BYTES + length) return undefined;
-    const body = this.consume(LENGTH_BYTES + length)!.subarray(LENGTH_BYTES);
+    const frame = this.consume(LENGTH_BYTES + length);
+    if (!frame) return undefined;
+    const body = frame.subarray(LENGTH_BYTES);
     let value: unknown;
     try {
       value = JSON.parse(utf8.decode(body));

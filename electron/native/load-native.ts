@@ -49,11 +49,12 @@ function loadBinding(require: NodeJS.Require): NativeBinding {
   } catch (first) {
     const dir = path.join(NATIVE_DIR, 'prebuilds', `${process.platform}-${process.arch}`);
     const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.node')) : [];
-    if (files.length === 0) throw first;
+    const [file] = files;
+    if (file === undefined) throw first;
     try {
-      return require(path.join(dir, files[0]!)) as NativeBinding;
+      return require(path.join(dir, file)) as NativeBinding;
     } catch (second) {
-      throw new Error(`${(first as Error).message}; the prebuild ${files[0]} does not load either: ${(second as Error).message}`);
+      throw new Error(`${(first as Error).message}; the prebuild ${file} does not load either: ${(second as Error).message}`);
     }
   }
 }
@@ -64,8 +65,14 @@ function wrap(b: NativeBinding): NativeApi {
   const index = new Map(b.tcpInfoFields.map((name, i) => [name, i]));
   // A field this build of the addon does not know reads as null, like one the OS does not report.
   const at = (name: keyof NativeTcpInfo): number => index.get(name) ?? -1;
-  const num = (i: number): number | null => (i < 0 || Number.isNaN(scratch[i]!) ? null : scratch[i]!);
-  const bool = (i: number): boolean | null => (i < 0 || Number.isNaN(scratch[i]!) ? null : scratch[i] !== 0);
+  const num = (i: number): number | null => {
+    const v = scratch[i]; // undefined for -1
+    return v === undefined || Number.isNaN(v) ? null : v;
+  };
+  const bool = (i: number): boolean | null => {
+    const v = num(i);
+    return v === null ? null : v !== 0;
+  };
   const ix = {
     state: at('state'), rttUs: at('rttUs'), rttVarUs: at('rttVarUs'), minRttUs: at('minRttUs'),
     sndCwndSegments: at('sndCwndSegments'), sndCwndBytes: at('sndCwndBytes'), sndSsthresh: at('sndSsthresh'),
@@ -87,8 +94,8 @@ function wrap(b: NativeBinding): NativeApi {
     windowClamp: clamp,
     owned: ownedConn(b),
     startRelay: b.Relay ? ((R) => (src: number, dst: number, notify: RelayNotify) => new R(src, dst, notify))(b.Relay) : null,
-    maxSeg: b.setMaxSeg && b.getMaxSeg ? { set: (fd, bytes) => b.setMaxSeg!(fd, bytes), get: (fd) => b.getMaxSeg!(fd) } : null,
-    setNotSentLowat: b.notSentLowatSupported === true && b.setNotSentLowat ? (fd, bytes) => b.setNotSentLowat!(fd, bytes) : null,
+    maxSeg: b.setMaxSeg && b.getMaxSeg ? { set: b.setMaxSeg.bind(b), get: b.getMaxSeg.bind(b) } : null,
+    setNotSentLowat: b.notSentLowatSupported === true && b.setNotSentLowat ? b.setNotSentLowat.bind(b) : null,
     createTcpSocket: (o) => b.createTcpSocket(o),
     setBuffers: (fd, snd, rcv) => b.setBuffers(fd, snd, rcv),
     getBuffers: (fd) => b.getBuffers(fd),

@@ -100,17 +100,17 @@ export class FrameParser {
   }
 
   private peekLength(): number {
-    const first = this.chunks[0]!;
-    if (first.length >= FRAME_HEADER_BYTES) return first.readUInt32BE(0);
+    const first = this.chunks[0];
+    if (first && first.length >= FRAME_HEADER_BYTES) return first.readUInt32BE(0);
     const head = Buffer.concat(this.chunks, Math.min(this.buffered, 16)).subarray(0, FRAME_HEADER_BYTES);
     return head.readUInt32BE(0);
   }
 
   /** Remove exactly `n` bytes from the front of the queue (n <= buffered). */
   private take(n: number): Buffer {
-    const first = this.chunks[0]!;
+    const first = this.chunks[0];
     let result: Buffer;
-    if (first.length >= n) {
+    if (first && first.length >= n) {
       result = first.subarray(0, n);
       if (first.length === n) this.chunks.shift();
       else this.chunks[0] = first.subarray(n);
@@ -118,7 +118,8 @@ export class FrameParser {
       result = Buffer.allocUnsafe(n);
       let filled = 0;
       while (filled < n) {
-        const c = this.chunks[0]!;
+        const c = this.chunks[0];
+        if (c === undefined) throw new RangeError(`take(${n}) with only ${filled} bytes buffered`);
         const need = n - filled;
         if (c.length <= need) {
           c.copy(result, filled);

@@ -80,7 +80,7 @@ export class NodeMover implements ByteMover {
   write(bytes: number): boolean {
     let ok = true;
     let left = bytes;
-    const many = this.held.length > 1 && this.held[0]!.length < bytes;
+    const many = this.held.length > 1 && (this.held[0]?.length ?? 0) < bytes;
     if (many) this.sink.cork();
     while (left > 0) {
       const head = this.held[0];

@@ -13,6 +13,9 @@ export const DEFAULT_CHUNK_BYTES = 64 * 1024;
 /** What may wait between the last stage and the destination socket. */
 const WIRE_OUT_BYTES = 64 * 1024;
 
+/** What a queue needs of its stage: when bytes depart it (a queue stage always says). */
+export type QueueStage = QueueBehaviour & { readonly type: string };
+
 export interface Queued {
   /** Bytes of this chunk (the bytes themselves stay in order in the pipe's mover). */
   bytes: number;
@@ -32,7 +35,7 @@ export class StageQueue {
   private items: Queued[] = [];
   private head = 0;
 
-  constructor(readonly stage: QueueBehaviour & { readonly type: string }, readonly limitBytes: number) {}
+  constructor(readonly stage: QueueStage, readonly limitBytes: number) {}
 
   get length(): number {
     return this.items.length - this.head;
@@ -57,7 +60,9 @@ export class StageQueue {
   }
 
   shift(): Queued {
-    const q = this.items[this.head++]!;
+    const q = this.items[this.head];
+    if (!q) throw new Error('relay invariant: shift() on an empty queue');
+    this.head++;
     this.bytes -= q.bytes;
     if (this.head > 1024 && this.head * 2 > this.items.length) {
       this.items = this.items.slice(this.head);
@@ -68,20 +73,23 @@ export class StageQueue {
 
   /** Make everything due by `nowMs` (bypass switched on). Order is kept. */
   expedite(nowMs: number): void {
-    for (let i = this.head; i < this.items.length; i++) {
-      const q = this.items[i]!;
+    for (const q of this.items.slice(this.head)) {
       q.dueMs = Math.min(q.dueMs, nowMs);
       q.holdMs = 0;
     }
   }
 }
 
-const wireOut: QueueBehaviour & { readonly type: string } = { type: 'wire-out', departAt: (_b, t) => t };
+const wireOut: QueueStage = { type: 'wire-out', departAt: (_b, t) => t };
 
 export class Chain {
   readonly stages: Stage[];
   /** Queues in order; the last one is the wire-out queue. */
   readonly queues: StageQueue[];
+  /** The queue bytes enter (the wire-out queue when no stage queues). */
+  readonly entry: StageQueue;
+  /** The last queue: bytes leave it for the sink. */
+  readonly wireOut: StageQueue;
   readonly chunkBytes: number;
   /** Sum of the stages' base one-way delays, ms (registry.ts linkShape). */
   readonly delayMs: number;
@@ -98,7 +106,9 @@ export class Chain {
     // Chunks behind a held one wait here in order (the receiver's out-of-order queue): room for them
     // all, so that a hold never backs up into the link's queues (the in-flight cap bounds them).
     const holds = queueStages.some((s) => s.takeHoldMs);
-    this.queues.push(new StageQueue(wireOut, holds ? Math.max(WIRE_OUT_BYTES, ...queueStages.map((s) => s.queueLimitBytes ?? 0)) : WIRE_OUT_BYTES));
+    this.wireOut = new StageQueue(wireOut, holds ? Math.max(WIRE_OUT_BYTES, ...queueStages.map((s) => s.queueLimitBytes ?? 0)) : WIRE_OUT_BYTES);
+    this.queues.push(this.wireOut);
+    this.entry = this.queues[0] ?? this.wireOut;
     this.gates = this.stages.filter(isGate);
     this.chunkBytes = Math.min(DEFAULT_CHUNK_BYTES, ...this.stages.map((s) => s.chunkBytes ?? Infinity));
     this.delayMs = linkShape(configs).oneWayDelayMs;

@@ -37,8 +37,8 @@ export class NativeMover implements ByteMover {
   private waitingDrain = false;
   private eofSeen = false;
 
-  constructor(api: NativeApi, srcFd: number, dstFd: number, private readonly onClosed: (end: NativeMoverEnd) => void) {
-    this.relay = api.startRelay!(srcFd, dstFd, (err, read, written, state, behindMs) => this.onNotify(err, read, written, state, behindMs));
+  constructor(startRelay: NonNullable<NativeApi['startRelay']>, srcFd: number, dstFd: number, private readonly onClosed: (end: NativeMoverEnd) => void) {
+    this.relay = startRelay(srcFd, dstFd, (err, read, written, state, behindMs) => this.onNotify(err, read, written, state, behindMs));
   }
 
   start(hooks: MoverHooks): void {

@@ -102,7 +102,10 @@ export class Pipe extends EventEmitter<PipeEvents> implements FlightView {
   behindMs = 0;
   private moverBehindMs = 0;
   finished = false;
+  /** Every chain still holding bytes, oldest first; the last is `current`. */
   private readonly chains: Chain[];
+  /** The chain new bytes enter. */
+  private current: Chain;
   /** Bytes read and not yet admitted into the chain (they wait in the mover). */
   private inboxBytes = 0;
   /** Pending acknowledgements, in time order. */
@@ -122,7 +125,8 @@ export class Pipe extends EventEmitter<PipeEvents> implements FlightView {
 
   constructor(private readonly o: PipeOptions) {
     super();
-    this.chains = [new Chain(o.configs, o.ctx)];
+    this.current = new Chain(o.configs, o.ctx);
+    this.chains = [this.current];
     this.inboxLimit = o.inboxLimitBytes ?? inboxLimitFor(o.configs);
     this.pump = this.pump.bind(this);
     o.mover.start({ onRead: (n) => this.onRead(n), onEnd: () => this.onEnd(), onDrain: () => this.onDrain() });
@@ -136,12 +140,13 @@ export class Pipe extends EventEmitter<PipeEvents> implements FlightView {
 
   /** The chain new bytes enter. */
   get chain(): Chain {
-    return this.chains[this.chains.length - 1]!;
+    return this.current;
   }
 
   /** Swap in a new chain while traffic flows. */
   reconfigure(configs: readonly StageConfig[]): void {
-    this.chains.push(new Chain(configs, this.o.ctx, this.chain));
+    this.current = new Chain(configs, this.o.ctx, this.current);
+    this.chains.push(this.current);
     this.pump();
   }
 
@@ -201,11 +206,15 @@ export class Pipe extends EventEmitter<PipeEvents> implements FlightView {
     for (let moved = true; moved; ) {
       moved = this.deliver(now);
       for (const c of this.chains) {
-        for (let i = c.queues.length - 2; i >= 0; i--) moved = this.advance(c.queues[i]!, c.queues[i + 1]!, now) || moved;
+        for (let i = c.queues.length - 1; i > 0; i--) {
+          const from = c.queues[i - 1];
+          const to = c.queues[i];
+          if (from && to) moved = this.advance(from, to, now) || moved;
+        }
       }
       moved = this.admit(now) || moved;
     }
-    while (this.chains.length > 1 && this.chains[0]!.queuedBytes === 0) this.chains.shift();
+    while (this.chains.length > 1 && this.chains[0]?.queuedBytes === 0) this.chains.shift();
     // Read credit: the inbox may hold inboxLimit bytes beyond what the chain took.
     const readLimit = this.bytesIn - this.inboxBytes + this.inboxLimit;
     if (readLimit !== this.readLimit) {
@@ -225,12 +234,14 @@ export class Pipe extends EventEmitter<PipeEvents> implements FlightView {
    */
   private releaseAcks(now: number): void {
     let n = 0;
-    while (n < this.acks.length && this.acks[n]!.atMs <= now) {
-      const { bytes, atMs } = this.acks[n++]!;
+    for (let ack = this.acks[n]; ack && ack.atMs <= now; ack = this.acks[n]) {
+      n++;
+      const { bytes, atMs } = ack;
       this.inFlightBytes -= bytes;
       this.lastReleasedAckMs = atMs;
       if (!this.bypass) this.chain.onAck(bytes, this, atMs);
-      if (n < this.acks.length && this.acks[n]!.atMs <= now) this.admit(now);
+      const next = this.acks[n];
+      if (next && next.atMs <= now) this.admit(now);
     }
     if (n) this.acks.splice(0, n);
   }
@@ -239,7 +250,7 @@ export class Pipe extends EventEmitter<PipeEvents> implements FlightView {
   private deliver(now: number): boolean {
     const chain = this.chains.find((c) => c.queuedBytes > 0);
     if (!chain || this.destroyed) return false;
-    const out = chain.queues[chain.queues.length - 1]!;
+    const out = chain.wireOut;
     let moved = false;
     for (let head = out.peek(); head && head.dueMs + head.holdMs <= now; head = out.peek()) {
       // Waiting for 'drain' holds the bytes but does not delay their emulated delivery: Node's 16 KiB
@@ -263,7 +274,7 @@ export class Pipe extends EventEmitter<PipeEvents> implements FlightView {
   private ack(bytes: number, deliveredMs: number): void {
     const atMs = this.bypass ? deliveredMs : deliveredMs + this.o.returnDelayMs();
     let i = this.acks.length;
-    while (i > 0 && this.acks[i - 1]!.atMs > atMs) i--;
+    while (i > 0 && (this.acks[i - 1]?.atMs ?? -Infinity) > atMs) i--;
     this.acks.splice(i, 0, { bytes, atMs });
   }
 
@@ -303,7 +314,7 @@ export class Pipe extends EventEmitter<PipeEvents> implements FlightView {
   /** Inbox → first queue of the current chain, as far as the in-flight cap allows. */
   private admit(now: number): boolean {
     const chain = this.chain;
-    const first = chain.queues[0]!;
+    const first = chain.entry;
     let moved = false;
     while (this.inboxBytes > 0 && first.hasRoom) {
       const allowed = this.bypass ? Infinity : Math.floor(chain.capBytes(this) - this.inFlightBytes);
@@ -329,7 +340,7 @@ export class Pipe extends EventEmitter<PipeEvents> implements FlightView {
   }
 
   private schedule(now: number): void {
-    let next = this.acks.length ? this.acks[0]!.atMs : Infinity;
+    let next = this.acks[0]?.atMs ?? Infinity;
     for (const c of this.chains) {
       for (const q of c.queues) {
         const head = q.peek();

@@ -63,10 +63,10 @@ export class ProxyConnection extends EventEmitter<ConnectionEvents> {
     for (const s of [client, target]) s.setNoDelay(true);
     const clientFd = socketFd(client);
     const targetFd = socketFd(target);
-    const native = o.relay.kind === 'native' && o.relay.api && clientFd !== null && targetFd !== null;
+    const startRelay = o.relay.kind === 'native' ? o.relay.api?.startRelay ?? null : null;
     const mover = (dir: LinkDirection, source: net.Socket, sink: net.Socket, srcFd: number | null, dstFd: number | null): ByteMover =>
-      native
-        ? new NativeMover(o.relay.api!, srcFd!, dstFd!, (end) => this.onNativeEnd(dir, end))
+      startRelay && srcFd !== null && dstFd !== null
+        ? new NativeMover(startRelay, srcFd, dstFd, (end) => this.onNativeEnd(dir, end))
         : new NodeMover(source, sink, inboxLimitFor(o.chains[dir]) / 2, o.now);
     const upMover = mover('up', client, target, clientFd, targetFd);
     const downMover = mover('down', target, client, targetFd, clientFd);

@@ -3,22 +3,22 @@
  * bytes per interval), the senders' RTT and congestion window over time, and
  * the what-if curve with the measured point on it. Each returns inline SVG.
  */
-import type { LonghaulResult } from '../contract/result.js';
-import { predict, windowAxis } from '../contract/what-if.js';
+import type { LonghaulResult, TcpSample } from '../contract/result.js';
 import { whatIfCurves, whatIfOf } from '../contract/what-if-result.js';
 import { groupDigits } from '../util/units.js';
 import { svgLineChart, type SvgSeries } from './html-svg.js';
 
-const COLORS = ['#0b5fff', '#e8590c', '#2f9e44', '#ae3ec9'];
+const COLORS = ['#0b5fff', '#e8590c', '#2f9e44', '#ae3ec9'] as const;
 const mbit = (v: number): string => `${Number(v.toPrecision(3))}`;
 
 /** Received Mbit/s per interval (sum over streams), against the interval's end. */
 export function throughputChart(r: LonghaulResult): string {
   // A last interval of a few ms (one read) would show as a spike: intervals under half the sample interval are left out.
-  const points = r.intervals.filter((iv) => iv.seconds >= r.params.intervalSeconds / 2 && iv.receivedBytes !== null).map((iv): [number, number] => [iv.t, (iv.receivedBytes! * 8) / iv.seconds / 1e6]);
+  const points = r.intervals.flatMap((iv): [number, number][] =>
+    iv.seconds >= r.params.intervalSeconds / 2 && iv.receivedBytes !== null ? [[iv.t, (iv.receivedBytes * 8) / iv.seconds / 1e6]] : []);
   return svgLineChart({
     title: 'Throughput over time (received, all streams; Mbit = 10^6 bit)', xTitle: 'seconds since start (receiver clock)', yTitle: 'Mbit/s',
-    series: [{ label: 'received', color: COLORS[0]!, points }], yFormat: mbit, xFormat: (v) => v.toFixed(v < 10 ? 1 : 0),
+    series: [{ label: 'received', color: COLORS[0], points }], yFormat: mbit, xFormat: (v) => v.toFixed(v < 10 ? 1 : 0),
   });
 }
 
@@ -26,14 +26,18 @@ export function throughputChart(r: LonghaulResult): string {
 export function tcpCharts(r: LonghaulResult): string {
   const series = r.streams.find((s) => s.send?.tcp?.length)?.send?.tcp ?? [];
   if (!series.length) return '<p class="muted">RTT and congestion window: not measured in this run (no TCP_INFO).</p>';
-  const rtt = series.filter((x) => x.rttUs !== null).map((x): [number, number] => [x.t, x.rttUs! / 1000]);
-  const cwnd = series.filter((x) => x.sndCwndBytes !== null).map((x): [number, number] => [x.t, x.sndCwndBytes!]);
-  const wnd = series.filter((x) => x.sndWndBytes !== null).map((x): [number, number] => [x.t, x.sndWndBytes!]);
+  const points = (value: (x: TcpSample) => number | null): [number, number][] => series.flatMap((x): [number, number][] => {
+    const v = value(x);
+    return v === null ? [] : [[x.t, v]];
+  });
+  const rtt = points((x) => (x.rttUs === null ? null : x.rttUs / 1000));
+  const cwnd = points((x) => x.sndCwndBytes);
+  const wnd = points((x) => x.sndWndBytes);
   const x = { xTitle: "seconds since start (sender's clock)", xFormat: (v: number) => v.toFixed(v < 10 ? 1 : 0) };
-  return svgLineChart({ title: 'Smoothed RTT (stream 0, sender)', yTitle: 'ms', series: [{ label: 'RTT', color: COLORS[1]!, points: rtt }], yFormat: (v) => String(Number(v.toPrecision(3))), ...x }) +
+  return svgLineChart({ title: 'Smoothed RTT (stream 0, sender)', yTitle: 'ms', series: [{ label: 'RTT', color: COLORS[1], points: rtt }], yFormat: (v) => String(Number(v.toPrecision(3))), ...x }) +
     svgLineChart({
       title: 'Congestion window and peer window (stream 0, sender)', yTitle: 'bytes',
-      series: [{ label: 'cwnd', color: COLORS[2]!, points: cwnd }, { label: 'advertised window (snd_wnd)', color: COLORS[3]!, points: wnd }],
+      series: [{ label: 'cwnd', color: COLORS[2], points: cwnd }, { label: 'advertised window (snd_wnd)', color: COLORS[3], points: wnd }],
       yFormat: (v) => groupDigits(v), ...x,
     });
 }
@@ -44,7 +48,7 @@ export function whatIfChart(r: LonghaulResult): string {
   if (!w) return '<p class="muted">What-if: no RTT was measured, so there is nothing to model.</p>';
   const { lines, measured } = whatIfCurves(w);
   const series: SvgSeries[] = lines.map((l, i) => ({
-    label: `model, ${l.streams} stream${l.streams === 1 ? '' : 's'}`, color: COLORS[i]!, points: l.points.map(([x, y]): [number, number] => [x, y / 1e6]), dashed: true,
+    label: `model, ${l.streams} stream${l.streams === 1 ? '' : 's'}`, color: COLORS[i % COLORS.length] ?? COLORS[0], points: l.points.map(([x, y]): [number, number] => [x, y / 1e6]), dashed: true,
   }));
   return svgLineChart({
     title: 'What-if: predicted throughput by window per stream (payload, after slow start)', xTitle: 'window per stream, bytes (log scale)', yTitle: 'Mbit/s',

@@ -34,7 +34,8 @@ export class IntervalAssembler {
     this.pending[side].set(sample.index, sample);
     // A side far behind (or gone): stop holding the other's samples; the result has those intervals at the end.
     const mine = this.pending[side];
-    if (mine.size > MAX_LAG_TICKS) mine.delete(mine.keys().next().value!);
+    const oldest = mine.keys().next();
+    if (mine.size > MAX_LAG_TICKS && !oldest.done) mine.delete(oldest.value);
     const out: IntervalResult[] = [];
     for (;;) {
       const c = this.pending.controller.get(this.next);

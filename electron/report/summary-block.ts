@@ -48,8 +48,9 @@ export function measuredRttMs(r: LonghaulResult): number | null {
 /** The limiter sentences of the result's diagnosis, one per direction; null if there is none. */
 function diagnosisText(r: LonghaulResult): string | null {
   const ds = (r.diagnosis ?? []).filter((d) => d.verdict !== 'unknown' || d.sentence);
-  if (!ds.length) return null;
-  if (ds.length === 1) return `${ds[0]!.verdict}. ${ds[0]!.sentence}`;
+  const [first] = ds;
+  if (!first) return null;
+  if (ds.length === 1) return `${first.verdict}. ${first.sentence}`;
   return ds.map((d) => `\n  ${d.direction === 'controllerToResponder' ? 'controller -> responder' : 'responder -> controller'}: ${d.verdict}. ${d.sentence}`).join('');
 }
 

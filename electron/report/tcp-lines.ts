@@ -16,7 +16,7 @@ function bytes(n: number | null | undefined): string {
 }
 
 function lastOf(series: TcpSample[] | undefined): TcpSample | null {
-  return series && series.length ? series[series.length - 1]! : null;
+  return series?.at(-1) ?? null;
 }
 
 function endLine(label: string, v: EndView | null, rttSeconds: number | null): string | null {

@@ -49,7 +49,7 @@ export function fingerprintOf(cert: string | Buffer): string {
 
 /** A fingerprint for people: the first 16 hex digits in groups of 4 (64 bits, enough to compare by eye). */
 export function shortFingerprint(fp: string): string {
-  return fp.slice(0, 16).toUpperCase().match(/.{4}/g)!.join(' ');
+  return fp.slice(0, 16).toUpperCase().match(/.{4}/g)?.join(' ') ?? '';
 }
 
 /** A fresh identity in memory (nothing written). */

@@ -33,7 +33,7 @@ export function newPairingCode(): string {
 
 /** `ABCDEFGHJKMN` → `ABCD-EFGH-JKMN`. */
 export function formatCode(normalized: string): string {
-  return normalized.match(/.{1,4}/g)!.join('-');
+  return normalized.match(/.{1,4}/g)?.join('-') ?? '';
 }
 
 /**

@@ -90,10 +90,11 @@ export class PeerStore {
     const byName = this.peers.filter((p) => p.name === nameOrFingerprint);
     const byFp = key.length >= 8 ? this.peers.filter((p) => p.fingerprint.startsWith(key)) : [];
     const hits = byName.length ? byName : byFp;
-    if (hits.length !== 1) return null;
-    this.peers = this.peers.filter((p) => p !== hits[0]);
+    const [hit] = hits;
+    if (hits.length !== 1 || !hit) return null;
+    this.peers = this.peers.filter((p) => p !== hit);
     this.save();
-    return { ...hits[0]! };
+    return { ...hit };
   }
 
   /**

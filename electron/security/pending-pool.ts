@@ -69,8 +69,8 @@ export class PendingPool {
     const mine = [...this.waiting.values()].filter((e) => e.address === address);
     const ownCap = this.o.perAddress + (peer ? this.o.peerReserve : 0) + (address === extraAddress ? extra : 0);
     if (mine.length >= ownCap) {
-      const own = mine.find((e) => !e.active) ?? mine[0]!;
-      this.drop(own, `dropped: the oldest of ${mine.length} connections from ${address} waiting to identify themselves`);
+      const own = mine.find((e) => !e.active) ?? mine[0];
+      if (own) this.drop(own, `dropped: the oldest of ${mine.length} connections from ${address} waiting to identify themselves`);
     } else {
       const strangers = [...this.waiting.values()].filter((e) => !e.peer).length;
       const full = peer

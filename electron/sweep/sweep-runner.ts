@@ -26,6 +26,7 @@ import type { RunTarget } from './run-target.js';
 import { recordOfFailure, recordOfResult } from './run-record.js';
 import { saveSweepCsv } from './sweep-csv.js';
 import { saveSweepFile, withRun } from './sweep-file.js';
+import { itemAt } from '../contract/present.js';
 
 /**
  * Two: one failure is tolerated (a responder still closing the previous session,
@@ -109,11 +110,11 @@ export class SweepRunner extends EventEmitter<SweepRunnerEvents> {
       for (const [i, key] of queue.entries()) {
         if (i > 0 && !(await this.pause())) break;
         if (this.stopReason) break;
-        const record = await this.runOne(key, cells[key.cell]!.settings, { position: i + 1, total: queue.length });
+        const record = await this.runOne(key, itemAt(cells, key.cell, 'sweep cell').settings, { position: i + 1, total: queue.length });
         this.current = withRun(this.current, record);
         this.save();
         this.emit('progress', {
-          kind: 'run-done', run: headline(record), cellSummary: this.current.cells[key.cell]!, position: i + 1, total: queue.length,
+          kind: 'run-done', run: headline(record), cellSummary: itemAt(this.current.cells, key.cell, 'cell summary'), position: i + 1, total: queue.length,
         });
         failures = record.status !== 'done' && !this.stopReason && !CELL_ERRORS.has(record.error?.code ?? '') ? failures + 1 : 0;
         if (failures >= (this.o.maxConsecutiveFailures ?? DEFAULT_MAX_CONSECUTIVE_FAILURES)) {

@@ -108,8 +108,8 @@ export class JsonPieces {
   end(): unknown {
     if (this.stopped) return this.stack[0]?.value;
     // A top-level scalar ends at the end of the text.
-    if (this.piece?.kind === 'scalar' && this.stack.length === 0) this.finishPiece(this.buf.length);
-    for (; this.pos < this.buf.length; this.pos++) if (!isSpace(this.buf[this.pos]!)) this.fail('text after the end of the document');
+    if (this.piece?.kind === 'scalar' && this.stack.length === 0) this.finishPiece(this.piece, this.buf.length);
+    for (let c = this.buf[this.pos]; c !== undefined; c = this.buf[++this.pos]) if (!isSpace(c)) this.fail('text after the end of the document');
     if (this.expect !== 'done') this.fail('the document ends early (a truncated file?)');
     return this.root;
   }
@@ -132,10 +132,11 @@ export class JsonPieces {
         const end = this.scanPiece(this.piece);
         if (end === TOO_BIG) this.walkInstead(this.piece);
         else if (end < 0) return;
-        else this.finishPiece(end);
+        else this.finishPiece(this.piece, end);
         continue;
       }
-      const c = b[this.pos]!;
+      const c = b[this.pos];
+      if (c === undefined) return;
       if (isSpace(c)) {
         this.pos++;
         continue;
@@ -158,7 +159,8 @@ export class JsonPieces {
       case 'commaOrEnd':
         if (c === COMMA) {
           this.pos++;
-          this.expect = top!.array ? 'value' : 'key';
+          if (!top) return this.fail('"," outside an array or object');
+          this.expect = top.array ? 'value' : 'key';
           return;
         }
         return this.close(c);
@@ -181,8 +183,8 @@ export class JsonPieces {
       return this.open(c);
     }
     let skip = false;
-    if (this.stack.length === 1 && !top!.array && this.opts.onTopKey) {
-      const choice = this.opts.onTopKey(top!.key!, top!.value as Record<string, unknown>);
+    if (this.stack.length === 1 && top && !top.array && top.key !== null && this.opts.onTopKey) {
+      const choice = this.opts.onTopKey(top.key, top.value as Record<string, unknown>);
       if (choice === 'stop') {
         this.stopped = true;
         return;
@@ -245,7 +247,8 @@ export class JsonPieces {
         }
         continue;
       }
-      const c = b[i]!;
+      const c = b[i];
+      if (c === undefined) break;
       if (p.kind === 'scalar') {
         if (isSpace(c) || c === COMMA || c === CLOSE_OBJ || c === CLOSE_ARR) end = i;
         else i++;
@@ -262,8 +265,7 @@ export class JsonPieces {
     return bounded && i >= p.start + this.maxPieceBytes ? TOO_BIG : -1;
   }
 
-  private finishPiece(end: number): void {
-    const p = this.piece!;
+  private finishPiece(p: Piece, end: number): void {
     this.piece = null;
     this.pos = end;
     if (p.skip) return this.deliver(undefined);
@@ -274,7 +276,9 @@ export class JsonPieces {
       throw new JsonSyntaxError((err as Error).message, this.base + p.start);
     }
     if (p.isKey) {
-      this.stack[this.stack.length - 1]!.key = value as string;
+      const top = this.stack.at(-1);
+      if (!top) return this.fail('a key outside an object');
+      top.key = value as string;
       this.expect = 'colon';
       return;
     }
@@ -300,11 +304,13 @@ export class JsonPieces {
     if (top.array) (top.value as unknown[]).push(value);
     else if (value === undefined) {
       // a skipped member
+    } else if (top.key === null) {
+      this.fail('an object member without a key');
     } else if (top.key === '__proto__') {
       // An own property, as JSON.parse makes it: a file cannot change an object's prototype.
       Object.defineProperty(top.value, top.key, { value, writable: true, enumerable: true, configurable: true });
     } else {
-      (top.value as Record<string, unknown>)[top.key!] = value;
+      (top.value as Record<string, unknown>)[top.key] = value;
     }
     this.expect = 'commaOrEnd';
   }

@@ -36,6 +36,7 @@ export function windowsNameProblem(p: string): string | null {
     return 'it contains a double quote: in cmd.exe a backslash right before a closing quote escapes it, so "C:\\My Results\\" arrives as C:\\My Results" (leave out the last backslash)';
   }
   const rest = p.slice(path.win32.parse(p).root.length);
+  // eslint-disable-next-line no-control-regex -- control characters are what this looks for
   const bad = /[<>|?*\x00-\x1f]/.exec(rest);
   if (bad) return `it contains ${describeChar(bad[0])}, which Windows does not allow in a file name`;
   if (rest.includes(':')) {
@@ -44,7 +45,7 @@ export function windowsNameProblem(p: string): string | null {
   const parts = rest.split(/[\\/]/).filter((s) => s !== '' && s !== '.' && s !== '..');
   for (const part of parts) {
     if (/[. ]$/.test(part)) return `"${part}" ends with a dot or a space, which Windows drops: the file would get another name`;
-    const stem = part.split('.')[0]!.trimEnd();
+    const stem = (part.split('.')[0] ?? '').trimEnd(); // split always gives at least one piece
     // A bare device name (NUL) is taken as meant, like /dev/null; with an extension it is a trap (aux.csv opens AUX).
     if (DEVICES.test(stem) && part !== stem) return `"${part}" is the device ${stem.toUpperCase()} on Windows, not a file; choose another name`;
   }
@@ -71,10 +72,8 @@ export function checkOutputFiles(files: readonly OutputFile[], host: Pick<HostPa
     const why = host.platform === 'win32' ? windowsNameProblem(f.path) : null;
     if (why) throw new ArgumentError(`${f.flag} ${f.path}: ${why}`, f.flag);
   }
-  for (let i = 0; i < given.length; i++) {
-    for (let j = i + 1; j < given.length; j++) {
-      const a = given[i]!;
-      const b = given[j]!;
+  for (const [i, a] of given.entries()) {
+    for (const b of given.slice(i + 1)) {
       if (sameFile(a.path, b.path, host)) {
         const names = a.path === b.path ? a.path : `${a.path} and ${b.path}`;
         throw new ArgumentError(`${a.flag} and ${b.flag} name the same file (${names}); give each its own`, b.flag);

@@ -79,10 +79,10 @@ describe('iperf3 parameters', () => {
 });
 
 describe('iperf3 results', () => {
-  /** iperf3 3.12's client results in reverse mode, as captured with -d: -1 written as 2^64 − 1. */
+  /** iperf3 3.12's client results in reverse mode, as captured with -d: -1 written as 2^64 − 1 (which a double rounds to 2^64). */
   const captured = {
-    cpu_util_total: 54.2, cpu_util_user: 1.5, cpu_util_system: 52.6, sender_has_retransmits: 18446744073709551615, congestion_used: 'bbr',
-    streams: [{ id: 1, bytes: 2995584971, retransmits: 18446744073709551615, jitter: 0, errors: 0, packets: 0, start_time: 0, end_time: 2.000523 }],
+    cpu_util_total: 54.2, cpu_util_user: 1.5, cpu_util_system: 52.6, sender_has_retransmits: 2 ** 64, congestion_used: 'bbr',
+    streams: [{ id: 1, bytes: 2995584971, retransmits: 2 ** 64, jitter: 0, errors: 0, packets: 0, start_time: 0, end_time: 2.000523 }],
   };
 
   it('reads iperf3 3.12\'s results, its unsigned -1 as "not counted"', () => {

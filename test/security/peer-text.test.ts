@@ -13,6 +13,7 @@ import { createIdentity } from '../../electron/security/identity.js';
 import { cli } from '../helpers/cli.js';
 
 const EVIL = '\u001b]0;pwned\u0007\u001b[2J\u001b[Hpaired with bank-server (10.0.0.1)\u009b31m\u202egnp.exe';
+// eslint-disable-next-line no-control-regex -- control characters are what the test looks for
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/;
 
 describe('text from the network', { timeout: 60_000 }, () => {

@@ -50,7 +50,7 @@ export function register(program: Command): void {
       process.exitCode = EXIT_RUN_FAILED;
       return;
     }
-    const tell = (m: FromProxyProcess): void => void (process.connected && process.send!(m));
+    const tell = (m: FromProxyProcess): void => void (process.connected && process.send?.(m));
     process.stdout.write(`Longhaul link proxy: ${addr.address}:${addr.port} -> ${target.host}:${target.port}\n`);
     for (const line of describeLink(link.spec, link.preset)) process.stdout.write(line + '\n');
     tell({ type: 'listening', port: addr.port, address: addr.address });

@@ -20,9 +20,10 @@ export function register(program: Command): void {
   addRunOptions(cmd).action(async (targets: string[], flags: RunFlags & { iperf3?: boolean }) => {
     const hosts = targets.map((t) => parseHostPort(t, flags.iperf3 ? IPERF3_DEFAULT_PORT : DEFAULT_PORT));
     const params = runParamsFromFlags(flags);
+    const [only] = hosts.length === 1 ? hosts : [];
     if (flags.iperf3) {
-      if (hosts.length !== 1) throw new ArgumentError('--iperf3 runs against one iperf3 server at a time', 'HOST');
-      const { host, port } = hosts[0]!;
+      if (!only) throw new ArgumentError('--iperf3 runs against one iperf3 server at a time', 'HOST');
+      const { host, port } = only;
       const reports = openRunReports(flags, params, flags.json);
       if (!reports) return;
       const start = (signal: AbortSignal): Iperf3ClientRun => startIperf3Run({ host, port, params, signal, maxWorkersPerRole: flags.workers });
@@ -30,8 +31,8 @@ export function register(program: Command): void {
       process.exitCode = code;
       return;
     }
-    if (hosts.length === 1) {
-      const { host, port } = hosts[0]!;
+    if (only) {
+      const { host, port } = only;
       const reports = openRunReports(flags, params, flags.json);
       if (!reports) return;
       const security = await loadCliTrust();

@@ -21,6 +21,7 @@ import { parseHostPort } from '../run-options.js';
 import { cellTable, planLine, runLine } from '../sweep-output.js';
 import { addSweepOptions, PLAN_FLAGS, sweepPlanFromFlags, type SweepFlags } from '../sweep-options.js';
 import { onStopSignal } from '../stop-signals.js';
+import { itemAt } from '../../contract/present.js';
 
 /** The file to resume, or a new one from the flags; and where the JSON goes. Throws ArgumentError / LonghaulError. */
 async function openSweep(target: string | undefined, flags: SweepFlags): Promise<{ file: SweepFile; jsonPath: string }> {
@@ -73,7 +74,7 @@ export function register(program: Command): void {
     });
     runner.on('progress', (p) => {
       if (p.kind === 'run-done') {
-        process.stdout.write(runLine(p.run, describeCellValues(cells[p.run.cell]!.values), p.position, p.total) + '\n');
+        process.stdout.write(runLine(p.run, describeCellValues(itemAt(cells, p.run.cell, 'sweep cell').values), p.position, p.total) + '\n');
       } else if (p.kind === 'stopped' && p.error) {
         process.stderr.write(`longhaul: sweep stopped: ${printable(p.error.code)}: ${printable(p.error.message)}\n`);
       }

@@ -43,13 +43,14 @@ function sideOf(direction: Diagnosis['direction'], end: 'sender' | 'receiver'): 
 }
 
 /** The window per stream that fills the path: the given path rate × the path's RTT, over the streams. */
+export function neededWindowBytes(rateBitsPerSec: number, rttSeconds: number, streams: number): number;
+export function neededWindowBytes(rateBitsPerSec: number | null, rttSeconds: number, streams: number): number | null;
 export function neededWindowBytes(rateBitsPerSec: number | null, rttSeconds: number, streams: number): number | null {
   return rateBitsPerSec === null ? null : wholeBytesUp(bdpBytes(rateBitsPerSec, rttSeconds) / Math.max(1, streams));
 }
 
 /** Longhaul's own --window overrides every OS setting: when it was the limit, say so first. */
-function requestLine(r: LonghaulResult, need: AdviceNeed): AdviceLine {
-  const asked = r.params.windowBytes!;
+function requestLine(asked: number, need: AdviceNeed): AdviceLine {
   return {
     setting: "Longhaul's --window (set on every stream end's socket, which turns the OS's autotuning off for it)",
     currentValue: `${groupDigits(asked)} bytes`,
@@ -85,12 +86,12 @@ export function adviseResult(r: LonghaulResult, local: LocalSettings): Advice[] 
     };
     const needFor = (side: Side): AdviceNeed => ({
       windowBytes: neededWindowBytes(rate, rtt, streams),
-      bytesPerMbit: neededWindowBytes(1e6, rtt, streams)!,
+      bytesPerMbit: neededWindowBytes(1e6, rtt, streams),
       pathMssBytes: DEFAULT_MSS_BYTES,
       current: (key) => (side === r.writtenBy ? local[key] ?? null : null),
     });
     if (d.verdict === 'window-limited' && r.params.windowBytes !== null) {
-      push('controller', 'longhaul-request', requestLine(r, needFor('controller')), osFamily(r.controller.os).label);
+      push('controller', 'longhaul-request', requestLine(r.params.windowBytes, needFor('controller')), osFamily(r.controller.os).label);
     }
     if (d.verdict === 'application-limited') push(sender, 'application', applicationLine(r), osFamily(r[sender].os).label);
     for (const [topic, end] of topicsFor(d, r, needFor(sender))) {

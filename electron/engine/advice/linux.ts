@@ -14,7 +14,8 @@ const BUFFER_PER_WINDOW = 2;
 /** The third (maximum) value of a `min default max` triple, or null. */
 function maxOf(triple: string | null): number | null {
   const v = triple?.trim().split(/\s+/).map(Number);
-  return v && v.length === 3 && v.every(Number.isFinite) ? v[2]! : null;
+  const max = v?.length === 3 ? v[2] : undefined;
+  return max !== undefined && v?.every(Number.isFinite) ? max : null;
 }
 
 /** Whether a read value already meets the need (then the setting is not the limit and is left out). */

@@ -65,13 +65,15 @@ export class GroupSeries {
     const counted = s.streams.filter(([id]) => this.counts(id, s.side)).reduce((a, [, bytes]) => a + bytes, 0);
     byIndex.set(s.index, { bytes: counted, t: s.t });
     const all = [...track.sides.values()].map((m) => m.get(s.index));
-    if (all.some((x) => x === undefined)) return;
+    const known = all.filter((x) => x !== undefined);
+    if (known.length < all.length) return;
     for (const m of track.sides.values()) m.delete(s.index);
-    const bytes = all.reduce((a, x) => a + x!.bytes, 0);
-    const t = Math.max(...all.map((x) => x!.t));
+    const bytes = known.reduce((a, x) => a + x.bytes, 0);
+    const t = Math.max(...known.map((x) => x.t));
     const dt = t - track.lastT;
     // The final sample can close a sliver of an interval; its rate is noise, so it is not plotted (its bytes count).
-    if (dt > 0 && !(s.final && dt < 0.05)) push(this.peers[s.peer]!, { x: t, y: ((bytes - track.lastBytes) * 8) / dt }, this.maxPoints);
+    const line = this.peers[s.peer];
+    if (line && dt > 0 && !(s.final && dt < 0.05)) push(line, { x: t, y: ((bytes - track.lastBytes) * 8) / dt }, this.maxPoints);
     const done = this.sum.add(s.peer, s.index, bytes - track.lastBytes, t);
     if (s.final) done.push(...this.sum.end(s.peer));
     for (const iv of done) {

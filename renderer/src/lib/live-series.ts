@@ -112,13 +112,15 @@ export function push(series: Point[], p: Point, max: number): void {
   if (series.length <= max) return;
   const merged: Point[] = [];
   for (let i = 0; i + 1 < series.length; i += 2) {
-    const a = series[i]!;
-    const b = series[i + 1]!;
-    const t0 = i > 0 ? series[i - 1]!.x : 0;
+    const a = series[i];
+    const b = series[i + 1];
+    if (!a || !b) break;
+    const t0 = series[i - 1]?.x ?? 0;
     const da = a.x - t0;
     const db = b.x - a.x;
     merged.push({ x: b.x, y: da + db > 0 ? (a.y * da + b.y * db) / (da + db) : b.y });
   }
-  if (series.length % 2 === 1) merged.push(series[series.length - 1]!);
+  const last = series.at(-1);
+  if (series.length % 2 === 1 && last) merged.push(last);
   series.splice(0, series.length, ...merged);
 }

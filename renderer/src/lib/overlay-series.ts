@@ -74,20 +74,23 @@ export function decimate(points: OverlayPoint[], max = MAX_OVERLAY_POINTS): Over
   const out: OverlayPoint[] = [];
   for (let at = 0; at < points.length; at += per) {
     const bucket = points.slice(at, at + per);
-    const known = bucket.filter((p) => p.y !== null);
-    const gap = known.length < bucket.length ? bucket.find((p) => p.y === null)! : null;
-    if (known.length === 0) {
-      out.push(gap!);
+    const known = bucket.filter((p): p is OverlayPoint & { y: number } => p.y !== null);
+    const gap = bucket.find((p) => p.y === null) ?? null;
+    const [firstKnown] = known;
+    if (!firstKnown) {
+      if (gap) out.push(gap);
       continue;
     }
-    const lo = known.reduce((a, p) => (p.y! < a.y! ? p : a));
-    const hi = known.reduce((a, p) => (p.y! > a.y! ? p : a));
+    const lo = known.reduce((a, p) => (p.y < a.y ? p : a), firstKnown);
+    const hi = known.reduce((a, p) => (p.y > a.y ? p : a), firstKnown);
     // With a gap, the gap and the low point (a stall stays visible); else the low and the high.
     const keep = gap ? [lo, gap] : lo === hi ? [lo] : [lo, hi];
     out.push(...keep.sort((p, q) => p.x - q.x));
   }
-  if (out[0] !== points[0]) out.unshift(points[0]!);
-  if (out.at(-1) !== points.at(-1)) out.push(points.at(-1)!);
+  const first = points[0];
+  const last = points.at(-1);
+  if (first && out[0] !== first) out.unshift(first);
+  if (last && out.at(-1) !== last) out.push(last);
   return out;
 }
 

@@ -59,7 +59,8 @@ function indexOf(values: readonly (number | string | null)[], v: number | string
 /** The chart for a plan's cells: a heat map for two swept settings, grouped bars otherwise. */
 export function sweepChart(plan: SweepPlan, cells: readonly SweepCellSummary[]): SweepChartData {
   const swept = sweptDimensions(plan);
-  if (swept.length === 2) return heatMap(swept[0]!, swept[1]!, cells);
+  const [across, down] = swept;
+  if (swept.length === 2 && across && down) return heatMap(across, down, cells);
   return bars(swept, cells);
 }
 

@@ -47,9 +47,8 @@ type Item<T> = { ok: true; value: T } | { ok: false; error: string };
 const DEFAULT_WORDS = /^(os\s*default|default|os|auto)$/i;
 
 /** A comma-separated list: each item parsed by `one`, duplicates and over-long lists refused. */
-export function parseList<T>(text: string, one: (item: string) => Item<T>): Item<T[]> {
+export function parseList<T>(text: string, one: (item: string) => Item<T>): Item<[T, ...T[]]> {
   const items = text.split(',').map((s) => s.trim()).filter((s) => s !== '');
-  if (items.length === 0) return { ok: false, error: 'at least one value' };
   if (items.length > MAX_VALUES) return { ok: false, error: `at most ${MAX_VALUES} values` };
   const out: T[] = [];
   for (const item of items) {
@@ -58,7 +57,8 @@ export function parseList<T>(text: string, one: (item: string) => Item<T>): Item
     if (out.includes(r.value)) return { ok: false, error: `${item} is listed twice` };
     out.push(r.value);
   }
-  return { ok: true, value: out };
+  const [first, ...rest] = out;
+  return first === undefined ? { ok: false, error: 'at least one value' } : { ok: true, value: [first, ...rest] };
 }
 
 function sizeItem(min: number, max: number, range: string, allowDefault: boolean) {
@@ -122,7 +122,8 @@ export function validateSweepForm(f: SweepForm, target: SweepTarget, seed: numbe
   if (!p.ok) errors.pause = p.error;
   else if (p.value > MAX_PAUSE_SECONDS) errors.pause = `at most ${MAX_PAUSE_SECONDS} s`;
 
-  if (!windows.ok || !buffers.ok || !streams.ok || !mss.ok || !p.ok || repeat === null || Object.keys(errors).length > 0) return { plan: null, errors };
+  const [direction] = f.directions;
+  if (!windows.ok || !buffers.ok || !streams.ok || !mss.ok || !p.ok || repeat === null || direction === undefined || Object.keys(errors).length > 0) return { plan: null, errors };
 
   const dimensions: SweepDimension[] = [];
   if (windows.value.length > 1) dimensions.push({ name: 'windowBytes', values: windows.value });
@@ -139,8 +140,8 @@ export function validateSweepForm(f: SweepForm, target: SweepTarget, seed: numbe
   const plan: SweepPlan = {
     target,
     base: {
-      streams: streams.value[0]!, bufferBytes: buffers.value[0]!, windowBytes: windows.value[0] ?? null,
-      bytes: null, seconds, direction: f.directions[0]!, intervalSeconds: 1,
+      streams: streams.value[0], bufferBytes: buffers.value[0], windowBytes: windows.value[0],
+      bytes: null, seconds, direction, intervalSeconds: 1,
       // Absent rather than null, as a single run sends it: an older partner's strict schema still accepts the run.
       ...(mssBytes === null ? {} : { mssBytes }),
     },

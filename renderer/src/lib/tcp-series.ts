@@ -51,5 +51,8 @@ export function median(vs: number[]): number | null {
   if (vs.length === 0) return null;
   const s = [...vs].sort((a, b) => a - b);
   const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+  const hi = s[m];
+  const lo = s[m - 1];
+  if (hi === undefined) return null;
+  return s.length % 2 || lo === undefined ? hi : (lo + hi) / 2;
 }
