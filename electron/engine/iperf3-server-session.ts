@@ -10,6 +10,7 @@ import type net from 'node:net';
 import os from 'node:os';
 import type { LonghaulResult, Side } from '../contract/result.js';
 import type { ListenerMss, ListenerTuning } from '../native/tuned-socket.js';
+import { plainAddress } from '../native/owned-socket.js';
 import { resultIdOf } from '../iperf3/cookie.js';
 import { readClientParams, type Iperf3ClientAsk, type ServerLimits } from '../iperf3/params-document.js';
 import { readResults, resultsDocument } from '../iperf3/results-document.js';
@@ -200,7 +201,8 @@ export class Iperf3ServerSession extends EventEmitter<Iperf3SessionEvents> {
       software: SOFTWARE,
       writtenBy: 'responder',
       controller: {
-        hostname: this.remoteAddress,
+        // An IPv4 client seen through the dual-stack listener is named as IPv4 (History shows this).
+        hostname: plainAddress(this.remoteAddress),
         address: `${this.remoteAddress}:${this.control.socket.remotePort ?? 0}`,
         software: `iperf3 ${ask.version ?? '(version not sent)'}`,
       },
