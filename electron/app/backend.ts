@@ -20,6 +20,7 @@ import { EventHub } from './event-hub.js';
 import { exportAs, type ExportFile } from './exporters.js';
 import { GroupHost } from './group-host.js';
 import { HistoryStore } from './history-store.js';
+import { Iperf3Host } from './iperf3-host.js';
 import { sendersOf, toLiveSample } from './live-sample.js';
 import { parseRequest } from './request-schemas.js';
 import { ResponderHost } from './responder-host.js';
@@ -52,6 +53,8 @@ export class AppBackend {
   readonly hub = new EventHub();
   readonly history: HistoryStore;
   private readonly responder: ResponderHost;
+  /** The Waiting screen's iperf3 server, beside the responder (electron/app/iperf3-host.ts). */
+  private readonly iperf3: Iperf3Host;
   /** Sweeps (one at a time, never beside a single run): electron/app/sweep-host.ts. */
   readonly sweeps: SweepHost;
   /** Multi-peer runs (one at a time, never beside another run): electron/app/group-host.ts. */
@@ -69,6 +72,7 @@ export class AppBackend {
   constructor(private readonly opts: BackendOptions) {
     this.history = new HistoryStore(opts.dataDir);
     this.responder = new ResponderHost(this.hub, this.history, () => this.trust());
+    this.iperf3 = new Iperf3Host(this.hub, this.history);
     this.sweeps = new SweepHost(this.hub, opts.dataDir, () => this.trust(), () => this.active !== null || this.starting || this.measuring || this.groups.busy);
     this.groups = new GroupHost(this.hub, opts.dataDir, () => this.trust(), () => this.active !== null || this.starting || this.measuring || this.sweeps.busy);
     this.handlers = {
@@ -77,7 +81,13 @@ export class AppBackend {
       startRun: async (req) => this.startRun(req),
       stopRun: async ({ runId }) => this.stopRun(runId),
       startResponder: async ({ port, bind }) => this.responder.start(port, bind),
-      stopResponder: async () => this.responder.stop(),
+      // The iperf3 server lives beside the responder: it stops when waiting stops.
+      stopResponder: async () => {
+        await this.iperf3.stop();
+        return this.responder.stop();
+      },
+      startIperf3Server: async ({ port }) => this.iperf3.start(port),
+      stopIperf3Server: async () => this.iperf3.stop(),
       listHistory: async () => this.history.list(),
       loadResult: async ({ id }) => this.load(id),
       exportResult: async ({ id, format }) => opts.saveExport(exportAs(await this.load(id), format)),
@@ -124,6 +134,7 @@ export class AppBackend {
       await Promise.race([a.run.result, new Promise((r) => setTimeout(r, 8000).unref())]);
       await a.link?.stop();
     }
+    await this.iperf3.stop();
     await this.responder.stop();
   }
 

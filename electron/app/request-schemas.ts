@@ -70,6 +70,8 @@ const SCHEMAS: { [K in InvokeName]: z.ZodType<Invokes[K]['req']> } = {
   stopRun: z.object({ runId: z.string().max(64) }).strict(),
   startResponder: z.object({ port: listenPort, bind: host.nullable() }).strict(),
   stopResponder: z.null(),
+  startIperf3Server: z.object({ port: listenPort }).strict(),
+  stopIperf3Server: z.null(),
   listHistory: z.null(),
   loadResult: z.object({ id }).strict(),
   exportResult: z.object({ id, format }).strict(),

@@ -1,9 +1,12 @@
 /**
  * `longhaul listen --iperf3`: serve `iperf3 -c` clients (engine/iperf3-server.ts). No
  * pairing and no DNS-SD: an iperf3 client knows neither. A line per test says what came
- * in; the whole result goes to a parent process over IPC (tests), not to the History folder.
+ * in; each result is saved to the History folder (app/data-dir.ts, as the app saves its
+ * runs) and the line says where, and it also goes to a parent process over IPC (tests).
  */
 import os from 'node:os';
+import { resultsDir } from '../app/data-dir.js';
+import { HistoryStore } from '../app/history-store.js';
 import { Iperf3Server } from '../engine/iperf3-server.js';
 import type { ServerLimits } from '../iperf3/params-document.js';
 import { describeError } from '../util/errors.js';
@@ -34,6 +37,10 @@ export async function listenIperf3(o: ListenIperf3Options): Promise<void> {
   process.send?.({ type: 'listening', port: addr.port, address: addr.address });
   server.on('rejected', (peer, why) => process.stdout.write(`turned away ${peer}: ${why}\n`));
   server.on('session', (s) => process.stdout.write(`iperf3 client connected from ${s.remoteAddress}\n`));
+  const history = new HistoryStore(resultsDir());
+  // Saves in order, and the process waits for the last before it exits.
+  let saving: Promise<unknown> = Promise.resolve();
+  let saveFailed = false;
   let stopListening = (): void => {};
   await new Promise<void>((resolve) => {
     stopListening = onStop(resolve);
@@ -42,15 +49,25 @@ export async function listenIperf3(o: ListenIperf3Options): Promise<void> {
         const t = result.total;
         process.stdout.write(`test ${result.id} with ${result.controller.software} ${result.partial ? 'ended early' : 'complete'}: `
           + `${groupDigits(t.bytes)} bytes received, ${formatRate(t.bitsPerSecond)} wall-clock aggregate\n`);
-        process.send?.({ type: 'result', result });
+        saving = saving.then(async () => {
+          const { savedPath, saveError } = await history.trySave(result);
+          if (savedPath) process.stdout.write(`saved to History: ${savedPath}\n`);
+          else {
+            saveFailed = true;
+            process.stderr.write(`longhaul: test ${result.id} was not saved to History (${history.dir}): ${saveError}\n`);
+          }
+          process.send?.({ type: 'result', result, savedPath });
+        });
       }
       if (err) process.stdout.write(`test ended: ${err.code}: ${err.message}\n`);
       if (o.once) {
         process.exitCode = err || result?.partial || !result ? EXIT_RUN_FAILED : EXIT_OK;
-        resolve();
+        void saving.then(() => resolve());
       }
     });
   });
   stopListening();
   await server.close();
+  await saving;
+  if (saveFailed && o.once) process.exitCode = EXIT_RUN_FAILED;
 }

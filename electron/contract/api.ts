@@ -188,6 +188,18 @@ export interface ResponderStatus {
   pairingCode: string | null;
 }
 
+/** The Waiting screen's "also answer iperf3 clients" switch: an iperf3 server beside the responder (docs/iperf3.md). */
+export interface Iperf3ServerStatus {
+  state: 'stopped' | 'listening' | 'running';
+  port: number | null;
+  /** The iperf3 client of the test in progress, when running. */
+  peer: string | null;
+  /** The live run's id (its samples and end come on the responder's channels), when running. */
+  runId: string | null;
+  /** Why it is off (e.g. the port is in use); null when it was switched off or is on. */
+  error: { code: LonghaulErrorCode; message: string } | null;
+}
+
 export interface HistoryEntry {
   id: string;
   startedAt: string;
@@ -242,6 +254,9 @@ export interface Invokes {
   stopRun: { channel: 'run:stop'; req: { runId: string }; res: { stopping: boolean } };
   startResponder: { channel: 'responder:start'; req: { port: number; bind: string | null }; res: ResponderStatus };
   stopResponder: { channel: 'responder:stop'; req: null; res: ResponderStatus };
+  /** Also answer `iperf3 -c` clients on `port` (TCP, no pairing); its runs come on the responder's sample and end channels. */
+  startIperf3Server: { channel: 'iperf3:start'; req: { port: number }; res: Iperf3ServerStatus };
+  stopIperf3Server: { channel: 'iperf3:stop'; req: null; res: Iperf3ServerStatus };
   listHistory: { channel: 'history:list'; req: null; res: HistoryListing };
   loadResult: { channel: 'history:load'; req: { id: string }; res: LonghaulResult };
   exportResult: { channel: 'export:save'; req: { id: string; format: ExportFormat }; res: ExportOutcome };
@@ -281,6 +296,7 @@ export interface Events {
   onResponder: { channel: 'responder:status'; payload: ResponderStatus };
   onResponderSample: { channel: 'responder:sample'; payload: LiveSample };
   onResponderEnd: { channel: 'responder:end'; payload: RunEnded };
+  onIperf3Server: { channel: 'iperf3:status'; payload: Iperf3ServerStatus };
   onSweepProgress: { channel: 'sweep:progress'; payload: SweepProgressEvent };
   onGroupEnd: { channel: 'group:end'; payload: GroupEnded };
 }
@@ -298,6 +314,8 @@ export const INVOKES: { readonly [K in InvokeName]: Invokes[K]['channel'] } = {
   stopRun: 'run:stop',
   startResponder: 'responder:start',
   stopResponder: 'responder:stop',
+  startIperf3Server: 'iperf3:start',
+  stopIperf3Server: 'iperf3:stop',
   listHistory: 'history:list',
   loadResult: 'history:load',
   exportResult: 'export:save',
@@ -327,6 +345,7 @@ export const EVENTS: { readonly [K in EventName]: Events[K]['channel'] } = {
   onResponder: 'responder:status',
   onResponderSample: 'responder:sample',
   onResponderEnd: 'responder:end',
+  onIperf3Server: 'iperf3:status',
   onSweepProgress: 'sweep:progress',
   onGroupEnd: 'group:end',
 };

@@ -10,6 +10,7 @@ import type net from 'node:net';
 import os from 'node:os';
 import type { LonghaulResult, Side } from '../contract/result.js';
 import type { ListenerMss, ListenerTuning } from '../native/tuned-socket.js';
+import { plainAddress } from '../native/owned-socket.js';
 import { resultIdOf } from '../iperf3/cookie.js';
 import { readClientParams, type Iperf3ClientAsk, type ServerLimits } from '../iperf3/params-document.js';
 import { readResults, resultsDocument } from '../iperf3/results-document.js';
@@ -44,7 +45,8 @@ export interface Iperf3SessionOptions {
   limits: ServerLimits;
   timeoutsMs: Iperf3ServerTimeouts;
   maxWorkersPerRole?: number;
-  tuneListener?: (windowBytes: number) => ListenerTuning;
+  /** `ready`, when given, settles once the listener takes the streams (iperf3-port-takeover.ts): CREATE_STREAMS waits for it. */
+  tuneListener?: (windowBytes: number) => ListenerTuning & { ready?: Promise<void> };
   tuneListenerMss?: (mssBytes: number) => ListenerMss;
 }
 
@@ -57,6 +59,8 @@ export interface Iperf3SessionEvents {
 
 export class Iperf3ServerSession extends EventEmitter<Iperf3SessionEvents> {
   readonly remoteAddress: string;
+  /** Where the client reached this server (the control connection's local address). */
+  readonly localAddress: string;
   private plan: PlannedStream[] = [];
   private plane: DataPlane | null = null;
   private recorder: RunRecorder | null = null;
@@ -66,10 +70,12 @@ export class Iperf3ServerSession extends EventEmitter<Iperf3SessionEvents> {
   private tuning: { restore: () => string | null }[] = [];
   private ended = false;
   private started = false;
+  private listenerReady: Promise<void> | undefined;
 
   constructor(private readonly control: Iperf3Control, private readonly cookie: Buffer, private readonly opts: Iperf3SessionOptions) {
     super();
     this.remoteAddress = control.socket.remoteAddress ?? '';
+    this.localAddress = control.socket.localAddress ?? '';
     queueMicrotask(() => void this.run());
   }
 
@@ -90,6 +96,17 @@ export class Iperf3ServerSession extends EventEmitter<Iperf3SessionEvents> {
       return this.fail(err instanceof LonghaulError ? err : new LonghaulError('LH_ERR_WORKER', describeError(err).message));
     }
     socket.destroy(); // the worker holds its own copy of the descriptor now
+    if (++this.handedOver === this.plan.length) this.streamsIn?.();
+  }
+
+  /** A data connection the addon accepted with this test's cookie (iperf3-port-takeover.ts): the next stream, in accept order. */
+  async acceptOwned(fd: number): Promise<void> {
+    const index = this.accepted++;
+    try {
+      await this.plane!.adoptOwned(this.plan[index]!.id, fd);
+    } catch (err) {
+      return this.fail(err instanceof LonghaulError ? err : new LonghaulError('LH_ERR_WORKER', describeError(err).message));
+    }
     if (++this.handedOver === this.plan.length) this.streamsIn?.();
   }
 
@@ -120,6 +137,7 @@ export class Iperf3ServerSession extends EventEmitter<Iperf3SessionEvents> {
     }
     const params = ask.params as RunParams;
     const { plane, recorder, done } = this.prepare(params, ask);
+    await this.listenerReady;
     this.emit('phase', 'streams');
     c.writeState(IPERF3_STATE.CREATE_STREAMS);
     await this.waitForStreams(t.streams);
@@ -174,6 +192,7 @@ export class Iperf3ServerSession extends EventEmitter<Iperf3SessionEvents> {
     if (params.windowBytes !== null) {
       const t = this.opts.tuneListener?.(params.windowBytes) ?? { applied: false as const, reason: 'this server cannot set its listening socket\'s buffers', restore: () => null };
       this.tuning.push(t);
+      this.listenerReady = 'ready' in t ? t.ready : undefined;
       listenerWindow = t.applied ? { applied: true, reason: null, window: (t.window ?? null) as null } : { applied: false, reason: t.reason };
     }
     let listenerMss = null;
@@ -187,7 +206,8 @@ export class Iperf3ServerSession extends EventEmitter<Iperf3SessionEvents> {
       software: SOFTWARE,
       writtenBy: 'responder',
       controller: {
-        hostname: this.remoteAddress,
+        // An IPv4 client seen through the dual-stack listener is named as IPv4 (History shows this).
+        hostname: plainAddress(this.remoteAddress),
         address: `${this.remoteAddress}:${this.control.socket.remotePort ?? 0}`,
         software: `iperf3 ${ask.version ?? '(version not sent)'}`,
       },

@@ -8,6 +8,7 @@
 import { EventEmitter } from 'node:events';
 import net from 'node:net';
 import type { LonghaulResult } from '../contract/result.js';
+import { chooseDataConn } from '../native/data-conn.js';
 import { nativeSockets } from '../native/load-native.js';
 import { tuneListener, tuneListenerMss } from '../native/tuned-socket.js';
 import type { ServerLimits } from '../iperf3/params-document.js';
@@ -17,6 +18,7 @@ import { COOKIE_BYTES, IPERF3_DEFAULT_PORT, IPERF3_STATE, MAX_CLIENT_RESULTS_JSO
 import type { LonghaulError } from '../util/errors.js';
 import { DEFAULT_RESPONDER_LIMITS } from './responder-session.js';
 import { Iperf3Control } from './iperf3-control.js';
+import { takeOverPort, type TakeoverTuning } from './iperf3-port-takeover.js';
 import { DEFAULT_IPERF3_SERVER_TIMEOUTS, Iperf3ServerSession, type Iperf3ServerTimeouts } from './iperf3-server-session.js';
 
 export interface Iperf3ServerOptions {
@@ -74,6 +76,9 @@ export class Iperf3Server extends EventEmitter<Iperf3ServerEvents> {
   private active: Iperf3ServerSession | null = null;
   private pending = 0;
   private readonly sockets = new Set<net.Socket>();
+  /** Where the addon owns data connections (Windows): the port taken over for a test's streams, given back by this. */
+  private giveBack: (() => void) | null = null;
+  private closing = false;
 
   constructor(private readonly opts: Iperf3ServerOptions = {}) {
     super();
@@ -105,6 +110,8 @@ export class Iperf3Server extends EventEmitter<Iperf3ServerEvents> {
 
   /** Stop accepting, end every connection (a running test ends partial). Idempotent. */
   close(): Promise<void> {
+    this.closing = true;
+    this.giveBack?.();
     for (const s of this.sockets) s.destroy();
     return new Promise((resolve) => {
       if (!this.server.listening) return resolve();
@@ -146,18 +153,61 @@ export class Iperf3Server extends EventEmitter<Iperf3ServerEvents> {
     socket.resume();
     const native = nativeSockets();
     const api = native.api;
-    const session = new Iperf3ServerSession(new Iperf3Control(socket, MAX_CLIENT_RESULTS_JSON_BYTES, 'iperf3 client'), cookie, {
+    // Windows: Node's listener cannot have its window set; the addon takes the port over for the streams.
+    const owned = api && chooseDataConn(api).mode === 'owned' ? api : null;
+    const session: Iperf3ServerSession = new Iperf3ServerSession(new Iperf3Control(socket, MAX_CLIENT_RESULTS_JSON_BYTES, 'iperf3 client'), cookie, {
       limits: { ...DEFAULT_RESPONDER_LIMITS, ...this.opts.limits },
       timeoutsMs: { ...DEFAULT_IPERF3_SERVER_TIMEOUTS, ...this.opts.timeoutsMs },
       maxWorkersPerRole: this.opts.maxWorkersPerRole,
-      tuneListener: (w) => (api ? tuneListener(api, this.server, w) : { applied: false, reason: native.reason, restore: () => null }),
+      tuneListener: (w) => (owned ? this.takeOver(owned, session, w)
+        : api ? tuneListener(api, this.server, w) : { applied: false, reason: native.reason, restore: () => null }),
       tuneListenerMss: api ? (b) => tuneListenerMss(api, this.server, b) : undefined,
     });
     this.active = session;
+    // The streams are in: the port goes back to Node (busy answers again) while the test runs.
+    session.on('phase', (p) => {
+      if (p === 'running') this.giveBack?.();
+    });
     session.once('end', (result, err) => {
       if (this.active === session) this.active = null;
       this.emit('session-end', result, err);
     });
     this.emit('session', session);
+  }
+
+  /** Take the port over for this test's streams (iperf3-port-takeover.ts); the tuning records whether the window was applied. */
+  private takeOver(api: NonNullable<ReturnType<typeof nativeSockets>['api']>, session: Iperf3ServerSession, windowBytes: number): TakeoverTuning {
+    const port = (this.server.address() as net.AddressInfo | null)?.port ?? this.opts.port ?? IPERF3_DEFAULT_PORT;
+    const tuning = takeOverPort(api, {
+      server: this.server,
+      host: this.opts.host,
+      port,
+      bindAddress: session.localAddress,
+      peerAddress: session.remoteAddress,
+      windowBytes,
+      cookieTimeoutMs: this.opts.cookieTimeoutMs ?? 10_000,
+      onStream: (fd, cookie, peer) => {
+        if (this.active === session && session.wantsData(cookie)) return void session.acceptOwned(fd);
+        try {
+          api.closeFd(fd);
+        } catch {
+          // already closed
+        }
+        this.emit('rejected', peer, 'not a stream of the test in progress (the port is taken over for its streams)');
+      },
+      onRejected: (peer, why) => this.emit('rejected', peer, why),
+      onRelistenFailed: (why) => this.emit('rejected', 'listener', why),
+      keepListening: () => !this.closing,
+    });
+    if (tuning.applied) {
+      this.giveBack = () => {
+        this.giveBack = null;
+        tuning.restore();
+      };
+    }
+    return { ...tuning, restore: () => {
+      this.giveBack?.();
+      return null;
+    } };
   }
 }

@@ -46,6 +46,10 @@ export interface OwnedListenerOptions {
   mssBytes?: number | null;
   headerTimeoutMs?: number;
   maxPending?: number;
+  /** The port to listen on; default 0, a free one (the iperf3 server takes its own port over: iperf3-port-takeover.ts). */
+  port?: number;
+  /** Bytes each connection sends first; default a Longhaul data header (an iperf3 stream sends its 37-byte cookie). */
+  headerBytes?: number;
 }
 
 export class OwnedDataListener extends EventEmitter<OwnedListenerEvents> {
@@ -82,7 +86,7 @@ export class OwnedDataListener extends EventEmitter<OwnedListenerEvents> {
     const { fd, setup } = createOwnedSocket(api, family, o.windowBytes, o.mssBytes ?? null);
     let port: number;
     try {
-      port = ownedApi(api).bindListen(fd, bindAddress, 0, 128);
+      port = ownedApi(api).bindListen(fd, bindAddress, o.port ?? 0, 128);
     } catch (err) {
       api.closeFd(fd);
       throw err;
@@ -121,7 +125,7 @@ export class OwnedDataListener extends EventEmitter<OwnedListenerEvents> {
     }
     if (this.pending >= (this.o.maxPending ?? 32)) return this.turnAway(c.fd, peer, 'too many data connections waiting to identify themselves');
     this.pending++;
-    this.owned.readExact(c.fd, DATA_HEADER_BYTES, this.o.headerTimeoutMs ?? 10_000).then((header) => {
+    this.owned.readExact(c.fd, this.o.headerBytes ?? DATA_HEADER_BYTES, this.o.headerTimeoutMs ?? 10_000).then((header) => {
       this.pending--;
       if (this.closed) return this.turnAway(c.fd, peer, 'the run is no longer taking data connections');
       this.emit('connection', { ...c, header });

@@ -127,6 +127,14 @@ export function wireEvents(): void {
       app.responderResult = null;
     }
   });
+  api.onIperf3Server((s) => {
+    app.iperf3Server = s;
+    if (s.state === 'running' && s.runId && app.responderRun?.runId !== s.runId) {
+      // An iperf3 client is the controller; this PC's samples come on the responder's channel.
+      app.responderRun = newLiveRun(s.runId, null, () => 'controller');
+      app.responderResult = null;
+    }
+  });
   api.onResponderSample((s) => {
     const run = app.responderRun;
     if (!run || run.runId !== s.runId) return;

@@ -3,7 +3,7 @@
  * screen → partner → link → test form → run → result. Screens read and write
  * it; only `run-control.ts` talks to the API about runs.
  */
-import { IPERF3_DEFAULT_PORT, type BypassState, type ConnectionCheck, type HistoryEntry, type LinkChoice, type PartnerKind, type ResponderStatus, type RunPhase, type SystemInfo, type UiLinkPreset, type UiRunParams } from '../../electron/contract/api.js';
+import { IPERF3_DEFAULT_PORT, type BypassState, type ConnectionCheck, type HistoryEntry, type Iperf3ServerStatus, type LinkChoice, type PartnerKind, type ResponderStatus, type RunPhase, type SystemInfo, type UiLinkPreset, type UiRunParams } from '../../electron/contract/api.js';
 import type { LonghaulGroupResult } from '../../electron/contract/group.js';
 import type { LonghaulResult } from '../../electron/contract/result.js';
 import type { GroupSeries } from './lib/group-series.js';
@@ -92,6 +92,8 @@ class AppState {
   responder = $state<ResponderStatus | null>(null);
   responderRun = $state<LiveRun | null>(null);
   responderResult = $state<LonghaulResult | null>(null);
+  /** The Waiting screen's iperf3 server (its runs share responderRun and responderResult). */
+  iperf3Server = $state<Iperf3ServerStatus | null>(null);
   /** true while the local responder was started by "Both on this PC". */
   loopback = $state(false);
   sweepForm = $state<SweepForm>({ ...DEFAULT_SWEEP_FORM, directions: [...DEFAULT_SWEEP_FORM.directions], links: [...DEFAULT_SWEEP_FORM.links], paths: [...DEFAULT_SWEEP_FORM.paths] });

@@ -174,6 +174,30 @@ describe('iperf3 server hardening', { timeout: 60_000 }, () => {
     await assertFreeSoon();
   });
 
+  it('a connection handler that fails ends that connection, not the process; the server serves the next client', async () => {
+    // A 'session' listener that throws makes the accept handler's promise reject (commit 37ea34b's .catch):
+    // unhandled, Node ends the process (the app's main process hosts this server too).
+    const boom = (): never => {
+      throw new Error('listener failed on purpose');
+    };
+    await assertFreeSoon();
+    server.once('session', boom);
+    const before = rejected.length;
+    const end = nextEnd();
+    const c = await client();
+    c.socket.write(makeCookie());
+    const closedAfterMs = await c.closed;
+    assert.ok(closedAfterMs < 250, `closed at once by the handler's catch, not at the 300 ms parameters deadline (${closedAfterMs} ms)`);
+    assert.ok(rejected.slice(before).some((r) => r.includes('internal error') && r.includes('listener failed on purpose')), `said why: ${rejected.slice(before).join('; ')}`);
+    assert.equal((await end).err?.code, 'LH_ERR_PEER_GONE', 'the half-started test ended as a lost client');
+    await assertFreeSoon();
+    const ok = await client();
+    ok.socket.write(makeCookie());
+    assert.deepEqual([...(await waitFor(1, ok))], [IPERF3_STATE.PARAM_EXCHANGE], 'the next client is served');
+    ok.socket.destroy();
+    await assertFreeSoon();
+  });
+
   it('refuses iperf3 -u with a message iperf3 prints, then serves a real iperf3 -c run', { skip: HAVE_IPERF3 ? false : 'no /usr/bin/iperf3' }, async () => {
     const udp = await runIperf3(['-c', '127.0.0.1', '-p', String(port), '-u', '-t', '1', '-J'], 15_000);
     assert.match(udp.json?.error ?? '', /not implemented/);

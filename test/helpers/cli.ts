@@ -12,8 +12,8 @@ export interface CliResult {
 }
 
 /** Spawn `longhaul ...args`; the returned promise settles on exit (killed after `timeoutMs`). */
-export function cli(args: string[], timeoutMs = 30_000): { child: ChildProcess; done: Promise<CliResult> } {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true' } });
+export function cli(args: string[], timeoutMs = 30_000, env: Record<string, string> = {}): { child: ChildProcess; done: Promise<CliResult> } {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true', ...env } });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -111,9 +111,12 @@ export async function longhaulToIperf3(link: WanLink, seconds: number, window: s
 
 /** `iperf3 -c -J -w W` in A (sending) → `longhaul listen --iperf3 --once` in B; its result comes over IPC. */
 export async function iperf3ToLonghaul(link: WanLink, seconds: number, window: string): Promise<InteropRun> {
+  // The listener saves its result to History: a folder of the test's own, never the user's.
+  const dir = await mkdtemp(join(tmpdir(), 'longhaul-wan-iperf3-history-'));
   const listener = link.spawnInB(process.execPath, [LONGHAUL_BIN, 'listen', '--iperf3', '--port', PORT, '--bind', link.bAddr, '--once'], {
     // `ip netns exec` execs node with the IPC descriptor inherited: the result arrives whole, as JSON.
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    env: { ...process.env, LONGHAUL_DATA_DIR: dir },
   });
   const result = new Promise<LonghaulResult>((resolve) => {
     listener.on('message', (m: { type?: string; result?: LonghaulResult }) => {
@@ -133,5 +136,6 @@ export async function iperf3ToLonghaul(link: WanLink, seconds: number, window: s
     };
   } finally {
     killIfRunning(listener);
+    await rm(dir, { recursive: true, force: true });
   }
 }
