@@ -44,10 +44,6 @@ export default tseslint.config(
   {
     // A `!` says "trust me" where a check, a narrower type or a different shape says why.
     files: ['electron/**/*.ts', 'renderer/**/*.ts', 'renderer/**/*.svelte'],
-    ignores: [
-      // Being rewritten as a class (issue 18 item 1); remove this line when that lands.
-      'electron/engine/data-worker.ts',
-    ],
     rules: { '@typescript-eslint/no-non-null-assertion': 'error' },
   },
 );

@@ -103,7 +103,7 @@ export class Iperf3ServerSession extends EventEmitter<Iperf3SessionEvents> {
   async acceptOwned(fd: number): Promise<void> {
     const index = this.accepted++;
     try {
-      await this.plane!.adoptOwned(this.plan[index]!.id, fd);
+      await present(this.plane, 'the data plane').adoptOwned(itemAt(this.plan, index, 'planned stream').id, fd);
     } catch (err) {
       return this.fail(err instanceof LonghaulError ? err : new LonghaulError('LH_ERR_WORKER', describeError(err).message));
     }

@@ -12,7 +12,7 @@
 import { z } from 'zod';
 import { formatMs } from '../../util/units.js';
 import { registerStage } from '../registry.js';
-import { seededRandom, type Stage, type StageContext, type QueueStage } from '../stage.js';
+import { seededRandom, type StageContext, type QueueStage } from '../stage.js';
 
 export const DEFAULT_DELAY_QUEUE_BYTES = 32 * 1024 * 1024;
 

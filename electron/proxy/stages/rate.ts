@@ -18,7 +18,7 @@ import { z } from 'zod';
 import { formatRate } from '../../util/units.js';
 import { registerStage } from '../registry.js';
 import { DEFAULT_MSS_BYTES, WIRE_OVERHEAD_BYTES, payloadFraction } from '../../contract/wire.js';
-import type { Stage, StageContext, QueueStage } from '../stage.js';
+import type { StageContext, QueueStage } from '../stage.js';
 
 const MIN_QUEUE_BYTES = 64 * 1024;
 /** Chunks of about 2 ms of serialization, at least one segment: smooth pacing, few timers. */

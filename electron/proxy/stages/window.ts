@@ -11,7 +11,7 @@
 import { z } from 'zod';
 import { groupDigits } from '../../util/units.js';
 import { registerStage } from '../registry.js';
-import type { Stage, GateStage } from '../stage.js';
+import type { GateStage } from '../stage.js';
 
 export const windowSchema = z.object({
   type: z.literal('window'),
