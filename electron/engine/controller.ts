@@ -21,6 +21,7 @@ import { DataPlane, type SideSample } from './data-plane.js';
 import { planStreams, runParamsSchema, type RunParams } from './params.js';
 import { CAPABILITIES, STOP_GRACE_MS, localOs, runningTimeoutMs, windowInfo } from './run-common.js';
 import { RunRecorder } from './run-recorder.js';
+import { settingsForPartner } from './partner-settings.js';
 
 export interface ControllerOptions {
   host: string;
@@ -82,6 +83,7 @@ export class ControllerRun extends EventEmitter<RunEvents> {
   private channel: ControlChannel | null = null;
   private plane: DataPlane | null = null;
   private recorder: RunRecorder;
+  private partnerCapabilities: string[] = [];
   private readonly cookie = randomBytes(16).toString('hex');
   private readonly plan;
   private started = false;
@@ -186,6 +188,7 @@ export class ControllerRun extends EventEmitter<RunEvents> {
         return this.stop('error', `the responder stopped the run: ${m.message ?? 'no reason given'}`);
       case 'results':
         this.recorder.setEnds('responder', m.streams);
+        this.recorder.setPeerSettings('responder', m.settings);
         if (m.partial && m.reason) this.recorder.markPartial(`responder: ${m.reason}`);
         return this.maybeSendResults();
       case 'done':
@@ -202,6 +205,7 @@ export class ControllerRun extends EventEmitter<RunEvents> {
       return this.channel!.fail(new LonghaulError('LH_ERR_PROTOCOL_VERSION',
         `the responder speaks protocol ${m.protocol}; this controller speaks ${PROTOCOL_VERSION}: install the same Longhaul version on both PCs`));
     }
+    this.partnerCapabilities = m.capabilities;
     this.recorder = this.recorder.withResponder({ hostname: m.hostname, address: `${this.opts.host}:${this.opts.port}`, software: m.software, ...(m.os ? { os: m.os } : {}) });
     this.channel!.send({ type: 'params', cookie: this.cookie, params: this.params });
     this.channel!.enter('params');
@@ -310,7 +314,7 @@ export class ControllerRun extends EventEmitter<RunEvents> {
     const mine = this.recorder.endsOf('controller');
     const failed = mine.find((e) => e.error);
     const reason = this.recorder.partialReasonSoFar ?? (failed?.error ? `stream error on the controller: ${failed.error.message}` : null);
-    this.channel.send({ type: 'results', streams: mine, partial: reason !== null, reason });
+    this.channel.send({ type: 'results', streams: mine, partial: reason !== null, reason, ...settingsForPartner(this.partnerCapabilities) });
   }
 
   private fail(err: LonghaulError): void {

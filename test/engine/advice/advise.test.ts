@@ -149,10 +149,47 @@ describe('advice rules', () => {
     assert.equal(app[0]!.side, 'controller');
   });
 
-  it('a run through the link emulator gets none (its window is the emulator\'s setting)', () => {
+  it("the partner's values come from its own report in the result; a partner that sent none stays unknown", () => {
     const r = seed();
-    r.link = { emulator: 'longhaul-proxy' } as LonghaulResult['link'];
-    assert.deepEqual(adviseResult(r, {}), []);
+    r.responder.settings = { 'net.ipv4.tcp_rmem': '4096 131072 6291456', 'net.core.rmem_max': '212992' };
+    const list = adviseResult(r, {});
+    assert.equal(list.find((a) => a.side === 'responder' && /^net\.core\.rmem_max/.test(a.setting))?.currentValue, '212992');
+    // 6,291,456 B covers twice 650,000 B: that setting is not the limit and is left out.
+    assert.ok(!list.some((a) => a.side === 'responder' && /tcp_rmem/.test(a.setting)));
+    assert.equal(adviseResult(seed(), {}).find((a) => /rmem_max/.test(a.setting))?.currentValue, null);
+  });
+
+  describe('runs through the link emulator', () => {
+    const emulated = (verdict: Diagnosis['verdict'], settings: Partial<NonNullable<LonghaulResult['link']>['settings']> = {}): LonghaulResult => {
+      const r = seed({ verdict, pathRate: null });
+      r.link = {
+        emulator: 'longhaul-proxy', preset: null, chains: { up: [], down: [] }, modelCeilingBitsPerSec: null, bypassToggles: [],
+        settings: { delayMs: 650, jitterMs: 0, rateBitsPerSec: 4e6, windowBytes: 8760, slowstart: false, lossRatio: 0, mssBytes: 1448, ...settings },
+      } as unknown as LonghaulResult['link'];
+      return r;
+    };
+    it("window: the emulated window first, then the ends' OS settings for a real path of the link's RTT and rate", () => {
+      const list = adviseResult(emulated('window-limited'), {});
+      assert.equal(list[0]!.topic, 'link-emulator');
+      assert.match(list[0]!.setting, /emulated window/);
+      assert.equal(list[0]!.currentValue, '8,760 bytes');
+      assert.match(list[0]!.neededValue, /at least 650,000 bytes per stream/);
+      assert.ok(!list.some((a) => a.topic === 'longhaul-request'), 'loopback --window sets the emulator, named once');
+      const os = list.filter((a) => a.topic === 'receive-window');
+      assert.ok(os.some((a) => /^net\.ipv4\.tcp_rmem/.test(a.setting) && /1,300,000/.test(a.neededValue)), JSON.stringify(list.map((a) => a.setting)));
+      for (const a of os) assert.match(a.why, /^On a real path of this RTT and rate/);
+    });
+    it('emulator-limited, the emulated rate, the modelled loss: the emulator or the link, never an OS setting', () => {
+      for (const [verdict, setting] of [['emulator-limited', /link emulator on this PC/], ['link-limited', /emulated link's rate/], ['congestion-limited', /modelled loss/]] as const) {
+        const list = adviseResult(emulated(verdict, { lossRatio: 0.01 }), {});
+        assert.equal(list.length, 1, `${verdict}: ${JSON.stringify(list.map((a) => a.setting))}`);
+        assert.equal(list[0]!.topic, 'link-emulator');
+        assert.match(list[0]!.setting, setting);
+        assert.match(list[0]!.why, /not (any TCP or OS setting|an OS setting)/);
+        assert.equal(list[0]!.thisPc, true);
+      }
+      assert.deepEqual(adviseResult(emulated('congestion-limited'), {}), [], 'a ramp without loss: nothing to change');
+    });
   });
 
   it('Windows autotuning level: never below normal, experimental past scale 8', () => {
