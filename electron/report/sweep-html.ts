@@ -3,7 +3,7 @@
  * --format html`, the Sweep screen's export): the plan, the chart (the Sweep
  * screen's heat map or bars, as inline SVG), one row per cell with the median
  * and min–max of both throughput conventions' figures the runner keeps, the
- * verdicts, and every run. The page frame is the run report's (html-page.ts);
+ * verdicts, and every run. Cells are numbered from 1, as on the screen. The page frame is the run report's (html-page.ts);
  * the wording of settings, plan and rows is the Sweep screen's (contract/).
  */
 import type { SweepFile } from '../contract/sweep.js';
@@ -38,7 +38,7 @@ function cellTable(f: SweepFile): string {
   const byCell = new Map(f.cells.map((c) => [c.cell, c]));
   const rows = sweepRows(f.plan, f.cells).map((r) => {
     const s = byCell.get(r.cell)?.streamSumBitsPerSecond ?? null;
-    return [String(r.cell), ...r.settings, r.median, r.range, r.streamSumMedian, s ? `${formatRate(s.min)} – ${formatRate(s.max)}` : '–', `${r.runs} / ${r.planned}`, r.verdicts || '–'];
+    return [String(r.cell + 1), ...r.settings, r.median, r.range, r.streamSumMedian, s ? `${formatRate(s.min)} – ${formatRate(s.max)}` : '–', `${r.runs} / ${r.planned}`, r.verdicts || '–'];
   });
   const n = dims.length;
   return table(head, rows, (i) => i === 0 || (i > n && i < n + 6));
@@ -48,7 +48,7 @@ function runTable(f: SweepFile): string {
   if (!f.runs.length) return '<p class="muted">No run yet.</p>';
   const head = ['#', 'cell', 'repeat', 'status', 'wall-clock aggregate', 'per-stream sum', 'verdicts', 'started (UTC)', 'error'];
   const rows = [...f.runs].sort((a, b) => a.sequence - b.sequence).map((r) => [
-    String(r.sequence + 1), `${r.cell}: ${cellLabel(f.plan, f.cells.find((c) => c.cell === r.cell)?.values ?? {})}`, String(r.repeat + 1), r.status,
+    String(r.sequence + 1), `${r.cell + 1}: ${cellLabel(f.plan, f.cells.find((c) => c.cell === r.cell)?.values ?? {})}`, String(r.repeat + 1), r.status,
     formatRate(r.bitsPerSecond), formatRate(r.streamSumBitsPerSecond), r.verdicts.join(', ') || '–',
     r.startedAt.replace('T', ' ').replace(/\.\d+Z$/, 'Z'), r.error ? `${r.error.code}: ${r.error.message}` : '',
   ]);
