@@ -11,7 +11,7 @@ import { describe, it } from 'node:test';
 import type { PeerOs } from '../../../electron/contract/advice.js';
 import type { Diagnosis, LonghaulResult } from '../../../electron/contract/result.js';
 import { adviseResult } from '../../../electron/engine/advice/advise.js';
-import { readLocalSettings } from '../../../electron/engine/advice/local-settings.js';
+import { readLocalSettings, WINDOWS_AUTOTUNING_KEY } from '../../../electron/engine/advice/local-settings.js';
 import { autotuningLevelFor } from '../../../electron/engine/advice/windows.js';
 import { makeResult } from '../../helpers/result-fixtures.js';
 
@@ -204,6 +204,31 @@ describe('advice rules', () => {
     mkdirSync(join(root, 'net/ipv4'), { recursive: true });
     writeFileSync(join(root, 'net/ipv4/tcp_rmem'), '4096\t131072\t6291456\n');
     assert.deepEqual(readLocalSettings('linux', root), { 'net.ipv4.tcp_rmem': '4096 131072 6291456' });
-    assert.deepEqual(readLocalSettings('win32', root), {});
+    assert.deepEqual(readLocalSettings('freebsd', root), {});
+  });
+
+  it('reads macOS sysctls and the Windows autotuning level from their commands; a failing or foreign command leaves them unknown', () => {
+    const calls: string[] = [];
+    const mac = (file: string, args: string[]): string => {
+      calls.push([file, ...args].join(' '));
+      return 'kern.ipc.maxsockbuf: 8388608\nnet.inet.tcp.autorcvbufmax: 4194304\nnet.inet.tcp.rfc1323: 1\nsecret.other: 9\n';
+    };
+    assert.deepEqual(readLocalSettings('darwin', '/nowhere', mac), { 'kern.ipc.maxsockbuf': '8388608', 'net.inet.tcp.autorcvbufmax': '4194304', 'net.inet.tcp.rfc1323': '1' });
+    assert.match(calls[0]!, /^\/usr\/sbin\/sysctl kern\.ipc\.maxsockbuf net\.inet\.tcp\.autorcvbufmax/);
+    const netsh = 'Querying active state...\r\n\r\nTCP Global Parameters\r\n----------------------------------------------\r\nReceive-Side Scaling State          : enabled\r\nReceive Window Auto-Tuning Level    : highlyrestricted\r\nAdd-On Congestion Control Provider  : default\r\n';
+    assert.deepEqual(readLocalSettings('win32', '/nowhere', () => netsh), { [WINDOWS_AUTOTUNING_KEY]: 'highlyrestricted' });
+    assert.deepEqual(readLocalSettings('win32', '/nowhere', () => 'Paramètres globaux TCP\r\nNiveau de réglage automatique : normal'), {});
+    assert.deepEqual(readLocalSettings('darwin', '/nowhere', () => { throw new Error('ENOENT'); }), {});
+  });
+
+  it("the macOS and Windows rules show the values read (this PC's, or the partner's as sent)", () => {
+    const win = seed({ responderOs: { platform: 'win32', release: '10.0.19045' } });
+    win.responder.settings = { [WINDOWS_AUTOTUNING_KEY]: 'highlyrestricted' };
+    assert.equal(adviseResult(win, {}).find((a) => /Auto-Tuning Level/.test(a.setting))?.currentValue, 'highlyrestricted');
+    const mac = seed({ responderOs: { platform: 'darwin', release: '23.1.0' } });
+    mac.responder.settings = { 'kern.ipc.maxsockbuf': '8388608' };
+    const list = adviseResult(mac, {});
+    assert.equal(list.find((a) => a.setting === 'kern.ipc.maxsockbuf')?.currentValue, '8388608');
+    assert.equal(list.find((a) => a.setting === 'net.inet.tcp.autorcvbufmax')?.currentValue, null);
   });
 });
