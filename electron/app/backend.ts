@@ -155,8 +155,8 @@ export class AppBackend {
       const run = req.partner === 'iperf3'
         ? startIperf3Run({ host: req.host, port: req.port, params: req.params })
         : link
-          ? startRun({ host: '127.0.0.1', port: link.port, params: req.params, link: link.hook(), security })
-          : startRun({ host: req.host, port: req.port, params: req.params, security });
+          ? startRun({ host: '127.0.0.1', port: link.port, params: req.params, link: link.hook(), security, pathRateBitsPerSec: req.pathRateBitsPerSec ?? null })
+          : startRun({ host: req.host, port: req.port, params: req.params, security, pathRateBitsPerSec: req.pathRateBitsPerSec ?? null });
       const runId = randomBytes(8).toString('hex');
       this.active = { runId, run, link };
       const senders = sendersOf(run.params);

@@ -8,6 +8,7 @@ import type { InvokeName, Invokes } from '../contract/api.js';
 import { EXPORT_FORMATS } from '../contract/api.js';
 import { SWEEP_EXPORT_FORMATS, SWEEP_LIMITS } from '../contract/sweep-app.js';
 import { GROUP_EXPORT_FORMATS, MAX_GROUP_PEERS } from '../contract/group-app.js';
+import { MAX_PATH_RATE_BITS_PER_SEC } from '../contract/limits.js';
 import type { SweepPlan } from '../contract/sweep.js';
 import { MAX_BUFFER_BYTES, MAX_MSS_BYTES, MAX_STREAMS, MAX_WINDOW_BYTES, MIN_MSS_BYTES, directionSchema, runParamsSchema } from '../engine/params.js';
 import { linkSettingsSchema } from '../proxy/link-settings.js';
@@ -64,7 +65,7 @@ const groupFormat = z.enum(GROUP_EXPORT_FORMATS as [string, ...string[]]) as z.Z
 const SCHEMAS: { [K in InvokeName]: z.ZodType<Invokes[K]['req']> } = {
   systemInfo: z.null(),
   checkPeer: z.object({ host, port }).strict(),
-  startRun: z.object({ host, port, params: runParamsSchema, link, partner: z.enum(['longhaul', 'iperf3']).optional() }).strict()
+  startRun: z.object({ host, port, params: runParamsSchema, link, partner: z.enum(['longhaul', 'iperf3']).optional(), pathRateBitsPerSec: z.number().positive().max(MAX_PATH_RATE_BITS_PER_SEC).optional() }).strict()
     // The emulator's hook speaks Longhaul's control channel (bypass, link report); an iperf3 server has none.
     .refine((r) => r.partner !== 'iperf3' || r.link.kind === 'direct', 'the link emulator is for Longhaul partners: a run against iperf3 -s goes direct'),
   stopRun: z.object({ runId: z.string().max(64) }).strict(),

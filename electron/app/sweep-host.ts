@@ -16,7 +16,7 @@ import type { SweepFile, SweepPlan } from '../contract/sweep.js';
 import { expandPlan, runKey } from '../contract/sweep-plan.js';
 import type { LoadedTrust } from '../security/load-trust.js';
 import { LoopbackTarget, PeerTarget, type RunTarget } from '../sweep/run-target.js';
-import { formatSweepCsv } from '../sweep/sweep-csv.js';
+import { sweepExportFile } from '../sweep/sweep-report.js';
 import { newSweepFile, readSweepFile } from '../sweep/sweep-file.js';
 import { headline, SweepRunner } from '../sweep/sweep-runner.js';
 import { LonghaulError } from '../util/errors.js';
@@ -104,13 +104,9 @@ export class SweepHost {
     return out.sort((a, b) => b.startedAt.localeCompare(a.startedAt));
   }
 
-  /** The sweep as a file to save: its own JSON (every run's whole result) or the runner's CSV. */
+  /** The sweep as a file to save: its own JSON (every run's whole result), the runner's CSV, or the HTML report. */
   async exportFile(id: string, format: SweepExportFormat): Promise<ExportFile> {
-    const file = this.active?.id === id ? this.active.runner.file : await this.read(id);
-    const base = `longhaul-sweep-${file.startedAt.replace(/[:.]/g, '-')}`;
-    return format === 'csv'
-      ? { fileName: `${base}.csv`, mimeType: 'text/csv', text: formatSweepCsv(file) }
-      : { fileName: `${base}.json`, mimeType: 'application/json', text: JSON.stringify(file, null, 2) + '\n' };
+    return sweepExportFile(this.active?.id === id ? this.active.runner.file : await this.read(id), format);
   }
 
   /** Stop the sweep in progress and wait (bounded) until its last run is written. */

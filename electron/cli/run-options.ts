@@ -4,6 +4,7 @@
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { DEFAULT_PARAMS, MAX_BUFFER_BYTES, MAX_SECONDS, MAX_STREAMS, MIN_INTERVAL_SECONDS, MAX_MSS_BYTES, MAX_WINDOW_BYTES, MIN_MSS_BYTES, runParamsSchema, type RunParams } from '../engine/params.js';
+import { MAX_PATH_RATE_BITS_PER_SEC } from '../contract/limits.js';
 import { ArgumentError } from '../util/errors.js';
 import { parseDuration, parseRate, parseSize } from '../util/units.js';
 import { addReportOptions, type ReportFlags } from './run-reports.js';
@@ -46,10 +47,11 @@ export function secondsIn(min: number, max: number, what: string): (v: string) =
 }
 
 /** A rate flag (`4mbit`, `1g`), above 0. */
-function rateIn(what: string): (v: string) => number {
+function rateIn(what: string, max: number): (v: string) => number {
   return wrap((v) => {
     const r = parseRate(v);
     if (!(r > 0)) throw new Error(`${what} must be above 0, got "${v}"`);
+    if (r > max) throw new Error(`${what} must be at most ${max / 1e9} Gbit/s, got "${v}"`);
     return r;
   });
 }
@@ -81,7 +83,7 @@ export function addRunOptions(cmd: Command): Command {
     .addOption(new Option('-R, --reverse', 'the responder sends, this PC receives').conflicts('bidir'))
     .addOption(new Option('--bidir', 'both send at once: N streams each way'))
     .addOption(new Option('-i, --interval <s>', `seconds between samples, ${MIN_INTERVAL_SECONDS}-60`).argParser(secondsIn(MIN_INTERVAL_SECONDS, 60, 'interval')).default(DEFAULT_PARAMS.intervalSeconds))
-    .addOption(new Option('--path-rate <rate>', "the path's rate as you know it (what the line carries), e.g. 4mbit: the advice and the what-if name the window that fills it").argParser(rateIn('path rate')))
+    .addOption(new Option('--path-rate <rate>', "the path's rate as you know it (what the line carries), e.g. 4mbit: the advice and the what-if name the window that fills it").argParser(rateIn('path rate', MAX_PATH_RATE_BITS_PER_SEC)))
     .addOption(new Option('--json <file>', 'write the result (longhaul.result/1) to this file, also when the run fails'))
     .addOption(new Option('--workers <n>', 'data worker processes per role (default: number of CPUs)').argParser(intIn(1, 64, 'workers')).hideHelp());
   return addReportOptions(withRunOptions); // --log, --csv, --distance-km, --force: see run-reports.ts

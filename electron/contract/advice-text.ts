@@ -5,13 +5,13 @@ import type { LonghaulResult } from './result.js';
 /** `receiving PC "hostB" (responder, the partner; Linux 6.18)`. */
 export function adviceWho(a: Advice): string {
   const sending = (a.direction === 'controllerToResponder') === (a.side === 'controller');
-  const role = a.topic === 'longhaul-request' ? 'this run' : sending ? 'sending PC' : 'receiving PC';
+  const role = a.topic === 'longhaul-request' ? 'this run' : a.topic === 'link-emulator' ? 'link emulator on' : sending ? 'sending PC' : 'receiving PC';
   return `${role} "${a.hostname}" (${a.side}, ${a.thisPc ? 'this PC' : 'the partner'}; ${a.os})`;
 }
 
 /** The current value in words: what was read, or why it is unknown. */
 export function adviceNow(a: Advice): string {
-  return a.currentValue ?? (a.thisPc ? 'unknown (Longhaul does not read it on this OS)' : 'unknown (not readable from this PC: look on that PC)');
+  return a.currentValue ?? (a.thisPc ? 'unknown (Longhaul does not read it on this OS)' : 'unknown (the partner did not send it: it does not read it on its OS, or runs an older Longhaul; look on that PC)');
 }
 
 /** The lines (empty when there is no advice). */

@@ -128,6 +128,8 @@ export interface StartRunRequest {
   link: LinkChoice;
   /** Absent: `longhaul`. */
   partner?: PartnerKind;
+  /** The path's rate as the user knows it (`--path-rate`), bit/s, 0 < x ≤ MAX_PATH_RATE_BITS_PER_SEC: the verdict, advice and what-if fill it. Absent: not given. */
+  pathRateBitsPerSec?: number;
 }
 
 /**

@@ -13,3 +13,5 @@ export const MAX_INTERVAL_SECONDS = 60;
 /** TCP_MAXSEG bounds: Linux's TCP_MIN_MSS is 88; the MSS option is 16 bits (an OS may refuse less, and says so). */
 export const MIN_MSS_BYTES = 88;
 export const MAX_MSS_BYTES = 65_535;
+/** The path's rate a user may state (`--path-rate`, the Test screen's field), bit/s: above 0, at most 1 Tbit/s (larger is a typo). */
+export const MAX_PATH_RATE_BITS_PER_SEC = 1e12;

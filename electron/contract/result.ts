@@ -127,6 +127,8 @@ export interface PeerInfo {
   software: string;
   /** The end's OS as it said in its hello (`os.platform()`, `os.release()`); absent from peers that do not send it. */
   os?: PeerOs;
+  /** The partner's TCP settings as it read them itself (`net.ipv4.tcp_rmem` → `4096 131072 6291456`), sent with its results; absent when it did not. */
+  settings?: Record<string, string>;
 }
 
 export interface WindowInfo {

@@ -12,9 +12,9 @@ import type { SweepDimensionName, SweepFile, SweepProgress, SweepRunHeadline, Sw
  */
 export const SWEEP_LIMITS = { maxValues: 12, maxRuns: 1000, maxRepeat: 50, maxPauseSeconds: 600, minSeconds: 0.5 } as const;
 
-/** Sweep exports: the `longhaul.sweep/1` file itself, or one CSV row per run. */
-export type SweepExportFormat = 'json' | 'csv';
-export const SWEEP_EXPORT_FORMATS: readonly SweepExportFormat[] = ['json', 'csv'];
+/** Sweep exports: the `longhaul.sweep/1` file itself, one CSV row per run, or the self-contained HTML report. */
+export type SweepExportFormat = 'json' | 'csv' | 'html';
+export const SWEEP_EXPORT_FORMATS: readonly SweepExportFormat[] = ['json', 'csv', 'html'];
 
 /**
  * A sweep as the Sweep screen draws it: the file without each run's full

@@ -23,6 +23,7 @@ import { CAPABILITIES, STOP_GRACE_MS, collectThenFinish, localOs, runningTimeout
 import { ControllerLifecycle } from './run-lifecycle.js';
 import { RunRecorder } from './run-recorder.js';
 import { present } from '../contract/present.js';
+import { settingsForPartner } from './partner-settings.js';
 
 export interface ControllerOptions {
   host: string;
@@ -84,6 +85,7 @@ export class ControllerRun extends EventEmitter<RunEvents> {
   private channel: ControlChannel | null = null;
   private plane: DataPlane | null = null;
   private recorder: RunRecorder;
+  private partnerCapabilities: string[] = [];
   private readonly cookie = randomBytes(16).toString('hex');
   private readonly plan;
   private readonly lifecycle = new ControllerLifecycle();
@@ -186,6 +188,7 @@ export class ControllerRun extends EventEmitter<RunEvents> {
         return this.stop('error', `the responder stopped the run: ${m.message ?? 'no reason given'}`);
       case 'results':
         this.recorder.setEnds('responder', m.streams);
+        this.recorder.setPeerSettings('responder', m.settings);
         if (m.partial && m.reason) this.recorder.markPartial(`responder: ${m.reason}`);
         return this.maybeSendResults();
       case 'done':
@@ -202,6 +205,7 @@ export class ControllerRun extends EventEmitter<RunEvents> {
       return channel.fail(new LonghaulError('LH_ERR_PROTOCOL_VERSION',
         `the responder speaks protocol ${m.protocol}; this controller speaks ${PROTOCOL_VERSION}: install the same Longhaul version on both PCs`));
     }
+    this.partnerCapabilities = m.capabilities;
     this.recorder = this.recorder.withResponder({ hostname: m.hostname, address: `${this.opts.host}:${this.opts.port}`, software: m.software, ...(m.os ? { os: m.os } : {}) });
     channel.send({ type: 'params', cookie: this.cookie, params: this.params });
     channel.enter('params');
@@ -308,7 +312,7 @@ export class ControllerRun extends EventEmitter<RunEvents> {
     const mine = this.recorder.endsOf('controller');
     const failed = mine.find((e) => e.error);
     const reason = this.recorder.partialReasonSoFar ?? (failed?.error ? `stream error on the controller: ${failed.error.message}` : null);
-    this.channel.send({ type: 'results', streams: mine, partial: reason !== null, reason });
+    this.channel.send({ type: 'results', streams: mine, partial: reason !== null, reason, ...settingsForPartner(this.partnerCapabilities) });
   }
 
   private fail(err: LonghaulError): void {

@@ -16,6 +16,7 @@ import { SOFTWARE } from '../util/version.js';
 import { DataPlane, type SideSample } from './data-plane.js';
 import { planStreams, type PlannedStream, type RunParams } from './params.js';
 import { RunRecorder } from './run-recorder.js';
+import { settingsForPartner } from './partner-settings.js';
 import type { MssSetup } from '../native/mss-setup.js';
 import type { ListenerMss, ListenerTuning } from '../native/tuned-socket.js';
 import { nativeSockets } from '../native/load-native.js';
@@ -328,12 +329,13 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
     const mine = present(this.recorder, 'the run recorder (made with the data plane)').endsOf('responder');
     const failed = mine.find((e) => e.error);
     const reason = this.stopReason ?? (failed?.error ? `stream error on the responder: ${failed.error.message}` : null);
-    this.channel.send({ type: 'results', streams: mine, partial: reason !== null, reason });
+    this.channel.send({ type: 'results', streams: mine, partial: reason !== null, reason, ...settingsForPartner(this.peerHello?.capabilities) });
     this.channel.setTimeout('results', this.opts.timeoutsMs?.results ?? DEFAULT_STATE_TIMEOUTS_MS.results);
   }
 
   private onResults(m: MessageOf<'results'>): void {
     this.recorder?.setEnds('controller', m.streams);
+    this.recorder?.setPeerSettings('controller', m.settings);
     if (m.partial && m.reason) this.recorder?.markPartial(m.reason);
     this.channel.enter('done');
     this.channel.send({ type: 'done' });

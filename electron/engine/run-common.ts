@@ -3,13 +3,14 @@ import os from 'node:os';
 import type { DataPlane } from './data-plane.js';
 import type { PeerOs } from '../contract/advice.js';
 import type { WindowInfo } from '../contract/result.js';
+import { SETTINGS_IN_RESULTS } from './partner-settings.js';
 import { summarizeWindow } from './window-summary.js';
 
 /** A controller that takes a `stop` from its responder (a responder limit ended the run) says so in `hello`. */
 export const STOP_FROM_RESPONDER = 'stop:from-responder';
 
 /** What this build can do, announced in `hello`. */
-export const CAPABILITIES = ['streams:128', 'direction:forward', 'direction:reverse', 'direction:bidir', 'interval:0.1', STOP_FROM_RESPONDER];
+export const CAPABILITIES = ['streams:128', 'direction:forward', 'direction:reverse', 'direction:bidir', 'interval:0.1', STOP_FROM_RESPONDER, SETTINGS_IN_RESULTS];
 
 /** How long receivers may take to see the peer's FIN after a stop, in ms. */
 export const STOP_GRACE_MS = 3000;

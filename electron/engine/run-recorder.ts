@@ -80,6 +80,11 @@ export class RunRecorder {
   }
 
   /** The run's start, wall clock (informational: durations come from monotonic clocks). */
+  /** The partner's TCP settings from its results (absent from peers that do not send them: unknown). */
+  setPeerSettings(side: Side, settings: Record<string, string> | undefined): void {
+    if (settings) this.meta = { ...this.meta, [side]: { ...this.meta[side], settings } };
+  }
+
   setStartedAt(at: Date): void {
     this.meta = { ...this.meta, startedAt: at };
   }

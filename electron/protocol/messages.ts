@@ -65,11 +65,17 @@ export const streamEndSchema = z.object({
   io: z.enum(['native', 'node']).optional(),
 });
 
+/** An end's TCP settings as it read them (`net.ipv4.tcp_rmem` → `4096 131072 6291456`): dotted names, printable values, at most 32. */
+export const endSettingsSchema = z.record(z.string().regex(/^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$/i).max(64), peerText(200))
+  .refine((o) => Object.keys(o).length <= 32, 'at most 32 settings');
+
 export const resultsMessageSchema = z.object({
   type: z.literal('results'),
   streams: z.array(streamEndSchema).max(256),
   partial: z.boolean(),
   reason: peerText(1000).nullable(),
+  /** Optional: the sender's TCP settings, sent only to a peer whose hello announced `settings:in-results` (engine/partner-settings.ts). */
+  settings: endSettingsSchema.optional(),
 });
 
 export const messageSchema = z.discriminatedUnion('type', [

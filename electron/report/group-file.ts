@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { GROUP_SCHEMA, type LonghaulGroupResult } from '../contract/group.js';
 import type { LonghaulResult } from '../contract/result.js';
+import { SWEEP_SCHEMA } from '../contract/sweep.js';
 import { LonghaulError } from '../util/errors.js';
 import { parseResult, readJson, resultSchema } from './result-file.js';
 
@@ -53,11 +54,14 @@ export async function readGroupFile(path: string): Promise<LonghaulGroupResult> 
 }
 
 /** A saved document of either kind, told apart by its `schema` (what `longhaul report --from` takes). */
-export type SavedDocument = { kind: 'result'; result: LonghaulResult } | { kind: 'group'; group: LonghaulGroupResult };
+export type SavedDocument = { kind: 'result'; result: LonghaulResult } | { kind: 'group'; group: LonghaulGroupResult }
+  /** A `longhaul.sweep/1` file, not yet checked: its schema lives a layer up (sweep/sweep-file.ts parseSweep). */
+  | { kind: 'sweep'; value: unknown };
 
 export async function readSavedDocument(path: string): Promise<SavedDocument> {
   const value = await readJson(path);
   const schema = (value as { schema?: unknown } | null)?.schema;
   if (schema === GROUP_SCHEMA) return { kind: 'group', group: parseGroup(value, path) };
+  if (schema === SWEEP_SCHEMA) return { kind: 'sweep', value };
   return { kind: 'result', result: parseResult(value, path) };
 }

@@ -10,24 +10,10 @@ import { formatRate, formatRateShort, groupDigits } from '../util/units.js';
 import { adviceNow, adviceWho } from '../contract/advice-text.js';
 import { formatConsoleLog } from './console-log.js';
 import { tcpCharts, throughputChart, whatIfChart } from './html-charts.js';
+import { htmlPage, section } from './html-page.js';
 import { esc } from './html-svg.js';
 import { formatSummary } from './summary-block.js';
 import { formatWhatIf } from '../contract/what-if-text.js';
-
-const STYLE = `
-body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1b1f24;max-width:980px;margin:1.5rem auto;padding:0 1rem}
-h1{font-size:1.5rem;margin:.2rem 0}h2{font-size:1.15rem;margin:1.4rem 0 .4rem;border-bottom:1px solid #ccd;padding-bottom:.2rem}
-pre{font:12px/1.35 ui-monospace,Menlo,Consolas,monospace;background:#f6f7f9;padding:.6rem;overflow-x:auto;white-space:pre-wrap}
-table{border-collapse:collapse;width:100%;font-size:13px}th,td{border:1px solid #ccd;padding:.25rem .4rem;text-align:left;vertical-align:top}
-td.n{text-align:right;font-variant-numeric:tabular-nums}.muted{color:#667}.verdict{font-size:1.05rem}.big{font-size:1.3rem;font-weight:600}
-svg{display:block;margin:.4rem 0;max-width:100%}svg .t{font-size:13px;font-weight:600;fill:#1b1f24}svg .k{font-size:11px;fill:#445}svg .g{stroke:#e3e6ea}svg .a{stroke:#889}
-code{font:12px ui-monospace,Menlo,Consolas,monospace;background:#f0f1f4;padding:0 .2rem}
-@media print{body{margin:0;max-width:none;font-size:11pt}h2{break-after:avoid}svg,table,tr{break-inside:avoid}pre{white-space:pre-wrap;background:none;border:1px solid #ccd}}
-`;
-
-function section(title: string, body: string): string {
-  return `<section><h2>${esc(title)}</h2>${body}</section>`;
-}
 
 function streamTable(r: LonghaulResult): string {
   const rows = r.streams.map((s) => `<tr><td class="n">${s.id}</td><td>${esc(s.sender)}</td><td class="n">${s.send ? groupDigits(s.send.bytes) : 'unknown'}</td>` +
@@ -68,8 +54,7 @@ export function formatHtmlReport(r: LonghaulResult): string {
   const head = `<p class="big">${esc(formatRate(total.bitsPerSecond))} wall-clock aggregate · ${esc(formatRate(total.streamSumBitsPerSecond))} per-stream sum</p>` +
     `<p class="muted">Wall-clock aggregate: all bytes × 8 / first byte to last byte. Per-stream sum: each stream over its own time (the PetaBumps "Total Throughput"). Never compare one with the other. Mbit = 10^6 bit.</p>`;
   const whatIf = formatWhatIf(r);
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
-    `<title>Longhaul run ${esc(r.id)}: ${esc(r.controller.hostname)} → ${esc(r.responder.hostname)}</title><style>${STYLE}</style></head><body>` +
+  return htmlPage(`Longhaul run ${r.id}: ${r.controller.hostname} → ${r.responder.hostname}`,
     `<h1>Longhaul run ${esc(r.id)}${r.partial ? ' (PARTIAL)' : ''}</h1><p class="muted">${esc(r.controller.hostname)} → ${esc(r.responder.hostname)} (${esc(r.responder.address)}), started ${esc(r.startedAt)}, written by the ${esc(r.writtenBy)} with ${esc(r.software)}</p>` +
     head +
     section('Why not faster?', verdicts(r)) +
@@ -80,6 +65,5 @@ export function formatHtmlReport(r: LonghaulResult): string {
     section('Streams', streamTable(r)) +
     section('Summary', `<pre>${esc(formatSummary(r))}</pre>`) +
     section('Link emulator', linkSettings(r)) +
-    section('PetaBumps log (receiver console log)', `<pre>${esc(formatConsoleLog(r))}</pre>`) +
-    `</body></html>\n`;
+    section('PetaBumps log (receiver console log)', `<pre>${esc(formatConsoleLog(r))}</pre>`));
 }

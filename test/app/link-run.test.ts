@@ -14,6 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import { AppBackend } from '../../electron/app/backend.js';
 import type { Events, LiveSample, RunEnded, RunPhase } from '../../electron/contract/api.js';
 import type { LinkSettingsInfo } from '../../electron/contract/result.js';
+import { readLocalSettings } from '../../electron/engine/advice/local-settings.js';
 import { nativeSockets } from '../../electron/native/load-native.js';
 import { within } from '../helpers/net.js';
 
@@ -112,5 +113,28 @@ describe('app backend: a run through the link emulator', { timeout: 60_000 }, ()
     const proxyPort = Number(e.result.responder.address.split(':').pop());
     assert.equal((await backend.call('checkPeer', { host: '127.0.0.1', port: proxyPort })).verdict, 'refused');
     await assert.rejects(backend.call('setBypass', { runId, bypass: true }), { code: 'LH_ERR_NOT_FOUND' });
+  });
+
+  it("takes the path's rate (the Test screen's field): the result records it, the advice fills it, the partner's values are its own", async () => {
+    const r = await backend.call('startResponder', { port: 0, bind: '127.0.0.1' });
+    const settings: LinkSettingsInfo = { delayMs: 50, jitterMs: 0, rateBitsPerSec: 4e6, windowBytes: 16384, slowstart: false, lossRatio: 0, mssBytes: 1448 };
+    const params = { streams: 1, bufferBytes: 65536, windowBytes: 16384, bytes: 256 * 1024, seconds: null, direction: 'forward' as const, intervalSeconds: 0.5 };
+    const link = { kind: 'proxy' as const, preset: null, settings };
+    for (const bad of [0, -1, 2e12]) {
+      await assert.rejects(backend.call('startRun', { host: '127.0.0.1', port: r.port!, params, link, pathRateBitsPerSec: bad }), { code: 'LH_ERR_BAD_ARGUMENT' }, String(bad));
+    }
+    let ended: (e: RunEnded) => void;
+    const end = new Promise<RunEnded>((res) => (ended = res));
+    const unsubscribe = backend.hub.subscribe(<K extends keyof Events>(name: K, payload: Events[K]['payload']) => {
+      if (name === 'onRunEnd') ended(payload as RunEnded);
+    });
+    await backend.call('startRun', { host: '127.0.0.1', port: r.port!, params, link, pathRateBitsPerSec: 1e10 });
+    const e = await within(end, 30_000, 'the run through the emulator');
+    unsubscribe();
+    assert.deepEqual(e.result.pathRate, { bitsPerSecond: 1e10, source: 'given' });
+    assert.equal(e.result.diagnosis?.[0]?.verdict, 'window-limited', e.result.diagnosis?.[0]?.sentence);
+    const window = e.result.advice?.find((a) => a.topic === 'link-emulator');
+    assert.match(window?.neededValue ?? '', /at least 125,000,000 bytes per stream/, JSON.stringify(e.result.advice));
+    assert.deepEqual(e.result.responder.settings, readLocalSettings(), 'the responder sent the values it read (this PC: loopback)');
   });
 });

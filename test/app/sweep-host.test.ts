@@ -6,6 +6,7 @@
  * same file with only the runs it owed, exports, bad ids refused.
  */
 import assert from 'node:assert/strict';
+import { formatSweepHtml } from '../../electron/report/sweep-html.js';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -102,6 +103,10 @@ describe('app sweep host', { timeout: 60_000 }, () => {
     const csv = (await backend.call('sweepExport', { id: started.id, format: 'csv' }) as { text: string; fileName: string });
     assert.match(csv.fileName, /^longhaul-sweep-.*\.csv$/);
     assert.equal(csv.text.split('\r\n').filter((l) => l.startsWith('cell,')).length, 3);
+    const html = (await backend.call('sweepExport', { id: started.id, format: 'html' }) as { text: string; fileName: string; mimeType: string });
+    assert.match(html.fileName, /^longhaul-sweep-.*\.html$/);
+    assert.equal(html.mimeType, 'text/html');
+    assert.equal(html.text, formatSweepHtml(file), 'the app\'s export is the text longhaul report --format html writes');
   });
 
   it('refuses ids that are not sweep ids, and unknown sweeps, with stable codes', async () => {

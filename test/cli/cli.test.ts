@@ -17,6 +17,7 @@ describe('longhaul CLI', { timeout: 90_000 }, () => {
     [['run', '127.0.0.1', '--window', '12Q'], '--window'],
     [['run', '127.0.0.1', '--bytes', '1M', '--seconds', '3'], '--bytes'],
     [['run', '127.0.0.1', '--reverse', '--bidir'], '--reverse'],
+    [['run', '127.0.0.1', '--path-rate', '2000g'], '--path-rate'],
     [['loopback', '--stream', '2'], '--stream'],
     [['listen', '--port', '70000'], '--port'],
     [['run', 'host:99999'], 'HOST'],

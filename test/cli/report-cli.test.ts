@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { startCli, waitFor } from '../helpers/cli-process.js';
+import { REPO } from '../helpers/processes.js';
 import { tmpDir } from '../helpers/tmp.js';
 
 const read = (f: string): string => (existsSync(f) ? readFileSync(f, 'utf8') : '');
@@ -88,6 +89,23 @@ describe('longhaul report CLI', { timeout: 60_000 }, () => {
     const badResult = startCli(t, ['report', '--from', 'old.log'], dir);
     assert.equal(await badResult.exited(10_000), 2);
     assert.match(badResult.stderr(), /LH_ERR_BAD_RESULT: old\.log is not JSON/);
+  });
+
+  it('a sweep file: --format html, csv and json render it; a run-only format is refused with exit code 2', async (t) => {
+    const dir = tmpDir(t);
+    const from = path.join(REPO, 'test', 'report', 'fixtures', 'sweep-loopback.json');
+    const html = startCli(t, ['report', '--from', from, '--format', 'html', '--out', 'sweep.html'], dir);
+    assert.equal(await html.exited(10_000), 0, html.stderr());
+    const text = read(path.join(dir, 'sweep.html'));
+    assert.match(text, /^<!doctype html>/);
+    assert.match(text, /This PC \(loopback\): window × streams/);
+    assert.doesNotMatch(text, /<script/i);
+    const csv = startCli(t, ['report', '--from', from, '--format', 'csv'], dir);
+    assert.equal(await csv.exited(10_000), 0, csv.stderr());
+    assert.match(csv.stdout(), /row_type/);
+    const ttcp = startCli(t, ['report', '--from', from, '--format', 'ttcp'], dir);
+    assert.equal(await ttcp.exited(10_000), 2);
+    assert.match(ttcp.stderr(), /LH_ERR_BAD_ARGUMENT: a sweep has no ttcp form/);
   });
 
   it('bdp prints 650,000 bytes for 1.3 s x 4 Mbit/s and 53.9 kbit/s for an 8760-byte window', async (t) => {

@@ -18,6 +18,7 @@ import { parse } from 'csv-parse/sync';
 import type { Locator, Page } from 'playwright-core';
 import { pendingRuns, runKey } from '../../electron/contract/sweep-plan.js';
 import type { SweepFile } from '../../electron/contract/sweep.js';
+import { formatSweepHtml } from '../../electron/report/sweep-html.js';
 import { forkLonghaul, stopChild } from '../helpers/processes.js';
 import { browserMissing, launchBrowser, shot, type Browser } from './browser.js';
 
@@ -152,6 +153,8 @@ describe('sweeps in browser mode, end to end', { skip: skip ?? false, timeout: 1
     const cellRows = csv.filter((r) => r.row_type === 'cell');
     assert.deepEqual(cellRows.map((r) => r.runs), ['1', '1', '1', '1']);
     assert.deepEqual(cellRows.map((r) => Number(r.received_mbit_per_s_median)), file!.cells.map((c) => Number((c.bitsPerSecond!.median / 1e6).toFixed(6))));
+    // The HTML report: the text `longhaul report --format html` writes for this file.
+    assert.equal(await download(page, 'HTML report'), formatSweepHtml(file!));
 
     // History lists it (complete, 4/4), re-exports and reopens it.
     await page.getByRole('button', { name: 'History', exact: true }).click();
@@ -160,6 +163,7 @@ describe('sweeps in browser mode, end to end', { skip: skip ?? false, timeout: 1
     assert.equal(await row.count(), 1);
     assert.match(await row.first().innerText(), /This PC \(loopback\): window × streams\s+4\s+4\/4\s+complete/);
     assert.deepEqual(JSON.parse(await download(page, 'JSON', row.first())), file);
+    assert.match(await download(page, 'HTML', row.first()), /^<!doctype html>[\s\S]*Longhaul sweep: This PC \(loopback\): window × streams/);
     await shot(page, '24-history-sweeps');
     await row.first().getByRole('button', { name: 'Open' }).click();
     await page.locator('[data-testid="sweep-chart"][data-measured="4"]').waitFor();

@@ -141,6 +141,12 @@ describe('browser mode, end to end', { skip: skip ?? false, timeout: 120_000 }, 
     await page.getByLabel('Duration', { exact: true }).fill('30');
     await page.getByLabel('Sample interval').fill('0.25');
     await page.getByLabel('Distance (optional)').fill('4000km');
+    // The path's rate: the CLI's --path-rate, with the same parser and limit.
+    await page.getByLabel('Path rate (optional)').fill('fast');
+    await page.getByText('e.g. 100mbit, 1g, 56k').first().waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Start the test' }).isDisabled(), true);
+    await page.getByLabel('Path rate (optional)').fill('4mbit');
+    await page.getByText('4.00 Mbit/s: the verdict, advice and what-if name the window that fills it').waitFor();
     assert.match(await page.getByTestId('window-note').innerText(), nativeApi ? /before the TCP handshake/ : /cannot apply a window/);
     await page.getByText('through the local delay proxy (satellite: 4mbit, RTT 100ms)').waitFor();
     await shot(page, '04-test');
@@ -208,6 +214,7 @@ describe('browser mode, end to end', { skip: skip ?? false, timeout: 120_000 }, 
     assert.match(result.partialReason ?? '', /stopped by the user/);
     assert.ok(result.intervals.length >= third - 1, `${result.intervals.length} intervals for ${third} chart points`);
     assert.equal(result.link?.preset, 'satellite');
+    assert.deepEqual(result.pathRate, { bitsPerSecond: 4e6, source: 'given' });
     assert.deepEqual(result.link?.settings, { delayMs: 50, jitterMs: 0, rateBitsPerSec: 4e6, windowBytes: 65_536, slowstart: true, lossRatio: 0, mssBytes: 1448 });
     assert.deepEqual(result.link?.bypassToggles.map((b) => b.bypass), [true, false]);
     assert.ok(result.diagnosis?.some((d) => sentence.includes(d.sentence)), 'the sentence shown is the result\'s');
@@ -278,6 +285,7 @@ describe('browser mode, end to end', { skip: skip ?? false, timeout: 120_000 }, 
     await page.getByLabel('Duration', { exact: true }).fill('2');
     await page.getByLabel('Sample interval').fill('0.25');
     await page.getByLabel('Distance (optional)').fill('');
+    await page.getByLabel('Path rate (optional)').fill('');
     await page.getByRole('button', { name: 'Start the test' }).click();
     await page.getByRole('heading', { name: 'Results', exact: true }).waitFor({ timeout: 30_000 });
     assert.equal(await page.getByTestId('partial').count(), 0);

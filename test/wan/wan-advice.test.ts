@@ -27,6 +27,7 @@ const skip = (await wanSkipReason()) ?? false;
 const RATE = 4_000_000;
 const ONE_WAY_MS = 650;
 const OUT = path.join(REPO, 'test', 'e2e', 'screenshots');
+const B_RMEM = '4096 87380 131072';
 
 function lastT(r: LonghaulResult): number {
   return r.intervals.at(-1)?.t ?? 0;
@@ -39,6 +40,10 @@ describe('the seed case on the kernel WAN harness: advice, what-if, and a second
     link = await createWanLink({ rateBitsPerSec: RATE, oneWayDelayMs: ONE_WAY_MS });
     // Reno at both ends, as in wan-window.test.ts: the host's BBR paces a small window's few segments.
     for (const exec of [link.execInA.bind(link), link.execInB.bind(link)]) await exec('sysctl', ['-qw', 'net.ipv4.tcp_congestion_control=reno']);
+    // The receiving PC's OS caps autotuning at 128 KiB, as the seed's receiver capped its window: the advice
+    // must name it with the value it read there and sent (tcp_rmem is per network namespace). The runs
+    // set --window, which sets SO_RCVBUF itself, so this cap does not change what they measure.
+    await link.execInB('sysctl', ['-qw', `net.ipv4.tcp_rmem=${B_RMEM}`]);
   });
   after(async () => {
     await link?.destroy();
@@ -57,6 +62,7 @@ describe('the seed case on the kernel WAN harness: advice, what-if, and a second
     const rmem = advice.find((a) => a.topic === 'receive-window' && a.side === 'responder' && a.setting.startsWith('net.ipv4.tcp_rmem'));
     assert.ok(request && rmem, 'the --window request and the receiving PC\'s tcp_rmem are advised');
     assert.equal(rmem.thisPc, false);
+    assert.equal(rmem.currentValue, B_RMEM, 'the partner\'s own value, sent in its results');
     const fill = Number(/at least ([\d,]+) bytes per stream/.exec(request.neededValue)![1]!.replace(/,/g, ''));
     // The measured RTT is the link's 1.3 s plus a few ms of serialisation: the BDP within 1 % of 650,000 B.
     assert.ok(Math.abs(fill - 650_000) <= 6_500, `window that fills the path ${fill} B`);

@@ -3,8 +3,9 @@
  * what, and where, for the limit a run met. Pure over the result and this PC's
  * readable settings (local-settings.ts): the same result always gives the same
  * advice. Only verdicts a setting can move get advice (window, send buffer,
- * window scaling, MSS, the sending application); runs through the link
- * emulator get none, since there the window is the emulator's own setting.
+ * window scaling, MSS, the sending application). Runs through the link
+ * emulator (emulated.ts) name the emulator or the emulated link where one of
+ * them held the run, and the ends' OS settings where the window did.
  */
 import type { Advice, AdviceTopic } from '../../contract/advice.js';
 import { bdpBytes, MAX_UNSCALED_WINDOW, wholeBytesUp } from '../../contract/path-math.js';
@@ -12,6 +13,7 @@ import type { Diagnosis, LonghaulResult, Side } from '../../contract/result.js';
 import { DEFAULT_MSS_BYTES } from '../../contract/wire.js';
 import { groupDigits } from '../../util/units.js';
 import type { LocalSettings } from './local-settings.js';
+import { emulatedLines, REAL_PATH } from './emulated.js';
 import { osFamily } from './os-family.js';
 import type { AdviceLine, AdviceNeed } from './os-rules.js';
 
@@ -70,27 +72,36 @@ function applicationLine(r: LonghaulResult): AdviceLine {
   };
 }
 
-/** Every advice entry for a result; `local` is this PC's readable settings (the writer's end only). */
+/** Every advice entry for a result; `local` is this PC's readable settings, the partner's come in the result (absent: unknown). */
 export function adviseResult(r: LonghaulResult, local: LocalSettings): Advice[] {
-  if (r.link) return [];
+  const emulated = r.link?.settings ? r.link : null;
   const out: Advice[] = [];
   for (const d of r.diagnosis ?? []) {
     // The window must cover the path's own RTT (its minimum), as in the what-if (contract/what-if-result.ts).
     const rtt = d.numbers.minRttSeconds || d.numbers.rttSeconds;
-    if (!rtt) continue;
     const sender: Side = d.direction === 'controllerToResponder' ? 'controller' : 'responder';
     const streams = Math.max(1, r.streams.filter((s) => s.sender === sender).length);
-    const rate = r.pathRate?.bitsPerSecond ?? null;
+    const rate = r.pathRate?.bitsPerSecond ?? emulated?.settings?.rateBitsPerSec ?? null;
+    if (emulated) {
+      // The emulator runs on the PC that wrote a loopback result.
+      const own = emulatedLines(d, emulated, rtt ? neededWindowBytes(rate, rtt, streams) : null);
+      const at = r.writtenBy;
+      for (const line of own.lines) out.push({ direction: d.direction, verdict: d.verdict, topic: 'link-emulator', side: at, thisPc: true, hostname: r[at].hostname, os: osFamily(r[at].os).label, ...line });
+      if (!own.osAdvice) continue;
+    }
+    if (!rtt) continue;
     const push = (side: Side, topic: AdviceTopic, line: AdviceLine, os: string): void => {
-      out.push({ direction: d.direction, verdict: d.verdict, topic, side, thisPc: side === r.writtenBy, hostname: r[side].hostname, os, ...line });
+      const why = emulated ? REAL_PATH + line.why.charAt(0).toLowerCase() + line.why.slice(1) : line.why;
+      out.push({ direction: d.direction, verdict: d.verdict, topic, side, thisPc: side === r.writtenBy, hostname: r[side].hostname, os, ...line, why });
     };
     const needFor = (side: Side): AdviceNeed => ({
       windowBytes: neededWindowBytes(rate, rtt, streams),
       bytesPerMbit: neededWindowBytes(1e6, rtt, streams),
       pathMssBytes: DEFAULT_MSS_BYTES,
-      current: (key) => (side === r.writtenBy ? local[key] ?? null : null),
+      // The partner's values as it read them itself and sent at the end of the run (partner-settings.ts).
+      current: (key) => (side === r.writtenBy ? local[key] : r[side].settings?.[key]) ?? null,
     });
-    if (d.verdict === 'window-limited' && r.params.windowBytes !== null) {
+    if (!emulated && d.verdict === 'window-limited' && r.params.windowBytes !== null) {
       push('controller', 'longhaul-request', requestLine(r.params.windowBytes, needFor('controller')), osFamily(r.controller.os).label);
     }
     if (d.verdict === 'application-limited') push(sender, 'application', applicationLine(r), osFamily(r[sender].os).label);

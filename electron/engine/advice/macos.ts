@@ -2,13 +2,13 @@
  * macOS: receive autotuning up to net.inet.tcp.autorcvbufmax (send:
  * autosndbufmax), every socket buffer capped by kern.ipc.maxsockbuf, window
  * scaling by net.inet.tcp.rfc1323. macOS advertises about its whole receive
- * buffer, so a window of W needs a buffer of W. Longhaul does not shell out
- * to sysctl: current values are unknown.
+ * buffer, so a window of W needs a buffer of W. Current values come from
+ * `sysctl` on the PC itself (local-settings.ts).
  */
 import { neededBytes, valueFor, type AdviceLine, type AdviceNeed, type OsRules } from './os-rules.js';
 
 function sysctl(key: string, n: AdviceNeed, why: string): AdviceLine {
-  return { setting: key, currentValue: null, neededValue: neededBytes(n), how: `sysctl ${key}; sudo sysctl -w ${key}=${valueFor(n)} (until restart)`, why };
+  return { setting: key, currentValue: n.current(key), neededValue: neededBytes(n), how: `sysctl ${key}; sudo sysctl -w ${key}=${valueFor(n)} (until restart)`, why };
 }
 
 const MAXSOCKBUF = 'Every socket buffer, autotuned or set by the application, is capped at this.';
@@ -16,8 +16,8 @@ const MAXSOCKBUF = 'Every socket buffer, autotuned or set by the application, is
 export const MACOS_RULES: OsRules = {
   'receive-window': (n) => [sysctl('net.inet.tcp.autorcvbufmax', n, 'Receive autotuning grows the buffer (and so the window) up to this.'), sysctl('kern.ipc.maxsockbuf', n, MAXSOCKBUF)],
   'send-buffer': (n) => [sysctl('net.inet.tcp.autosndbufmax', n, 'Send autotuning grows the buffer up to this.'), sysctl('kern.ipc.maxsockbuf', n, MAXSOCKBUF)],
-  'window-scaling': () => [{
-    setting: 'net.inet.tcp.rfc1323', currentValue: null, neededValue: '1 (on)', how: 'sudo sysctl -w net.inet.tcp.rfc1323=1',
+  'window-scaling': (n) => [{
+    setting: 'net.inet.tcp.rfc1323', currentValue: n.current('net.inet.tcp.rfc1323'), neededValue: '1 (on)', how: 'sudo sysctl -w net.inet.tcp.rfc1323=1',
     why: 'Without window scaling (RFC 7323) no window above 65,535 bytes can be advertised.',
   }],
   mss: (n) => [{

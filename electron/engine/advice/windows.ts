@@ -4,10 +4,11 @@
  * levels allow window scale shifts of 0 (disabled: 65,535 bytes), 2
  * (highlyrestricted), 4 (restricted), 8 (normal) and 14 (experimental). An
  * application that sets SO_RCVBUF / SO_SNDBUF itself turns autotuning off for
- * that socket and gets exactly what it set. Nothing here is read on this PC:
- * Longhaul does not shell out to netsh, so current values are unknown.
+ * that socket and gets exactly what it set. The level is read with netsh on
+ * the PC itself (local-settings.ts); the per-application values are unknown.
  */
 import { windowScaleShift } from '../../contract/path-math.js';
+import { WINDOWS_AUTOTUNING_KEY } from './local-settings.js';
 import { neededBytes, type AdviceLine, type AdviceNeed, type OsRules } from './os-rules.js';
 
 /** Autotuning levels and the largest window scale shift each allows, smallest first. */
@@ -24,7 +25,7 @@ function autotuning(n: AdviceNeed): AdviceLine {
   const level = n.windowBytes !== null ? autotuningLevelFor(n.windowBytes) : 'normal';
   return {
     setting: 'Receive Window Auto-Tuning Level (netsh interface tcp show global)',
-    currentValue: null,
+    currentValue: n.current(WINDOWS_AUTOTUNING_KEY),
     neededValue: `${level}${n.windowBytes !== null ? ` (lets the window grow to ${neededBytes(n).replace('at least ', '')})` : ''}; not disabled or highlyrestricted`,
     how: `netsh interface tcp show global; as administrator: netsh interface tcp set global autotuninglevel=${level}`,
     why: 'Applications that leave the buffers to Windows (most do) get a window autotuning sizes within this level.',

@@ -6,7 +6,7 @@
 import type { Direction } from '../../../electron/contract/result.js';
 import type { UiRunParams } from '../../../electron/contract/api.js';
 import * as L from '../../../electron/contract/limits.js';
-import { parseDistance, parseDuration, parseSize } from './units.js';
+import { parseDistance, parseDuration, parseRate, parseSize } from './units.js';
 
 export const LIMITS = {
   maxStreams: L.MAX_STREAMS, maxBufferBytes: L.MAX_BUFFER_BYTES, maxWindowBytes: L.MAX_WINDOW_BYTES, maxSeconds: L.MAX_SECONDS,
@@ -27,10 +27,12 @@ export interface TestForm {
   interval: string;
   /** '' = not given. */
   distance: string;
+  /** The path's rate as the user knows it (the CLI's --path-rate); '' = not given. */
+  pathRate: string;
 }
 
 export const DEFAULT_FORM: TestForm = {
-  streams: '1', window: '', mss: '', buffer: '128K', limitBy: 'seconds', seconds: '10', bytes: '100M', direction: 'forward', interval: '1', distance: '',
+  streams: '1', window: '', mss: '', buffer: '128K', limitBy: 'seconds', seconds: '10', bytes: '100M', direction: 'forward', interval: '1', distance: '', pathRate: '',
 };
 
 export type FormErrors = Partial<Record<keyof TestForm, string>>;
@@ -38,6 +40,8 @@ export type FormErrors = Partial<Record<keyof TestForm, string>>;
 export interface FormOutcome {
   params: UiRunParams | null;
   distanceMeters: number | null;
+  /** bit/s, or null when not given. */
+  pathRateBitsPerSec: number | null;
   errors: FormErrors;
 }
 
@@ -87,11 +91,19 @@ export function validateTestForm(f: TestForm): FormOutcome {
     else if (d.value <= 0) errors.distance = 'more than 0 m';
     else distanceMeters = d.value;
   }
-  if (Object.keys(errors).length > 0) return { params: null, distanceMeters, errors };
+  let pathRateBitsPerSec: number | null = null;
+  if (f.pathRate.trim() !== '') {
+    const r = parseRate(f.pathRate);
+    if (!r.ok) errors.pathRate = r.error;
+    else if (!(r.value > 0 && r.value <= L.MAX_PATH_RATE_BITS_PER_SEC)) errors.pathRate = `above 0 and at most ${L.MAX_PATH_RATE_BITS_PER_SEC / 1e9} Gbit/s`;
+    else pathRateBitsPerSec = r.value;
+  }
+  if (Object.keys(errors).length > 0) return { params: null, distanceMeters, pathRateBitsPerSec, errors };
   return {
     params: { streams, bufferBytes: b.ok ? b.value : 0, windowBytes, bytes, seconds, direction: f.direction, intervalSeconds: i.ok ? i.value : 1,
       ...(mssBytes !== null ? { mssBytes } : {}) },
     distanceMeters,
+    pathRateBitsPerSec,
     errors,
   };
 }

@@ -11,7 +11,7 @@ import { describe, it } from 'node:test';
 import type { PeerOs } from '../../../electron/contract/advice.js';
 import type { Diagnosis, LonghaulResult } from '../../../electron/contract/result.js';
 import { adviseResult } from '../../../electron/engine/advice/advise.js';
-import { readLocalSettings } from '../../../electron/engine/advice/local-settings.js';
+import { readLocalSettings, WINDOWS_AUTOTUNING_KEY } from '../../../electron/engine/advice/local-settings.js';
 import { autotuningLevelFor } from '../../../electron/engine/advice/windows.js';
 import { makeResult } from '../../helpers/result-fixtures.js';
 
@@ -149,10 +149,47 @@ describe('advice rules', () => {
     assert.equal(app[0]!.side, 'controller');
   });
 
-  it('a run through the link emulator gets none (its window is the emulator\'s setting)', () => {
+  it("the partner's values come from its own report in the result; a partner that sent none stays unknown", () => {
     const r = seed();
-    r.link = { emulator: 'longhaul-proxy' } as LonghaulResult['link'];
-    assert.deepEqual(adviseResult(r, {}), []);
+    r.responder.settings = { 'net.ipv4.tcp_rmem': '4096 131072 6291456', 'net.core.rmem_max': '212992' };
+    const list = adviseResult(r, {});
+    assert.equal(list.find((a) => a.side === 'responder' && /^net\.core\.rmem_max/.test(a.setting))?.currentValue, '212992');
+    // 6,291,456 B covers twice 650,000 B: that setting is not the limit and is left out.
+    assert.ok(!list.some((a) => a.side === 'responder' && /tcp_rmem/.test(a.setting)));
+    assert.equal(adviseResult(seed(), {}).find((a) => /rmem_max/.test(a.setting))?.currentValue, null);
+  });
+
+  describe('runs through the link emulator', () => {
+    const emulated = (verdict: Diagnosis['verdict'], settings: Partial<NonNullable<LonghaulResult['link']>['settings']> = {}): LonghaulResult => {
+      const r = seed({ verdict, pathRate: null });
+      r.link = {
+        emulator: 'longhaul-proxy', preset: null, chains: { up: [], down: [] }, modelCeilingBitsPerSec: null, bypassToggles: [],
+        settings: { delayMs: 650, jitterMs: 0, rateBitsPerSec: 4e6, windowBytes: 8760, slowstart: false, lossRatio: 0, mssBytes: 1448, ...settings },
+      } as unknown as LonghaulResult['link'];
+      return r;
+    };
+    it("window: the emulated window first, then the ends' OS settings for a real path of the link's RTT and rate", () => {
+      const list = adviseResult(emulated('window-limited'), {});
+      assert.equal(list[0]!.topic, 'link-emulator');
+      assert.match(list[0]!.setting, /emulated window/);
+      assert.equal(list[0]!.currentValue, '8,760 bytes');
+      assert.match(list[0]!.neededValue, /at least 650,000 bytes per stream/);
+      assert.ok(!list.some((a) => a.topic === 'longhaul-request'), 'loopback --window sets the emulator, named once');
+      const os = list.filter((a) => a.topic === 'receive-window');
+      assert.ok(os.some((a) => /^net\.ipv4\.tcp_rmem/.test(a.setting) && /1,300,000/.test(a.neededValue)), JSON.stringify(list.map((a) => a.setting)));
+      for (const a of os) assert.match(a.why, /^On a real path of this RTT and rate/);
+    });
+    it('emulator-limited, the emulated rate, the modelled loss: the emulator or the link, never an OS setting', () => {
+      for (const [verdict, setting] of [['emulator-limited', /link emulator on this PC/], ['link-limited', /emulated link's rate/], ['congestion-limited', /modelled loss/]] as const) {
+        const list = adviseResult(emulated(verdict, { lossRatio: 0.01 }), {});
+        assert.equal(list.length, 1, `${verdict}: ${JSON.stringify(list.map((a) => a.setting))}`);
+        assert.equal(list[0]!.topic, 'link-emulator');
+        assert.match(list[0]!.setting, setting);
+        assert.match(list[0]!.why, /not (any TCP or OS setting|an OS setting)/);
+        assert.equal(list[0]!.thisPc, true);
+      }
+      assert.deepEqual(adviseResult(emulated('congestion-limited'), {}), [], 'a ramp without loss: nothing to change');
+    });
   });
 
   it('Windows autotuning level: never below normal, experimental past scale 8', () => {
@@ -167,6 +204,31 @@ describe('advice rules', () => {
     mkdirSync(join(root, 'net/ipv4'), { recursive: true });
     writeFileSync(join(root, 'net/ipv4/tcp_rmem'), '4096\t131072\t6291456\n');
     assert.deepEqual(readLocalSettings('linux', root), { 'net.ipv4.tcp_rmem': '4096 131072 6291456' });
-    assert.deepEqual(readLocalSettings('win32', root), {});
+    assert.deepEqual(readLocalSettings('freebsd', root), {});
+  });
+
+  it('reads macOS sysctls and the Windows autotuning level from their commands; a failing or foreign command leaves them unknown', () => {
+    const calls: string[] = [];
+    const mac = (file: string, args: string[]): string => {
+      calls.push([file, ...args].join(' '));
+      return 'kern.ipc.maxsockbuf: 8388608\nnet.inet.tcp.autorcvbufmax: 4194304\nnet.inet.tcp.rfc1323: 1\nsecret.other: 9\n';
+    };
+    assert.deepEqual(readLocalSettings('darwin', '/nowhere', mac), { 'kern.ipc.maxsockbuf': '8388608', 'net.inet.tcp.autorcvbufmax': '4194304', 'net.inet.tcp.rfc1323': '1' });
+    assert.match(calls[0]!, /^\/usr\/sbin\/sysctl kern\.ipc\.maxsockbuf net\.inet\.tcp\.autorcvbufmax/);
+    const netsh = 'Querying active state...\r\n\r\nTCP Global Parameters\r\n----------------------------------------------\r\nReceive-Side Scaling State          : enabled\r\nReceive Window Auto-Tuning Level    : highlyrestricted\r\nAdd-On Congestion Control Provider  : default\r\n';
+    assert.deepEqual(readLocalSettings('win32', '/nowhere', () => netsh), { [WINDOWS_AUTOTUNING_KEY]: 'highlyrestricted' });
+    assert.deepEqual(readLocalSettings('win32', '/nowhere', () => 'Paramètres globaux TCP\r\nNiveau de réglage automatique : normal'), {});
+    assert.deepEqual(readLocalSettings('darwin', '/nowhere', () => { throw new Error('ENOENT'); }), {});
+  });
+
+  it("the macOS and Windows rules show the values read (this PC's, or the partner's as sent)", () => {
+    const win = seed({ responderOs: { platform: 'win32', release: '10.0.19045' } });
+    win.responder.settings = { [WINDOWS_AUTOTUNING_KEY]: 'highlyrestricted' };
+    assert.equal(adviseResult(win, {}).find((a) => /Auto-Tuning Level/.test(a.setting))?.currentValue, 'highlyrestricted');
+    const mac = seed({ responderOs: { platform: 'darwin', release: '23.1.0' } });
+    mac.responder.settings = { 'kern.ipc.maxsockbuf': '8388608' };
+    const list = adviseResult(mac, {});
+    assert.equal(list.find((a) => a.setting === 'kern.ipc.maxsockbuf')?.currentValue, '8388608');
+    assert.equal(list.find((a) => a.setting === 'net.inet.tcp.autorcvbufmax')?.currentValue, null);
   });
 });

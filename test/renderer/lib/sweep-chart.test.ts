@@ -1,7 +1,7 @@
 /** The Sweep chart's data: a heat map for exactly two swept settings, grouped bars with min–max otherwise. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { heatColor, heatTextLight, sweepChart } from '../../../renderer/src/lib/sweep-chart.js';
+import { heatColor, heatTextLight, sweepChart } from '../../../electron/contract/sweep-chart.js';
 import { headlineOf, makePlan, makeView } from '../../helpers/sweep-fixtures.js';
 
 describe('sweep chart', () => {

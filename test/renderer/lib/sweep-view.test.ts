@@ -1,7 +1,7 @@
 /** What the Sweep screen says: the plan line (the contract's duration rule), values in words, one row per cell. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { cellLabel, formatDimensionValue, formatDuration, planHeading, planText, sweepHeading, sweepRows, verdictText } from '../../../renderer/src/lib/sweep-view.js';
+import { cellLabel, formatDimensionValue, formatDuration, planHeading, planText, sweepHeading, sweepRows, verdictText } from '../../../electron/contract/sweep-view.js';
 import { headlineOf, makePlan, makeView } from '../../helpers/sweep-fixtures.js';
 
 describe('sweep view', () => {

@@ -28,4 +28,15 @@ describe('test form', () => {
     assert.match(r.errors.streams!, /1 to 128/);
     assert.match(r.errors.distance!, /negative/);
   });
+
+  it('path rate: optional, the CLI\'s --path-rate units and limit (contract/limits.ts)', () => {
+    assert.equal(validateTestForm(DEFAULT_FORM).pathRateBitsPerSec, null);
+    assert.equal(validateTestForm({ ...DEFAULT_FORM, pathRate: '4mbit' }).pathRateBitsPerSec, 4e6);
+    assert.equal(validateTestForm({ ...DEFAULT_FORM, pathRate: '1g' }).pathRateBitsPerSec, 1e9);
+    for (const bad of ['fast', '0', '2000g']) {
+      const r = validateTestForm({ ...DEFAULT_FORM, pathRate: bad });
+      assert.equal(r.params, null, bad);
+      assert.ok(r.errors.pathRate, bad);
+    }
+  });
 });

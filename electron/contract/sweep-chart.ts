@@ -5,7 +5,7 @@
  * combination of the others) with min–max whiskers. Cells without a done run
  * are holes (null), never zeros: nothing was measured there yet.
  */
-import type { SweepCellSummary, SweepDimensionName, SweepPlan } from '../../../electron/contract/sweep.js';
+import type { SweepCellSummary, SweepDimensionName, SweepPlan } from './sweep.js';
 import { DIMENSION_LABEL, formatDimensionValue, sweptDimensions } from './sweep-view.js';
 
 export interface HeatCell {

@@ -5,9 +5,9 @@
  * row per cell from the contract's `SweepCellSummary` (medians and min–max are
  * the runner's, never recomputed here).
  */
-import type { LimiterVerdict } from '../../../electron/contract/result.js';
-import { planDuration } from '../../../electron/contract/sweep-plan.js';
-import type { SweepCell, SweepCellSummary, SweepDimensionName, SweepPlan, SweepStats } from '../../../electron/contract/sweep.js';
+import type { LimiterVerdict } from './result.js';
+import { planDuration } from './sweep-plan.js';
+import type { SweepCell, SweepCellSummary, SweepDimensionName, SweepPlan, SweepStats } from './sweep.js';
 import { formatBinaryBytes, formatRate, groupDigits } from './units.js';
 
 export const DIMENSION_LABEL: Record<SweepDimensionName, string> = {

@@ -1,0 +1,85 @@
+/**
+ * Advice for runs through the link emulator (`longhaul loopback --link …`).
+ * There the kernels only see the fast local hop; the emulator stands for the
+ * path. So: when the emulator itself fell behind (`emulator-limited`), or the
+ * emulated link's rate or modelled loss held the run, the thing to change is
+ * the emulator or the link it models, not an OS setting, and the advice says
+ * that. When the emulated window held it, the advice names that setting and
+ * then (advise.ts) the OS settings the ends would need on a real path of the
+ * same RTT and rate.
+ */
+import { formatRateShort } from '../../contract/units.js';
+import type { Diagnosis, LinkInfo, LinkSettingsInfo } from '../../contract/result.js';
+import { groupDigits } from '../../util/units.js';
+import type { AdviceLine } from './os-rules.js';
+
+/** Prefix of every OS line's reason on an emulated run: the OS settings matter on the real path. */
+export const REAL_PATH = 'On a real path of this RTT and rate (the emulator stood for one here): ';
+
+function rateText(bps: number | null): string {
+  return bps === null ? 'not limited' : formatRateShort(bps);
+}
+
+function linkCommand(s: LinkSettingsInfo, change: string): string {
+  return `longhaul loopback --delay ${s.delayMs}ms${s.rateBitsPerSec !== null ? ` --rate ${s.rateBitsPerSec}` : ''} ${change}`.replace(/\s+/g, ' ').trim();
+}
+
+function emulatorLine(link: LinkInfo): AdviceLine {
+  const w = link.emulatorWatch;
+  const relay = !w ? 'unknown' : w.relay === 'native' ? 'native relay thread' : `JavaScript relay (${w.relayReason ?? 'no native relay'})`;
+  const cpu = w?.cpuSeconds != null ? `; ${w.cpuSeconds.toFixed(1)} s of CPU on ${w.cores ?? 'unknown'} cores` : '';
+  return {
+    setting: 'the link emulator on this PC (its relay and the CPU it gets)',
+    currentValue: `${relay}${cpu}`,
+    neededValue: 'an emulator that keeps its own schedule: a lower emulated rate, fewer streams, or a PC with CPU to spare',
+    how: 'close what else runs on this PC; lower --rate or -P; or run the emulator (longhaul proxy) on a PC of its own between the two ends',
+    why: 'The emulator fell behind its own schedule: it, not any TCP or OS setting on either end, held this run. No OS setting changes that.',
+  };
+}
+
+function rateLine(s: LinkSettingsInfo): AdviceLine {
+  return {
+    setting: "the emulated link's rate (--rate, or the --link preset's)",
+    currentValue: rateText(s.rateBitsPerSec),
+    neededValue: 'nothing to change on either PC: the run carried what the emulated link allows',
+    how: `to model a faster path: ${linkCommand({ ...s, rateBitsPerSec: null }, '--rate <rate>')}`,
+    why: "The emulated link's rate, the path being modelled, was the limit, not an OS setting: on a real path this is the line's own rate.",
+  };
+}
+
+function lossLine(s: LinkSettingsInfo): AdviceLine {
+  return {
+    setting: "the emulated link's modelled loss (--loss, or the --link preset's)",
+    currentValue: `${(s.lossRatio * 100).toLocaleString('en-US', { maximumFractionDigits: 3 })} % of segments`,
+    neededValue: 'nothing to change on either PC: the modelled loss, part of the path being modelled, held the window',
+    how: `to model a cleaner path: ${linkCommand(s, '--loss <ratio>')}; on a real path: find and fix the loss, or more streams (-P) share it`,
+    why: "Each modelled loss halves the window (Reno): the emulated link's loss, not an OS setting, set this rate.",
+  };
+}
+
+function windowLine(s: LinkSettingsInfo, neededWindow: number | null): AdviceLine {
+  return {
+    setting: "the emulated window (loopback's --window: the bytes in flight the emulator lets through, standing for the ends' TCP windows)",
+    currentValue: s.windowBytes === null ? 'not emulated' : `${groupDigits(s.windowBytes)} bytes`,
+    neededValue: neededWindow !== null ? `at least ${groupDigits(neededWindow)} bytes per stream` : 'unknown: the emulated link has no rate (give one with --rate or --path-rate)',
+    how: linkCommand(s, `--window ${neededWindow ?? '<bytes>'}`),
+    why: 'The emulated window held this run. On a real path the ends\' OS settings below decide the window: they are what to change there.',
+  };
+}
+
+/**
+ * The emulator's own lines for one verdict of an emulated run; `osAdvice` says whether the OS
+ * lines follow (only for a window the ends' settings would set on a real path).
+ */
+export function emulatedLines(d: Diagnosis, link: LinkInfo, neededWindow: number | null): { lines: AdviceLine[]; osAdvice: boolean } {
+  const s = link.settings;
+  // A relay started from stage JSON has no settings to advise on: the ends' own advice stands.
+  if (!s) return { lines: [], osAdvice: true };
+  switch (d.verdict) {
+    case 'emulator-limited': return { lines: [emulatorLine(link)], osAdvice: false };
+    case 'link-limited': return { lines: [rateLine(s)], osAdvice: false };
+    case 'congestion-limited': return { lines: s.lossRatio > 0 ? [lossLine(s)] : [], osAdvice: false };
+    case 'window-limited': return { lines: [windowLine(s, neededWindow)], osAdvice: true };
+    default: return { lines: [], osAdvice: false };
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * Each end reads its own TCP settings (advice/local-settings.ts: the same
+ * reader the advice uses for this PC) and sends them with its end-of-run
+ * `results`, so the advice can show the partner's current values instead of
+ * "unknown". Sent only to a peer that announced it takes them in its hello;
+ * what arrives is checked by the results schema (protocol/messages.ts: known
+ * key shape, values through peerText).
+ */
+import { readLocalSettings, type LocalSettings } from './advice/local-settings.js';
+
+/** The capability a peer announces when it takes `settings` in `results`. */
+export const SETTINGS_IN_RESULTS = 'settings:in-results';
+
+/** The `settings` field of this end's `results` message: present when the partner announced it takes them. */
+export function settingsForPartner(partnerCapabilities: readonly string[] | undefined, read: () => LocalSettings = readLocalSettings): { settings?: LocalSettings } {
+  return partnerCapabilities?.includes(SETTINGS_IN_RESULTS) ? { settings: read() } : {};
+}
