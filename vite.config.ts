@@ -5,7 +5,7 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   root: 'renderer',
   base: './',
-  plugins: [svelte({ configFile: "svelte.config.js" })],
+  plugins: [svelte({ configFile: 'svelte.config.js' })],
   build: {
     outDir: '../dist/ui',
     emptyOutDir: true,

@@ -32,9 +32,18 @@ export interface ElectronMain {
     quit(): void;
   };
   BrowserWindow: new (o: {
-    width: number; height: number; minWidth: number; minHeight: number; title: string; show?: boolean;
+    width: number;
+    height: number;
+    minWidth: number;
+    minHeight: number;
+    title: string;
+    show?: boolean;
     webPreferences: {
-      preload: string; contextIsolation: true; sandbox: true; nodeIntegration: false; webSecurity: true;
+      preload: string;
+      contextIsolation: true;
+      sandbox: true;
+      nodeIntegration: false;
+      webSecurity: true;
       /** Comma-separated Blink features to switch off (we switch off `Auxclick`). */
       disableBlinkFeatures?: string;
     };

@@ -22,9 +22,17 @@ let win: BrowserWindowLike | null = null;
 
 function setupWindow(): BrowserWindowLike {
   const w = new BrowserWindow({
-    width: 1366, height: 768, minWidth: 1024, minHeight: 640, title: 'Longhaul',
+    width: 1366,
+    height: 768,
+    minWidth: 1024,
+    minHeight: 640,
+    title: 'Longhaul',
     webPreferences: {
-      preload: PRELOAD, contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true,
+      preload: PRELOAD,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
       // Middle-click would open links in new windows, around the window-open handler.
       disableBlinkFeatures: 'Auxclick',
     },

@@ -40,7 +40,15 @@ if (nodedir) args.push(`--nodedir=${nodedir}`);
 // Optional builds keep node-gyp's chatter to themselves and show only its last lines on failure.
 const r = spawnSync(process.execPath, args, { stdio: optional ? ['ignore', 'ignore', 'pipe'] : 'inherit', cwd: root, encoding: 'utf8' });
 if (r.status !== 0) {
-  if (optional && r.stderr) console.warn(r.stderr.trim().split('\n').filter((l) => !l.startsWith('gyp info')).slice(-6).join('\n'));
+  if (optional && r.stderr)
+    console.warn(
+      r.stderr
+        .trim()
+        .split('\n')
+        .filter((l) => !l.startsWith('gyp info'))
+        .slice(-6)
+        .join('\n'),
+    );
   fail(`node-gyp exited with ${r.status ?? r.signal}; is a C++ compiler (g++, make, python3) installed?`);
 }
 if (!optional) console.log('longhaul: native socket addon built in native/build/Release/');

@@ -73,8 +73,18 @@ export class AppBackend {
     this.history = new HistoryStore(opts.dataDir);
     this.responder = new ResponderHost(this.hub, this.history, () => this.trust());
     this.iperf3 = new Iperf3Host(this.hub, this.history);
-    this.sweeps = new SweepHost(this.hub, opts.dataDir, () => this.trust(), () => this.active !== null || this.starting || this.measuring || this.groups.busy);
-    this.groups = new GroupHost(this.hub, opts.dataDir, () => this.trust(), () => this.active !== null || this.starting || this.measuring || this.sweeps.busy);
+    this.sweeps = new SweepHost(
+      this.hub,
+      opts.dataDir,
+      () => this.trust(),
+      () => this.active !== null || this.starting || this.measuring || this.groups.busy,
+    );
+    this.groups = new GroupHost(
+      this.hub,
+      opts.dataDir,
+      () => this.trust(),
+      () => this.active !== null || this.starting || this.measuring || this.sweeps.busy,
+    );
     this.handlers = {
       systemInfo: async () => systemInfo(opts.mode, opts.dataDir),
       checkPeer: async ({ host, port }) => checkConnection(host, port),
@@ -145,18 +155,27 @@ export class AppBackend {
   }
 
   private async startRun(req: Invokes['startRun']['req']): Promise<{ runId: string }> {
-    if (this.active || this.starting || this.measuring || this.sweeps.busy || this.groups.busy) throw new LonghaulError('LH_ERR_BUSY', 'a run, a sweep or a measurement of the emulator is already in progress: stop it or wait for its end');
+    if (this.active || this.starting || this.measuring || this.sweeps.busy || this.groups.busy)
+      throw new LonghaulError('LH_ERR_BUSY', 'a run, a sweep or a measurement of the emulator is already in progress: stop it or wait for its end');
     this.starting = true;
     let link: RunLink | null = null;
     try {
       const security = await this.trust();
       // Through the emulator the controller dials the local proxy, which forwards to the partner.
       if (req.link.kind === 'proxy') link = await RunLink.start({ host: req.host, port: req.port }, req.link);
-      const run = req.partner === 'iperf3'
-        ? startIperf3Run({ host: req.host, port: req.port, params: req.params })
-        : link
-          ? startRun({ host: '127.0.0.1', port: link.port, params: req.params, link: link.hook(), security, pathRateBitsPerSec: req.pathRateBitsPerSec ?? null })
-          : startRun({ host: req.host, port: req.port, params: req.params, security, pathRateBitsPerSec: req.pathRateBitsPerSec ?? null });
+      const run =
+        req.partner === 'iperf3'
+          ? startIperf3Run({ host: req.host, port: req.port, params: req.params })
+          : link
+            ? startRun({
+                host: '127.0.0.1',
+                port: link.port,
+                params: req.params,
+                link: link.hook(),
+                security,
+                pathRateBitsPerSec: req.pathRateBitsPerSec ?? null,
+              })
+            : startRun({ host: req.host, port: req.port, params: req.params, security, pathRateBitsPerSec: req.pathRateBitsPerSec ?? null });
       const runId = randomBytes(8).toString('hex');
       this.active = { runId, run, link };
       const senders = sendersOf(run.params);
@@ -175,7 +194,8 @@ export class AppBackend {
   /** The stored figure, or a new probe (refused during a run: both would share the CPU and the figure would be wrong). */
   private async emulatorCapacity(measure: boolean): Promise<EmulatorCapacityInfo | null> {
     if (!measure) return loadCapacity(this.opts.dataDir);
-    if (this.active || this.starting || this.measuring || this.sweeps.busy || this.groups.busy) throw new LonghaulError('LH_ERR_BUSY', 'a run, a sweep or a measurement is in progress: measure the emulator when this PC is otherwise quiet');
+    if (this.active || this.starting || this.measuring || this.sweeps.busy || this.groups.busy)
+      throw new LonghaulError('LH_ERR_BUSY', 'a run, a sweep or a measurement is in progress: measure the emulator when this PC is otherwise quiet');
     this.measuring = true;
     try {
       return await measureCapacity(this.opts.dataDir);

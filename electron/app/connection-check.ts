@@ -35,8 +35,10 @@ export function verdictOf(errno: string | undefined): ConnectionVerdict {
 const DETAIL: Record<ConnectionVerdict, (host: string, port: number, ms: number) => string> = {
   reachable: (h, p, ms) => `${h}:${p} accepted a TCP connection in ${ms} ms.`,
   refused: (h, p) => `${h} answered but nothing listens on port ${p}: start "longhaul listen --port ${p}" (or "Wait for a partner") on that PC.`,
-  'timed-out': (h, p, ms) => `no answer from ${h}:${p} within ${ms} ms: check the address, that the PC is on, and that a firewall lets TCP port ${p} in (a firewall that drops packets looks exactly like this).`,
-  'firewall-suspected': (h, p) => `the connection to ${h}:${p} was rejected on the way (host or network unreachable, or a filter): a firewall is the usual cause; allow TCP port ${p} on the responder.`,
+  'timed-out': (h, p, ms) =>
+    `no answer from ${h}:${p} within ${ms} ms: check the address, that the PC is on, and that a firewall lets TCP port ${p} in (a firewall that drops packets looks exactly like this).`,
+  'firewall-suspected': (h, p) =>
+    `the connection to ${h}:${p} was rejected on the way (host or network unreachable, or a filter): a firewall is the usual cause; allow TCP port ${p} on the responder.`,
   'unknown-host': (h) => `"${h}" is not a known host name: type the partner's IP address as shown on its waiting screen.`,
 };
 

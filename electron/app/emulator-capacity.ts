@@ -26,7 +26,13 @@ export async function loadCapacity(dataDir: string): Promise<EmulatorCapacityInf
   try {
     const v = JSON.parse(await readFile(path.join(dataDir, FILE), 'utf8')) as Partial<EmulatorCapacityInfo>;
     if (typeof v.bitsPerSecond !== 'number' || !(v.bitsPerSecond > 0) || typeof v.measuredAt !== 'string') return null;
-    return { bitsPerSecond: v.bitsPerSecond, relay: v.relay === 'js' ? 'js' : 'native', cores: typeof v.cores === 'number' ? v.cores : null, measuredAt: v.measuredAt, probe: String(v.probe ?? '') };
+    return {
+      bitsPerSecond: v.bitsPerSecond,
+      relay: v.relay === 'js' ? 'js' : 'native',
+      cores: typeof v.cores === 'number' ? v.cores : null,
+      measuredAt: v.measuredAt,
+      probe: String(v.probe ?? ''),
+    };
   } catch {
     return null; // never measured (or an unreadable file: measure again)
   }
@@ -54,12 +60,18 @@ export async function measureCapacity(dataDir: string): Promise<EmulatorCapacity
     } catch {
       throw new LonghaulError('LH_ERR_IO', `the emulator probe (longhaul ${args.slice(0, 5).join(' ')}) ended with code ${code} and no result`);
     }
-    const rates = result.intervals.filter((i) => i.t > 1 && i.seconds > 0.5).map((i) => ((i.receivedBytes ?? 0) * 8) / i.seconds).sort((a, b) => a - b);
+    const rates = result.intervals
+      .filter((i) => i.t > 1 && i.seconds > 0.5)
+      .map((i) => ((i.receivedBytes ?? 0) * 8) / i.seconds)
+      .sort((a, b) => a - b);
     const bitsPerSecond = rates[Math.floor(rates.length / 2)] ?? result.total.bitsPerSecond ?? 0;
     if (!(bitsPerSecond > 0)) throw new LonghaulError('LH_ERR_IO', 'the emulator probe moved no data');
     const w = result.link?.emulatorWatch;
     const info: EmulatorCapacityInfo = {
-      bitsPerSecond, relay: w?.relay ?? 'js', cores: w?.cores ?? null, measuredAt: new Date().toISOString(),
+      bitsPerSecond,
+      relay: w?.relay ?? 'js',
+      cores: w?.cores ?? null,
+      measuredAt: new Date().toISOString(),
       probe: `longhaul loopback --rate 100gbit -t ${PROBE_SECONDS}: median of the per-second intervals after the first`,
     };
     const file = path.join(dataDir, FILE);

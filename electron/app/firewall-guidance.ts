@@ -51,6 +51,8 @@ export function partnerFirewallAdvice(port: number): string {
 /** Responder side: shown while waiting when no partner has connected for a while. */
 export function waitingFirewallHint(platform: NodeJS.Platform, port: number, waitedMs: number): string {
   const waited = Math.round(waitedMs / 1000);
-  return `No partner has connected in ${waited} s. If the partner's connection check says "no answer", ` +
-    `a firewall on this PC is probably dropping the connection. On this PC, ${allowSteps(platform, port)}`;
+  return (
+    `No partner has connected in ${waited} s. If the partner's connection check says "no answer", ` +
+    `a firewall on this PC is probably dropping the connection. On this PC, ${allowSteps(platform, port)}`
+  );
 }

@@ -46,7 +46,8 @@ export class GroupHost {
   }
 
   async start(req: StartGroupRunRequest): Promise<{ runId: string }> {
-    if (this.busy || this.busyElsewhere()) throw new LonghaulError('LH_ERR_BUSY', 'a run, a sweep or a measurement of the emulator is already in progress: stop it or wait for its end');
+    if (this.busy || this.busyElsewhere())
+      throw new LonghaulError('LH_ERR_BUSY', 'a run, a sweep or a measurement of the emulator is already in progress: stop it or wait for its end');
     this.starting = true;
     try {
       const security = await this.trust();

@@ -62,7 +62,10 @@ export class GroupStore {
 
   private async fileNames(): Promise<string[]> {
     try {
-      return (await readdir(this.dir)).filter((n) => n.endsWith('.json')).sort().reverse();
+      return (await readdir(this.dir))
+        .filter((n) => n.endsWith('.json'))
+        .sort()
+        .reverse();
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw err;

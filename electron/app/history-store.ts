@@ -68,7 +68,10 @@ export class HistoryStore {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw err;
     }
-    return names.filter((n) => n.endsWith('.json')).sort().reverse();
+    return names
+      .filter((n) => n.endsWith('.json'))
+      .sort()
+      .reverse();
   }
 
   /** One stored result, checked with the result schema (a file with the right `schema` but missing fields is refused here, not later). */

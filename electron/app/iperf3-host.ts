@@ -18,7 +18,10 @@ import { toLiveSample } from './live-sample.js';
 export function listenFailure(port: number, err: unknown): Iperf3ServerStatus['error'] {
   const sys = (err as NodeJS.ErrnoException)?.code;
   if (sys === 'EADDRINUSE') {
-    return { code: 'LH_ERR_IO', message: `TCP port ${port} is already in use on this PC (an iperf3 -s or another program holds it): stop that program, or pick another port` };
+    return {
+      code: 'LH_ERR_IO',
+      message: `TCP port ${port} is already in use on this PC (an iperf3 -s or another program holds it): stop that program, or pick another port`,
+    };
   }
   if (sys === 'EACCES') return { code: 'LH_ERR_IO', message: `this PC does not let Longhaul listen on TCP port ${port} (EACCES): pick a port above 1023` };
   const e = describeError(err);
@@ -30,7 +33,11 @@ export class Iperf3Host {
   private status: Iperf3ServerStatus = stopped(null);
   private runCount = 0;
 
-  constructor(private readonly hub: EventHub, private readonly history: HistoryStore, private readonly bind: string | null = null) {}
+  constructor(
+    private readonly hub: EventHub,
+    private readonly history: HistoryStore,
+    private readonly bind: string | null = null,
+  ) {}
 
   current(): Iperf3ServerStatus {
     return this.status;

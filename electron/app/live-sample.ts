@@ -22,7 +22,12 @@ function liveTcp(id: number, t: TcpSample): LiveTcp {
  * The contract sample for one side's engine sample. `senders` null (the
  * responder host, which does not see the plan) leaves the TCP readings out.
  */
-export function toLiveSample(runId: string, side: Side, s: Pick<SideSample, 'index' | 't' | 'final' | 'streams' | 'tcp'>, senders: Map<number, Side> | null): LiveSample {
+export function toLiveSample(
+  runId: string,
+  side: Side,
+  s: Pick<SideSample, 'index' | 't' | 'final' | 'streams' | 'tcp'>,
+  senders: Map<number, Side> | null,
+): LiveSample {
   const out: LiveSample = { runId, side, index: s.index, t: s.t, final: s.final, streams: s.streams };
   if (!senders) return out;
   const tcp = (s.tcp ?? []).filter(([id]) => senders.get(id) === side).map(([id, t]) => liveTcp(id, t));

@@ -15,7 +15,12 @@ import { linkSettingsSchema } from '../proxy/link-settings.js';
 import { findPreset } from '../proxy/presets.js';
 import { ArgumentError } from '../util/errors.js';
 
-const host = z.string().trim().min(1, 'the address is empty').max(255).regex(/^[A-Za-z0-9.:_%-]+$/, 'the address may hold letters, digits, ".", ":", "-" only');
+const host = z
+  .string()
+  .trim()
+  .min(1, 'the address is empty')
+  .max(255)
+  .regex(/^[A-Za-z0-9.:_%-]+$/, 'the address may hold letters, digits, ".", ":", "-" only');
 const port = z.number().int().min(1).max(65535);
 const listenPort = z.number().int().min(0).max(65535);
 const id = z.string().regex(/^[0-9a-f]{8,64}$/, 'not a result id');
@@ -34,7 +39,18 @@ const dimension = z.discriminatedUnion('name', [
   z.object({ name: z.literal('streams'), values: values(z.number().int().min(1).max(MAX_STREAMS)) }).strict(),
   z.object({ name: z.literal('mssBytes'), values: values(z.number().int().min(MIN_MSS_BYTES).max(MAX_MSS_BYTES).nullable()) }).strict(),
   z.object({ name: z.literal('direction'), values: values(directionSchema) }).strict(),
-  z.object({ name: z.literal('link'), values: values(z.string().max(64).refine((n) => findPreset(n) !== undefined, 'not a link preset').nullable()) }).strict(),
+  z
+    .object({
+      name: z.literal('link'),
+      values: values(
+        z
+          .string()
+          .max(64)
+          .refine((n) => findPreset(n) !== undefined, 'not a link preset')
+          .nullable(),
+      ),
+    })
+    .strict(),
   z.object({ name: z.literal('path'), values: values(z.enum(['direct', 'relay'])) }).strict(),
 ]);
 const sweepPlan = z
@@ -45,27 +61,46 @@ const sweepPlan = z
     repeat: z.number().int().min(1).max(SWEEP_LIMITS.maxRepeat),
     pauseSeconds: z.number().min(0).max(SWEEP_LIMITS.maxPauseSeconds),
     order: z.enum(['shuffled', 'sequential']),
-    seed: z.number().int().min(0).max(2 ** 32 - 1),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 32 - 1),
   })
   .strict()
   .refine((p) => new Set(p.dimensions.map((d) => d.name)).size === p.dimensions.length, 'a setting is swept twice')
   .refine((p) => p.base.seconds === null || p.base.seconds >= SWEEP_LIMITS.minSeconds, `runs of at least ${SWEEP_LIMITS.minSeconds} s`)
   .refine((p) => p.dimensions.reduce((n, d) => n * d.values.length, p.repeat) <= SWEEP_LIMITS.maxRuns, `at most ${SWEEP_LIMITS.maxRuns} runs (cells × repeats)`)
   // The emulator runs on this PC in front of its own responder; a partner's sweep has no preset to apply.
-  .refine((p) => p.target.kind === 'loopback' || !p.dimensions.some((d) => d.name === 'link'), 'link presets are for sweeps on this PC') as z.ZodType<SweepPlan>;
+  .refine(
+    (p) => p.target.kind === 'loopback' || !p.dimensions.some((d) => d.name === 'link'),
+    'link presets are for sweeps on this PC',
+  ) as z.ZodType<SweepPlan>;
 // The runner's UUIDs; nothing else reaches a path.
 const sweepId = z.string().regex(/^[0-9a-f-]{8,64}$/, 'not a sweep id');
 const sweepFormat = z.enum(SWEEP_EXPORT_FORMATS as [string, ...string[]]) as z.ZodType<Invokes['sweepExport']['req']['format']>;
 
 // A group: two or more distinct partners (one would be a single run; the same one twice, two runs competing for one responder).
-const groupPeers = z.array(z.object({ host, port }).strict()).min(2, 'a group run needs two or more partners').max(MAX_GROUP_PEERS)
+const groupPeers = z
+  .array(z.object({ host, port }).strict())
+  .min(2, 'a group run needs two or more partners')
+  .max(MAX_GROUP_PEERS)
   .refine((ps) => new Set(ps.map((p) => `${p.host.toLowerCase()}:${p.port}`)).size === ps.length, 'a partner is listed twice');
 const groupFormat = z.enum(GROUP_EXPORT_FORMATS as [string, ...string[]]) as z.ZodType<Invokes['exportGroup']['req']['format']>;
 
 const SCHEMAS: { [K in InvokeName]: z.ZodType<Invokes[K]['req']> } = {
   systemInfo: z.null(),
   checkPeer: z.object({ host, port }).strict(),
-  startRun: z.object({ host, port, params: runParamsSchema, link, partner: z.enum(['longhaul', 'iperf3']).optional(), pathRateBitsPerSec: z.number().positive().max(MAX_PATH_RATE_BITS_PER_SEC).optional() }).strict()
+  startRun: z
+    .object({
+      host,
+      port,
+      params: runParamsSchema,
+      link,
+      partner: z.enum(['longhaul', 'iperf3']).optional(),
+      pathRateBitsPerSec: z.number().positive().max(MAX_PATH_RATE_BITS_PER_SEC).optional(),
+    })
+    .strict()
     // The emulator's hook speaks Longhaul's control channel (bypass, link report); an iperf3 server has none.
     .refine((r) => r.partner !== 'iperf3' || r.link.kind === 'direct', 'the link emulator is for Longhaul partners: a run against iperf3 -s goes direct'),
   stopRun: z.object({ runId: z.string().max(64) }).strict(),

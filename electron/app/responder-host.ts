@@ -57,7 +57,9 @@ export class ResponderHost {
       this.set({ ...this.status, pairingCode });
     });
     // Paired partners are refused while the peers file cannot be read: say so on the Waiting screen, clear it once readable.
-    security.on('trust-error', (message) => this.set({ ...this.status, error: { code: 'LH_ERR_IDENTITY', message: `${message}; paired partners are refused until it can be read` } }));
+    security.on('trust-error', (message) =>
+      this.set({ ...this.status, error: { code: 'LH_ERR_IDENTITY', message: `${message}; paired partners are refused until it can be read` } }),
+    );
     this.security = security;
     // A controller opens all its data connections at once (up to 2 × 128 in bidir); the engine's
     // default cap of 32 unidentified connections turns part of that burst away and the run stalls.
@@ -132,5 +134,16 @@ export class ResponderHost {
 }
 
 function idle(error: ResponderStatus['error']): ResponderStatus {
-  return { state: 'stopped', port: null, bind: null, addresses: localAddresses(), hostname: os.hostname(), peer: null, runId: null, error, firewallHint: null, pairingCode: null };
+  return {
+    state: 'stopped',
+    port: null,
+    bind: null,
+    addresses: localAddresses(),
+    hostname: os.hostname(),
+    peer: null,
+    runId: null,
+    error,
+    firewallHint: null,
+    pairingCode: null,
+  };
 }

@@ -118,7 +118,8 @@ export class SweepHost {
   }
 
   private async launch(fileOf: () => Promise<SweepFile>): Promise<SweepView> {
-    if (this.busy || this.busyElsewhere()) throw new LonghaulError('LH_ERR_BUSY', 'a sweep, a run or a measurement of the emulator is already in progress: stop it or wait for its end');
+    if (this.busy || this.busyElsewhere())
+      throw new LonghaulError('LH_ERR_BUSY', 'a sweep, a run or a measurement of the emulator is already in progress: stop it or wait for its end');
     this.starting = true;
     try {
       const file = await fileOf();
@@ -163,12 +164,17 @@ export function viewOf(file: SweepFile, running: boolean): SweepView {
 export function entryOf(file: SweepFile, running: boolean): SweepEntry {
   const cells = expandPlan(file.plan).length;
   return {
-    id: file.id, title: file.title, startedAt: file.startedAt, updatedAt: file.updatedAt, target: file.plan.target.kind,
+    id: file.id,
+    title: file.title,
+    startedAt: file.startedAt,
+    updatedAt: file.updatedAt,
+    target: file.plan.target.kind,
     partner: file.plan.target.kind === 'peer' ? `${file.plan.target.host}:${file.plan.target.port}` : null,
     swept: file.plan.dimensions.filter((d) => d.values.length > 1).map((d) => d.name),
     cells,
     runsDone: new Set(file.runs.filter((r) => r.status === 'done').map(runKey)).size,
     runsPlanned: cells * file.plan.repeat,
-    complete: file.complete, running,
+    complete: file.complete,
+    running,
   };
 }

@@ -32,7 +32,11 @@ export interface ExecuteGroupOptions {
 /** Refuse bad output paths before anything runs (as a single run does); false after saying why. */
 export function checkGroupFiles(o: Pick<ExecuteGroupOptions, 'jsonFile' | 'flags'>): boolean {
   try {
-    checkOutputFiles([{ flag: '--json', path: o.jsonFile }, { flag: '--log', path: o.flags.log }, { flag: '--csv', path: o.flags.csv }]);
+    checkOutputFiles([
+      { flag: '--json', path: o.jsonFile },
+      { flag: '--log', path: o.flags.log },
+      { flag: '--csv', path: o.flags.csv },
+    ]);
     for (const f of [o.jsonFile, o.flags.log, o.flags.csv]) if (f) checkWritable(f, Boolean(o.flags.force));
     return true;
   } catch (err) {

@@ -34,10 +34,8 @@ interface ExecuteRunBase {
  * (security/load-trust.ts); a run started another way (`start`: an iperf3 server,
  * engine/iperf3-client.ts, which has no pairing) does not.
  */
-export type ExecuteRunOptions = ExecuteRunBase & (
-  | { security: ControllerSecurity; start?: undefined }
-  | { start: (signal: AbortSignal) => RunHandle; security?: undefined }
-);
+export type ExecuteRunOptions = ExecuteRunBase &
+  ({ security: ControllerSecurity; start?: undefined } | { start: (signal: AbortSignal) => RunHandle; security?: undefined });
 
 const PHASE_TEXT: Record<string, string> = {
   hello: 'connecting…',
@@ -56,7 +54,16 @@ export async function executeRun(o: ExecuteRunOptions): Promise<{ code: number; 
   const progress = new LiveProgress(o.params);
   const run = o.start
     ? o.start(abort.signal)
-    : startRun({ host: o.host, port: o.port, params: o.params, signal: abort.signal, maxWorkersPerRole: o.maxWorkersPerRole, link: o.link, security: o.security, pathRateBitsPerSec: o.pathRateBitsPerSec ?? null });
+    : startRun({
+        host: o.host,
+        port: o.port,
+        params: o.params,
+        signal: abort.signal,
+        maxWorkersPerRole: o.maxWorkersPerRole,
+        link: o.link,
+        security: o.security,
+        pathRateBitsPerSec: o.pathRateBitsPerSec ?? null,
+      });
   run.on('phase', (p) => {
     const text = PHASE_TEXT[p];
     if (text) progress.phase(text);

@@ -25,7 +25,11 @@ export class GroupProgress {
   private headerShown = false;
   private readonly latest: string[];
 
-  constructor(params: RunParams, peerCount: number, private readonly out: NodeJS.WriteStream = process.stdout) {
+  constructor(
+    params: RunParams,
+    peerCount: number,
+    private readonly out: NodeJS.WriteStream = process.stdout,
+  ) {
     this.tty = Boolean(out.isTTY) && process.env.CI !== 'true';
     const plan = planStreams(params);
     this.peers = Array.from({ length: peerCount }, () => {
@@ -47,7 +51,10 @@ export class GroupProgress {
     const p = this.peers[peer];
     const mine = p?.sides.get(side);
     if (!p || !mine) return;
-    mine.byIndex.set(s.index, s.streams.filter((x) => mine.ids.has(x[0])).reduce((a, x) => a + x[1], 0));
+    mine.byIndex.set(
+      s.index,
+      s.streams.filter((x) => mine.ids.has(x[0])).reduce((a, x) => a + x[1], 0),
+    );
     const all = [...p.sides.values()].map((v) => v.byIndex.get(s.index));
     if (all.some((b) => b === undefined)) return;
     const bytes = all.reduce<number>((a, b) => a + (b ?? 0), 0);
@@ -55,8 +62,11 @@ export class GroupProgress {
     const dt = s.t - p.lastT;
     const rate = dt > 0 ? ((bytes - p.lastBytes) * 8) / dt : null;
     const done = this.all.add(peer, s.index, bytes - p.lastBytes, s.t);
-    this.line(`[${p.lastT.toFixed(2).padStart(6)}-${s.t.toFixed(2).padStart(6)} s] ${formatBytes(bytes - p.lastBytes).padStart(10)} ${formatRate(rate).padStart(16)} peer ${peer + 1}${s.final ? ' (last)' : ''}`,
-      peer, `${peer + 1}: ${formatRate(rate)}`);
+    this.line(
+      `[${p.lastT.toFixed(2).padStart(6)}-${s.t.toFixed(2).padStart(6)} s] ${formatBytes(bytes - p.lastBytes).padStart(10)} ${formatRate(rate).padStart(16)} peer ${peer + 1}${s.final ? ' (last)' : ''}`,
+      peer,
+      `${peer + 1}: ${formatRate(rate)}`,
+    );
     p.lastBytes = bytes;
     p.lastT = s.t;
     this.allLines(s.final ? [...done, ...this.all.end(peer)] : done);
@@ -65,7 +75,11 @@ export class GroupProgress {
   private allLines(intervals: GroupLiveInterval[]): void {
     for (const iv of intervals) {
       const rate = iv.seconds > 0 ? (iv.bytes * 8) / iv.seconds : null;
-      this.line(`[${(iv.t - iv.seconds).toFixed(2).padStart(6)}-${iv.t.toFixed(2).padStart(6)} s] ${formatBytes(iv.bytes).padStart(10)} ${formatRate(rate).padStart(16)} all`, null, `all: ${formatRate(rate)}`);
+      this.line(
+        `[${(iv.t - iv.seconds).toFixed(2).padStart(6)}-${iv.t.toFixed(2).padStart(6)} s] ${formatBytes(iv.bytes).padStart(10)} ${formatRate(rate).padStart(16)} all`,
+        null,
+        `all: ${formatRate(rate)}`,
+      );
     }
   }
 

@@ -39,12 +39,22 @@ export function addLinkOptions(cmd: Command, o: { presetFlag: '--preset' | '--li
     .addOption(new Option('--slowstart', 'emulate TCP slow start (cap from 10 x MSS, doubling per RTT)'))
     .addOption(new Option('--no-slowstart', 'no slow-start emulation (overrides a preset)'))
     .addOption(new Option('--loss <ratio>', 'MODELLED loss per segment, e.g. 0.1% (delivered one RTT late + cap halved; a relay cannot drop packets)'))
-    .addOption(new Option('--loss-pattern <pattern>', 'which segments --loss takes: random (default), or periodic (exactly every 1/ratio-th: the same losses every run)').choices(['random', 'periodic']))
+    .addOption(
+      new Option(
+        '--loss-pattern <pattern>',
+        'which segments --loss takes: random (default), or periodic (exactly every 1/ratio-th: the same losses every run)',
+      ).choices(['random', 'periodic']),
+    )
     .addOption(new Option('--link-config <file>', 'link as JSON: settings, or { "up": [stages], "down": [stages] }'))
     .addOption(new Option('--link-json <json>', 'link as inline JSON').hideHelp());
   if (o.window) cmd.addOption(new Option('--window <bytes>', 'emulated TCP window: cap on bytes in flight, e.g. 64K'));
   // What a --link-config chain may hold: each stage says it itself (proxy/stages/*.ts).
-  cmd.addHelpText('after', `\nStages a --link-config chain may hold:\n${stageSummaries().map((s) => `  ${s.type.padEnd(10)} ${s.summary}`).join('\n')}`);
+  cmd.addHelpText(
+    'after',
+    `\nStages a --link-config chain may hold:\n${stageSummaries()
+      .map((s) => `  ${s.type.padEnd(10)} ${s.summary}`)
+      .join('\n')}`,
+  );
   return cmd;
 }
 

@@ -47,8 +47,10 @@ export async function listenIperf3(o: ListenIperf3Options): Promise<void> {
     server.on('session-end', (result, err) => {
       if (result) {
         const t = result.total;
-        process.stdout.write(`test ${result.id} with ${result.controller.software} ${result.partial ? 'ended early' : 'complete'}: `
-          + `${groupDigits(t.bytes)} bytes received, ${formatRate(t.bitsPerSecond)} wall-clock aggregate\n`);
+        process.stdout.write(
+          `test ${result.id} with ${result.controller.software} ${result.partial ? 'ended early' : 'complete'}: ` +
+            `${groupDigits(t.bytes)} bytes received, ${formatRate(t.bitsPerSecond)} wall-clock aggregate\n`,
+        );
         saving = saving.then(async () => {
           const { savedPath, saveError } = await history.trySave(result);
           if (savedPath) process.stdout.write(`saved to History: ${savedPath}\n`);

@@ -21,7 +21,10 @@ export class LiveProgress {
   private readonly directions: DirectionState[] = [];
   private readonly tty: boolean;
 
-  constructor(params: RunParams, private readonly out: NodeJS.WriteStream = process.stdout) {
+  constructor(
+    params: RunParams,
+    private readonly out: NodeJS.WriteStream = process.stdout,
+  ) {
     this.tty = Boolean(out.isTTY) && process.env.CI !== 'true';
     const plan = planStreams(params);
     const both = params.direction === 'bidir';
@@ -31,7 +34,9 @@ export class LiveProgress {
       this.directions.push({
         label: both ? (sender === 'controller' ? 'send' : 'recv') : '',
         receiver: sender === 'controller' ? 'responder' : 'controller',
-        ids, lastBytes: 0, lastT: 0,
+        ids,
+        lastBytes: 0,
+        lastT: 0,
       });
     }
   }

@@ -3,7 +3,18 @@
  * conversion to validated `RunParams`. Every bad value names its flag.
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { DEFAULT_PARAMS, MAX_BUFFER_BYTES, MAX_SECONDS, MAX_STREAMS, MIN_INTERVAL_SECONDS, MAX_MSS_BYTES, MAX_WINDOW_BYTES, MIN_MSS_BYTES, runParamsSchema, type RunParams } from '../engine/params.js';
+import {
+  DEFAULT_PARAMS,
+  MAX_BUFFER_BYTES,
+  MAX_SECONDS,
+  MAX_STREAMS,
+  MIN_INTERVAL_SECONDS,
+  MAX_MSS_BYTES,
+  MAX_WINDOW_BYTES,
+  MIN_MSS_BYTES,
+  runParamsSchema,
+  type RunParams,
+} from '../engine/params.js';
 import { MAX_PATH_RATE_BITS_PER_SEC } from '../contract/limits.js';
 import { ArgumentError } from '../util/errors.js';
 import { parseDuration, parseRate, parseSize } from '../util/units.js';
@@ -74,16 +85,45 @@ export interface RunFlags extends ReportFlags {
 /** Add the run options to a command. */
 export function addRunOptions(cmd: Command): Command {
   const withRunOptions = cmd
-    .addOption(new Option('-P, --streams <n>', `parallel TCP streams, 1-${MAX_STREAMS}`).argParser(intIn(1, MAX_STREAMS, 'streams')).default(DEFAULT_PARAMS.streams))
-    .addOption(new Option('-l, --buffer <bytes>', 'bytes per write and per read (e.g. 128K, 1M)').argParser(sizeIn(1, MAX_BUFFER_BYTES, 'buffer')).default(DEFAULT_PARAMS.bufferBytes, '128K'))
-    .addOption(new Option('-w, --window <bytes>', 'TCP window per stream end (Linux: the advertised window; elsewhere the socket buffers), e.g. 64K, 20M; default: OS autotuning').argParser(sizeIn(1, MAX_WINDOW_BYTES, 'window')))
-    .addOption(new Option('-M, --mss <bytes>', `MSS to ask for on every stream end (TCP_MAXSEG before the handshake), ${MIN_MSS_BYTES}-${MAX_MSS_BYTES}; default: the OS's own. The result says what the kernel used, and when the OS refused`).argParser(intIn(MIN_MSS_BYTES, MAX_MSS_BYTES, 'mss')))
-    .addOption(new Option('-n, --bytes <bytes>', 'stop after this many bytes in total (per direction), e.g. 1G').argParser(sizeIn(1, Number.MAX_SAFE_INTEGER, 'bytes')).conflicts('seconds'))
+    .addOption(
+      new Option('-P, --streams <n>', `parallel TCP streams, 1-${MAX_STREAMS}`).argParser(intIn(1, MAX_STREAMS, 'streams')).default(DEFAULT_PARAMS.streams),
+    )
+    .addOption(
+      new Option('-l, --buffer <bytes>', 'bytes per write and per read (e.g. 128K, 1M)')
+        .argParser(sizeIn(1, MAX_BUFFER_BYTES, 'buffer'))
+        .default(DEFAULT_PARAMS.bufferBytes, '128K'),
+    )
+    .addOption(
+      new Option(
+        '-w, --window <bytes>',
+        'TCP window per stream end (Linux: the advertised window; elsewhere the socket buffers), e.g. 64K, 20M; default: OS autotuning',
+      ).argParser(sizeIn(1, MAX_WINDOW_BYTES, 'window')),
+    )
+    .addOption(
+      new Option(
+        '-M, --mss <bytes>',
+        `MSS to ask for on every stream end (TCP_MAXSEG before the handshake), ${MIN_MSS_BYTES}-${MAX_MSS_BYTES}; default: the OS's own. The result says what the kernel used, and when the OS refused`,
+      ).argParser(intIn(MIN_MSS_BYTES, MAX_MSS_BYTES, 'mss')),
+    )
+    .addOption(
+      new Option('-n, --bytes <bytes>', 'stop after this many bytes in total (per direction), e.g. 1G')
+        .argParser(sizeIn(1, Number.MAX_SAFE_INTEGER, 'bytes'))
+        .conflicts('seconds'),
+    )
     .addOption(new Option('-t, --seconds <s>', 'stop after this long (default 10 s), e.g. 30, 1.5s, 2m').argParser(secondsIn(0.1, MAX_SECONDS, 'seconds')))
     .addOption(new Option('-R, --reverse', 'the responder sends, this PC receives').conflicts('bidir'))
     .addOption(new Option('--bidir', 'both send at once: N streams each way'))
-    .addOption(new Option('-i, --interval <s>', `seconds between samples, ${MIN_INTERVAL_SECONDS}-60`).argParser(secondsIn(MIN_INTERVAL_SECONDS, 60, 'interval')).default(DEFAULT_PARAMS.intervalSeconds))
-    .addOption(new Option('--path-rate <rate>', "the path's rate as you know it (what the line carries), e.g. 4mbit: the advice and the what-if name the window that fills it").argParser(rateIn('path rate', MAX_PATH_RATE_BITS_PER_SEC)))
+    .addOption(
+      new Option('-i, --interval <s>', `seconds between samples, ${MIN_INTERVAL_SECONDS}-60`)
+        .argParser(secondsIn(MIN_INTERVAL_SECONDS, 60, 'interval'))
+        .default(DEFAULT_PARAMS.intervalSeconds),
+    )
+    .addOption(
+      new Option(
+        '--path-rate <rate>',
+        "the path's rate as you know it (what the line carries), e.g. 4mbit: the advice and the what-if name the window that fills it",
+      ).argParser(rateIn('path rate', MAX_PATH_RATE_BITS_PER_SEC)),
+    )
     .addOption(new Option('--json <file>', 'write the result (longhaul.result/1) to this file, also when the run fails'))
     .addOption(new Option('--workers <n>', 'data worker processes per role (default: number of CPUs)').argParser(intIn(1, 64, 'workers')).hideHelp());
   return addReportOptions(withRunOptions); // --log, --csv, --distance-km, --force: see run-reports.ts
@@ -96,7 +136,7 @@ export function runParamsFromFlags(f: RunFlags): RunParams {
     bufferBytes: f.buffer,
     windowBytes: f.window ?? null,
     bytes: f.bytes ?? null,
-    seconds: f.bytes !== undefined ? null : f.seconds ?? DEFAULT_PARAMS.seconds,
+    seconds: f.bytes !== undefined ? null : (f.seconds ?? DEFAULT_PARAMS.seconds),
     direction: f.bidir ? 'bidir' : f.reverse ? 'reverse' : 'forward',
     intervalSeconds: f.interval,
     ...(f.mss !== undefined ? { mssBytes: f.mss } : {}),

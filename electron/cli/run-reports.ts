@@ -44,11 +44,19 @@ export class RunReports {
   private readonly assembler: IntervalAssembler;
 
   /** Creates the files now; throws LonghaulError (exit 2, nothing ran) if one cannot be created. */
-  constructor(private readonly flags: ReportFlags, params: RunParams, jsonFile?: string) {
+  constructor(
+    private readonly flags: ReportFlags,
+    params: RunParams,
+    jsonFile?: string,
+  ) {
     const senders = planStreams(params).map((p) => ({ id: p.id, sender: p.sender }));
     this.assembler = new IntervalAssembler(senders, params.direction);
     // Names Windows would change, and two flags naming one file, are refused before anything is created.
-    checkOutputFiles([{ flag: '--json', path: jsonFile }, { flag: '--log', path: flags.log }, { flag: '--csv', path: flags.csv }]);
+    checkOutputFiles([
+      { flag: '--json', path: jsonFile },
+      { flag: '--log', path: flags.log },
+      { flag: '--csv', path: flags.csv },
+    ]);
     // Refuse an existing --json up front too: finding out after a 10-minute run is too late.
     if (jsonFile) checkWritable(jsonFile, Boolean(flags.force));
     this.live = flags.log || flags.csv ? openLiveReport({ logFile: flags.log, csvFile: flags.csv, force: flags.force, params, senders }) : null;

@@ -34,10 +34,16 @@ export interface SignalSource {
 
 /** Call `handler` on the first stop signal. Returns a function that removes the listeners (idempotent). */
 export function onStopSignal(handler: (signal: StopSignal) => void, proc: SignalSource = process): () => void {
-  const listeners = STOP_SIGNALS.map((signal) => [signal, () => {
-    dispose();
-    handler(signal);
-  }] as const);
+  const listeners = STOP_SIGNALS.map(
+    (signal) =>
+      [
+        signal,
+        () => {
+          dispose();
+          handler(signal);
+        },
+      ] as const,
+  );
   let active = true;
   function dispose(): void {
     if (!active) return;

@@ -7,7 +7,16 @@ import { randomInt } from 'node:crypto';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Direction } from '../contract/result.js';
 import type { SweepDimension, SweepOrder, SweepPath, SweepPlan, SweepTarget } from '../contract/sweep.js';
-import { DEFAULT_PARAMS, MAX_BUFFER_BYTES, MAX_MSS_BYTES, MAX_SECONDS, MAX_STREAMS, MAX_WINDOW_BYTES, MIN_INTERVAL_SECONDS, MIN_MSS_BYTES } from '../engine/params.js';
+import {
+  DEFAULT_PARAMS,
+  MAX_BUFFER_BYTES,
+  MAX_MSS_BYTES,
+  MAX_SECONDS,
+  MAX_STREAMS,
+  MAX_WINDOW_BYTES,
+  MIN_INTERVAL_SECONDS,
+  MIN_MSS_BYTES,
+} from '../engine/params.js';
 import { LINK_PRESETS, findPreset } from '../proxy/presets.js';
 import { MAX_SWEEP_REPEAT } from '../sweep/sweep-file.js';
 import { ArgumentError } from '../util/errors.js';
@@ -64,18 +73,56 @@ const noNull = <T>(f: (v: string) => (T | null)[]) => f as (v: string) => T[];
 export function addSweepOptions(cmd: Command): Command {
   return cmd
     .addOption(new Option('--loopback', 'both ends on this PC (127.0.0.1): a responder is started for the whole sweep'))
-    .addOption(new Option('-w, --window <list>', 'TCP windows per stream end, e.g. 64K,512K,default (default = OS autotuning)').argParser(listOf(sizeIn(1, MAX_WINDOW_BYTES, 'window'), 'default')))
+    .addOption(
+      new Option('-w, --window <list>', 'TCP windows per stream end, e.g. 64K,512K,default (default = OS autotuning)').argParser(
+        listOf(sizeIn(1, MAX_WINDOW_BYTES, 'window'), 'default'),
+      ),
+    )
     .addOption(new Option('-l, --buffer <list>', 'bytes per write and per read, e.g. 4K,128K').argParser(noNull(listOf(sizeIn(1, MAX_BUFFER_BYTES, 'buffer')))))
-    .addOption(new Option('-P, --streams <list>', `parallel TCP streams, 1-${MAX_STREAMS} each, e.g. 1,2,4`).argParser(noNull(listOf(intIn(1, MAX_STREAMS, 'streams')))))
-    .addOption(new Option('-M, --mss <list>', `MSS to ask for, ${MIN_MSS_BYTES}-${MAX_MSS_BYTES} or default, e.g. default,536`).argParser(listOf(intIn(MIN_MSS_BYTES, MAX_MSS_BYTES, 'mss'), 'default')))
-    .addOption(new Option('--direction <list>', 'forward (this PC sends), reverse, bidir, e.g. forward,reverse').argParser(noNull(listOf(choice(['forward', 'reverse', 'bidir'] as const)))))
-    .addOption(new Option('--link <list>', `link presets through the emulator on this PC (with --loopback), or none: ${LINK_PRESETS.map((p) => p.name).join(', ')}, none`).argParser(listOf(preset, 'none')))
-    .addOption(new Option('--path <list>', 'direct, or relay (through a plain longhaul proxy on this PC, no impairment), e.g. direct,relay').argParser(noNull(listOf(choice(['direct', 'relay'] as const)))))
-    .addOption(new Option('-t, --seconds <s>', 'length of each run, e.g. 10, 1.5s, 2m').argParser(secondsIn(0.1, MAX_SECONDS, 'seconds')).default(DEFAULT_PARAMS.seconds ?? 10))
-    .addOption(new Option('-i, --interval <s>', `seconds between samples, ${MIN_INTERVAL_SECONDS}-60`).argParser(secondsIn(MIN_INTERVAL_SECONDS, 60, 'interval')).default(DEFAULT_PARAMS.intervalSeconds))
+    .addOption(
+      new Option('-P, --streams <list>', `parallel TCP streams, 1-${MAX_STREAMS} each, e.g. 1,2,4`).argParser(noNull(listOf(intIn(1, MAX_STREAMS, 'streams')))),
+    )
+    .addOption(
+      new Option('-M, --mss <list>', `MSS to ask for, ${MIN_MSS_BYTES}-${MAX_MSS_BYTES} or default, e.g. default,536`).argParser(
+        listOf(intIn(MIN_MSS_BYTES, MAX_MSS_BYTES, 'mss'), 'default'),
+      ),
+    )
+    .addOption(
+      new Option('--direction <list>', 'forward (this PC sends), reverse, bidir, e.g. forward,reverse').argParser(
+        noNull(listOf(choice(['forward', 'reverse', 'bidir'] as const))),
+      ),
+    )
+    .addOption(
+      new Option(
+        '--link <list>',
+        `link presets through the emulator on this PC (with --loopback), or none: ${LINK_PRESETS.map((p) => p.name).join(', ')}, none`,
+      ).argParser(listOf(preset, 'none')),
+    )
+    .addOption(
+      new Option('--path <list>', 'direct, or relay (through a plain longhaul proxy on this PC, no impairment), e.g. direct,relay').argParser(
+        noNull(listOf(choice(['direct', 'relay'] as const))),
+      ),
+    )
+    .addOption(
+      new Option('-t, --seconds <s>', 'length of each run, e.g. 10, 1.5s, 2m')
+        .argParser(secondsIn(0.1, MAX_SECONDS, 'seconds'))
+        .default(DEFAULT_PARAMS.seconds ?? 10),
+    )
+    .addOption(
+      new Option('-i, --interval <s>', `seconds between samples, ${MIN_INTERVAL_SECONDS}-60`)
+        .argParser(secondsIn(MIN_INTERVAL_SECONDS, 60, 'interval'))
+        .default(DEFAULT_PARAMS.intervalSeconds),
+    )
     .addOption(new Option('--repeat <n>', `runs per cell, 1-${MAX_SWEEP_REPEAT}`).argParser(intIn(1, MAX_SWEEP_REPEAT, 'repeat')).default(3))
     .addOption(new Option('--pause <time>', 'idle time between runs, e.g. 2s, 500ms').argParser(secondsIn(0, 3600, 'pause')).default(2, '2s'))
-    .addOption(new Option('--order <order>', 'shuffled: each round runs every cell once in a fresh random order (drift cannot follow a setting); sequential: cell by cell').choices(['shuffled', 'sequential']).default('shuffled'))
+    .addOption(
+      new Option(
+        '--order <order>',
+        'shuffled: each round runs every cell once in a fresh random order (drift cannot follow a setting); sequential: cell by cell',
+      )
+        .choices(['shuffled', 'sequential'])
+        .default('shuffled'),
+    )
     .addOption(new Option('--seed <n>', 'seed of the shuffled order (default: random; the file keeps it)').argParser(intIn(0, 0xffffffff, 'seed')))
     .addOption(new Option('--json <file>', 'the sweep file (longhaul.sweep/1), rewritten after every run (default: longhaul-sweep-<time>.json here)'))
     .addOption(new Option('--csv <file>', 'CSV: one row per run, one per cell, rewritten after every run'))
@@ -90,7 +137,8 @@ export const PLAN_FLAGS = ['loopback', 'window', 'buffer', 'streams', 'mss', 'di
 export function sweepPlanFromFlags(hostPort: { host: string; port: number } | null, f: SweepFlags): SweepPlan {
   if (!hostPort && !f.loopback) throw new ArgumentError('give HOST[:PORT] (a paired responder) or --loopback', 'HOST');
   if (hostPort && f.loopback) throw new ArgumentError('give HOST[:PORT] or --loopback, not both', '--loopback');
-  if (!f.loopback && f.link?.some((l) => l !== null)) throw new ArgumentError('--link: the link emulator runs with --loopback only (use --path relay for a plain relay on this PC)', '--link');
+  if (!f.loopback && f.link?.some((l) => l !== null))
+    throw new ArgumentError('--link: the link emulator runs with --loopback only (use --path relay for a plain relay on this PC)', '--link');
   const target: SweepTarget = hostPort ? { kind: 'peer', ...hostPort } : { kind: 'loopback' };
   const dims: SweepDimension[] = [];
   if (f.window) dims.push({ name: 'windowBytes', values: f.window });

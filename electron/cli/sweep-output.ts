@@ -43,11 +43,20 @@ function verdictText(c: SweepCellSummary): string {
 export function cellTable(f: SweepFile): string {
   const cells = expandPlan(f.plan);
   const rows = f.cells.map((c) => [
-    String(c.cell), describeCellValues(itemAt(cells, c.cell, 'sweep cell').values) || '(base settings)', `${c.runs}/${c.planned}`,
-    mbit(c.bitsPerSecond?.median), mbit(c.bitsPerSecond?.min), mbit(c.bitsPerSecond?.max), verdictText(c),
+    String(c.cell),
+    describeCellValues(itemAt(cells, c.cell, 'sweep cell').values) || '(base settings)',
+    `${c.runs}/${c.planned}`,
+    mbit(c.bitsPerSecond?.median),
+    mbit(c.bitsPerSecond?.min),
+    mbit(c.bitsPerSecond?.max),
+    verdictText(c),
   ]);
   const head = ['cell', 'settings', 'runs', 'median Mbit/s', 'min', 'max', 'verdicts'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]?.length ?? 0)));
-  const line = (r: string[]): string => r.map((x, i) => (i >= 3 && i <= 5 ? x.padStart(widths[i] ?? 0) : x.padEnd(widths[i] ?? 0))).join('  ').trimEnd();
+  const line = (r: string[]): string =>
+    r
+      .map((x, i) => (i >= 3 && i <= 5 ? x.padStart(widths[i] ?? 0) : x.padEnd(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
   return [line(head), ...rows.map(line)].join('\n') + '\n';
 }

@@ -11,7 +11,12 @@ export function adviceWho(a: Advice): string {
 
 /** The current value in words: what was read, or why it is unknown. */
 export function adviceNow(a: Advice): string {
-  return a.currentValue ?? (a.thisPc ? 'unknown (Longhaul does not read it on this OS)' : 'unknown (the partner did not send it: it does not read it on its OS, or runs an older Longhaul; look on that PC)');
+  return (
+    a.currentValue ??
+    (a.thisPc
+      ? 'unknown (Longhaul does not read it on this OS)'
+      : 'unknown (the partner did not send it: it does not read it on its OS, or runs an older Longhaul; look on that PC)')
+  );
 }
 
 /** The lines (empty when there is no advice). */

@@ -14,7 +14,13 @@ export interface PeerOs {
 }
 
 /** What the advice is about. */
-export type AdviceTopic = 'receive-window' | 'send-buffer' | 'window-scaling' | 'mss' | 'application' | 'longhaul-request'
+export type AdviceTopic =
+  | 'receive-window'
+  | 'send-buffer'
+  | 'window-scaling'
+  | 'mss'
+  | 'application'
+  | 'longhaul-request'
   /** The link emulator or the link it models (a run through `longhaul loopback --link …`): not an OS setting. */
   | 'link-emulator';
 

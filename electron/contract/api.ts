@@ -69,9 +69,7 @@ export interface ConnectionCheck {
  * `settings` are the emulator's own (units in the names, see result.ts);
  * `preset` names the preset they started from, null when typed from scratch.
  */
-export type LinkChoice =
-  | { kind: 'direct' }
-  | { kind: 'proxy'; preset: string | null; settings: LinkSettingsInfo };
+export type LinkChoice = { kind: 'direct' } | { kind: 'proxy'; preset: string | null; settings: LinkSettingsInfo };
 
 /** A link preset as the Link screen lists it: every number shown, nothing behind the name. */
 export interface UiLinkPreset {
@@ -243,10 +241,7 @@ export interface PairedPeer {
 }
 
 /** Outcome of an export: saved by the OS dialog (Electron), or a download (browser mode). */
-export type ExportOutcome =
-  | { kind: 'saved'; path: string }
-  | { kind: 'cancelled' }
-  | { kind: 'download'; fileName: string; mimeType: string; text: string };
+export type ExportOutcome = { kind: 'saved'; path: string } | { kind: 'cancelled' } | { kind: 'download'; fileName: string; mimeType: string; text: string };
 
 /** The request/response channels: action name → [channel, request, response]. */
 export interface Invokes {

@@ -5,9 +5,7 @@
  */
 import { seededRandom } from './seeded-random.js';
 import type { LimiterVerdict } from './result.js';
-import type {
-  SweepCell, SweepCellSettings, SweepCellSummary, SweepDimension, SweepPlan, SweepRunHeadline, SweepStats,
-} from './sweep.js';
+import type { SweepCell, SweepCellSettings, SweepCellSummary, SweepDimension, SweepPlan, SweepRunHeadline, SweepStats } from './sweep.js';
 
 /** One run of the plan: which cell, which repeat (both 0-based). */
 export interface SweepRunKey {
@@ -20,13 +18,20 @@ export const runKey = (k: SweepRunKey): string => `${k.cell}:${k.repeat}`;
 /** `s` with dimension `d` set to each of its values, in order, beside that value. */
 function withEach(s: SweepCellSettings, d: SweepDimension): [SweepCellSettings, number | string | null][] {
   switch (d.name) {
-    case 'windowBytes': return d.values.map((v) => [{ ...s, params: { ...s.params, windowBytes: v } }, v]);
-    case 'bufferBytes': return d.values.map((v) => [{ ...s, params: { ...s.params, bufferBytes: v } }, v]);
-    case 'streams': return d.values.map((v) => [{ ...s, params: { ...s.params, streams: v } }, v]);
-    case 'mssBytes': return d.values.map((v) => [{ ...s, params: { ...s.params, mssBytes: v } }, v]);
-    case 'direction': return d.values.map((v) => [{ ...s, params: { ...s.params, direction: v } }, v]);
-    case 'link': return d.values.map((v) => [{ ...s, link: v }, v]);
-    case 'path': return d.values.map((v) => [{ ...s, path: v }, v]);
+    case 'windowBytes':
+      return d.values.map((v) => [{ ...s, params: { ...s.params, windowBytes: v } }, v]);
+    case 'bufferBytes':
+      return d.values.map((v) => [{ ...s, params: { ...s.params, bufferBytes: v } }, v]);
+    case 'streams':
+      return d.values.map((v) => [{ ...s, params: { ...s.params, streams: v } }, v]);
+    case 'mssBytes':
+      return d.values.map((v) => [{ ...s, params: { ...s.params, mssBytes: v } }, v]);
+    case 'direction':
+      return d.values.map((v) => [{ ...s, params: { ...s.params, direction: v } }, v]);
+    case 'link':
+      return d.values.map((v) => [{ ...s, link: v }, v]);
+    case 'path':
+      return d.values.map((v) => [{ ...s, path: v }, v]);
   }
 }
 
@@ -38,7 +43,6 @@ export function expandPlan(plan: SweepPlan): SweepCell[] {
   }
   return cells.map((c, index) => ({ index, ...c }));
 }
-
 
 /**
  * The order of every run of the plan. `sequential`: cell by cell, each cell's
@@ -56,7 +60,8 @@ export function runOrder(plan: SweepPlan, cellCount = expandPlan(plan).length): 
   const next = seededRandom(plan.seed);
   for (let repeat = 0; repeat < plan.repeat; repeat++) {
     const cells = Array.from({ length: cellCount }, (_, i) => i);
-    for (let i = cells.length - 1; i > 0; i--) { // Fisher-Yates
+    for (let i = cells.length - 1; i > 0; i--) {
+      // Fisher-Yates
       const j = Math.floor(next() * (i + 1));
       const a = cells[i];
       const b = cells[j];
@@ -116,7 +121,11 @@ export function summarizeCell(plan: SweepPlan, cell: SweepCell, runs: readonly S
   const verdicts: Partial<Record<LimiterVerdict, number>> = {};
   for (const v of counted.flatMap((r) => r.verdicts)) verdicts[v] = (verdicts[v] ?? 0) + 1;
   return {
-    cell: cell.index, settings: cell.settings, values: cell.values, runs: counted.length, planned: plan.repeat,
+    cell: cell.index,
+    settings: cell.settings,
+    values: cell.values,
+    runs: counted.length,
+    planned: plan.repeat,
     bitsPerSecond: stats(counted.map((r) => r.bitsPerSecond)),
     streamSumBitsPerSecond: stats(counted.map((r) => r.streamSumBitsPerSecond)),
     verdicts,

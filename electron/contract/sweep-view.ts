@@ -11,7 +11,13 @@ import type { SweepCell, SweepCellSummary, SweepDimensionName, SweepPlan, SweepS
 import { formatBinaryBytes, formatRate, groupDigits } from './units.js';
 
 export const DIMENSION_LABEL: Record<SweepDimensionName, string> = {
-  windowBytes: 'window', bufferBytes: 'buffer', streams: 'streams', mssBytes: 'MSS', direction: 'direction', link: 'link', path: 'path',
+  windowBytes: 'window',
+  bufferBytes: 'buffer',
+  streams: 'streams',
+  mssBytes: 'MSS',
+  direction: 'direction',
+  link: 'link',
+  path: 'path',
 };
 
 const DIRECTION_WORDS: Record<string, string> = { forward: 'this PC sends', reverse: 'partner sends', bidir: 'both ways' };
@@ -68,7 +74,11 @@ export function sweepHeading(target: 'loopback' | 'peer', partner: string | null
 /** The heading of a plan (sweepHeading over its swept settings). */
 export function planHeading(plan: SweepPlan): string {
   const t = plan.target;
-  return sweepHeading(t.kind, t.kind === 'peer' ? `${t.host}:${t.port}` : null, plan.dimensions.filter((d) => d.values.length > 1).map((d) => d.name));
+  return sweepHeading(
+    t.kind,
+    t.kind === 'peer' ? `${t.host}:${t.port}` : null,
+    plan.dimensions.filter((d) => d.values.length > 1).map((d) => d.name),
+  );
 }
 
 /** The swept dimensions (two or more values), in plan order: the axes of the chart and the table's leading columns. */
@@ -98,8 +108,13 @@ export interface SweepRow {
 }
 
 const VERDICT_WORDS: Record<LimiterVerdict, string> = {
-  'window-limited': 'window', 'congestion-limited': 'congestion', 'application-limited': 'application', 'link-limited': 'link',
-  'emulator-limited': 'emulator', 'mss-limited': 'MSS', unknown: 'unknown',
+  'window-limited': 'window',
+  'congestion-limited': 'congestion',
+  'application-limited': 'application',
+  'link-limited': 'link',
+  'emulator-limited': 'emulator',
+  'mss-limited': 'MSS',
+  unknown: 'unknown',
 };
 
 /** `window ×2, congestion ×1`: how many counted runs had each verdict. */

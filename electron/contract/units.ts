@@ -13,12 +13,37 @@
  */
 
 const SIZE: Record<string, number> = {
-  '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2,
-  g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3, t: 1024 ** 4, tb: 1024 ** 4, tib: 1024 ** 4,
+  '': 1,
+  b: 1,
+  k: 1024,
+  kb: 1024,
+  kib: 1024,
+  m: 1024 ** 2,
+  mb: 1024 ** 2,
+  mib: 1024 ** 2,
+  g: 1024 ** 3,
+  gb: 1024 ** 3,
+  gib: 1024 ** 3,
+  t: 1024 ** 4,
+  tb: 1024 ** 4,
+  tib: 1024 ** 4,
 };
 const RATE: Record<string, number> = {
-  '': 1, bit: 1, bps: 1, k: 1e3, kbit: 1e3, kbps: 1e3, m: 1e6, mbit: 1e6, mbps: 1e6,
-  g: 1e9, gbit: 1e9, gbps: 1e9, t: 1e12, tbit: 1e12, tbps: 1e12,
+  '': 1,
+  bit: 1,
+  bps: 1,
+  k: 1e3,
+  kbit: 1e3,
+  kbps: 1e3,
+  m: 1e6,
+  mbit: 1e6,
+  mbps: 1e6,
+  g: 1e9,
+  gbit: 1e9,
+  gbps: 1e9,
+  t: 1e12,
+  tbit: 1e12,
+  tbps: 1e12,
 };
 const DURATION: Record<string, number> = { '': 1, s: 1, sec: 1, ms: 1e-3, us: 1e-6, m: 60, min: 60, h: 3600 };
 const DISTANCE: Record<string, number> = { '': 1, m: 1, km: 1e3 };
@@ -71,7 +96,12 @@ export function formatRate(bitsPerSecond: number | null | undefined): string {
 
 /** `54 kbit/s`, `4.0 Mbit/s`, `953 Mbit/s`: two or three significant digits, decimal units. */
 export function formatRateShort(bps: number): string {
-  const units: [number, string][] = [[1e9, 'Gbit/s'], [1e6, 'Mbit/s'], [1e3, 'kbit/s'], [1, 'bit/s']];
+  const units: [number, string][] = [
+    [1e9, 'Gbit/s'],
+    [1e6, 'Mbit/s'],
+    [1e3, 'kbit/s'],
+    [1, 'bit/s'],
+  ];
   const [div, name] = units.find(([d]) => Math.abs(bps) >= d) ?? [1, 'bit/s'];
   const v = bps / div;
   return `${Math.abs(v) < 10 ? v.toFixed(1) : v.toFixed(0)} ${name}`;
@@ -116,7 +146,14 @@ export function formatRtt(seconds: number): string {
 /** bit·m/s for the distance-throughput product: `1.20 Pbit·m/s`. */
 export function formatBitMetres(v: number | null): string {
   if (v === null || !Number.isFinite(v)) return 'unknown';
-  const units: [number, string][] = [[1e18, 'Ebit·m/s'], [1e15, 'Pbit·m/s'], [1e12, 'Tbit·m/s'], [1e9, 'Gbit·m/s'], [1e6, 'Mbit·m/s'], [1e3, 'kbit·m/s']];
+  const units: [number, string][] = [
+    [1e18, 'Ebit·m/s'],
+    [1e15, 'Pbit·m/s'],
+    [1e12, 'Tbit·m/s'],
+    [1e9, 'Gbit·m/s'],
+    [1e6, 'Mbit·m/s'],
+    [1e3, 'kbit·m/s'],
+  ];
   for (const [div, name] of units) if (Math.abs(v) >= div) return `${(v / div).toFixed(2)} ${name}`;
   return `${v.toFixed(0)} bit·m/s`;
 }

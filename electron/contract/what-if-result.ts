@@ -64,9 +64,11 @@ export function whatIfOf(r: LonghaulResult): WhatIfView | null {
     const fill = wholeBytesUp(bdpBytes(rate, rttSeconds) / streams);
     cases.push({ label: 'the window that fills the path', prediction: predict(path, { windowBytes: fill, streams, mssBytes }) });
   }
-  if (todayWindow !== null) cases.push({ label: "4 × today's streams, today's window", prediction: predict(path, { windowBytes: todayWindow, streams: streams * 4, mssBytes }) });
+  if (todayWindow !== null)
+    cases.push({ label: "4 × today's streams, today's window", prediction: predict(path, { windowBytes: todayWindow, streams: streams * 4, mssBytes }) });
   const otherMss = mssBytes === DEFAULT_MSS_BYTES ? SMALL_MSS_BYTES : DEFAULT_MSS_BYTES;
-  if (rate !== null || lossRatio !== null) cases.push({ label: `MSS ${otherMss} B, today's window`, prediction: predict(path, { windowBytes: todayWindow, streams, mssBytes: otherMss }) });
+  if (rate !== null || lossRatio !== null)
+    cases.push({ label: `MSS ${otherMss} B, today's window`, prediction: predict(path, { windowBytes: todayWindow, streams, mssBytes: otherMss }) });
   return { path, rttSource, rateSource, lossSource, mssBytes, today, measuredBitsPerSecond: total?.bitsPerSecond ?? null, cases };
 }
 
@@ -84,8 +86,12 @@ export interface WhatIfCurves {
 export function whatIfCurves(w: WhatIfView): WhatIfCurves {
   const fillBytes = w.cases.find((c) => c.label.startsWith('the window that fills'))?.prediction.windowBytes ?? null;
   const today = w.today.windowBytes;
-  const axis = windowAxis(Math.max(fillBytes ?? 0, today ?? 0, 65_536), [today, fillBytes].filter((v): v is number => v !== null));
-  const line = (streams: number): [number, number][] => axis.map((win) => [win, predict(w.path, { windowBytes: win, streams, mssBytes: w.mssBytes }).bitsPerSecond ?? 0]);
+  const axis = windowAxis(
+    Math.max(fillBytes ?? 0, today ?? 0, 65_536),
+    [today, fillBytes].filter((v): v is number => v !== null),
+  );
+  const line = (streams: number): [number, number][] =>
+    axis.map((win) => [win, predict(w.path, { windowBytes: win, streams, mssBytes: w.mssBytes }).bitsPerSecond ?? 0]);
   const measured = w.measuredBitsPerSecond !== null && today !== null ? { windowBytes: today, bitsPerSecond: w.measuredBitsPerSecond } : null;
   return { lines: [w.today.streams, w.today.streams * 4].map((streams) => ({ streams, points: line(streams) })), measured, fillBytes };
 }

@@ -22,8 +22,14 @@ function rate(p: WhatIfPrediction): string {
 export function formatWhatIf(r: LonghaulResult): string[] {
   const w = whatIfOf(r);
   if (!w) return [];
-  const rateText = w.path.rateBitsPerSec === null ? "path rate unknown" : `path rate ${formatRateShort(w.path.rateBitsPerSec)} (${w.rateSource === 'given' ? 'given with --path-rate' : 'the emulated link\'s'})`;
-  const lossText = w.path.lossRatio === null ? 'no loss term' : `loss ${(w.path.lossRatio * 100).toPrecision(2)} % (${w.lossSource === 'retransmissions' ? 'retransmitted segments / segments sent' : "the emulated link's"})`;
+  const rateText =
+    w.path.rateBitsPerSec === null
+      ? 'path rate unknown'
+      : `path rate ${formatRateShort(w.path.rateBitsPerSec)} (${w.rateSource === 'given' ? 'given with --path-rate' : "the emulated link's"})`;
+  const lossText =
+    w.path.lossRatio === null
+      ? 'no loss term'
+      : `loss ${(w.path.lossRatio * 100).toPrecision(2)} % (${w.lossSource === 'retransmissions' ? 'retransmitted segments / segments sent' : "the emulated link's"})`;
   const lines = [
     `What-if (payload bit/s, wall-clock; model: ${modelText(w.path)}; RTT ${formatRtt(w.path.rttSeconds)} (${w.rttSource === 'minimum' ? "the path's minimum RTT: what a window must cover" : 'the RTT the limiter uses'}), ${rateText}, ${lossText}):`,
   ];

@@ -83,8 +83,10 @@ export function modelText(path: PathModel): string {
     'streams × window / RTT',
     path.lossRatio !== null && path.lossRatio > 0 ? "streams × MSS × √(3/(2p)) / RTT (Reno's loss formula)" : null,
   ].filter((t): t is string => t !== null);
-  return `min(${terms.join(', ')}), after slow start (${INITIAL_WINDOW_SEGMENTS} × MSS doubling per round trip)` +
-    (path.rateBitsPerSec === null ? "; the path's rate is unknown, so no rate term (give it with --path-rate)" : '');
+  return (
+    `min(${terms.join(', ')}), after slow start (${INITIAL_WINDOW_SEGMENTS} × MSS doubling per round trip)` +
+    (path.rateBitsPerSec === null ? "; the path's rate is unknown, so no rate term (give it with --path-rate)" : '')
+  );
 }
 
 /** Window sizes for a chart's x axis: powers of two from 4 KiB up to past `upToBytes`, plus the given ones, sorted. */

@@ -35,9 +35,12 @@ export function browse(ms: number, isPaired: (fingerprint: string) => boolean, o
       const r = parseService(s as never, isPaired);
       if (r) found.set(`${r.name}:${r.port}`, r);
     });
-    setTimeout(() => {
-      browser.stop();
-      bonjour.destroy(() => resolve([...found.values()]));
-    }, Math.max(100, Math.min(ms, 10_000)));
+    setTimeout(
+      () => {
+        browser.stop();
+        bonjour.destroy(() => resolve([...found.values()]));
+      },
+      Math.max(100, Math.min(ms, 10_000)),
+    );
   });
 }

@@ -98,18 +98,21 @@ export class ControllerRun extends EventEmitter<RunEvents> {
     this.params = runParamsSchema.parse(opts.params);
     this.plan = planStreams(this.params);
     const link = opts.link;
-    this.recorder = new RunRecorder({
-      id: this.cookie.slice(0, 16),
-      software: SOFTWARE,
-      writtenBy: 'controller',
-      controller: { hostname: os.hostname(), address: 'local', software: SOFTWARE, os: localOs() },
-      responder: { hostname: 'unknown', address: `${opts.host}:${opts.port}`, software: 'unknown' },
-      params: this.params,
-      window: windowInfo(this.params.windowBytes),
-      startedAt: new Date(),
-      link: link ? () => link.record() : undefined,
-      pathRateBitsPerSec: opts.pathRateBitsPerSec ?? null,
-    }, this.plan);
+    this.recorder = new RunRecorder(
+      {
+        id: this.cookie.slice(0, 16),
+        software: SOFTWARE,
+        writtenBy: 'controller',
+        controller: { hostname: os.hostname(), address: 'local', software: SOFTWARE, os: localOs() },
+        responder: { hostname: 'unknown', address: `${opts.host}:${opts.port}`, software: 'unknown' },
+        params: this.params,
+        window: windowInfo(this.params.windowBytes),
+        startedAt: new Date(),
+        link: link ? () => link.record() : undefined,
+        pathRateBitsPerSec: opts.pathRateBitsPerSec ?? null,
+      },
+      this.plan,
+    );
     this.result = new Promise((resolve) => (this.settle = resolve));
     opts.signal?.addEventListener('abort', () => this.stop('user'), { once: true });
     queueMicrotask(() => void this.connect());
@@ -133,10 +136,10 @@ export class ControllerRun extends EventEmitter<RunEvents> {
   /** Stop early; partial results are kept. Safe to call any time, twice. */
   stop(reason: 'user' | 'error' = 'user', message: string | null = null): void {
     if (this.lifecycle.reached('settled')) return;
-    this.recorder.markPartial(reason === 'user' ? 'stopped by the user' : message ?? 'stopped after an error');
+    this.recorder.markPartial(reason === 'user' ? 'stopped by the user' : (message ?? 'stopped after an error'));
     if (!this.channel || !this.lifecycle.reached('running')) {
       // Nothing is flowing yet: abandon the session.
-      this.fail(new LonghaulError('LH_ERR_STOPPED', reason === 'user' ? 'stopped by the user before the run started' : message ?? 'stopped'));
+      this.fail(new LonghaulError('LH_ERR_STOPPED', reason === 'user' ? 'stopped by the user before the run started' : (message ?? 'stopped')));
       return;
     }
     this.sendStop(reason, message);
@@ -202,11 +205,20 @@ export class ControllerRun extends EventEmitter<RunEvents> {
 
   private onHello(channel: ControlChannel, m: MessageOf<'hello'>): void {
     if (m.protocol !== PROTOCOL_VERSION) {
-      return channel.fail(new LonghaulError('LH_ERR_PROTOCOL_VERSION',
-        `the responder speaks protocol ${m.protocol}; this controller speaks ${PROTOCOL_VERSION}: install the same Longhaul version on both PCs`));
+      return channel.fail(
+        new LonghaulError(
+          'LH_ERR_PROTOCOL_VERSION',
+          `the responder speaks protocol ${m.protocol}; this controller speaks ${PROTOCOL_VERSION}: install the same Longhaul version on both PCs`,
+        ),
+      );
     }
     this.partnerCapabilities = m.capabilities;
-    this.recorder = this.recorder.withResponder({ hostname: m.hostname, address: `${this.opts.host}:${this.opts.port}`, software: m.software, ...(m.os ? { os: m.os } : {}) });
+    this.recorder = this.recorder.withResponder({
+      hostname: m.hostname,
+      address: `${this.opts.host}:${this.opts.port}`,
+      software: m.software,
+      ...(m.os ? { os: m.os } : {}),
+    });
     channel.send({ type: 'params', cookie: this.cookie, params: this.params });
     channel.enter('params');
     this.emit('phase', 'params');
@@ -277,7 +289,7 @@ export class ControllerRun extends EventEmitter<RunEvents> {
       // Senders stop themselves at the deadline; this catches a peer that never sends its FIN.
       // Past the deadline, bytes the kernels already hold may still be draining over a slow
       // link: the watchdog only fires once nothing has moved, on either side, for a while.
-      const ms = (this.params.seconds * 1000) + runningTimeoutMs(this.params.intervalSeconds) + STOP_GRACE_MS;
+      const ms = this.params.seconds * 1000 + runningTimeoutMs(this.params.intervalSeconds) + STOP_GRACE_MS;
       this.armWatchdog(ms, -1);
     }
   }

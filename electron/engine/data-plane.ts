@@ -207,7 +207,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
       return;
     }
     try {
-      const info = api.owned.duplicate(fd, present(slot.child.pid, 'the data worker\'s process id'));
+      const info = api.owned.duplicate(fd, present(slot.child.pid, "the data worker's process id"));
       const ready = this.waitReady(id);
       this.tell(slot, { type: 'adopt-owned', id, bytes: this.budgets.get(id) ?? null, socketB64: info.toString('base64') });
       await ready;
@@ -238,12 +238,13 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
   stop(graceMs: number, receiveTargets?: Map<number, number>, role?: WorkerRole): void {
     for (const slot of this.slots) {
       if (role && slot.role !== role) continue;
-      const targets = receiveTargets && slot.role === 'receive'
-        ? slot.streamIds.flatMap((id): [number, number][] => {
-          const target = receiveTargets.get(id);
-          return target === undefined ? [] : [[id, target]];
-        })
-        : undefined;
+      const targets =
+        receiveTargets && slot.role === 'receive'
+          ? slot.streamIds.flatMap((id): [number, number][] => {
+              const target = receiveTargets.get(id);
+              return target === undefined ? [] : [[id, target]];
+            })
+          : undefined;
       this.tell(slot, { type: 'stop', graceMs, ...(targets?.length ? { receiveTargets: targets } : {}) });
     }
   }
@@ -328,7 +329,12 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
     slot.done = slot.streamIds.map((id) => {
       const c = this.cumulative.get(id) ?? [id, 0, 0];
       return {
-        id, role: slot.role, bytes: c[1], completions: c[2], firstT: null, lastT: slot.lastT || null,
+        id,
+        role: slot.role,
+        bytes: c[1],
+        completions: c[2],
+        firstT: null,
+        lastT: slot.lastT || null,
         error: { code: 'LH_ERR_WORKER', message: `data worker exited unexpectedly (${signal ?? `code ${code}`})` },
       };
     });

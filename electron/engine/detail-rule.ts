@@ -53,7 +53,12 @@ export function mergeIntervals(a: IntervalResult, b: IntervalResult): IntervalRe
   const streams = b.streams.map((s) => {
     const e = byId.get(s.id);
     return e
-      ? { id: s.id, sentBytes: sumOrNull(e.sentBytes, s.sentBytes), receivedBytes: sumOrNull(e.receivedBytes, s.receivedBytes), receiveCompletions: sumOrNull(e.receiveCompletions, s.receiveCompletions) }
+      ? {
+          id: s.id,
+          sentBytes: sumOrNull(e.sentBytes, s.sentBytes),
+          receivedBytes: sumOrNull(e.receivedBytes, s.receivedBytes),
+          receiveCompletions: sumOrNull(e.receiveCompletions, s.receiveCompletions),
+        }
       : s;
   });
   return {
@@ -74,7 +79,7 @@ function widen(r: Range | undefined, v: number | null): Range {
 }
 
 function join(a: Range | undefined, b: Range | undefined): Range {
-  return a && b ? { min: Math.min(a.min, b.min), max: Math.max(a.max, b.max) } : a ?? b ?? null;
+  return a && b ? { min: Math.min(a.min, b.min), max: Math.max(a.max, b.max) } : (a ?? b ?? null);
 }
 
 function spreadOf(s: TcpSample): TcpSpread {
@@ -87,6 +92,11 @@ export function mergeTcp(a: TcpSample, b: TcpSample): TcpSample {
   const y = spreadOf(b);
   return {
     ...b,
-    spread: { readings: x.readings + y.readings, rttUs: join(x.rttUs, y.rttUs), sndCwndBytes: join(x.sndCwndBytes, y.sndCwndBytes), sndWndBytes: join(x.sndWndBytes, y.sndWndBytes) },
+    spread: {
+      readings: x.readings + y.readings,
+      rttUs: join(x.rttUs, y.rttUs),
+      sndCwndBytes: join(x.sndCwndBytes, y.sndCwndBytes),
+      sndWndBytes: join(x.sndWndBytes, y.sndWndBytes),
+    },
   };
 }

@@ -47,7 +47,6 @@ export interface LimiterInputs {
   missingReason?: string | null;
 }
 
-
 function share(part: number | null, whole: number | null): number | null {
   return part !== null && whole !== null && whole > 0 ? Math.min(1, part / whole) : null;
 }
@@ -78,7 +77,10 @@ export function diagnoseLimiter(i: LimiterInputs): Omit<Diagnosis, 'direction'> 
   if (measured === null || measured <= 0) return verdict('unknown', 'Nothing was measured in this direction, so there is nothing to explain.');
   const m = formatRateShort(measured);
   if (i.linkBitsPerSecond && measured >= 0.8 * i.linkBitsPerSecond) {
-    return verdict('link-limited', `Measured ${m} of the link's ${formatRateShort(i.linkBitsPerSecond)} (${pct(measured / i.linkBitsPerSecond)}): the link is the limit.`);
+    return verdict(
+      'link-limited',
+      `Measured ${m} of the link's ${formatRateShort(i.linkBitsPerSecond)} (${pct(measured / i.linkBitsPerSecond)}): the link is the limit.`,
+    );
   }
   if (!i.rttSeconds) {
     return verdict('unknown', `Measured ${m}, but the RTT is unknown (${i.missingReason ?? 'TCP_INFO was not available'}), so the limit cannot be told.`);
@@ -86,7 +88,8 @@ export function diagnoseLimiter(i: LimiterInputs): Omit<Diagnosis, 'direction'> 
   const rtt = formatRtt(i.rttSeconds);
   const windowCap = numbers.windowBitsPerSecond;
   const cwndCap = numbers.cwndBitsPerSecond;
-  const windowBinds = windowCap !== null && measured * BINDING_FACTOR >= windowCap && (i.cwndBytes === null || i.windowBytes === null || i.windowBytes <= i.cwndBytes);
+  const windowBinds =
+    windowCap !== null && measured * BINDING_FACTOR >= windowCap && (i.cwndBytes === null || i.windowBytes === null || i.windowBytes <= i.cwndBytes);
   const limitedShare = (rwndShare ?? 0) + (sndbufShare ?? 0);
   // Where the kernel keeps its limit timers they decide: a window that merely fills a
   // bottleneck's queue (W/RTT ≈ rate because RTT grew) is not what holds the sender back.
@@ -96,7 +99,10 @@ export function diagnoseLimiter(i: LimiterInputs): Omit<Diagnosis, 'direction'> 
   if (windowLimited) {
     const scale = i.windowScale === 0 ? ' Window scaling was not negotiated (scale 0).' : i.windowScale !== null ? ` Window scale ${i.windowScale}.` : '';
     if (sndbufShare !== null && sndbufShare > (rwndShare ?? 0) && sndbufShare >= WINDOW_SHARE) {
-      return verdict('window-limited', `The sender's send buffer held it back ${pct(sndbufShare)} of its busy time at RTT ${rtt}; measured ${m}: the send buffer (window) is the limit.`);
+      return verdict(
+        'window-limited',
+        `The sender's send buffer held it back ${pct(sndbufShare)} of its busy time at RTT ${rtt}; measured ${m}: the send buffer (window) is the limit.`,
+      );
     }
     // window ÷ RTT is a ceiling only if the RTT sample is representative; when the measured rate
     // beats it, the RTT varied (queueing, a noisy loopback) and only the kernel's timers can tell.
@@ -113,16 +119,30 @@ export function diagnoseLimiter(i: LimiterInputs): Omit<Diagnosis, 'direction'> 
   if (cwndCap !== null && cwndBytes !== null && measured * BINDING_FACTOR >= cwndCap) {
     const retrans = i.retransSegments ? ` with ${groupDigits(i.retransSegments)} retransmitted segments` : ' (no retransmissions: still growing)';
     // Losses at a bottleneck look the same from the sender: name the possibility when the link's rate is not given.
-    const link = i.retransSegments && !i.linkBitsPerSecond ? ` If the path's rate is about ${m}, the losses are its queue overflowing and the link is the limit.` : '';
-    return verdict('congestion-limited', `Congestion window ${groupDigits(cwndBytes)} B over RTT ${rtt} allows at most ${formatRateShort(cwndCap)}; measured ${m}${retrans}: congestion control is the limit.${link}`);
+    const link =
+      i.retransSegments && !i.linkBitsPerSecond ? ` If the path's rate is about ${m}, the losses are its queue overflowing and the link is the limit.` : '';
+    return verdict(
+      'congestion-limited',
+      `Congestion window ${groupDigits(cwndBytes)} B over RTT ${rtt} allows at most ${formatRateShort(cwndCap)}; measured ${m}${retrans}: congestion control is the limit.${link}`,
+    );
   }
-  const bounds = [windowCap !== null ? `the window allows ${formatRateShort(windowCap)}` : null, cwndCap !== null ? `the congestion window ${formatRateShort(cwndCap)}` : null]
-    .filter((x): x is string => x !== null).join(' and ');
+  const bounds = [
+    windowCap !== null ? `the window allows ${formatRateShort(windowCap)}` : null,
+    cwndCap !== null ? `the congestion window ${formatRateShort(cwndCap)}` : null,
+  ]
+    .filter((x): x is string => x !== null)
+    .join(' and ');
   const busyShare = share(i.busySeconds, i.transferSeconds);
   if (busyShare !== null && busyShare < 0.9) {
-    return verdict('application-limited', `At RTT ${rtt} ${bounds || 'TCP'} would carry more than the measured ${m}, and the sender had data in flight only ${pct(busyShare)} of the time: the application is the limit.`);
+    return verdict(
+      'application-limited',
+      `At RTT ${rtt} ${bounds || 'TCP'} would carry more than the measured ${m}, and the sender had data in flight only ${pct(busyShare)} of the time: the application is the limit.`,
+    );
   }
-  return verdict('link-limited', `At RTT ${rtt} ${bounds || 'TCP'} would carry more than the measured ${m} while the sender kept the socket full: the path (link or receiving host) is the limit.`);
+  return verdict(
+    'link-limited',
+    `At RTT ${rtt} ${bounds || 'TCP'} would carry more than the measured ${m} while the sender kept the socket full: the path (link or receiving host) is the limit.`,
+  );
 }
 
 /** The RTT must exceed the path's minimum by this factor to count as a standing queue. */
@@ -146,8 +166,10 @@ function standingQueue(i: LimiterInputs, measured: string, rtt: string): string 
   if (minRtt === null || minRtt < QUEUE_MIN_RTT_SECONDS || i.windowBytes === null || !i.rttSeconds || !i.measuredBitsPerSecond) return null;
   const atMinRtt = (i.windowBytes * 8) / minRtt;
   if (i.rttSeconds < QUEUE_RTT_FACTOR * minRtt || atMinRtt < QUEUE_RTT_FACTOR * i.measuredBitsPerSecond) return null;
-  return `Receiver window ${groupDigits(i.windowBytes)} B would allow ${formatRateShort(atMinRtt)} at the path's minimum RTT of ${formatRtt(minRtt)}, ` +
-    `but the RTT grew to ${rtt} while the excess waited in a queue; measured ${measured}: the path (its bottleneck link or the receiving host) is the limit, not the window.`;
+  return (
+    `Receiver window ${groupDigits(i.windowBytes)} B would allow ${formatRateShort(atMinRtt)} at the path's minimum RTT of ${formatRtt(minRtt)}, ` +
+    `but the RTT grew to ${rtt} while the excess waited in a queue; measured ${measured}: the path (its bottleneck link or the receiving host) is the limit, not the window.`
+  );
 }
 
 function median(xs: number[]): number | null {
@@ -193,7 +215,12 @@ export function transferRttSeconds(streams: StreamResult[]): number | null {
 }
 
 /** Gather the inputs of one direction's streams from the result (sender-side TCP_INFO series). */
-export function limiterInputs(streams: StreamResult[], measuredBitsPerSecond: number | null, transferSeconds: number | null, linkBitsPerSecond: number | null = null): LimiterInputs {
+export function limiterInputs(
+  streams: StreamResult[],
+  measuredBitsPerSecond: number | null,
+  transferSeconds: number | null,
+  linkBitsPerSecond: number | null = null,
+): LimiterInputs {
   const per = streams.map((s) => {
     const series = s.send?.tcp ?? [];
     const use = transferReadings(series);
@@ -239,7 +266,11 @@ export function modelledLossWindow(lossRatio: number, mssBytes: number, streams:
 }
 
 function lossSentence(
-  p: number, mss: number, rttSeconds: number, windowBytes: number, measured: number,
+  p: number,
+  mss: number,
+  rttSeconds: number,
+  windowBytes: number,
+  measured: number,
   counts: { segments: number; losses: number; halvings: number } | null,
 ): string {
   const pct = `${Number((p * 100).toPrecision(3))} %`;
@@ -248,7 +279,8 @@ function lossSentence(
   const did = counts
     ? ` The proxy modelled ${times(counts.losses, 'loss', 'losses')} in ${times(counts.segments, 'segment', 'segments')} and halved its in-flight cap ${times(counts.halvings, 'time', 'times')}.`
     : '';
-  const head = `With ${pct} modelled loss, Reno averages about ${groupDigits(Math.round(windowBytes))} B in flight (MSS ${groupDigits(mss)} B × √(3/(2p)) per stream), ` +
+  const head =
+    `With ${pct} modelled loss, Reno averages about ${groupDigits(Math.round(windowBytes))} B in flight (MSS ${groupDigits(mss)} B × √(3/(2p)) per stream), ` +
     `${formatRateShort(cap)} over RTT ${formatRtt(rttSeconds)}; measured ${formatRateShort(measured)}`;
   // An average over many losses: a short run (slow start, few losses) can beat it, or fall short of it.
   if (measured > 1.1 * cap) {
@@ -268,19 +300,25 @@ const RAMPS_PER_RUN = 4;
  * link's rate, say so (a satellite run of a few seconds is mostly ramp). Null when it does not apply.
  */
 function rampSentence(
-  s: NonNullable<NonNullable<LonghaulResult['link']>['settings']>, rttSeconds: number, streams: number, measured: number, seconds: number | null,
+  s: NonNullable<NonNullable<LonghaulResult['link']>['settings']>,
+  rttSeconds: number,
+  streams: number,
+  measured: number,
+  seconds: number | null,
 ): string | null {
   if (seconds === null || s.rateBitsPerSec === null) return null;
-  const bdp = (s.rateBitsPerSec / 8) * rttSeconds / streams;
+  const bdp = ((s.rateBitsPerSec / 8) * rttSeconds) / streams;
   const target = Math.min(bdp, s.windowBytes ?? Infinity);
   const rtts = rampRoundTrips(target, s.mssBytes);
   if (rtts === 0) return null;
   const rampSeconds = rtts * rttSeconds;
   const ceiling = Math.min(s.rateBitsPerSec * payloadFraction(s.mssBytes), ((s.windowBytes ?? Infinity) * 8 * streams) / rttSeconds);
   if (seconds >= RAMPS_PER_RUN * rampSeconds || measured >= 0.8 * ceiling) return null;
-  return `Slow start: from ${INITIAL_WINDOW_SEGMENTS} × ${groupDigits(s.mssBytes)} B, doubling per round trip, a stream needs about ${rtts} round trips (${rampSeconds.toFixed(1)} s) ` +
+  return (
+    `Slow start: from ${INITIAL_WINDOW_SEGMENTS} × ${groupDigits(s.mssBytes)} B, doubling per round trip, a stream needs about ${rtts} round trips (${rampSeconds.toFixed(1)} s) ` +
     `to reach ${groupDigits(Math.round(target))} B in flight (${target === bdp ? "the link's bandwidth-delay product" : 'the window'}); the data flowed for ${seconds.toFixed(1)} s, ` +
-    `so the ramp took much of it: measured ${formatRateShort(measured)} of the ${formatRateShort(ceiling)} the link allows after it. Run at least ${Math.ceil(RAMPS_PER_RUN * rampSeconds)} s to see the link's rate.`;
+    `so the ramp took much of it: measured ${formatRateShort(measured)} of the ${formatRateShort(ceiling)} the link allows after it. Run at least ${Math.ceil(RAMPS_PER_RUN * rampSeconds)} s to see the link's rate.`
+  );
 }
 
 /** One diagnosis per direction that carried data. */
@@ -301,9 +339,17 @@ export function diagnoseResult(r: LonghaulResult, linkBitsPerSecond: number | nu
         verdict: 'unknown',
         sentence: `The link emulator was bypassed during the run (bypass ${when}), so the measured ${formatRateShort(total.bitsPerSecond ?? 0)} mixes the emulated path and the direct one: no single limit explains it. Run again without the bypass to diagnose the emulated link.`,
         numbers: diagnoseLimiter({
-          measuredBitsPerSecond: total.bitsPerSecond, rttSeconds: null, windowBytes: null, windowScale: null, cwndBytes: null,
-          retransSegments: null, busySeconds: null, rwndLimitedSeconds: null, sndbufLimitedSeconds: null,
-          transferSeconds: total.seconds, linkBitsPerSecond: null,
+          measuredBitsPerSecond: total.bitsPerSecond,
+          rttSeconds: null,
+          windowBytes: null,
+          windowScale: null,
+          cwndBytes: null,
+          retransSegments: null,
+          busySeconds: null,
+          rwndLimitedSeconds: null,
+          sndbufLimitedSeconds: null,
+          transferSeconds: total.seconds,
+          linkBitsPerSecond: null,
         }).numbers,
       });
       continue;
@@ -319,15 +365,20 @@ export function diagnoseResult(r: LonghaulResult, linkBitsPerSecond: number | nu
         rttSeconds,
         windowBytes: emulated.windowBytes,
         // With modelled loss, Reno's average window under that loss plays the congestion window.
-        windowScale: null, cwndBytes: lossWindow, retransSegments: lossCounts?.losses ?? null,
-        busySeconds: null, rwndLimitedSeconds: null, sndbufLimitedSeconds: null,
+        windowScale: null,
+        cwndBytes: lossWindow,
+        retransSegments: lossCounts?.losses ?? null,
+        busySeconds: null,
+        rwndLimitedSeconds: null,
+        sndbufLimitedSeconds: null,
         transferSeconds: total.seconds,
         linkBitsPerSecond: emulated.rateBitsPerSec ?? linkBitsPerSecond,
         missingReason: 'the emulated link has no delay, so there is no round trip to reason about',
       });
-      const ramp = rttSeconds && emulated.slowstart && lossWindow === null && d.verdict !== 'window-limited'
-        ? rampSentence(emulated, rttSeconds, Math.max(1, streams.length), total.bitsPerSecond ?? 0, total.seconds)
-        : null;
+      const ramp =
+        rttSeconds && emulated.slowstart && lossWindow === null && d.verdict !== 'window-limited'
+          ? rampSentence(emulated, rttSeconds, Math.max(1, streams.length), total.bitsPerSecond ?? 0, total.seconds)
+          : null;
       // In the emulated model nothing but the window, the rate and the modelled loss can hold a
       // stream back: well below the rate and not window-bound, the loss is what did, even when a
       // short run's few random losses put it below Reno's average (the limiter's 1.5 band).
@@ -339,10 +390,13 @@ export function diagnoseResult(r: LonghaulResult, linkBitsPerSecond: number | nu
         out.push({ direction, ...d, verdict: 'emulator-limited', sentence: emulatorSentence(lag, measured) });
         continue;
       }
-      const sentence = ramp ?? (lossBinds
-        ? lossSentence(emulated.lossRatio, emulated.mssBytes, rttSeconds, lossWindow, measured, lossCounts)
-        : d.sentence);
-      out.push({ direction, ...d, ...(ramp || lossBinds ? { verdict: 'congestion-limited' as const } : {}), sentence: `${sentence} (Emulated link: its RTT, window and rate, not the local hop's TCP_INFO.)` });
+      const sentence = ramp ?? (lossBinds ? lossSentence(emulated.lossRatio, emulated.mssBytes, rttSeconds, lossWindow, measured, lossCounts) : d.sentence);
+      out.push({
+        direction,
+        ...d,
+        ...(ramp || lossBinds ? { verdict: 'congestion-limited' as const } : {}),
+        sentence: `${sentence} (Emulated link: its RTT, window and rate, not the local hop's TCP_INFO.)`,
+      });
       continue;
     }
     const inputs = limiterInputs(streams, total.bitsPerSecond, total.seconds, linkBitsPerSecond);

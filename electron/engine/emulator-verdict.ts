@@ -72,12 +72,20 @@ const pct = (x: number): string => `${Math.round(x * 100)} %`;
 export function emulatorSentence(lag: EmulatorLag, measuredBitsPerSecond: number): string {
   const w = lag.watch;
   const signs: string[] = [];
-  if (lag.stallShare >= STALL_SHARE) signs.push(`its process did not run for ${pct(lag.stallShare)} of the time it carried data (stopped, or its CPU went elsewhere)`);
+  if (lag.stallShare >= STALL_SHARE)
+    signs.push(`its process did not run for ${pct(lag.stallShare)} of the time it carried data (stopped, or its CPU went elsewhere)`);
   if (lag.behindShare >= BEHIND_SHARE) signs.push(`its relay was behind the sender ${pct(lag.behindShare)} of the time it carried data`);
-  if (lag.cpuShare !== null && lag.cpuShare >= CPU_SHARE) signs.push(`it used ${pct(lag.cpuShare)} of this PC's CPU (${w.cores} cores, shared with both ends of the run) while it carried data`);
-  if (lag.lateShare >= LATE_SHARE) signs.push(`${pct(lag.lateShare)} of the bytes left more than ${w.lateMs} ms after their scheduled time (the latest ${Math.round(lag.maxLateMs)} ms)`);
-  const allows = lag.modelBitsPerSecond === null ? 'an emulated link with no rate or window limit' : `the ${formatRateShort(lag.modelBitsPerSecond)} the emulated link allows`;
+  if (lag.cpuShare !== null && lag.cpuShare >= CPU_SHARE)
+    signs.push(`it used ${pct(lag.cpuShare)} of this PC's CPU (${w.cores} cores, shared with both ends of the run) while it carried data`);
+  if (lag.lateShare >= LATE_SHARE)
+    signs.push(`${pct(lag.lateShare)} of the bytes left more than ${w.lateMs} ms after their scheduled time (the latest ${Math.round(lag.maxLateMs)} ms)`);
+  const allows =
+    lag.modelBitsPerSecond === null
+      ? 'an emulated link with no rate or window limit'
+      : `the ${formatRateShort(lag.modelBitsPerSecond)} the emulated link allows`;
   const relay = w.relay === 'native' ? 'the native relay thread' : `the JavaScript relay (${w.relayReason ?? 'no native relay'})`;
-  return `The link emulator on this PC, not the emulated link, was the limit: ${signs.join(', and ')}, so it carried ${formatRateShort(measuredBitsPerSecond)} of ${allows}. ` +
-    `It moved the bytes with ${relay}. Lower the emulated rate, close what else runs on this PC, or put the emulator on a PC of its own.`;
+  return (
+    `The link emulator on this PC, not the emulated link, was the limit: ${signs.join(', and ')}, so it carried ${formatRateShort(measuredBitsPerSecond)} of ${allows}. ` +
+    `It moved the bytes with ${relay}. Lower the emulated rate, close what else runs on this PC, or put the emulator on a PC of its own.`
+  );
 }

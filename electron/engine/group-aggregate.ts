@@ -32,7 +32,10 @@ export function buildGroupResult(meta: GroupMeta, peers: GroupPeer[]): LonghaulG
   const offsets = peers.map((p) => p.startOffsetSeconds);
   const started = offsets.filter((o): o is number => o !== null);
   const directions: LonghaulGroupResult['directions'] = {};
-  for (const [key, sender] of [['controllerToResponder', 'controller'], ['responderToController', 'responder']] as const) {
+  for (const [key, sender] of [
+    ['controllerToResponder', 'controller'],
+    ['responderToController', 'responder'],
+  ] as const) {
     if (peers.some((p) => p.result.streams.some((s) => s.sender === sender))) directions[key] = groupTotal(peers, sender);
   }
   const reasons = peers.filter((p) => p.result.partial).map((p) => `${peerLabel(p)}: ${p.result.partialReason ?? 'partial'}`);
@@ -52,10 +55,7 @@ export function buildGroupResult(meta: GroupMeta, peers: GroupPeer[]): LonghaulG
     directions,
     partial: reasons.length > 0,
     partialReason: reasons.length ? reasons.join('; ') : null,
-    errors: [
-      ...peers.flatMap((p) => p.result.errors.map((e) => ({ ...e, peer: p.index }))),
-      ...meta.errors.map((e) => ({ ...e, peer: null })),
-    ],
+    errors: [...peers.flatMap((p) => p.result.errors.map((e) => ({ ...e, peer: p.index }))), ...meta.errors.map((e) => ({ ...e, peer: null }))],
     diagnosis: groupDiagnosis(peers, meta.baselineBitsPerSecond),
   };
 }
@@ -128,7 +128,9 @@ export function groupDiagnosis(peers: GroupPeer[], baselines?: (number | null)[]
   const fast = sorted.at(-1);
   if (known.length >= 2 && slow && fast) {
     slowestPeer = slow.p.index;
-    parts.push(`${peerLabel(slow.p)} was the slower one: ${formatRate(slow.rate)} against ${formatRate(fast.rate)} for ${peerLabel(fast.p)} (wall-clock, each on its own streams).`);
+    parts.push(
+      `${peerLabel(slow.p)} was the slower one: ${formatRate(slow.rate)} against ${formatRate(fast.rate)} for ${peerLabel(fast.p)} (wall-clock, each on its own streams).`,
+    );
   } else {
     parts.push(`Only ${known.length} of ${peers.length} peers have a measured rate: no comparison between them.`);
   }
@@ -142,11 +144,13 @@ export function groupDiagnosis(peers: GroupPeer[], baselines?: (number | null)[]
     const list = shares as { p: GroupPeer; share: number }[];
     const each = list.map((s) => `${peerLabel(s.p)} ${Math.round(s.share * 100)} %`).join(', ');
     sharedSideSuspected = list.every((s) => s.share < SHARED_SIDE_SHARE);
-    parts.push(sharedSideSuspected
-      ? `Every peer fell below ${SHARED_SIDE_SHARE * 100} % of what it does alone (${each}): this PC's shared side (its NIC, CPU or bus) is suspected.`
-      : `Not every peer fell below ${SHARED_SIDE_SHARE * 100} % of what it does alone (${each}): this PC's shared side is not shown to be the limit.`);
+    parts.push(
+      sharedSideSuspected
+        ? `Every peer fell below ${SHARED_SIDE_SHARE * 100} % of what it does alone (${each}): this PC's shared side (its NIC, CPU or bus) is suspected.`
+        : `Not every peer fell below ${SHARED_SIDE_SHARE * 100} % of what it does alone (${each}): this PC's shared side is not shown to be the limit.`,
+    );
   } else {
-    parts.push('Whether this PC\'s shared side (NIC, CPU) limits the group is unknown: that needs each peer\'s rate when run alone.');
+    parts.push("Whether this PC's shared side (NIC, CPU) limits the group is unknown: that needs each peer's rate when run alone.");
   }
   return { sentence: parts.join(' '), slowestPeer, sharedSideSuspected };
 }

@@ -110,8 +110,14 @@ export class GroupRun extends EventEmitter<GroupEvents> {
 
   private startPeer(p: GroupPeerTarget, i: number): ControllerRun {
     const run = new ControllerRun({
-      host: p.host, port: p.port, security: p.security, link: p.link, params: this.opts.params,
-      connectTimeoutMs: this.opts.connectTimeoutMs, timeoutsMs: this.opts.timeoutsMs, maxWorkersPerRole: this.opts.maxWorkersPerRole,
+      host: p.host,
+      port: p.port,
+      security: p.security,
+      link: p.link,
+      params: this.opts.params,
+      connectTimeoutMs: this.opts.connectTimeoutMs,
+      timeoutsMs: this.opts.timeoutsMs,
+      maxWorkersPerRole: this.opts.maxWorkersPerRole,
       startGate: () => this.arrive(i),
     });
     run.on('phase', (s) => this.emit('phase', i, s));
@@ -135,7 +141,10 @@ export class GroupRun extends EventEmitter<GroupEvents> {
     } else if (!this.waitTimer) {
       const ms = this.opts.startWaitMs ?? START_WAIT_MS;
       this.waitTimer = setTimeout(() => {
-        const late = this.opts.peers.map((_, j) => j).filter((j) => !this.ready.has(j)).map((j) => this.label(j));
+        const late = this.opts.peers
+          .map((_, j) => j)
+          .filter((j) => !this.ready.has(j))
+          .map((j) => this.label(j));
         this.failStart(`${late.join(', ')} not ready ${ms / 1000} s after the first peer: no peer was started`);
       }, ms);
       this.waitTimer.unref?.();
@@ -178,23 +187,26 @@ export class GroupRun extends EventEmitter<GroupEvents> {
         result,
       };
     });
-    return buildGroupResult({
-      id: randomBytes(8).toString('hex'),
-      software: SOFTWARE,
-      startedAt: this.startedAt,
-      endedAt: new Date(),
-      controller: { hostname: os.hostname(), address: 'local', software: SOFTWARE },
-      params: itemAt(this.runs, 0, 'run').params,
-      startFailure: this.startFailure,
-      errors: this.errors,
-      baselineBitsPerSecond: this.opts.baselineBitsPerSecond,
-    }, peers);
+    return buildGroupResult(
+      {
+        id: randomBytes(8).toString('hex'),
+        software: SOFTWARE,
+        startedAt: this.startedAt,
+        endedAt: new Date(),
+        controller: { hostname: os.hostname(), address: 'local', software: SOFTWARE },
+        params: itemAt(this.runs, 0, 'run').params,
+        startFailure: this.startFailure,
+        errors: this.errors,
+        baselineBitsPerSecond: this.opts.baselineBitsPerSecond,
+      },
+      peers,
+    );
   }
 }
 
 function firstError(r: LonghaulResult): string {
   const e = r.errors[0];
-  return e ? `${e.code}: ${e.message}` : r.partialReason ?? 'unknown reason';
+  return e ? `${e.code}: ${e.message}` : (r.partialReason ?? 'unknown reason');
 }
 
 /** Start a multi-peer run; see `GroupRun`. */

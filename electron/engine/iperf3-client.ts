@@ -67,16 +67,19 @@ export class Iperf3ClientRun extends EventEmitter<RunEvents> {
     this.params = runParamsSchema.parse(opts.params);
     this.plan = planStreams(this.params);
     this.stepMs = opts.stepTimeoutMs ?? 10_000;
-    this.recorder = new RunRecorder({
-      id: resultIdOf(this.cookie),
-      software: SOFTWARE,
-      writtenBy: 'controller',
-      controller: { hostname: os.hostname(), address: 'local', software: SOFTWARE },
-      responder: { hostname: opts.host, address: `${opts.host}:${opts.port}`, software: 'iperf3 (version not reported)' },
-      params: this.params,
-      window: windowInfo(this.params.windowBytes),
-      startedAt: new Date(),
-    }, this.plan);
+    this.recorder = new RunRecorder(
+      {
+        id: resultIdOf(this.cookie),
+        software: SOFTWARE,
+        writtenBy: 'controller',
+        controller: { hostname: os.hostname(), address: 'local', software: SOFTWARE },
+        responder: { hostname: opts.host, address: `${opts.host}:${opts.port}`, software: 'iperf3 (version not reported)' },
+        params: this.params,
+        window: windowInfo(this.params.windowBytes),
+        startedAt: new Date(),
+      },
+      this.plan,
+    );
     this.result = new Promise((resolve) => (this.settle = resolve));
     opts.signal?.addEventListener('abort', () => this.stop(), { once: true });
     queueMicrotask(() => void this.run());
@@ -127,8 +130,16 @@ export class Iperf3ClientRun extends EventEmitter<RunEvents> {
     await this.expectState(c, IPERF3_STATE.CREATE_STREAMS, this.stepMs);
     this.phase('streams');
     const { plane, done } = this.openPlane();
-    await withDeadline(plane.connectInOrder(this.plan.map((s) => s.id), host, port, () => this.cookie),
-      this.stepMs * this.plan.length, 'the data streams did not connect in time');
+    await withDeadline(
+      plane.connectInOrder(
+        this.plan.map((s) => s.id),
+        host,
+        port,
+        () => this.cookie,
+      ),
+      this.stepMs * this.plan.length,
+      'the data streams did not connect in time',
+    );
     await this.expectState(c, IPERF3_STATE.TEST_START, this.stepMs);
     await this.expectState(c, IPERF3_STATE.TEST_RUNNING, this.stepMs);
     this.begin(plane);
@@ -139,8 +150,14 @@ export class Iperf3ClientRun extends EventEmitter<RunEvents> {
     this.refuseOn(next);
     if (next !== IPERF3_STATE.EXCHANGE_RESULTS) throw unexpectedState(next, 'instead of EXCHANGE_RESULTS');
     const mine = await withDeadline(done, this.stepMs + STOP_GRACE_MS, 'the data streams did not end after the test');
-    c.writeJson(resultsDocument(localResults(this.plan, mine, this.recorder.latest('controller')?.tcp), this.plan.some((s) => s.sender === 'controller'), null),
-      MAX_CLIENT_RESULTS_JSON_BYTES);
+    c.writeJson(
+      resultsDocument(
+        localResults(this.plan, mine, this.recorder.latest('controller')?.tcp),
+        this.plan.some((s) => s.sender === 'controller'),
+        null,
+      ),
+      MAX_CLIENT_RESULTS_JSON_BYTES,
+    );
     const peer = readResults(await c.readJson(MAX_SERVER_RESULTS_JSON_BYTES, this.stepMs, 'results'), this.plan.length);
     this.recorder.setEnds('responder', peerEnds(this.plan, 'responder', peer));
     this.recorder.withResponder({ hostname: host, address: `${host}:${port}`, software: `iperf3 ${peer.serverVersion ?? '(version not reported)'}` });
@@ -167,7 +184,13 @@ export class Iperf3ClientRun extends EventEmitter<RunEvents> {
   }
 
   private openPlane(): { plane: DataPlane; done: Promise<StreamEnd[]> } {
-    const plane = new DataPlane({ params: this.params, plan: this.plan, side: 'controller', maxWorkersPerRole: this.opts.maxWorkersPerRole, keepWorkersAfterDone: true });
+    const plane = new DataPlane({
+      params: this.params,
+      plan: this.plan,
+      side: 'controller',
+      maxWorkersPerRole: this.opts.maxWorkersPerRole,
+      keepWorkersAfterDone: true,
+    });
     this.plane = plane;
     plane.on('sample', (s) => {
       this.recorder.addSample('controller', s);
@@ -177,12 +200,14 @@ export class Iperf3ClientRun extends EventEmitter<RunEvents> {
     plane.on('error', (err) => {
       if (this.startNs === null) this.fail(err);
     });
-    const done = new Promise<StreamEnd[]>((resolve) => plane.once('done', (ends) => {
-      this.recorder.setEnds('controller', ends);
-      // Our streams are over: when they were the senders, the test is (iperf3's end condition).
-      this.endTest?.();
-      resolve(ends);
-    }));
+    const done = new Promise<StreamEnd[]>((resolve) =>
+      plane.once('done', (ends) => {
+        this.recorder.setEnds('controller', ends);
+        // Our streams are over: when they were the senders, the test is (iperf3's end condition).
+        this.endTest?.();
+        resolve(ends);
+      }),
+    );
     return { plane, done };
   }
 
@@ -243,7 +268,10 @@ export class Iperf3ClientRun extends EventEmitter<RunEvents> {
     try {
       const item = await present(this.control, 'the control connection').read({ kind: 'error-codes' }, 2000, 'error numbers');
       if (item.kind === 'error-codes') {
-        return new PeerError('LH_ERR_IPERF3_SERVER_ERROR', `the iperf3 server refused the test: iperf3 error ${item.iperfErrno}${item.osErrno ? `, OS error ${item.osErrno}` : ''} (see iperf3's iperf_api.h; its own log names it)`);
+        return new PeerError(
+          'LH_ERR_IPERF3_SERVER_ERROR',
+          `the iperf3 server refused the test: iperf3 error ${item.iperfErrno}${item.osErrno ? `, OS error ${item.osErrno}` : ''} (see iperf3's iperf_api.h; its own log names it)`,
+        );
       }
     } catch {
       // the numbers did not come: the state alone says it
@@ -271,13 +299,16 @@ function withDeadline<T>(p: Promise<T>, ms: number, message: string): Promise<T>
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new PeerError('LH_ERR_TIMEOUT', message)), ms);
     timer.unref?.();
-    p.then((v) => {
-      clearTimeout(timer);
-      resolve(v);
-    }, (err: unknown) => {
-      clearTimeout(timer);
-      reject(err);
-    });
+    p.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        reject(err);
+      },
+    );
   });
 }
 

@@ -26,7 +26,11 @@ export class Iperf3Control {
   private gone: LonghaulError | null = null;
 
   /** @param maxJsonBytes the largest JSON document this side will read (sets how much may wait unread). */
-  constructor(readonly socket: net.Socket, maxJsonBytes: number, private readonly peerName: string) {
+  constructor(
+    readonly socket: net.Socket,
+    maxJsonBytes: number,
+    private readonly peerName: string,
+  ) {
     this.reader = new Iperf3Reader(maxJsonBytes + 4 + AHEAD_SLACK_BYTES);
     socket.setNoDelay(true);
     socket.on('data', this.onData);
@@ -152,7 +156,10 @@ export async function readStateWhileMoving(control: Iperf3Control, stepMs: numbe
       if ((err as LonghaulError).code !== 'LH_ERR_TIMEOUT') throw err;
       const moved = bytesSoFar();
       if (Date.now() >= hardEndMs || moved === lastMoved) {
-        throw new PeerError('LH_ERR_TIMEOUT', `no ${what} from the iperf3 peer${moved === lastMoved ? `, and no byte moved for ${Math.round(stepMs / 1000)} s` : ' in time'}`);
+        throw new PeerError(
+          'LH_ERR_TIMEOUT',
+          `no ${what} from the iperf3 peer${moved === lastMoved ? `, and no byte moved for ${Math.round(stepMs / 1000)} s` : ' in time'}`,
+        );
       }
       lastMoved = moved;
     }

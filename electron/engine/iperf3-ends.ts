@@ -37,7 +37,7 @@ export function localResults(plan: PlannedStream[], ends: StreamEnd[], tcp: [num
   const lastTcp = new Map(tcp ?? []);
   return plan.map((p, index) => {
     const e = ends.find((x) => x.id === p.id);
-    const retrans = e?.role === 'send' ? lastTcp.get(p.id)?.totalRetransSegments ?? null : null;
+    const retrans = e?.role === 'send' ? (lastTcp.get(p.id)?.totalRetransSegments ?? null) : null;
     const start = e?.firstT ?? 0;
     return {
       iperfId: iperfStreamId(index),

@@ -48,18 +48,19 @@ export type TakeoverTuning = ListenerTuning & { ready: Promise<void> };
 export function takeOverPort(api: NativeApi, o: TakeoverOptions): TakeoverTuning {
   const noop = (): null => null;
   // Node listens after a lookup of the host (a tick later even for an address): `ready` says when.
-  const relisten = (): Promise<void> => new Promise((resolve) => {
-    if (!o.keepListening()) return resolve();
-    const onError = (err: Error): void => {
-      o.onRelistenFailed(`could not listen on TCP port ${o.port} again after a test's streams: ${err.message}`);
-      resolve();
-    };
-    o.server.once('error', onError);
-    o.server.listen(o.port, o.host, () => {
-      o.server.off('error', onError);
-      resolve();
+  const relisten = (): Promise<void> =>
+    new Promise((resolve) => {
+      if (!o.keepListening()) return resolve();
+      const onError = (err: Error): void => {
+        o.onRelistenFailed(`could not listen on TCP port ${o.port} again after a test's streams: ${err.message}`);
+        resolve();
+      };
+      o.server.once('error', onError);
+      o.server.listen(o.port, o.host, () => {
+        o.server.off('error', onError);
+        resolve();
+      });
     });
-  });
   // Stop Node accepting: its handle closes now, accepted connections (the control one) stay open.
   o.server.close();
   let listener: OwnedDataListener;
@@ -75,7 +76,12 @@ export function takeOverPort(api: NativeApi, o: TakeoverOptions): TakeoverTuning
   } catch (err) {
     // The client opens its streams once told: not before Node listens again.
     const ready = relisten();
-    return { applied: false, reason: `the iperf3 port ${o.port} could not be taken over to set the window before the streams' handshake: ${(err as Error).message}`, restore: noop, ready };
+    return {
+      applied: false,
+      reason: `the iperf3 port ${o.port} could not be taken over to set the window before the streams' handshake: ${(err as Error).message}`,
+      restore: noop,
+      ready,
+    };
   }
   listener.on('connection', (c) => o.onStream(c.fd, c.header, `${c.address}:${c.port}`));
   listener.on('rejected', (peer, why) => o.onRejected(peer, why));

@@ -14,9 +14,7 @@ import { plainAddress } from '../native/owned-socket.js';
 import { resultIdOf } from '../iperf3/cookie.js';
 import { readClientParams, type Iperf3ClientAsk, type ServerLimits } from '../iperf3/params-document.js';
 import { readResults, resultsDocument } from '../iperf3/results-document.js';
-import {
-  IPERF3_ERRNO, IPERF3_STATE, MAX_CLIENT_RESULTS_JSON_BYTES, MAX_PARAMS_JSON_BYTES, MAX_SERVER_RESULTS_JSON_BYTES,
-} from '../iperf3/states.js';
+import { IPERF3_ERRNO, IPERF3_STATE, MAX_CLIENT_RESULTS_JSON_BYTES, MAX_PARAMS_JSON_BYTES, MAX_SERVER_RESULTS_JSON_BYTES } from '../iperf3/states.js';
 import { LonghaulError, PeerError, describeError } from '../util/errors.js';
 import { SOFTWARE } from '../util/version.js';
 import { rawHandle } from './connection-sorter.js';
@@ -72,7 +70,11 @@ export class Iperf3ServerSession extends EventEmitter<Iperf3SessionEvents> {
   private started = false;
   private listenerReady: Promise<void> | undefined;
 
-  constructor(private readonly control: Iperf3Control, private readonly cookie: Buffer, private readonly opts: Iperf3SessionOptions) {
+  constructor(
+    private readonly control: Iperf3Control,
+    private readonly cookie: Buffer,
+    private readonly opts: Iperf3SessionOptions,
+  ) {
     super();
     this.remoteAddress = control.socket.remoteAddress ?? '';
     this.localAddress = control.socket.localAddress ?? '';
@@ -177,7 +179,8 @@ export class Iperf3ServerSession extends EventEmitter<Iperf3SessionEvents> {
     this.emit('phase', 'done');
     try {
       const last = await c.readState(t.done, 'IPERF_DONE');
-      if (last !== IPERF3_STATE.IPERF_DONE) recorder.addError({ code: 'LH_ERR_IPERF3_PROTOCOL', message: `the iperf3 client ended with state ${last} instead of IPERF_DONE` });
+      if (last !== IPERF3_STATE.IPERF_DONE)
+        recorder.addError({ code: 'LH_ERR_IPERF3_PROTOCOL', message: `the iperf3 client ended with state ${last} instead of IPERF_DONE` });
     } catch (err) {
       // Every figure is in: a client that leaves without its last byte loses nothing.
       recorder.addError(describeError(err));
@@ -190,7 +193,11 @@ export class Iperf3ServerSession extends EventEmitter<Iperf3SessionEvents> {
     this.plan = planStreams(params);
     let listenerWindow: { applied: boolean; reason: string | null; window?: null } | undefined;
     if (params.windowBytes !== null) {
-      const t = this.opts.tuneListener?.(params.windowBytes) ?? { applied: false as const, reason: 'this server cannot set its listening socket\'s buffers', restore: () => null };
+      const t = this.opts.tuneListener?.(params.windowBytes) ?? {
+        applied: false as const,
+        reason: "this server cannot set its listening socket's buffers",
+        restore: () => null,
+      };
       this.tuning.push(t);
       this.listenerReady = 'ready' in t ? t.ready : undefined;
       listenerWindow = t.applied ? { applied: true, reason: null, window: (t.window ?? null) as null } : { applied: false, reason: t.reason };
@@ -199,23 +206,26 @@ export class Iperf3ServerSession extends EventEmitter<Iperf3SessionEvents> {
     if (params.mssBytes) {
       const m = this.opts.tuneListenerMss?.(params.mssBytes) ?? null;
       if (m) this.tuning.push(m);
-      listenerMss = m?.setup ?? { requestedBytes: params.mssBytes, applied: false, reason: 'this server cannot set its listening socket\'s MSS' };
+      listenerMss = m?.setup ?? { requestedBytes: params.mssBytes, applied: false, reason: "this server cannot set its listening socket's MSS" };
     }
-    const recorder = new RunRecorder({
-      id: resultIdOf(this.cookie),
-      software: SOFTWARE,
-      writtenBy: 'responder',
-      controller: {
-        // An IPv4 client seen through the dual-stack listener is named as IPv4 (History shows this).
-        hostname: plainAddress(this.remoteAddress),
-        address: `${this.remoteAddress}:${this.control.socket.remotePort ?? 0}`,
-        software: `iperf3 ${ask.version ?? '(version not sent)'}`,
+    const recorder = new RunRecorder(
+      {
+        id: resultIdOf(this.cookie),
+        software: SOFTWARE,
+        writtenBy: 'responder',
+        controller: {
+          // An IPv4 client seen through the dual-stack listener is named as IPv4 (History shows this).
+          hostname: plainAddress(this.remoteAddress),
+          address: `${this.remoteAddress}:${this.control.socket.remotePort ?? 0}`,
+          software: `iperf3 ${ask.version ?? '(version not sent)'}`,
+        },
+        responder: { hostname: os.hostname(), address: 'local', software: SOFTWARE },
+        params,
+        window: windowInfo(params.windowBytes),
+        startedAt: new Date(),
       },
-      responder: { hostname: os.hostname(), address: 'local', software: SOFTWARE },
-      params,
-      window: windowInfo(params.windowBytes),
-      startedAt: new Date(),
-    }, this.plan);
+      this.plan,
+    );
     this.recorder = recorder;
     const plane = new DataPlane({ params, plan: this.plan, side: 'responder', maxWorkersPerRole: this.opts.maxWorkersPerRole, listenerWindow, listenerMss });
     this.plane = plane;
@@ -226,10 +236,12 @@ export class Iperf3ServerSession extends EventEmitter<Iperf3SessionEvents> {
     plane.on('error', (err) => {
       if (!this.started) this.fail(err);
     });
-    const done = new Promise<StreamEnd[]>((resolve) => plane.once('done', (ends) => {
-      recorder.setEnds('responder', ends);
-      resolve(ends);
-    }));
+    const done = new Promise<StreamEnd[]>((resolve) =>
+      plane.once('done', (ends) => {
+        recorder.setEnds('responder', ends);
+        resolve(ends);
+      }),
+    );
     return { plane, recorder, done };
   }
 
@@ -244,7 +256,10 @@ export class Iperf3ServerSession extends EventEmitter<Iperf3SessionEvents> {
         else resolve();
       };
       const onClose = (): void => done(new PeerError('LH_ERR_PEER_GONE', 'the iperf3 client closed the control connection before its streams were in'));
-      const timer = setTimeout(() => done(new PeerError('LH_ERR_TIMEOUT', `the iperf3 client opened ${this.handedOver} of ${this.plan.length} streams within ${timeoutMs / 1000} s`)), timeoutMs);
+      const timer = setTimeout(
+        () => done(new PeerError('LH_ERR_TIMEOUT', `the iperf3 client opened ${this.handedOver} of ${this.plan.length} streams within ${timeoutMs / 1000} s`)),
+        timeoutMs,
+      );
       timer.unref?.();
       socket.once('close', onClose);
       this.streamsIn = () => done(null);
@@ -266,7 +281,10 @@ export class Iperf3ServerSession extends EventEmitter<Iperf3SessionEvents> {
   /** Every local stream's end, once the data plane has them (bounded: a stream that never ends fails the test). */
   private planeEnds(done: Promise<StreamEnd[]>, timeoutMs: number): Promise<StreamEnd[]> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new PeerError('LH_ERR_TIMEOUT', `the data streams did not end within ${timeoutMs / 1000} s after the test`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new PeerError('LH_ERR_TIMEOUT', `the data streams did not end within ${timeoutMs / 1000} s after the test`)),
+        timeoutMs,
+      );
       timer.unref?.();
       void done.then((ends) => {
         clearTimeout(timer);

@@ -64,7 +64,10 @@ function readCookie(socket: net.Socket, timeoutMs: number): Promise<CookieRead> 
       if (!isWellFormedCookie(got)) return finish({ kind: 'dead', reason: 'sent 37 bytes that are not an iperf3 cookie' });
       finish({ kind: 'cookie', cookie: got });
     };
-    const timer = setTimeout(() => finish({ kind: 'dead', reason: `sent ${got.length} of the cookie's ${COOKIE_BYTES} bytes within ${timeoutMs / 1000} s` }), timeoutMs);
+    const timer = setTimeout(
+      () => finish({ kind: 'dead', reason: `sent ${got.length} of the cookie's ${COOKIE_BYTES} bytes within ${timeoutMs / 1000} s` }),
+      timeoutMs,
+    );
     timer.unref?.();
     socket.on('data', onData);
     socket.on('close', onClose);
@@ -159,8 +162,8 @@ export class Iperf3Server extends EventEmitter<Iperf3ServerEvents> {
       limits: { ...DEFAULT_RESPONDER_LIMITS, ...this.opts.limits },
       timeoutsMs: { ...DEFAULT_IPERF3_SERVER_TIMEOUTS, ...this.opts.timeoutsMs },
       maxWorkersPerRole: this.opts.maxWorkersPerRole,
-      tuneListener: (w) => (owned ? this.takeOver(owned, session, w)
-        : api ? tuneListener(api, this.server, w) : { applied: false, reason: native.reason, restore: () => null }),
+      tuneListener: (w) =>
+        owned ? this.takeOver(owned, session, w) : api ? tuneListener(api, this.server, w) : { applied: false, reason: native.reason, restore: () => null },
       tuneListenerMss: api ? (b) => tuneListenerMss(api, this.server, b) : undefined,
     });
     this.active = session;
@@ -205,9 +208,12 @@ export class Iperf3Server extends EventEmitter<Iperf3ServerEvents> {
         tuning.restore();
       };
     }
-    return { ...tuning, restore: () => {
-      this.giveBack?.();
-      return null;
-    } };
+    return {
+      ...tuning,
+      restore: () => {
+        this.giveBack?.();
+        return null;
+      },
+    };
   }
 }

@@ -16,7 +16,11 @@ import { PeerStore } from '../security/peer-store.js';
 const BIN = fileURLToPath(new URL('../../../bin/longhaul.js', import.meta.url));
 
 /** Start `longhaul listen` on 127.0.0.1, port 0 (`--once` unless `once` is false); resolve with its port. */
-export function spawnLoopbackResponder(extraArgs: string[] = [], env: NodeJS.ProcessEnv = process.env, once = true): Promise<{ child: ChildProcess; port: number }> {
+export function spawnLoopbackResponder(
+  extraArgs: string[] = [],
+  env: NodeJS.ProcessEnv = process.env,
+  once = true,
+): Promise<{ child: ChildProcess; port: number }> {
   return new Promise((resolve, reject) => {
     const child = fork(BIN, ['listen', '--port', '0', '--bind', '127.0.0.1', ...(once ? ['--once'] : []), ...extraArgs], {
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],

@@ -77,8 +77,10 @@ export function mssCanExplain(verdict: string): boolean {
 /** The sentence added to a path verdict when segments were small: a possibility to check, not a finding. */
 export function mssCaveat(f: MssFigures): string {
   const asked = f.requestedBytes !== null ? ' (asked for with --mss)' : '';
-  return `Segments were small: at most ${groupDigits(f.sendMssBytes)} B${asked} where the path MTU of ${groupDigits(f.pmtuBytes)} B allows about ${groupDigits(pathMssBytes(f.pmtuBytes))} B; ` +
-    `if the path itself is faster than this, per-segment costs may be why: ${f.requestedBytes !== null ? 'run again without --mss' : 'run with a larger --mss'} to compare.`;
+  return (
+    `Segments were small: at most ${groupDigits(f.sendMssBytes)} B${asked} where the path MTU of ${groupDigits(f.pmtuBytes)} B allows about ${groupDigits(pathMssBytes(f.pmtuBytes))} B; ` +
+    `if the path itself is faster than this, per-segment costs may be why: ${f.requestedBytes !== null ? 'run again without --mss' : 'run with a larger --mss'} to compare.`
+  );
 }
 
 /** The verdict's sentence for a direction whose MSS is small. */
@@ -86,15 +88,19 @@ export function mssSentence(f: MssFigures, measuredBitsPerSecond: number, w: Win
   const path = pathMssBytes(f.pmtuBytes);
   const factor = path / f.sendMssBytes;
   const asked = f.requestedBytes !== null ? ` (${groupDigits(f.requestedBytes)} B was requested with --mss)` : '';
-  const check = f.requestedBytes !== null
-    ? 'Run again without --mss to see what the path carries with full-size segments.'
-    : 'Something on the path or a host clamps the MSS (a VPN, a router\'s MSS clamping, an old stack): find it, or run with a larger --mss to compare.';
-  const head = `Segments carried at most ${groupDigits(f.sendMssBytes)} B${asked} where the path MTU of ${groupDigits(f.pmtuBytes)} B allows about ${groupDigits(path)} B: ` +
+  const check =
+    f.requestedBytes !== null
+      ? 'Run again without --mss to see what the path carries with full-size segments.'
+      : "Something on the path or a host clamps the MSS (a VPN, a router's MSS clamping, an old stack): find it, or run with a larger --mss to compare.";
+  const head =
+    `Segments carried at most ${groupDigits(f.sendMssBytes)} B${asked} where the path MTU of ${groupDigits(f.pmtuBytes)} B allows about ${groupDigits(path)} B: ` +
     `each byte cost ${factor.toFixed(1)}× as many segments (headers, ACKs, wake-ups)`;
   if (w.verdict === 'congestion-limited' && w.cwndBytes !== null && w.cwndBitsPerSecond !== null) {
     const segments = Math.round(w.cwndBytes / f.sendMssBytes);
-    return `${head}, and the congestion window, which grows by segments, held ${groupDigits(segments)} of them (${groupDigits(w.cwndBytes)} B, at most ${formatRateShort(w.cwndBitsPerSecond)}); ` +
-      `measured ${formatRateShort(measuredBitsPerSecond)}: the small MSS is the limit. ${check}`;
+    return (
+      `${head}, and the congestion window, which grows by segments, held ${groupDigits(segments)} of them (${groupDigits(w.cwndBytes)} B, at most ${formatRateShort(w.cwndBitsPerSecond)}); ` +
+      `measured ${formatRateShort(measuredBitsPerSecond)}: the small MSS is the limit. ${check}`
+    );
   }
   return `${head}, and the window grew in segments of that size; measured ${formatRateShort(measuredBitsPerSecond)} with no window limit in sight: the small MSS is the likely limit. ${check}`;
 }

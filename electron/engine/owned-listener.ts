@@ -64,7 +64,14 @@ export class OwnedDataListener extends EventEmitter<OwnedListenerEvents> {
   private pending = 0;
   private loop: Promise<void> = Promise.resolve();
 
-  private constructor(private readonly api: NativeApi, private readonly fd: number, private readonly o: OwnedListenerOptions, port: number, window: AppliedWindow | null, mss: MssSetup | null) {
+  private constructor(
+    private readonly api: NativeApi,
+    private readonly fd: number,
+    private readonly o: OwnedListenerOptions,
+    port: number,
+    window: AppliedWindow | null,
+    mss: MssSetup | null,
+  ) {
     super();
     this.owned = ownedApi(api);
     this.port = port;
@@ -125,14 +132,17 @@ export class OwnedDataListener extends EventEmitter<OwnedListenerEvents> {
     }
     if (this.pending >= (this.o.maxPending ?? 32)) return this.turnAway(c.fd, peer, 'too many data connections waiting to identify themselves');
     this.pending++;
-    this.owned.readExact(c.fd, this.o.headerBytes ?? DATA_HEADER_BYTES, this.o.headerTimeoutMs ?? 10_000).then((header) => {
-      this.pending--;
-      if (this.closed) return this.turnAway(c.fd, peer, 'the run is no longer taking data connections');
-      this.emit('connection', { ...c, header });
-    }, (err: Error) => {
-      this.pending--;
-      this.turnAway(c.fd, peer, `no data header: ${err.message}`);
-    });
+    this.owned.readExact(c.fd, this.o.headerBytes ?? DATA_HEADER_BYTES, this.o.headerTimeoutMs ?? 10_000).then(
+      (header) => {
+        this.pending--;
+        if (this.closed) return this.turnAway(c.fd, peer, 'the run is no longer taking data connections');
+        this.emit('connection', { ...c, header });
+      },
+      (err: Error) => {
+        this.pending--;
+        this.turnAway(c.fd, peer, `no data header: ${err.message}`);
+      },
+    );
   }
 
   private turnAway(fd: number, peer: string, reason: string): void {

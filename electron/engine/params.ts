@@ -5,8 +5,17 @@
  * (the UI's live charts use the same rule).
  */
 export {
-  DEFAULT_PARAMS, MAX_BUFFER_BYTES, MAX_SECONDS, MAX_STREAMS, MAX_WINDOW_BYTES, MIN_INTERVAL_SECONDS,
-  MAX_MSS_BYTES, MIN_MSS_BYTES,
-  directionSchema, runParamsSchema, type Direction, type RunParams,
+  DEFAULT_PARAMS,
+  MAX_BUFFER_BYTES,
+  MAX_SECONDS,
+  MAX_STREAMS,
+  MAX_WINDOW_BYTES,
+  MIN_INTERVAL_SECONDS,
+  MAX_MSS_BYTES,
+  MIN_MSS_BYTES,
+  directionSchema,
+  runParamsSchema,
+  type Direction,
+  type RunParams,
 } from '../protocol/run-params.js';
 export { planStreams, senderOf, splitBytes, type PlannedStream, type StreamSender } from '../contract/stream-plan.js';

@@ -12,6 +12,9 @@ import { readLocalSettings, type LocalSettings } from './advice/local-settings.j
 export const SETTINGS_IN_RESULTS = 'settings:in-results';
 
 /** The `settings` field of this end's `results` message: present when the partner announced it takes them. */
-export function settingsForPartner(partnerCapabilities: readonly string[] | undefined, read: () => LocalSettings = readLocalSettings): { settings?: LocalSettings } {
+export function settingsForPartner(
+  partnerCapabilities: readonly string[] | undefined,
+  read: () => LocalSettings = readLocalSettings,
+): { settings?: LocalSettings } {
   return partnerCapabilities?.includes(SETTINGS_IN_RESULTS) ? { settings: read() } : {};
 }

@@ -21,7 +21,12 @@ export class ProxyProcess {
   private lossStats: NonNullable<LinkInfo['modelledLoss']> | null = null;
   private emulator: EmulatorWatchInfo | null = null;
 
-  private constructor(readonly child: ChildProcess, readonly port: number, private readonly spec: LinkSpec, private readonly preset: string | null) {
+  private constructor(
+    readonly child: ChildProcess,
+    readonly port: number,
+    private readonly spec: LinkSpec,
+    private readonly preset: string | null,
+  ) {
     child.on('message', (m: FromProxyProcess) => {
       if (m.type === 'bypass' && this.startNs !== null) {
         this.toggles.push({ t: Number(BigInt(m.atNs) - this.startNs) / 1e9, bypass: m.bypass });

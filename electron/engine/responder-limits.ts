@@ -37,12 +37,17 @@ export class RunLimitGuard {
   private readonly timer: NodeJS.Timeout;
   private fired = false;
 
-  constructor(private readonly limits: ResponderLimits, p: RunParams, private readonly onLimit: (reason: string) => void) {
+  constructor(
+    private readonly limits: ResponderLimits,
+    p: RunParams,
+    private readonly onLimit: (reason: string) => void,
+  ) {
     const own = p.seconds === null ? Infinity : p.seconds + DEADLINE_SLACK_SECONDS;
     const seconds = Math.min(limits.maxSeconds, own);
-    const why = seconds === limits.maxSeconds
-      ? `the run reached this responder's limit of ${limits.maxSeconds} s (--max-seconds)`
-      : `the run went on ${DEADLINE_SLACK_SECONDS} s past its own ${p.seconds} s without the controller stopping it`;
+    const why =
+      seconds === limits.maxSeconds
+        ? `the run reached this responder's limit of ${limits.maxSeconds} s (--max-seconds)`
+        : `the run went on ${DEADLINE_SLACK_SECONDS} s past its own ${p.seconds} s without the controller stopping it`;
     this.timer = setTimeout(() => this.fire(why), seconds * 1000);
     this.timer.unref();
   }

@@ -124,7 +124,11 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
       // This run's data goes to its own listener, whose window the results report: a data
       // connection on the shared port (a controller that ignored params-ok.dataPort) would
       // run with a window nobody set while the result said otherwise.
-      this.emit('rejected', `${socket.remoteAddress}:${socket.remotePort}`, `data connection on the control port: this run takes them on port ${this.ownedListener.port}`);
+      this.emit(
+        'rejected',
+        `${socket.remoteAddress}:${socket.remotePort}`,
+        `data connection on the control port: this run takes them on port ${this.ownedListener.port}`,
+      );
       socket.destroy();
       return;
     }
@@ -200,8 +204,12 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
 
   private onHello(m: MessageOf<'hello'>): void {
     if (m.protocol !== PROTOCOL_VERSION) {
-      return this.channel.fail(new LonghaulError('LH_ERR_PROTOCOL_VERSION',
-        `this responder speaks protocol ${PROTOCOL_VERSION}; the controller speaks ${m.protocol}: install the same Longhaul version on both PCs`));
+      return this.channel.fail(
+        new LonghaulError(
+          'LH_ERR_PROTOCOL_VERSION',
+          `this responder speaks protocol ${PROTOCOL_VERSION}; the controller speaks ${m.protocol}: install the same Longhaul version on both PCs`,
+        ),
+      );
     }
     this.peerHello = m;
     this.channel.send({ type: 'hello', protocol: PROTOCOL_VERSION, software: SOFTWARE, hostname: os.hostname(), capabilities: CAPABILITIES, os: localOs() });
@@ -232,31 +240,55 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
       }
       this.ownedListener.on('connection', (c) => void this.acceptOwned(c));
       this.ownedListener.on('rejected', (peer, reason) => this.emit('rejected', peer, reason));
-      if (p.windowBytes !== null) this.listenerTuning = { applied: true, effective: this.ownedListener.effective ?? { sndBufBytes: null, rcvBufBytes: null, sndLocked: null, rcvLocked: null }, window: this.ownedListener.window, restore: () => null };
+      if (p.windowBytes !== null)
+        this.listenerTuning = {
+          applied: true,
+          effective: this.ownedListener.effective ?? { sndBufBytes: null, rcvBufBytes: null, sndLocked: null, rcvLocked: null },
+          window: this.ownedListener.window,
+          restore: () => null,
+        };
     } else if (p.windowBytes !== null) {
-      this.listenerTuning = this.opts.tuneListener?.(p.windowBytes)
-        ?? { applied: false, reason: 'this responder cannot set its listening socket\'s buffers', restore: () => null };
+      this.listenerTuning = this.opts.tuneListener?.(p.windowBytes) ?? {
+        applied: false,
+        reason: "this responder cannot set its listening socket's buffers",
+        restore: () => null,
+      };
     }
     let mss: MssSetup | null = null;
     if (this.ownedListener) {
       mss = this.ownedListener.mss;
     } else if (p.mssBytes) {
       this.listenerMss = this.opts.tuneListenerMss?.(p.mssBytes) ?? null;
-      mss = this.listenerMss?.setup ?? { requestedBytes: p.mssBytes, applied: false, reason: 'this responder cannot set its listening socket\'s MSS' };
+      mss = this.listenerMss?.setup ?? { requestedBytes: p.mssBytes, applied: false, reason: "this responder cannot set its listening socket's MSS" };
     }
     const t = this.listenerTuning;
     const listenerWindow = t ? { applied: t.applied, reason: t.applied ? null : t.reason, window: t.applied ? t.window : null } : undefined;
-    this.plane = new DataPlane({ params: p, plan: this.plan, side: 'responder', maxWorkersPerRole: this.opts.maxWorkersPerRole, listenerWindow, listenerMss: mss });
-    this.recorder = new RunRecorder({
-      id: m.cookie.slice(0, 16),
-      software: SOFTWARE,
-      writtenBy: 'responder',
-      controller: { hostname: this.peerHello?.hostname ?? 'unknown', address: this.channel.remoteAddress, software: this.peerHello?.software ?? 'unknown', ...(this.peerHello?.os ? { os: this.peerHello.os } : {}) },
-      responder: { hostname: os.hostname(), address: 'local', software: SOFTWARE, os: localOs() },
+    this.plane = new DataPlane({
       params: p,
-      window: windowInfo(p.windowBytes),
-      startedAt: new Date(),
-    }, this.plan);
+      plan: this.plan,
+      side: 'responder',
+      maxWorkersPerRole: this.opts.maxWorkersPerRole,
+      listenerWindow,
+      listenerMss: mss,
+    });
+    this.recorder = new RunRecorder(
+      {
+        id: m.cookie.slice(0, 16),
+        software: SOFTWARE,
+        writtenBy: 'responder',
+        controller: {
+          hostname: this.peerHello?.hostname ?? 'unknown',
+          address: this.channel.remoteAddress,
+          software: this.peerHello?.software ?? 'unknown',
+          ...(this.peerHello?.os ? { os: this.peerHello.os } : {}),
+        },
+        responder: { hostname: os.hostname(), address: 'local', software: SOFTWARE, os: localOs() },
+        params: p,
+        window: windowInfo(p.windowBytes),
+        startedAt: new Date(),
+      },
+      this.plan,
+    );
     this.plane.on('sample', (s) => {
       this.recorder?.addSample('responder', s);
       this.guard?.onSample(s.streams);
@@ -367,4 +399,3 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
     this.emit('end', result, err);
   }
 }
-

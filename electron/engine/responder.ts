@@ -151,7 +151,10 @@ export class Responder extends EventEmitter<ResponderEvents> {
     if (!looksLikeTls(firstBytes)) {
       release();
       this.emit('rejected', peer, 'not TLS');
-      const err = new LonghaulError('LH_ERR_TLS_REQUIRED', 'this responder takes TLS 1.3 control connections only: install the same Longhaul version on both PCs');
+      const err = new LonghaulError(
+        'LH_ERR_TLS_REQUIRED',
+        'this responder takes TLS 1.3 control connections only: install the same Longhaul version on both PCs',
+      );
       socket.end(encodeFrame({ type: 'error', code: err.code, message: err.message }));
       setTimeout(() => socket.destroy(), 2000).unref();
       return;

@@ -10,7 +10,15 @@ import { summarizeWindow } from './window-summary.js';
 export const STOP_FROM_RESPONDER = 'stop:from-responder';
 
 /** What this build can do, announced in `hello`. */
-export const CAPABILITIES = ['streams:128', 'direction:forward', 'direction:reverse', 'direction:bidir', 'interval:0.1', STOP_FROM_RESPONDER, SETTINGS_IN_RESULTS];
+export const CAPABILITIES = [
+  'streams:128',
+  'direction:forward',
+  'direction:reverse',
+  'direction:bidir',
+  'interval:0.1',
+  STOP_FROM_RESPONDER,
+  SETTINGS_IN_RESULTS,
+];
 
 /** How long receivers may take to see the peer's FIN after a stop, in ms. */
 export const STOP_GRACE_MS = 3000;

@@ -9,8 +9,18 @@
  * holds no more than the first and last ticks and a coarser middle.
  */
 import type {
-  EndView, ErrorInfo, LinkInfo, IntervalResult, LonghaulResult, PeerInfo, ResultParams, Side,
-  StreamResult, TcpSample, TotalResult, WindowInfo,
+  EndView,
+  ErrorInfo,
+  LinkInfo,
+  IntervalResult,
+  LonghaulResult,
+  PeerInfo,
+  ResultParams,
+  Side,
+  StreamResult,
+  TcpSample,
+  TotalResult,
+  WindowInfo,
 } from '../contract/result.js';
 import { RESULT_SCHEMA } from '../contract/result.js';
 import type { StreamEnd } from '../protocol/messages.js';
@@ -62,7 +72,10 @@ export class RunRecorder {
   /** Smallest and largest receive window the senders saw, over every reading (thinning keeps only some). */
   private advertised: [number, number] | null = null;
 
-  constructor(private meta: RecorderMeta, private readonly plan: PlannedStream[]) {
+  constructor(
+    private meta: RecorderMeta,
+    private readonly plan: PlannedStream[],
+  ) {
     this.grouping = groupingFor(plan.length, meta.detailCells);
     this.intervals = new ThinnedSeries(this.grouping, mergeIntervals);
     this.builder = new IntervalBuilder(plan, referenceSide(meta.params.direction));
@@ -179,7 +192,13 @@ export class RunRecorder {
     if (fromEnds) {
       const seconds = fromEnds.firstT !== null && fromEnds.lastT !== null ? fromEnds.lastT - fromEnds.firstT : null;
       return {
-        side, bytes: fromEnds.bytes, completions: fromEnds.completions, firstT: fromEnds.firstT, lastT: fromEnds.lastT, seconds, error: fromEnds.error,
+        side,
+        bytes: fromEnds.bytes,
+        completions: fromEnds.completions,
+        firstT: fromEnds.firstT,
+        lastT: fromEnds.lastT,
+        seconds,
+        error: fromEnds.error,
         ...(fromEnds.io ? { io: fromEnds.io } : {}),
       };
     }
@@ -187,7 +206,12 @@ export class RunRecorder {
     const last = this.latest(side)?.streams.find((e) => e[0] === id);
     if (!last) return null;
     return {
-      side, bytes: last[1], completions: last[2], firstT: null, lastT: null, seconds: null,
+      side,
+      bytes: last[1],
+      completions: last[2],
+      firstT: null,
+      lastT: null,
+      seconds: null,
       error: { code: 'LH_ERR_PEER_GONE', message: `no end-of-run report from the ${side}; counts are from its last sample` },
     };
   }
@@ -236,7 +260,10 @@ export class RunRecorder {
       const index = Math.min(cNext ?? Infinity, rNext ?? Infinity);
       const cs = c.get(index);
       const rs = r.get(index);
-      const ready = all || (cs && rs) || (cs ? (this.last.responder?.index ?? 0) > index || c.size > MAX_LAG_TICKS : (this.last.controller?.index ?? 0) > index || r.size > MAX_LAG_TICKS);
+      const ready =
+        all ||
+        (cs && rs) ||
+        (cs ? (this.last.responder?.index ?? 0) > index || c.size > MAX_LAG_TICKS : (this.last.controller?.index ?? 0) > index || r.size > MAX_LAG_TICKS);
       if (!ready) return;
       c.delete(index);
       r.delete(index);

@@ -45,9 +45,10 @@ export async function dialStream(host: string, port: number, want: StreamTuning,
   const { address, family } = await resolveHost(host);
   const { socket, applied, mss } = createTunedSocket(native.api, { family, windowBytes: want.windowBytes, mssBytes: want.mssBytes, onread });
   socket.connect({ host: address, port });
-  const window: WindowSetup = want.windowBytes === null
-    ? { requestedBytes: null, appliedBeforeHandshake: false, reason: null }
-    : { requestedBytes: want.windowBytes, appliedBeforeHandshake: true, reason: null, window: applied };
+  const window: WindowSetup =
+    want.windowBytes === null
+      ? { requestedBytes: null, appliedBeforeHandshake: false, reason: null }
+      : { requestedBytes: want.windowBytes, appliedBeforeHandshake: true, reason: null, window: applied };
   return { socket, setup: { ...window, mss } };
 }
 
@@ -59,11 +60,16 @@ export interface ListenerSetup {
 
 /** Responder side: the accepted socket inherited the listener's buffers and MSS if the engine set them. */
 export function adoptedSetup(want: StreamTuning, listener: ListenerSetup | undefined): WindowSetup {
-  const mss = listener?.mss ?? mssNotApplied(want.mssBytes, 'the responder did not set its listening socket\'s MSS');
+  const mss = listener?.mss ?? mssNotApplied(want.mssBytes, "the responder did not set its listening socket's MSS");
   const w = listener?.window;
   if (want.windowBytes === null) return { requestedBytes: null, appliedBeforeHandshake: false, reason: null, mss };
   if (w?.applied) return { requestedBytes: want.windowBytes, appliedBeforeHandshake: true, reason: null, window: w.window ?? null, mss };
-  return { requestedBytes: want.windowBytes, appliedBeforeHandshake: false, reason: w?.reason ?? 'the responder did not set its listening socket\'s buffers', mss };
+  return {
+    requestedBytes: want.windowBytes,
+    appliedBeforeHandshake: false,
+    reason: w?.reason ?? "the responder did not set its listening socket's buffers",
+    mss,
+  };
 }
 
 /** Describe a connected stream socket (effective buffers, MSS, window scale). */

@@ -18,13 +18,19 @@ function addUnavailable(list: UnavailableField[], u: UnavailableField): void {
  * reading per kept interval); `advertised` the receive windows the senders saw (the range is what counts).
  */
 export function attachTcpFields(
-  result: LonghaulResult, tcpOf: (side: Side, id: number) => TcpSample[], ends: Record<Side, StreamEnd[] | null>, advertised: (number | null)[],
+  result: LonghaulResult,
+  tcpOf: (side: Side, id: number) => TcpSample[],
+  ends: Record<Side, StreamEnd[] | null>,
+  advertised: (number | null)[],
 ): void {
   const unavailable: UnavailableField[] = [];
   const reports = [];
   const mssEnds: MssEnd[] = [];
   for (const s of result.streams) {
-    for (const [view, role] of [[s.send, 'send'], [s.receive, 'receive']] as [EndView | null, 'send' | 'receive'][]) {
+    for (const [view, role] of [
+      [s.send, 'send'],
+      [s.receive, 'receive'],
+    ] as [EndView | null, 'send' | 'receive'][]) {
       if (!view) continue;
       const end = ends[view.side]?.find((e) => e.id === s.id && e.role === role);
       if (end?.socket) {
@@ -33,7 +39,11 @@ export function attachTcpFields(
         mssEnds.push({ side: view.side, sends: role === 'send', report: end.socket });
         for (const u of end.socket.unavailable) addUnavailable(unavailable, { side: view.side, ...u });
       } else if (ends[view.side]) {
-        addUnavailable(unavailable, { side: view.side, field: 'socket', reason: `the ${view.side} sent no socket report (a Longhaul version without the native addon support)` });
+        addUnavailable(unavailable, {
+          side: view.side,
+          field: 'socket',
+          reason: `the ${view.side} sent no socket report (a Longhaul version without the native addon support)`,
+        });
       }
       const series = tcpOf(view.side, s.id);
       if (series.length) view.tcp = series;

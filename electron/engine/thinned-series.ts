@@ -30,7 +30,10 @@ export class ThinnedSeries<T> {
   private ticks = 1;
 
   /** `merge(earlier, later)` makes one entry of two neighbours. */
-  constructor(private readonly grouping: Grouping, private readonly merge: (earlier: T, later: T) => T) {}
+  constructor(
+    private readonly grouping: Grouping,
+    private readonly merge: (earlier: T, later: T) => T,
+  ) {}
 
   add(index: number, value: T): void {
     if (index <= this.grouping.headIndex) {

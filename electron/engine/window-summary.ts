@@ -35,13 +35,18 @@ function adjustmentNote(requested: number, eff: { min: number; max: number }, li
  * Summarise the stream ends' socket reports. With no reports yet (before the
  * streams exist), says what was requested and that the outcome is pending.
  */
-export function summarizeWindow(requestedBytes: number | null, reports: SocketReport[], advertisedSamples: (number | null)[] = [], viaProxy = false): WindowInfo {
+export function summarizeWindow(
+  requestedBytes: number | null,
+  reports: SocketReport[],
+  advertisedSamples: (number | null)[] = [],
+  viaProxy = false,
+): WindowInfo {
   const effectiveRcvBufBytes = range(reports.map((r) => r.rcvBufBytes));
   const effectiveSndBufBytes = range(reports.map((r) => r.sndBufBytes));
   const advertisedBytes = range(advertisedSamples);
   // Through the delay proxy the senders' TCP talks to the proxy: its snd_wnd is the local hop's
   // (the proxy's relay buffer), not the emulated window (that is the link's `window` stage).
-  const whose = viaProxy ? 'on the local hop to the delay proxy, not the emulated window' : 'the senders\' snd_wnd';
+  const whose = viaProxy ? 'on the local hop to the delay proxy, not the emulated window' : "the senders' snd_wnd";
   const advertised = advertisedBytes ? `; advertised (${whose}) ${rangeText(advertisedBytes)}` : '';
   if (requestedBytes === null) {
     return { requestedBytes: null, applied: false, note: `${OS_DEFAULT_NOTE}${advertised}`, effectiveRcvBufBytes, effectiveSndBufBytes, advertisedBytes };
@@ -68,7 +73,9 @@ export function summarizeWindow(requestedBytes: number | null, reports: SocketRe
   // With the clamp the buffers are 2 × the request by design; the clamp, not the buffer, is the window.
   const adjusted = clamped
     ? ` (advertised-window clamp TCP_WINDOW_CLAMP ${rangeText(clamps)}, buffers of twice it${reports.some((r) => r.buffersForced) ? ', set above net.core.rmem_max with SO_RCVBUFFORCE' : ''})`
-    : effectiveRcvBufBytes ? adjustmentNote(requestedBytes, effectiveRcvBufBytes, linux) : '';
+    : effectiveRcvBufBytes
+      ? adjustmentNote(requestedBytes, effectiveRcvBufBytes, linux)
+      : '';
   return {
     requestedBytes,
     applied: true,

@@ -21,27 +21,29 @@ const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const flag = z.literal(true).or(z.literal(1)).or(z.literal(0)).or(z.literal(false));
 
 /** The keys a server acts on, each with its type; other keys (title, extra_data, congestion…) are ignored. */
-const paramsSchema = z.object({
-  tcp: flag.optional(),
-  udp: flag.optional(),
-  sctp: flag.optional(),
-  omit: count.optional(),
-  time: count.optional(),
-  num: count.optional(),
-  blockcount: count.optional(),
-  MSS: count.optional(),
-  parallel: count.optional(),
-  reverse: flag.optional(),
-  bidirectional: flag.optional(),
-  window: count.optional(),
-  len: count.optional(),
-  bandwidth: count.optional(),
-  fqrate: count.optional(),
-  burst: count.optional(),
-  get_server_output: count.optional(),
-  authtoken: z.string().max(8192).optional(),
-  client_version: z.string().max(200).optional(),
-}).passthrough();
+const paramsSchema = z
+  .object({
+    tcp: flag.optional(),
+    udp: flag.optional(),
+    sctp: flag.optional(),
+    omit: count.optional(),
+    time: count.optional(),
+    num: count.optional(),
+    blockcount: count.optional(),
+    MSS: count.optional(),
+    parallel: count.optional(),
+    reverse: flag.optional(),
+    bidirectional: flag.optional(),
+    window: count.optional(),
+    len: count.optional(),
+    bandwidth: count.optional(),
+    fqrate: count.optional(),
+    burst: count.optional(),
+    get_server_output: count.optional(),
+    authtoken: z.string().max(8192).optional(),
+    client_version: z.string().max(200).optional(),
+  })
+  .passthrough();
 
 export interface Iperf3ClientAsk {
   params: ResultParams;
@@ -76,17 +78,20 @@ export function readClientParams(value: unknown, limits: ServerLimits): ParamsVe
   const refuse = (iperfErrno: number, message: string): ParamsVerdict => ({ kind: 'refuse', iperfErrno, message });
   if (on(p.udp)) return refuse(IPERF3_ERRNO.IEUNIMP, 'a UDP test (-u): Longhaul measures TCP only');
   if (on(p.sctp)) return refuse(IPERF3_ERRNO.IEUNIMP, 'an SCTP test (--sctp): Longhaul measures TCP only');
-  if (p.authtoken !== undefined) return refuse(IPERF3_ERRNO.IEAUTHTEST, 'an authenticated test (--username): Longhaul does not check iperf3 credentials; run without them');
+  if (p.authtoken !== undefined)
+    return refuse(IPERF3_ERRNO.IEAUTHTEST, 'an authenticated test (--username): Longhaul does not check iperf3 credentials; run without them');
   if (on(p.reverse) && on(p.bidirectional)) return refuse(IPERF3_ERRNO.IEMESSAGE, 'both -R and --bidir');
   if (p.bandwidth || p.fqrate || p.burst) return refuse(IPERF3_ERRNO.IEUNIMP, 'a paced test (-b, --fq-rate): Longhaul sends as fast as TCP allows');
   if (p.omit) return refuse(IPERF3_ERRNO.IEUNIMP, 'omitted seconds (-O): Longhaul counts every byte from the start');
   const streams = p.parallel ?? 1;
-  if (streams < 1 || streams > limits.maxStreams) return refuse(IPERF3_ERRNO.IENUMSTREAMS, `${streams} parallel streams (this server takes 1 to ${limits.maxStreams})`);
+  if (streams < 1 || streams > limits.maxStreams)
+    return refuse(IPERF3_ERRNO.IENUMSTREAMS, `${streams} parallel streams (this server takes 1 to ${limits.maxStreams})`);
   const len = p.len || IPERF3_DEFAULT_LEN;
   if (len > MAX_BUFFER_BYTES) return refuse(IPERF3_ERRNO.IEBLOCKSIZE, `a block of ${len} bytes (at most ${MAX_BUFFER_BYTES})`);
   if ((p.window ?? 0) > MAX_WINDOW_BYTES) return refuse(IPERF3_ERRNO.IEBUFSIZE, `a window of ${p.window} bytes (at most ${MAX_WINDOW_BYTES})`);
   const mss = p.MSS || null;
-  if (mss !== null && (mss < MIN_MSS_BYTES || mss > MAX_MSS_BYTES)) return refuse(IPERF3_ERRNO.IEUNIMP, `an MSS of ${mss} bytes (${MIN_MSS_BYTES} to ${MAX_MSS_BYTES})`);
+  if (mss !== null && (mss < MIN_MSS_BYTES || mss > MAX_MSS_BYTES))
+    return refuse(IPERF3_ERRNO.IEUNIMP, `an MSS of ${mss} bytes (${MIN_MSS_BYTES} to ${MAX_MSS_BYTES})`);
   // iperf3 ends on the first of: bytes (-n), blocks (-k, whole blocks of -l), time (-t).
   const bytes = p.num ? p.num : p.blockcount ? p.blockcount * len : null;
   const seconds = bytes === null ? (p.time ?? 10) : null;

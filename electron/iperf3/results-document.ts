@@ -15,27 +15,31 @@ import { streamIndexOf } from './states.js';
 const countOrNot = z.number();
 const asCount = (n: number): number | null => (Number.isSafeInteger(n) && n >= 0 ? n : null);
 
-const streamSchema = z.object({
-  id: z.number().int(),
-  bytes: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-  retransmits: countOrNot,
-  jitter: z.number(),
-  errors: z.number(),
-  packets: z.number(),
-  start_time: z.number().min(0).max(1e7).optional(),
-  end_time: z.number().min(0).max(1e7).optional(),
-}).passthrough();
+const streamSchema = z
+  .object({
+    id: z.number().int(),
+    bytes: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+    retransmits: countOrNot,
+    jitter: z.number(),
+    errors: z.number(),
+    packets: z.number(),
+    start_time: z.number().min(0).max(1e7).optional(),
+    end_time: z.number().min(0).max(1e7).optional(),
+  })
+  .passthrough();
 
-const resultsSchema = z.object({
-  cpu_util_total: z.number(),
-  cpu_util_user: z.number(),
-  cpu_util_system: z.number(),
-  sender_has_retransmits: countOrNot,
-  congestion_used: z.string().max(64).optional(),
-  streams: z.array(streamSchema).max(512),
-  server_output_json: z.record(z.string(), z.unknown()).optional(),
-  server_output_text: z.string().optional(),
-}).passthrough();
+const resultsSchema = z
+  .object({
+    cpu_util_total: z.number(),
+    cpu_util_user: z.number(),
+    cpu_util_system: z.number(),
+    sender_has_retransmits: countOrNot,
+    congestion_used: z.string().max(64).optional(),
+    streams: z.array(streamSchema).max(512),
+    server_output_json: z.record(z.string(), z.unknown()).optional(),
+    server_output_text: z.string().optional(),
+  })
+  .passthrough();
 
 /** One stream as the peer counted it. */
 export interface PeerStreamResult {

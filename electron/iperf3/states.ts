@@ -42,9 +42,7 @@ export const IPERF3_STATE = {
 export type Iperf3StateName = keyof typeof IPERF3_STATE;
 export type Iperf3State = (typeof IPERF3_STATE)[Iperf3StateName];
 
-const NAMES = new Map<number, Iperf3StateName>(
-  (Object.entries(IPERF3_STATE) as [Iperf3StateName, number][]).map(([name, value]) => [value, name]),
-);
+const NAMES = new Map<number, Iperf3StateName>((Object.entries(IPERF3_STATE) as [Iperf3StateName, number][]).map(([name, value]) => [value, name]));
 
 /** The name of a state byte (read as signed), or null for a byte iperf3 never sends. */
 export function stateName(value: number): Iperf3StateName | null {

@@ -55,7 +55,9 @@ export function clampWindow(api: NativeApi, fd: number, windowBytes: number): Ap
     return { clampBytes: windowBytes, bufferBytes, forced: true, cappedReason: null };
   } catch (err) {
     return {
-      clampBytes: windowBytes, bufferBytes, forced: false,
+      clampBytes: windowBytes,
+      bufferBytes,
+      forced: false,
       cappedReason: `buffers capped by net.core.rmem_max / wmem_max (${(err as Error).message}): the advertised window may stay below ${windowBytes} B`,
     };
   }
@@ -83,7 +85,12 @@ export class ClampWatch {
   corrections = 0;
 
   /** `isOpen` false: the socket is gone, its descriptor number may be reused: never touch it again. Call stopPolling() at its close. */
-  constructor(private readonly api: NativeApi, private readonly fd: number, readonly clampBytes: number, private readonly isOpen: () => boolean) {
+  constructor(
+    private readonly api: NativeApi,
+    private readonly fd: number,
+    readonly clampBytes: number,
+    private readonly isOpen: () => boolean,
+  ) {
     this.check(); // the handshake may have replaced it already (seen on loopback)
     polled.set(this, Date.now() + FAST_POLL_LIMIT_MS);
     if (!pollTimer) {

@@ -25,8 +25,9 @@ export function chooseDataConn(api: NativeApi | null, platform: NodeJS.Platform 
   const forced = env[DATA_CONN_ENV];
   const wanted = forced === 'owned' || forced === 'node' ? forced : platform === 'win32' ? 'owned' : 'node';
   if (wanted === 'node') return { mode: 'node', reason: null };
-  if (env.LONGHAUL_DATA_PATH === 'node') return { mode: 'node', reason: 'LONGHAUL_DATA_PATH=node asks for Node\'s byte loop, which needs Node\'s sockets' };
+  if (env.LONGHAUL_DATA_PATH === 'node') return { mode: 'node', reason: "LONGHAUL_DATA_PATH=node asks for Node's byte loop, which needs Node's sockets" };
   if (!api) return { mode: 'node', reason: 'the native socket addon is not loaded' };
-  if (!api.owned || !api.pumpSupported) return { mode: 'node', reason: 'this build of the native addon cannot own data connections (rebuild it: npm run build:native)' };
+  if (!api.owned || !api.pumpSupported)
+    return { mode: 'node', reason: 'this build of the native addon cannot own data connections (rebuild it: npm run build:native)' };
   return { mode: 'owned', reason: null };
 }

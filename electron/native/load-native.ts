@@ -74,26 +74,55 @@ function wrap(b: NativeBinding): NativeApi {
     return v === null ? null : v !== 0;
   };
   const ix = {
-    state: at('state'), rttUs: at('rttUs'), rttVarUs: at('rttVarUs'), minRttUs: at('minRttUs'),
-    sndCwndSegments: at('sndCwndSegments'), sndCwndBytes: at('sndCwndBytes'), sndSsthresh: at('sndSsthresh'),
-    sndMssBytes: at('sndMssBytes'), rcvMssBytes: at('rcvMssBytes'), advMssBytes: at('advMssBytes'), pmtuBytes: at('pmtuBytes'),
-    totalRetransSegments: at('totalRetransSegments'), retransmitBytes: at('retransmitBytes'), lostSegments: at('lostSegments'),
-    unackedSegments: at('unackedSegments'), bytesInFlight: at('bytesInFlight'), sndWndBytes: at('sndWndBytes'),
-    rcvWndBytes: at('rcvWndBytes'), rcvSpaceBytes: at('rcvSpaceBytes'), rcvSsthreshBytes: at('rcvSsthreshBytes'),
-    sndWscale: at('sndWscale'), rcvWscale: at('rcvWscale'), wscaleNegotiated: at('wscaleNegotiated'),
-    deliveryRateBytesPerSec: at('deliveryRateBytesPerSec'), deliveryRateAppLimited: at('deliveryRateAppLimited'),
-    busyUs: at('busyUs'), rwndLimitedUs: at('rwndLimitedUs'), sndbufLimitedUs: at('sndbufLimitedUs'), cwndLimitedUs: at('cwndLimitedUs'),
-    bytesSent: at('bytesSent'), bytesAcked: at('bytesAcked'), bytesReceived: at('bytesReceived'), notSentBytes: at('notSentBytes'),
+    state: at('state'),
+    rttUs: at('rttUs'),
+    rttVarUs: at('rttVarUs'),
+    minRttUs: at('minRttUs'),
+    sndCwndSegments: at('sndCwndSegments'),
+    sndCwndBytes: at('sndCwndBytes'),
+    sndSsthresh: at('sndSsthresh'),
+    sndMssBytes: at('sndMssBytes'),
+    rcvMssBytes: at('rcvMssBytes'),
+    advMssBytes: at('advMssBytes'),
+    pmtuBytes: at('pmtuBytes'),
+    totalRetransSegments: at('totalRetransSegments'),
+    retransmitBytes: at('retransmitBytes'),
+    lostSegments: at('lostSegments'),
+    unackedSegments: at('unackedSegments'),
+    bytesInFlight: at('bytesInFlight'),
+    sndWndBytes: at('sndWndBytes'),
+    rcvWndBytes: at('rcvWndBytes'),
+    rcvSpaceBytes: at('rcvSpaceBytes'),
+    rcvSsthreshBytes: at('rcvSsthreshBytes'),
+    sndWscale: at('sndWscale'),
+    rcvWscale: at('rcvWscale'),
+    wscaleNegotiated: at('wscaleNegotiated'),
+    deliveryRateBytesPerSec: at('deliveryRateBytesPerSec'),
+    deliveryRateAppLimited: at('deliveryRateAppLimited'),
+    busyUs: at('busyUs'),
+    rwndLimitedUs: at('rwndLimitedUs'),
+    sndbufLimitedUs: at('sndbufLimitedUs'),
+    cwndLimitedUs: at('cwndLimitedUs'),
+    bytesSent: at('bytesSent'),
+    bytesAcked: at('bytesAcked'),
+    bytesReceived: at('bytesReceived'),
+    notSentBytes: at('notSentBytes'),
   };
-  const clamp = b.windowClampSupported === true && b.setWindowClamp && b.getWindowClamp && b.setBuffersForce
-    ? { set: b.setWindowClamp.bind(b), get: b.getWindowClamp.bind(b), forceBuffers: b.setBuffersForce.bind(b) }
-    : null;
+  const clamp =
+    b.windowClampSupported === true && b.setWindowClamp && b.getWindowClamp && b.setBuffersForce
+      ? { set: b.setWindowClamp.bind(b), get: b.getWindowClamp.bind(b), forceBuffers: b.setBuffersForce.bind(b) }
+      : null;
   return {
     tcpInfoSource: b.tcpInfoSource,
     wineVersion: b.wineVersion ? b.wineVersion : null,
     windowClamp: clamp,
     owned: ownedConn(b),
-    startRelay: b.Relay ? ((R) => (src: number, dst: number, notify: RelayNotify) => new R(src, dst, notify))(b.Relay) : null,
+    startRelay: b.Relay
+      ? (
+          (R) => (src: number, dst: number, notify: RelayNotify) =>
+            new R(src, dst, notify)
+        )(b.Relay)
+      : null,
     maxSeg: b.setMaxSeg && b.getMaxSeg ? { set: b.setMaxSeg.bind(b), get: b.getMaxSeg.bind(b) } : null,
     setNotSentLowat: b.notSentLowatSupported === true && b.setNotSentLowat ? b.setNotSentLowat.bind(b) : null,
     createTcpSocket: (o) => b.createTcpSocket(o),
@@ -107,17 +136,41 @@ function wrap(b: NativeBinding): NativeApi {
       const rawBytes = b.tcpInfoInto(fd, scratch);
       // One object literal of fixed shape: cheap to build at every tick for every stream.
       return {
-        source: b.tcpInfoSource, rawBytes,
-        state: num(ix.state), rttUs: num(ix.rttUs), rttVarUs: num(ix.rttVarUs), minRttUs: num(ix.minRttUs),
-        sndCwndSegments: num(ix.sndCwndSegments), sndCwndBytes: num(ix.sndCwndBytes), sndSsthresh: num(ix.sndSsthresh),
-        sndMssBytes: num(ix.sndMssBytes), rcvMssBytes: num(ix.rcvMssBytes), advMssBytes: num(ix.advMssBytes), pmtuBytes: num(ix.pmtuBytes),
-        totalRetransSegments: num(ix.totalRetransSegments), retransmitBytes: num(ix.retransmitBytes), lostSegments: num(ix.lostSegments),
-        unackedSegments: num(ix.unackedSegments), bytesInFlight: num(ix.bytesInFlight), sndWndBytes: num(ix.sndWndBytes),
-        rcvWndBytes: num(ix.rcvWndBytes), rcvSpaceBytes: num(ix.rcvSpaceBytes), rcvSsthreshBytes: num(ix.rcvSsthreshBytes),
-        sndWscale: num(ix.sndWscale), rcvWscale: num(ix.rcvWscale), wscaleNegotiated: bool(ix.wscaleNegotiated),
-        deliveryRateBytesPerSec: num(ix.deliveryRateBytesPerSec), deliveryRateAppLimited: bool(ix.deliveryRateAppLimited),
-        busyUs: num(ix.busyUs), rwndLimitedUs: num(ix.rwndLimitedUs), sndbufLimitedUs: num(ix.sndbufLimitedUs), cwndLimitedUs: num(ix.cwndLimitedUs),
-        bytesSent: num(ix.bytesSent), bytesAcked: num(ix.bytesAcked), bytesReceived: num(ix.bytesReceived), notSentBytes: num(ix.notSentBytes),
+        source: b.tcpInfoSource,
+        rawBytes,
+        state: num(ix.state),
+        rttUs: num(ix.rttUs),
+        rttVarUs: num(ix.rttVarUs),
+        minRttUs: num(ix.minRttUs),
+        sndCwndSegments: num(ix.sndCwndSegments),
+        sndCwndBytes: num(ix.sndCwndBytes),
+        sndSsthresh: num(ix.sndSsthresh),
+        sndMssBytes: num(ix.sndMssBytes),
+        rcvMssBytes: num(ix.rcvMssBytes),
+        advMssBytes: num(ix.advMssBytes),
+        pmtuBytes: num(ix.pmtuBytes),
+        totalRetransSegments: num(ix.totalRetransSegments),
+        retransmitBytes: num(ix.retransmitBytes),
+        lostSegments: num(ix.lostSegments),
+        unackedSegments: num(ix.unackedSegments),
+        bytesInFlight: num(ix.bytesInFlight),
+        sndWndBytes: num(ix.sndWndBytes),
+        rcvWndBytes: num(ix.rcvWndBytes),
+        rcvSpaceBytes: num(ix.rcvSpaceBytes),
+        rcvSsthreshBytes: num(ix.rcvSsthreshBytes),
+        sndWscale: num(ix.sndWscale),
+        rcvWscale: num(ix.rcvWscale),
+        wscaleNegotiated: bool(ix.wscaleNegotiated),
+        deliveryRateBytesPerSec: num(ix.deliveryRateBytesPerSec),
+        deliveryRateAppLimited: bool(ix.deliveryRateAppLimited),
+        busyUs: num(ix.busyUs),
+        rwndLimitedUs: num(ix.rwndLimitedUs),
+        sndbufLimitedUs: num(ix.sndbufLimitedUs),
+        cwndLimitedUs: num(ix.cwndLimitedUs),
+        bytesSent: num(ix.bytesSent),
+        bytesAcked: num(ix.bytesAcked),
+        bytesReceived: num(ix.bytesReceived),
+        notSentBytes: num(ix.notSentBytes),
       };
     },
   };
@@ -128,13 +181,14 @@ function ownedConn(b: NativeBinding): NativeOwnedConn | null {
   const { connectStream, bindListen, acceptStream, readExact, shutdownSend, duplicateSocket, socketFromDuplicate } = b;
   if (!connectStream || !bindListen || !acceptStream || !readExact || !shutdownSend || !duplicateSocket || !socketFromDuplicate) return null;
   return {
-    connect: (fd, address, port, header, timeoutMs) => new Promise((resolve, reject) =>
-      connectStream.call(b, fd, { address, port, header, timeoutMs }, (err) => (err ? reject(err) : resolve()))),
+    connect: (fd, address, port, header, timeoutMs) =>
+      new Promise((resolve, reject) => connectStream.call(b, fd, { address, port, header, timeoutMs }, (err) => (err ? reject(err) : resolve()))),
     bindListen: (fd, address, port, backlog) => bindListen.call(b, fd, address, port, backlog),
-    accept: (fd, timeoutMs) => new Promise((resolve, reject) =>
-      acceptStream.call(b, fd, timeoutMs, (err, c) => (err ? reject(err) : resolve(c)))),
-    readExact: (fd, bytes, timeoutMs) => new Promise((resolve, reject) =>
-      readExact.call(b, fd, bytes, timeoutMs, (err, buf) => (err || !buf ? reject(err ?? new Error('readExact: no data')) : resolve(buf)))),
+    accept: (fd, timeoutMs) => new Promise((resolve, reject) => acceptStream.call(b, fd, timeoutMs, (err, c) => (err ? reject(err) : resolve(c)))),
+    readExact: (fd, bytes, timeoutMs) =>
+      new Promise((resolve, reject) =>
+        readExact.call(b, fd, bytes, timeoutMs, (err, buf) => (err || !buf ? reject(err ?? new Error('readExact: no data')) : resolve(buf))),
+      ),
     shutdownSend: (fd) => shutdownSend.call(b, fd),
     duplicate: (fd, pid) => duplicateSocket.call(b, fd, pid),
     fromDuplicate: (info) => socketFromDuplicate.call(b, info),

@@ -18,13 +18,14 @@ export interface MssSetup {
 /** Why this OS refused, beyond its error text: Windows documents TCP_MAXSEG as readable only. */
 function refusalNote(platform: NodeJS.Platform, wine: string | null): string {
   if (wine) return ` (running under Wine ${wine}, which does not let a program set TCP_MAXSEG; Windows documents it as read-only too)`;
-  if (platform === 'win32') return ' (Windows lets an application read the MSS but not set it: there the path MTU and the partner\'s MSS decide it)';
+  if (platform === 'win32') return " (Windows lets an application read the MSS but not set it: there the path MTU and the partner's MSS decide it)";
   return '';
 }
 
 /** Set TCP_MAXSEG on `fd` (not yet connected, or a listener); never throws. */
 export function applyMss(api: NativeApi, fd: number, bytes: number, platform: NodeJS.Platform = process.platform): MssSetup {
-  if (!api.maxSeg) return { requestedBytes: bytes, applied: false, reason: 'this build of the native addon cannot set TCP_MAXSEG (rebuild it: npm run build:native)' };
+  if (!api.maxSeg)
+    return { requestedBytes: bytes, applied: false, reason: 'this build of the native addon cannot set TCP_MAXSEG (rebuild it: npm run build:native)' };
   try {
     api.maxSeg.set(fd, bytes);
     return { requestedBytes: bytes, applied: true, reason: null };

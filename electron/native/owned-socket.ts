@@ -33,7 +33,12 @@ export function ownedSetup(windowBytes: number | null, window: ReturnType<typeof
  * (a refusal is reported in the setup, not thrown), in the family of `address`.
  * Closed again if setting the window fails.
  */
-export function createOwnedSocket(api: NativeApi, family: 4 | 6, windowBytes: number | null, mssBytes: number | null = null): { fd: number; setup: WindowSetup } {
+export function createOwnedSocket(
+  api: NativeApi,
+  family: 4 | 6,
+  windowBytes: number | null,
+  mssBytes: number | null = null,
+): { fd: number; setup: WindowSetup } {
   const buffer = windowBytes === null ? 0 : bufferBytesFor(api, windowBytes);
   const { fd } = api.createTcpSocket({ family, sndBufBytes: buffer, rcvBufBytes: buffer, noDelay: true });
   try {
@@ -46,7 +51,15 @@ export function createOwnedSocket(api: NativeApi, family: 4 | 6, windowBytes: nu
 }
 
 /** Connect to `host:port` with the window and MSS set before the SYN and send `header`; rejects (socket closed) on failure. */
-export async function dialOwned(api: NativeApi, host: string, port: number, windowBytes: number | null, header: Buffer, timeoutMs: number, mssBytes: number | null = null): Promise<OwnedDial> {
+export async function dialOwned(
+  api: NativeApi,
+  host: string,
+  port: number,
+  windowBytes: number | null,
+  header: Buffer,
+  timeoutMs: number,
+  mssBytes: number | null = null,
+): Promise<OwnedDial> {
   const owned = ownedApi(api);
   const { address, family } = await resolveHost(host);
   const { fd, setup } = createOwnedSocket(api, family, windowBytes, mssBytes);
@@ -63,8 +76,10 @@ export async function dialOwned(api: NativeApi, host: string, port: number, wind
 export function ownedDialFailure(host: string, port: number, err: NodeJS.ErrnoException): string {
   const what = err.message || err.code || 'failed';
   if (err.code === 'ETIMEDOUT' || /timed out|refused/i.test(what)) {
-    return `cannot reach ${host}:${port} for data (${what}); the control connection got through, so a firewall on the partner may allow ` +
-      'that one port only: allow Longhaul itself (a program rule covers every port it uses)';
+    return (
+      `cannot reach ${host}:${port} for data (${what}); the control connection got through, so a firewall on the partner may allow ` +
+      'that one port only: allow Longhaul itself (a program rule covers every port it uses)'
+    );
   }
   return what;
 }

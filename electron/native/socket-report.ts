@@ -24,17 +24,37 @@ const SOCKET_FIELDS = ['sndBufBytes', 'rcvBufBytes', 'sndMssBytes', 'rcvMssBytes
 
 /** The fields of a TcpSample that come from the OS, in the order they are checked for absence. */
 export const TCP_SAMPLE_FIELDS = [
-  'rttUs', 'rttVarUs', 'minRttUs', 'sndCwndSegments', 'sndCwndBytes', 'totalRetransSegments', 'sndWndBytes', 'rcvSpaceBytes',
-  'deliveryRateBitsPerSecond', 'busyUs', 'rwndLimitedUs', 'sndbufLimitedUs', 'unackedSegments', 'notSentBytes',
+  'rttUs',
+  'rttVarUs',
+  'minRttUs',
+  'sndCwndSegments',
+  'sndCwndBytes',
+  'totalRetransSegments',
+  'sndWndBytes',
+  'rcvSpaceBytes',
+  'deliveryRateBitsPerSecond',
+  'busyUs',
+  'rwndLimitedUs',
+  'sndbufLimitedUs',
+  'unackedSegments',
+  'notSentBytes',
 ] as const;
 
 function emptyReport(w: WindowSetup, reason: string): SocketReport {
   return {
     requestedBytes: w.requestedBytes,
     appliedBeforeHandshake: w.appliedBeforeHandshake,
-    sndBufBytes: null, rcvBufBytes: null, sndBufLocked: null, rcvBufLocked: null,
-    sndMssBytes: null, rcvMssBytes: null, pmtuBytes: null,
-    sndWscale: null, rcvWscale: null, wscaleNegotiated: null, tcpInfoSource: null,
+    sndBufBytes: null,
+    rcvBufBytes: null,
+    sndBufLocked: null,
+    rcvBufLocked: null,
+    sndMssBytes: null,
+    rcvMssBytes: null,
+    pmtuBytes: null,
+    sndWscale: null,
+    rcvWscale: null,
+    wscaleNegotiated: null,
+    tcpInfoSource: null,
     unavailable: [...SOCKET_FIELDS.map((field) => ({ field, reason })), { field: 'tcp', reason }],
     ...(w.window ? { windowClampBytes: w.window.clampBytes, buffersForced: w.window.forced } : {}),
     ...(w.mss ? { mssRequestedBytes: w.mss.requestedBytes, mssApplied: w.mss.applied } : {}),
@@ -51,7 +71,8 @@ export function describeSocket(api: NativeApi | null, fd: number | null, w: Wind
   const r = emptyReport(w, '');
   r.unavailable = [];
   if (w.window?.cappedReason) r.unavailable.push({ field: 'window.advertised', reason: w.window.cappedReason });
-  if (w.mss && !w.mss.applied) r.unavailable.push({ field: 'mss', reason: `the requested MSS of ${w.mss.requestedBytes} B was not applied: ${w.mss.reason ?? 'reason unknown'}` });
+  if (w.mss && !w.mss.applied)
+    r.unavailable.push({ field: 'mss', reason: `the requested MSS of ${w.mss.requestedBytes} B was not applied: ${w.mss.reason ?? 'reason unknown'}` });
   try {
     const b = api.getBuffers(fd);
     Object.assign(r, { sndBufBytes: b.sndBufBytes, rcvBufBytes: b.rcvBufBytes, sndBufLocked: b.sndLocked, rcvBufLocked: b.rcvLocked });
@@ -66,8 +87,13 @@ export function describeSocket(api: NativeApi | null, fd: number | null, w: Wind
   }
   if (info) {
     Object.assign(r, {
-      sndMssBytes: info.sndMssBytes, rcvMssBytes: info.rcvMssBytes, pmtuBytes: info.pmtuBytes, advMssBytes: info.advMssBytes,
-      sndWscale: info.sndWscale, rcvWscale: info.rcvWscale, wscaleNegotiated: info.wscaleNegotiated,
+      sndMssBytes: info.sndMssBytes,
+      rcvMssBytes: info.rcvMssBytes,
+      pmtuBytes: info.pmtuBytes,
+      advMssBytes: info.advMssBytes,
+      sndWscale: info.sndWscale,
+      rcvWscale: info.rcvWscale,
+      wscaleNegotiated: info.wscaleNegotiated,
       tcpInfoSource: info.source,
     });
     if (r.sndMssBytes === null) r.sndMssBytes = maxSegOf(api, fd);

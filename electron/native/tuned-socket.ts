@@ -142,7 +142,10 @@ export interface ListenerMss {
 export function tuneListenerMss(api: NativeApi, server: net.Server, bytes: number): ListenerMss {
   const fd = socketFd(server);
   if (fd === null) {
-    return { setup: { requestedBytes: bytes, applied: false, reason: 'this platform does not expose the listening socket to native code' }, restore: () => null };
+    return {
+      setup: { requestedBytes: bytes, applied: false, reason: 'this platform does not expose the listening socket to native code' },
+      restore: () => null,
+    };
   }
   const setup = applyMss(api, fd, bytes);
   let restored = !setup.applied;

@@ -12,7 +12,10 @@ import { sampleTcpSchema, socketReportSchema } from './tcp-schemas.js';
 
 export const PROTOCOL_VERSION = 1;
 
-const errorCode = z.string().regex(/^LH_ERR_[A-Z_]+$/).max(64);
+const errorCode = z
+  .string()
+  .regex(/^LH_ERR_[A-Z_]+$/)
+  .max(64);
 
 export const helloSchema = z.object({
   type: z.literal('hello'),
@@ -66,7 +69,14 @@ export const streamEndSchema = z.object({
 });
 
 /** An end's TCP settings as it read them (`net.ipv4.tcp_rmem` → `4096 131072 6291456`): dotted names, printable values, at most 32. */
-export const endSettingsSchema = z.record(z.string().regex(/^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$/i).max(64), peerText(200))
+export const endSettingsSchema = z
+  .record(
+    z
+      .string()
+      .regex(/^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$/i)
+      .max(64),
+    peerText(200),
+  )
   .refine((o) => Object.keys(o).length <= 32, 'at most 32 settings');
 
 export const resultsMessageSchema = z.object({

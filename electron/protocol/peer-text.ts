@@ -10,5 +10,8 @@ import { printable } from '../util/printable.js';
 
 /** A string of at most `max` characters from the network, made printable (escaped, capped at `max`). */
 export function peerText(max: number): z.ZodType<string> {
-  return z.string().max(max).transform((s) => printable(s, max)) as unknown as z.ZodType<string>;
+  return z
+    .string()
+    .max(max)
+    .transform((s) => printable(s, max)) as unknown as z.ZodType<string>;
 }

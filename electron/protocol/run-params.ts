@@ -6,10 +6,25 @@
 import { z } from 'zod';
 
 export {
-  MAX_BUFFER_BYTES, MAX_INTERVAL_SECONDS, MAX_MSS_BYTES, MAX_SECONDS, MAX_STREAMS, MAX_WINDOW_BYTES, MIN_INTERVAL_SECONDS, MIN_MSS_BYTES, MIN_SECONDS,
+  MAX_BUFFER_BYTES,
+  MAX_INTERVAL_SECONDS,
+  MAX_MSS_BYTES,
+  MAX_SECONDS,
+  MAX_STREAMS,
+  MAX_WINDOW_BYTES,
+  MIN_INTERVAL_SECONDS,
+  MIN_MSS_BYTES,
+  MIN_SECONDS,
 } from '../contract/limits.js';
 import {
-  MAX_BUFFER_BYTES, MAX_INTERVAL_SECONDS, MAX_MSS_BYTES, MAX_SECONDS, MAX_STREAMS, MAX_WINDOW_BYTES, MIN_INTERVAL_SECONDS, MIN_MSS_BYTES,
+  MAX_BUFFER_BYTES,
+  MAX_INTERVAL_SECONDS,
+  MAX_MSS_BYTES,
+  MAX_SECONDS,
+  MAX_STREAMS,
+  MAX_WINDOW_BYTES,
+  MIN_INTERVAL_SECONDS,
+  MIN_MSS_BYTES,
 } from '../contract/limits.js';
 
 export const directionSchema = z.enum(['forward', 'reverse', 'bidir']);
@@ -49,4 +64,3 @@ export const DEFAULT_PARAMS: RunParams = {
   direction: 'forward',
   intervalSeconds: 1,
 };
-

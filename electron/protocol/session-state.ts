@@ -27,15 +27,7 @@ import type { MessageType } from './messages.js';
 
 export type Role = 'controller' | 'responder';
 
-export type SessionState =
-  | 'hello'
-  | 'params'
-  | 'streams'
-  | 'start'
-  | 'running'
-  | 'results'
-  | 'done'
-  | 'failed';
+export type SessionState = 'hello' | 'params' | 'streams' | 'start' | 'running' | 'results' | 'done' | 'failed';
 
 /** Legal transitions; `failed` is reachable from anywhere. */
 const NEXT: Record<SessionState, readonly SessionState[]> = {

@@ -54,7 +54,12 @@ export class NodeMover implements ByteMover {
   private hooks: MoverHooks | null = null;
 
   /** `resumeBytes`: read credit that must be free again before a paused source resumes (hysteresis). */
-  constructor(private readonly source: net.Socket, private readonly sink: net.Socket, private readonly resumeBytes: number, private readonly now: () => number) {
+  constructor(
+    private readonly source: net.Socket,
+    private readonly sink: net.Socket,
+    private readonly resumeBytes: number,
+    private readonly now: () => number,
+  ) {
     this.onData = this.onData.bind(this);
     this.lastReadMs = now();
   }

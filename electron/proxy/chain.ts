@@ -35,7 +35,10 @@ export class StageQueue {
   private items: Queued[] = [];
   private head = 0;
 
-  constructor(readonly stage: QueueStage, readonly limitBytes: number) {}
+  constructor(
+    readonly stage: QueueStage,
+    readonly limitBytes: number,
+  ) {}
 
   get length(): number {
     return this.items.length - this.head;
@@ -95,7 +98,11 @@ export class Chain {
   readonly delayMs: number;
   private readonly gates: GateBehaviour[];
 
-  constructor(readonly configs: readonly StageConfig[], ctx: StageContext, previous?: Chain) {
+  constructor(
+    readonly configs: readonly StageConfig[],
+    ctx: StageContext,
+    previous?: Chain,
+  ) {
     this.stages = configs.map((c) => createStage(c, ctx));
     for (const s of this.stages) {
       const old = previous?.stages.find((p) => p.type === s.type);

@@ -25,7 +25,9 @@ export function describeLink(spec: LinkSpec, preset: string | null = null): stri
       s.rateBitsPerSec === null ? 'rate not limited' : `${formatRate(s.rateBitsPerSec)} each way`,
       s.windowBytes === null ? 'window not emulated' : `window ${groupDigits(s.windowBytes)} bytes`,
       s.slowstart ? `slow start from 10 × ${s.mssBytes} bytes` : 'no slow start',
-      s.lossRatio > 0 ? `loss ${(s.lossRatio * 100).toFixed(3).replace(/\.?0+$/, '')} %${s.lossPattern === 'periodic' ? ' periodic' : ''} (modelled)` : 'no loss',
+      s.lossRatio > 0
+        ? `loss ${(s.lossRatio * 100).toFixed(3).replace(/\.?0+$/, '')} %${s.lossPattern === 'periodic' ? ' periodic' : ''} (modelled)`
+        : 'no loss',
     ];
     lines.push(`Link${preset ? ` (${preset})` : ''}: ${parts.join(', ')}`);
     const ceiling = modelCeilingBitsPerSec(s);
@@ -40,13 +42,17 @@ export function describeLink(spec: LinkSpec, preset: string | null = null): stri
 /** One line on what the loss model did, e.g. "modelled loss up: 31 of 3,120 segments lost, 29 halvings; down: none". */
 export function describeModelledLoss(m: NonNullable<LinkInfo['modelledLoss']>): string {
   const one = (s: ModelledLossInfo | null): string =>
-    s === null ? 'no loss stage' : `${groupDigits(s.losses)} of ${groupDigits(s.segments)} segments lost, ${groupDigits(s.halvings)} ${s.halvings === 1 ? 'halving' : 'halvings'}`;
+    s === null
+      ? 'no loss stage'
+      : `${groupDigits(s.losses)} of ${groupDigits(s.segments)} segments lost, ${groupDigits(s.halvings)} ${s.halvings === 1 ? 'halving' : 'halvings'}`;
   return `modelled loss up (client -> target): ${one(m.up)}; down: ${one(m.down)}`;
 }
 
 /** What a result records about the link. */
 export function linkInfo(
-  spec: LinkSpec, preset: string | null, bypassToggles: LinkInfo['bypassToggles'],
+  spec: LinkSpec,
+  preset: string | null,
+  bypassToggles: LinkInfo['bypassToggles'],
   modelledLoss: { up: ModelledLossInfo | null; down: ModelledLossInfo | null } | null = null,
   emulatorWatch: EmulatorWatchInfo | null = null,
 ): LinkInfo {
@@ -58,7 +64,9 @@ export function linkInfo(
     modelCeilingBitsPerSec: spec.settings ? modelCeilingBitsPerSec(spec.settings) : null,
     bypassToggles: bypassToggles.map((b) => ({ ...b })),
     ...(modelledLoss ? { modelledLoss: { up: modelledLoss.up && { ...modelledLoss.up }, down: modelledLoss.down && { ...modelledLoss.down } } } : {}),
-    ...(emulatorWatch ? { emulatorWatch: { ...emulatorWatch, up: emulatorWatch.up && { ...emulatorWatch.up }, down: emulatorWatch.down && { ...emulatorWatch.down } } } : {}),
+    ...(emulatorWatch
+      ? { emulatorWatch: { ...emulatorWatch, up: emulatorWatch.up && { ...emulatorWatch.up }, down: emulatorWatch.down && { ...emulatorWatch.down } } }
+      : {}),
     note: EMULATION_NOTE,
   };
 }

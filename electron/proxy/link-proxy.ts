@@ -198,10 +198,15 @@ export class LinkProxy extends EventEmitter<LinkProxyEvents> {
       this.pending.delete(client);
       client.destroy();
       const refused = err.code === 'ECONNREFUSED';
-      this.emit('connection-error', new PeerError(refused ? 'LH_ERR_REFUSED' : 'LH_ERR_PEER_GONE',
-        refused
-          ? `the target ${host}:${port} refused the connection: is a responder listening there?`
-          : `cannot reach the target ${host}:${port} (${err.code ?? err.message}); the client's connection was closed`));
+      this.emit(
+        'connection-error',
+        new PeerError(
+          refused ? 'LH_ERR_REFUSED' : 'LH_ERR_PEER_GONE',
+          refused
+            ? `the target ${host}:${port} refused the connection: is a responder listening there?`
+            : `cannot reach the target ${host}:${port} (${err.code ?? err.message}); the client's connection was closed`,
+        ),
+      );
     };
     target.once('error', fail);
     target.once('connect', () => {
@@ -215,7 +220,16 @@ export class LinkProxy extends EventEmitter<LinkProxyEvents> {
         client.destroy();
         return;
       }
-      const conn = new ProxyConnection({ client, target, chains: this.spec.chains, shared: this.shared, bypass: this.bypassOn, now: this.now, relay: this.relay, watch: this.watch });
+      const conn = new ProxyConnection({
+        client,
+        target,
+        chains: this.spec.chains,
+        shared: this.shared,
+        bypass: this.bypassOn,
+        now: this.now,
+        relay: this.relay,
+        watch: this.watch,
+      });
       this.connections.add(conn);
       this.stalls.start(() => this.connections.size > 0);
       conn.once('close', (err) => {

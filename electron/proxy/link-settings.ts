@@ -15,26 +15,41 @@ import './stages/index.js';
 // After index.js, which registers the stages in the order help texts list them.
 import { payloadFraction } from './stages/rate.js';
 
-export const linkSettingsSchema = z.object({
-  /** One-way delay, each direction, ms (the round trip is twice this). */
-  delayMs: z.number().min(0, 'delay cannot be negative').max(60_000, 'delay above 60 s'),
-  jitterMs: z.number().min(0, 'jitter cannot be negative').max(60_000).default(0),
-  /** Link rate each way, bit/s; null = no rate limit. */
-  rateBitsPerSec: z.number().positive('rate must be above 0 (leave it out for no limit)').max(1e12).nullable(),
-  /** The emulated TCP window (bytes in flight); null = not emulated. */
-  windowBytes: z.number().int().min(1, 'window must be at least 1 byte').max(1024 ** 3).nullable(),
-  slowstart: z.boolean(),
-  /** Modelled loss per segment, 0-0.5. */
-  lossRatio: z.number().min(0, 'loss cannot be negative').max(0.5, 'loss above 50 %'),
-  /** Which segments are lost: `random` (absent = random) or `periodic` (every round(1 / lossRatio)-th). */
-  lossPattern: z.enum(['random', 'periodic']).optional(),
-  mssBytes: z.number().int().min(500).max(65_535).default(DEFAULT_MSS_BYTES),
-}).strict() satisfies z.ZodType<LinkSettingsInfo>;
+export const linkSettingsSchema = z
+  .object({
+    /** One-way delay, each direction, ms (the round trip is twice this). */
+    delayMs: z.number().min(0, 'delay cannot be negative').max(60_000, 'delay above 60 s'),
+    jitterMs: z.number().min(0, 'jitter cannot be negative').max(60_000).default(0),
+    /** Link rate each way, bit/s; null = no rate limit. */
+    rateBitsPerSec: z.number().positive('rate must be above 0 (leave it out for no limit)').max(1e12).nullable(),
+    /** The emulated TCP window (bytes in flight); null = not emulated. */
+    windowBytes: z
+      .number()
+      .int()
+      .min(1, 'window must be at least 1 byte')
+      .max(1024 ** 3)
+      .nullable(),
+    slowstart: z.boolean(),
+    /** Modelled loss per segment, 0-0.5. */
+    lossRatio: z.number().min(0, 'loss cannot be negative').max(0.5, 'loss above 50 %'),
+    /** Which segments are lost: `random` (absent = random) or `periodic` (every round(1 / lossRatio)-th). */
+    lossPattern: z.enum(['random', 'periodic']).optional(),
+    mssBytes: z.number().int().min(500).max(65_535).default(DEFAULT_MSS_BYTES),
+  })
+  .strict() satisfies z.ZodType<LinkSettingsInfo>;
 
 export type LinkSettings = z.infer<typeof linkSettingsSchema>;
 
 /** No impairment at all: the proxy is then a plain relay (what flags override when no preset is named, and a sweep's `path: relay`). */
-export const NO_LINK: LinkSettings = { delayMs: 0, jitterMs: 0, rateBitsPerSec: null, windowBytes: null, slowstart: false, lossRatio: 0, mssBytes: DEFAULT_MSS_BYTES };
+export const NO_LINK: LinkSettings = {
+  delayMs: 0,
+  jitterMs: 0,
+  rateBitsPerSec: null,
+  windowBytes: null,
+  slowstart: false,
+  lossRatio: 0,
+  mssBytes: DEFAULT_MSS_BYTES,
+};
 
 /** What the proxy runs: the chains, and the settings they came from when they did. */
 export interface LinkSpec {

@@ -37,7 +37,12 @@ export class NativeMover implements ByteMover {
   private waitingDrain = false;
   private eofSeen = false;
 
-  constructor(startRelay: NonNullable<NativeApi['startRelay']>, srcFd: number, dstFd: number, private readonly onClosed: (end: NativeMoverEnd) => void) {
+  constructor(
+    startRelay: NonNullable<NativeApi['startRelay']>,
+    srcFd: number,
+    dstFd: number,
+    private readonly onClosed: (end: NativeMoverEnd) => void,
+  ) {
     this.relay = startRelay(srcFd, dstFd, (err, read, written, state, behindMs) => this.onNotify(err, read, written, state, behindMs));
   }
 
@@ -74,7 +79,7 @@ export class NativeMover implements ByteMover {
       this.read = read;
       hooks?.onRead(more);
     }
-    if ((state & EOF_BIT) && !this.eofSeen) {
+    if (state & EOF_BIT && !this.eofSeen) {
       this.eofSeen = true;
       hooks?.onEnd();
     }
@@ -82,7 +87,7 @@ export class NativeMover implements ByteMover {
       this.waitingDrain = false;
       hooks?.onDrain();
     }
-    if ((state & ENDED_BIT) && !this.ended) {
+    if (state & ENDED_BIT && !this.ended) {
       this.ended = true;
       this.onClosed({ err });
     }

@@ -203,7 +203,7 @@ export class Pipe extends EventEmitter<PipeEvents> implements FlightView {
     if (this.destroyed) return;
     const now = this.o.now();
     this.releaseAcks(now);
-    for (let moved = true; moved; ) {
+    for (let moved = true; moved;) {
       moved = this.deliver(now);
       for (const c of this.chains) {
         for (let i = c.queues.length - 1; i > 0; i--) {
@@ -325,7 +325,7 @@ export class Pipe extends EventEmitter<PipeEvents> implements FlightView {
       // Timer lateness is not the link's: bytes held by the cap were ready when the ack was due.
       const readyMs = Math.min(now, Math.max(this.lastReleasedAckMs, this.inboxSinceMs));
       const dueMs = this.bypass ? now : first.stage.departAt(take, readyMs);
-      first.push(take, dueMs, this.bypass ? 0 : first.stage.takeHoldMs?.() ?? 0);
+      first.push(take, dueMs, this.bypass ? 0 : (first.stage.takeHoldMs?.() ?? 0));
       moved = true;
     }
     return moved;
@@ -358,10 +358,13 @@ export class Pipe extends EventEmitter<PipeEvents> implements FlightView {
     if (!Number.isFinite(next) || next >= this.timerAtMs) return;
     if (this.timer) clearTimeout(this.timer);
     this.timerAtMs = next;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.timerAtMs = Infinity;
-      this.pump();
-    }, Math.max(0, next - now));
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        this.timerAtMs = Infinity;
+        this.pump();
+      },
+      Math.max(0, next - now),
+    );
   }
 }

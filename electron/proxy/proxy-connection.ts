@@ -63,15 +63,29 @@ export class ProxyConnection extends EventEmitter<ConnectionEvents> {
     for (const s of [client, target]) s.setNoDelay(true);
     const clientFd = socketFd(client);
     const targetFd = socketFd(target);
-    const startRelay = o.relay.kind === 'native' ? o.relay.api?.startRelay ?? null : null;
+    const startRelay = o.relay.kind === 'native' ? (o.relay.api?.startRelay ?? null) : null;
     const mover = (dir: LinkDirection, source: net.Socket, sink: net.Socket, srcFd: number | null, dstFd: number | null): ByteMover =>
       startRelay && srcFd !== null && dstFd !== null
         ? new NativeMover(startRelay, srcFd, dstFd, (end) => this.onNativeEnd(dir, end))
         : new NodeMover(source, sink, inboxLimitFor(o.chains[dir]) / 2, o.now);
     const upMover = mover('up', client, target, clientFd, targetFd);
     const downMover = mover('down', target, client, targetFd, clientFd);
-    this.up = new Pipe({ mover: upMover, configs: o.chains.up, ctx: this.context('up'), returnDelayMs: () => this.down.chain.delayMs, now: o.now, watch: o.watch.up });
-    this.down = new Pipe({ mover: downMover, configs: o.chains.down, ctx: this.context('down'), returnDelayMs: () => this.up.chain.delayMs, now: o.now, watch: o.watch.down });
+    this.up = new Pipe({
+      mover: upMover,
+      configs: o.chains.up,
+      ctx: this.context('up'),
+      returnDelayMs: () => this.down.chain.delayMs,
+      now: o.now,
+      watch: o.watch.up,
+    });
+    this.down = new Pipe({
+      mover: downMover,
+      configs: o.chains.down,
+      ctx: this.context('down'),
+      returnDelayMs: () => this.up.chain.delayMs,
+      now: o.now,
+      watch: o.watch.down,
+    });
     o.watch.up.track(this.up);
     o.watch.down.track(this.down);
     this.up.setBypass(o.bypass);
@@ -145,7 +159,9 @@ export class ProxyConnection extends EventEmitter<ConnectionEvents> {
     const owed = which === 'client' ? this.down : this.up;
     const reading = which === 'client' ? this.up : this.down;
     if (!this.tornDown && (!owed.finished || !reading.sourceEnded)) {
-      this.destroy(new PeerError('LH_ERR_PEER_GONE', `the ${which} closed while the proxy still had bytes for it or before it finished sending; both sides were closed`));
+      this.destroy(
+        new PeerError('LH_ERR_PEER_GONE', `the ${which} closed while the proxy still had bytes for it or before it finished sending; both sides were closed`),
+      );
     }
     if (++this.closedSockets === 2 && !this.done) {
       this.done = true;

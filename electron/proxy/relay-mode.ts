@@ -30,7 +30,8 @@ export function chooseRelay(env: NodeJS.ProcessEnv = process.env, platform: Node
 
 function decide(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): RelayChoice {
   if (env[RELAY_ENV] === 'js') return { kind: 'js', reason: `${RELAY_ENV}=js asks for the JavaScript relay`, api: null };
-  if (platform === 'win32') return { kind: 'js', reason: 'Node exposes no SOCKET of its sockets on Windows, so the relay moves bytes in JavaScript there', api: null };
+  if (platform === 'win32')
+    return { kind: 'js', reason: 'Node exposes no SOCKET of its sockets on Windows, so the relay moves bytes in JavaScript there', api: null };
   const status = nativeSockets();
   if (!status.api) return { kind: 'js', reason: status.reason, api: null };
   if (!status.api.startRelay) return { kind: 'js', reason: 'this build of the native addon has no relay thread (rebuild it: npm run build:native)', api: null };

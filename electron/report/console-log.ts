@@ -16,22 +16,32 @@ export function consoleLogHead(p: ResultParams): string {
   const limit = p.bytes !== null ? `${p.bytes} bytes` : `${p.seconds} s`;
   const window = p.windowBytes === null ? 'OS default (autotuning)' : `${p.windowBytes} bytes requested`;
   const mss = p.mssBytes ? `${p.mssBytes} bytes requested` : 'OS default';
-  return [
-    `Longhaul receiver log (PetaBumps layout). ${UNITS_LINE}`,
-    `Parameters: ${p.streams} stream(s) per direction, ${p.direction}, limit ${limit}, buffer ${p.bufferBytes} bytes, window ${window}, MSS ${mss}, interval ${p.intervalSeconds} s`,
-    INTERVAL_HEADER.join(' '),
-  ].join('\n') + '\n';
+  return (
+    [
+      `Longhaul receiver log (PetaBumps layout). ${UNITS_LINE}`,
+      `Parameters: ${p.streams} stream(s) per direction, ${p.direction}, limit ${limit}, buffer ${p.bufferBytes} bytes, window ${window}, MSS ${mss}, interval ${p.intervalSeconds} s`,
+      INTERVAL_HEADER.join(' '),
+    ].join('\n') + '\n'
+  );
 }
 
 /** One row per stream for one interval, receiver's view ("unknown" when the receiver's sample is missing). */
 export function consoleLogInterval(iv: IntervalResult): string {
-  return iv.streams.map((s) => {
-    const mbit = s.receivedBytes !== null && iv.seconds > 0 ? (s.receivedBytes * 8) / iv.seconds / 1e6 : null;
-    return alignRow(INTERVAL_HEADER, [
-      String(iv.index), String(s.id), iv.t.toFixed(3), iv.seconds.toFixed(3),
-      s.receivedBytes === null ? 'unknown' : String(s.receivedBytes), fixedOrUnknown(mbit, 3),
-    ]) + '\n';
-  }).join('');
+  return iv.streams
+    .map((s) => {
+      const mbit = s.receivedBytes !== null && iv.seconds > 0 ? (s.receivedBytes * 8) / iv.seconds / 1e6 : null;
+      return (
+        alignRow(INTERVAL_HEADER, [
+          String(iv.index),
+          String(s.id),
+          iv.t.toFixed(3),
+          iv.seconds.toFixed(3),
+          s.receivedBytes === null ? 'unknown' : String(s.receivedBytes),
+          fixedOrUnknown(mbit, 3),
+        ]) + '\n'
+      );
+    })
+    .join('');
 }
 
 /** The PetaBumps numbers of a finished (or failed) run, from its result. */
@@ -52,23 +62,27 @@ export function petaBumpsInputFromIntervals(intervals: IntervalResult[]): PetaBu
 /** The closing section of a finished run's log: who, when, status, the PetaBumps table. */
 export function consoleLogSummary(r: LonghaulResult): string {
   const status = r.partial ? `PARTIAL: ${r.partialReason ?? 'the run ended early'}` : 'complete';
-  return [
-    `Run ${r.id}: ${r.controller.hostname} -> ${r.responder.hostname} (${r.responder.address}), started ${r.startedAt}, ended ${r.endedAt}, ${status}`,
-    ...r.errors.map((e) => `  ${e.code}: ${e.message}`),
-    // What the kernels did with the MSS: the parameters line above can only say what was asked.
-    ...(r.mss ? [`MSS: ${r.mss.requestedBytes === null ? '' : `${r.mss.requestedBytes} bytes requested, `}${r.mss.note}`] : []),
-    ...formatPetaBumpsTable(petaBumpsInputFromResult(r)),
-  ].join('\n') + '\n';
+  return (
+    [
+      `Run ${r.id}: ${r.controller.hostname} -> ${r.responder.hostname} (${r.responder.address}), started ${r.startedAt}, ended ${r.endedAt}, ${status}`,
+      ...r.errors.map((e) => `  ${e.code}: ${e.message}`),
+      // What the kernels did with the MSS: the parameters line above can only say what was asked.
+      ...(r.mss ? [`MSS: ${r.mss.requestedBytes === null ? '' : `${r.mss.requestedBytes} bytes requested, `}${r.mss.note}`] : []),
+      ...formatPetaBumpsTable(petaBumpsInputFromResult(r)),
+    ].join('\n') + '\n'
+  );
 }
 
 /** The provisional closing section kept at the end of a live log until the run finishes. */
 export function consoleLogProvisional(totals: IntervalTotals): string {
   const last = totals.last;
   const where = last ? `after interval ${last.index} (t = ${last.t.toFixed(3)} s)` : 'before the first interval';
-  return [
-    `PARTIAL: the run is still going or was interrupted ${where}; realtimes below are interval boundaries, not first and last byte`,
-    ...formatPetaBumpsTable(totals.petaBumpsInput()),
-  ].join('\n') + '\n';
+  return (
+    [
+      `PARTIAL: the run is still going or was interrupted ${where}; realtimes below are interval boundaries, not first and last byte`,
+      ...formatPetaBumpsTable(totals.petaBumpsInput()),
+    ].join('\n') + '\n'
+  );
 }
 
 /** The whole log of a saved result (what `longhaul report --format console` prints). */

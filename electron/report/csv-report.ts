@@ -18,13 +18,42 @@ import type { IntervalTotals } from './interval-totals.js';
 import type { EndView, IntervalResult, LonghaulResult, ResultParams, StreamResult, TotalResult } from '../contract/result.js';
 
 export const CSV_COLUMNS = [
-  'row_type', 'run_started_at', 'time_utc', 'partial', 'partial_reason',
-  'direction', 'streams', 'buffer_bytes', 'window_bytes', 'mss_requested_bytes', 'limit_bytes', 'limit_seconds', 'sample_interval_seconds',
-  'controller_host', 'responder_host',
-  'stream_id', 'sender', 'interval_index', 't_start_seconds', 't_end_seconds', 'duration_seconds',
-  'controller_t_seconds', 'responder_t_seconds',
-  'sent_bytes', 'received_bytes', 'receive_completions', 'sent_mbit_per_s', 'received_mbit_per_s', 'stream_sum_mbit_per_s',
-  'sender_seconds', 'rtt_ms', 'cwnd_bytes', 'sender_mss_bytes', 'path_mtu_bytes', 'error_code', 'error_message',
+  'row_type',
+  'run_started_at',
+  'time_utc',
+  'partial',
+  'partial_reason',
+  'direction',
+  'streams',
+  'buffer_bytes',
+  'window_bytes',
+  'mss_requested_bytes',
+  'limit_bytes',
+  'limit_seconds',
+  'sample_interval_seconds',
+  'controller_host',
+  'responder_host',
+  'stream_id',
+  'sender',
+  'interval_index',
+  't_start_seconds',
+  't_end_seconds',
+  'duration_seconds',
+  'controller_t_seconds',
+  'responder_t_seconds',
+  'sent_bytes',
+  'received_bytes',
+  'receive_completions',
+  'sent_mbit_per_s',
+  'received_mbit_per_s',
+  'stream_sum_mbit_per_s',
+  'sender_seconds',
+  'rtt_ms',
+  'cwnd_bytes',
+  'sender_mss_bytes',
+  'path_mtu_bytes',
+  'error_code',
+  'error_message',
 ] as const;
 
 export type CsvColumn = (typeof CSV_COLUMNS)[number];
@@ -54,8 +83,15 @@ function mbit(bytes: number | null, seconds: number | null): string {
 function runCells(c: CsvRunContext): CsvRow {
   const p = c.params;
   return {
-    run_started_at: c.startedAt.toISOString(), direction: p.direction, streams: num(p.streams), buffer_bytes: num(p.bufferBytes),
-    window_bytes: num(p.windowBytes), mss_requested_bytes: num(p.mssBytes), limit_bytes: num(p.bytes), limit_seconds: num(p.seconds), sample_interval_seconds: num(p.intervalSeconds),
+    run_started_at: c.startedAt.toISOString(),
+    direction: p.direction,
+    streams: num(p.streams),
+    buffer_bytes: num(p.bufferBytes),
+    window_bytes: num(p.windowBytes),
+    mss_requested_bytes: num(p.mssBytes),
+    limit_bytes: num(p.bytes),
+    limit_seconds: num(p.seconds),
+    sample_interval_seconds: num(p.intervalSeconds),
   };
 }
 
@@ -98,11 +134,22 @@ export function intervalRows(c: CsvRunContext, iv: IntervalResult): CsvRow[] {
   const start = iv.t - iv.seconds;
   const at = new Date(c.startedAt.getTime() + iv.t * 1000).toISOString();
   return iv.streams.map((s) => ({
-    ...runCells(c), row_type: 'interval', time_utc: at, stream_id: num(s.id), sender: c.senders.get(s.id) ?? '',
-    interval_index: num(iv.index), t_start_seconds: num(start, 6), t_end_seconds: num(iv.t, 6), duration_seconds: num(iv.seconds, 6),
-    controller_t_seconds: num(iv.controllerT, 6), responder_t_seconds: num(iv.responderT, 6),
-    sent_bytes: num(s.sentBytes), received_bytes: num(s.receivedBytes), receive_completions: num(s.receiveCompletions),
-    sent_mbit_per_s: mbit(s.sentBytes, iv.seconds), received_mbit_per_s: mbit(s.receivedBytes, iv.seconds),
+    ...runCells(c),
+    row_type: 'interval',
+    time_utc: at,
+    stream_id: num(s.id),
+    sender: c.senders.get(s.id) ?? '',
+    interval_index: num(iv.index),
+    t_start_seconds: num(start, 6),
+    t_end_seconds: num(iv.t, 6),
+    duration_seconds: num(iv.seconds, 6),
+    controller_t_seconds: num(iv.controllerT, 6),
+    responder_t_seconds: num(iv.responderT, 6),
+    sent_bytes: num(s.sentBytes),
+    received_bytes: num(s.receivedBytes),
+    receive_completions: num(s.receiveCompletions),
+    sent_mbit_per_s: mbit(s.sentBytes, iv.seconds),
+    received_mbit_per_s: mbit(s.receivedBytes, iv.seconds),
   }));
 }
 
@@ -113,19 +160,34 @@ function errorCells(views: (EndView | null)[]): CsvRow {
 
 function streamRow(base: CsvRow, s: StreamResult): CsvRow {
   return {
-    ...base, row_type: 'stream', stream_id: num(s.id), sender: s.sender,
-    t_start_seconds: num(s.receive?.firstT, 6), t_end_seconds: num(s.receive?.lastT, 6), duration_seconds: num(s.seconds, 6),
-    sent_bytes: num(s.send?.bytes), received_bytes: num(s.bytes), receive_completions: num(s.completions),
-    sent_mbit_per_s: mbit(s.send?.bytes ?? null, s.send?.seconds ?? null), received_mbit_per_s: mbit(s.bytes, s.seconds),
-    sender_seconds: num(s.send?.seconds, 6), sender_mss_bytes: num(s.send?.socket?.sndMssBytes), path_mtu_bytes: num(s.send?.socket?.pmtuBytes),
+    ...base,
+    row_type: 'stream',
+    stream_id: num(s.id),
+    sender: s.sender,
+    t_start_seconds: num(s.receive?.firstT, 6),
+    t_end_seconds: num(s.receive?.lastT, 6),
+    duration_seconds: num(s.seconds, 6),
+    sent_bytes: num(s.send?.bytes),
+    received_bytes: num(s.bytes),
+    receive_completions: num(s.completions),
+    sent_mbit_per_s: mbit(s.send?.bytes ?? null, s.send?.seconds ?? null),
+    received_mbit_per_s: mbit(s.bytes, s.seconds),
+    sender_seconds: num(s.send?.seconds, 6),
+    sender_mss_bytes: num(s.send?.socket?.sndMssBytes),
+    path_mtu_bytes: num(s.send?.socket?.pmtuBytes),
     ...errorCells([s.send, s.receive]),
   };
 }
 
 function totalRow(base: CsvRow, rowType: string, t: TotalResult): CsvRow {
   return {
-    ...base, row_type: rowType, duration_seconds: num(t.seconds, 6), sent_bytes: num(t.sentBytes), received_bytes: num(t.bytes),
-    receive_completions: num(t.completions), received_mbit_per_s: t.bitsPerSecond === null ? '' : num(t.bitsPerSecond / 1e6, 6),
+    ...base,
+    row_type: rowType,
+    duration_seconds: num(t.seconds, 6),
+    sent_bytes: num(t.sentBytes),
+    received_bytes: num(t.bytes),
+    receive_completions: num(t.completions),
+    received_mbit_per_s: t.bitsPerSecond === null ? '' : num(t.bitsPerSecond / 1e6, 6),
     stream_sum_mbit_per_s: t.streamSumBitsPerSecond === null ? '' : num(t.streamSumBitsPerSecond / 1e6, 6),
   };
 }
@@ -138,8 +200,12 @@ export function csvContextOf(r: LonghaulResult): CsvRunContext {
 /** The summary rows of a finished (or failed) run. */
 export function summaryRows(r: LonghaulResult): CsvRow[] {
   const base: CsvRow = {
-    ...runCells(csvContextOf(r)), time_utc: r.endedAt, partial: String(r.partial), partial_reason: r.partialReason ?? '',
-    controller_host: r.controller.hostname, responder_host: r.responder.hostname,
+    ...runCells(csvContextOf(r)),
+    time_utc: r.endedAt,
+    partial: String(r.partial),
+    partial_reason: r.partialReason ?? '',
+    controller_host: r.controller.hostname,
+    responder_host: r.responder.hostname,
   };
   const rows = r.streams.map((s) => streamRow(base, s));
   if (r.directions.controllerToResponder && r.directions.responderToController) {
@@ -157,11 +223,19 @@ export function provisionalRows(c: CsvRunContext, totals: IntervalTotals): CsvRo
   const sent = totals.sentBytes;
   const received = totals.receivedBytes;
   const seconds = last ? last.t : null;
-  return [{
-    ...runCells(c), row_type: 'total', time_utc: last ? new Date(c.startedAt.getTime() + last.t * 1000).toISOString() : '',
-    partial: 'true', partial_reason: `run still going or interrupted after interval ${last?.index ?? 0}; totals from the interval rows`,
-    duration_seconds: num(seconds, 6), sent_bytes: num(sent), received_bytes: num(received), received_mbit_per_s: mbit(received, seconds),
-  }];
+  return [
+    {
+      ...runCells(c),
+      row_type: 'total',
+      time_utc: last ? new Date(c.startedAt.getTime() + last.t * 1000).toISOString() : '',
+      partial: 'true',
+      partial_reason: `run still going or interrupted after interval ${last?.index ?? 0}; totals from the interval rows`,
+      duration_seconds: num(seconds, 6),
+      sent_bytes: num(sent),
+      received_bytes: num(received),
+      received_mbit_per_s: mbit(received, seconds),
+    },
+  ];
 }
 
 /** The whole CSV of a saved result. */

@@ -20,9 +20,20 @@ function mbit(bps: number | null): string {
 function totalRow(g: LonghaulGroupResult, rowType: string, t: GroupTotal): GroupCsvRow {
   const firstError = g.errors.find((e) => e.peer === null) ?? g.errors[0];
   return {
-    peer: 'all', row_type: rowType, run_started_at: g.startedAt, time_utc: g.endedAt, partial: String(g.partial), partial_reason: g.partialReason ?? '',
-    direction: g.params.direction, streams: num(g.params.streams), duration_seconds: num(t.seconds, 6), sent_bytes: num(t.sentBytes), received_bytes: num(t.bytes),
-    received_mbit_per_s: mbit(t.bitsPerSecond), stream_sum_mbit_per_s: mbit(t.streamSumBitsPerSecond), peer_sum_mbit_per_s: mbit(t.peerSumBitsPerSecond),
+    peer: 'all',
+    row_type: rowType,
+    run_started_at: g.startedAt,
+    time_utc: g.endedAt,
+    partial: String(g.partial),
+    partial_reason: g.partialReason ?? '',
+    direction: g.params.direction,
+    streams: num(g.params.streams),
+    duration_seconds: num(t.seconds, 6),
+    sent_bytes: num(t.sentBytes),
+    received_bytes: num(t.bytes),
+    received_mbit_per_s: mbit(t.bitsPerSecond),
+    stream_sum_mbit_per_s: mbit(t.streamSumBitsPerSecond),
+    peer_sum_mbit_per_s: mbit(t.peerSumBitsPerSecond),
     ...(firstError ? { error_code: firstError.code, error_message: firstError.message } : {}),
   };
 }
@@ -30,9 +41,17 @@ function totalRow(g: LonghaulGroupResult, rowType: string, t: GroupTotal): Group
 /** The aggregate rows: one per interval (empty bytes = unknown: a peer's figure is missing), then the totals. */
 export function groupAggregateRows(g: LonghaulGroupResult): GroupCsvRow[] {
   const rows: GroupCsvRow[] = g.intervals.map((iv) => ({
-    peer: 'all', row_type: 'group_interval', run_started_at: g.startedAt, direction: g.params.direction, streams: num(g.params.streams),
-    interval_index: num(iv.index), t_start_seconds: num(iv.t - iv.seconds, 6), t_end_seconds: num(iv.t, 6), duration_seconds: num(iv.seconds, 6),
-    received_bytes: num(iv.receivedBytes), received_mbit_per_s: iv.receivedBytes === null || !(iv.seconds > 0) ? '' : num((iv.receivedBytes * 8) / iv.seconds / 1e6, 6),
+    peer: 'all',
+    row_type: 'group_interval',
+    run_started_at: g.startedAt,
+    direction: g.params.direction,
+    streams: num(g.params.streams),
+    interval_index: num(iv.index),
+    t_start_seconds: num(iv.t - iv.seconds, 6),
+    t_end_seconds: num(iv.t, 6),
+    duration_seconds: num(iv.seconds, 6),
+    received_bytes: num(iv.receivedBytes),
+    received_mbit_per_s: iv.receivedBytes === null || !(iv.seconds > 0) ? '' : num((iv.receivedBytes * 8) / iv.seconds / 1e6, 6),
   }));
   const c2r = g.directions.controllerToResponder;
   const r2c = g.directions.responderToController;

@@ -17,26 +17,46 @@ const secs = z.number().nullable();
 const total = z.object({ bytes: count, sentBytes: count, seconds: secs, bitsPerSecond: secs, peerSumBitsPerSecond: secs, streamSumBitsPerSecond: secs });
 const role = z.enum(['sender', 'receiver', 'both']);
 
-export const groupSchema = z.object({
-  schema: z.literal(GROUP_SCHEMA),
-  id: z.string(),
-  software: z.string(),
-  startedAt: z.iso.datetime(),
-  endedAt: z.iso.datetime(),
-  controller: z.object({ hostname: z.string(), address: z.string(), software: z.string() }),
-  params: resultSchema.shape.params,
-  startSkewSeconds: secs,
-  peers: z.array(z.object({
-    index: count, address: z.string(), hostname: z.string(), software: z.string(), role, startOffsetSeconds: secs, result: resultSchema,
-  })).min(1),
-  intervals: z.array(z.object({ index: z.number().int().min(1), t: z.number(), seconds: z.number().min(0), peerReceivedBytes: z.array(count.nullable()), receivedBytes: count.nullable() })),
-  total,
-  directions: z.object({ controllerToResponder: total.optional(), responderToController: total.optional() }),
-  partial: z.boolean(),
-  partialReason: z.string().nullable(),
-  errors: z.array(z.object({ code: z.string(), message: z.string(), peer: count.nullable() })),
-  diagnosis: z.object({ sentence: z.string(), slowestPeer: count.nullable(), sharedSideSuspected: z.boolean().nullable() }),
-}).refine((g) => g.peers.every((p, i) => p.index === i), 'peers[].index must be 0, 1, 2, … in order');
+export const groupSchema = z
+  .object({
+    schema: z.literal(GROUP_SCHEMA),
+    id: z.string(),
+    software: z.string(),
+    startedAt: z.iso.datetime(),
+    endedAt: z.iso.datetime(),
+    controller: z.object({ hostname: z.string(), address: z.string(), software: z.string() }),
+    params: resultSchema.shape.params,
+    startSkewSeconds: secs,
+    peers: z
+      .array(
+        z.object({
+          index: count,
+          address: z.string(),
+          hostname: z.string(),
+          software: z.string(),
+          role,
+          startOffsetSeconds: secs,
+          result: resultSchema,
+        }),
+      )
+      .min(1),
+    intervals: z.array(
+      z.object({
+        index: z.number().int().min(1),
+        t: z.number(),
+        seconds: z.number().min(0),
+        peerReceivedBytes: z.array(count.nullable()),
+        receivedBytes: count.nullable(),
+      }),
+    ),
+    total,
+    directions: z.object({ controllerToResponder: total.optional(), responderToController: total.optional() }),
+    partial: z.boolean(),
+    partialReason: z.string().nullable(),
+    errors: z.array(z.object({ code: z.string(), message: z.string(), peer: count.nullable() })),
+    diagnosis: z.object({ sentence: z.string(), slowestPeer: count.nullable(), sharedSideSuspected: z.boolean().nullable() }),
+  })
+  .refine((g) => g.peers.every((p, i) => p.index === i), 'peers[].index must be 0, 1, 2, … in order');
 
 /** Validate a parsed JSON value as a group document; `source` names it in the error. */
 export function parseGroup(value: unknown, source: string): LonghaulGroupResult {
@@ -54,7 +74,9 @@ export async function readGroupFile(path: string): Promise<LonghaulGroupResult> 
 }
 
 /** A saved document of either kind, told apart by its `schema` (what `longhaul report --from` takes). */
-export type SavedDocument = { kind: 'result'; result: LonghaulResult } | { kind: 'group'; group: LonghaulGroupResult }
+export type SavedDocument =
+  | { kind: 'result'; result: LonghaulResult }
+  | { kind: 'group'; group: LonghaulGroupResult }
   /** A `longhaul.sweep/1` file, not yet checked: its schema lives a layer up (sweep/sweep-file.ts parseSweep). */
   | { kind: 'sweep'; value: unknown };
 

@@ -27,12 +27,16 @@ export function formatGroupAggregate(g: LonghaulGroupResult): string {
   const role = g.peers[0]?.role ?? 'sender';
   const skew = g.startSkewSeconds === null ? 'the common start never happened' : `started within ${(g.startSkewSeconds * 1000).toFixed(3)} ms of each other`;
   const lines = [`Group ${g.id}: ${g.peers.length} peers, ${GROUP_ROLE_TEXT[role].long}; ${skew}`, ''];
-  lines.push(`${'peer'.padEnd(40)}${'bytes received'.padStart(16)}${'seconds'.padStart(10)}${'wall-clock'.padStart(16)}${'per-stream sum'.padStart(16)}  status`);
+  lines.push(
+    `${'peer'.padEnd(40)}${'bytes received'.padStart(16)}${'seconds'.padStart(10)}${'wall-clock'.padStart(16)}${'per-stream sum'.padStart(16)}  status`,
+  );
   for (const p of g.peers) {
     const t = p.result.total;
     const name = `${p.index + 1} ${printable(p.hostname, 40)} (${p.address})`;
-    lines.push(`${name.padEnd(40)}${groupDigits(t.bytes).padStart(16)}${(t.seconds === null ? 'unknown' : t.seconds.toFixed(3)).padStart(10)}` +
-      `${formatRate(t.bitsPerSecond).padStart(16)}${formatRate(t.streamSumBitsPerSecond).padStart(16)}  ${p.result.partial ? 'PARTIAL' : 'complete'}`);
+    lines.push(
+      `${name.padEnd(40)}${groupDigits(t.bytes).padStart(16)}${(t.seconds === null ? 'unknown' : t.seconds.toFixed(3)).padStart(10)}` +
+        `${formatRate(t.bitsPerSecond).padStart(16)}${formatRate(t.streamSumBitsPerSecond).padStart(16)}  ${p.result.partial ? 'PARTIAL' : 'complete'}`,
+    );
   }
   lines.push('');
   const c2r = g.directions.controllerToResponder;

@@ -15,10 +15,15 @@ const mbit = (v: number): string => `${Number(v.toPrecision(3))}`;
 export function throughputChart(r: LonghaulResult): string {
   // A last interval of a few ms (one read) would show as a spike: intervals under half the sample interval are left out.
   const points = r.intervals.flatMap((iv): [number, number][] =>
-    iv.seconds >= r.params.intervalSeconds / 2 && iv.receivedBytes !== null ? [[iv.t, (iv.receivedBytes * 8) / iv.seconds / 1e6]] : []);
+    iv.seconds >= r.params.intervalSeconds / 2 && iv.receivedBytes !== null ? [[iv.t, (iv.receivedBytes * 8) / iv.seconds / 1e6]] : [],
+  );
   return svgLineChart({
-    title: 'Throughput over time (received, all streams; Mbit = 10^6 bit)', xTitle: 'seconds since start (receiver clock)', yTitle: 'Mbit/s',
-    series: [{ label: 'received', color: COLORS[0], points }], yFormat: mbit, xFormat: (v) => v.toFixed(v < 10 ? 1 : 0),
+    title: 'Throughput over time (received, all streams; Mbit = 10^6 bit)',
+    xTitle: 'seconds since start (receiver clock)',
+    yTitle: 'Mbit/s',
+    series: [{ label: 'received', color: COLORS[0], points }],
+    yFormat: mbit,
+    xFormat: (v) => v.toFixed(v < 10 ? 1 : 0),
   });
 }
 
@@ -26,20 +31,34 @@ export function throughputChart(r: LonghaulResult): string {
 export function tcpCharts(r: LonghaulResult): string {
   const series = r.streams.find((s) => s.send?.tcp?.length)?.send?.tcp ?? [];
   if (!series.length) return '<p class="muted">RTT and congestion window: not measured in this run (no TCP_INFO).</p>';
-  const points = (value: (x: TcpSample) => number | null): [number, number][] => series.flatMap((x): [number, number][] => {
-    const v = value(x);
-    return v === null ? [] : [[x.t, v]];
-  });
+  const points = (value: (x: TcpSample) => number | null): [number, number][] =>
+    series.flatMap((x): [number, number][] => {
+      const v = value(x);
+      return v === null ? [] : [[x.t, v]];
+    });
   const rtt = points((x) => (x.rttUs === null ? null : x.rttUs / 1000));
   const cwnd = points((x) => x.sndCwndBytes);
   const wnd = points((x) => x.sndWndBytes);
   const x = { xTitle: "seconds since start (sender's clock)", xFormat: (v: number) => v.toFixed(v < 10 ? 1 : 0) };
-  return svgLineChart({ title: 'Smoothed RTT (stream 0, sender)', yTitle: 'ms', series: [{ label: 'RTT', color: COLORS[1], points: rtt }], yFormat: (v) => String(Number(v.toPrecision(3))), ...x }) +
+  return (
     svgLineChart({
-      title: 'Congestion window and peer window (stream 0, sender)', yTitle: 'bytes',
-      series: [{ label: 'cwnd', color: COLORS[2], points: cwnd }, { label: 'advertised window (snd_wnd)', color: COLORS[3], points: wnd }],
-      yFormat: (v) => groupDigits(v), ...x,
-    });
+      title: 'Smoothed RTT (stream 0, sender)',
+      yTitle: 'ms',
+      series: [{ label: 'RTT', color: COLORS[1], points: rtt }],
+      yFormat: (v) => String(Number(v.toPrecision(3))),
+      ...x,
+    }) +
+    svgLineChart({
+      title: 'Congestion window and peer window (stream 0, sender)',
+      yTitle: 'bytes',
+      series: [
+        { label: 'cwnd', color: COLORS[2], points: cwnd },
+        { label: 'advertised window (snd_wnd)', color: COLORS[3], points: wnd },
+      ],
+      yFormat: (v) => groupDigits(v),
+      ...x,
+    })
+  );
 }
 
 /** Predicted rate over window sizes for today's streams and 4× them, with the measured run marked. */
@@ -48,11 +67,19 @@ export function whatIfChart(r: LonghaulResult): string {
   if (!w) return '<p class="muted">What-if: no RTT was measured, so there is nothing to model.</p>';
   const { lines, measured } = whatIfCurves(w);
   const series: SvgSeries[] = lines.map((l, i) => ({
-    label: `model, ${l.streams} stream${l.streams === 1 ? '' : 's'}`, color: COLORS[i % COLORS.length] ?? COLORS[0], points: l.points.map(([x, y]): [number, number] => [x, y / 1e6]), dashed: true,
+    label: `model, ${l.streams} stream${l.streams === 1 ? '' : 's'}`,
+    color: COLORS[i % COLORS.length] ?? COLORS[0],
+    points: l.points.map(([x, y]): [number, number] => [x, y / 1e6]),
+    dashed: true,
   }));
   return svgLineChart({
-    title: 'What-if: predicted throughput by window per stream (payload, after slow start)', xTitle: 'window per stream, bytes (log scale)', yTitle: 'Mbit/s',
-    series, logX: true, yFormat: mbit, xFormat: (v) => (v >= 1e6 ? `${Number((v / 1e6).toPrecision(2))}M` : `${Math.round(v / 1e3)}k`),
+    title: 'What-if: predicted throughput by window per stream (payload, after slow start)',
+    xTitle: 'window per stream, bytes (log scale)',
+    yTitle: 'Mbit/s',
+    series,
+    logX: true,
+    yFormat: mbit,
+    xFormat: (v) => (v >= 1e6 ? `${Number((v / 1e6).toPrecision(2))}M` : `${Math.round(v / 1e3)}k`),
     ...(measured ? { mark: { x: measured.windowBytes, y: measured.bitsPerSecond / 1e6, label: `measured ${mbit(measured.bitsPerSecond / 1e6)} Mbit/s` } } : {}),
   });
 }

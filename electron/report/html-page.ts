@@ -24,6 +24,8 @@ export function section(title: string, body: string): string {
 
 /** A whole document: `title` is plain text (escaped here), `body` is HTML. */
 export function htmlPage(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
-    `<title>${esc(title)}</title><style>${STYLE}</style></head><body>${body}</body></html>\n`;
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
+    `<title>${esc(title)}</title><style>${STYLE}</style></head><body>${body}</body></html>\n`
+  );
 }

@@ -16,54 +16,80 @@ import { formatSummary } from './summary-block.js';
 import { formatWhatIf } from '../contract/what-if-text.js';
 
 function streamTable(r: LonghaulResult): string {
-  const rows = r.streams.map((s) => `<tr><td class="n">${s.id}</td><td>${esc(s.sender)}</td><td class="n">${s.send ? groupDigits(s.send.bytes) : 'unknown'}</td>` +
-    `<td class="n">${groupDigits(s.bytes)}</td><td class="n">${s.seconds === null ? 'unknown' : s.seconds.toFixed(3)}</td><td class="n">${esc(formatRate(s.bitsPerSecond))}</td>` +
-    `<td>${esc((s.send?.error ?? s.receive?.error)?.message ?? '')}</td></tr>`).join('');
+  const rows = r.streams
+    .map(
+      (s) =>
+        `<tr><td class="n">${s.id}</td><td>${esc(s.sender)}</td><td class="n">${s.send ? groupDigits(s.send.bytes) : 'unknown'}</td>` +
+        `<td class="n">${groupDigits(s.bytes)}</td><td class="n">${s.seconds === null ? 'unknown' : s.seconds.toFixed(3)}</td><td class="n">${esc(formatRate(s.bitsPerSecond))}</td>` +
+        `<td>${esc((s.send?.error ?? s.receive?.error)?.message ?? '')}</td></tr>`,
+    )
+    .join('');
   return `<table><thead><tr><th>stream</th><th>from</th><th>bytes sent</th><th>bytes received</th><th>seconds (receiver's first to last byte)</th><th>rate received</th><th>error</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 function verdicts(r: LonghaulResult): string {
   const ds = r.diagnosis ?? [];
   if (!ds.length) return '<p class="muted">Limiter: unknown (this result carries no diagnosis).</p>';
-  return ds.map((d) => `<p class="verdict"><b>${esc(d.verdict)}</b> (${d.direction === 'controllerToResponder' ? 'controller → responder' : 'responder → controller'}): ${esc(d.sentence)}</p>`).join('');
+  return ds
+    .map(
+      (d) =>
+        `<p class="verdict"><b>${esc(d.verdict)}</b> (${d.direction === 'controllerToResponder' ? 'controller → responder' : 'responder → controller'}): ${esc(d.sentence)}</p>`,
+    )
+    .join('');
 }
 
 function adviceTable(r: LonghaulResult): string {
   const list = r.advice ?? [];
   if (!list.length) return '<p class="muted">No setting to change for the limit this run met.</p>';
-  const rows = list.map((a) => `<tr><td>${esc(adviceWho(a))}</td><td><code>${esc(a.setting)}</code></td><td>${esc(adviceNow(a))}</td><td>${esc(a.neededValue)}</td><td><code>${esc(a.how)}</code></td><td>${esc(a.why)}</td></tr>`).join('');
-  return '<p>Longhaul changes no system setting itself. Change what is named here, then run again: the second run shows whether it worked.</p>' +
-    `<table><thead><tr><th>PC</th><th>setting</th><th>now</th><th>needed</th><th>how</th><th>why</th></tr></thead><tbody>${rows}</tbody></table>`;
+  const rows = list
+    .map(
+      (a) =>
+        `<tr><td>${esc(adviceWho(a))}</td><td><code>${esc(a.setting)}</code></td><td>${esc(adviceNow(a))}</td><td>${esc(a.neededValue)}</td><td><code>${esc(a.how)}</code></td><td>${esc(a.why)}</td></tr>`,
+    )
+    .join('');
+  return (
+    '<p>Longhaul changes no system setting itself. Change what is named here, then run again: the second run shows whether it worked.</p>' +
+    `<table><thead><tr><th>PC</th><th>setting</th><th>now</th><th>needed</th><th>how</th><th>why</th></tr></thead><tbody>${rows}</tbody></table>`
+  );
 }
 
 function linkSettings(r: LonghaulResult): string {
   const l = r.link;
   if (!l) return '<p class="muted">Direct run: no link emulator.</p>';
   const s = l.settings;
-  const rows: [string, string][] = s ? [
-    ['one-way delay each direction', `${s.delayMs} ms (RTT ${2 * s.delayMs} ms)`], ['jitter', `${s.jitterMs} ms`],
-    ['rate each way', s.rateBitsPerSec === null ? 'not limited' : formatRateShort(s.rateBitsPerSec)], ['emulated window', s.windowBytes === null ? 'not emulated' : `${groupDigits(s.windowBytes)} bytes`],
-    ['slow start', s.slowstart ? 'on' : 'off'], ['modelled loss', `${(s.lossRatio * 100).toPrecision(3)} % (${s.lossPattern ?? 'random'})`], ['MSS', `${groupDigits(s.mssBytes)} bytes`],
-  ] : [['stages', JSON.stringify(l.chains)]];
+  const rows: [string, string][] = s
+    ? [
+        ['one-way delay each direction', `${s.delayMs} ms (RTT ${2 * s.delayMs} ms)`],
+        ['jitter', `${s.jitterMs} ms`],
+        ['rate each way', s.rateBitsPerSec === null ? 'not limited' : formatRateShort(s.rateBitsPerSec)],
+        ['emulated window', s.windowBytes === null ? 'not emulated' : `${groupDigits(s.windowBytes)} bytes`],
+        ['slow start', s.slowstart ? 'on' : 'off'],
+        ['modelled loss', `${(s.lossRatio * 100).toPrecision(3)} % (${s.lossPattern ?? 'random'})`],
+        ['MSS', `${groupDigits(s.mssBytes)} bytes`],
+      ]
+    : [['stages', JSON.stringify(l.chains)]];
   return `<table><tbody>${[['preset', l.preset ?? 'none'] as [string, string], ...rows].map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('')}</tbody></table><p class="muted">${esc(l.note)}</p>`;
 }
 
 /** The whole report as one HTML document. */
 export function formatHtmlReport(r: LonghaulResult): string {
   const total = r.total;
-  const head = `<p class="big">${esc(formatRate(total.bitsPerSecond))} wall-clock aggregate · ${esc(formatRate(total.streamSumBitsPerSecond))} per-stream sum</p>` +
+  const head =
+    `<p class="big">${esc(formatRate(total.bitsPerSecond))} wall-clock aggregate · ${esc(formatRate(total.streamSumBitsPerSecond))} per-stream sum</p>` +
     `<p class="muted">Wall-clock aggregate: all bytes × 8 / first byte to last byte. Per-stream sum: each stream over its own time (the PetaBumps "Total Throughput"). Never compare one with the other. Mbit = 10^6 bit.</p>`;
   const whatIf = formatWhatIf(r);
-  return htmlPage(`Longhaul run ${r.id}: ${r.controller.hostname} → ${r.responder.hostname}`,
+  return htmlPage(
+    `Longhaul run ${r.id}: ${r.controller.hostname} → ${r.responder.hostname}`,
     `<h1>Longhaul run ${esc(r.id)}${r.partial ? ' (PARTIAL)' : ''}</h1><p class="muted">${esc(r.controller.hostname)} → ${esc(r.responder.hostname)} (${esc(r.responder.address)}), started ${esc(r.startedAt)}, written by the ${esc(r.writtenBy)} with ${esc(r.software)}</p>` +
-    head +
-    section('Why not faster?', verdicts(r)) +
-    section('Advice', adviceTable(r)) +
-    section('What-if', whatIfChart(r) + (whatIf.length ? `<pre>${esc(whatIf.join('\n'))}</pre>` : '')) +
-    section('Throughput over time', throughputChart(r)) +
-    section('RTT and congestion window', tcpCharts(r)) +
-    section('Streams', streamTable(r)) +
-    section('Summary', `<pre>${esc(formatSummary(r))}</pre>`) +
-    section('Link emulator', linkSettings(r)) +
-    section('PetaBumps log (receiver console log)', `<pre>${esc(formatConsoleLog(r))}</pre>`));
+      head +
+      section('Why not faster?', verdicts(r)) +
+      section('Advice', adviceTable(r)) +
+      section('What-if', whatIfChart(r) + (whatIf.length ? `<pre>${esc(whatIf.join('\n'))}</pre>` : '')) +
+      section('Throughput over time', throughputChart(r)) +
+      section('RTT and congestion window', tcpCharts(r)) +
+      section('Streams', streamTable(r)) +
+      section('Summary', `<pre>${esc(formatSummary(r))}</pre>`) +
+      section('Link emulator', linkSettings(r)) +
+      section('PetaBumps log (receiver console log)', `<pre>${esc(formatConsoleLog(r))}</pre>`),
+  );
 }

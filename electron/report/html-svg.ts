@@ -74,11 +74,15 @@ export function svgLineChart(c: SvgChart): string {
   c.series.forEach((s, i) => {
     const d = s.points.map((p, j) => `${j ? 'L' : 'M'}${px(p[0]).toFixed(1)} ${py(p[1]).toFixed(1)}`).join(' ');
     parts.push(`<path d="${d}" fill="none" stroke="${s.color}" stroke-width="2"${s.dashed ? ' stroke-dasharray="6 4"' : ''}/>`);
-    parts.push(`<rect x="${PAD.left + 8 + i * 200}" y="${PAD.top - 2}" width="14" height="3" fill="${s.color}"/><text x="${PAD.left + 26 + i * 200}" y="${PAD.top + 2}" class="k">${esc(s.label)}</text>`);
+    parts.push(
+      `<rect x="${PAD.left + 8 + i * 200}" y="${PAD.top - 2}" width="14" height="3" fill="${s.color}"/><text x="${PAD.left + 26 + i * 200}" y="${PAD.top + 2}" class="k">${esc(s.label)}</text>`,
+    );
   });
   if (c.mark) {
     const [mx, my] = [px(c.mark.x), py(c.mark.y)];
-    parts.push(`<circle cx="${mx.toFixed(1)}" cy="${my.toFixed(1)}" r="5" fill="#d6336c"/><text x="${(mx + 8).toFixed(1)}" y="${(my - 8).toFixed(1)}" class="k">${esc(c.mark.label)}</text>`);
+    parts.push(
+      `<circle cx="${mx.toFixed(1)}" cy="${my.toFixed(1)}" r="5" fill="#d6336c"/><text x="${(mx + 8).toFixed(1)}" y="${(my - 8).toFixed(1)}" class="k">${esc(c.mark.label)}</text>`,
+    );
   }
   return `<svg viewBox="0 0 ${W} ${H}" width="100%" role="img" aria-label="${esc(c.title)}" xmlns="http://www.w3.org/2000/svg">${parts.join('')}</svg>`;
 }

@@ -46,7 +46,11 @@ class LiveReportFiles implements LiveReport {
   private readonly totals = new IntervalTotals();
   private readonly csvContext: CsvRunContext;
 
-  constructor(private readonly log: ReportFile | null, private readonly csv: ReportFile | null, o: LiveReportOptions) {
+  constructor(
+    private readonly log: ReportFile | null,
+    private readonly csv: ReportFile | null,
+    o: LiveReportOptions,
+  ) {
     this.csvContext = { params: o.params, startedAt: new Date(), senders: new Map(o.senders.map((s) => [s.id, s.sender])) };
     this.log?.write(consoleLogHead(o.params), consoleLogProvisional(this.totals));
     this.csv?.write(csvHeader(), csvRows(provisionalRows(this.csvContext, this.totals)));

@@ -7,13 +7,19 @@
  */
 export { bdpBytes, MAX_UNSCALED_WINDOW, windowCeilingBitsPerSec, windowScaleShift } from '../contract/path-math.js';
 
-
 /** The Internet2 Land Speed Record metric: throughput × distance, bit·m/s. */
 export function bitMetresPerSec(rateBitsPerSec: number, distanceKm: number): number {
   return rateBitsPerSec * distanceKm * 1000;
 }
 
-const SI_PREFIXES: [number, string][] = [[1e18, 'exa'], [1e15, 'peta'], [1e12, 'tera'], [1e9, 'giga'], [1e6, 'mega'], [1e3, 'kilo']];
+const SI_PREFIXES: [number, string][] = [
+  [1e18, 'exa'],
+  [1e15, 'peta'],
+  [1e12, 'tera'],
+  [1e9, 'giga'],
+  [1e6, 'mega'],
+  [1e3, 'kilo'],
+];
 
 /** `5.39e15 bit·m/s (5.4 peta-bit-metres/s)`. */
 export function formatBitMetres(bitMetresPerSecond: number): string {

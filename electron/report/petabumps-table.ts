@@ -69,22 +69,26 @@ export function formatPetaBumpsTable(input: PetaBumpsInput): string[] {
   const lines: string[] = [THREAD_HEADER.join(' ')];
   for (const t of input.threads) {
     const bytesPerSec = rate(t.bytes, t.seconds);
-    lines.push(alignRow(THREAD_HEADER, [
-      String(t.id),
-      fixedOrUnknown(t.seconds, 3),
-      fixedOrUnknown(bytesPerSec === null ? null : bytesPerSec / 1e3, 3),
-      fixedOrUnknown(bytesPerSec === null ? null : (bytesPerSec * 8) / 1e6, 3),
-    ]));
+    lines.push(
+      alignRow(THREAD_HEADER, [
+        String(t.id),
+        fixedOrUnknown(t.seconds, 3),
+        fixedOrUnknown(bytesPerSec === null ? null : bytesPerSec / 1e3, 3),
+        fixedOrUnknown(bytesPerSec === null ? null : (bytesPerSec * 8) / 1e6, 3),
+      ]),
+    );
   }
   const sum = threadSumBitsPerSecond(input.threads);
   const transPerSec = rate(input.completions, input.totalSeconds);
   lines.push(TOTAL_HEADER.join(' '));
-  lines.push(alignRow(TOTAL_HEADER, [
-    (input.totalBytes / 1e6).toFixed(6),
-    fixedOrUnknown(input.totalSeconds, 3),
-    fixedOrUnknown(transPerSec, 3),
-    fixedOrUnknown(sum === null ? null : sum / 1e6, 3),
-  ]));
+  lines.push(
+    alignRow(TOTAL_HEADER, [
+      (input.totalBytes / 1e6).toFixed(6),
+      fixedOrUnknown(input.totalSeconds, 3),
+      fixedOrUnknown(transPerSec, 3),
+      fixedOrUnknown(sum === null ? null : sum / 1e6, 3),
+    ]),
+  );
   const wall = wallClockBitsPerSecond(input);
   lines.push(
     `Wall-clock aggregate Throughput(Mbit/s) ${fixedOrUnknown(wall === null ? null : wall / 1e6, 3)}` +

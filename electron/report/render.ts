@@ -50,8 +50,14 @@ export function renderGroupReport(g: LonghaulGroupResult, format: ReportFormat |
     case 'json':
       return JSON.stringify(g, null, 2) + '\n';
     case 'ttcp':
-      throw new LonghaulError('LH_ERR_BAD_ARGUMENT', 'a ttcp line is one run\'s figure; a group has one per peer: use --format console (every peer\'s log and the aggregate) or csv');
+      throw new LonghaulError(
+        'LH_ERR_BAD_ARGUMENT',
+        "a ttcp line is one run's figure; a group has one per peer: use --format console (every peer's log and the aggregate) or csv",
+      );
     case 'html':
-      throw new LonghaulError('LH_ERR_BAD_ARGUMENT', 'the HTML report is one run\'s: render each peer\'s result (in the group file) on its own, or use --format console');
+      throw new LonghaulError(
+        'LH_ERR_BAD_ARGUMENT',
+        "the HTML report is one run's: render each peer's result (in the group file) on its own, or use --format console",
+      );
   }
 }

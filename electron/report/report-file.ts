@@ -30,7 +30,9 @@ export function fileError(path: string, err: unknown, doing: string): LonghaulEr
     EISDIR: 'it is a folder; give a file name',
   };
   const text = (code && why[code]) ?? (err instanceof Error ? err.message : String(err));
-  return new LonghaulError(code === 'EEXIST' ? 'LH_ERR_FILE_EXISTS' : 'LH_ERR_IO', `cannot ${doing} ${path}: ${text}${code ? ` (${code})` : ''}`, { cause: err });
+  return new LonghaulError(code === 'EEXIST' ? 'LH_ERR_FILE_EXISTS' : 'LH_ERR_IO', `cannot ${doing} ${path}: ${text}${code ? ` (${code})` : ''}`, {
+    cause: err,
+  });
 }
 
 function isFolder(p: string): boolean {
@@ -52,7 +54,8 @@ function openForWrite(path: string, force: boolean): { fd: number; created: bool
     return { fd: fs.openSync(path, 'wx'), created: true };
   } catch (err) {
     // A folder "exists" too; --force would not help there (C:\Results\ instead of C:\Results\run.csv).
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST' && isFolder(path)) throw fileError(path, Object.assign(new Error('is a folder'), { code: 'EISDIR' }), 'create');
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST' && isFolder(path))
+      throw fileError(path, Object.assign(new Error('is a folder'), { code: 'EISDIR' }), 'create');
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || !force) throw fileError(path, err, 'create');
   }
   try {
@@ -68,7 +71,11 @@ export class ReportFile {
   private fileBytes = 0;
   private failure: LonghaulError | null = null;
 
-  private constructor(readonly path: string, fd: number, private readonly created: boolean) {
+  private constructor(
+    readonly path: string,
+    fd: number,
+    private readonly created: boolean,
+  ) {
     this.fd = fd;
     try {
       this.fileBytes = fs.fstatSync(fd).size; // old content, cut off by the first write

@@ -22,9 +22,23 @@ const count = z.number().int().min(0);
 const secs = z.number().nullable();
 const side = z.enum(['controller', 'responder']);
 const errorInfo = z.object({ code: z.string(), message: z.string() });
-const endView = z.object({ side, bytes: count, completions: count, firstT: secs, lastT: secs, seconds: secs, error: errorInfo.nullable(), io: z.enum(['native', 'node']).optional() });
+const endView = z.object({
+  side,
+  bytes: count,
+  completions: count,
+  firstT: secs,
+  lastT: secs,
+  seconds: secs,
+  error: errorInfo.nullable(),
+  io: z.enum(['native', 'node']).optional(),
+});
 const total = z.object({
-  bytes: count, sentBytes: count, seconds: secs, bitsPerSecond: secs, streamSumBitsPerSecond: secs, completions: count,
+  bytes: count,
+  sentBytes: count,
+  seconds: secs,
+  bitsPerSecond: secs,
+  streamSumBitsPerSecond: secs,
+  completions: count,
 });
 const peer = z.object({ hostname: z.string(), address: z.string(), software: z.string() });
 
@@ -38,20 +52,40 @@ export const resultSchema = z.object({
   controller: peer,
   responder: peer,
   params: z.object({
-    streams: z.number().int().min(1), bufferBytes: count, windowBytes: count.nullable(), bytes: count.nullable(),
-    seconds: secs, direction: z.enum(['forward', 'reverse', 'bidir']), intervalSeconds: z.number().positive(),
+    streams: z.number().int().min(1),
+    bufferBytes: count,
+    windowBytes: count.nullable(),
+    bytes: count.nullable(),
+    seconds: secs,
+    direction: z.enum(['forward', 'reverse', 'bidir']),
+    intervalSeconds: z.number().positive(),
     mssBytes: count.nullable().optional(),
   }),
   window: z.object({ requestedBytes: count.nullable(), applied: z.boolean(), note: z.string() }),
-  streams: z.array(z.object({
-    id: count, sender: side, bytes: count, seconds: secs, completions: count, bitsPerSecond: secs,
-    send: endView.nullable(), receive: endView.nullable(),
-  })),
-  intervals: z.array(z.object({
-    index: z.number().int().min(1), t: z.number(), seconds: z.number().min(0), controllerT: secs, responderT: secs,
-    streams: z.array(z.object({ id: count, sentBytes: count.nullable(), receivedBytes: count.nullable(), receiveCompletions: count.nullable() })),
-    sentBytes: count.nullable(), receivedBytes: count.nullable(),
-  })),
+  streams: z.array(
+    z.object({
+      id: count,
+      sender: side,
+      bytes: count,
+      seconds: secs,
+      completions: count,
+      bitsPerSecond: secs,
+      send: endView.nullable(),
+      receive: endView.nullable(),
+    }),
+  ),
+  intervals: z.array(
+    z.object({
+      index: z.number().int().min(1),
+      t: z.number(),
+      seconds: z.number().min(0),
+      controllerT: secs,
+      responderT: secs,
+      streams: z.array(z.object({ id: count, sentBytes: count.nullable(), receivedBytes: count.nullable(), receiveCompletions: count.nullable() })),
+      sentBytes: count.nullable(),
+      receivedBytes: count.nullable(),
+    }),
+  ),
   total,
   directions: z.object({ controllerToResponder: total.optional(), responderToController: total.optional() }),
   partial: z.boolean(),

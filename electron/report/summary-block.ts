@@ -51,7 +51,9 @@ function diagnosisText(r: LonghaulResult): string | null {
   const [first] = ds;
   if (!first) return null;
   if (ds.length === 1) return `${first.verdict}. ${first.sentence}`;
-  return ds.map((d) => `\n  ${d.direction === 'controllerToResponder' ? 'controller -> responder' : 'responder -> controller'}: ${d.verdict}. ${d.sentence}`).join('');
+  return ds
+    .map((d) => `\n  ${d.direction === 'controllerToResponder' ? 'controller -> responder' : 'responder -> controller'}: ${d.verdict}. ${d.sentence}`)
+    .join('');
 }
 
 function pathLines(r: LonghaulResult, x: SummaryExtras): string[] {
@@ -60,8 +62,12 @@ function pathLines(r: LonghaulResult, x: SummaryExtras): string[] {
   const given = x.rttMs ?? null;
   const emulatedRttMs = link && link.delayMs > 0 ? 2 * link.delayMs : null;
   const rttMs = given ?? emulatedRttMs ?? measuredRttMs(r);
-  const source = given !== null ? '' : emulatedRttMs !== null ? ' (the emulated link\'s; the local hop under it is faster)'
-    : " (the sending kernel's smoothed RTT while data was in flight, median over readings and streams: the RTT the limiter and the what-if use)";
+  const source =
+    given !== null
+      ? ''
+      : emulatedRttMs !== null
+        ? " (the emulated link's; the local hop under it is faster)"
+        : " (the sending kernel's smoothed RTT while data was in flight, median over readings and streams: the RTT the limiter and the what-if use)";
   lines.push(`Round-trip time: ${rttMs === null ? 'unknown (not measured in this run)' : `${formatRtt(rttMs / 1000)}${source}`}`);
   const pathRate = link?.rateBitsPerSec ?? null;
   const rate = pathRate ?? r.total.bitsPerSecond;
@@ -70,7 +76,9 @@ function pathLines(r: LonghaulResult, x: SummaryExtras): string[] {
   } else {
     const bytes = bdpBytes(rate, rttMs / 1000);
     const which = pathRate !== null ? 'of the emulated link' : 'at the measured rate';
-    lines.push(`Bandwidth-delay product ${which}: ${groupDigits(bytes)} bytes (${formatRate(rate)} x ${formatRtt(rttMs / 1000)} / 8): a window smaller than this cannot fill the path`);
+    lines.push(
+      `Bandwidth-delay product ${which}: ${groupDigits(bytes)} bytes (${formatRate(rate)} x ${formatRtt(rttMs / 1000)} / 8): a window smaller than this cannot fill the path`,
+    );
   }
   lines.push(`Limiter: ${x.diagnosis ?? diagnosisText(r) ?? 'unknown (no diagnosis available for this run)'}`);
   if (x.distanceKm !== undefined && x.distanceKm !== null) {
@@ -78,8 +86,12 @@ function pathLines(r: LonghaulResult, x: SummaryExtras): string[] {
     const sum = r.total.streamSumBitsPerSecond;
     const wall = r.total.bitsPerSecond;
     lines.push(`Land Speed Record metric (throughput x ${km}):`);
-    lines.push(`  per-stream sum: ${sum === null ? 'unknown' : `${(sum / 1e6).toFixed(3)} Mbit/s x ${km} = ${formatBitMetres(bitMetresPerSec(sum, x.distanceKm))}`}`);
-    lines.push(`  wall-clock:     ${wall === null ? 'unknown' : `${(wall / 1e6).toFixed(3)} Mbit/s x ${km} = ${formatBitMetres(bitMetresPerSec(wall, x.distanceKm))}`}`);
+    lines.push(
+      `  per-stream sum: ${sum === null ? 'unknown' : `${(sum / 1e6).toFixed(3)} Mbit/s x ${km} = ${formatBitMetres(bitMetresPerSec(sum, x.distanceKm))}`}`,
+    );
+    lines.push(
+      `  wall-clock:     ${wall === null ? 'unknown' : `${(wall / 1e6).toFixed(3)} Mbit/s x ${km} = ${formatBitMetres(bitMetresPerSec(wall, x.distanceKm))}`}`,
+    );
   }
   return lines;
 }
@@ -89,11 +101,15 @@ export function formatSummary(r: LonghaulResult, extras: SummaryExtras = {}): st
   const lines: string[] = [];
   const p = r.params;
   const limit = p.bytes !== null ? `${groupDigits(p.bytes)} bytes` : `${p.seconds} s`;
-  lines.push(`Longhaul ${r.controller.hostname} -> ${r.responder.hostname} (${r.responder.address}): ${p.streams} stream(s), ${p.direction}, ${limit}, ${groupDigits(p.bufferBytes)}-byte buffers`);
+  lines.push(
+    `Longhaul ${r.controller.hostname} -> ${r.responder.hostname} (${r.responder.address}): ${p.streams} stream(s), ${p.direction}, ${limit}, ${groupDigits(p.bufferBytes)}-byte buffers`,
+  );
   lines.push(`Window: ${r.window.requestedBytes === null ? r.window.note : `${groupDigits(r.window.requestedBytes)} bytes requested, ${r.window.note}`}`);
   if (r.mss) lines.push(`MSS: ${r.mss.requestedBytes === null ? r.mss.note : `${groupDigits(r.mss.requestedBytes)} bytes requested, ${r.mss.note}`}`);
   lines.push('');
-  lines.push(`${'stream'.padEnd(7)}${'from'.padEnd(12)}${'bytes sent'.padStart(16)}${'bytes received'.padStart(16)}${'seconds'.padStart(10)}${'rate (received)'.padStart(17)}`);
+  lines.push(
+    `${'stream'.padEnd(7)}${'from'.padEnd(12)}${'bytes sent'.padStart(16)}${'bytes received'.padStart(16)}${'seconds'.padStart(10)}${'rate (received)'.padStart(17)}`,
+  );
   for (const s of r.streams) {
     const err = s.send?.error ?? s.receive?.error;
     lines.push(

@@ -13,8 +13,10 @@ const COLORS = ['#0b5fff', '#e8590c', '#2f9e44', '#ae3ec9', '#1098ad', '#f08c00'
 const W = 720;
 
 function svg(h: number, title: string, parts: string[]): string {
-  return `<svg viewBox="0 0 ${W} ${h}" width="100%" role="img" aria-label="${esc(title)}" xmlns="http://www.w3.org/2000/svg">` +
-    `<text x="${W / 2}" y="18" text-anchor="middle" class="t">${esc(title)}</text>${parts.join('')}</svg>`;
+  return (
+    `<svg viewBox="0 0 ${W} ${h}" width="100%" role="img" aria-label="${esc(title)}" xmlns="http://www.w3.org/2000/svg">` +
+    `<text x="${W / 2}" y="18" text-anchor="middle" class="t">${esc(title)}</text>${parts.join('')}</svg>`
+  );
 }
 
 /** Rows = the first swept setting, columns = the second; each cell's median wall-clock rate written in it. */
@@ -32,7 +34,9 @@ export function heatMapSvg(d: HeatMapData): string {
     if (c.x < 0 || c.y < 0) continue;
     const [x, y] = [left + cw * c.x, top + ch * c.y];
     const fill = heatColor(c.median, d.low, d.high);
-    parts.push(`<rect x="${x.toFixed(1)}" y="${y}" width="${(cw - 2).toFixed(1)}" height="${ch - 2}" fill="${fill ?? '#fff'}" stroke="#ccd"${fill ? '' : ' stroke-dasharray="4 3"'}/>`);
+    parts.push(
+      `<rect x="${x.toFixed(1)}" y="${y}" width="${(cw - 2).toFixed(1)}" height="${ch - 2}" fill="${fill ?? '#fff'}" stroke="#ccd"${fill ? '' : ' stroke-dasharray="4 3"'}/>`,
+    );
     const ink = heatTextLight(c.median, d.low, d.high) ? '#fff' : '#1b1f24';
     const text = c.median === null ? 'not measured' : formatRateShort(c.median);
     parts.push(`<text x="${(x + cw / 2).toFixed(1)}" y="${y + 18}" text-anchor="middle" font-size="12" fill="${ink}">${esc(text)}</text>`);
@@ -52,24 +56,34 @@ export function barsSvg(d: BarData): string {
   const parts: string[] = [];
   for (let k = 0; k <= 4; k++) {
     const v = (yMax * k) / 4;
-    parts.push(`<line x1="${left}" x2="${W - right}" y1="${py(v).toFixed(1)}" y2="${py(v).toFixed(1)}" class="g"/><text x="${left - 6}" y="${(py(v) + 4).toFixed(1)}" text-anchor="end" class="k">${v === 0 ? '0' : esc(formatRateShort(v))}</text>`);
+    parts.push(
+      `<line x1="${left}" x2="${W - right}" y1="${py(v).toFixed(1)}" y2="${py(v).toFixed(1)}" class="g"/><text x="${left - 6}" y="${(py(v) + 4).toFixed(1)}" text-anchor="end" class="k">${v === 0 ? '0' : esc(formatRateShort(v))}</text>`,
+    );
   }
-  d.xLabels.forEach((l, i) => parts.push(`<text x="${(left + gw * i + gw / 2).toFixed(1)}" y="${h - bottom + 16}" text-anchor="middle" class="k">${esc(l)}</text>`));
+  d.xLabels.forEach((l, i) =>
+    parts.push(`<text x="${(left + gw * i + gw / 2).toFixed(1)}" y="${h - bottom + 16}" text-anchor="middle" class="k">${esc(l)}</text>`),
+  );
   parts.push(`<text x="${W / 2}" y="${h - 10}" text-anchor="middle" class="k">${esc(d.xTitle)}</text>`);
   d.series.forEach((s, si) => {
     const color = COLORS[si % COLORS.length] ?? '#444';
-    parts.push(`<rect x="${left + 8 + (si % 3) * 210}" y="${30 + Math.floor(si / 3) * 12}" width="10" height="8" fill="${color}"/><text x="${left + 22 + (si % 3) * 210}" y="${38 + Math.floor(si / 3) * 12}" class="k">${esc(s.label)}</text>`);
+    parts.push(
+      `<rect x="${left + 8 + (si % 3) * 210}" y="${30 + Math.floor(si / 3) * 12}" width="10" height="8" fill="${color}"/><text x="${left + 22 + (si % 3) * 210}" y="${38 + Math.floor(si / 3) * 12}" class="k">${esc(s.label)}</text>`,
+    );
     s.median.forEach((m, i) => {
       const x = left + gw * i + gw * 0.1 + bw * si;
       if (m === null) {
         parts.push(`<text x="${(x + bw / 2).toFixed(1)}" y="${h - bottom - 4}" text-anchor="middle" font-size="9" fill="#667">–</text>`);
         return;
       }
-      parts.push(`<rect x="${x.toFixed(1)}" y="${py(m).toFixed(1)}" width="${(bw - 2).toFixed(1)}" height="${(h - bottom - py(m)).toFixed(1)}" fill="${color}"/>`);
+      parts.push(
+        `<rect x="${x.toFixed(1)}" y="${py(m).toFixed(1)}" width="${(bw - 2).toFixed(1)}" height="${(h - bottom - py(m)).toFixed(1)}" fill="${color}"/>`,
+      );
       const [lo, hi] = [s.min[i], s.max[i]];
       if (lo !== null && lo !== undefined && hi !== null && hi !== undefined) {
         const cx = (x + bw / 2 - 1).toFixed(1);
-        parts.push(`<path d="M${cx} ${py(lo).toFixed(1)}V${py(hi).toFixed(1)}M${(x + bw / 2 - 5).toFixed(1)} ${py(hi).toFixed(1)}h8M${(x + bw / 2 - 5).toFixed(1)} ${py(lo).toFixed(1)}h8" stroke="#1b1f24" stroke-width="1.2" fill="none"/>`);
+        parts.push(
+          `<path d="M${cx} ${py(lo).toFixed(1)}V${py(hi).toFixed(1)}M${(x + bw / 2 - 5).toFixed(1)} ${py(hi).toFixed(1)}h8M${(x + bw / 2 - 5).toFixed(1)} ${py(lo).toFixed(1)}h8" stroke="#1b1f24" stroke-width="1.2" fill="none"/>`,
+        );
       }
     });
   });

@@ -22,10 +22,14 @@ function lastOf(series: TcpSample[] | undefined): TcpSample | null {
 function endLine(label: string, v: EndView | null, rttSeconds: number | null): string | null {
   const s = v?.socket;
   if (!v || !s?.tcpInfoSource) return null;
-  const buffers = s.requestedBytes === null ? OS_DEFAULT_NOTE : `SO_RCVBUF ${bytes(s.rcvBufBytes)} / SO_SNDBUF ${bytes(s.sndBufBytes)}${s.appliedBeforeHandshake ? '' : ` (${OS_DEFAULT_NOTE})`}`;
+  const buffers =
+    s.requestedBytes === null
+      ? OS_DEFAULT_NOTE
+      : `SO_RCVBUF ${bytes(s.rcvBufBytes)} / SO_SNDBUF ${bytes(s.sndBufBytes)}${s.appliedBeforeHandshake ? '' : ` (${OS_DEFAULT_NOTE})`}`;
   const scale = s.sndWscale === null ? 'unknown' : `${s.rcvWscale}/${s.sndWscale}`;
   const t = lastOf(v.tcp);
-  const live = !t ? ''
+  const live = !t
+    ? ''
     : label === 'send'
       ? `, RTT ${rttSeconds === null ? 'unknown' : formatRtt(rttSeconds)}, cwnd ${bytes(t.sndCwndBytes)}, peer window ${bytes(t.sndWndBytes)}, retransmits ${t.totalRetransSegments ?? 'unknown'}`
       : `, rcv_space ${bytes(t.rcvSpaceBytes)}`;

@@ -47,9 +47,14 @@ export function secureControl(raw: net.Socket, target: string, sec: ControllerSe
     }
     socket.once('error', (err: NodeJS.ErrnoException) => {
       const old = /wrong version number|packet length too long|unexpected eof/i.test(err.message);
-      fail(new PeerError('LH_ERR_TLS', old
-        ? `${target} did not answer with TLS 1.3: it runs an older Longhaul (or is not Longhaul): install the same version on both PCs`
-        : `TLS with ${target} failed: ${err.code ?? err.message}`));
+      fail(
+        new PeerError(
+          'LH_ERR_TLS',
+          old
+            ? `${target} did not answer with TLS 1.3: it runs an older Longhaul (or is not Longhaul): install the same version on both PCs`
+            : `TLS with ${target} failed: ${err.code ?? err.message}`,
+        ),
+      );
     });
     socket.once('secureConnect', () => {
       clearTimeout(timer);
@@ -61,9 +66,13 @@ export function secureControl(raw: net.Socket, target: string, sec: ControllerSe
       if (mode === 'run') {
         const self = (sec.trustSelf ?? true) && fingerprint === sec.identity.fingerprint;
         if (!self && !sec.peers.find(fingerprint)) {
-          return fail(new PeerError('LH_ERR_NOT_PAIRED',
-            `the responder at ${target} (fingerprint ${shortFingerprint(fingerprint)}) is not paired with this PC: ` +
-            `read the pairing code that \`longhaul listen\` prints there, then run \`longhaul pair ${target} --code CODE\` here`));
+          return fail(
+            new PeerError(
+              'LH_ERR_NOT_PAIRED',
+              `the responder at ${target} (fingerprint ${shortFingerprint(fingerprint)}) is not paired with this PC: ` +
+                `read the pairing code that \`longhaul listen\` prints there, then run \`longhaul pair ${target} --code CODE\` here`,
+            ),
+          );
         }
         sec.peers.seen(fingerprint, raw.remoteAddress ?? null);
       }

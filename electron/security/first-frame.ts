@@ -6,9 +6,7 @@ import type net from 'node:net';
 import { FrameParser } from '../protocol/framing.js';
 import { LonghaulError, ProtocolError } from '../util/errors.js';
 
-export type FirstFrame =
-  | { ok: true; message: Record<string, unknown>; raw: Buffer }
-  | { ok: false; error: LonghaulError | null };
+export type FirstFrame = { ok: true; message: Record<string, unknown>; raw: Buffer } | { ok: false; error: LonghaulError | null };
 
 /** Before authentication a frame is a hello or a pair request: a few hundred bytes. */
 export const UNAUTHENTICATED_MAX_FRAME_BYTES = 16 * 1024;
@@ -17,7 +15,10 @@ export function readFirstFrame(socket: net.Socket, timeoutMs: number, maxFrameBy
   return new Promise((resolve) => {
     const parser = new FrameParser(maxFrameBytes);
     const chunks: Buffer[] = [];
-    const timer = setTimeout(() => finish({ ok: false, error: new LonghaulError('LH_ERR_TIMEOUT', `no complete first message within ${timeoutMs} ms`) }), Math.max(1, timeoutMs));
+    const timer = setTimeout(
+      () => finish({ ok: false, error: new LonghaulError('LH_ERR_TIMEOUT', `no complete first message within ${timeoutMs} ms`) }),
+      Math.max(1, timeoutMs),
+    );
     timer.unref?.();
     function finish(r: FirstFrame): void {
       clearTimeout(timer);

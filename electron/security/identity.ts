@@ -58,7 +58,9 @@ export async function createIdentity(name = os.hostname()): Promise<Identity> {
   const keys = await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify']);
   const now = Date.now();
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
-    serialNumber: Buffer.from(webcrypto.getRandomValues(new Uint8Array(8))).toString('hex').replace(/^[89a-f]/, '1'),
+    serialNumber: Buffer.from(webcrypto.getRandomValues(new Uint8Array(8)))
+      .toString('hex')
+      .replace(/^[89a-f]/, '1'),
     name: `CN=${cnSafe(name)}, O=Longhaul`,
     notBefore: new Date(now - 24 * 3600_000),
     // Pinned by fingerprint, never checked against a CA: a long validity only avoids a needless re-pair.
@@ -91,8 +93,10 @@ export async function loadOrCreateIdentity(dir: string, name = os.hostname()): P
       const cn = /CN=([^,\n]+)/.exec(cert.subject)?.[1] ?? name;
       return { name: cn, certPem, keyPem, fingerprint: fingerprintOf(certPem) };
     } catch (err) {
-      throw new LonghaulError('LH_ERR_IDENTITY',
-        `the identity in ${dir} is damaged (${(err as Error).message}): move that folder away to create a new one (every peer must then pair again)`);
+      throw new LonghaulError(
+        'LH_ERR_IDENTITY',
+        `the identity in ${dir} is damaged (${(err as Error).message}): move that folder away to create a new one (every peer must then pair again)`,
+      );
     }
   }
   const id = await createIdentity(name);

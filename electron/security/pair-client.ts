@@ -35,17 +35,25 @@ export async function pairWith(o: PairOptions): Promise<PeerRecord> {
       controllerFingerprint: o.security.identity.fingerprint,
       responderFingerprint: fingerprint,
     };
-    socket.write(encodeFrame({
-      type: 'pair', protocol: 1, name: o.security.identity.name || os.hostname(),
-      controllerFingerprint: transcript.controllerFingerprint, responderFingerprint: fingerprint,
-      proof: await pairingProof(code, 'controller', transcript),
-    }));
+    socket.write(
+      encodeFrame({
+        type: 'pair',
+        protocol: 1,
+        name: o.security.identity.name || os.hostname(),
+        controllerFingerprint: transcript.controllerFingerprint,
+        responderFingerprint: fingerprint,
+        proof: await pairingProof(code, 'controller', transcript),
+      }),
+    );
     const first = await readFirstFrame(socket, timeoutMs);
     if (!first.ok) throw first.error ?? new PeerError('LH_ERR_PEER_GONE', `${target} closed the connection during pairing`);
     const reply = parsePairReply(first.message);
     if (reply.type === 'error') throw new PeerError(reply.code as LonghaulError['code'], reply.message);
     if (!proofsEqual(await pairingProof(code, 'responder', transcript), reply.proof)) {
-      throw new PeerError('LH_ERR_PAIRING_MITM', `${target} could not prove it knows the code: something between the PCs intercepts the connection; nothing was stored`);
+      throw new PeerError(
+        'LH_ERR_PAIRING_MITM',
+        `${target} could not prove it knows the code: something between the PCs intercepts the connection; nothing was stored`,
+      );
     }
     return o.security.peers.add(reply.name, fingerprint, socket.remoteAddress ?? o.host);
   } finally {

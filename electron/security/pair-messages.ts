@@ -18,18 +18,27 @@ import { printable } from '../util/printable.js';
 
 const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
 
-export const pairRequestSchema = z.object({
-  type: z.literal('pair'),
-  protocol: z.literal(1),
-  name: peerText(255).refine((x) => x.length > 0, 'empty name'),
-  controllerFingerprint: hex64,
-  responderFingerprint: hex64,
-  proof: hex64,
-}).strict();
+export const pairRequestSchema = z
+  .object({
+    type: z.literal('pair'),
+    protocol: z.literal(1),
+    name: peerText(255).refine((x) => x.length > 0, 'empty name'),
+    controllerFingerprint: hex64,
+    responderFingerprint: hex64,
+    proof: hex64,
+  })
+  .strict();
 
 export const pairReplySchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('pair-ok'), name: peerText(255).refine((x) => x.length > 0, 'empty name'), proof: hex64 }).strict(),
-  z.object({ type: z.literal('error'), code: z.string().regex(/^LH_ERR_[A-Z_]+$/).max(64), message: peerText(1000) }),
+  z.object({
+    type: z.literal('error'),
+    code: z
+      .string()
+      .regex(/^LH_ERR_[A-Z_]+$/)
+      .max(64),
+    message: peerText(1000),
+  }),
 ]);
 
 export type PairRequest = z.infer<typeof pairRequestSchema>;

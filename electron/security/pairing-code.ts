@@ -61,8 +61,11 @@ export interface PairingTranscript {
 /** The proof one role sends: hex HMAC-SHA256 under the code-derived key. */
 export async function pairingProof(code: string, role: 'controller' | 'responder', t: PairingTranscript): Promise<string> {
   const salt = createHash('sha256')
-    .update('longhaul-pair/1\0').update(t.exporter)
-    .update(t.controllerFingerprint).update('\0').update(t.responderFingerprint)
+    .update('longhaul-pair/1\0')
+    .update(t.exporter)
+    .update(t.controllerFingerprint)
+    .update('\0')
+    .update(t.responderFingerprint)
     .digest();
   const key = await new Promise<Buffer>((resolve, reject) => {
     scrypt(normalizeCode(code), salt, 32, SCRYPT, (err, k) => (err ? reject(err) : resolve(k)));

@@ -33,7 +33,10 @@ export class PairingGuard {
   private readonly byAddress = new Map<string, AddressState>();
   private readonly opts: PairingGuardOptions;
 
-  constructor(opts: Partial<PairingGuardOptions> = {}, private readonly now: () => number = Date.now) {
+  constructor(
+    opts: Partial<PairingGuardOptions> = {},
+    private readonly now: () => number = Date.now,
+  ) {
     this.opts = { ...DEFAULT_PAIRING_GUARD, ...opts };
   }
 

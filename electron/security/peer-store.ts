@@ -21,13 +21,17 @@ export interface PeerRecord {
 
 const fileSchema = z.object({
   schema: z.literal('longhaul.peers/1'),
-  peers: z.array(z.object({
-    name: z.string().min(1).max(255),
-    fingerprint: z.string().regex(/^[0-9a-f]{64}$/),
-    address: z.string().max(100).nullable(),
-    pairedAt: z.string(),
-    lastSeen: z.string(),
-  })).max(10_000),
+  peers: z
+    .array(
+      z.object({
+        name: z.string().min(1).max(255),
+        fingerprint: z.string().regex(/^[0-9a-f]{64}$/),
+        address: z.string().max(100).nullable(),
+        pairedAt: z.string(),
+        lastSeen: z.string(),
+      }),
+    )
+    .max(10_000),
 });
 
 export class PeerStore {
@@ -35,7 +39,10 @@ export class PeerStore {
   /** What the file looked like when `peers` was read from it ('' = no file): a stranger's connection must not cost a file read. */
   private signature = '';
 
-  private constructor(private readonly file: string | null, peers: PeerRecord[]) {
+  private constructor(
+    private readonly file: string | null,
+    peers: PeerRecord[],
+  ) {
     this.peers = peers;
   }
 
@@ -48,7 +55,10 @@ export class PeerStore {
 
   /** A store that is never written to disk. */
   static memory(peers: PeerRecord[] = []): PeerStore {
-    return new PeerStore(null, peers.map((p) => ({ ...p })));
+    return new PeerStore(
+      null,
+      peers.map((p) => ({ ...p })),
+    );
   }
 
   list(): PeerRecord[] {

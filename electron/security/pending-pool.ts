@@ -78,9 +78,12 @@ export class PendingPool {
         : strangers >= this.o.cap + extra;
       const victim = full ? this.victim(peer) : null;
       if (victim) {
-        this.drop(victim, victim.active
-          ? `dropped mid-handshake: too many connections waiting, most of them from ${victim.address}`
-          : 'dropped: it had sent nothing while too many connections waited to identify themselves');
+        this.drop(
+          victim,
+          victim.active
+            ? `dropped mid-handshake: too many connections waiting, most of them from ${victim.address}`
+            : 'dropped: it had sent nothing while too many connections waited to identify themselves',
+        );
       }
     }
     const entry: Entry = { socket, address, active: false, peer };
@@ -108,7 +111,7 @@ export class PendingPool {
       return strangers.find((e) => e.address === busiest.address) ?? null;
     }
     // Only peers wait: a peer may replace its own oldest idle connection, a stranger nothing.
-    return newcomerIsPeer ? [...this.waiting.values()].find((e) => !e.active) ?? null : null;
+    return newcomerIsPeer ? ([...this.waiting.values()].find((e) => !e.active) ?? null) : null;
   }
 
   private remove(e: Entry): void {

@@ -15,9 +15,7 @@ import { fingerprintOf, shortFingerprint } from './identity.js';
 import { handlePairRequest } from './pair-server.js';
 import type { ResponderSecurity } from './responder-security.js';
 
-export type GateOutcome =
-  | { kind: 'run'; socket: tls.TLSSocket; firstBytes: Buffer; fingerprint: string }
-  | { kind: 'closed'; reason: string };
+export type GateOutcome = { kind: 'run'; socket: tls.TLSSocket; firstBytes: Buffer; fingerprint: string } | { kind: 'closed'; reason: string };
 
 /** A TLS record of type handshake (0x16) opens every TLS connection. */
 export function looksLikeTls(firstBytes: Buffer): boolean {
@@ -54,9 +52,14 @@ export async function passGate(raw: net.Socket, firstBytes: Buffer, security: Re
     return { kind: 'closed', reason: reply.type === 'pair-ok' ? `paired with ${reply.name}` : `pairing refused: ${reply.message}` };
   }
   if (!security.isTrusted(fingerprint)) {
-    return refuse(socket, new LonghaulError('LH_ERR_NOT_PAIRED',
-      `this responder (${security.identity.name}, fingerprint ${shortFingerprint(security.identity.fingerprint)}) is not paired with this PC ` +
-      `(fingerprint ${shortFingerprint(fingerprint)}): on the responder, read the pairing code that \`longhaul listen\` prints; here, run \`longhaul pair HOST:PORT --code CODE\``));
+    return refuse(
+      socket,
+      new LonghaulError(
+        'LH_ERR_NOT_PAIRED',
+        `this responder (${security.identity.name}, fingerprint ${shortFingerprint(security.identity.fingerprint)}) is not paired with this PC ` +
+          `(fingerprint ${shortFingerprint(fingerprint)}): on the responder, read the pairing code that \`longhaul listen\` prints; here, run \`longhaul pair HOST:PORT --code CODE\``,
+      ),
+    );
   }
   security.noteSeen(fingerprint, address);
   return { kind: 'run', socket, firstBytes: first.raw, fingerprint };

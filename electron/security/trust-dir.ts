@@ -39,7 +39,8 @@ export async function protectTrustDir(dir: string, host: HostPaths = currentHost
   if (failure) {
     return {
       how: 'windows-inherited',
-      warning: `could not restrict the trust folder ${dir} to this user (${failure}); it keeps the permissions of its parent folder ` +
+      warning:
+        `could not restrict the trust folder ${dir} to this user (${failure}); it keeps the permissions of its parent folder ` +
         '(in your profile: you, SYSTEM and Administrators). Longhaul tries again at the next start; see docs/security.md',
     };
   }

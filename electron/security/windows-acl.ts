@@ -44,7 +44,10 @@ const FULL = ':(OI)(CI)F';
 export const runBounded: CommandRunner = (file, args, timeoutMs) =>
   new Promise((resolve) => {
     try {
-      execFile(file, [...args], { timeout: timeoutMs, killSignal: 'SIGKILL', windowsHide: true, maxBuffer: 64 * 1024, encoding: 'utf8' },
+      execFile(
+        file,
+        [...args],
+        { timeout: timeoutMs, killSignal: 'SIGKILL', windowsHide: true, maxBuffer: 64 * 1024, encoding: 'utf8' },
         (err, stdout, stderr) => {
           const text = `${stdout}${stderr}`.trim();
           if (!err) return resolve({ code: 0, timedOut: false, text });
@@ -52,7 +55,8 @@ export const runBounded: CommandRunner = (file, args, timeoutMs) =>
           if (e.killed) return resolve({ code: null, timedOut: true, text });
           if (typeof e.code === 'number') return resolve({ code: e.code, timedOut: false, text });
           resolve({ code: null, timedOut: false, text: e.message });
-        });
+        },
+      );
     } catch (err) {
       resolve({ code: null, timedOut: false, text: (err as Error).message });
     }

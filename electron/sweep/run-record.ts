@@ -14,8 +14,14 @@ export function runStatus(r: LonghaulResult): SweepRunStatus {
 
 export function recordOfResult(key: SweepRunKey, sequence: number, settings: SweepCellSettings, result: LonghaulResult): SweepRunRecord {
   return {
-    ...key, sequence, settings, status: runStatus(result), startedAt: result.startedAt, endedAt: result.endedAt,
-    bitsPerSecond: result.total.bitsPerSecond, streamSumBitsPerSecond: result.total.streamSumBitsPerSecond,
+    ...key,
+    sequence,
+    settings,
+    status: runStatus(result),
+    startedAt: result.startedAt,
+    endedAt: result.endedAt,
+    bitsPerSecond: result.total.bitsPerSecond,
+    streamSumBitsPerSecond: result.total.streamSumBitsPerSecond,
     verdicts: (result.diagnosis ?? []).map((d) => d.verdict),
     error: result.errors[0] ?? (result.partial ? { code: 'LH_ERR_STOPPED', message: result.partialReason ?? 'partial' } : null),
     result,
@@ -25,7 +31,16 @@ export function recordOfResult(key: SweepRunKey, sequence: number, settings: Swe
 /** A run that produced no result at all (its relay or responder could not be started). */
 export function recordOfFailure(key: SweepRunKey, sequence: number, settings: SweepCellSettings, startedAt: Date, error: ErrorInfo): SweepRunRecord {
   return {
-    ...key, sequence, settings, status: 'failed', startedAt: startedAt.toISOString(), endedAt: new Date().toISOString(),
-    bitsPerSecond: null, streamSumBitsPerSecond: null, verdicts: [], error, result: null,
+    ...key,
+    sequence,
+    settings,
+    status: 'failed',
+    startedAt: startedAt.toISOString(),
+    endedAt: new Date().toISOString(),
+    bitsPerSecond: null,
+    streamSumBitsPerSecond: null,
+    verdicts: [],
+    error,
+    result: null,
   };
 }

@@ -41,12 +41,24 @@ export function linkForCell(s: SweepCellSettings): { spec: LinkSpec; preset: str
 }
 
 /** Run through the cell's proxy if it has one, to `host:port`; the proxy is stopped whatever happens. */
-async function runVia(host: string, port: number, security: ControllerSecurity, s: SweepCellSettings, signal: AbortSignal, onRun?: (run: ControllerRun) => void): Promise<LonghaulResult> {
+async function runVia(
+  host: string,
+  port: number,
+  security: ControllerSecurity,
+  s: SweepCellSettings,
+  signal: AbortSignal,
+  onRun?: (run: ControllerRun) => void,
+): Promise<LonghaulResult> {
   const link = linkForCell(s);
   const proxy = link ? await ProxyProcess.start(port, link.spec, link.preset, host) : null;
   try {
     const run = startRun({
-      host: proxy ? '127.0.0.1' : host, port: proxy?.port ?? port, params: s.params as RunParams, signal, security, link: proxy?.hook(),
+      host: proxy ? '127.0.0.1' : host,
+      port: proxy?.port ?? port,
+      params: s.params as RunParams,
+      signal,
+      security,
+      link: proxy?.hook(),
     });
     onRun?.(run);
     return await run.result;
@@ -58,7 +70,11 @@ async function runVia(host: string, port: number, security: ControllerSecurity, 
 /** A paired responder at `host:port` (security from loadTrust, as `longhaul run`). */
 export class PeerTarget implements RunTarget {
   readonly label: string;
-  constructor(private readonly host: string, private readonly port: number, private readonly security: ControllerSecurity) {
+  constructor(
+    private readonly host: string,
+    private readonly port: number,
+    private readonly security: ControllerSecurity,
+  ) {
     this.label = `${host}:${port}`;
   }
   async open(): Promise<void> {}
@@ -74,7 +90,10 @@ export class LoopbackTarget implements RunTarget {
   private responder: PairedLocalResponder | null = null;
   private opening: Promise<void> | null = null;
 
-  constructor(private readonly trust: LoadedTrust, private readonly workers?: number) {}
+  constructor(
+    private readonly trust: LoadedTrust,
+    private readonly workers?: number,
+  ) {}
 
   /** The responder's process, for tests that make the partner vanish. */
   get responderProcess(): PairedLocalResponder['child'] | null {

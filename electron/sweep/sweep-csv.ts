@@ -13,13 +13,36 @@ import { CSV_FORMAT, noFormulas, num } from '../report/csv-report.js';
 import { replaceFileAtomically } from '../report/report-file.js';
 
 export const SWEEP_CSV_COLUMNS = [
-  'row_type', 'sweep_id', 'cell', 'repeat', 'sequence', 'status', 'runs', 'planned_runs',
-  'direction', 'streams', 'buffer_bytes', 'window_bytes', 'mss_bytes', 'link', 'path', 'limit_bytes', 'limit_seconds',
-  'run_started_at', 'run_ended_at',
-  'received_mbit_per_s', 'stream_sum_mbit_per_s',
-  'received_mbit_per_s_median', 'received_mbit_per_s_min', 'received_mbit_per_s_max',
-  'stream_sum_mbit_per_s_median', 'stream_sum_mbit_per_s_min', 'stream_sum_mbit_per_s_max',
-  'verdicts', 'error_code', 'error_message',
+  'row_type',
+  'sweep_id',
+  'cell',
+  'repeat',
+  'sequence',
+  'status',
+  'runs',
+  'planned_runs',
+  'direction',
+  'streams',
+  'buffer_bytes',
+  'window_bytes',
+  'mss_bytes',
+  'link',
+  'path',
+  'limit_bytes',
+  'limit_seconds',
+  'run_started_at',
+  'run_ended_at',
+  'received_mbit_per_s',
+  'stream_sum_mbit_per_s',
+  'received_mbit_per_s_median',
+  'received_mbit_per_s_min',
+  'received_mbit_per_s_max',
+  'stream_sum_mbit_per_s_median',
+  'stream_sum_mbit_per_s_min',
+  'stream_sum_mbit_per_s_max',
+  'verdicts',
+  'error_code',
+  'error_message',
 ] as const;
 
 type SweepCsvRow = Partial<Record<(typeof SWEEP_CSV_COLUMNS)[number], string>>;
@@ -29,8 +52,15 @@ const mbit = (bps: number | null | undefined): string => (bps === null || bps ==
 function settingsCells(s: SweepCellSettings): SweepCsvRow {
   const p = s.params;
   return {
-    direction: p.direction, streams: num(p.streams), buffer_bytes: num(p.bufferBytes), window_bytes: num(p.windowBytes),
-    mss_bytes: num(p.mssBytes), link: s.link ?? '', path: s.path, limit_bytes: num(p.bytes), limit_seconds: num(p.seconds),
+    direction: p.direction,
+    streams: num(p.streams),
+    buffer_bytes: num(p.bufferBytes),
+    window_bytes: num(p.windowBytes),
+    mss_bytes: num(p.mssBytes),
+    link: s.link ?? '',
+    path: s.path,
+    limit_bytes: num(p.bytes),
+    limit_seconds: num(p.seconds),
   };
 }
 
@@ -40,18 +70,36 @@ function statCells(prefix: 'received_mbit_per_s' | 'stream_sum_mbit_per_s', s: S
 
 function runRow(id: string, r: SweepRunRecord): SweepCsvRow {
   return {
-    row_type: 'run', sweep_id: id, cell: num(r.cell), repeat: num(r.repeat), sequence: num(r.sequence), status: r.status,
-    ...settingsCells(r.settings), run_started_at: r.startedAt, run_ended_at: r.endedAt,
-    received_mbit_per_s: mbit(r.bitsPerSecond), stream_sum_mbit_per_s: mbit(r.streamSumBitsPerSecond),
-    verdicts: r.verdicts.join(' '), error_code: r.error?.code ?? '', error_message: r.error?.message ?? '',
+    row_type: 'run',
+    sweep_id: id,
+    cell: num(r.cell),
+    repeat: num(r.repeat),
+    sequence: num(r.sequence),
+    status: r.status,
+    ...settingsCells(r.settings),
+    run_started_at: r.startedAt,
+    run_ended_at: r.endedAt,
+    received_mbit_per_s: mbit(r.bitsPerSecond),
+    stream_sum_mbit_per_s: mbit(r.streamSumBitsPerSecond),
+    verdicts: r.verdicts.join(' '),
+    error_code: r.error?.code ?? '',
+    error_message: r.error?.message ?? '',
   };
 }
 
 function cellRow(id: string, c: SweepCellSummary): SweepCsvRow {
   return {
-    row_type: 'cell', sweep_id: id, cell: num(c.cell), runs: num(c.runs), planned_runs: num(c.planned), ...settingsCells(c.settings),
-    ...statCells('received_mbit_per_s', c.bitsPerSecond), ...statCells('stream_sum_mbit_per_s', c.streamSumBitsPerSecond),
-    verdicts: Object.entries(c.verdicts).map(([v, n]) => `${v}:${n}`).join(' '),
+    row_type: 'cell',
+    sweep_id: id,
+    cell: num(c.cell),
+    runs: num(c.runs),
+    planned_runs: num(c.planned),
+    ...settingsCells(c.settings),
+    ...statCells('received_mbit_per_s', c.bitsPerSecond),
+    ...statCells('stream_sum_mbit_per_s', c.streamSumBitsPerSecond),
+    verdicts: Object.entries(c.verdicts)
+      .map(([v, n]) => `${v}:${n}`)
+      .join(' '),
   };
 }
 

@@ -36,26 +36,35 @@ const dimension = z.discriminatedUnion('name', [
   z.object({ name: z.literal('path'), values: values(sweepPath) }),
 ]);
 
-const planSchema = z.object({
-  target: z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('peer'), host: z.string().min(1), port: z.number().int().min(1).max(65535) }),
-    z.object({ kind: z.literal('loopback') }),
-  ]),
-  base: resultSchema.shape.params,
-  dimensions: z.array(dimension).max(7),
-  repeat: z.number().int().min(1).max(MAX_SWEEP_REPEAT),
-  pauseSeconds: z.number().min(0).max(3600),
-  order: z.enum(['shuffled', 'sequential']),
-  seed: z.number().int().min(0).max(0xffffffff),
-}).refine((p) => new Set(p.dimensions.map((d) => d.name)).size === p.dimensions.length, 'a dimension appears twice')
+const planSchema = z
+  .object({
+    target: z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('peer'), host: z.string().min(1), port: z.number().int().min(1).max(65535) }),
+      z.object({ kind: z.literal('loopback') }),
+    ]),
+    base: resultSchema.shape.params,
+    dimensions: z.array(dimension).max(7),
+    repeat: z.number().int().min(1).max(MAX_SWEEP_REPEAT),
+    pauseSeconds: z.number().min(0).max(3600),
+    order: z.enum(['shuffled', 'sequential']),
+    seed: z.number().int().min(0).max(0xffffffff),
+  })
+  .refine((p) => new Set(p.dimensions.map((d) => d.name)).size === p.dimensions.length, 'a dimension appears twice')
   .refine((p) => p.dimensions.reduce((n, d) => n * d.values.length, 1) <= MAX_SWEEP_CELLS, `more than ${MAX_SWEEP_CELLS} cells`);
 
 const settings = z.object({ params: resultSchema.shape.params, link: z.string().nullable(), path: sweepPath });
 const runSchema = z.object({
-  cell: z.number().int().min(0), repeat: z.number().int().min(0), sequence: z.number().int().min(0), settings,
-  status: z.enum(['done', 'partial', 'failed']), startedAt: z.iso.datetime(), endedAt: z.iso.datetime(),
-  bitsPerSecond: z.number().nullable(), streamSumBitsPerSecond: z.number().nullable(),
-  verdicts: z.array(z.string()), error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  cell: z.number().int().min(0),
+  repeat: z.number().int().min(0),
+  sequence: z.number().int().min(0),
+  settings,
+  status: z.enum(['done', 'partial', 'failed']),
+  startedAt: z.iso.datetime(),
+  endedAt: z.iso.datetime(),
+  bitsPerSecond: z.number().nullable(),
+  streamSumBitsPerSecond: z.number().nullable(),
+  verdicts: z.array(z.string()),
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
   result: resultSchema.nullable(),
 });
 
@@ -86,8 +95,16 @@ export function newSweepFile(plan: SweepPlan, now = new Date()): SweepFile {
   if (!r.success) throw badSweep('the sweep plan', r.error);
   const at = now.toISOString();
   return {
-    schema: SWEEP_SCHEMA, id: randomUUID(), title: sweepTitle(plan), software: SOFTWARE, startedAt: at, updatedAt: at,
-    complete: false, plan, runs: [], cells: summarizeCells(plan, []),
+    schema: SWEEP_SCHEMA,
+    id: randomUUID(),
+    title: sweepTitle(plan),
+    software: SOFTWARE,
+    startedAt: at,
+    updatedAt: at,
+    complete: false,
+    plan,
+    runs: [],
+    cells: summarizeCells(plan, []),
   };
 }
 
@@ -118,7 +135,11 @@ export function parseSweep(value: unknown, source: string): SweepFile {
   const file = value as SweepFile;
   const cells = expandPlan(file.plan).length;
   const stray = file.runs.find((run) => run.cell >= cells || run.repeat >= file.plan.repeat);
-  if (stray) throw new LonghaulError('LH_ERR_BAD_SWEEP', `${source}: run ${stray.sequence} is cell ${stray.cell} repeat ${stray.repeat}, outside the plan (${cells} cells × ${file.plan.repeat})`);
+  if (stray)
+    throw new LonghaulError(
+      'LH_ERR_BAD_SWEEP',
+      `${source}: run ${stray.sequence} is cell ${stray.cell} repeat ${stray.repeat}, outside the plan (${cells} cells × ${file.plan.repeat})`,
+    );
   return { ...file, cells: summarizeCells(file.plan, file.runs) };
 }
 

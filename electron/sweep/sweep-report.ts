@@ -19,11 +19,17 @@ const TYPES: Record<SweepExportFormat, { ext: string; mimeType: string }> = {
 /** The text of a sweep in `format`; a run-only format (console, ttcp) is refused with what to use instead. */
 export function renderSweepReport(f: SweepFile, format: string): string {
   switch (format) {
-    case 'json': return JSON.stringify(f, null, 2) + '\n';
-    case 'csv': return formatSweepCsv(f);
-    case 'html': return formatSweepHtml(f);
+    case 'json':
+      return JSON.stringify(f, null, 2) + '\n';
+    case 'csv':
+      return formatSweepCsv(f);
+    case 'html':
+      return formatSweepHtml(f);
     default:
-      throw new LonghaulError('LH_ERR_BAD_ARGUMENT', `a sweep has no ${format} form (that is one run's: each run's result is inside the sweep file); use --format html, csv or json`);
+      throw new LonghaulError(
+        'LH_ERR_BAD_ARGUMENT',
+        `a sweep has no ${format} form (that is one run's: each run's result is inside the sweep file); use --format html, csv or json`,
+      );
   }
 }
 

@@ -114,11 +114,18 @@ export class SweepRunner extends EventEmitter<SweepRunnerEvents> {
         this.current = withRun(this.current, record);
         this.save();
         this.emit('progress', {
-          kind: 'run-done', run: headline(record), cellSummary: itemAt(this.current.cells, key.cell, 'cell summary'), position: i + 1, total: queue.length,
+          kind: 'run-done',
+          run: headline(record),
+          cellSummary: itemAt(this.current.cells, key.cell, 'cell summary'),
+          position: i + 1,
+          total: queue.length,
         });
         failures = record.status !== 'done' && !this.stopReason && !CELL_ERRORS.has(record.error?.code ?? '') ? failures + 1 : 0;
         if (failures >= (this.o.maxConsecutiveFailures ?? DEFAULT_MAX_CONSECUTIVE_FAILURES)) {
-          this.halt('partner-gone', { code: record.error?.code ?? 'LH_ERR_PEER_GONE', message: `${failures} runs in a row failed (last: ${record.error?.message ?? 'unknown'}); stopped. Resume when the partner is back` });
+          this.halt('partner-gone', {
+            code: record.error?.code ?? 'LH_ERR_PEER_GONE',
+            message: `${failures} runs in a row failed (last: ${record.error?.message ?? 'unknown'}); stopped. Resume when the partner is back`,
+          });
         }
         if (this.stopReason) break;
       }

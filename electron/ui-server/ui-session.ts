@@ -43,8 +43,10 @@ export class UiSession {
   pageAccess(req: http.IncomingMessage): PageAccess {
     const token = new URL(req.url ?? '/', 'http://localhost').searchParams.get('token');
     if (token !== null) {
-      if (!same(token, this.urlToken)) return { kind: 'refused', why: 'this is not the link `longhaul ui` printed: open the one it printed, or run it again for a new one' };
-      if (this.tokenUsed) return { kind: 'refused', why: 'this link was already used once (it works once): use the tab it opened, or run `longhaul ui` again for a new one' };
+      if (!same(token, this.urlToken))
+        return { kind: 'refused', why: 'this is not the link `longhaul ui` printed: open the one it printed, or run it again for a new one' };
+      if (this.tokenUsed)
+        return { kind: 'refused', why: 'this link was already used once (it works once): use the tab it opened, or run `longhaul ui` again for a new one' };
       this.tokenUsed = true;
       return { kind: 'exchange', setCookie: `${this.cookieName}=${this.secret}; HttpOnly; SameSite=Strict; Path=/` };
     }

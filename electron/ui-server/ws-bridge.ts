@@ -26,7 +26,11 @@ export class WsBridge {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD_BYTES });
   droppedSamples = 0;
 
-  constructor(private readonly backend: AppBackend, private readonly session: UiSession, private readonly port: () => number) {
+  constructor(
+    private readonly backend: AppBackend,
+    private readonly session: UiSession,
+    private readonly port: () => number,
+  ) {
     this.wss.on('connection', (ws) => this.onConnection(ws));
   }
 

@@ -35,12 +35,13 @@ const WHOLE_BELOW = 2000;
 
 /** The pretty-printed JSON of `value`, in pieces. */
 export function* jsonChunks(value: unknown, depth = 0, key = ''): Generator<string> {
-  const v = value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function'
-    ? (value as { toJSON(k: string): unknown }).toJSON(key)
-    : value;
+  const v =
+    value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function'
+      ? (value as { toJSON(k: string): unknown }).toJSON(key)
+      : value;
   if (v === null || typeof v !== 'object' || smallerThan(v, WHOLE_BELOW) > 0) {
     const text = JSON.stringify(v, null, 2);
-    yield depth ? text.replaceAll('\n', PADS[depth] ??= '\n' + STEP.repeat(depth)) : text;
+    yield depth ? text.replaceAll('\n', (PADS[depth] ??= '\n' + STEP.repeat(depth))) : text;
     return;
   }
   const pad = '\n' + STEP.repeat(depth + 1);

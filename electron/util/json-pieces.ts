@@ -20,7 +20,10 @@
 
 /** The text is not JSON; `offset` is the byte where that became clear. */
 export class JsonSyntaxError extends Error {
-  constructor(message: string, readonly offset: number) {
+  constructor(
+    message: string,
+    readonly offset: number,
+  ) {
     super(`${message} at byte ${offset}`);
     this.name = 'JsonSyntaxError';
   }

@@ -12,7 +12,12 @@ export function dial(host: string, port: number, timeoutMs: number, localAddress
     const socket = net.connect({ host, port, ...(localAddress ? { localAddress } : {}) });
     const timer = setTimeout(() => {
       socket.destroy();
-      reject(new PeerError('LH_ERR_TIMEOUT', `no answer from ${host}:${port} within ${timeoutMs / 1000} s: is a responder running there (longhaul listen), and does a firewall let port ${port} through?`));
+      reject(
+        new PeerError(
+          'LH_ERR_TIMEOUT',
+          `no answer from ${host}:${port} within ${timeoutMs / 1000} s: is a responder running there (longhaul listen), and does a firewall let port ${port} through?`,
+        ),
+      );
     }, timeoutMs);
     socket.once('connect', () => {
       clearTimeout(timer);
@@ -21,7 +26,12 @@ export function dial(host: string, port: number, timeoutMs: number, localAddress
     socket.once('error', (err: NodeJS.ErrnoException) => {
       clearTimeout(timer);
       if (err.code === 'ECONNREFUSED') {
-        reject(new PeerError('LH_ERR_REFUSED', `${host}:${port} refused the connection: no responder is listening there (start one with: longhaul listen --port ${port})`));
+        reject(
+          new PeerError(
+            'LH_ERR_REFUSED',
+            `${host}:${port} refused the connection: no responder is listening there (start one with: longhaul listen --port ${port})`,
+          ),
+        );
       } else {
         reject(new PeerError('LH_ERR_PEER_GONE', `cannot reach ${host}:${port}: ${err.code ?? err.message}`));
       }

@@ -65,7 +65,10 @@ export function sameFile(a: string, b: string, host: Pick<HostPaths, 'platform' 
  * Windows would turn into something else, or that two flags share.
  * Throws ArgumentError (exit 2) naming the flag and the path as typed.
  */
-export function checkOutputFiles(files: readonly OutputFile[], host: Pick<HostPaths, 'platform' | 'cwd'> = { platform: process.platform, cwd: process.cwd() }): void {
+export function checkOutputFiles(
+  files: readonly OutputFile[],
+  host: Pick<HostPaths, 'platform' | 'cwd'> = { platform: process.platform, cwd: process.cwd() },
+): void {
   const given = files.filter((f): f is { flag: string; path: string } => f.path !== undefined);
   for (const f of given) {
     if (f.path.trim() === '') throw new ArgumentError(`${f.flag} needs a file name`, f.flag);

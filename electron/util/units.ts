@@ -8,7 +8,15 @@ import { EXAMPLES, parseDuration as parseDurationText, parseRate as parseRateTex
 import { ArgumentError } from './errors.js';
 
 export {
-  formatBinaryBytes, formatBitMetres, formatBytes, formatMs, formatRate, formatRateShort, formatRtt, formatSeconds, groupDigits,
+  formatBinaryBytes,
+  formatBitMetres,
+  formatBytes,
+  formatMs,
+  formatRate,
+  formatRateShort,
+  formatRtt,
+  formatSeconds,
+  groupDigits,
 } from '../contract/units.js';
 
 function valueOf(r: Parsed, text: string, what: string, flag?: string): number {

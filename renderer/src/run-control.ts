@@ -15,7 +15,12 @@ const PHASE_ORDER: RunPhase[] = ['hello', 'params', 'streams', 'start', 'running
 /** Who sends stream `id`: the engine's own rule (contract/stream-plan.ts). */
 export { senderOf };
 
-export async function startRun(params: UiRunParams, distanceMeters: number | null, link: LinkChoice, pathRateBitsPerSec: number | null = null): Promise<string | null> {
+export async function startRun(
+  params: UiRunParams,
+  distanceMeters: number | null,
+  link: LinkChoice,
+  pathRateBitsPerSec: number | null = null,
+): Promise<string | null> {
   const partner = splitPartner(app.partner, partnerDefaultPort());
   if (!partner) return 'the partner address is not HOST or HOST:PORT';
   // An iperf3 server speaks no Longhaul: the emulator's control hook has no one to talk to, so it goes direct.
@@ -25,7 +30,14 @@ export async function startRun(params: UiRunParams, distanceMeters: number | nul
   app.group = null;
   app.distanceMeters = distanceMeters;
   try {
-    const { runId } = await api.startRun({ host: partner.host, port: partner.port, params, link, partner: kind, ...(pathRateBitsPerSec !== null && kind !== 'iperf3' ? { pathRateBitsPerSec } : {}) });
+    const { runId } = await api.startRun({
+      host: partner.host,
+      port: partner.port,
+      params,
+      link,
+      partner: kind,
+      ...(pathRateBitsPerSec !== null && kind !== 'iperf3' ? { pathRateBitsPerSec } : {}),
+    });
     // Raw object: $state would proxy the series, and a chart must not read through proxies 10×/s.
     app.run = { ...newLiveRun(runId, params, senderOf(params.direction, params.streams), link), partner: kind };
     app.screen = 'run';
@@ -43,8 +55,15 @@ export async function startGroupRun(params: UiRunParams, distanceMeters: number 
   try {
     const { runId } = await api.startGroupRun({ peers, params });
     const run = newLiveRun(runId, params, senderOf(params.direction, params.streams));
-    const series = (view: 'receiver' | 'sender') => new GroupSeries({ view, direction: params.direction, senderOf: senderOf(params.direction, params.streams), peerCount: peers.length });
-    const group: GroupLive = { peers, phases: peers.map(() => 'hello'), hostnames: peers.map(() => null), receiver: series('receiver'), sender: series('sender') };
+    const series = (view: 'receiver' | 'sender') =>
+      new GroupSeries({ view, direction: params.direction, senderOf: senderOf(params.direction, params.streams), peerCount: peers.length });
+    const group: GroupLive = {
+      peers,
+      phases: peers.map(() => 'hello'),
+      hostnames: peers.map(() => null),
+      receiver: series('receiver'),
+      sender: series('sender'),
+    };
     app.run = { ...run, group };
     app.screen = 'run';
     return null;

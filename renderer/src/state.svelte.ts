@@ -3,7 +3,20 @@
  * screen → partner → link → test form → run → result. Screens read and write
  * it; only `run-control.ts` talks to the API about runs.
  */
-import { IPERF3_DEFAULT_PORT, type BypassState, type ConnectionCheck, type HistoryEntry, type Iperf3ServerStatus, type LinkChoice, type PartnerKind, type ResponderStatus, type RunPhase, type SystemInfo, type UiLinkPreset, type UiRunParams } from '../../electron/contract/api.js';
+import {
+  IPERF3_DEFAULT_PORT,
+  type BypassState,
+  type ConnectionCheck,
+  type HistoryEntry,
+  type Iperf3ServerStatus,
+  type LinkChoice,
+  type PartnerKind,
+  type ResponderStatus,
+  type RunPhase,
+  type SystemInfo,
+  type UiLinkPreset,
+  type UiRunParams,
+} from '../../electron/contract/api.js';
 import type { LonghaulGroupResult } from '../../electron/contract/group.js';
 import type { LonghaulResult } from '../../electron/contract/result.js';
 import type { GroupSeries } from './lib/group-series.js';
@@ -96,7 +109,12 @@ class AppState {
   iperf3Server = $state<Iperf3ServerStatus | null>(null);
   /** true while the local responder was started by "Both on this PC". */
   loopback = $state(false);
-  sweepForm = $state<SweepForm>({ ...DEFAULT_SWEEP_FORM, directions: [...DEFAULT_SWEEP_FORM.directions], links: [...DEFAULT_SWEEP_FORM.links], paths: [...DEFAULT_SWEEP_FORM.paths] });
+  sweepForm = $state<SweepForm>({
+    ...DEFAULT_SWEEP_FORM,
+    directions: [...DEFAULT_SWEEP_FORM.directions],
+    links: [...DEFAULT_SWEEP_FORM.links],
+    paths: [...DEFAULT_SWEEP_FORM.paths],
+  });
   /** Seeds the plan's shuffle; drawn once per form, so the plan shown is the plan started. */
   sweepSeed = $state(Math.floor(Math.random() * 2 ** 32));
   /** The sweep on the Sweep screen (running, or opened from History); raw: the chart keeps its own copies. */
@@ -107,7 +125,7 @@ export const app = new AppState();
 
 /** The port a partner address without one means: iperf3's own for an iperf3 partner. */
 export function partnerDefaultPort(): number {
-  return app.partnerKind === 'iperf3' ? IPERF3_DEFAULT_PORT : app.system?.defaultPort ?? 5211;
+  return app.partnerKind === 'iperf3' ? IPERF3_DEFAULT_PORT : (app.system?.defaultPort ?? 5211);
 }
 
 /** host[:port] as typed → parts (IPv6 in brackets). null when it does not parse. */
@@ -120,7 +138,12 @@ export function splitPartner(text: string, defaultPort: number): { host: string;
   return { host: m[1], port };
 }
 
-export function newLiveRun(runId: string, params: UiRunParams | null, senderOf: (id: number) => 'controller' | 'responder', link: LinkChoice = { kind: 'direct' }): LiveRun {
+export function newLiveRun(
+  runId: string,
+  params: UiRunParams | null,
+  senderOf: (id: number) => 'controller' | 'responder',
+  link: LinkChoice = { kind: 'direct' },
+): LiveRun {
   return {
     runId,
     params,
@@ -141,5 +164,8 @@ export function newLiveRun(runId: string, params: UiRunParams | null, senderOf: 
 
 /** The partners ticked on the Pair screen's list, parsed (unparseable ones are left out). */
 export function tickedPartners(defaultPort: number): { host: string; port: number }[] {
-  return app.partners.filter((p) => p.ticked).map((p) => splitPartner(p.address, defaultPort)).filter((p): p is { host: string; port: number } => p !== null);
+  return app.partners
+    .filter((p) => p.ticked)
+    .map((p) => splitPartner(p.address, defaultPort))
+    .filter((p): p is { host: string; port: number } => p !== null);
 }

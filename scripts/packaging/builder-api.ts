@@ -26,7 +26,10 @@ export interface BuilderConfig {
 export type PathFilter = (relPath: string, isDirectory: boolean) => boolean;
 
 type Filter = (file: string, stat: { isDirectory(): boolean }) => boolean;
-interface Matcher { from: string; createFilter(): Filter }
+interface Matcher {
+  from: string;
+  createFilter(): Filter;
+}
 interface ConfigModule {
   getConfig(projectDir: string, configPath: string | null, fromOptions: unknown): Promise<BuilderConfig>;
   validateConfiguration(config: BuilderConfig, debugLogger: DebugLogger): Promise<void>;
@@ -36,11 +39,21 @@ interface MetadataModule {
   checkMetadata(metadata: unknown, devMetadata: unknown, appPackageFile: string, devAppPackageFile: string): void;
 }
 interface FileMatcherModule {
-  getMainFileMatchers(appDir: string, destination: string, expand: (s: string) => string, platformOptions: object,
-    platformPackager: object, outDir: string, isElectronCompile: boolean): Matcher[];
+  getMainFileMatchers(
+    appDir: string,
+    destination: string,
+    expand: (s: string) => string,
+    platformOptions: object,
+    platformPackager: object,
+    outDir: string,
+    isElectronCompile: boolean,
+  ): Matcher[];
   getFileMatchers(config: BuilderConfig, name: string, destination: string, options: object): Matcher[] | null;
 }
-interface DebugLogger { isEnabled: boolean; add(key: string, value: unknown): void }
+interface DebugLogger {
+  isEnabled: boolean;
+  add(key: string, value: unknown): void;
+}
 
 const libRequire = createRequire(createRequire(import.meta.url).resolve('electron-builder'));
 const lib = {
@@ -88,7 +101,9 @@ export async function validateBuilderConfig(projectDir: string, config: BuilderC
 
 /** Options electron-builder's schema does not know ("nsis.oneClik"), from the same schema and ajv it uses. */
 function unknownOptions(config: BuilderConfig): string[] {
-  type Ajv = new (o: object) => { compile(s: object): ((d: unknown) => boolean) & { errors?: { instancePath: string; keyword: string; params: { additionalProperty?: string } }[] } };
+  type Ajv = new (o: object) => {
+    compile(s: object): ((d: unknown) => boolean) & { errors?: { instancePath: string; keyword: string; params: { additionalProperty?: string } }[] };
+  };
   const ajvModule = appLibRequire('ajv') as { default: Ajv };
   const validate = new ajvModule.default({ allErrors: true, strict: false }).compile(appLibRequire('app-builder-lib/scheme.json') as object);
   validate(structuredClone(config));
@@ -125,8 +140,11 @@ export function filesFilter(dir: string, config: BuilderConfig): PathFilter {
   const projectDir = path.resolve(dir);
   const copy = structuredClone(config);
   const info = {
-    projectDir, buildResourcesDir: copy.directories?.buildResources ?? 'build', config: copy,
-    isPrepackedAppAsar: false, debugLogger: QUIET_LOGGER,
+    projectDir,
+    buildResourcesDir: copy.directories?.buildResources ?? 'build',
+    config: copy,
+    isPrepackedAppAsar: false,
+    debugLogger: QUIET_LOGGER,
   };
   const outDir = outDirOf(projectDir, copy);
   const matchers = lib.files().getMainFileMatchers(projectDir, '/app', (s) => s, {}, { info }, outDir, false);
@@ -139,7 +157,10 @@ export function filesFilter(dir: string, config: BuilderConfig): PathFilter {
 export function asarUnpackFilter(dir: string, config: BuilderConfig): PathFilter | null {
   const projectDir = path.resolve(dir);
   const matchers = lib.files().getFileMatchers(config, 'asarUnpack', '/app', {
-    macroExpander: (s: string) => s, customBuildOptions: {}, globalOutDir: outDirOf(projectDir, config), defaultSrc: projectDir,
+    macroExpander: (s: string) => s,
+    customBuildOptions: {},
+    globalOutDir: outDirOf(projectDir, config),
+    defaultSrc: projectDir,
   });
   if (!matchers || matchers.length === 0) return null;
   return toPathFilter(projectDir, matchers[0]!.createFilter());

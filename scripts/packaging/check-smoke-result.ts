@@ -36,9 +36,15 @@ export function smokeResultProblems(doc: LonghaulResult, windowBytes = SMOKE_WIN
     for (const end of ['send', 'receive'] as const) {
       const view = s[end];
       const label = endLabel(s.id, end, view);
-      if (!view) { problems.push(`${label}: no report`); continue; }
+      if (!view) {
+        problems.push(`${label}: no report`);
+        continue;
+      }
       const socket = view.socket;
-      if (!socket) { problems.push(`${label}: no socket report`); continue; }
+      if (!socket) {
+        problems.push(`${label}: no socket report`);
+        continue;
+      }
       if (socket.requestedBytes !== windowBytes) problems.push(`${label}: socket.requestedBytes is ${socket.requestedBytes}, expected ${windowBytes}`);
       if (socket.appliedBeforeHandshake !== true) {
         const why = socket.unavailable.find((u) => u.field === 'window')?.reason;
@@ -49,8 +55,10 @@ export function smokeResultProblems(doc: LonghaulResult, windowBytes = SMOKE_WIN
     if (sender) {
       const samples = sender.tcp ?? [];
       const label = endLabel(s.id, 'send', sender);
-      if (!samples.some((x) => typeof x.rttUs === 'number' && x.rttUs > 0)) problems.push(`${label}: no RTT in any TCP_INFO sample (${samples.length} samples)${unavailableNote(doc, sender)}`);
-      if (!samples.some((x) => typeof x.sndCwndBytes === 'number' && x.sndCwndBytes > 0)) problems.push(`${label}: no cwnd in any TCP_INFO sample (${samples.length} samples)${unavailableNote(doc, sender)}`);
+      if (!samples.some((x) => typeof x.rttUs === 'number' && x.rttUs > 0))
+        problems.push(`${label}: no RTT in any TCP_INFO sample (${samples.length} samples)${unavailableNote(doc, sender)}`);
+      if (!samples.some((x) => typeof x.sndCwndBytes === 'number' && x.sndCwndBytes > 0))
+        problems.push(`${label}: no cwnd in any TCP_INFO sample (${samples.length} samples)${unavailableNote(doc, sender)}`);
     }
   }
   return problems;
@@ -58,7 +66,9 @@ export function smokeResultProblems(doc: LonghaulResult, windowBytes = SMOKE_WIN
 
 /** What the run said it could not measure on that side's TCP_INFO, to say why RTT or cwnd is missing. */
 function unavailableNote(doc: LonghaulResult, view: EndView): string {
-  const reasons = (doc.unavailable ?? []).filter((u) => u.side === view.side && (u.field === 'tcp' || u.field.startsWith('tcp.'))).map((u) => `${u.field}: ${u.reason}`);
+  const reasons = (doc.unavailable ?? [])
+    .filter((u) => u.side === view.side && (u.field === 'tcp' || u.field.startsWith('tcp.')))
+    .map((u) => `${u.field}: ${u.reason}`);
   return reasons.length ? `; unavailable: ${[...new Set(reasons)].join('; ')}` : '';
 }
 
@@ -70,9 +80,11 @@ export function describeEnds(doc: LonghaulResult): string[] {
       const v = s[end];
       const so = v?.socket;
       const last = v?.tcp?.at(-1);
-      lines.push(`${endLabel(s.id, end, v)}: io ${v?.io ?? '?'}, window ${so?.requestedBytes ?? '?'} B applied before handshake ${so?.appliedBeforeHandshake ?? '?'}, ` +
-        `SO_RCVBUF ${so?.rcvBufBytes ?? '?'}, TCP_INFO ${so?.tcpInfoSource ?? 'none'}` +
-        (end === 'send' ? `, RTT ${last?.rttUs ?? '?'} µs, cwnd ${last?.sndCwndBytes ?? '?'} B` : ''));
+      lines.push(
+        `${endLabel(s.id, end, v)}: io ${v?.io ?? '?'}, window ${so?.requestedBytes ?? '?'} B applied before handshake ${so?.appliedBeforeHandshake ?? '?'}, ` +
+          `SO_RCVBUF ${so?.rcvBufBytes ?? '?'}, TCP_INFO ${so?.tcpInfoSource ?? 'none'}` +
+          (end === 'send' ? `, RTT ${last?.rttUs ?? '?'} µs, cwnd ${last?.sndCwndBytes ?? '?'} B` : ''),
+      );
     }
   }
   return lines;

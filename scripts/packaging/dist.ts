@@ -87,13 +87,17 @@ async function main(): Promise<void> {
   makeIcons(path.join(projectDir, 'build', 'icon.svg'), path.join(projectDir, 'build'));
   step(done, 'icons generated from build/icon.svg (PNG, ICO, ICNS)');
 
-  const arches = buildTargets(config).filter((t) => t.platform === PLATFORM_OF[os]).map((t) => t.arch);
+  const arches = buildTargets(config)
+    .filter((t) => t.platform === PLATFORM_OF[os])
+    .map((t) => t.arch);
   if (process.argv.includes('--skip-prebuild')) {
     const absent = arches.map((a) => prebuildPath(PLATFORM_OF[os], a)).filter((p) => !existsSync(path.join(projectDir, p)));
     if (absent.length > 0) console.warn(`longhaul dist: ! native prebuilds missing (the app would run without the addon): ${absent.join(', ')}`);
   } else if (PLATFORM_OF[os] !== process.platform) {
     const names = arches.map((a) => `${PLATFORM_OF[os]}-${a}`).join(', ');
-    console.warn(`longhaul dist: ! the native addon for ${names} can only be compiled on ${PLATFORM_OF[os]} (the release workflow does); without it the packaged app runs on the OS default window`);
+    console.warn(
+      `longhaul dist: ! the native addon for ${names} can only be compiled on ${PLATFORM_OF[os]} (the release workflow does); without it the packaged app runs on the OS default window`,
+    );
   } else {
     try {
       prebuildNative(projectDir, arches);

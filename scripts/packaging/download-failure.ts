@@ -10,9 +10,25 @@
 export type Artifact = 'electron' | 'nsis' | 'appimage' | 'winCodeSign' | 'other';
 
 /** A classified download failure. */
-export interface DownloadFailure { artifact: Artifact; url: string | null; reason: string }
+export interface DownloadFailure {
+  artifact: Artifact;
+  url: string | null;
+  reason: string;
+}
 
-const NETWORK_CODES = ['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENETUNREACH', 'EHOSTUNREACH', 'EPROTO', 'CERT_', 'UNABLE_TO_GET_ISSUER_CERT', 'SELF_SIGNED_CERT'];
+const NETWORK_CODES = [
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'EPROTO',
+  'CERT_',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'SELF_SIGNED_CERT',
+];
 const HTTP_STATUS = /\b(?:HTTPError|Response code|status(?: code)?)[^0-9]{0,20}([45]\d\d)\b/i;
 const URL_RE = /https?:\/\/[^\s'")]+/;
 

@@ -37,7 +37,11 @@ import type { ProbeRecord } from './makensis-probe.js';
 export const EXIT_PLUGINS_MISSING = 4;
 
 /** This machine's replacements for electron-builder's downloads. */
-export interface LocalTools { makensis: string; nsisDir: string; sevenZip: string }
+export interface LocalTools {
+  makensis: string;
+  nsisDir: string;
+  sevenZip: string;
+}
 
 /** What `buildWithLocalTools` did. */
 export interface LocalNsisReport {
@@ -73,14 +77,19 @@ export function findLocalTools(): LocalTools | { missing: string[] } {
 /** A Windows exe to stand in for Electron's: a small x64 console program that npm ships with electron-builder. */
 export function defaultStandInExe(): string {
   const require = createRequire(import.meta.url);
-  const squirrel = require.resolve('electron-winstaller/package.json', { paths: [path.dirname(require.resolve('app-builder-lib/package.json', { paths: [path.dirname(require.resolve('electron-builder'))] }))] });
+  const squirrel = require.resolve('electron-winstaller/package.json', {
+    paths: [path.dirname(require.resolve('app-builder-lib/package.json', { paths: [path.dirname(require.resolve('electron-builder'))] }))],
+  });
   return path.join(path.dirname(squirrel), 'vendor', '7z-x64.exe');
 }
 
 /** Records every request and answers 404: a download electron-builder attempts fails at once, on record. */
 async function refusingMirror(): Promise<{ url: string; requests: string[]; close(): void }> {
   const requests: string[] = [];
-  const server = http.createServer((req, res) => { requests.push(req.url ?? ''); res.writeHead(404).end(); });
+  const server = http.createServer((req, res) => {
+    requests.push(req.url ?? '');
+    res.writeHead(404).end();
+  });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, requests, close: () => server.close() };
 }
@@ -90,7 +99,12 @@ async function refusingMirror(): Promise<{ url: string; requests: string[]; clos
  * electron-builder reads its tool overrides from process.env, so this sets them there
  * for good: run it in a process of its own (as `main` below does).
  */
-export async function buildWithLocalTools(projectDir: string, outDir: string, tools: LocalTools, opts: { exe?: string; resources?: string } = {}): Promise<LocalNsisReport> {
+export async function buildWithLocalTools(
+  projectDir: string,
+  outDir: string,
+  tools: LocalTools,
+  opts: { exe?: string; resources?: string } = {},
+): Promise<LocalNsisReport> {
   const started = Date.now();
   const work = path.join(outDir, 'local-tools');
   const probeDir = path.join(work, 'makensis-probe');
@@ -109,11 +123,17 @@ export async function buildWithLocalTools(projectDir: string, outDir: string, to
 
   const mirror = await refusingMirror();
   Object.assign(process.env, {
-    ELECTRON_BUILDER_NSIS_DIR: path.dirname(shim), ELECTRON_BUILDER_NSIS_RESOURCES_DIR: resources,
-    ELECTRON_BUILDER_7ZIP_PATH: tools.sevenZip, USE_SYSTEM_WINE: 'true',
-    LONGHAUL_MAKENSIS: tools.makensis, LONGHAUL_MAKENSIS_PROBE_DIR: probeDir,
-    ELECTRON_MIRROR: mirror.url, ELECTRON_BUILDER_BINARIES_MIRROR: mirror.url, ELECTRON_BUILDER_BINARIES_ALLOW_HTTP: 'true',
-    ELECTRON_CACHE: path.join(work, 'electron-cache'), ELECTRON_BUILDER_CACHE: path.join(work, 'builder-cache'),
+    ELECTRON_BUILDER_NSIS_DIR: path.dirname(shim),
+    ELECTRON_BUILDER_NSIS_RESOURCES_DIR: resources,
+    ELECTRON_BUILDER_7ZIP_PATH: tools.sevenZip,
+    USE_SYSTEM_WINE: 'true',
+    LONGHAUL_MAKENSIS: tools.makensis,
+    LONGHAUL_MAKENSIS_PROBE_DIR: probeDir,
+    ELECTRON_MIRROR: mirror.url,
+    ELECTRON_BUILDER_BINARIES_MIRROR: mirror.url,
+    ELECTRON_BUILDER_BINARIES_ALLOW_HTTP: 'true',
+    ELECTRON_CACHE: path.join(work, 'electron-cache'),
+    ELECTRON_BUILDER_CACHE: path.join(work, 'builder-cache'),
   });
   const config = await loadBuilderConfig(projectDir);
   const win = config.win as Record<string, unknown>;
@@ -127,7 +147,9 @@ export async function buildWithLocalTools(projectDir: string, outDir: string, to
       targets: builder.Platform.WINDOWS.createTarget('nsis', builder.Arch.x64),
       publish: 'never',
       config: {
-        ...(config as object), electronVersion: electronVersionFor(projectDir).version, electronDist,
+        ...(config as object),
+        electronVersion: electronVersionFor(projectDir).version,
+        electronDist,
         directories: { ...config.directories, output: outDir },
         win: { ...win, icon: path.join(icons, 'icon.ico'), signAndEditExecutable: false },
         nsis: { ...nsis, packElevateHelper: false },
@@ -142,18 +164,31 @@ export async function buildWithLocalTools(projectDir: string, outDir: string, to
   const probeFile = path.join(probeDir, 'probe.json');
   const archive = readdirSync(outDir).find((f) => /-x64\.nsis\.7z$/.test(f));
   return {
-    installer, error, appArchive: archive ? path.join(outDir, archive) : null, pluginsDir: path.join(resources, 'plugins'),
+    installer,
+    error,
+    appArchive: archive ? path.join(outDir, archive) : null,
+    pluginsDir: path.join(resources, 'plugins'),
     plugins: existsSync(probeFile) ? (JSON.parse(readFileSync(probeFile, 'utf8')) as ProbeRecord) : null,
-    downloads: mirror.requests, seconds: (Date.now() - started) / 1000,
+    downloads: mirror.requests,
+    seconds: (Date.now() - started) / 1000,
   };
 }
 
 async function main(): Promise<void> {
-  const arg = (name: string): string | undefined => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : undefined; };
+  const arg = (name: string): string | undefined => {
+    const i = process.argv.indexOf(name);
+    return i > 0 ? process.argv[i + 1] : undefined;
+  };
   const out = arg('--out');
-  if (!out) { console.error('usage: local-nsis.js --out DIR [--exe FILE] [--resources DIR]'); process.exit(2); }
+  if (!out) {
+    console.error('usage: local-nsis.js --out DIR [--exe FILE] [--resources DIR]');
+    process.exit(2);
+  }
   const tools = findLocalTools();
-  if ('missing' in tools) { console.error(`local-nsis: missing ${tools.missing.join(', ')}`); process.exit(1); }
+  if ('missing' in tools) {
+    console.error(`local-nsis: missing ${tools.missing.join(', ')}`);
+    process.exit(1);
+  }
   const projectDir = fileURLToPath(new URL('../../../', import.meta.url));
   const report = await buildWithLocalTools(projectDir, path.resolve(out), tools, { exe: arg('--exe'), resources: arg('--resources') });
   console.log(JSON.stringify(report, null, 2));
@@ -161,5 +196,8 @@ async function main(): Promise<void> {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
-  main().catch((err: unknown) => { console.error(`local-nsis: ${(err as Error).stack ?? String(err)}`); process.exit(1); });
+  main().catch((err: unknown) => {
+    console.error(`local-nsis: ${(err as Error).stack ?? String(err)}`);
+    process.exit(1);
+  });
 }

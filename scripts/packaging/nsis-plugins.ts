@@ -61,7 +61,10 @@ export interface PluginProbe {
 function errorLines(output: string, from: number): string[] {
   const lines = output.slice(from).split(/\r?\n/);
   const end = lines.findIndex((l) => /aborting creation process/.test(l));
-  return lines.slice(0, end < 0 ? 20 : end + 1).map((l) => l.trim()).filter(Boolean);
+  return lines
+    .slice(0, end < 0 ? 20 : end + 1)
+    .map((l) => l.trim())
+    .filter(Boolean);
 }
 
 /** The warnings makensis lists at the end of its output ("2 warnings:" then one per line), without duplicates. */
@@ -70,7 +73,14 @@ function warningsOf(output: string): string[] {
   const at = lines.findIndex((l) => /^\d+ warnings?:$/.test(l.trim()));
   if (at < 0) return [];
   const end = lines.findIndex((l, i) => i > at && l.trim() === '');
-  return [...new Set(lines.slice(at + 1, end < 0 ? undefined : end).map((l) => l.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      lines
+        .slice(at + 1, end < 0 ? undefined : end)
+        .map((l) => l.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 /**
@@ -83,7 +93,12 @@ export function probeMissingPlugins(makensis: string, args: string[], script: Bu
   mkdirSync(stubDir, { recursive: true });
   // The trial installer goes to the scratch folder, never to electron-builder's output.
   const warningsAreErrors = args.includes('-WX');
-  const options = [...args.slice(0, -1).filter((a) => a !== '-WX'), `-X!addplugindir /${PLUGIN_ARCH} "${stubDir}"`, `-XOutFile "${path.join(scratch, 'trial-installer.exe')}"`, '-'];
+  const options = [
+    ...args.slice(0, -1).filter((a) => a !== '-WX'),
+    `-X!addplugindir /${PLUGIN_ARCH} "${stubDir}"`,
+    `-XOutFile "${path.join(scratch, 'trial-installer.exe')}"`,
+    '-',
+  ];
   const stubs = new Map<string, Set<string>>();
   const gaps: PluginGap[] = [];
   for (let i = 0; i < MAX_GAPS; i++) {

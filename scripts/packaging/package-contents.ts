@@ -11,7 +11,10 @@ import { asarUnpackFilter, filesFilter, type BuilderConfig, type PathFilter } fr
 import { prebuildPath } from './prebuild-native.js';
 
 /** One platform-arch the configuration produces installers for. */
-export interface BuildTarget { platform: NodeJS.Platform; arch: string }
+export interface BuildTarget {
+  platform: NodeJS.Platform;
+  arch: string;
+}
 
 /** The verdict, with the evidence. Every list empty = the package is complete. */
 export interface ContentsReport {
@@ -51,7 +54,13 @@ export function selects(filter: PathFilter, relPath: string, isDirectory = false
 }
 
 /** What must never be in the package, whatever the globs say. */
-const MUST_STAY_OUT = ['native/build/Release/longhaul_native.node', 'native/src/addon.cc', 'dist/test/engine/controller.test.js', 'electron/main.ts', 'build/installer.nsh'];
+const MUST_STAY_OUT = [
+  'native/build/Release/longhaul_native.node',
+  'native/src/addon.cc',
+  'dist/test/engine/controller.test.js',
+  'electron/main.ts',
+  'build/installer.nsh',
+];
 
 /** Checks the built project in `projectDir` (run `npm run build` first) against `config`. */
 export function checkPackageContents(projectDir: string, config: BuilderConfig): ContentsReport {
@@ -61,10 +70,7 @@ export function checkPackageContents(projectDir: string, config: BuilderConfig):
   const unpack = asarUnpackFilter(projectDir, config);
   const targets = buildTargets(config);
 
-  const notPackaged = [
-    ...graph.files.filter((f) => !selects(files, f)),
-    ...graph.directories.filter((d) => !selects(files, d, true)),
-  ];
+  const notPackaged = [...graph.files.filter((f) => !selects(files, f)), ...graph.directories.filter((d) => !selects(files, d, true))];
   const nativeProblems: string[] = [];
   for (const t of targets) {
     const p = prebuildPath(t.platform, t.arch);

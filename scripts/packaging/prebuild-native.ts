@@ -39,7 +39,8 @@ export function prebuildNative(projectDir: string, arches: string[]): string[] {
     const args = [bin, '--napi', '--strip', ...libcTag, '--name', 'node.napi', '--arch', arch];
     const env = { ...process.env, ...(nodedir ? { npm_config_nodedir: nodedir } : {}) };
     const r = spawnSync(process.execPath, args, { cwd: path.join(projectDir, 'native'), stdio: 'inherit', env });
-    if (r.status !== 0) throw new Error(`prebuildify for ${process.platform}-${arch} exited with ${r.status ?? r.signal} (is a C++ compiler for ${arch} installed?)`);
+    if (r.status !== 0)
+      throw new Error(`prebuildify for ${process.platform}-${arch} exited with ${r.status ?? r.signal} (is a C++ compiler for ${arch} installed?)`);
     const out = prebuildPath(process.platform, arch);
     if (!existsSync(path.join(projectDir, out))) throw new Error(`prebuildify finished but ${out} is missing`);
     built.push(out);

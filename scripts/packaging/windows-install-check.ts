@@ -69,10 +69,16 @@ async function waitFor(what: () => boolean, ms: number): Promise<boolean> {
 function smokeFromInstalled(installDir: string, problems: string[]): void {
   const out = path.join(os.tmpdir(), `longhaul-installed-smoke-${process.pid}.json`);
   const cli = path.join(installDir, 'resources', 'app.asar', 'bin', 'longhaul.js');
-  const r = spawnSync(path.join(installDir, 'Longhaul.exe'), [cli, 'loopback', '-w', '64K', '-t', '3', '--json', out],
-    { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(path.join(installDir, 'Longhaul.exe'), [cli, 'loopback', '-w', '64K', '-t', '3', '--json', out], {
+    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   console.log(r.stdout);
-  if (r.status !== 0 || !existsSync(out)) { problems.push(`the installed CLI exited ${r.status ?? r.signal}: ${(r.stderr ?? '').slice(-1500)}`); return; }
+  if (r.status !== 0 || !existsSync(out)) {
+    problems.push(`the installed CLI exited ${r.status ?? r.signal}: ${(r.stderr ?? '').slice(-1500)}`);
+    return;
+  }
   const doc = JSON.parse(readFileSync(out, 'utf8')) as LonghaulResult;
   for (const line of describeEnds(doc)) console.log(`  ${line}`);
   problems.push(...smokeResultProblems(doc).map((p) => `installed CLI: ${p}`));
@@ -112,7 +118,10 @@ async function main(): Promise<void> {
     spawnSync(uninstaller.exe, uninstaller.args, { timeout: 120_000 });
     const gone = await waitFor(() => !existsSync(path.join(installDir, 'Longhaul.exe')) && !existsSync(startMenu) && uninstallEntry() === null, 120_000);
     step(`uninstalled in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    if (!gone) problems.push(`after uninstalling, still there: ${[existsSync(path.join(installDir, 'Longhaul.exe')) && 'Longhaul.exe', existsSync(startMenu) && 'the Start-menu shortcut', uninstallEntry() && 'the uninstall entry'].filter(Boolean).join(', ')}`);
+    if (!gone)
+      problems.push(
+        `after uninstalling, still there: ${[existsSync(path.join(installDir, 'Longhaul.exe')) && 'Longhaul.exe', existsSync(startMenu) && 'the Start-menu shortcut', uninstallEntry() && 'the uninstall entry'].filter(Boolean).join(', ')}`,
+      );
   }
   if (problems.length > 0) {
     console.error(`windows-install-check failed:\n  ${problems.join('\n  ')}`);
@@ -122,5 +131,8 @@ async function main(): Promise<void> {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
-  main().catch((err: unknown) => { console.error(`windows-install-check: ${(err as Error).stack ?? String(err)}`); process.exit(1); });
+  main().catch((err: unknown) => {
+    console.error(`windows-install-check: ${(err as Error).stack ?? String(err)}`);
+    process.exit(1);
+  });
 }

@@ -68,7 +68,13 @@ const newest = (files: string[]): number => Math.max(0, ...files.map(mtime));
 
 /** Header files (*.h) directly in `dirs`. */
 function headers(dirs: string[]): string[] {
-  return dirs.flatMap((d) => (existsSync(d) ? readdirSync(d).filter((f) => f.endsWith('.h')).map((f) => path.join(d, f)) : []));
+  return dirs.flatMap((d) =>
+    existsSync(d)
+      ? readdirSync(d)
+          .filter((f) => f.endsWith('.h'))
+          .map((f) => path.join(d, f))
+      : [],
+  );
 }
 
 /**
@@ -92,7 +98,7 @@ export async function buildNativeWin(projectDir = PROJECT_DIR, nodeExe = nodeExe
   checkTools();
   if (!existsSync(nodeExe)) throw new Error(`the Windows node.exe is not in the lane's cache (${nodeExe}); run scripts/windows-lane/setup.sh`);
   const include = nodeApiIncludeDir();
-  if (!include) throw new Error('the Node-API headers (node_api.h) are missing: install Debian\'s nodejs headers (/usr/include/node) or set npm_config_nodedir');
+  if (!include) throw new Error("the Node-API headers (node_api.h) are missing: install Debian's nodejs headers (/usr/include/node) or set npm_config_nodedir");
 
   const target = readGypTarget(path.join(projectDir, 'native', 'binding.gyp'), 'longhaul_native', 'win');
   const sources = [...target.sources, ...LANE_SOURCES.map((s) => path.join(projectDir, s))];
@@ -121,7 +127,9 @@ export async function buildNativeWin(projectDir = PROJECT_DIR, nodeExe = nodeExe
   if (upToDate) return { out, sources, compiled: 0, linked: false, seconds: (performance.now() - started) / 1000, workDir };
   await run(MINGW.cxx, ['-shared', '-static', '-s', '-o', linked, ...objects, libs.delayLib, ...target.libraries.map((l) => `-l${l}`)], 300_000, 'link').catch(
     (e: Error) => {
-      const hint = /undefined reference to `(uv_|v8|node::)/.test(e.message) ? '\nThe addon may call Node-API only (napi_*): libuv, V8 and Node\'s C++ API are not linked (scripts/windows-lane/node-api-imports.ts).' : '';
+      const hint = /undefined reference to `(uv_|v8|node::)/.test(e.message)
+        ? "\nThe addon may call Node-API only (napi_*): libuv, V8 and Node's C++ API are not linked (scripts/windows-lane/node-api-imports.ts)."
+        : '';
       throw new Error(e.message + hint);
     },
   );

@@ -36,7 +36,9 @@ export function run(cmd: string, args: string[], timeoutMs: number, label: strin
         if (output.trim()) process.stderr.write(output);
         resolve();
       } else {
-        reject(new Error(`${label}: ${cmd} ${signal === 'SIGKILL' ? `killed after ${timeoutMs / 1000} s` : `exited with ${code ?? signal}`}\n${output.trim()}`));
+        reject(
+          new Error(`${label}: ${cmd} ${signal === 'SIGKILL' ? `killed after ${timeoutMs / 1000} s` : `exited with ${code ?? signal}`}\n${output.trim()}`),
+        );
       }
     });
   });

@@ -55,12 +55,18 @@ describe('app backend', { timeout: 40_000 }, () => {
     assert.ok(samples.some((s) => s.side === 'responder') && samples.some((s) => s.side === 'controller'));
     // The last responder sample holds what arrived: the result's receiver bytes.
     const lastRx = samples.filter((s) => s.side === 'responder').at(-1)!;
-    assert.equal(lastRx.streams.reduce((a, s) => a + s[1], 0), e.result.total.bytes);
+    assert.equal(
+      lastRx.streams.reduce((a, s) => a + s[1], 0),
+      e.result.total.bytes,
+    );
 
     assert.ok(e.savedPath && e.savedPath.startsWith(dir));
     assert.deepEqual(JSON.parse(await readFile(e.savedPath!, 'utf8')), e.result);
     const list = await backend.call('listHistory', null);
-    assert.deepEqual(list.entries.map((h) => h.id), [e.result.id]);
+    assert.deepEqual(
+      list.entries.map((h) => h.id),
+      [e.result.id],
+    );
     const out = await backend.call('exportResult', { id: e.result.id, format: 'json' });
     assert.equal(out.kind, 'download');
     if (out.kind === 'download') assert.deepEqual(JSON.parse(out.text), e.result);
@@ -69,23 +75,40 @@ describe('app backend', { timeout: 40_000 }, () => {
       const x = await backend.call('exportResult', { id: e.result.id, format });
       assert.equal(x.kind, 'download');
       if (x.kind === 'download') assert.equal(x.text, renderReport(e.result, format), format);
-      assert.deepEqual(await backend.call('reportText', { id: e.result.id, format }), x.kind === 'download' ? { fileName: x.fileName, mimeType: x.mimeType, text: x.text } : null);
+      assert.deepEqual(
+        await backend.call('reportText', { id: e.result.id, format }),
+        x.kind === 'download' ? { fileName: x.fileName, mimeType: x.mimeType, text: x.text } : null,
+      );
     }
     const log = await backend.call('reportText', { id: e.result.id, format: 'console' });
     assert.match(log.fileName, /\.log$/);
-    assert.ok(log.text.includes(` ${(e.result.total.bytes / 1e6).toFixed(6)} `), 'the PetaBumps total (MEG) is the run\'s bytes');
+    assert.ok(log.text.includes(` ${(e.result.total.bytes / 1e6).toFixed(6)} `), "the PetaBumps total (MEG) is the run's bytes");
     // A direct run has no proxy to bypass.
     await assert.rejects(backend.call('setBypass', { runId, bypass: true }), { code: 'LH_ERR_NOT_FOUND' });
   });
 
   it('rejects bad requests with LH_ERR_BAD_ARGUMENT, naming the field', async () => {
     const good = { streams: 1, bufferBytes: 1024, windowBytes: null, bytes: null, seconds: 1, direction: 'forward', intervalSeconds: 1 };
-    await assert.rejects(backend.call('startRun', { host: '127.0.0.1', port, params: { ...good, streams: 0 }, link: { kind: 'direct' } }), (e: Error & { code: string }) => e.code === 'LH_ERR_BAD_ARGUMENT' && /params\.streams/.test(e.message));
+    await assert.rejects(
+      backend.call('startRun', { host: '127.0.0.1', port, params: { ...good, streams: 0 }, link: { kind: 'direct' } }),
+      (e: Error & { code: string }) => e.code === 'LH_ERR_BAD_ARGUMENT' && /params\.streams/.test(e.message),
+    );
     await assert.rejects(backend.call('checkPeer', { host: 'a b', port: 1 }), { code: 'LH_ERR_BAD_ARGUMENT' });
     await assert.rejects(backend.call('loadResult', { id: '../../x' }), { code: 'LH_ERR_BAD_ARGUMENT' });
     const settings = (await backend.call('linkPresets', null)).find((p) => p.name === 'satellite')!.settings;
-    await assert.rejects(backend.call('startRun', { host: '127.0.0.1', port, params: good, link: { kind: 'proxy', preset: 'satellite', settings: { ...settings, lossRatio: 0.9 } } }), (e: Error & { code: string }) => e.code === 'LH_ERR_BAD_ARGUMENT' && /lossRatio/.test(e.message));
-    await assert.rejects(backend.call('startRun', { host: '127.0.0.1', port, params: good, link: { kind: 'proxy', preset: null, settings: { ...settings, delayMs: -1 } } }), { code: 'LH_ERR_BAD_ARGUMENT' });
+    await assert.rejects(
+      backend.call('startRun', {
+        host: '127.0.0.1',
+        port,
+        params: good,
+        link: { kind: 'proxy', preset: 'satellite', settings: { ...settings, lossRatio: 0.9 } },
+      }),
+      (e: Error & { code: string }) => e.code === 'LH_ERR_BAD_ARGUMENT' && /lossRatio/.test(e.message),
+    );
+    await assert.rejects(
+      backend.call('startRun', { host: '127.0.0.1', port, params: good, link: { kind: 'proxy', preset: null, settings: { ...settings, delayMs: -1 } } }),
+      { code: 'LH_ERR_BAD_ARGUMENT' },
+    );
     await assert.rejects(backend.call('reportText', { id: 'abcdef0123456789', format: 'pdf' }), { code: 'LH_ERR_BAD_ARGUMENT' });
     await assert.rejects(backend.call('setBypass', { runId: 'x', bypass: 'yes' }), { code: 'LH_ERR_BAD_ARGUMENT' });
   });

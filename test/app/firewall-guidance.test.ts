@@ -83,12 +83,23 @@ describe('firewall guidance', { timeout: 60_000 }, () => {
     });
     const t0 = Date.now();
     const { port } = await host.start(0, '127.0.0.1');
-    const run = startRun({ host: '127.0.0.1', port: port!, params: { streams: 1, bufferBytes: 65536, windowBytes: null, bytes: 1 << 20, seconds: null, direction: 'forward', intervalSeconds: 1 }, security: controller });
+    const run = startRun({
+      host: '127.0.0.1',
+      port: port!,
+      params: { streams: 1, bufferBytes: 65536, windowBytes: null, bytes: 1 << 20, seconds: null, direction: 'forward', intervalSeconds: 1 },
+      security: controller,
+    });
     const result = await run.result;
     assert.equal(result.partial, false, result.partialReason ?? '');
-    assert.ok(statuses.some((s) => s.state === 'running'), 'the partner connected');
+    assert.ok(
+      statuses.some((s) => s.state === 'running'),
+      'the partner connected',
+    );
     // Wait past the hint's deadline (measured from listening), with margin for a loaded machine.
     await sleep(Math.max(0, hintAfterMs + 500 - (Date.now() - t0)));
-    assert.ok(statuses.every((s) => s.firewallHint === null), 'no hint after a partner came');
+    assert.ok(
+      statuses.every((s) => s.firewallHint === null),
+      'no hint after a partner came',
+    );
   });
 });

@@ -50,16 +50,29 @@ describe('app backend: group runs', { timeout: 60_000 }, () => {
     const g = e.group;
     assert.equal(g.schema, 'longhaul.group/1');
     assert.equal(g.partial, false, g.partialReason ?? '');
-    assert.deepEqual(g.peers.map((p) => p.address), peers.map((p) => `127.0.0.1:${p.port}`));
-    assert.deepEqual(g.peers.map((p) => p.role), ['receiver', 'receiver']);
-    assert.deepEqual(g.peers.map((p) => p.result.total.bytes), [PARAMS.bytes, PARAMS.bytes], 'each peer sent exactly what was asked');
+    assert.deepEqual(
+      g.peers.map((p) => p.address),
+      peers.map((p) => `127.0.0.1:${p.port}`),
+    );
+    assert.deepEqual(
+      g.peers.map((p) => p.role),
+      ['receiver', 'receiver'],
+    );
+    assert.deepEqual(
+      g.peers.map((p) => p.result.total.bytes),
+      [PARAMS.bytes, PARAMS.bytes],
+      'each peer sent exactly what was asked',
+    );
     assert.equal(g.total.bytes, 2 * PARAMS.bytes);
 
     // Live: samples of both peers, tagged; each peer's last receiving sample holds what its result received.
     for (const i of [0, 1]) {
       const mine = samples.filter((s) => s.runId === runId && s.peer === i && s.side === 'controller');
       assert.ok(mine.length >= 2, `peer ${i}: ${mine.length} samples`);
-      assert.equal(mine.at(-1)!.streams.reduce((a, s) => a + s[1], 0), g.peers[i]!.result.total.bytes);
+      assert.equal(
+        mine.at(-1)!.streams.reduce((a, s) => a + s[1], 0),
+        g.peers[i]!.result.total.bytes,
+      );
       // Phases name the peer, and its host name once it said hello (as its result has it).
       const named = phases.filter((p) => p.peer === i && p.phase === 'running');
       assert.equal(named.length, 1, `peer ${i} entered running once`);
@@ -100,8 +113,14 @@ describe('app backend: group runs', { timeout: 60_000 }, () => {
   it('keeps a stopped group as partial, and refuses bad group requests with LH_ERR_BAD_ARGUMENT', async (t) => {
     const { backend, peers, samples, end } = await setUp(t, ['app-peer-c', 'app-peer-d']);
     const params = { ...PARAMS, bytes: null, seconds: 30, direction: 'forward' as const };
-    await assert.rejects(backend.call('startGroupRun', { peers: [peers[0]], params }), (e: Error & { code: string }) => e.code === 'LH_ERR_BAD_ARGUMENT' && /two or more/.test(e.message));
-    await assert.rejects(backend.call('startGroupRun', { peers: [peers[0], peers[0]], params }), (e: Error & { code: string }) => e.code === 'LH_ERR_BAD_ARGUMENT' && /twice/.test(e.message));
+    await assert.rejects(
+      backend.call('startGroupRun', { peers: [peers[0]], params }),
+      (e: Error & { code: string }) => e.code === 'LH_ERR_BAD_ARGUMENT' && /two or more/.test(e.message),
+    );
+    await assert.rejects(
+      backend.call('startGroupRun', { peers: [peers[0], peers[0]], params }),
+      (e: Error & { code: string }) => e.code === 'LH_ERR_BAD_ARGUMENT' && /twice/.test(e.message),
+    );
     await assert.rejects(backend.call('exportGroup', { id: 'abcdef0123456789', format: 'ttcp' }), { code: 'LH_ERR_BAD_ARGUMENT' });
     await assert.rejects(backend.call('loadGroup', { id: 'abcdef0123456789' }), { code: 'LH_ERR_NOT_FOUND' });
 
@@ -115,7 +134,10 @@ describe('app backend: group runs', { timeout: 60_000 }, () => {
     const e = await within(end, 20_000, 'the stopped group');
     assert.equal(e.group.partial, true);
     assert.match(e.group.partialReason ?? '', /peer 1 \(127\.0\.0\.1:\d+\): stopped by the user/);
-    assert.ok(e.group.peers.every((p) => p.result.total.bytes > 0), 'what was measured is kept');
+    assert.ok(
+      e.group.peers.every((p) => p.result.total.bytes > 0),
+      'what was measured is kept',
+    );
     assert.ok(e.savedPath, e.saveError ?? '');
     assert.equal((await backend.call('listGroups', null)).entries[0]?.partial, true);
   });

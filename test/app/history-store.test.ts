@@ -27,9 +27,15 @@ describe('history store', () => {
     await store.save(b);
     await writeFile(path.join(dir, 'results', 'zzz-not-a-result.json'), '{"hello": 1}');
     const { entries: list, unreadable } = await store.list();
-    assert.deepEqual(list.map((e) => e.id), ['bbbbbbbbbbbbbbbb', 'aaaaaaaaaaaaaaaa']);
+    assert.deepEqual(
+      list.map((e) => e.id),
+      ['bbbbbbbbbbbbbbbb', 'aaaaaaaaaaaaaaaa'],
+    );
     assert.equal(list[0]!.bytes, 2000);
-    assert.deepEqual(unreadable.map((u) => u.fileName), ['zzz-not-a-result.json']);
+    assert.deepEqual(
+      unreadable.map((u) => u.fileName),
+      ['zzz-not-a-result.json'],
+    );
     assert.deepEqual(await store.load('aaaaaaaaaaaaaaaa'), a);
     assert.ok((await readdir(path.join(dir, 'results'))).every((n) => !n.endsWith('.tmp')));
   });
@@ -41,7 +47,10 @@ describe('history store', () => {
     const { total: _dropped, ...broken } = fakeResult('eeeeeeeeeeeeeeee', '2026-01-04T10:00:00.000Z', 1);
     await writeFile(path.join(dir, 'bad-one', '2026-01-04_eeeeeeeeeeeeeeee.json'), JSON.stringify(broken));
     const { entries, unreadable } = await store.list();
-    assert.deepEqual(entries.map((e) => e.id), ['dddddddddddddddd']);
+    assert.deepEqual(
+      entries.map((e) => e.id),
+      ['dddddddddddddddd'],
+    );
     assert.equal(unreadable.length, 1);
     assert.match(unreadable[0]!.reason, /not a valid longhaul\.result\/1 result at total/);
   });
@@ -56,7 +65,7 @@ describe('history store', () => {
     const file = path.join(results, `${r.startedAt.replace(/[:.]/g, '-')}_${r.id}.json`);
     await symlink(victim, `${file}.tmp`);
     await store.save(r);
-    assert.equal(await readFile(victim, 'utf8'), 'untouched', 'the symlink\'s target was not written');
+    assert.equal(await readFile(victim, 'utf8'), 'untouched', "the symlink's target was not written");
     assert.deepEqual(JSON.parse(await readFile(file, 'utf8')), r);
   });
 

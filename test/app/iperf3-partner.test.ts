@@ -28,7 +28,7 @@ describe('app backend: the partner runs iperf3 -s', { skip: HAVE_IPERF3 ? false 
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('runs against iperf3 -s: live samples, iperf3\'s counts in the result, saved to History', async () => {
+  it("runs against iperf3 -s: live samples, iperf3's counts in the result, saved to History", async () => {
     const port = await freePort();
     const { exit } = await startIperf3Server(port, 20_000);
     const samples: LiveSample[] = [];
@@ -59,7 +59,10 @@ describe('app backend: the partner runs iperf3 -s', { skip: HAVE_IPERF3 ? false 
     // Live: this PC's (the sender's) counters, several ticks, rising; iperf3 sends none.
     const mine = samples.filter((s) => s.runId === runId && s.side === 'controller');
     assert.ok(mine.length >= 4, `${mine.length} live samples`);
-    assert.ok(samples.every((s) => s.side === 'controller'), 'no samples claim to be the iperf3 end\'s');
+    assert.ok(
+      samples.every((s) => s.side === 'controller'),
+      "no samples claim to be the iperf3 end's",
+    );
     const sum = (s: LiveSample): number => s.streams.reduce((a, x) => a + x[1], 0);
     assert.ok(sum(mine.at(-1)!) > sum(mine[0]!) && sum(mine.at(-1)!) === e.result.total.sentBytes);
 
@@ -73,9 +76,13 @@ describe('app backend: the partner runs iperf3 -s', { skip: HAVE_IPERF3 ? false 
 
   it('refuses the link emulator and an unknown partner kind before anything starts', async () => {
     const settings = { delayMs: 10, jitterMs: 0, rateBitsPerSec: null, windowBytes: null, slowstart: false, lossRatio: 0, mssBytes: 1460 };
-    await assert.rejects(backend.call('startRun', { host: '127.0.0.1', port: 5201, params, link: { kind: 'proxy', preset: null, settings }, partner: 'iperf3' }),
-      { code: 'LH_ERR_BAD_ARGUMENT', message: /emulator is for Longhaul partners/ });
-    await assert.rejects(backend.call('startRun', { host: '127.0.0.1', port: 5201, params, link: { kind: 'direct' }, partner: 'iperf2' }), { code: 'LH_ERR_BAD_ARGUMENT' });
+    await assert.rejects(
+      backend.call('startRun', { host: '127.0.0.1', port: 5201, params, link: { kind: 'proxy', preset: null, settings }, partner: 'iperf3' }),
+      { code: 'LH_ERR_BAD_ARGUMENT', message: /emulator is for Longhaul partners/ },
+    );
+    await assert.rejects(backend.call('startRun', { host: '127.0.0.1', port: 5201, params, link: { kind: 'direct' }, partner: 'iperf2' }), {
+      code: 'LH_ERR_BAD_ARGUMENT',
+    });
   });
 
   it('says what went wrong when nothing listens there (LH_ERR_*), still as a result', async () => {

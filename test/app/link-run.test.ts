@@ -81,8 +81,11 @@ describe('app backend: a run through the link emulator', { timeout: 60_000 }, ()
     const link = e.result.link;
     assert.ok(link, 'the result records the link');
     assert.deepEqual(link.settings, settings);
-    assert.equal(link.modelCeilingBitsPerSec, RATE * (1448 / 1514), "the rate is on the wire: 66 header bytes per 1448-byte segment");
-    assert.deepEqual(link.bypassToggles.map((b) => b.bypass), [true, false]);
+    assert.equal(link.modelCeilingBitsPerSec, RATE * (1448 / 1514), 'the rate is on the wire: 66 header bytes per 1448-byte segment');
+    assert.deepEqual(
+      link.bypassToggles.map((b) => b.bypass),
+      [true, false],
+    );
     const [tOn, tOff] = link.bypassToggles.map((b) => b.t) as [number, number];
     assert.ok(tOn > 0.5 && tOff - tOn > 0.8 && tOff < params.seconds + 1, `toggles at ${tOn} s and ${tOff} s`);
 
@@ -96,7 +99,9 @@ describe('app backend: a run through the link emulator', { timeout: 60_000 }, ()
     assert.ok(bypassed.length >= 1 && shaped.length >= 2, `${bypassed.length} bypassed and ${shaped.length} shaped intervals`);
     const maxBypassed = Math.max(...bypassed.map(rate));
     const maxShaped = Math.max(...shaped.map(rate));
-    console.log(`# link ${RATE / 1e6} Mbit/s: best interval ${(maxShaped / 1e6).toFixed(2)} Mbit/s on the link, ${(maxBypassed / 1e6).toFixed(1)} Mbit/s bypassed; toggles at ${tOn.toFixed(3)} s, ${tOff.toFixed(3)} s`);
+    console.log(
+      `# link ${RATE / 1e6} Mbit/s: best interval ${(maxShaped / 1e6).toFixed(2)} Mbit/s on the link, ${(maxBypassed / 1e6).toFixed(1)} Mbit/s bypassed; toggles at ${tOn.toFixed(3)} s, ${tOff.toFixed(3)} s`,
+    );
     assert.ok(maxBypassed > 1.5 * RATE, `bypassed: ${(maxBypassed / 1e6).toFixed(1)} Mbit/s`);
     assert.ok(maxShaped < 1.1 * RATE, `on the link: ${(maxShaped / 1e6).toFixed(1)} Mbit/s`);
 
@@ -107,7 +112,10 @@ describe('app backend: a run through the link emulator', { timeout: 60_000 }, ()
       assert.deepEqual([...new Set(tcp.map((x) => x.id))].sort(), [0, 1]);
       assert.ok(tcp.some((x) => x.rttUs !== null && x.rttUs > 0 && x.sndCwndBytes !== null && x.sndCwndBytes > 0));
     }
-    assert.ok(samples.filter((s) => s.side === 'responder').every((s) => s.tcp === undefined), 'the responder only receives here: no sender readings');
+    assert.ok(
+      samples.filter((s) => s.side === 'responder').every((s) => s.tcp === undefined),
+      'the responder only receives here: no sender readings',
+    );
 
     // The proxy process is gone: its port refuses.
     const proxyPort = Number(e.result.responder.address.split(':').pop());
@@ -118,10 +126,22 @@ describe('app backend: a run through the link emulator', { timeout: 60_000 }, ()
   it("takes the path's rate (the Test screen's field): the result records it, the advice fills it, the partner's values are its own", async () => {
     const r = await backend.call('startResponder', { port: 0, bind: '127.0.0.1' });
     const settings: LinkSettingsInfo = { delayMs: 50, jitterMs: 0, rateBitsPerSec: 4e6, windowBytes: 16384, slowstart: false, lossRatio: 0, mssBytes: 1448 };
-    const params = { streams: 1, bufferBytes: 65536, windowBytes: 16384, bytes: 256 * 1024, seconds: null, direction: 'forward' as const, intervalSeconds: 0.5 };
+    const params = {
+      streams: 1,
+      bufferBytes: 65536,
+      windowBytes: 16384,
+      bytes: 256 * 1024,
+      seconds: null,
+      direction: 'forward' as const,
+      intervalSeconds: 0.5,
+    };
     const link = { kind: 'proxy' as const, preset: null, settings };
     for (const bad of [0, -1, 2e12]) {
-      await assert.rejects(backend.call('startRun', { host: '127.0.0.1', port: r.port!, params, link, pathRateBitsPerSec: bad }), { code: 'LH_ERR_BAD_ARGUMENT' }, String(bad));
+      await assert.rejects(
+        backend.call('startRun', { host: '127.0.0.1', port: r.port!, params, link, pathRateBitsPerSec: bad }),
+        { code: 'LH_ERR_BAD_ARGUMENT' },
+        String(bad),
+      );
     }
     let ended: (e: RunEnded) => void;
     const end = new Promise<RunEnded>((res) => (ended = res));

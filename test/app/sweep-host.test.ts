@@ -63,7 +63,10 @@ describe('app sweep host', { timeout: 60_000 }, () => {
       target: { kind: 'peer', host: '127.0.0.1', port },
       base: { streams: 1, bufferBytes: 65_536, windowBytes: null, bytes: null, seconds: 0.5, direction: 'forward', intervalSeconds: 0.5 },
       dimensions: [{ name: 'streams', values: [1, 2, 3] }],
-      repeat: 1, pauseSeconds: 0.3, order: 'sequential', seed: 1,
+      repeat: 1,
+      pauseSeconds: 0.3,
+      order: 'sequential',
+      seed: 1,
     };
     const started = await backend.call('sweepStart', { plan });
     assert.equal(started.running, true);
@@ -80,10 +83,23 @@ describe('app sweep host', { timeout: 60_000 }, () => {
     assert.deepEqual(await readdir(path.join(dir, 'sweeps')), [`${started.id}.json`]);
 
     const [entry] = await backend.call('listSweeps', null);
-    assert.deepEqual({ ...entry, startedAt: undefined, updatedAt: undefined }, {
-      id: started.id, title: started.title, startedAt: undefined, updatedAt: undefined, target: 'peer', partner: `127.0.0.1:${port}`,
-      swept: ['streams'], cells: 3, runsDone: entry!.runsDone, runsPlanned: 3, complete: false, running: false,
-    });
+    assert.deepEqual(
+      { ...entry, startedAt: undefined, updatedAt: undefined },
+      {
+        id: started.id,
+        title: started.title,
+        startedAt: undefined,
+        updatedAt: undefined,
+        target: 'peer',
+        partner: `127.0.0.1:${port}`,
+        swept: ['streams'],
+        cells: 3,
+        runsDone: entry!.runsDone,
+        runsPlanned: 3,
+        complete: false,
+        running: false,
+      },
+    );
     assert.ok(entry!.runsDone >= 1 && entry!.runsDone < 3, `${entry!.runsDone} runs done`);
     const view = await backend.call('sweepGet', { id: started.id });
     assert.equal('result' in view.runs[0]!, false, 'the screen gets headlines, not whole results');
@@ -92,21 +108,24 @@ describe('app sweep host', { timeout: 60_000 }, () => {
     const resumed = await backend.call('sweepResume', { id: started.id });
     assert.equal(resumed.id, started.id);
     await progress(started.id, (e) => e.progress.kind === 'done');
-    const file = JSON.parse((await backend.call('sweepExport', { id: started.id, format: 'json' }) as { text: string }).text) as SweepFile;
+    const file = JSON.parse(((await backend.call('sweepExport', { id: started.id, format: 'json' })) as { text: string }).text) as SweepFile;
     assert.equal(file.complete, true);
     const after = file.runs.slice(view.runs.length);
     assert.equal(after.length, 3 - before.size, 'only the owed runs');
     assert.ok(after.every((r) => !before.has(runKey(r))));
-    assert.ok(file.runs.every((r) => r.result !== undefined), 'the JSON export keeps every run\'s result');
+    assert.ok(
+      file.runs.every((r) => r.result !== undefined),
+      "the JSON export keeps every run's result",
+    );
     await assert.rejects(backend.call('sweepResume', { id: started.id }), { code: 'LH_ERR_BAD_ARGUMENT' });
 
-    const csv = (await backend.call('sweepExport', { id: started.id, format: 'csv' }) as { text: string; fileName: string });
+    const csv = (await backend.call('sweepExport', { id: started.id, format: 'csv' })) as { text: string; fileName: string };
     assert.match(csv.fileName, /^longhaul-sweep-.*\.csv$/);
     assert.equal(csv.text.split('\r\n').filter((l) => l.startsWith('cell,')).length, 3);
-    const html = (await backend.call('sweepExport', { id: started.id, format: 'html' }) as { text: string; fileName: string; mimeType: string });
+    const html = (await backend.call('sweepExport', { id: started.id, format: 'html' })) as { text: string; fileName: string; mimeType: string };
     assert.match(html.fileName, /^longhaul-sweep-.*\.html$/);
     assert.equal(html.mimeType, 'text/html');
-    assert.equal(html.text, formatSweepHtml(file), 'the app\'s export is the text longhaul report --format html writes');
+    assert.equal(html.text, formatSweepHtml(file), "the app's export is the text longhaul report --format html writes");
   });
 
   it('refuses ids that are not sweep ids, and unknown sweeps, with stable codes', async () => {

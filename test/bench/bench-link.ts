@@ -35,7 +35,7 @@ import { measureProxyPath } from './proxy-path.js';
 
 function argValue(name: string): string | null {
   const at = process.argv.indexOf(name);
-  return at > 0 ? process.argv[at + 1] ?? '' : null;
+  return at > 0 ? (process.argv[at + 1] ?? '') : null;
 }
 
 /**
@@ -104,11 +104,25 @@ async function measureProxyCells(cells: LinkCell[]): Promise<PathMeasurement[]> 
   // By position, not by cell: with --repeat the same cell appears several times.
   const lossy = cells.flatMap((c, k) => (c.lossRatio > 0 ? [k] : []));
   const clean = cells.flatMap((c, k) => (c.lossRatio > 0 ? [] : [k]));
-  const a = await measureAll('proxy', PATHS.proxy, clean.map((k) => cells[k]!), 1);
-  const b = await measureAll('proxy', PATHS.proxy, lossy.map((k) => cells[k]!), PROXY_LOSS_PARALLEL);
+  const a = await measureAll(
+    'proxy',
+    PATHS.proxy,
+    clean.map((k) => cells[k]!),
+    1,
+  );
+  const b = await measureAll(
+    'proxy',
+    PATHS.proxy,
+    lossy.map((k) => cells[k]!),
+    PROXY_LOSS_PARALLEL,
+  );
   const out: PathMeasurement[] = new Array(cells.length);
-  clean.forEach((k, i) => { out[k] = a[i]!; });
-  lossy.forEach((k, i) => { out[k] = b[i]!; });
+  clean.forEach((k, i) => {
+    out[k] = a[i]!;
+  });
+  lossy.forEach((k, i) => {
+    out[k] = b[i]!;
+  });
   return out;
 }
 
@@ -124,7 +138,9 @@ function combine(runs: PathMeasurement[]): PathMeasurement {
   if (runs.length === 1) return runs[0]!;
   const pick = (f: (m: PathMeasurement) => number | null): number[] => runs.map(f).filter((v): v is number => v !== null);
   const whole = pick((m) => m.wholeRunBitsPerSec);
-  const range = whole.length ? `whole run over ${runs.length} runs: median ${formatRate(median(whole)!)} [${formatRate(Math.min(...whole))}–${formatRate(Math.max(...whole))}]` : `${runs.length} runs, none measured`;
+  const range = whole.length
+    ? `whole run over ${runs.length} runs: median ${formatRate(median(whole)!)} [${formatRate(Math.min(...whole))}–${formatRate(Math.max(...whole))}]`
+    : `${runs.length} runs, none measured`;
   const notes = [...new Set(runs.map((m) => m.note).filter(Boolean))];
   return {
     steadyBitsPerSec: median(pick((m) => m.steadyBitsPerSec)),
@@ -142,23 +158,36 @@ async function measureRepeated(cellsToRun: LinkCell[], measureCells: (c: LinkCel
 
 async function run(cells: LinkCell[]): Promise<void> {
   const started = Date.now();
-  const skipped = (name: string): PathMeasurement[] => cells.map(() => ({ steadyBitsPerSec: null, wholeRunBitsPerSec: null, note: `${name}: not run (--paths)` }));
+  const skipped = (name: string): PathMeasurement[] =>
+    cells.map(() => ({ steadyBitsPerSec: null, wholeRunBitsPerSec: null, note: `${name}: not run (--paths)` }));
   // Proxy cells without loss run alone (their rates need this process's timers); the lossy
   // ones move at most a few Mbit/s and run PROXY_LOSS_PARALLEL at a time.
   const proxy = paths.includes('proxy') ? await measureRepeated(cells, measureProxyCells) : skipped('proxy');
   const kernel = paths.includes('kernel') ? await measureRepeated(cells, (c) => measureAll('kernel', PATHS.kernel, c, kernelParallel)) : skipped('kernel');
-  console.log(`kernel congestion control: ${congestionControl ?? "the host's default"}; loss pattern: ${lossPattern}; runs per cell: ${repeat}${repeat > 1 ? ' (rates are medians)' : ''}; model = min(rate × 1448/1514, window / RTT), payload`);
-  console.log('cell | model | proxy steady | kernel steady | proxy whole run | kernel whole run | proxy steady/model | kernel steady/model | proxy/kernel whole run | notes');
+  console.log(
+    `kernel congestion control: ${congestionControl ?? "the host's default"}; loss pattern: ${lossPattern}; runs per cell: ${repeat}${repeat > 1 ? ' (rates are medians)' : ''}; model = min(rate × 1448/1514, window / RTT), payload`,
+  );
+  console.log(
+    'cell | model | proxy steady | kernel steady | proxy whole run | kernel whole run | proxy steady/model | kernel steady/model | proxy/kernel whole run | notes',
+  );
   cells.forEach((cell, k) => {
     const model = cell.lossRatio > 0 ? null : modelCeiling(cell);
     const p = proxy[k]!;
     const q = kernel[k]!;
-    console.log([
-      `${cellName(cell)} [${cell.seconds} s, steady = last ${steadySecondsOf(cell).toFixed(1)} s]`, model === null ? 'n/a (loss)' : formatRate(model),
-      rate(p.steadyBitsPerSec), rate(q.steadyBitsPerSec), rate(p.wholeRunBitsPerSec), rate(q.wholeRunBitsPerSec),
-      ratio(p.steadyBitsPerSec, model), ratio(q.steadyBitsPerSec, model), ratio(p.wholeRunBitsPerSec, q.wholeRunBitsPerSec),
-      [p.note, q.note].filter(Boolean).join('; '),
-    ].join(' | '));
+    console.log(
+      [
+        `${cellName(cell)} [${cell.seconds} s, steady = last ${steadySecondsOf(cell).toFixed(1)} s]`,
+        model === null ? 'n/a (loss)' : formatRate(model),
+        rate(p.steadyBitsPerSec),
+        rate(q.steadyBitsPerSec),
+        rate(p.wholeRunBitsPerSec),
+        rate(q.wholeRunBitsPerSec),
+        ratio(p.steadyBitsPerSec, model),
+        ratio(q.steadyBitsPerSec, model),
+        ratio(p.wholeRunBitsPerSec, q.wholeRunBitsPerSec),
+        [p.note, q.note].filter(Boolean).join('; '),
+      ].join(' | '),
+    );
   });
   console.log(`${cells.length} cells in ${((Date.now() - started) / 1000).toFixed(0)} s (kernel cells ${kernelParallel} at a time)`);
 }

@@ -69,7 +69,10 @@ async function longhaul(streams: number, len: number, seconds: number, extra = '
   const workers = /--workers \d+/.exec(extra)?.[0] ?? '';
   const server = timed(`${envPrefix} ${node} ${BIN} listen --once --bind 127.0.0.1 --port ${port} ${workers} >/dev/null`, (seconds + 30) * 1000);
   await new Promise((r) => setTimeout(r, 500));
-  const client = await timed(`${envPrefix} CI=true ${node} ${BIN} run 127.0.0.1:${port} -t ${seconds} -l ${len} -P ${streams} ${extra} --json ${file} >/dev/null`, (seconds + 30) * 1000);
+  const client = await timed(
+    `${envPrefix} CI=true ${node} ${BIN} run 127.0.0.1:${port} -t ${seconds} -l ${len} -P ${streams} ${extra} --json ${file} >/dev/null`,
+    (seconds + 30) * 1000,
+  );
   const s = await server;
   const j = JSON.parse(await readFile(file, 'utf8')) as { total: { bitsPerSecond: number; bytes: number } };
   await rm(file, { force: true });
@@ -84,16 +87,26 @@ function median(xs: number[]): number {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { 'longhaul-args': { type: 'string', default: '' }, 'longhaul-env': { type: 'string', default: '' }, seconds: { type: 'string', default: '5' }, rounds: { type: 'string', default: '3' }, configs: { type: 'string', default: '1x128K,1x1M,2x128K,2x1M' } },
+    options: {
+      'longhaul-args': { type: 'string', default: '' },
+      'longhaul-env': { type: 'string', default: '' },
+      seconds: { type: 'string', default: '5' },
+      rounds: { type: 'string', default: '3' },
+      configs: { type: 'string', default: '1x128K,1x1M,2x128K,2x1M' },
+    },
   });
   const seconds = Number(values.seconds);
-  const envPrefix = values['longhaul-env']!.split(/\s+/).filter((kv) => /^[A-Z_][A-Z0-9_]*=[\w.,-]*$/.test(kv)).join(' ');
+  const envPrefix = values['longhaul-env']!.split(/\s+/)
+    .filter((kv) => /^[A-Z_][A-Z0-9_]*=[\w.,-]*$/.test(kv))
+    .join(' ');
   const rounds = Number(values.rounds);
   const configs = values.configs!.split(',').map((c) => {
     const [p, l] = c.split('x');
     return { streams: Number(p), len: parseSize(l!) };
   });
-  console.log(`longhaul loopback vs iperf3 (${(await timed('iperf3 --version | head -1', 5000)).stdout.trim()}), ${seconds} s per run, ${rounds} rounds, ${os.availableParallelism()} CPUs${envPrefix ? `, longhaul with ${envPrefix}` : ''}`);
+  console.log(
+    `longhaul loopback vs iperf3 (${(await timed('iperf3 --version | head -1', 5000)).stdout.trim()}), ${seconds} s per run, ${rounds} rounds, ${os.availableParallelism()} CPUs${envPrefix ? `, longhaul with ${envPrefix}` : ''}`,
+  );
   console.log('rates are received bytes over wall-clock time; CPU is user+sys of both ends, all processes\n');
   const rows: string[] = [];
   for (const c of configs) {
@@ -102,13 +115,18 @@ async function main(): Promise<void> {
     const ip: Measured[] = [];
     for (let r = 0; r < rounds; r++) {
       // Alternate which goes first so drift in machine state does not favour one.
-      const pair = r % 2 === 0 ? [await iperf3(c.streams, c.len, seconds), await longhaul(c.streams, c.len, seconds, values['longhaul-args'], envPrefix)] : [undefined, await longhaul(c.streams, c.len, seconds, values['longhaul-args'], envPrefix)];
+      const pair =
+        r % 2 === 0
+          ? [await iperf3(c.streams, c.len, seconds), await longhaul(c.streams, c.len, seconds, values['longhaul-args'], envPrefix)]
+          : [undefined, await longhaul(c.streams, c.len, seconds, values['longhaul-args'], envPrefix)];
       const i = pair[0] ?? (await iperf3(c.streams, c.len, seconds));
       const l = pair[1]!;
       ip.push(i);
       lh.push(l);
       ratios.push(l.bitsPerSecond / i.bitsPerSecond);
-      console.log(`  -P ${c.streams} -l ${c.len}: round ${r + 1}: iperf3 ${(i.bitsPerSecond / 1e9).toFixed(2)} Gbit/s, longhaul ${(l.bitsPerSecond / 1e9).toFixed(2)} Gbit/s, ratio ${(l.bitsPerSecond / i.bitsPerSecond).toFixed(3)}`);
+      console.log(
+        `  -P ${c.streams} -l ${c.len}: round ${r + 1}: iperf3 ${(i.bitsPerSecond / 1e9).toFixed(2)} Gbit/s, longhaul ${(l.bitsPerSecond / 1e9).toFixed(2)} Gbit/s, ratio ${(l.bitsPerSecond / i.bitsPerSecond).toFixed(3)}`,
+      );
     }
     const cpuPerGB = (ms: Measured[]): number => median(ms.map((m) => m.cpuSeconds / (m.bytes / 1e9)));
     rows.push(

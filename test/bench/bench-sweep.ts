@@ -33,17 +33,29 @@ async function main(): Promise<void> {
   const seconds = 1;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'longhaul-bench-sweep-'));
   const plan: SweepPlan = {
-    target: { kind: 'loopback' }, base: { ...DEFAULT_PARAMS, seconds }, order: 'shuffled', seed: 1,
-    dimensions: [{ name: 'bufferBytes', values: [16384, 131072] }], repeat: Math.ceil(runs / 2), pauseSeconds: pause,
+    target: { kind: 'loopback' },
+    base: { ...DEFAULT_PARAMS, seconds },
+    order: 'shuffled',
+    seed: 1,
+    dimensions: [{ name: 'bufferBytes', values: [16384, 131072] }],
+    repeat: Math.ceil(runs / 2),
+    pauseSeconds: pause,
   };
   const target = new LoopbackTarget(await loadTrust(path.join(dir, 'trust')));
   const runner = new SweepRunner({ file: newSweepFile(plan), jsonPath: path.join(dir, 'sweep.json'), csvPath: path.join(dir, 'sweep.csv'), target });
   const running: number[] = [];
-  runner.on('run', (run) => run.on('phase', (p) => {
-    if (p === 'running') running.push(performance.now());
-  }));
+  runner.on('run', (run) =>
+    run.on('phase', (p) => {
+      if (p === 'running') running.push(performance.now());
+    }),
+  );
   // Other load skews every figure here: say how busy the machine was.
-  console.log(`load average at start: ${os.loadavg().map((x) => x.toFixed(2)).join(', ')} (${os.availableParallelism()} cores)`);
+  console.log(
+    `load average at start: ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(', ')} (${os.availableParallelism()} cores)`,
+  );
   const t0 = performance.now();
   let final;
   try {
@@ -55,10 +67,15 @@ async function main(): Promise<void> {
   rmSync(dir, { recursive: true, force: true });
   const gaps = running.slice(1).map((t, i) => (t - running[i]!) / 1000 - seconds);
   const n = final.runs.length;
-  console.log(`sweep of ${n} runs of ${seconds} s, pause ${pause} s, on loopback (${final.runs.filter((r) => r.status === 'done').length} done); wall ${wall.toFixed(2)} s`);
-  for (const [i, g] of gaps.entries()) console.log(`  run ${i + 1} → ${i + 2}: gap ${g.toFixed(3)} s = ${(g / pause).toFixed(2)} × pause, overhead ${(g - pause).toFixed(3)} s`);
+  console.log(
+    `sweep of ${n} runs of ${seconds} s, pause ${pause} s, on loopback (${final.runs.filter((r) => r.status === 'done').length} done); wall ${wall.toFixed(2)} s`,
+  );
+  for (const [i, g] of gaps.entries())
+    console.log(`  run ${i + 1} → ${i + 2}: gap ${g.toFixed(3)} s = ${(g / pause).toFixed(2)} × pause, overhead ${(g - pause).toFixed(3)} s`);
   const m = median(gaps);
-  console.log(`gap between runs: median ${m.toFixed(3)} s = ${(m / pause).toFixed(2)} × the configured pause; overhead per run ${(m - pause).toFixed(3)} s (max ${(Math.max(...gaps) - pause).toFixed(3)} s)`);
+  console.log(
+    `gap between runs: median ${m.toFixed(3)} s = ${(m / pause).toFixed(2)} × the configured pause; overhead per run ${(m - pause).toFixed(3)} s (max ${(Math.max(...gaps) - pause).toFixed(3)} s)`,
+  );
   // First responder start + pairing, once per sweep, and the per-run cost over the whole wall clock.
   const perRun = (wall - n * seconds - (n - 1) * pause) / n;
   console.log(`whole sweep: (wall − runs × seconds − pauses) / runs = ${perRun.toFixed(3)} s per run (includes the responder's start and pairing, once)`);

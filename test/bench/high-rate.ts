@@ -32,12 +32,42 @@ export interface HighRateCell {
 
 export const HIGH_RATE_CELLS: HighRateCell[] = [
   { name: 'LAN preset (1 Gbit/s, RTT 0.2 ms), 1 stream', args: ['--link', 'lan', '-t', '8'], direct: ['-t', '8'], rampSeconds: 2 },
-  { name: 'transcontinental preset (1 Gbit/s, RTT 78 ms), 2 streams × 20 MiB windows, 64 KiB writes', args: ['--link', 'transcontinental', '-P', '2', '-w', '20M', '-l', '64K', '-t', '14'], direct: null, rampSeconds: 5 },
-  { name: '2.5 Gbit/s, RTT 10 ms, window 8 MiB (above the 3.1 MB BDP)', args: ['--rate', '2.5gbit', '--delay', '5ms', '-w', '8M', '-t', '8'], direct: null, rampSeconds: 3 },
-  { name: '2.5 Gbit/s, RTT 10 ms, window 512 KiB (below the BDP)', args: ['--rate', '2.5gbit', '--delay', '5ms', '-w', '512K', '-t', '8'], direct: null, rampSeconds: 3 },
-  { name: '5 Gbit/s, RTT 4 ms, window 8 MiB (above the 2.5 MB BDP)', args: ['--rate', '5gbit', '--delay', '2ms', '-w', '8M', '-t', '8'], direct: null, rampSeconds: 3 },
-  { name: '5 Gbit/s, RTT 4 ms, window 1 MiB (below the BDP)', args: ['--rate', '5gbit', '--delay', '2ms', '-w', '1M', '-t', '8'], direct: null, rampSeconds: 3 },
-  { name: '10 Gbit/s, RTT 2 ms, 2 streams', args: ['--rate', '10gbit', '--delay', '1ms', '-P', '2', '-t', '8'], direct: ['-P', '2', '-t', '8'], rampSeconds: 2 },
+  {
+    name: 'transcontinental preset (1 Gbit/s, RTT 78 ms), 2 streams × 20 MiB windows, 64 KiB writes',
+    args: ['--link', 'transcontinental', '-P', '2', '-w', '20M', '-l', '64K', '-t', '14'],
+    direct: null,
+    rampSeconds: 5,
+  },
+  {
+    name: '2.5 Gbit/s, RTT 10 ms, window 8 MiB (above the 3.1 MB BDP)',
+    args: ['--rate', '2.5gbit', '--delay', '5ms', '-w', '8M', '-t', '8'],
+    direct: null,
+    rampSeconds: 3,
+  },
+  {
+    name: '2.5 Gbit/s, RTT 10 ms, window 512 KiB (below the BDP)',
+    args: ['--rate', '2.5gbit', '--delay', '5ms', '-w', '512K', '-t', '8'],
+    direct: null,
+    rampSeconds: 3,
+  },
+  {
+    name: '5 Gbit/s, RTT 4 ms, window 8 MiB (above the 2.5 MB BDP)',
+    args: ['--rate', '5gbit', '--delay', '2ms', '-w', '8M', '-t', '8'],
+    direct: null,
+    rampSeconds: 3,
+  },
+  {
+    name: '5 Gbit/s, RTT 4 ms, window 1 MiB (below the BDP)',
+    args: ['--rate', '5gbit', '--delay', '2ms', '-w', '1M', '-t', '8'],
+    direct: null,
+    rampSeconds: 3,
+  },
+  {
+    name: '10 Gbit/s, RTT 2 ms, 2 streams',
+    args: ['--rate', '10gbit', '--delay', '1ms', '-P', '2', '-t', '8'],
+    direct: ['-P', '2', '-t', '8'],
+    rampSeconds: 2,
+  },
   { name: "the emulator's ceiling here: rate 100 Gbit/s, no delay, 1 stream", args: ['--rate', '100gbit', '-t', '8'], direct: ['-t', '8'], rampSeconds: 2 },
 ];
 
@@ -64,14 +94,26 @@ function loopback(args: string[], rampSeconds: number, dir: string): Measured {
   try {
     result = JSON.parse(readFileSync(json, 'utf8')) as LonghaulResult;
   } catch {
-    return { steadyBitsPerSec: null, modelBitsPerSec: null, bytes: 0, verdict: 'failed', proxyCpuPerGB: null, runCpuPerGB: null, relay: '', note: `exit ${r.status}: no result` };
+    return {
+      steadyBitsPerSec: null,
+      modelBitsPerSec: null,
+      bytes: 0,
+      verdict: 'failed',
+      proxyCpuPerGB: null,
+      runCpuPerGB: null,
+      relay: '',
+      note: `exit ${r.status}: no result`,
+    };
   }
-  const rates = result.intervals.filter((i) => i.t > rampSeconds && i.seconds > 0.5).map((i) => ((i.receivedBytes ?? 0) * 8) / i.seconds).sort((a, b) => a - b);
+  const rates = result.intervals
+    .filter((i) => i.t > rampSeconds && i.seconds > 0.5)
+    .map((i) => ((i.receivedBytes ?? 0) * 8) / i.seconds)
+    .sort((a, b) => a - b);
   const steady = rates.length ? rates[Math.floor(rates.length / 2)]! : null;
   const gb = result.total.bytes / 1e9;
   const w = result.link?.emulatorWatch;
   // An end on Node's byte loop (an interrupted native build) reads lower for a reason of its own: say so.
-  const io = result.streams.some((x) => x.send?.io === 'node' || x.receive?.io === 'node') ? 'an end ran on Node\'s byte loop' : '';
+  const io = result.streams.some((x) => x.send?.io === 'node' || x.receive?.io === 'node') ? "an end ran on Node's byte loop" : '';
   return {
     steadyBitsPerSec: steady,
     modelBitsPerSec: result.link ? modelFor(result) : null,
@@ -105,16 +147,28 @@ export function runHighRateCells(only: string): void {
   if (cells.length === 0) return;
   const dir = mkdtempSync(join(tmpdir(), 'longhaul-bench-high-'));
   try {
-    console.log('\nhigh rates: `longhaul loopback` (proxy in its own process), one run at a time; steady = median of the per-second intervals after the ramp; model = min(rate × 1448/1514, streams × window / RTT), payload');
+    console.log(
+      '\nhigh rates: `longhaul loopback` (proxy in its own process), one run at a time; steady = median of the per-second intervals after the ramp; model = min(rate × 1448/1514, streams × window / RTT), payload',
+    );
     console.log('cell | model | steady | steady/model | verdict | relay | proxy CPU s/GB | run CPU s/GB | direct run CPU s/GB | run/direct CPU per GB | notes');
     for (const cell of cells) {
       const m = loopback(cell.args, cell.rampSeconds, dir);
       const d = cell.direct ? loopback(cell.direct, cell.rampSeconds, dir) : null;
-      console.log([
-        cell.name, m.modelBitsPerSec === null ? 'none' : formatRate(m.modelBitsPerSec), m.steadyBitsPerSec === null ? 'n/a' : formatRate(m.steadyBitsPerSec),
-        ratio(m.steadyBitsPerSec, m.modelBitsPerSec), m.verdict, m.relay, num(m.proxyCpuPerGB), num(m.runCpuPerGB), num(d?.runCpuPerGB ?? null),
-        ratio(m.runCpuPerGB, d?.runCpuPerGB ?? null), [m.note, d ? `direct: ${d.steadyBitsPerSec === null ? 'n/a' : formatRate(d.steadyBitsPerSec)}` : ''].filter(Boolean).join('; '),
-      ].join(' | '));
+      console.log(
+        [
+          cell.name,
+          m.modelBitsPerSec === null ? 'none' : formatRate(m.modelBitsPerSec),
+          m.steadyBitsPerSec === null ? 'n/a' : formatRate(m.steadyBitsPerSec),
+          ratio(m.steadyBitsPerSec, m.modelBitsPerSec),
+          m.verdict,
+          m.relay,
+          num(m.proxyCpuPerGB),
+          num(m.runCpuPerGB),
+          num(d?.runCpuPerGB ?? null),
+          ratio(m.runCpuPerGB, d?.runCpuPerGB ?? null),
+          [m.note, d ? `direct: ${d.steadyBitsPerSec === null ? 'n/a' : formatRate(d.steadyBitsPerSec)}` : ''].filter(Boolean).join('; '),
+        ].join(' | '),
+      );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

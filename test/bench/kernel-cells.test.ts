@@ -16,7 +16,7 @@ function resultWith(perInterval: number[], intervalSeconds: number): ReceivedInt
   return perInterval.map((receivedBytes, k) => ({ t: (k + 1) * intervalSeconds, seconds: intervalSeconds, receivedBytes }));
 }
 
-describe('kernel path: rates on the sender\'s time base', () => {
+describe("kernel path: rates on the sender's time base", () => {
   it('reads cumulative received bytes at any time, linear within an interval', () => {
     const r = resultWith([100, 200, 300], 0.5);
     assert.equal(receivedUpTo(r, 0), 0);
@@ -26,9 +26,12 @@ describe('kernel path: rates on the sender\'s time base', () => {
     assert.equal(receivedUpTo(r, 9), 600, 'nothing after the last interval');
   });
 
-  it('shifts by the one-way delay: the receiver\'s clock starts when the start message arrives', () => {
+  it("shifts by the one-way delay: the receiver's clock starts when the start message arrives", () => {
     // 1,000 B per 0.5 s on the receiver clock; the sender started 0.25 s before that clock.
-    const r = resultWith(Array.from({ length: 8 }, () => 1000), 0.5);
+    const r = resultWith(
+      Array.from({ length: 8 }, () => 1000),
+      0.5,
+    );
     const m = cellRates(r, 4, 0.25);
     assert.equal(m.wholeRunBitsPerSec, (7500 * 8) / 4, 'receiver time 3.75 s = sender time 4 s');
     assert.equal(m.steadyBitsPerSec, (4000 * 8) / 2);
@@ -40,7 +43,7 @@ describe('kernel path: rates on the sender\'s time base', () => {
     assert.deepEqual(cellRates(r, 1, 0), { steadyBitsPerSec: null, wholeRunBitsPerSec: null });
   });
 
-  it('says nothing when the intervals stop before the run\'s end (a run that failed early)', () => {
+  it("says nothing when the intervals stop before the run's end (a run that failed early)", () => {
     assert.deepEqual(cellRates(resultWith([100, 200], 0.5), 4, 0.05), { steadyBitsPerSec: null, wholeRunBitsPerSec: null });
   });
 });
@@ -55,8 +58,10 @@ describe('bench:link cell, kernel vs proxy (4 Mbit/s, RTT 100 ms, window 64 KiB)
     const proxy = await measureProxyPath(cell);
     const kernelModel = modelCeilingBitsPerSec(cell.rateBitsPerSec, cell.windowBytes, cell.rttMs / 1000);
     const mbit = (v: number | null): string => (v === null ? 'unknown' : `${(v / 1e6).toFixed(3)} Mbit/s`);
-    t.diagnostic(`kernel steady ${mbit(kernel.steadyBitsPerSec)} (model ${mbit(kernelModel)}), whole ${mbit(kernel.wholeRunBitsPerSec)}; ` +
-      `proxy steady ${mbit(proxy.steadyBitsPerSec)}, whole ${mbit(proxy.wholeRunBitsPerSec)}; ${kernel.note ?? ''}`);
+    t.diagnostic(
+      `kernel steady ${mbit(kernel.steadyBitsPerSec)} (model ${mbit(kernelModel)}), whole ${mbit(kernel.wholeRunBitsPerSec)}; ` +
+        `proxy steady ${mbit(proxy.steadyBitsPerSec)}, whole ${mbit(proxy.wholeRunBitsPerSec)}; ${kernel.note ?? ''}`,
+    );
     const k = kernel.steadyBitsPerSec!;
     assert.ok(Math.abs(k / kernelModel - 1) <= 0.1, `kernel steady ${mbit(k)} vs ${mbit(kernelModel)}`);
     const ratio = proxy.wholeRunBitsPerSec! / kernel.wholeRunBitsPerSec!;
@@ -70,7 +75,15 @@ describe('bench:link loss cell, kernel Reno vs proxy, the same periodic 1 % (4 M
     // no sampling noise, so a short run compares the loss model with kernel Reno. Measured over
     // 30 s: 1.02-1.03. Drawing a loss per chunk instead of per segment gave 0.73 of Reno's rate;
     // halving at the loss's departure instead of its detection 1.18.
-    const cell: LinkCell = { rateBitsPerSec: 4e6, rttMs: 100, windowBytes: 65_536, windowLabel: '64 KiB', lossRatio: 0.01, lossPattern: 'periodic', seconds: 15 };
+    const cell: LinkCell = {
+      rateBitsPerSec: 4e6,
+      rttMs: 100,
+      windowBytes: 65_536,
+      windowLabel: '64 KiB',
+      lossRatio: 0.01,
+      lossPattern: 'periodic',
+      seconds: 15,
+    };
     const kernel = await measureKernelPath(cell, { congestionControl: 'reno' });
     const proxy = await measureProxyPath(cell);
     const mbit = (v: number | null): string => (v === null ? 'unknown' : `${(v / 1e6).toFixed(3)} Mbit/s`);

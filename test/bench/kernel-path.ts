@@ -47,7 +47,10 @@ export function receivedUpTo(intervals: readonly ReceivedInterval[], t: number):
  * intervals do not reach the run's end.
  */
 export function cellRates(
-  intervals: readonly ReceivedInterval[], seconds: number, offsetSeconds: number, steadySeconds = seconds / 2,
+  intervals: readonly ReceivedInterval[],
+  seconds: number,
+  offsetSeconds: number,
+  steadySeconds = seconds / 2,
 ): Omit<PathMeasurement, 'note'> {
   const last = intervals[intervals.length - 1];
   if (!last || last.t < seconds - offsetSeconds - 1e-3) return { steadyBitsPerSec: null, wholeRunBitsPerSec: null };
@@ -79,7 +82,12 @@ export async function measureKernelPath(cell: LinkCell, opts: KernelPathOptions 
   const skip = await wanSkipReason();
   if (skip) return { steadyBitsPerSec: null, wholeRunBitsPerSec: null, note: `kernel: ${skip}` };
   const oneWayMs = cell.rttMs / 2;
-  const link = await createWanLink({ rateBitsPerSec: cell.rateBitsPerSec, oneWayDelayMs: oneWayMs, lossPercent: cell.lossRatio * 100, lossPattern: cell.lossPattern ?? 'random' });
+  const link = await createWanLink({
+    rateBitsPerSec: cell.rateBitsPerSec,
+    oneWayDelayMs: oneWayMs,
+    lossPercent: cell.lossRatio * 100,
+    lossPattern: cell.lossPattern ?? 'random',
+  });
   try {
     if (opts.congestionControl) {
       for (const exec of [link.execInA.bind(link), link.execInB.bind(link)]) {
@@ -90,16 +98,20 @@ export async function measureKernelPath(cell: LinkCell, opts: KernelPathOptions 
     const offset = oneWayMs / 1000;
     // Read at the cell's end, not after the run's drain (the proxy half counts the cell's time only).
     let counters: Promise<string> = Promise.resolve('TCP counters unknown (the run ended early)');
-    const atEnd = setTimeout(() => { counters = senderTcpCounters(link); }, cell.seconds * 1000);
-    const run = await runCell(link, ['--window', String(cell.windowBytes), '-i', String(INTERVAL_SECONDS)], cell.seconds, cell.seconds - offset)
-      .finally(() => clearTimeout(atEnd));
+    const atEnd = setTimeout(() => {
+      counters = senderTcpCounters(link);
+    }, cell.seconds * 1000);
+    const run = await runCell(link, ['--window', String(cell.windowBytes), '-i', String(INTERVAL_SECONDS)], cell.seconds, cell.seconds - offset).finally(() =>
+      clearTimeout(atEnd),
+    );
     const drops = await link.counters();
     const r = run.result;
     const f = r ? seedFigures(r) : null;
     const kernelSaw = f
       ? `snd_wnd ${f.sndWndBytes.max ?? 'unknown'} B, RTT ${f.rttMs?.toFixed(0) ?? 'unknown'} ms (min ${f.minRttMs?.toFixed(0) ?? 'unknown'}), retrans ${f.retransSegments ?? 'unknown'}`
       : 'cut while the sender drained its socket after the run (rates from the live CSV; no TCP_INFO)';
-    const note = `kernel: ${cc}, ${kernelSaw}, dropped ${drops.lossDrops} (loss) + ${drops.queueDropsToB} (queue), ${await counters} in the cell's ${cell.seconds} s` +
+    const note =
+      `kernel: ${cc}, ${kernelSaw}, dropped ${drops.lossDrops} (loss) + ${drops.queueDropsToB} (queue), ${await counters} in the cell's ${cell.seconds} s` +
       `${r?.partial ? `, PARTIAL: ${r.partialReason ?? ''}` : ''}; ${r?.diagnosis?.[0]?.verdict ?? 'no diagnosis'}`;
     return { ...cellRates(run.intervals, cell.seconds, offset, steadySecondsOf(cell)), note };
   } finally {

@@ -39,11 +39,13 @@ export async function csvIntervals(file: string): Promise<ReceivedInterval[]> {
   // The last line may be half written: keep whole records only.
   const whole = text.slice(0, text.lastIndexOf('\r\n') + 2);
   const rows = parse(whole, { columns: true, bom: true, skip_empty_lines: true, relax_column_count: true }) as Record<string, string>[];
-  return rows.filter((r) => r.row_type === 'interval').map((r) => ({
-    t: Number(r.t_end_seconds),
-    seconds: Number(r.duration_seconds),
-    receivedBytes: r.received_bytes === '' || r.received_bytes === undefined ? null : Number(r.received_bytes),
-  }));
+  return rows
+    .filter((r) => r.row_type === 'interval')
+    .map((r) => ({
+      t: Number(r.t_end_seconds),
+      seconds: Number(r.duration_seconds),
+      receivedBytes: r.received_bytes === '' || r.received_bytes === undefined ? null : Number(r.received_bytes),
+    }));
 }
 
 /** Run `longhaul run` in A against `longhaul listen --once` in B until `countUntilT` (receiver clock) is covered. */
@@ -54,9 +56,11 @@ export async function runCell(link: WanLink, flags: string[], seconds: number, c
     const port = (await waitForOutput(listener, /listening on \S+:(\d+)/, 15_000))[1]!;
     const csv = join(dir, 'run.csv');
     const json = join(dir, 'result.json');
-    const controller = link.spawnInA(process.execPath, [
-      LONGHAUL_BIN, 'run', `${link.bAddr}:${port}`, '-t', String(seconds), '--csv', csv, '--json', json, ...flags,
-    ], { stdio: 'ignore' });
+    const controller = link.spawnInA(
+      process.execPath,
+      [LONGHAUL_BIN, 'run', `${link.bAddr}:${port}`, '-t', String(seconds), '--csv', csv, '--json', json, ...flags],
+      { stdio: 'ignore' },
+    );
     const exited = new Promise<void>((resolve) => controller.once('close', () => resolve()));
     // Handshake and start take a few RTTs (and a retransmitted SYN at 1.3 s): allow 20 RTTs + 20 s in all.
     const deadline = Date.now() + seconds * 1000 + 40 * link.config.oneWayDelayMs + 20_000;

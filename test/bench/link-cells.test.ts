@@ -10,13 +10,17 @@ describe('bench:link cells (proxy path)', () => {
     { rateBitsPerSec: 4e6, rttMs: 100, windowBytes: bdpBytes(4e6, 100) * 2, windowLabel: '2 BDP', lossRatio: 0, seconds: 3 },
   ];
   for (const cell of cells) {
-    it(`${cell.rateBitsPerSec / 1e6} Mbit/s, ${cell.rttMs} ms, window ${cell.windowLabel}: steady state within 10 % of min(rate, window/RTT)`, { timeout: 15_000 }, async () => {
-      const m = await measureProxyPath(cell);
-      const model = modelCeiling(cell);
-      const r = m.steadyBitsPerSec! / model;
-      assert.ok(r > 0.9 && r < 1.1, `steady ${(m.steadyBitsPerSec! / 1e6).toFixed(3)} Mbit/s, model ${(model / 1e6).toFixed(3)} (ratio ${r.toFixed(3)})`);
-      assert.ok(m.wholeRunBitsPerSec! <= m.steadyBitsPerSec! * 1.05, 'the whole run includes the ramp');
-    });
+    it(
+      `${cell.rateBitsPerSec / 1e6} Mbit/s, ${cell.rttMs} ms, window ${cell.windowLabel}: steady state within 10 % of min(rate, window/RTT)`,
+      { timeout: 15_000 },
+      async () => {
+        const m = await measureProxyPath(cell);
+        const model = modelCeiling(cell);
+        const r = m.steadyBitsPerSec! / model;
+        assert.ok(r > 0.9 && r < 1.1, `steady ${(m.steadyBitsPerSec! / 1e6).toFixed(3)} Mbit/s, model ${(model / 1e6).toFixed(3)} (ratio ${r.toFixed(3)})`);
+        assert.ok(m.wholeRunBitsPerSec! <= m.steadyBitsPerSec! * 1.05, 'the whole run includes the ramp');
+      },
+    );
   }
 });
 
@@ -28,7 +32,7 @@ describe('bench:link cells (proxy path)', () => {
  * window per loss) measured 0.78-0.85 Mbit/s here.
  */
 describe('bench:link loss cell (proxy path)', () => {
-  it('4 Mbit/s, 100 ms, 64 KiB, 1 % loss: steady state within 0.6-1.4 × Reno\'s rate with SACK', { timeout: 30_000 }, async () => {
+  it("4 Mbit/s, 100 ms, 64 KiB, 1 % loss: steady state within 0.6-1.4 × Reno's rate with SACK", { timeout: 30_000 }, async () => {
     const cell: LinkCell = { rateBitsPerSec: 4e6, rttMs: 100, windowBytes: 65_536, windowLabel: '64 KiB', lossRatio: 0.01, seconds: 12 };
     const m = await measureProxyPath(cell);
     const reno = ((1448 * 8) / 0.1) * Math.sqrt(3 / (2 * 0.01));

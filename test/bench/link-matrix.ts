@@ -80,7 +80,11 @@ export function linkMatrix(lossPattern: 'random' | 'periodic' = 'random'): LinkC
   const cells: LinkCell[] = [];
   for (const rateBitsPerSec of [4e6, 50e6]) {
     for (const rttMs of [100, 1300]) {
-      const windows: [number, string][] = [[8760, '8760 B'], [65_536, '64 KiB'], [bdpBytes(rateBitsPerSec, rttMs), 'BDP']];
+      const windows: [number, string][] = [
+        [8760, '8760 B'],
+        [65_536, '64 KiB'],
+        [bdpBytes(rateBitsPerSec, rttMs), 'BDP'],
+      ];
       for (const [windowBytes, windowLabel] of windows) {
         for (const lossRatio of [0, 0.01]) {
           const seconds = cellSeconds(rateBitsPerSec, rttMs, windowLabel, lossRatio);

@@ -22,8 +22,13 @@ export async function measureProxyPath(cell: LinkCell): Promise<PathMeasurement>
   const proxy = new LinkProxy({
     target: { host: '127.0.0.1', port: (receiver.address() as net.AddressInfo).port },
     link: parseLinkSpec({
-      delayMs: cell.rttMs / 2, rateBitsPerSec: cell.rateBitsPerSec, windowBytes: cell.windowBytes,
-      slowstart: true, lossRatio: cell.lossRatio, jitterMs: 0, ...(cell.lossRatio > 0 && cell.lossPattern ? { lossPattern: cell.lossPattern } : {}),
+      delayMs: cell.rttMs / 2,
+      rateBitsPerSec: cell.rateBitsPerSec,
+      windowBytes: cell.windowBytes,
+      slowstart: true,
+      lossRatio: cell.lossRatio,
+      jitterMs: 0,
+      ...(cell.lossRatio > 0 && cell.lossPattern ? { lossPattern: cell.lossPattern } : {}),
     }),
   });
   const { port } = await proxy.listen();
@@ -44,8 +49,7 @@ export async function measureProxyPath(cell: LinkCell): Promise<PathMeasurement>
 
   const endMs = cell.seconds * 1000;
   const steadyMs = steadySecondsOf(cell) * 1000;
-  const bytesBetween = (fromMs: number, toMs: number): number =>
-    arrivals.filter(([t]) => t > fromMs && t <= toMs).reduce((a, [, b]) => a + b, 0);
+  const bytesBetween = (fromMs: number, toMs: number): number => arrivals.filter(([t]) => t > fromMs && t <= toMs).reduce((a, [, b]) => a + b, 0);
   return {
     steadyBitsPerSec: (bytesBetween(endMs - steadyMs, endMs) * 8 * 1000) / steadyMs,
     wholeRunBitsPerSec: (bytesBetween(0, endMs) * 8 * 1000) / endMs,

@@ -74,7 +74,15 @@ function rssBytes(pid: number): number | null {
 function nameOf(pid: number): string {
   try {
     const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-    return args.slice(1).map((a) => path.basename(a)).join(' ').slice(0, 80) || args[0] || String(pid);
+    return (
+      args
+        .slice(1)
+        .map((a) => path.basename(a))
+        .join(' ')
+        .slice(0, 80) ||
+      args[0] ||
+      String(pid)
+    );
   } catch {
     return String(pid);
   }
@@ -83,7 +91,21 @@ function nameOf(pid: number): string {
 /** Run the soak; resolves when the CLI exits (killed at seconds + 60 s if it hangs). */
 export function runSoak(o: SoakOptions): Promise<SoakOutcome> {
   const files = { json: path.join(o.dir, 'soak.json'), log: path.join(o.dir, 'soak.log'), csv: path.join(o.dir, 'soak.csv') };
-  const args = ['loopback', '-P', String(o.streams), '-i', String(o.intervalSeconds), '-t', String(o.seconds), '--json', files.json, '--log', files.log, '--csv', files.csv];
+  const args = [
+    'loopback',
+    '-P',
+    String(o.streams),
+    '-i',
+    String(o.intervalSeconds),
+    '-t',
+    String(o.seconds),
+    '--json',
+    files.json,
+    '--log',
+    files.log,
+    '--csv',
+    files.csv,
+  ];
   const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, CI: 'true' } });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -98,7 +120,10 @@ export function runSoak(o: SoakOptions): Promise<SoakOutcome> {
       if (!p) processes.set(pid, (p = { pid, name: nameOf(pid), samples: [] }));
       p.samples.push([t, rss]);
     }
-    if (o.log && Math.round(t) % 60 === 0) o.log(`${Math.round(t)} s: ${[...processes.values()].map((p) => `${p.name.split(' ')[0]} ${(p.samples.at(-1)![1] / 2 ** 20).toFixed(0)} MiB`).join(', ')}`);
+    if (o.log && Math.round(t) % 60 === 0)
+      o.log(
+        `${Math.round(t)} s: ${[...processes.values()].map((p) => `${p.name.split(' ')[0]} ${(p.samples.at(-1)![1] / 2 ** 20).toFixed(0)} MiB`).join(', ')}`,
+      );
   };
   const timer = setInterval(sample, 1000);
   const kill = setTimeout(() => child.kill('SIGKILL'), (o.seconds + 60) * 1000);
@@ -137,7 +162,9 @@ export function flatness(processes: ProcessMemory[], warmupSeconds: number): Fla
     const cov = s.reduce((a, [t, v]) => a + (t - mt) * (v - mv), 0);
     const varT = s.reduce((a, [t]) => a + (t - mt) ** 2, 0);
     out.push({
-      name: p.name, pid: p.pid, meanBytes: mv,
+      name: p.name,
+      pid: p.pid,
+      meanBytes: mv,
       maxDeviation: Math.max(...s.map(([, v]) => Math.abs(v - mv))) / mv,
       slopeBytesPerMinute: varT > 0 ? (cov / varT) * 60 : 0,
     });

@@ -22,7 +22,10 @@ describe('soak (2 minutes of 16 streams at -i 0.1)', { timeout: (SECONDS + 120) 
     const out = await runSoak({ seconds: SECONDS, streams: 16, intervalSeconds: 0.1, dir: tmpDir(t) });
     assert.equal(out.code, 0, out.stderr);
     const flat = flatness(out.processes, WARMUP);
-    for (const f of flat) t.diagnostic(`${f.name}: mean ${(f.meanBytes / MiB).toFixed(1)} MiB, ±${(f.maxDeviation * 100).toFixed(1)} %, slope ${(f.slopeBytesPerMinute / MiB).toFixed(1)} MiB/min`);
+    for (const f of flat)
+      t.diagnostic(
+        `${f.name}: mean ${(f.meanBytes / MiB).toFixed(1)} MiB, ±${(f.maxDeviation * 100).toFixed(1)} %, slope ${(f.slopeBytesPerMinute / MiB).toFixed(1)} MiB/min`,
+      );
     const workers = flat.filter((f) => f.name.startsWith('data-worker'));
     assert.ok(workers.length >= 2, `${workers.length} data workers sampled`);
     for (const w of workers) assert.ok(w.maxDeviation <= 0.1, `${w.name} ${w.pid}: ${(w.maxDeviation * 100).toFixed(1)} % off its mean`);
@@ -34,7 +37,11 @@ describe('soak (2 minutes of 16 streams at -i 0.1)', { timeout: (SECONDS + 120) 
     assert.ok(files.ticks >= SECONDS * 10 - 5, `${files.ticks} ticks`);
     assert.equal(files.result.detail?.thinned, true, 'two minutes of 16 streams at -i 0.1 is past the full-detail head');
     assert.ok(files.result.intervals.length < files.ticks);
-    assert.equal(files.result.intervals.reduce((a, iv) => a + (iv.receivedBytes ?? 0), 0), files.result.total.bytes, 'thinned, every byte still counted');
+    assert.equal(
+      files.result.intervals.reduce((a, iv) => a + (iv.receivedBytes ?? 0), 0),
+      files.result.total.bytes,
+      'thinned, every byte still counted',
+    );
     // Every interval of every stream in the CSV (the final sliver may be dropped from the result).
     assert.ok(files.csvIntervalRows >= (files.ticks - 1) * 16, `${files.csvIntervalRows} CSV interval rows for ${files.ticks} ticks`);
     assert.ok(files.csvHasFinalTotal, 'the CSV ends with its final total');

@@ -39,14 +39,19 @@ try {
   for (const f of flatness(out.processes, Number(values.warmup))) {
     const ok = f.maxDeviation <= MAX_DEVIATION;
     failed ||= !ok;
-    console.log(`${ok ? 'ok  ' : 'FAIL'} ${f.name}: mean ${mib(f.meanBytes)} MiB, at most ${(f.maxDeviation * 100).toFixed(1)} % off, slope ${mib(f.slopeBytesPerMinute)} MiB/min`);
+    console.log(
+      `${ok ? 'ok  ' : 'FAIL'} ${f.name}: mean ${mib(f.meanBytes)} MiB, at most ${(f.maxDeviation * 100).toFixed(1)} % off, slope ${mib(f.slopeBytesPerMinute)} MiB/min`,
+    );
   }
   if (out.code === null || out.code > 1) throw new Error('no files to check');
   const files = await checkFiles(out.files);
-  const complete = !files.result.partial && files.csvHasFinalTotal && files.logHasFinalSummary && files.csvIntervalRows >= (files.ticks - 1) * Number(values.streams);
+  const complete =
+    !files.result.partial && files.csvHasFinalTotal && files.logHasFinalSummary && files.csvIntervalRows >= (files.ticks - 1) * Number(values.streams);
   failed ||= !complete;
-  console.log(`${complete ? 'ok  ' : 'FAIL'} files: result ${files.result.partial ? 'partial' : 'complete'} (${files.result.intervals.length} intervals for ${files.ticks} ticks, ${files.result.detail?.note}), ` +
-    `CSV ${files.csvIntervalRows} interval rows${files.csvHasFinalTotal ? ' and its final total' : ', NO final total'}, log ${files.logHasFinalSummary ? 'closed' : 'NOT closed'}`);
+  console.log(
+    `${complete ? 'ok  ' : 'FAIL'} files: result ${files.result.partial ? 'partial' : 'complete'} (${files.result.intervals.length} intervals for ${files.ticks} ticks, ${files.result.detail?.note}), ` +
+      `CSV ${files.csvIntervalRows} interval rows${files.csvHasFinalTotal ? ' and its final total' : ', NO final total'}, log ${files.logHasFinalSummary ? 'closed' : 'NOT closed'}`,
+  );
 } finally {
   if (!values.keep) rmSync(dir, { recursive: true, force: true });
 }

@@ -20,14 +20,38 @@ describe('longhaul run with several hosts', { timeout: 120_000 }, () => {
     const [a, b] = await pairedListeners(t, mine, ['cli-peer-a', 'cli-peer-b']);
     const files = { json: path.join(dir, 'group.json'), csv: path.join(dir, 'group.csv'), log: path.join(dir, 'group.log') };
     const bytes = 300_000_001; // several 0.1 s intervals on loopback
-    const run = startCli(t, ['run', `127.0.0.1:${a!.port}`, `127.0.0.1:${b!.port}`, '-R', '-n', String(bytes), '-i', '0.1',
-      '--json', files.json, '--csv', files.csv, '--log', files.log], dir);
+    const run = startCli(
+      t,
+      [
+        'run',
+        `127.0.0.1:${a!.port}`,
+        `127.0.0.1:${b!.port}`,
+        '-R',
+        '-n',
+        String(bytes),
+        '-i',
+        '0.1',
+        '--json',
+        files.json,
+        '--csv',
+        files.csv,
+        '--log',
+        files.log,
+      ],
+      dir,
+    );
     const code = await run.exited(60_000);
     assert.equal(code, 0, `exit code; stdout: ${run.stdout()} stderr: ${run.stderr()}`);
     const g = JSON.parse(await readFile(files.json, 'utf8')) as LonghaulGroupResult;
     assert.equal(g.schema, 'longhaul.group/1');
-    assert.deepEqual(g.peers.map((p) => p.address), [`127.0.0.1:${a!.port}`, `127.0.0.1:${b!.port}`]);
-    assert.deepEqual(g.peers.map((p) => p.result.total.bytes), [bytes, bytes]);
+    assert.deepEqual(
+      g.peers.map((p) => p.address),
+      [`127.0.0.1:${a!.port}`, `127.0.0.1:${b!.port}`],
+    );
+    assert.deepEqual(
+      g.peers.map((p) => p.result.total.bytes),
+      [bytes, bytes],
+    );
     assert.equal(g.total.bytes, 2 * bytes);
     assert.equal(g.partial, false);
     const out = run.stdout();
@@ -46,7 +70,10 @@ describe('longhaul run with several hosts', { timeout: 120_000 }, () => {
     const total = rows.find((r) => r.startsWith('all,group_total,'));
     assert.ok(total, 'a group_total row');
     assert.ok(total.includes(',600000002,'), total);
-    assert.ok(rows.some((r) => r.startsWith(`peer 2 (127.0.0.1:${b!.port}),total,`)), 'each peer\'s own total row');
+    assert.ok(
+      rows.some((r) => r.startsWith(`peer 2 (127.0.0.1:${b!.port}),total,`)),
+      "each peer's own total row",
+    );
     const log = await readFile(files.log, 'utf8');
     assert.match(log, /=== all 2 peers \(Thread = peer number\) ===/);
     assert.match(log, /Total Throughput\(Mbit\/s\)/);

@@ -19,17 +19,31 @@ import { tmpDir } from '../helpers/tmp.js';
 
 function group(): LonghaulGroupResult {
   const peer = (index: number, perInterval: number): GroupPeer => ({
-    index, address: `192.0.2.${index + 1}:5211`, hostname: `lab-${index + 1}`, software: 'x', role: 'receiver', startOffsetSeconds: index * 0.002,
+    index,
+    address: `192.0.2.${index + 1}:5211`,
+    hostname: `lab-${index + 1}`,
+    software: 'x',
+    role: 'receiver',
+    startOffsetSeconds: index * 0.002,
     result: makeResult({
       streams: [{ bytes: perInterval * 3, seconds: 3, completions: 3, firstT: 0 }],
       intervals: makeIntervals([1, 2, 3].map((t) => ({ t, received: [perInterval] }))),
     }),
   });
   const params = peer(0, 1).result.params;
-  return buildGroupResult({
-    id: '0123456789abcdef', software: 'x', startedAt: new Date('2026-01-02T03:04:05Z'), endedAt: new Date('2026-01-02T03:04:09Z'),
-    controller: { hostname: 'me', address: 'local', software: 'x' }, params, startFailure: null, errors: [],
-  }, [peer(0, 29_034_250), peer(1, 25_600_750)]);
+  return buildGroupResult(
+    {
+      id: '0123456789abcdef',
+      software: 'x',
+      startedAt: new Date('2026-01-02T03:04:05Z'),
+      endedAt: new Date('2026-01-02T03:04:09Z'),
+      controller: { hostname: 'me', address: 'local', software: 'x' },
+      params,
+      startFailure: null,
+      errors: [],
+    },
+    [peer(0, 29_034_250), peer(1, 25_600_750)],
+  );
 }
 
 describe('longhaul report --from a group file', { timeout: 30_000 }, () => {

@@ -11,7 +11,11 @@ import { tmpDir } from '../helpers/tmp.js';
 const LISTEN = ['listen', '--port', '0', '--bind', '127.0.0.1', '--once', '--no-pairing', '--no-advertise'];
 
 describe('longhaul listen --workers', { timeout: 60_000 }, () => {
-  for (const [given, why] of [['abc', /"abc" is not a whole number/], ['0', /workers must be between 1 and 64, got 0/], ['65', /workers must be between 1 and 64, got 65/]] as const) {
+  for (const [given, why] of [
+    ['abc', /"abc" is not a whole number/],
+    ['0', /workers must be between 1 and 64, got 0/],
+    ['65', /workers must be between 1 and 64, got 65/],
+  ] as const) {
     it(`refuses --workers ${given} with exit code 2`, async (t) => {
       const cli = startCli(t, [...LISTEN, '--workers', given], tmpDir(t));
       assert.equal(await cli.exited(15_000), 2);

@@ -16,8 +16,11 @@ describe('output paths from the command line', { timeout: 60_000 }, () => {
     const dir = tmpDir(t);
     mkdirSync(path.join(dir, 'My Results'));
     mkdirSync(path.join(dir, 'Other Folder'));
-    const run = startCli(t, ['loopback', '-t', '1', '--workers', '1',
-      '--json', 'My Results/résultat 1.json', '--csv', 'My Results/débit 1.csv', '--log', 'My Results/journal 1.log'], dir);
+    const run = startCli(
+      t,
+      ['loopback', '-t', '1', '--workers', '1', '--json', 'My Results/résultat 1.json', '--csv', 'My Results/débit 1.csv', '--log', 'My Results/journal 1.log'],
+      dir,
+    );
     assert.equal(await run.exited(30_000), 0, run.stderr());
     assert.match(run.stdout(), /^Report written to My Results\/journal 1\.log, My Results\/débit 1\.csv$/m);
     assert.match(run.stdout(), /^Result written to My Results\/résultat 1\.json$/m);

@@ -15,8 +15,10 @@ async function pairWithCodeFrom(t: TestContext, source: 'file' | 'env'): Promise
   const code = 'K7QM-2XRD-9PQT';
   const codeFile = path.join(dir, 'code.txt');
   writeFileSync(codeFile, `${code}\n`, { mode: 0o600 });
-  const listen = startCli(t, ['listen', '--port', '0', '--bind', '127.0.0.1', ...(source === 'file' ? ['--pairing-code-file', codeFile] : [])], dir,
-    { LONGHAUL_TRUST_DIR: path.join(dir, 'responder'), ...(source === 'env' ? { LONGHAUL_PAIRING_CODE: code } : {}) });
+  const listen = startCli(t, ['listen', '--port', '0', '--bind', '127.0.0.1', ...(source === 'file' ? ['--pairing-code-file', codeFile] : [])], dir, {
+    LONGHAUL_TRUST_DIR: path.join(dir, 'responder'),
+    ...(source === 'env' ? { LONGHAUL_PAIRING_CODE: code } : {}),
+  });
   const port = await waitFor('the listening line', 15_000, () => /listening on [^\s]+:(\d+)/.exec(listen.stdout())?.[1]);
   assert.match(listen.stdout(), new RegExp(`Pairing code: ${code}`));
   const pair = startCli(t, ['pair', `127.0.0.1:${port}`, '--code', code], dir, { LONGHAUL_TRUST_DIR: path.join(dir, 'controller') });
@@ -26,7 +28,7 @@ async function pairWithCodeFrom(t: TestContext, source: 'file' | 'env'): Promise
 }
 
 describe('pairing code sources', { timeout: 60_000 }, () => {
-  it('--pairing-code-file opens pairing with the file\'s code', async (t) => pairWithCodeFrom(t, 'file'));
+  it("--pairing-code-file opens pairing with the file's code", async (t) => pairWithCodeFrom(t, 'file'));
   it('$LONGHAUL_PAIRING_CODE opens pairing with its code', async (t) => pairWithCodeFrom(t, 'env'));
   it('--help says why to prefer them', async (t) => {
     const help = startCli(t, ['listen', '--help'], tmpDir(t));

@@ -14,7 +14,11 @@ const intervalRows = (log: string): string[] => log.split('\n').filter((l) => /^
 describe('longhaul report CLI', { timeout: 60_000 }, () => {
   it('loopback writes --log/--csv during the run; report re-renders the saved result to the same text', async (t) => {
     const dir = tmpDir(t);
-    const run = startCli(t, ['loopback', '-t', '2.2', '-P', '2', '--workers', '1', '--log', 'r.log', '--csv', 'r.csv', '--json', 'r.json', '--distance-km', '5626'], dir);
+    const run = startCli(
+      t,
+      ['loopback', '-t', '2.2', '-P', '2', '--workers', '1', '--log', 'r.log', '--csv', 'r.csv', '--json', 'r.json', '--distance-km', '5626'],
+      dir,
+    );
     assert.equal(await run.exited(30_000), 0, run.stderr());
     assert.match(run.stdout(), /Land Speed Record metric \(throughput x 5,626 km\)/);
     assert.match(run.stdout(), /Report written to r\.log, r\.csv/);
@@ -50,12 +54,19 @@ describe('longhaul report CLI', { timeout: 60_000 }, () => {
     const log = read(logFile);
     const rows = intervalRows(log);
     assert.ok(rows.length >= 3);
-    assert.deepEqual(rows.map((r) => Number(r.trim().split(/\s+/)[0])), rows.map((_, i) => i + 1), 'intervals 1..n, none missing');
+    assert.deepEqual(
+      rows.map((r) => Number(r.trim().split(/\s+/)[0])),
+      rows.map((_, i) => i + 1),
+      'intervals 1..n, none missing',
+    );
     assert.match(log, /\nPARTIAL: the run is still going or was interrupted after interval \d+/);
     assert.match(log, /\nWall-clock aggregate Throughput\(Mbit\/s\) \d+\.\d{3} /, 'the partial summary is complete');
     const csv = parse(read(csvFile), { columns: true, bom: true }) as Record<string, string>[];
     assert.ok(csv.filter((r) => r.row_type === 'interval').length >= 3);
-    assert.deepEqual(csv.filter((r) => r.row_type === 'total').map((r) => r.partial), ['true']);
+    assert.deepEqual(
+      csv.filter((r) => r.row_type === 'total').map((r) => r.partial),
+      ['true'],
+    );
   });
 
   it('a run whose responder dies ends with a final partial summary in the log', async (t) => {

@@ -22,7 +22,9 @@ const CONSOLE = ['SIGINT', 'SIGBREAK', 'SIGHUP'] as const;
 /** Processes still in a process group (none once everything a command forked has gone). */
 function groupMembers(pgid: number): string[] {
   try {
-    return execFileSync('ps', ['-o', 'pid=,args=', '-g', String(pgid)], { encoding: 'utf8' }).split('\n').filter((l) => l.trim());
+    return execFileSync('ps', ['-o', 'pid=,args=', '-g', String(pgid)], { encoding: 'utf8' })
+      .split('\n')
+      .filter((l) => l.trim());
   } catch {
     return []; // ps exits 1 when nothing matches
   }
@@ -103,8 +105,13 @@ describe('stop signals', { timeout: 120_000 }, () => {
     assert.equal(result.partial, true);
     assert.ok(result.total.bytes > 0, 'what was measured is kept');
     // The data workers got the SIGINT too: they leave the stop to the engine, so none died with its counters.
-    assert.deepEqual((result.errors ?? []).filter((e) => e.code === 'LH_ERR_WORKER'), [], JSON.stringify(result.errors));
-    for (const s of result.streams) for (const end of [s.send, s.receive]) assert.equal(end?.error?.code === 'LH_ERR_WORKER', false, `stream ${s.id}: ${JSON.stringify(end?.error)}`);
+    assert.deepEqual(
+      (result.errors ?? []).filter((e) => e.code === 'LH_ERR_WORKER'),
+      [],
+      JSON.stringify(result.errors),
+    );
+    for (const s of result.streams)
+      for (const end of [s.send, s.receive]) assert.equal(end?.error?.code === 'LH_ERR_WORKER', false, `stream ${s.id}: ${JSON.stringify(end?.error)}`);
     await waitFor('every process of the group to exit', 5000, () => groupMembers(run.child.pid!).length === 0);
   });
 });

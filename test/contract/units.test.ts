@@ -10,11 +10,34 @@ import * as cli from '../../electron/util/units.js';
 
 describe('units', () => {
   it('sizes are binary, rates decimal bits, durations seconds', () => {
-    const sizes: [string, number][] = [['64K', 65_536], ['20M', 20_971_520], ['650000', 650_000], ['1.5k', 1536], ['128KiB', 131_072], ['3tb', 3 * 1024 ** 4], ['0', 0], [' 7 mb ', 7 * 1024 ** 2]];
+    const sizes: [string, number][] = [
+      ['64K', 65_536],
+      ['20M', 20_971_520],
+      ['650000', 650_000],
+      ['1.5k', 1536],
+      ['128KiB', 131_072],
+      ['3tb', 3 * 1024 ** 4],
+      ['0', 0],
+      [' 7 mb ', 7 * 1024 ** 2],
+    ];
     for (const [s, v] of sizes) assert.deepEqual(u.parseSize(s), { ok: true, value: v }, s);
-    const rates: [string, number][] = [['4mbit', 4e6], ['1g', 1e9], ['56k', 56e3], ['100Mbps', 1e8], ['2.5gbit', 2.5e9], ['9600', 9600]];
+    const rates: [string, number][] = [
+      ['4mbit', 4e6],
+      ['1g', 1e9],
+      ['56k', 56e3],
+      ['100Mbps', 1e8],
+      ['2.5gbit', 2.5e9],
+      ['9600', 9600],
+    ];
     for (const [s, v] of rates) assert.deepEqual(u.parseRate(s), { ok: true, value: v }, s);
-    const durations: [string, number][] = [['10', 10], ['1.5s', 1.5], ['650ms', 0.65], ['2m', 120], ['1h', 3600], ['250us', 250e-6]];
+    const durations: [string, number][] = [
+      ['10', 10],
+      ['1.5s', 1.5],
+      ['650ms', 0.65],
+      ['2m', 120],
+      ['1h', 3600],
+      ['250us', 250e-6],
+    ];
     for (const [s, v] of durations) {
       const r = u.parseDuration(s);
       assert.ok(r.ok && Math.abs(r.value - v) < 1e-12, s);
@@ -27,7 +50,10 @@ describe('units', () => {
       const r = u.parseSize(s);
       assert.equal(r.ok, false, s);
       if (!r.ok) assert.match(r.error, s.trim() === '' ? /^required, e\.g\./ : /is not valid, e\.g\. 128K/);
-      assert.throws(() => cli.parseSize(s, '--window'), { code: 'LH_ERR_BAD_ARGUMENT', message: new RegExp(`^--window: "${s.replace('.', '\\.')}" is not a valid size`) });
+      assert.throws(() => cli.parseSize(s, '--window'), {
+        code: 'LH_ERR_BAD_ARGUMENT',
+        message: new RegExp(`^--window: "${s.replace('.', '\\.')}" is not a valid size`),
+      });
     }
     assert.deepEqual(u.parseSize('-5'), { ok: false, error: 'cannot be negative' });
     assert.deepEqual(u.parseSize('9e20'), { ok: false, error: 'too large' });

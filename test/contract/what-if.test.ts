@@ -8,12 +8,36 @@ const SEED: PathModel = { rttSeconds: 1.3, rateBitsPerSec: 4_000_000, lossRatio:
 describe('what-if model', () => {
   const cases: { name: string; path: PathModel; windowBytes: number | null; streams: number; mssBytes: number; bps: number | null; bound: string }[] = [
     // 4 Mbit/s × 1448/1514 = 3.826 Mbit/s; 650,000 B / 1.3 s = 4.0 Mbit/s: the rate binds.
-    { name: 'seed, the window that fills the path', path: SEED, windowBytes: 650_000, streams: 1, mssBytes: 1448, bps: 4e6 * payloadFraction(1448), bound: 'rate' },
+    {
+      name: 'seed, the window that fills the path',
+      path: SEED,
+      windowBytes: 650_000,
+      streams: 1,
+      mssBytes: 1448,
+      bps: 4e6 * payloadFraction(1448),
+      bound: 'rate',
+    },
     { name: 'seed, 8,760 B', path: SEED, windowBytes: 8760, streams: 1, mssBytes: 1448, bps: (8760 * 8) / 1.3, bound: 'window' },
     { name: "seed, 4 streams of today's window", path: SEED, windowBytes: 8760, streams: 4, mssBytes: 1448, bps: (4 * 8760 * 8) / 1.3, bound: 'window' },
     { name: 'MSS 536 on the seed link', path: SEED, windowBytes: 650_000, streams: 1, mssBytes: 536, bps: 4e6 * (536 / 602), bound: 'rate' },
-    { name: '1 % loss, no rate, no window', path: { rttSeconds: 0.1, rateBitsPerSec: null, lossRatio: 0.01 }, windowBytes: null, streams: 1, mssBytes: 1448, bps: (1448 * Math.sqrt(150) * 8) / 0.1, bound: 'loss' },
-    { name: 'nothing bounds it', path: { rttSeconds: 0.1, rateBitsPerSec: null, lossRatio: 0 }, windowBytes: null, streams: 2, mssBytes: 1448, bps: null, bound: 'none' },
+    {
+      name: '1 % loss, no rate, no window',
+      path: { rttSeconds: 0.1, rateBitsPerSec: null, lossRatio: 0.01 },
+      windowBytes: null,
+      streams: 1,
+      mssBytes: 1448,
+      bps: (1448 * Math.sqrt(150) * 8) / 0.1,
+      bound: 'loss',
+    },
+    {
+      name: 'nothing bounds it',
+      path: { rttSeconds: 0.1, rateBitsPerSec: null, lossRatio: 0 },
+      windowBytes: null,
+      streams: 2,
+      mssBytes: 1448,
+      bps: null,
+      bound: 'none',
+    },
   ];
   for (const c of cases) {
     it(c.name, () => {
@@ -49,6 +73,9 @@ describe('what-if model', () => {
     assert.equal(xs[0], 4096);
     assert.ok(xs.includes(8760) && xs.includes(650_000));
     assert.ok(xs[xs.length - 1]! >= 1_300_000);
-    assert.deepEqual(xs, [...xs].sort((a, b) => a - b));
+    assert.deepEqual(
+      xs,
+      [...xs].sort((a, b) => a - b),
+    );
   });
 });

@@ -24,8 +24,13 @@ describe('discovery (DNS-SD)', { timeout: 60_000 }, () => {
     const ad = advertisementFor('lab-pc', 5211, FP);
     assert.deepEqual(ad, { name: 'lab-pc', type: 'longhaul', protocol: 'tcp', port: 5211, txt: { v: '1', fp: FP } });
     const paired = (f: string): boolean => f === FP;
-    assert.deepEqual(parseService({ name: 'lab-pc', port: 5211, addresses: ['fe80::1', '192.0.2.7'], txt: ad.txt }, paired),
-      { name: 'lab-pc', addresses: ['192.0.2.7', 'fe80::1'], port: 5211, fingerprint: FP, paired: true });
+    assert.deepEqual(parseService({ name: 'lab-pc', port: 5211, addresses: ['fe80::1', '192.0.2.7'], txt: ad.txt }, paired), {
+      name: 'lab-pc',
+      addresses: ['192.0.2.7', 'fe80::1'],
+      port: 5211,
+      fingerprint: FP,
+      paired: true,
+    });
     assert.equal(parseService({ name: 'other', port: 5211, txt: { v: '1', fp: 'cd'.repeat(32) } }, paired)?.paired, false);
     assert.equal(parseService({ name: 'bad-fp', port: 5211, txt: { v: '1', fp: 'xyz' } }, paired)?.fingerprint, null);
     assert.equal(parseService({ name: 'v2', port: 5211, txt: { v: '2', fp: FP } }, paired), null);

@@ -23,19 +23,23 @@ function electronBinary(): { path: string } | { missing: string } {
 const bin = electronBinary();
 
 describe('desktop app (Electron)', { timeout: 60_000 }, () => {
-  it('opens the Start screen with a sandboxed, isolated page', { skip: 'missing' in bin ? `skipped: no Electron binary here: ${bin.missing}` : false }, async () => {
-    if (!('path' in bin)) return;
-    const app = await _electron.launch({ executablePath: bin.path, args: [REPO], cwd: REPO, timeout: 30_000 });
-    try {
-      const page = await app.firstWindow();
-      await page.getByText('Run a test from this PC').waitFor();
-      assert.equal(await page.evaluate('typeof window.longhaul.startRun'), 'function');
-      assert.equal(await page.evaluate('typeof require'), 'undefined');
-      assert.equal(await page.evaluate('typeof process'), 'undefined');
-      const info = await page.evaluate('window.longhaul.systemInfo(null)') as { mode: string };
-      assert.equal(info.mode, 'electron');
-    } finally {
-      await app.close();
-    }
-  });
+  it(
+    'opens the Start screen with a sandboxed, isolated page',
+    { skip: 'missing' in bin ? `skipped: no Electron binary here: ${bin.missing}` : false },
+    async () => {
+      if (!('path' in bin)) return;
+      const app = await _electron.launch({ executablePath: bin.path, args: [REPO], cwd: REPO, timeout: 30_000 });
+      try {
+        const page = await app.firstWindow();
+        await page.getByText('Run a test from this PC').waitFor();
+        assert.equal(await page.evaluate('typeof window.longhaul.startRun'), 'function');
+        assert.equal(await page.evaluate('typeof require'), 'undefined');
+        assert.equal(await page.evaluate('typeof process'), 'undefined');
+        const info = (await page.evaluate('window.longhaul.systemInfo(null)')) as { mode: string };
+        assert.equal(info.mode, 'electron');
+      } finally {
+        await app.close();
+      }
+    },
+  );
 });

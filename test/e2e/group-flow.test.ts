@@ -64,7 +64,10 @@ describe('group runs in browser mode, end to end', { skip: skip ?? false, timeou
       ports.push(port);
       await pairWith({ host: '127.0.0.1', port, code, security: mine });
     }
-    const u = await forkLonghaul<{ type: 'ui'; url: string }>(['ui', '--no-open', '--port', '0'], 'ui', { LONGHAUL_DATA_DIR: path.join(dir, 'data'), LONGHAUL_TRUST_DIR: trust });
+    const u = await forkLonghaul<{ type: 'ui'; url: string }>(['ui', '--no-open', '--port', '0'], 'ui', {
+      LONGHAUL_DATA_DIR: path.join(dir, 'data'),
+      LONGHAUL_TRUST_DIR: trust,
+    });
     ui = u.child;
     url = u.msg.url;
     browser = await launchBrowser();
@@ -135,7 +138,10 @@ describe('group runs in browser mode, end to end', { skip: skip ?? false, timeou
     assert.equal(stored.length, 1);
     const g = JSON.parse(await readFile(path.join(groupsDir, stored[0]!), 'utf8')) as LonghaulGroupResult;
     assert.equal(g.partial, false, g.partialReason ?? '');
-    assert.deepEqual(g.peers.map((p) => p.role), ['receiver', 'receiver']);
+    assert.deepEqual(
+      g.peers.map((p) => p.role),
+      ['receiver', 'receiver'],
+    );
     assert.ok(g.peers.every((p) => p.result.total.bytes > 0));
     assert.equal(Number(await page.getByTestId('group-bytes').getAttribute('data-bytes')), g.total.bytes);
     assert.equal(await download(page, 'CSV'), renderGroupReport(g, 'csv'));
@@ -151,7 +157,10 @@ describe('group runs in browser mode, end to end', { skip: skip ?? false, timeou
     assert.match(text, /bit\/s[\s\S]*complete/);
     assert.equal(await download(page, 'Log', row.first()), renderGroupReport(g, 'console'));
     await shot(page, '3x-group-5-history');
-    await row.first().getByRole('button', { name: /^Open the group run/ }).click();
+    await row
+      .first()
+      .getByRole('button', { name: /^Open the group run/ })
+      .click();
     await page.getByRole('heading', { name: /^Group results/ }).waitFor();
     assert.equal(await page.getByTestId('group-peer').count(), 2);
     assert.deepEqual(consoleErrors, []);

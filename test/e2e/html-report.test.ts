@@ -25,7 +25,12 @@ const seed = JSON.parse(readFileSync(path.join(REPO, 'test', 'report', 'fixtures
 describe('HTML report in Chromium (no network, no script)', { skip, timeout: 90_000 }, () => {
   it('opens from disk, shows the verdict, advice, what-if and charts, and prints to PDF', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'longhaul-html-'));
-    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'], timeout: 20_000 });
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+      timeout: 20_000,
+    });
     try {
       const html = formatHtmlReport(seed);
       assert.doesNotMatch(html, /<script|<link |<img |@import|url\(/i, 'nothing to fetch, nothing to run');

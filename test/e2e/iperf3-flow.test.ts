@@ -23,7 +23,12 @@ const skip = browserMissing() ?? (HAVE_IPERF3 ? false : 'no /usr/bin/iperf3');
 async function waitForPoints(page: Page, min: number, ms = 15_000): Promise<number> {
   const deadline = Date.now() + ms;
   for (;;) {
-    const n = Number(await page.getByTestId('live-chart').getAttribute('data-points').catch(() => 0));
+    const n = Number(
+      await page
+        .getByTestId('live-chart')
+        .getAttribute('data-points')
+        .catch(() => 0),
+    );
     if (n >= min) return n;
     if (Date.now() > deadline) throw new Error(`the chart did not reach ${min} points within ${ms} ms (has ${n})`);
     await new Promise((r) => setTimeout(r, 100));
@@ -80,7 +85,7 @@ describe('browser mode: a run against iperf3 -s', { skip, timeout: 90_000 }, () 
     const first = await waitForPoints(page, 3);
     const later = await waitForPoints(page, first + 3);
     assert.ok(later > first, `the chart grew from ${first} to ${later} points`);
-    assert.equal(await page.getByRole('button', { name: 'Sender view' }).getAttribute('aria-pressed'), 'true', 'opens on this PC\'s (the sender\'s) counters');
+    assert.equal(await page.getByRole('button', { name: 'Sender view' }).getAttribute('aria-pressed'), 'true', "opens on this PC's (the sender's) counters");
     await shot(page, '41-iperf3-run');
 
     await page.getByRole('heading', { name: /^Results/ }).waitFor({ timeout: 20_000 });

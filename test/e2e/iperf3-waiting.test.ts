@@ -24,7 +24,12 @@ const skip = browserMissing() ?? (HAVE_IPERF3 ? false : 'no /usr/bin/iperf3');
 async function waitForPoints(page: Page, min: number, ms = 15_000): Promise<number> {
   const deadline = Date.now() + ms;
   for (;;) {
-    const n = Number(await page.getByTestId('live-chart').getAttribute('data-points').catch(() => 0));
+    const n = Number(
+      await page
+        .getByTestId('live-chart')
+        .getAttribute('data-points')
+        .catch(() => 0),
+    );
     if (n >= min) return n;
     if (Date.now() > deadline) throw new Error(`the chart did not reach ${min} points within ${ms} ms (has ${n})`);
     await new Promise((r) => setTimeout(r, 100));
@@ -95,7 +100,7 @@ describe('browser mode: the Waiting screen answers iperf3 clients', { skip, time
     const run = await within(client, 30_000, 'iperf3 -c');
     assert.equal(run.code, 0, `${run.stderr} ${run.json?.error ?? ''}`);
     assert.equal(run.json?.error, undefined);
-    await page.getByRole('heading', { name: 'Last run (this PC\'s view)' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('heading', { name: "Last run (this PC's view)" }).waitFor({ timeout: 15_000 });
     assert.equal(await toggle.isChecked(), true, 'still answering after the test');
 
     // Stored for History, with the bytes iperf3 says the server received.

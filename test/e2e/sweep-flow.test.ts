@@ -111,7 +111,10 @@ describe('sweeps in browser mode, end to end', { skip: skip ?? false, timeout: 1
     const heat = page.getByTestId('sweep-chart');
     assert.equal(await heat.getAttribute('data-kind'), 'heatmap');
     assert.equal(Number(await heat.getAttribute('data-measured')), doneBefore);
-    assert.match(await page.getByTestId('sweep-status').innerText(), new RegExp(`^${doneBefore} of 4 runs done · Stopped\\. Resume runs only what is missing\\.`));
+    assert.match(
+      await page.getByTestId('sweep-status').innerText(),
+      new RegExp(`^${doneBefore} of 4 runs done · Stopped\\. Resume runs only what is missing\\.`),
+    );
     await shot(page, '22-sweep-stopped');
 
     const [stopped] = await sweepFiles(dataDir);
@@ -124,8 +127,11 @@ describe('sweeps in browser mode, end to end', { skip: skip ?? false, timeout: 1
 
     // Resume: only the missing runs; the table completes, the heat map has every cell.
     await page.getByRole('button', { name: `Resume (${owed} runs left)` }).click();
-    await page.locator('[data-testid="sweep-status"][data-state="running"]').waitFor({ timeout: 15_000 }).catch(() => undefined);
-    await until(page, 'the resumed sweep\'s end', async () => (await page.getByTestId('sweep-status').getAttribute('data-state')) === 'complete', 45_000);
+    await page
+      .locator('[data-testid="sweep-status"][data-state="running"]')
+      .waitFor({ timeout: 15_000 })
+      .catch(() => undefined);
+    await until(page, "the resumed sweep's end", async () => (await page.getByTestId('sweep-status').getAttribute('data-state')) === 'complete', 45_000);
     assert.equal(await measuredRows(page), 4);
     assert.equal(Number(await heat.getAttribute('data-measured')), 4);
     assert.match(await page.getByTestId('sweep-status').innerText(), /^4 of 4 runs done · Complete/);
@@ -143,7 +149,10 @@ describe('sweeps in browser mode, end to end', { skip: skip ?? false, timeout: 1
     assert.equal(file!.complete, true);
     const resumed = file!.runs.slice(stopped.runs.length);
     assert.equal(resumed.length, owed, 'the resume made only the missing runs');
-    assert.ok(resumed.every((r) => !doneKeys.has(runKey(r))), 'no cell done before the stop ran again');
+    assert.ok(
+      resumed.every((r) => !doneKeys.has(runKey(r))),
+      'no cell done before the stop ran again',
+    );
     assert.equal(new Set(file!.runs.filter((r) => r.status === 'done').map(runKey)).size, 4);
 
     // Exports: the JSON is the file on disk, the CSV has a row per run and per cell.
@@ -151,8 +160,14 @@ describe('sweeps in browser mode, end to end', { skip: skip ?? false, timeout: 1
     const csv = parse(await download(page, 'CSV'), { columns: true, bom: true }) as Record<string, string>[];
     assert.equal(csv.filter((r) => r.row_type === 'run').length, file!.runs.length);
     const cellRows = csv.filter((r) => r.row_type === 'cell');
-    assert.deepEqual(cellRows.map((r) => r.runs), ['1', '1', '1', '1']);
-    assert.deepEqual(cellRows.map((r) => Number(r.received_mbit_per_s_median)), file!.cells.map((c) => Number((c.bitsPerSecond!.median / 1e6).toFixed(6))));
+    assert.deepEqual(
+      cellRows.map((r) => r.runs),
+      ['1', '1', '1', '1'],
+    );
+    assert.deepEqual(
+      cellRows.map((r) => Number(r.received_mbit_per_s_median)),
+      file!.cells.map((c) => Number((c.bitsPerSecond!.median / 1e6).toFixed(6))),
+    );
     // The HTML report: the text `longhaul report --format html` writes for this file.
     assert.equal(await download(page, 'HTML report'), formatSweepHtml(file!));
 
@@ -180,7 +195,7 @@ describe('sweeps in browser mode, end to end', { skip: skip ?? false, timeout: 1
     await page.getByLabel('Pause between runs').fill('0');
     assert.equal(await page.getByTestId('sweep-plan').innerText(), '3 cells × 2 repeats × 0.5 s = 3 s (6 runs)');
     await page.getByRole('button', { name: 'Start the sweep' }).click();
-    await until(page, 'the bar sweep\'s end', async () => (await page.getByTestId('sweep-status').getAttribute('data-state')) === 'complete', 60_000);
+    await until(page, "the bar sweep's end", async () => (await page.getByTestId('sweep-status').getAttribute('data-state')) === 'complete', 60_000);
     const chart = page.getByTestId('sweep-chart');
     assert.equal(await chart.getAttribute('data-kind'), 'bars');
     assert.equal(Number(await chart.getAttribute('data-measured')), 3);

@@ -27,7 +27,12 @@ describe('sweep HTML report in Chromium (no network, no script)', { skip, timeou
   it('opens from disk with the plan, the heat map, the cell table with both conventions, and prints to PDF', async () => {
     const sweep = parseSweep(JSON.parse(readFileSync(FIXTURE, 'utf8')), FIXTURE);
     const dir = await mkdtemp(path.join(os.tmpdir(), 'longhaul-sweep-html-'));
-    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'], timeout: 20_000 });
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+      timeout: 20_000,
+    });
     try {
       const html = formatSweepHtml(sweep);
       assert.doesNotMatch(html, /<script|<link |<img |@import|url\(/i, 'nothing to fetch, nothing to run');

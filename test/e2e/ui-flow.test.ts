@@ -174,7 +174,10 @@ describe('browser mode, end to end', { skip: skip ?? false, timeout: 120_000 }, 
     await shot(page, '05-run-bypass');
     await bypass.click();
     await page.getByRole('button', { name: 'Bypass the emulated link' }).waitFor();
-    await page.getByTestId('run-link').filter({ hasText: /bypass switched on at [\d.]+ s, off at [\d.]+ s/ }).waitFor();
+    await page
+      .getByTestId('run-link')
+      .filter({ hasText: /bypass switched on at [\d.]+ s, off at [\d.]+ s/ })
+      .waitFor();
     const third = await waitForPoints(page, second + 6);
     await shot(page, '05-run');
     await page.emulateMedia({ colorScheme: 'dark' });
@@ -215,9 +218,23 @@ describe('browser mode, end to end', { skip: skip ?? false, timeout: 120_000 }, 
     assert.ok(result.intervals.length >= third - 1, `${result.intervals.length} intervals for ${third} chart points`);
     assert.equal(result.link?.preset, 'satellite');
     assert.deepEqual(result.pathRate, { bitsPerSecond: 4e6, source: 'given' });
-    assert.deepEqual(result.link?.settings, { delayMs: 50, jitterMs: 0, rateBitsPerSec: 4e6, windowBytes: 65_536, slowstart: true, lossRatio: 0, mssBytes: 1448 });
-    assert.deepEqual(result.link?.bypassToggles.map((b) => b.bypass), [true, false]);
-    assert.ok(result.diagnosis?.some((d) => sentence.includes(d.sentence)), 'the sentence shown is the result\'s');
+    assert.deepEqual(result.link?.settings, {
+      delayMs: 50,
+      jitterMs: 0,
+      rateBitsPerSec: 4e6,
+      windowBytes: 65_536,
+      slowstart: true,
+      lossRatio: 0,
+      mssBytes: 1448,
+    });
+    assert.deepEqual(
+      result.link?.bypassToggles.map((b) => b.bypass),
+      [true, false],
+    );
+    assert.ok(
+      result.diagnosis?.some((d) => sentence.includes(d.sentence)),
+      "the sentence shown is the result's",
+    );
 
     // Export CSV and the console log as downloads; their contents are this run's.
     const csvText = await download(page, 'CSV');
@@ -227,7 +244,10 @@ describe('browser mode, end to end', { skip: skip ?? false, timeout: 120_000 }, 
     assert.equal(intervalRows.length, result.intervals.length * 2);
     assert.deepEqual([...new Set(intervalRows.map((r) => r.stream_id))].sort(), ['0', '1']);
     const streamRows = rows.filter((r) => r.row_type === 'stream');
-    assert.deepEqual(streamRows.map((r) => Number(r.received_bytes)), result.streams.map((s) => s.bytes));
+    assert.deepEqual(
+      streamRows.map((r) => Number(r.received_bytes)),
+      result.streams.map((s) => s.bytes),
+    );
     const total = rows.find((r) => r.row_type === 'total')!;
     assert.equal(Number(total.received_bytes), shownBytes);
     assert.equal(total.partial, 'true');
@@ -237,7 +257,10 @@ describe('browser mode, end to end', { skip: skip ?? false, timeout: 120_000 }, 
     const log = await download(page, 'Console log');
     assert.equal(log, renderReport(result, 'console'));
     assert.equal(log.trim(), pane.trim(), 'the exported log is the one shown');
-    assert.match(log, /^Parameters: 2 stream\(s\) per direction, forward, limit 30 s, buffer \d+ bytes, window 65536 bytes requested, MSS OS default, interval 0.25 s$/m);
+    assert.match(
+      log,
+      /^Parameters: 2 stream\(s\) per direction, forward, limit 30 s, buffer \d+ bytes, window 65536 bytes requested, MSS OS default, interval 0.25 s$/m,
+    );
     assert.ok(log.includes(` ${(shownBytes / 1e6).toFixed(6)} `), 'PetaBumps total (MEG) = the bytes shown');
     assert.match(log, /PARTIAL: stopped by the user/);
     assert.match(await download(page, 'ttcp line'), new RegExp(`^${shownBytes} bytes in [\\d.]+ real seconds = [\\d.]+ Mbit/sec$`, 'm'));
@@ -266,7 +289,10 @@ describe('browser mode, end to end', { skip: skip ?? false, timeout: 120_000 }, 
     // What this PC's emulator can carry: not measured in this fresh data folder; measured for real (a 3 s probe).
     assert.match(await page.getByTestId('emulator-capacity').innerText(), /not measured yet/);
     await page.getByRole('button', { name: /^Measure this PC/ }).click();
-    await page.getByTestId('emulator-capacity').filter({ hasText: /carried up to [\d.]+ [GM]bit\/s of payload/ }).waitFor({ timeout: 60_000 });
+    await page
+      .getByTestId('emulator-capacity')
+      .filter({ hasText: /carried up to [\d.]+ [GM]bit\/s of payload/ })
+      .waitFor({ timeout: 60_000 });
     const carried = await page.getByTestId('emulator-capacity').innerText();
     console.log(`# ${carried.split(' of payload')[0]} of payload`);
     // A link that would carry more than that is warned about before the run (not while the window bounds it far below).
@@ -298,7 +324,10 @@ describe('browser mode, end to end', { skip: skip ?? false, timeout: 120_000 }, 
     assert.match(await page.getByTestId('modelled-loss').innerText(), /^Modelled loss: up [\d,]+ of [\d,]+ segments lost, cap halved [\d,]+ times?; down /);
     assert.match(await page.getByTestId('diagnosis').first().innerText(), /With 1 % modelled loss, Reno averages/);
     // The emulator watched itself and says how it did (it kept up: no emulator verdict above).
-    assert.match(await page.getByTestId('emulator-watch').innerText(), /^The emulator on this PC: (native relay thread|JavaScript relay)[\s\S]*of bytes more than 10 ms late/);
+    assert.match(
+      await page.getByTestId('emulator-watch').innerText(),
+      /^The emulator on this PC: (native relay thread|JavaScript relay)[\s\S]*of bytes more than 10 ms late/,
+    );
     assert.equal(await page.getByTestId('bypass-caveat').count(), 0);
     // What-if on the Results screen: the model over windows (two stream counts) with the measured point, and its lines.
     const points = (await page.getByTestId('what-if-chart').getAttribute('data-points')) ?? '';
@@ -311,19 +340,33 @@ describe('browser mode, end to end', { skip: skip ?? false, timeout: 120_000 }, 
 
     // Overlay: this run (newest row) and the satellite run (last row), the first ticked by keyboard.
     const rows = page.getByTestId('history').locator('tbody tr');
-    await rows.nth(0).getByRole('checkbox', { name: /^Compare the run of/ }).focus();
+    await rows
+      .nth(0)
+      .getByRole('checkbox', { name: /^Compare the run of/ })
+      .focus();
     await page.keyboard.press('Space');
-    await rows.nth(2).getByRole('checkbox', { name: /^Compare the run of/ }).check();
+    await rows
+      .nth(2)
+      .getByRole('checkbox', { name: /^Compare the run of/ })
+      .check();
     await page.getByRole('button', { name: 'Overlay the 2 selected runs' }).click();
     const overlay = page.getByTestId('overlay-chart');
-    await page.locator('[data-testid="overlay-chart"][data-points*=","]').waitFor().catch(async (err: Error) => {
-      await shot(page, '13-history-overlay-FAILED');
-      throw new Error(`${err.message}; the page said: ${(await page.locator('main').innerText()).slice(-800)}; points: ${await overlay.getAttribute('data-points').catch(() => 'none')}`);
-    }); // set once Chart.js has laid the lines out
+    await page
+      .locator('[data-testid="overlay-chart"][data-points*=","]')
+      .waitFor()
+      .catch(async (err: Error) => {
+        await shot(page, '13-history-overlay-FAILED');
+        throw new Error(
+          `${err.message}; the page said: ${(await page.locator('main').innerText()).slice(-800)}; points: ${await overlay.getAttribute('data-points').catch(() => 'none')}`,
+        );
+      }); // set once Chart.js has laid the lines out
     assert.equal(await overlay.getAttribute('data-datasets'), '2');
     const counts = (await overlay.getAttribute('data-points'))!.split(',').map(Number);
     assert.equal(counts.length, 2);
-    assert.ok(counts.every((n) => n >= 3), `points per line: ${counts.join(', ')}`);
+    assert.ok(
+      counts.every((n) => n >= 3),
+      `points per line: ${counts.join(', ')}`,
+    );
     const totals = await page.getByTestId('overlay-totals').innerText();
     assert.match(totals, /Wall-clock aggregate[\s\S]*Per-stream sum/);
     assert.match(totals, /emulated link: lossy-wifi[\s\S]*emulated link: satellite/);
@@ -380,7 +423,7 @@ describe('browser mode, end to end', { skip: skip ?? false, timeout: 120_000 }, 
       await shot(page, '09-waiting-running');
       const code = await new Promise<number | null>((r) => cli.once('exit', r));
       assert.equal(code, 0);
-      await page.getByRole('heading', { name: 'Last run (this PC\'s view)' }).waitFor({ timeout: 15_000 });
+      await page.getByRole('heading', { name: "Last run (this PC's view)" }).waitFor({ timeout: 15_000 });
       await shot(page, '10-waiting-done');
     } finally {
       await stopChild(cli);

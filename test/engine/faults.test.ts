@@ -88,7 +88,13 @@ describe('responder under bad input', { timeout: 120_000 }, () => {
   });
 
   it('wrong JSON types in params name the field', async () => {
-    for (const [field, value] of [['streams', 'x'], ['seconds', []], ['direction', 'sideways'], ['streams', 0], ['bufferBytes', -1]] as const) {
+    for (const [field, value] of [
+      ['streams', 'x'],
+      ['seconds', []],
+      ['direction', 'sideways'],
+      ['streams', 0],
+      ['bufferBytes', -1],
+    ] as const) {
       const params = { ...goodParams, [field]: value };
       const { frames, closed } = await exchange(encodeFrame(hello), encodeFrame({ type: 'params', cookie: 'a'.repeat(32), params }));
       assert.ok(closed);

@@ -11,8 +11,14 @@ function peer(index: number, result: LonghaulResult, startOffsetSeconds: number 
 }
 
 const meta: GroupMeta = {
-  id: 'g', software: 'x', startedAt: new Date(0), endedAt: new Date(1000), controller: { hostname: 'me', address: 'local', software: 'x' },
-  params: makeResult({ streams: [{ bytes: 1, seconds: 1, completions: 1 }] }).params, startFailure: null, errors: [],
+  id: 'g',
+  software: 'x',
+  startedAt: new Date(0),
+  endedAt: new Date(1000),
+  controller: { hostname: 'me', address: 'local', software: 'x' },
+  params: makeResult({ streams: [{ bytes: 1, seconds: 1, completions: 1 }] }).params,
+  startFailure: null,
+  errors: [],
 };
 
 /** A peer moving `perInterval` bytes in each of `n` one-second intervals, one stream starting at `firstT`. */
@@ -27,9 +33,22 @@ function steady(perInterval: number, n: number, firstT = 0, partialReason: strin
 describe('group aggregate', () => {
   it('aligns intervals by index and sums the peers; a shifted peer moves the group clock', () => {
     const ivs = groupIntervals([peer(0, steady(100, 3)), peer(1, steady(50, 3), 0.002)]);
-    assert.deepEqual(ivs.map((iv) => iv.index), [1, 2, 3]);
-    assert.deepEqual(ivs.map((iv) => iv.peerReceivedBytes), [[100, 50], [100, 50], [100, 50]]);
-    assert.deepEqual(ivs.map((iv) => iv.receivedBytes), [150, 150, 150]);
+    assert.deepEqual(
+      ivs.map((iv) => iv.index),
+      [1, 2, 3],
+    );
+    assert.deepEqual(
+      ivs.map((iv) => iv.peerReceivedBytes),
+      [
+        [100, 50],
+        [100, 50],
+        [100, 50],
+      ],
+    );
+    assert.deepEqual(
+      ivs.map((iv) => iv.receivedBytes),
+      [150, 150, 150],
+    );
     assert.ok(Math.abs(ivs[0]!.t - 1.002) < 1e-12, 'the later peer ends the interval on the group clock');
     assert.ok(Math.abs(ivs[2]!.seconds - 1) < 1e-12);
   });
@@ -43,7 +62,7 @@ describe('group aggregate', () => {
     assert.equal(ivs[2]!.receivedBytes, 150);
   });
 
-  it('after a vanished peer\'s last interval it is unknown; after a completed peer\'s end it moved 0', () => {
+  it("after a vanished peer's last interval it is unknown; after a completed peer's end it moved 0", () => {
     const ivs = groupIntervals([peer(0, steady(100, 4)), peer(1, steady(50, 2, 0, 'peer gone')), peer(2, steady(10, 2))]);
     assert.deepEqual(ivs[3]!.peerReceivedBytes, [100, null, 0]);
     assert.equal(ivs[3]!.receivedBytes, null);
@@ -51,7 +70,12 @@ describe('group aggregate', () => {
 
   it('wall-clock over the group clock, per-peer sum and per-stream sum, each by its own rule', () => {
     // Peer 0: 2 streams, 1,000 B each over 1 s (from t=0 and t=1); peer 1: 3,000 B over 2 s, starting 0.5 s later.
-    const a = makeResult({ streams: [{ bytes: 1000, seconds: 1, completions: 1 }, { bytes: 1000, seconds: 1, completions: 1, firstT: 1 }] });
+    const a = makeResult({
+      streams: [
+        { bytes: 1000, seconds: 1, completions: 1 },
+        { bytes: 1000, seconds: 1, completions: 1, firstT: 1 },
+      ],
+    });
     const b = makeResult({ streams: [{ bytes: 3000, seconds: 2, completions: 1 }] });
     const t = groupTotal([peer(0, a), peer(1, b, 0.5)], null);
     assert.equal(t.bytes, 5000);
@@ -66,7 +90,10 @@ describe('group aggregate', () => {
     assert.equal(g.schema, 'longhaul.group/1');
     assert.equal(g.partial, true);
     assert.match(g.partialReason!, /^peer 2 \(192\.0\.2\.2:5211\): no end-of-run report/);
-    assert.deepEqual(g.errors.map((e) => e.peer), [1]);
+    assert.deepEqual(
+      g.errors.map((e) => e.peer),
+      [1],
+    );
     assert.equal(g.startSkewSeconds, 0.003);
     assert.equal(buildGroupResult(meta, [peer(0, steady(1, 1), null), peer(1, steady(1, 1), 0)]).startSkewSeconds, null);
   });

@@ -48,7 +48,7 @@ function checkExactRun(g: LonghaulGroupResult, perPeerBytes: number, sender: 'co
   assert.equal(g.peers.length, 2);
   for (const [i, p] of g.peers.entries()) {
     assert.equal(p.address, `127.0.0.1:${ports[i]}`);
-    assert.equal(p.result.responder.address, `127.0.0.1:${ports[i]}`, 'each result is that peer\'s run');
+    assert.equal(p.result.responder.address, `127.0.0.1:${ports[i]}`, "each result is that peer's run");
     assert.equal(p.role, sender === 'controller' ? 'sender' : 'receiver');
     assert.equal(p.result.partial, false, p.result.partialReason ?? '');
     assert.equal(p.result.total.bytes, perPeerBytes, `${p.address}: received exactly what was asked`);
@@ -74,7 +74,10 @@ function checkExactRun(g: LonghaulGroupResult, perPeerBytes: number, sender: 'co
       assert.equal(b, own ? own.receivedBytes : 0);
     }
   }
-  assert.equal(g.intervals.reduce((a, iv) => a + iv.receivedBytes!, 0), g.total.bytes);
+  assert.equal(
+    g.intervals.reduce((a, iv) => a + iv.receivedBytes!, 0),
+    g.total.bytes,
+  );
   assert.ok(g.startSkewSeconds !== null && g.startSkewSeconds >= 0 && g.startSkewSeconds < 0.05, `start skew ${g.startSkewSeconds} s`);
 }
 
@@ -83,16 +86,30 @@ describe('multi-peer runs on loopback', { timeout: 150_000 }, () => {
     const bytes = 40_000_001;
     const { run, listeners } = await group(t, { direction: 'reverse', streams: 2, bytes, seconds: null, intervalSeconds: 0.2 });
     const g = await within(run.result, 60_000, 'group run');
-    checkExactRun(g, bytes, 'responder', listeners.map((l) => l.port));
-    t.diagnostic(`dual receive: skew ${(g.startSkewSeconds! * 1000).toFixed(3)} ms, wall-clock ${(g.total.bitsPerSecond! / 1e6).toFixed(1)} Mbit/s, peer sum ${(g.total.peerSumBitsPerSecond! / 1e6).toFixed(1)}`);
+    checkExactRun(
+      g,
+      bytes,
+      'responder',
+      listeners.map((l) => l.port),
+    );
+    t.diagnostic(
+      `dual receive: skew ${(g.startSkewSeconds! * 1000).toFixed(3)} ms, wall-clock ${(g.total.bitsPerSecond! / 1e6).toFixed(1)} Mbit/s, peer sum ${(g.total.peerSumBitsPerSecond! / 1e6).toFixed(1)}`,
+    );
   });
 
   it('dual transmit: this PC sends to two peers, each counted exactly, the aggregate is their sum', async (t) => {
     const bytes = 40_000_001;
     const { run, listeners } = await group(t, { direction: 'forward', streams: 1, bytes, seconds: null, intervalSeconds: 0.2 });
     const g = await within(run.result, 60_000, 'group run');
-    checkExactRun(g, bytes, 'controller', listeners.map((l) => l.port));
-    t.diagnostic(`dual transmit: skew ${(g.startSkewSeconds! * 1000).toFixed(3)} ms, wall-clock ${(g.total.bitsPerSecond! / 1e6).toFixed(1)} Mbit/s, peer sum ${(g.total.peerSumBitsPerSecond! / 1e6).toFixed(1)}`);
+    checkExactRun(
+      g,
+      bytes,
+      'controller',
+      listeners.map((l) => l.port),
+    );
+    t.diagnostic(
+      `dual transmit: skew ${(g.startSkewSeconds! * 1000).toFixed(3)} ms, wall-clock ${(g.total.bitsPerSecond! / 1e6).toFixed(1)} Mbit/s, peer sum ${(g.total.peerSumBitsPerSecond! / 1e6).toFixed(1)}`,
+    );
   });
 
   it('--bidir: both ways with each peer, each direction exact per peer and in the aggregate', async (t) => {
@@ -122,13 +139,16 @@ describe('multi-peer runs on loopback', { timeout: 150_000 }, () => {
     const [a, b] = g.peers;
     assert.equal(a!.result.partial, false, a!.result.partialReason ?? '');
     assert.ok(a!.result.params.seconds === 4 && a!.result.total.seconds! > 3.5, `the survivor ran to its end: ${a!.result.total.seconds} s`);
-    for (const s of a!.result.streams) assert.equal(s.send!.bytes, s.bytes, 'the survivor\'s streams are complete');
+    for (const s of a!.result.streams) assert.equal(s.send!.bytes, s.bytes, "the survivor's streams are complete");
     assert.equal(b!.result.partial, true);
     assert.ok(b!.result.total.bytes > 0, 'what the vanished peer received before is kept');
     assert.equal(g.partial, true);
     assert.match(g.partialReason!, new RegExp(`peer 2 \\(127\\.0\\.0\\.1:${listeners[1]!.port}\\)`));
     assert.doesNotMatch(g.partialReason!, /peer 1 /);
-    assert.ok(g.errors.some((e) => e.peer === 1), JSON.stringify(g.errors));
+    assert.ok(
+      g.errors.some((e) => e.peer === 1),
+      JSON.stringify(g.errors),
+    );
     // After the vanished peer's last interval its figures are unknown, and so is the sum.
     const lastB = Math.max(...b!.result.intervals.map((iv) => iv.index));
     const after = g.intervals.filter((iv) => iv.index > lastB);
@@ -145,7 +165,10 @@ describe('multi-peer runs on loopback', { timeout: 150_000 }, () => {
     const { server, port: deadPort } = await listenLocal(() => undefined);
     await closeServer(server); // nothing listens there now: connection refused
     const run = startGroupRun({
-      peers: [{ host: '127.0.0.1', port: ok!.port, security: mine }, { host: '127.0.0.1', port: deadPort, security: mine }],
+      peers: [
+        { host: '127.0.0.1', port: ok!.port, security: mine },
+        { host: '127.0.0.1', port: deadPort, security: mine },
+      ],
       params: { ...DEFAULT_PARAMS, bytes: 10_000_000, seconds: null },
     });
     const g = await within(run.result, 30_000, 'group run');

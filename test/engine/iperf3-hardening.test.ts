@@ -22,7 +22,12 @@ describe('iperf3 server hardening', { timeout: 60_000 }, () => {
   let port = 0;
   const rejected: string[] = [];
   before(async () => {
-    server = new Iperf3Server({ port: 0, host: '127.0.0.1', cookieTimeoutMs: 300, timeoutsMs: { params: 300, streams: 3000, running: 400, results: 300, done: 300 } });
+    server = new Iperf3Server({
+      port: 0,
+      host: '127.0.0.1',
+      cookieTimeoutMs: 300,
+      timeoutsMs: { params: 300, streams: 3000, running: 400, results: 300, done: 300 },
+    });
     server.on('rejected', (_peer, why) => rejected.push(why));
     port = (await server.listen()).port;
   });
@@ -143,7 +148,18 @@ describe('iperf3 server hardening', { timeout: 60_000 }, () => {
         assert.equal((await waitFor(5, c))[4], IPERF3_STATE.EXCHANGE_RESULTS);
       }
       if (stall === 'done') {
-        c.socket.write(encodeJson({ cpu_util_total: 0, cpu_util_user: 0, cpu_util_system: 0, sender_has_retransmits: 0, streams: [{ id: 1, bytes: 0, retransmits: 0, jitter: 0, errors: 0, packets: 0 }] }, 8192));
+        c.socket.write(
+          encodeJson(
+            {
+              cpu_util_total: 0,
+              cpu_util_user: 0,
+              cpu_util_system: 0,
+              sender_has_retransmits: 0,
+              streams: [{ id: 1, bytes: 0, retransmits: 0, jitter: 0, errors: 0, packets: 0 }],
+            },
+            8192,
+          ),
+        );
       }
       const { err, result } = await end;
       data?.destroy();
@@ -188,7 +204,10 @@ describe('iperf3 server hardening', { timeout: 60_000 }, () => {
     c.socket.write(makeCookie());
     const closedAfterMs = await c.closed;
     assert.ok(closedAfterMs < 250, `closed at once by the handler's catch, not at the 300 ms parameters deadline (${closedAfterMs} ms)`);
-    assert.ok(rejected.slice(before).some((r) => r.includes('internal error') && r.includes('listener failed on purpose')), `said why: ${rejected.slice(before).join('; ')}`);
+    assert.ok(
+      rejected.slice(before).some((r) => r.includes('internal error') && r.includes('listener failed on purpose')),
+      `said why: ${rejected.slice(before).join('; ')}`,
+    );
     assert.equal((await end).err?.code, 'LH_ERR_PEER_GONE', 'the half-started test ended as a lost client');
     await assertFreeSoon();
     const ok = await client();

@@ -33,7 +33,8 @@ const CASES: Case[] = [
 
 function iperfArgs(c: Case): string[] {
   return [
-    '-P', String(c.streams),
+    '-P',
+    String(c.streams),
     ...(c.direction === 'reverse' ? ['-R'] : c.direction === 'bidir' ? ['--bidir'] : []),
     ...(c.limit === 'time' ? ['-t', String(SECONDS)] : ['-n', String(BYTES)]),
   ];
@@ -62,14 +63,20 @@ function compareRate(lines: string[], label: string, r: LonghaulResult, key: Dir
   const sender = key === 'controllerToResponder' ? 'controller' : 'responder';
   const ids = new Set(r.streams.filter((s) => s.sender === sender).map((s) => s.id));
   const inSpan = (end: number): boolean => end > SPAN[0] + 0.05 && end <= SPAN[1] + 0.05;
-  const mine = r.intervals.filter((iv) => inSpan(iv.t)).reduce((a, iv) =>
-    a + iv.streams.filter((s) => ids.has(s.id)).reduce((b, s) => b + (s.receivedBytes ?? s.sentBytes ?? 0), 0), 0);
+  const mine = r.intervals
+    .filter((iv) => inSpan(iv.t))
+    .reduce((a, iv) => a + iv.streams.filter((s) => ids.has(s.id)).reduce((b, s) => b + (s.receivedBytes ?? s.sentBytes ?? 0), 0), 0);
   const field = c.direction === 'bidir' && key === 'responderToController' ? 'sum_bidir_reverse' : 'sum';
-  const theirs = (json.intervals ?? []).map((iv) => iv[field]).filter((x): x is NonNullable<typeof x> => !!x && inSpan(x.end)).reduce((a, x) => a + x.bytes, 0);
+  const theirs = (json.intervals ?? [])
+    .map((iv) => iv[field])
+    .filter((x): x is NonNullable<typeof x> => !!x && inSpan(x.end))
+    .reduce((a, x) => a + x.bytes, 0);
   assert.ok(mine > 0 && theirs > 0, `${label}: both ends counted bytes in seconds ${SPAN[0]}-${SPAN[1]} (Longhaul ${mine}, iperf3 ${theirs})`);
   const seconds = SPAN[1] - SPAN[0];
   const ratio = mine / theirs;
-  lines.push(`${label}: seconds ${SPAN[0]}-${SPAN[1]}: Longhaul ${((mine * 8) / seconds / 1e9).toFixed(3)} Gbit/s, iperf3 ${((theirs * 8) / seconds / 1e9).toFixed(3)} Gbit/s, ratio ${ratio.toFixed(4)}`);
+  lines.push(
+    `${label}: seconds ${SPAN[0]}-${SPAN[1]}: Longhaul ${((mine * 8) / seconds / 1e9).toFixed(3)} Gbit/s, iperf3 ${((theirs * 8) / seconds / 1e9).toFixed(3)} Gbit/s, ratio ${ratio.toFixed(4)}`,
+  );
   assert.ok(Math.abs(ratio - 1) <= 0.02, `${label}: within 2 % over the same seconds (ratio ${ratio})`);
 }
 
@@ -125,7 +132,7 @@ describe('iperf3 interoperation on loopback (Debian iperf3)', { skip: HAVE_IPERF
       const result = await ended;
       assert.equal(client.code, 0, client.stderr);
       assert.ok(client.json, 'iperf3 printed JSON');
-      assert.equal(client.json.error, undefined, 'no error line in iperf3\'s JSON');
+      assert.equal(client.json.error, undefined, "no error line in iperf3's JSON");
       assert.ok(result && !result.partial, `a complete result: ${result?.partialReason}`);
       assert.match(result.controller.software, /^iperf3 3\.\d+/);
       report.push(...agreeAsServer(c, result, client.json, `server ${label}`));
@@ -135,15 +142,28 @@ describe('iperf3 interoperation on loopback (Debian iperf3)', { skip: HAVE_IPERF
       const port = await freePort();
       const { exit: serverExit } = await startIperf3Server(port, 30_000);
       const run = startIperf3Run({
-        host: '127.0.0.1', port,
-        params: { streams: c.streams, bufferBytes: 128 * 1024, windowBytes: null, bytes: c.limit === 'bytes' ? BYTES : null, seconds: c.limit === 'time' ? SECONDS : null, direction: c.direction, intervalSeconds: 1 },
+        host: '127.0.0.1',
+        port,
+        params: {
+          streams: c.streams,
+          bufferBytes: 128 * 1024,
+          windowBytes: null,
+          bytes: c.limit === 'bytes' ? BYTES : null,
+          seconds: c.limit === 'time' ? SECONDS : null,
+          direction: c.direction,
+          intervalSeconds: 1,
+        },
       });
       const result = await run.result;
       const server = await serverExit;
       assert.equal(server.code, 0, server.stderr);
       assert.equal(server.json?.error, undefined, `no error in iperf3 -s's JSON: ${server.json?.error}`);
       assert.ok(!result.partial, `a complete result: ${result.partialReason}`);
-      assert.equal(result.responder.software, `iperf3 ${server.json?.start?.version?.replace(/^iperf\s+/, '')}`, 'the server named by the version in its own output');
+      assert.equal(
+        result.responder.software,
+        `iperf3 ${server.json?.start?.version?.replace(/^iperf\s+/, '')}`,
+        'the server named by the version in its own output',
+      );
       report.push(...agreeAsClient(c, result, server.json!, `client ${label}`));
     });
   }

@@ -15,8 +15,14 @@ import { Iperf3Server } from '../../electron/engine/iperf3-server.js';
 import type { LonghaulError } from '../../electron/util/errors.js';
 import { HAVE_IPERF3, runIperf3 } from '../helpers/iperf3.js';
 
-const skip = process.platform !== 'linux' ? 'the refused takeover is Linux\'s behaviour'
-  : !HAVE_IPERF3 ? 'no /usr/bin/iperf3' : !nativeSockets().api?.owned ? 'the addon cannot own connections here' : false;
+const skip =
+  process.platform !== 'linux'
+    ? "the refused takeover is Linux's behaviour"
+    : !HAVE_IPERF3
+      ? 'no /usr/bin/iperf3'
+      : !nativeSockets().api?.owned
+        ? 'the addon cannot own connections here'
+        : false;
 
 describe('iperf3 server, owned data connections, the port cannot be taken over', { skip, timeout: 60_000 }, () => {
   let server: Iperf3Server;
@@ -35,7 +41,9 @@ describe('iperf3 server, owned data connections, the port cannot be taken over',
 
   it('iperf3 -c -w 64K -P 2, three times: whole, the window recorded as not applied with why, the port still served', async () => {
     for (let i = 0; i < 3; i++) {
-      const ended = new Promise<{ result: LonghaulResult | null; err: LonghaulError | null }>((resolve) => server.once('session-end', (result, err) => resolve({ result, err })));
+      const ended = new Promise<{ result: LonghaulResult | null; err: LonghaulError | null }>((resolve) =>
+        server.once('session-end', (result, err) => resolve({ result, err })),
+      );
       const run = await runIperf3(['-c', '127.0.0.1', '-p', String(port), '-w', '64K', '-n', '20M', '-P', '2', '-J'], 20_000);
       assert.equal(run.code, 0, `run ${i}: ${run.stderr} ${run.json?.error ?? ''}`);
       const { result, err } = await ended;

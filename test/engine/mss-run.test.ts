@@ -22,7 +22,10 @@ async function runsWithMss(list: { mssBytes: number | null; direction?: RunParam
     for (const { mssBytes, direction = 'forward' } of list) {
       const ended = new Promise((r) => responder.once('session-end', r));
       const run = startRun({
-        host: '127.0.0.1', port, security, maxWorkersPerRole: 1,
+        host: '127.0.0.1',
+        port,
+        security,
+        maxWorkersPerRole: 1,
         params: { ...DEFAULT_PARAMS, seconds: 1, intervalSeconds: 0.5, direction, ...(mssBytes !== null ? { mssBytes } : {}) },
       });
       out.push(await within(run.result, 20_000, 'the run'));
@@ -76,14 +79,18 @@ describe('--mss on real loopback runs', { timeout: 90_000 }, () => {
     assert.notEqual(r.diagnosis?.[0]?.verdict, 'mss-limited');
   });
 
-  it('a request the OS refuses (40,000 B; Linux caps TCP_MAXSEG at 32,767) is reported on both sides, and the run goes on', { skip: skipWithoutNative || process.platform !== 'linux' }, async () => {
-    const [r] = (await runsWithMss([{ mssBytes: 40_000 }])) as [LonghaulResult];
-    assert.equal(r.partial, false, r.partialReason ?? '');
-    assert.equal(r.mss?.applied, false);
-    assert.deepEqual([...r.mss!.refusedBy].sort(), ['controller', 'responder']);
-    assert.match(r.mss!.note, /refused on 2 of 2 stream ends/);
-    const refusals = (r.unavailable ?? []).filter((u) => u.field === 'mss');
-    assert.equal(refusals.length, 2, JSON.stringify(r.unavailable));
-    for (const u of refusals) assert.match(u.reason, /40000 B was not applied: setsockopt\(TCP_MAXSEG\)/);
-  });
+  it(
+    'a request the OS refuses (40,000 B; Linux caps TCP_MAXSEG at 32,767) is reported on both sides, and the run goes on',
+    { skip: skipWithoutNative || process.platform !== 'linux' },
+    async () => {
+      const [r] = (await runsWithMss([{ mssBytes: 40_000 }])) as [LonghaulResult];
+      assert.equal(r.partial, false, r.partialReason ?? '');
+      assert.equal(r.mss?.applied, false);
+      assert.deepEqual([...r.mss!.refusedBy].sort(), ['controller', 'responder']);
+      assert.match(r.mss!.note, /refused on 2 of 2 stream ends/);
+      const refusals = (r.unavailable ?? []).filter((u) => u.field === 'mss');
+      assert.equal(refusals.length, 2, JSON.stringify(r.unavailable));
+      for (const u of refusals) assert.match(u.reason, /40000 B was not applied: setsockopt\(TCP_MAXSEG\)/);
+    },
+  );
 });

@@ -9,16 +9,25 @@ describe('small-MSS verdict', () => {
     assert.equal(mssIsSmall({ sendMssBytes: 536, pmtuBytes: 1500, requestedBytes: null }), true, 'seed 002: a stack that never sent more than 576 B');
   });
 
-  it('leaves ordinary segments alone: loopback\'s own 32,741 B, Ethernet\'s 1,448 B, 1,460 B on a jumbo path', () => {
+  it("leaves ordinary segments alone: loopback's own 32,741 B, Ethernet's 1,448 B, 1,460 B on a jumbo path", () => {
     assert.equal(mssIsSmall({ sendMssBytes: 32_741, pmtuBytes: 65_535, requestedBytes: null }), false);
     assert.equal(mssIsSmall({ sendMssBytes: 1448, pmtuBytes: 1500, requestedBytes: null }), false);
     assert.equal(mssIsSmall({ sendMssBytes: 1460, pmtuBytes: 9000, requestedBytes: null }), false);
   });
 
   it('replaces application and congestion verdicts only; a path verdict gets a caveat to check instead', () => {
-    assert.deepEqual(['link-limited', 'application-limited', 'congestion-limited', 'window-limited', 'emulator-limited', 'unknown'].map(mssCanExplain),
-      [false, true, true, false, false, false]);
-    assert.match(mssCaveat({ sendMssBytes: 524, pmtuBytes: 65_535, requestedBytes: 536 }), /Segments were small: at most 524 B \(asked for with --mss\).*run again without --mss/);
+    assert.deepEqual(['link-limited', 'application-limited', 'congestion-limited', 'window-limited', 'emulator-limited', 'unknown'].map(mssCanExplain), [
+      false,
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
+    assert.match(
+      mssCaveat({ sendMssBytes: 524, pmtuBytes: 65_535, requestedBytes: 536 }),
+      /Segments were small: at most 524 B \(asked for with --mss\).*run again without --mss/,
+    );
   });
 
   it('says the sizes, the factor and how to check, with the congestion window in segments when that was the bound', () => {

@@ -51,7 +51,7 @@ describe('owned data listener', { timeout: 30_000, skip }, () => {
       const b = api!.getBuffers(c.fd);
       // Linux doubles what was set: a clamp-capable build asks for 2 W, others for W.
       const asked = api!.windowClamp ? 2 * 64 * 1024 : 64 * 1024;
-      assert.equal(b.rcvBufBytes, process.platform === 'linux' ? 2 * asked : asked, 'accepted socket inherited the listener\'s buffers');
+      assert.equal(b.rcvBufBytes, process.platform === 'linux' ? 2 * asked : asked, "accepted socket inherited the listener's buffers");
       if (api!.windowClamp) assert.equal(api!.windowClamp.get(c.fd), 64 * 1024, 'and its window clamp');
       api!.closeFd(c.fd);
       s.destroy();
@@ -60,7 +60,7 @@ describe('owned data listener', { timeout: 30_000, skip }, () => {
     }
   });
 
-  it('turns away a connection from another address than the controller\'s, at once', async () => {
+  it("turns away a connection from another address than the controller's, at once", async () => {
     const l = OwnedDataListener.open(api!, { bindAddress: '127.0.0.1', peerAddress: '127.0.0.2', windowBytes: null });
     try {
       const rejected = new Promise<[string, string]>((resolve) => l.once('rejected', (...a) => resolve(a)));
@@ -85,8 +85,22 @@ describe('owned data listener', { timeout: 30_000, skip }, () => {
       const half = await connect(l.port);
       half.end(encodeDataHeader(COOKIE, 1).subarray(0, 10));
       await within(closedByPeer(half), 3000, 'half closed');
-      await within(new Promise<void>((r) => { const t = setInterval(() => { if (reasons.length >= 2) { clearInterval(t); r(); } }, 20); }), 3000, 'two rejections');
-      assert.ok(reasons.every((r) => r.startsWith('no data header')), reasons.join('; '));
+      await within(
+        new Promise<void>((r) => {
+          const t = setInterval(() => {
+            if (reasons.length >= 2) {
+              clearInterval(t);
+              r();
+            }
+          }, 20);
+        }),
+        3000,
+        'two rejections',
+      );
+      assert.ok(
+        reasons.every((r) => r.startsWith('no data header')),
+        reasons.join('; '),
+      );
     } finally {
       await l.close();
     }
@@ -99,7 +113,18 @@ describe('owned data listener', { timeout: 30_000, skip }, () => {
       const flood: string[] = [];
       l.on('rejected', (_p, r) => flood.push(r));
       for (let i = 0; i < 5; i++) sockets.push(await connect(l.port));
-      await within(new Promise<void>((r) => { const t = setInterval(() => { if (flood.length >= 3) { clearInterval(t); r(); } }, 20); }), 3000, 'three turned away');
+      await within(
+        new Promise<void>((r) => {
+          const t = setInterval(() => {
+            if (flood.length >= 3) {
+              clearInterval(t);
+              r();
+            }
+          }, 20);
+        }),
+        3000,
+        'three turned away',
+      );
       assert.equal(flood.filter((r) => /too many/.test(r)).length, 3);
       // A real stream still gets in once a slot frees: the two idlers time out, not the listener.
       const got = new Promise<OwnedConnection>((resolve) => l.once('connection', resolve));
@@ -125,7 +150,10 @@ describe('owned data listener', { timeout: 30_000, skip }, () => {
     const port = (spare.address() as net.AddressInfo).port;
     await new Promise<void>((r) => spare.close(() => r()));
     const t0 = Date.now();
-    const err = await dialOwned(api!, '127.0.0.1', port, 8192, encodeDataHeader(COOKIE, 0), 5000).then(() => null, (e: NodeJS.ErrnoException) => e);
+    const err = await dialOwned(api!, '127.0.0.1', port, 8192, encodeDataHeader(COOKIE, 0), 5000).then(
+      () => null,
+      (e: NodeJS.ErrnoException) => e,
+    );
     assert.ok(err, 'the dial must fail');
     assert.ok(Date.now() - t0 < 2000, 'a refusal is immediate, not the timeout');
     assert.equal(err.syscall, 'connect');

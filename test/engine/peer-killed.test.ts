@@ -17,7 +17,10 @@ import { loadTrust } from '../../electron/security/load-trust.js';
 /** The pids of `pid`'s children (Linux /proc; empty elsewhere). */
 function childPids(pid: number): number[] {
   try {
-    return readdirSync(`/proc/${pid}/task`).flatMap((t) => readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').trim().split(/\s+/)).filter(Boolean).map(Number);
+    return readdirSync(`/proc/${pid}/task`)
+      .flatMap((t) => readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').trim().split(/\s+/))
+      .filter(Boolean)
+      .map(Number);
   } catch {
     return [];
   }
@@ -43,35 +46,42 @@ async function waitUntil(ms: number, ok: () => boolean, why: () => string): Prom
 
 describe('peer killed mid-run', { timeout: 90_000 }, () => {
   for (const direction of ['forward', 'reverse'] as const) {
-  it(`responder killed (${direction}): its data workers go at once, \`longhaul run\` ends within 3 s, writes a partial result, exits 1`, async () => {
-    const listen = cli(['listen', '--port', '0', '--bind', '127.0.0.1', '--once']);
-    const jsonFile = path.join(os.tmpdir(), `longhaul-killed-${process.pid}-${direction}.json`);
-    try {
-      const [, port] = await waitForOutput(listen.child, /listening on [^\s]+:(\d+)/);
-      const run = cli(['run', `127.0.0.1:${port}`, '--seconds', '30', '--interval', '0.5', '--json', jsonFile, ...(direction === 'reverse' ? ['-R'] : [])]);
-      await waitForOutput(run.child, /\[\s*0\.00-\s*0\.5\d s\]/); // first interval line: data is flowing
-      const workers = childPids(listen.child.pid!);
-      assert.ok(workers.length > 0, 'the responder has data workers while the run goes');
-      const killedAt = Date.now();
-      listen.child.kill('SIGKILL');
-      // Orphaned workers would go on moving bytes (a sender keeps sending): they must leave with their parent.
-      await waitUntil(2000, () => workers.every((pid) => !alive(pid)), () => `workers still alive 2 s after the kill: ${workers.filter(alive).join(', ')}`);
-      const r = await run.done;
-      const tookMs = Date.now() - killedAt;
-      assert.equal(r.code, 1, `exit code 1; stderr: ${r.stderr}`);
-      assert.ok(tookMs < 3000, `ended ${tookMs} ms after the kill`);
-      assert.match(r.stdout, /PARTIAL RESULT/);
-      const result = JSON.parse(await readFile(jsonFile, 'utf8')) as LonghaulResult;
-      assert.equal(result.partial, true);
-      assert.ok(result.partialReason);
-      assert.ok((direction === 'forward' ? result.streams[0]!.send!.bytes : result.streams[0]!.bytes) > 0, 'what moved before the kill is kept');
-      assert.ok(result.intervals.length >= 1, 'intervals measured before the kill are kept');
-      assert.ok(result.errors.some((e) => e.code === 'LH_ERR_PEER_GONE' || e.code === 'LH_ERR_DATA_STREAM'), JSON.stringify(result.errors));
-    } finally {
-      listen.child.kill('SIGKILL');
-      await rm(jsonFile, { force: true });
-    }
-  });
+    it(`responder killed (${direction}): its data workers go at once, \`longhaul run\` ends within 3 s, writes a partial result, exits 1`, async () => {
+      const listen = cli(['listen', '--port', '0', '--bind', '127.0.0.1', '--once']);
+      const jsonFile = path.join(os.tmpdir(), `longhaul-killed-${process.pid}-${direction}.json`);
+      try {
+        const [, port] = await waitForOutput(listen.child, /listening on [^\s]+:(\d+)/);
+        const run = cli(['run', `127.0.0.1:${port}`, '--seconds', '30', '--interval', '0.5', '--json', jsonFile, ...(direction === 'reverse' ? ['-R'] : [])]);
+        await waitForOutput(run.child, /\[\s*0\.00-\s*0\.5\d s\]/); // first interval line: data is flowing
+        const workers = childPids(listen.child.pid!);
+        assert.ok(workers.length > 0, 'the responder has data workers while the run goes');
+        const killedAt = Date.now();
+        listen.child.kill('SIGKILL');
+        // Orphaned workers would go on moving bytes (a sender keeps sending): they must leave with their parent.
+        await waitUntil(
+          2000,
+          () => workers.every((pid) => !alive(pid)),
+          () => `workers still alive 2 s after the kill: ${workers.filter(alive).join(', ')}`,
+        );
+        const r = await run.done;
+        const tookMs = Date.now() - killedAt;
+        assert.equal(r.code, 1, `exit code 1; stderr: ${r.stderr}`);
+        assert.ok(tookMs < 3000, `ended ${tookMs} ms after the kill`);
+        assert.match(r.stdout, /PARTIAL RESULT/);
+        const result = JSON.parse(await readFile(jsonFile, 'utf8')) as LonghaulResult;
+        assert.equal(result.partial, true);
+        assert.ok(result.partialReason);
+        assert.ok((direction === 'forward' ? result.streams[0]!.send!.bytes : result.streams[0]!.bytes) > 0, 'what moved before the kill is kept');
+        assert.ok(result.intervals.length >= 1, 'intervals measured before the kill are kept');
+        assert.ok(
+          result.errors.some((e) => e.code === 'LH_ERR_PEER_GONE' || e.code === 'LH_ERR_DATA_STREAM'),
+          JSON.stringify(result.errors),
+        );
+      } finally {
+        listen.child.kill('SIGKILL');
+        await rm(jsonFile, { force: true });
+      }
+    });
   }
 
   it('controller killed: the responder ends the session within seconds with a partial result and keeps serving', async () => {

@@ -13,7 +13,10 @@ import { paramsOverLimits } from '../../electron/engine/responder-limits.js';
 import { DEFAULT_RESPONDER_LIMITS, type ResponderLimits } from '../../electron/engine/responder-session.js';
 import { startResponder, within } from '../helpers/net.js';
 
-async function runAgainst(limits: Partial<ResponderLimits>, params: RunParams): Promise<{ result: LonghaulResult; responderResult: LonghaulResult | null; seconds: number }> {
+async function runAgainst(
+  limits: Partial<ResponderLimits>,
+  params: RunParams,
+): Promise<{ result: LonghaulResult; responderResult: LonghaulResult | null; seconds: number }> {
   const { responder, port, security } = await startResponder({ limits, maxWorkersPerRole: 1 });
   try {
     const ended = new Promise<LonghaulResult | null>((r) => responder.once('session-end', (res) => r(res)));
@@ -29,8 +32,14 @@ describe('responder limits', { timeout: 120_000 }, () => {
   it('refuses what is over a limit, naming it: streams both ways, bytes both ways, the window', () => {
     const limits = { ...DEFAULT_RESPONDER_LIMITS, maxStreams: 8, maxBytes: 1000, maxWindowBytes: 65_536 };
     assert.deepEqual(paramsOverLimits({ ...DEFAULT_PARAMS, streams: 8 }, limits), []);
-    assert.match(paramsOverLimits({ ...DEFAULT_PARAMS, streams: 5, direction: 'bidir' }, limits).join(), /10 streams \(5 each way\): this responder allows 8 \(--max-streams\)/);
-    assert.match(paramsOverLimits({ ...DEFAULT_PARAMS, seconds: null, bytes: 600, direction: 'bidir' }, limits).join(), /1200 bytes \(600 each way\).*--max-bytes/);
+    assert.match(
+      paramsOverLimits({ ...DEFAULT_PARAMS, streams: 5, direction: 'bidir' }, limits).join(),
+      /10 streams \(5 each way\): this responder allows 8 \(--max-streams\)/,
+    );
+    assert.match(
+      paramsOverLimits({ ...DEFAULT_PARAMS, seconds: null, bytes: 600, direction: 'bidir' }, limits).join(),
+      /1200 bytes \(600 each way\).*--max-bytes/,
+    );
     assert.deepEqual(paramsOverLimits({ ...DEFAULT_PARAMS, seconds: null, bytes: 600 }, limits), []);
     assert.match(paramsOverLimits({ ...DEFAULT_PARAMS, windowBytes: 1 << 20 }, limits).join(), /window of 1048576 bytes.*--max-window/);
   });
@@ -42,7 +51,10 @@ describe('responder limits', { timeout: 120_000 }, () => {
   });
 
   it('a byte-limited run of a petabyte ends at the wall-clock limit, partial, with the reason on both sides', async () => {
-    const { result, responderResult, seconds } = await runAgainst({ maxSeconds: 2, maxBytes: 1e16 }, { ...DEFAULT_PARAMS, seconds: null, bytes: 1e15, intervalSeconds: 0.5 });
+    const { result, responderResult, seconds } = await runAgainst(
+      { maxSeconds: 2, maxBytes: 1e16 },
+      { ...DEFAULT_PARAMS, seconds: null, bytes: 1e15, intervalSeconds: 0.5 },
+    );
     assert.ok(seconds < 12, `ended after ${seconds.toFixed(1)} s`);
     assert.equal(result.partial, true);
     assert.match(result.partialReason ?? '', /limit of 2 s \(--max-seconds\)/);

@@ -6,17 +6,24 @@ import { MAX_LAG_TICKS, RunRecorder } from '../../electron/engine/run-recorder.j
 import { HEAD_CELLS } from '../../electron/engine/detail-rule.js';
 
 function recorder(params: RunParams, detailCells?: number): RunRecorder {
-  return new RunRecorder({
-    detailCells,
-    id: 'x', software: 'test', writtenBy: 'controller',
-    controller: { hostname: 'c', address: 'local', software: 't' },
-    responder: { hostname: 'r', address: 'x', software: 't' },
-    params, window: { requestedBytes: null, applied: false, note: 'OS default (autotuning)' }, startedAt: new Date(0),
-  }, planStreams(params));
+  return new RunRecorder(
+    {
+      detailCells,
+      id: 'x',
+      software: 'test',
+      writtenBy: 'controller',
+      controller: { hostname: 'c', address: 'local', software: 't' },
+      responder: { hostname: 'r', address: 'x', software: 't' },
+      params,
+      window: { requestedBytes: null, applied: false, note: 'OS default (autotuning)' },
+      startedAt: new Date(0),
+    },
+    planStreams(params),
+  );
 }
 
 describe('RunRecorder intervals', () => {
-  it('forward over a slow link: one clock (the receiver\'s), never a zero-length interval with bytes', () => {
+  it("forward over a slow link: one clock (the receiver's), never a zero-length interval with bytes", () => {
     // The responder's clock runs 0.1 s behind (it heard "start" one one-way delay later).
     // The controller (sender) finishes at 5.39 s; the receiver still drains queued bytes until 5.95 s.
     const params = { ...DEFAULT_PARAMS, seconds: 5 };
@@ -38,7 +45,10 @@ describe('RunRecorder intervals', () => {
       assert.equal(iv.t, iv.responderT, 'forward: the responder (receiver) clock');
       prev = iv.t;
     }
-    assert.equal(res.intervals.reduce((a, i) => a + (i.receivedBytes ?? 0), 0), 5400);
+    assert.equal(
+      res.intervals.reduce((a, i) => a + (i.receivedBytes ?? 0), 0),
+      5400,
+    );
     assert.equal(res.partial, false);
   });
 
@@ -60,8 +70,22 @@ describe('RunRecorder intervals', () => {
 
 function tcpReading(index: number, sndWndBytes: number, rttUs: number): TcpSample {
   return {
-    index, t: index / 10, rttUs, rttVarUs: 10, minRttUs: 100, sndCwndSegments: 10, sndCwndBytes: 14_480, totalRetransSegments: index, sndWndBytes,
-    rcvSpaceBytes: null, deliveryRateBitsPerSecond: null, busyUs: index * 1000, rwndLimitedUs: 0, sndbufLimitedUs: 0, unackedSegments: 1, notSentBytes: 0,
+    index,
+    t: index / 10,
+    rttUs,
+    rttVarUs: 10,
+    minRttUs: 100,
+    sndCwndSegments: 10,
+    sndCwndBytes: 14_480,
+    totalRetransSegments: index,
+    sndWndBytes,
+    rcvSpaceBytes: null,
+    deliveryRateBitsPerSecond: null,
+    busyUs: index * 1000,
+    rwndLimitedUs: 0,
+    sndbufLimitedUs: 0,
+    unackedSegments: 1,
+    notSentBytes: 0,
   };
 }
 
@@ -100,8 +124,16 @@ describe('RunRecorder detail (bounded however long the run)', () => {
     // At most about head + head groups + 2 × recent intervals, whatever the duration.
     assert.ok(res.intervals.length <= 2 * d.fullThroughIndex + 2 * 64 + 1, `${res.intervals.length} intervals`);
     assert.ok(res.intervals.length < ticks / 2);
-    assert.equal(res.intervals.reduce((a, iv) => a + (iv.receivedBytes ?? 0), 0), ticks * 4 * 1000, 'every byte is still counted');
-    assert.equal(res.intervals.reduce((a, iv) => a + (iv.ticks ?? 1), 0), ticks, 'every tick is in one interval');
+    assert.equal(
+      res.intervals.reduce((a, iv) => a + (iv.receivedBytes ?? 0), 0),
+      ticks * 4 * 1000,
+      'every byte is still counted',
+    );
+    assert.equal(
+      res.intervals.reduce((a, iv) => a + (iv.ticks ?? 1), 0),
+      ticks,
+      'every tick is in one interval',
+    );
     const head = res.intervals.filter((iv) => iv.index <= d.fullThroughIndex);
     assert.equal(head.length, d.fullThroughIndex);
     assert.ok(head.every((iv) => iv.ticks === undefined));
@@ -109,11 +141,17 @@ describe('RunRecorder detail (bounded however long the run)', () => {
     assert.equal(recent.length, 64);
     assert.ok(recent.every((iv) => iv.ticks === undefined));
     const middle = res.intervals.filter((iv) => iv.index > d.fullThroughIndex && iv.index < d.recentFromIndex!);
-    assert.ok(middle.slice(0, -1).every((iv) => iv.ticks === d.ticksPerInterval), `groups of ${d.ticksPerInterval}`);
+    assert.ok(
+      middle.slice(0, -1).every((iv) => iv.ticks === d.ticksPerInterval),
+      `groups of ${d.ticksPerInterval}`,
+    );
     // TCP_INFO: the same grouping, the group's last reading with the range of the gauges.
     const tcp = res.streams[0]!.send!.tcp!;
     assert.equal(tcp.length, res.intervals.length);
-    assert.deepEqual(tcp.map((x) => x.index), res.intervals.map((iv) => iv.index));
+    assert.deepEqual(
+      tcp.map((x) => x.index),
+      res.intervals.map((iv) => iv.index),
+    );
     const thinned = tcp.find((x) => x.spread);
     assert.equal(thinned?.spread?.readings, d.ticksPerInterval);
     assert.deepEqual(thinned?.spread?.rttUs, { min: 100, max: 106 });

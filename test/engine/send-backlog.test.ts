@@ -17,7 +17,11 @@ describe('send backlog bound', () => {
   it('starts at 128 KiB, follows what the path took (acknowledged bytes), and lets go of gone streams', async () => {
     const set: [number, number][] = [];
     const delivered = new Map<number, number | null>([[1, 0]]);
-    const b = new SendBacklog((fd, bytes) => void set.push([fd, bytes]), (id) => delivered.get(id) ?? null, false);
+    const b = new SendBacklog(
+      (fd, bytes) => void set.push([fd, bytes]),
+      (id) => delivered.get(id) ?? null,
+      false,
+    );
     b.add(1, 42);
     assert.deepEqual(set, [[42, INITIAL_LOWAT_BYTES]]);
     await new Promise((r) => setTimeout(r, 200));
@@ -38,7 +42,13 @@ describe('send backlog bound', () => {
   });
 
   it('a setter that throws (socket closed under us) drops the stream instead of failing the run', () => {
-    const b = new SendBacklog(() => { throw Object.assign(new Error('EBADF'), { code: 'EBADF' }); }, () => 0, false);
+    const b = new SendBacklog(
+      () => {
+        throw Object.assign(new Error('EBADF'), { code: 'EBADF' });
+      },
+      () => 0,
+      false,
+    );
     b.add(7, 99);
     assert.equal(b.lowatOf(7), undefined);
   });
@@ -55,7 +65,10 @@ describe('TCP_NOTSENT_LOWAT on a real socket', { skip: api?.setNotSentLowat ? fa
 
   it('a sender whose peer does not read queues about the bound, not megabytes', { timeout: 10_000 }, async () => {
     // The peer never reads: what the sender's socket takes is its own backlog plus the peer's buffers.
-    server = net.createServer((c) => { sockets.push(c); c.pause(); });
+    server = net.createServer((c) => {
+      sockets.push(c);
+      c.pause();
+    });
     await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
     const taken = async (bound: number | null): Promise<number> => {
       const s = net.connect((server!.address() as net.AddressInfo).port, '127.0.0.1');

@@ -23,7 +23,10 @@ import { startResponder, within } from '../helpers/net.js';
 
 const BIN = fileURLToPath(new URL('../../../bin/longhaul.js', import.meta.url));
 
-async function runWithWindow(windowBytes: number | null, direction: RunParams['direction']): Promise<{ result: LonghaulResult; listenerBefore: unknown; listenerAfter: unknown }> {
+async function runWithWindow(
+  windowBytes: number | null,
+  direction: RunParams['direction'],
+): Promise<{ result: LonghaulResult; listenerBefore: unknown; listenerAfter: unknown }> {
   const api = requireNative();
   const { responder, port, security } = await startResponder({ maxWorkersPerRole: 1 });
   try {
@@ -31,7 +34,10 @@ async function runWithWindow(windowBytes: number | null, direction: RunParams['d
     const listenerBefore = api.getBuffers(socketFd(server)!);
     const ended = new Promise((r) => responder.once('session-end', r));
     const run = startRun({
-      host: '127.0.0.1', port, security, maxWorkersPerRole: 1,
+      host: '127.0.0.1',
+      port,
+      security,
+      maxWorkersPerRole: 1,
       params: { ...DEFAULT_PARAMS, windowBytes, seconds: 1.5, intervalSeconds: 0.5, direction },
     });
     const result = await within(run.result, 20_000, 'the run');
@@ -43,48 +49,55 @@ async function runWithWindow(windowBytes: number | null, direction: RunParams['d
 }
 
 describe('--window on real loopback runs', { timeout: 60_000 }, () => {
-  it('forward, 8,760 B: applied on both ends before the handshake, snd_wnd within the request (Linux: clamp) or the buffer, scale 0', { skip: skipWithoutNative }, async () => {
-    const { result: r, listenerBefore, listenerAfter } = await runWithWindow(8760, 'forward');
-    assert.equal(r.partial, false, r.partialReason ?? '');
-    assert.equal(r.window.applied, true, r.window.note);
-    const s = r.streams[0]!;
-    // Linux: TCP_WINDOW_CLAMP 8,760 with buffers of twice it (read back doubled: 35,040); elsewhere buffers of 8,760.
-    const clamped = typeof s.receive!.socket!.windowClampBytes === 'number';
-    const effective = clamped ? 35_040 : 17_520;
-    assert.deepEqual(r.window.effectiveRcvBufBytes, { min: effective, max: effective }, 'Linux doubles the request; reported, not hidden');
-    for (const end of [s.send!, s.receive!]) {
-      const sock = end.socket!;
-      assert.equal(sock.requestedBytes, 8760);
-      assert.equal(sock.appliedBeforeHandshake, true);
-      if (clamped) assert.equal(sock.windowClampBytes, 8760);
-      assert.equal(sock.rcvBufBytes, effective);
-      assert.equal(sock.sndBufBytes, effective);
-      assert.equal(sock.rcvWscale, 0, `${end.side} announced scale 0`);
-      assert.equal(sock.sndWscale, 0, `${end.side} saw scale 0`);
-      assert.deepEqual(sock.unavailable, []);
-    }
-    const series = s.send!.tcp!;
-    assert.ok(series.length >= 2, `${series.length} sender TCP_INFO readings`);
-    const wnds = series.map((x) => x.sndWndBytes).filter((v): v is number => v !== null);
-    // Without the clamp, Linux >= 6.5's measured scaling ratio sometimes advertised 13,140 of a 17,520 B buffer; the clamp bounds it at the request.
-    const bound = clamped ? 8760 : 17_520;
-    assert.ok(wnds.length >= 2 && wnds.every((w) => w > 0 && w <= bound), `snd_wnd readings ${wnds.join(', ')} (bound ${bound})`);
-    assert.deepEqual(r.window.advertisedBytes, { min: Math.min(...wnds), max: Math.max(...wnds) });
-    assert.match(r.window.note, /advertised \(the senders' snd_wnd\)/);
-    assert.ok(series.every((x) => x.rttUs !== null && x.sndCwndBytes !== null && x.totalRetransSegments !== null));
-    assert.ok(s.receive!.tcp!.some((x) => x.rcvSpaceBytes !== null), 'receiver rcv_space recorded');
-    const d = r.diagnosis![0]!;
-    // On loopback with 17,520-byte buffers the verdict depends on the machine's load: the kernel
-    // books the stalls as receive-window time, or the sender as not busy, or the receiving host
-    // as the bottleneck. Here only "a diagnosis from measured numbers" is asserted; the
-    // unambiguous window-limited case runs over a real RTT in test/wan/wan-longhaul.test.ts.
-    assert.notEqual(d.verdict, 'unknown', d.sentence);
-    assert.match(d.sentence, /measured [\d.]+ [kMG]bit\/s/);
-    assert.deepEqual(r.unavailable, []);
-    assert.deepEqual(listenerAfter, listenerBefore, 'the shared listener got its buffers and autotuning back');
-  });
+  it(
+    'forward, 8,760 B: applied on both ends before the handshake, snd_wnd within the request (Linux: clamp) or the buffer, scale 0',
+    { skip: skipWithoutNative },
+    async () => {
+      const { result: r, listenerBefore, listenerAfter } = await runWithWindow(8760, 'forward');
+      assert.equal(r.partial, false, r.partialReason ?? '');
+      assert.equal(r.window.applied, true, r.window.note);
+      const s = r.streams[0]!;
+      // Linux: TCP_WINDOW_CLAMP 8,760 with buffers of twice it (read back doubled: 35,040); elsewhere buffers of 8,760.
+      const clamped = typeof s.receive!.socket!.windowClampBytes === 'number';
+      const effective = clamped ? 35_040 : 17_520;
+      assert.deepEqual(r.window.effectiveRcvBufBytes, { min: effective, max: effective }, 'Linux doubles the request; reported, not hidden');
+      for (const end of [s.send!, s.receive!]) {
+        const sock = end.socket!;
+        assert.equal(sock.requestedBytes, 8760);
+        assert.equal(sock.appliedBeforeHandshake, true);
+        if (clamped) assert.equal(sock.windowClampBytes, 8760);
+        assert.equal(sock.rcvBufBytes, effective);
+        assert.equal(sock.sndBufBytes, effective);
+        assert.equal(sock.rcvWscale, 0, `${end.side} announced scale 0`);
+        assert.equal(sock.sndWscale, 0, `${end.side} saw scale 0`);
+        assert.deepEqual(sock.unavailable, []);
+      }
+      const series = s.send!.tcp!;
+      assert.ok(series.length >= 2, `${series.length} sender TCP_INFO readings`);
+      const wnds = series.map((x) => x.sndWndBytes).filter((v): v is number => v !== null);
+      // Without the clamp, Linux >= 6.5's measured scaling ratio sometimes advertised 13,140 of a 17,520 B buffer; the clamp bounds it at the request.
+      const bound = clamped ? 8760 : 17_520;
+      assert.ok(wnds.length >= 2 && wnds.every((w) => w > 0 && w <= bound), `snd_wnd readings ${wnds.join(', ')} (bound ${bound})`);
+      assert.deepEqual(r.window.advertisedBytes, { min: Math.min(...wnds), max: Math.max(...wnds) });
+      assert.match(r.window.note, /advertised \(the senders' snd_wnd\)/);
+      assert.ok(series.every((x) => x.rttUs !== null && x.sndCwndBytes !== null && x.totalRetransSegments !== null));
+      assert.ok(
+        s.receive!.tcp!.some((x) => x.rcvSpaceBytes !== null),
+        'receiver rcv_space recorded',
+      );
+      const d = r.diagnosis![0]!;
+      // On loopback with 17,520-byte buffers the verdict depends on the machine's load: the kernel
+      // books the stalls as receive-window time, or the sender as not busy, or the receiving host
+      // as the bottleneck. Here only "a diagnosis from measured numbers" is asserted; the
+      // unambiguous window-limited case runs over a real RTT in test/wan/wan-longhaul.test.ts.
+      assert.notEqual(d.verdict, 'unknown', d.sentence);
+      assert.match(d.sentence, /measured [\d.]+ [kMG]bit\/s/);
+      assert.deepEqual(r.unavailable, []);
+      assert.deepEqual(listenerAfter, listenerBefore, 'the shared listener got its buffers and autotuning back');
+    },
+  );
 
-  it('reverse, 8,760 B: the responder sends into the controller\'s pre-connect window', { skip: skipWithoutNative }, async () => {
+  it("reverse, 8,760 B: the responder sends into the controller's pre-connect window", { skip: skipWithoutNative }, async () => {
     const { result: r } = await runWithWindow(8760, 'reverse');
     assert.equal(r.partial, false, r.partialReason ?? '');
     const s = r.streams[0]!;
@@ -108,7 +121,11 @@ describe('--window on real loopback runs', { timeout: 60_000 }, () => {
       assert.equal(rcv.windowClampBytes, requested);
       const expected = rcv.buffersForced ? 4 * requested : 2 * Math.min(2 * requested, sysctlBytes('rmem_max'));
       assert.equal(rcv.rcvBufBytes, expected, `forced: ${rcv.buffersForced}`);
-      if (!rcv.buffersForced) assert.ok(rcv.unavailable.some((u) => u.field === 'window.advertised'), 'a capped buffer is reported');
+      if (!rcv.buffersForced)
+        assert.ok(
+          rcv.unavailable.some((u) => u.field === 'window.advertised'),
+          'a capped buffer is reported',
+        );
     } else {
       assert.equal(rcv.rcvBufBytes, 2 * Math.min(requested, sysctlBytes('rmem_max')));
       assert.equal(s.send!.socket!.sndBufBytes, 2 * Math.min(requested, sysctlBytes('wmem_max')));
@@ -120,7 +137,9 @@ describe('--window on real loopback runs', { timeout: 60_000 }, () => {
     try {
       const json = path.join(dir, 'r.json');
       const p = spawnSync(process.execPath, [BIN, 'loopback', '-t', '1', '-w', '64K', '--json', json], {
-        env: { ...process.env, LONGHAUL_NO_NATIVE: '1' }, encoding: 'utf8', timeout: 20_000,
+        env: { ...process.env, LONGHAUL_NO_NATIVE: '1' },
+        encoding: 'utf8',
+        timeout: 20_000,
       });
       assert.equal(p.status, 0, p.stderr);
       assert.match(p.stdout, /OS default \(autotuning\)/);
@@ -131,7 +150,10 @@ describe('--window on real loopback runs', { timeout: 60_000 }, () => {
       assert.match(r.window.note, /LONGHAUL_NO_NATIVE=1/);
       for (const side of ['controller', 'responder'] as const) {
         for (const field of ['tcp', 'rcvBufBytes', 'sndBufBytes', 'sndMssBytes', 'sndWscale', 'window']) {
-          assert.ok(r.unavailable!.some((u) => u.side === side && u.field === field && /LONGHAUL_NO_NATIVE=1/.test(u.reason)), `${side} ${field} listed`);
+          assert.ok(
+            r.unavailable!.some((u) => u.side === side && u.field === field && /LONGHAUL_NO_NATIVE=1/.test(u.reason)),
+            `${side} ${field} listed`,
+          );
         }
       }
       const s = r.streams[0]!;

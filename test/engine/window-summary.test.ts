@@ -6,9 +6,21 @@ import { summarizeWindow } from '../../electron/engine/window-summary.js';
 
 function report(over: Partial<SocketReport>): SocketReport {
   return {
-    requestedBytes: 8760, appliedBeforeHandshake: true, sndBufBytes: 17_520, rcvBufBytes: 17_520, sndBufLocked: true, rcvBufLocked: true,
-    sndMssBytes: 1448, rcvMssBytes: 1448, pmtuBytes: 1500, sndWscale: 0, rcvWscale: 0, wscaleNegotiated: true,
-    tcpInfoSource: 'linux-tcp_info', unavailable: [], ...over,
+    requestedBytes: 8760,
+    appliedBeforeHandshake: true,
+    sndBufBytes: 17_520,
+    rcvBufBytes: 17_520,
+    sndBufLocked: true,
+    rcvBufLocked: true,
+    sndMssBytes: 1448,
+    rcvMssBytes: 1448,
+    pmtuBytes: 1500,
+    sndWscale: 0,
+    rcvWscale: 0,
+    wscaleNegotiated: true,
+    tcpInfoSource: 'linux-tcp_info',
+    unavailable: [],
+    ...over,
   };
 }
 
@@ -53,7 +65,7 @@ describe('summarizeWindow', () => {
     assert.match(w.note, /no stream end reported/);
   });
 
-  it('advertised windows: the senders\' snd_wnd directly, and named as the local hop\'s through the delay proxy', () => {
+  it("advertised windows: the senders' snd_wnd directly, and named as the local hop's through the delay proxy", () => {
     const r = [report({ requestedBytes: 65_536, appliedBeforeHandshake: true, rcvBufBytes: 131_072 })];
     assert.match(summarizeWindow(65_536, r, [60_000, 65_536]).note, /advertised \(the senders' snd_wnd\) 60,000–65,536 B$/);
     const proxied = summarizeWindow(65_536, r, [0, 8_192], true).note;

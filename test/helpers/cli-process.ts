@@ -21,7 +21,12 @@ export interface CliProcess {
 
 /** `env` is added to this process's environment (e.g. `LONGHAUL_TRUST_DIR` for a second installation). */
 export function startCli(t: TestContext, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): CliProcess {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true', ...env } });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, CI: 'true', ...env },
+  });
   let out = '';
   let err = '';
   child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
@@ -40,13 +45,14 @@ export function startCli(t: TestContext, args: string[], cwd: string, env: NodeJ
     stdout: () => out,
     stderr: () => err,
     killGroup,
-    exited: (ms) => new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`longhaul ${args.join(' ')} did not exit within ${ms} ms\n${out}\n${err}`)), ms);
-      void exit.then((code) => {
-        clearTimeout(timer);
-        resolve(code);
-      });
-    }),
+    exited: (ms) =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`longhaul ${args.join(' ')} did not exit within ${ms} ms\n${out}\n${err}`)), ms);
+        void exit.then((code) => {
+          clearTimeout(timer);
+          resolve(code);
+        });
+      }),
   };
 }
 

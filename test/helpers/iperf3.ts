@@ -75,8 +75,10 @@ export async function startIperf3Server(port: number, ms: number): Promise<{ exi
 /** Whether some socket listens on TCP `port` (Linux: /proc/net/tcp, state 0A). */
 function listensOn(port: number): boolean {
   const hex = port.toString(16).toUpperCase().padStart(4, '0');
-  return readFileSync('/proc/net/tcp', 'utf8').split('\n').some((line) => {
-    const f = line.trim().split(/\s+/);
-    return f[1]?.endsWith(`:${hex}`) && f[3] === '0A';
-  });
+  return readFileSync('/proc/net/tcp', 'utf8')
+    .split('\n')
+    .some((line) => {
+      const f = line.trim().split(/\s+/);
+      return f[1]?.endsWith(`:${hex}`) && f[3] === '0A';
+    });
 }

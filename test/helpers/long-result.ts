@@ -16,9 +16,22 @@ export interface LongResultOptions {
 
 function tcpAt(index: number, t: number, id: number): TcpSample {
   return {
-    index, t: t + id * 1e-6, rttUs: 1200 + ((index * 7 + id) % 300), rttVarUs: 150 + (index % 40), minRttUs: 1100, sndCwndSegments: 40 + (index % 17),
-    sndCwndBytes: (40 + (index % 17)) * 1448, totalRetransSegments: Math.floor(index / 50), sndWndBytes: 3_145_728, rcvSpaceBytes: 6_291_456,
-    deliveryRateBitsPerSecond: 612_345_678 + index, busyUs: index * 100_000, rwndLimitedUs: 0, sndbufLimitedUs: index * 1_234, unackedSegments: 37, notSentBytes: 262_144,
+    index,
+    t: t + id * 1e-6,
+    rttUs: 1200 + ((index * 7 + id) % 300),
+    rttVarUs: 150 + (index % 40),
+    minRttUs: 1100,
+    sndCwndSegments: 40 + (index % 17),
+    sndCwndBytes: (40 + (index % 17)) * 1448,
+    totalRetransSegments: Math.floor(index / 50),
+    sndWndBytes: 3_145_728,
+    rcvSpaceBytes: 6_291_456,
+    deliveryRateBitsPerSecond: 612_345_678 + index,
+    busyUs: index * 100_000,
+    rwndLimitedUs: 0,
+    sndbufLimitedUs: index * 1_234,
+    unackedSegments: 37,
+    notSentBytes: 262_144,
   };
 }
 
@@ -33,7 +46,16 @@ export function makeLongResult(o: LongResultOptions): LonghaulResult {
   for (let i = 1; i <= o.intervals; i++) {
     const t = i * o.intervalSeconds + 0.000_123;
     const streams = Array.from({ length: o.streams }, (_, id) => ({ id, sentBytes: perInterval, receivedBytes: perInterval, receiveCompletions: 120 }));
-    intervals.push({ index: i, t, seconds: o.intervalSeconds, controllerT: t - 0.0004, responderT: t, streams, sentBytes: perInterval * o.streams, receivedBytes: perInterval * o.streams });
+    intervals.push({
+      index: i,
+      t,
+      seconds: o.intervalSeconds,
+      controllerT: t - 0.0004,
+      responderT: t,
+      streams,
+      sentBytes: perInterval * o.streams,
+      receivedBytes: perInterval * o.streams,
+    });
   }
   r.intervals = intervals;
   if (!o.noTcp) {

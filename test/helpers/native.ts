@@ -36,7 +36,7 @@ export async function listenLocal(onConnection: (s: net.Socket) => void, opts: n
 /** Write `total` bytes honouring backpressure; resolves when all are handed to the kernel. */
 export async function writeBytes(socket: net.Socket, total: number, chunkBytes = 64 * 1024): Promise<void> {
   const chunk = Buffer.alloc(chunkBytes, 0x5a);
-  for (let sent = 0; sent < total; ) {
+  for (let sent = 0; sent < total;) {
     const part = chunk.subarray(0, Math.min(chunkBytes, total - sent));
     sent += part.length;
     if (!socket.write(part)) await new Promise((r) => socket.once('drain', r));

@@ -27,10 +27,18 @@ export function rawConnect(port: number): Promise<net.Socket> {
 /** A TLS 1.3 control connection to 127.0.0.1:port presenting `security`'s certificate (no pinning: for raw protocol tests). */
 export function tlsConnect(port: number, security: ControllerSecurity): Promise<tls.TLSSocket> {
   return new Promise((resolve, reject) => {
-    const s = tls.connect({
-      host: '127.0.0.1', port, cert: security.identity.certPem, key: security.identity.keyPem,
-      minVersion: 'TLSv1.3', rejectUnauthorized: false, checkServerIdentity: () => undefined,
-    }, () => resolve(s));
+    const s = tls.connect(
+      {
+        host: '127.0.0.1',
+        port,
+        cert: security.identity.certPem,
+        key: security.identity.keyPem,
+        minVersion: 'TLSv1.3',
+        rejectUnauthorized: false,
+        checkServerIdentity: () => undefined,
+      },
+      () => resolve(s),
+    );
     s.once('error', reject);
   });
 }

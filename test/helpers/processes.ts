@@ -6,7 +6,12 @@ export const BIN = fileURLToPath(new URL('../../../bin/longhaul.js', import.meta
 export const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** Fork `longhaul ARGS`; resolve with the child and its first IPC message of `type`. */
-export function forkLonghaul<M extends { type: string }>(args: string[], type: M['type'], env: NodeJS.ProcessEnv = {}, ms = 15_000): Promise<{ child: ChildProcess; msg: M }> {
+export function forkLonghaul<M extends { type: string }>(
+  args: string[],
+  type: M['type'],
+  env: NodeJS.ProcessEnv = {},
+  ms = 15_000,
+): Promise<{ child: ChildProcess; msg: M }> {
   return new Promise((resolve, reject) => {
     const child = fork(BIN, args, { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], env: { ...process.env, ...env }, execArgv: [] });
     let stderr = '';

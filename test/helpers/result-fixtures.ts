@@ -26,13 +26,18 @@ export interface FixtureOptions {
 export function makeResult(o: FixtureOptions): LonghaulResult {
   const streams: StreamResult[] = o.streams.map((s, id) => {
     const sender = s.sender ?? 'controller';
-    const firstT = s.seconds === null ? null : s.firstT ?? 0;
+    const firstT = s.seconds === null ? null : (s.firstT ?? 0);
     const lastT = s.seconds === null || firstT === null ? null : firstT + s.seconds;
     const view = (side: Side) => ({ side, bytes: s.bytes, completions: s.completions, firstT, lastT, seconds: s.seconds, error: null });
     return {
-      id, sender, bytes: s.bytes, seconds: s.seconds, completions: s.completions,
+      id,
+      sender,
+      bytes: s.bytes,
+      seconds: s.seconds,
+      completions: s.completions,
       bitsPerSecond: s.seconds ? (s.bytes * 8) / s.seconds : null,
-      send: view(sender), receive: view(sender === 'controller' ? 'responder' : 'controller'),
+      send: view(sender),
+      receive: view(sender === 'controller' ? 'responder' : 'controller'),
     };
   });
   const c2r = streams.filter((s) => s.sender === 'controller');
@@ -48,8 +53,13 @@ export function makeResult(o: FixtureOptions): LonghaulResult {
     controller: { hostname: 'sender-pc', address: 'local', software: 'fixture' },
     responder: { hostname: 'receiver-pc', address: '192.0.2.10:5211', software: 'fixture' },
     params: {
-      streams: c2r.length || r2c.length, bufferBytes: 65536, windowBytes: 20971520, bytes: streams.reduce((a, s) => a + s.bytes, 0),
-      seconds: null, direction: c2r.length && r2c.length ? 'bidir' : r2c.length ? 'reverse' : 'forward', intervalSeconds: o.intervalSeconds ?? 1,
+      streams: c2r.length || r2c.length,
+      bufferBytes: 65536,
+      windowBytes: 20971520,
+      bytes: streams.reduce((a, s) => a + s.bytes, 0),
+      seconds: null,
+      direction: c2r.length && r2c.length ? 'bidir' : r2c.length ? 'reverse' : 'forward',
+      intervalSeconds: o.intervalSeconds ?? 1,
     },
     window: { requestedBytes: 20971520, applied: true, note: 'applied before the handshake' },
     streams,
@@ -84,11 +94,20 @@ export function makeIntervals(rows: { t: number; received: number[]; sent?: numb
   let prevT = 0;
   return rows.map((r, i) => {
     const streams = r.received.map((bytes, id) => ({
-      id, receivedBytes: bytes, sentBytes: r.sent?.[id] ?? bytes, receiveCompletions: r.completions?.[id] ?? Math.ceil(bytes / 65536),
+      id,
+      receivedBytes: bytes,
+      sentBytes: r.sent?.[id] ?? bytes,
+      receiveCompletions: r.completions?.[id] ?? Math.ceil(bytes / 65536),
     }));
     const iv: IntervalResult = {
-      index: i + 1, t: r.t, seconds: r.t - prevT, controllerT: r.t, responderT: r.t + 0.0004, streams,
-      sentBytes: streams.reduce((a, s) => a + s.sentBytes, 0), receivedBytes: streams.reduce((a, s) => a + s.receivedBytes, 0),
+      index: i + 1,
+      t: r.t,
+      seconds: r.t - prevT,
+      controllerT: r.t,
+      responderT: r.t + 0.0004,
+      streams,
+      sentBytes: streams.reduce((a, s) => a + s.sentBytes, 0),
+      receivedBytes: streams.reduce((a, s) => a + s.receivedBytes, 0),
     };
     prevT = r.t;
     return iv;

@@ -2,7 +2,11 @@
 import { crc32 } from 'node:zlib';
 
 /** One file of the archive: its path inside, bytes and Unix mode. */
-export interface ZipEntry { name: string; data: Buffer; mode?: number }
+export interface ZipEntry {
+  name: string;
+  data: Buffer;
+  mode?: number;
+}
 
 const DOS_DATE_1980 = 0x21; // 1980-01-01, the ZIP epoch
 

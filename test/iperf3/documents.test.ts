@@ -7,7 +7,19 @@ import { ProtocolError } from '../../electron/util/errors.js';
 
 const limits = { maxStreams: 128, maxSeconds: 3600, maxBytes: 1024 ** 4 };
 /** What iperf3 3.12's client sends for `iperf3 -c host -P 4 -R -w 64K -l 32K` (captured with -d). */
-const real = { tcp: true, omit: 0, time: 10, num: 0, blockcount: 0, parallel: 4, reverse: true, window: 65536, len: 32768, pacing_timer: 1000, client_version: '3.12' };
+const real = {
+  tcp: true,
+  omit: 0,
+  time: 10,
+  num: 0,
+  blockcount: 0,
+  parallel: 4,
+  reverse: true,
+  window: 65536,
+  len: 32768,
+  pacing_timer: 1000,
+  client_version: '3.12',
+};
 
 function protocolError(fn: () => unknown): string {
   try {
@@ -20,7 +32,7 @@ function protocolError(fn: () => unknown): string {
 }
 
 describe('iperf3 parameters', () => {
-  it('maps a real client\'s parameters onto a Longhaul run', () => {
+  it("maps a real client's parameters onto a Longhaul run", () => {
     const v = readClientParams(real, limits);
     assert.equal(v.kind, 'ok');
     assert.deepEqual(v.kind === 'ok' && v.ask, {
@@ -61,7 +73,11 @@ describe('iperf3 parameters', () => {
 
   it('refuses wrong JSON types (iperf3 read "8" as 0 and a numeric title as a NULL pointer)', () => {
     for (const bad of [{ parallel: '8' }, { time: -1 }, { len: 1.5 }, { reverse: 'yes' }, { window: null }, { authtoken: 5 }, { client_version: {} }]) {
-      assert.match(protocolError(() => readClientParams({ ...real, ...bad }, limits)), /iperf3 parameters: /, JSON.stringify(bad));
+      assert.match(
+        protocolError(() => readClientParams({ ...real, ...bad }, limits)),
+        /iperf3 parameters: /,
+        JSON.stringify(bad),
+      );
     }
   });
 
@@ -70,9 +86,24 @@ describe('iperf3 parameters', () => {
     assert.equal(v.kind === 'ok' && v.ask.version, '3.12\\u{1b}[2J');
   });
 
-  it('writes Longhaul\'s run in iperf3\'s keys, rounding time up', () => {
-    const doc = clientParamsDocument({ streams: 2, bufferBytes: 8192, windowBytes: 8760, bytes: null, seconds: 2.5, direction: 'bidir', intervalSeconds: 1 }, true);
-    assert.deepEqual(doc, { tcp: true, omit: 0, time: 3, num: 0, blockcount: 0, parallel: 2, bidirectional: true, window: 8760, len: 8192, pacing_timer: 1000, get_server_output: 1 });
+  it("writes Longhaul's run in iperf3's keys, rounding time up", () => {
+    const doc = clientParamsDocument(
+      { streams: 2, bufferBytes: 8192, windowBytes: 8760, bytes: null, seconds: 2.5, direction: 'bidir', intervalSeconds: 1 },
+      true,
+    );
+    assert.deepEqual(doc, {
+      tcp: true,
+      omit: 0,
+      time: 3,
+      num: 0,
+      blockcount: 0,
+      parallel: 2,
+      bidirectional: true,
+      window: 8760,
+      len: 8192,
+      pacing_timer: 1000,
+      get_server_output: 1,
+    });
     const back = readClientParams(doc, limits);
     assert.equal(back.kind === 'ok' && back.ask.params.direction, 'bidir');
   });
@@ -81,7 +112,11 @@ describe('iperf3 parameters', () => {
 describe('iperf3 results', () => {
   /** iperf3 3.12's client results in reverse mode, as captured with -d: -1 written as 2^64 − 1 (which a double rounds to 2^64). */
   const captured = {
-    cpu_util_total: 54.2, cpu_util_user: 1.5, cpu_util_system: 52.6, sender_has_retransmits: 2 ** 64, congestion_used: 'bbr',
+    cpu_util_total: 54.2,
+    cpu_util_user: 1.5,
+    cpu_util_system: 52.6,
+    sender_has_retransmits: 2 ** 64,
+    congestion_used: 'bbr',
     streams: [{ id: 1, bytes: 2995584971, retransmits: 2 ** 64, jitter: 0, errors: 0, packets: 0, start_time: 0, end_time: 2.000523 }],
   };
 
@@ -92,11 +127,26 @@ describe('iperf3 results', () => {
   });
 
   it('refuses unknown, repeated and wrongly typed stream entries', () => {
-    assert.match(protocolError(() => readResults({ ...captured, streams: [{ ...captured.streams[0], id: 7 }] }, 1)), /stream id 7/);
-    assert.match(protocolError(() => readResults({ ...captured, streams: [captured.streams[0], captured.streams[0]] }, 4)), /twice/);
-    assert.match(protocolError(() => readResults({ ...captured, streams: [{ ...captured.streams[0], bytes: '5' }] }, 1)), /streams\.0\.bytes/);
-    assert.match(protocolError(() => readResults({ ...captured, streams: 'x' }, 1)), /streams/);
-    assert.match(protocolError(() => readResults({ streams: [] }, 1)), /cpu_util_total/);
+    assert.match(
+      protocolError(() => readResults({ ...captured, streams: [{ ...captured.streams[0], id: 7 }] }, 1)),
+      /stream id 7/,
+    );
+    assert.match(
+      protocolError(() => readResults({ ...captured, streams: [captured.streams[0], captured.streams[0]] }, 4)),
+      /twice/,
+    );
+    assert.match(
+      protocolError(() => readResults({ ...captured, streams: [{ ...captured.streams[0], bytes: '5' }] }, 1)),
+      /streams\.0\.bytes/,
+    );
+    assert.match(
+      protocolError(() => readResults({ ...captured, streams: 'x' }, 1)),
+      /streams/,
+    );
+    assert.match(
+      protocolError(() => readResults({ streams: [] }, 1)),
+      /cpu_util_total/,
+    );
   });
 
   it('writes results an iperf3 client reads back, and reads the server version from its JSON output', () => {

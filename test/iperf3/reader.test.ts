@@ -81,15 +81,25 @@ describe('Iperf3Reader', () => {
     const r = new Iperf3Reader(16 * 1024);
     const before = process.memoryUsage().arrayBuffers;
     r.push(Buffer.from([0xff, 0xff, 0xff, 0xff, 0x7b]));
-    assert.equal(codeOf(() => r.take({ kind: 'json', maxBytes: 8192 })), 'LH_ERR_FRAME_TOO_LARGE');
+    assert.equal(
+      codeOf(() => r.take({ kind: 'json', maxBytes: 8192 })),
+      'LH_ERR_FRAME_TOO_LARGE',
+    );
     assert.ok(process.memoryUsage().arrayBuffers - before < 1024 * 1024, 'nothing allocated from the announced size');
-    assert.equal(codeOf(() => r.take({ kind: 'state' })), 'LH_ERR_FRAME_TOO_LARGE', 'stays failed');
+    assert.equal(
+      codeOf(() => r.take({ kind: 'state' })),
+      'LH_ERR_FRAME_TOO_LARGE',
+      'stays failed',
+    );
   });
 
   it('refuses a length of 0, a length one past the cap, and accepts one at the cap', () => {
     const zero = new Iperf3Reader(1024);
     zero.push(Buffer.from([0, 0, 0, 0]));
-    assert.equal(codeOf(() => zero.take({ kind: 'json', maxBytes: 100 })), 'LH_ERR_IPERF3_PROTOCOL');
+    assert.equal(
+      codeOf(() => zero.take({ kind: 'json', maxBytes: 100 })),
+      'LH_ERR_IPERF3_PROTOCOL',
+    );
     const body = `{"a":"${'x'.repeat(92)}"}`;
     assert.equal(body.length, 100);
     const at = new Iperf3Reader(1024);
@@ -97,16 +107,26 @@ describe('Iperf3Reader', () => {
     assert.equal(at.take({ kind: 'json', maxBytes: 100 })?.kind, 'json');
     const over = new Iperf3Reader(1024);
     over.push(encodeJson(JSON.parse(body) as object, 101));
-    assert.equal(codeOf(() => over.take({ kind: 'json', maxBytes: 99 })), 'LH_ERR_FRAME_TOO_LARGE');
+    assert.equal(
+      codeOf(() => over.take({ kind: 'json', maxBytes: 99 })),
+      'LH_ERR_FRAME_TOO_LARGE',
+    );
   });
 
   it('never reads a results document as a length: its first bytes ("{\\"cp") announce 2 GB and are refused', () => {
     const r = new Iperf3Reader(64 * 1024);
     r.push(Buffer.from(JSON.stringify({ cpu_util_total: 1 })));
-    assert.equal(codeOf(() => r.take({ kind: 'json', maxBytes: 8192 })), 'LH_ERR_FRAME_TOO_LARGE');
+    assert.equal(
+      codeOf(() => r.take({ kind: 'json', maxBytes: 8192 })),
+      'LH_ERR_FRAME_TOO_LARGE',
+    );
     const s = new Iperf3Reader(64 * 1024);
     s.push(Buffer.from('{'));
-    assert.equal(codeOf(() => s.take({ kind: 'state' })), 'LH_ERR_IPERF3_PROTOCOL', '"{" (123) is no state iperf3 sends');
+    assert.equal(
+      codeOf(() => s.take({ kind: 'state' })),
+      'LH_ERR_IPERF3_PROTOCOL',
+      '"{" (123) is no state iperf3 sends',
+    );
   });
 
   it('refuses invalid UTF-8, invalid JSON and non-objects', () => {
@@ -115,14 +135,21 @@ describe('Iperf3Reader', () => {
       const len = Buffer.alloc(4);
       len.writeUInt32BE(body.length);
       r.push(Buffer.concat([len, body]));
-      assert.equal(codeOf(() => r.take({ kind: 'json', maxBytes: 100 })), 'LH_ERR_IPERF3_PROTOCOL', body.toString('hex'));
+      assert.equal(
+        codeOf(() => r.take({ kind: 'json', maxBytes: 100 })),
+        'LH_ERR_IPERF3_PROTOCOL',
+        body.toString('hex'),
+      );
     }
   });
 
   it('caps what a peer may send ahead of what is asked', () => {
     const r = new Iperf3Reader(100);
     r.push(Buffer.alloc(100, 1));
-    assert.equal(codeOf(() => r.push(Buffer.alloc(1, 1))), 'LH_ERR_IPERF3_PROTOCOL');
+    assert.equal(
+      codeOf(() => r.push(Buffer.alloc(1, 1))),
+      'LH_ERR_IPERF3_PROTOCOL',
+    );
   });
 
   it('knows every state byte iperf3 sends and no other', () => {
@@ -130,13 +157,17 @@ describe('Iperf3Reader', () => {
       const r = new Iperf3Reader(8);
       r.push(encodeState(b));
       const known = (Object.values(IPERF3_STATE) as number[]).includes(b);
-      assert.equal(codeOf(() => r.take({ kind: 'state' })), known ? undefined : 'LH_ERR_IPERF3_PROTOCOL', `byte ${b}`);
+      assert.equal(
+        codeOf(() => r.take({ kind: 'state' })),
+        known ? undefined : 'LH_ERR_IPERF3_PROTOCOL',
+        `byte ${b}`,
+      );
     }
   });
 });
 
 describe('iperf3 cookie and stream ids', () => {
-  it('makes 37-byte cookies of iperf3\'s alphabet, each different', () => {
+  it("makes 37-byte cookies of iperf3's alphabet, each different", () => {
     const a = makeCookie();
     assert.equal(a.length, 37);
     assert.ok(isWellFormedCookie(a));
@@ -149,7 +180,13 @@ describe('iperf3 cookie and stream ids', () => {
 
   it('numbers streams 1, 3, 4, 5… as iperf_add_stream does, and back', () => {
     assert.deepEqual([0, 1, 2, 3].map(iperfStreamId), [1, 3, 4, 5]);
-    assert.deepEqual([1, 3, 4, 5].map((id) => streamIndexOf(id, 4)), [0, 1, 2, 3]);
-    assert.deepEqual([0, 2, 6, -1, 1.5].map((id) => streamIndexOf(id, 4)), [null, null, null, null, null]);
+    assert.deepEqual(
+      [1, 3, 4, 5].map((id) => streamIndexOf(id, 4)),
+      [0, 1, 2, 3],
+    );
+    assert.deepEqual(
+      [0, 2, 6, -1, 1.5].map((id) => streamIndexOf(id, 4)),
+      [null, null, null, null, null],
+    );
   });
 });

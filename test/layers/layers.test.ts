@@ -28,7 +28,21 @@ import { REPO } from '../helpers/processes.js';
 
 const ELECTRON = path.join(REPO, 'electron');
 const RANKS: Record<string, number> = {
-  contract: 0, util: 1, native: 2, discovery: 2, protocol: 3, iperf3: 3, security: 4, proxy: 5, engine: 6, report: 7, sweep: 7.5, app: 8, 'ui-server': 9, cli: 10, '': 11,
+  contract: 0,
+  util: 1,
+  native: 2,
+  discovery: 2,
+  protocol: 3,
+  iperf3: 3,
+  security: 4,
+  proxy: 5,
+  engine: 6,
+  report: 7,
+  sweep: 7.5,
+  app: 8,
+  'ui-server': 9,
+  cli: 10,
+  '': 11,
 };
 
 /** The top folder of electron/ a path is in ('' for the root files), or null outside electron/. */
@@ -55,7 +69,6 @@ export function upwardImports(file: string, text: string): string[] {
   }
   return bad;
 }
-
 
 describe('electron/ layers', () => {
   it('finds upward and sideways imports in a bad sample', () => {

@@ -18,7 +18,9 @@ const opts = { timeout: 15_000, skip: skipWithoutNative };
  * Connect a plain (autotuned) client to a listener whose buffers are `windowBytes`
  * (null: left to autotuning); send 512 KiB and read the sender's view.
  */
-async function sendToSmallListener(windowBytes: number | null): Promise<{ sender: ReturnType<ReturnType<typeof requireNative>['tcpInfo']>; receiverRcvBuf: number | null; receiverWscale: number | null }> {
+async function sendToSmallListener(
+  windowBytes: number | null,
+): Promise<{ sender: ReturnType<ReturnType<typeof requireNative>['tcpInfo']>; receiverRcvBuf: number | null; receiverWscale: number | null }> {
   const api = requireNative();
   let accepted: net.Socket | null = null;
   const { server, port } = await listenLocal((s) => {
@@ -46,7 +48,7 @@ describe('native sockets (Linux, loopback)', () => {
   it('a listener with SO_RCVBUF 8760: accepted sockets inherit it, the sender sees a small window and window scale 0', opts, async () => {
     const baseline = await sendToSmallListener(null);
     const r = await sendToSmallListener(8760);
-    assert.equal(r.receiverRcvBuf, 2 * 8760, 'Linux doubles the request, and the accepted socket inherits the listener\'s size');
+    assert.equal(r.receiverRcvBuf, 2 * 8760, "Linux doubles the request, and the accepted socket inherits the listener's size");
     assert.equal(r.receiverWscale, 0);
     assert.equal(r.sender.sndWscale, 0, 'the receiver announced window scale 0');
     // Typically exactly 8,760 on loopback; Linux >= 6.5 sizes the window from the buffer with a
@@ -177,7 +179,10 @@ describe('native sockets (Linux, loopback)', () => {
     const api = requireNative();
     const fd = openSync('/dev/null', 'r');
     try {
-      assert.throws(() => api.tcpInfo(fd), (e: Error & { errno?: number; syscall?: string }) => e.errno === 88 && e.syscall === 'getsockopt(TCP_INFO)');
+      assert.throws(
+        () => api.tcpInfo(fd),
+        (e: Error & { errno?: number; syscall?: string }) => e.errno === 88 && e.syscall === 'getsockopt(TCP_INFO)',
+      );
     } finally {
       closeSync(fd);
     }

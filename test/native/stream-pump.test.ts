@@ -92,7 +92,7 @@ describe('native byte loop', () => {
       assert.equal(running, false);
       assert.ok(firstNs > 0n && lastNs >= firstNs, 'first and last write times');
       const now = process.hrtime.bigint();
-      assert.ok(now - lastNs < 5_000_000_000n && now >= lastNs, 'times are on process.hrtime.bigint()\'s clock');
+      assert.ok(now - lastNs < 5_000_000_000n && now >= lastNs, "times are on process.hrtime.bigint()'s clock");
       p.client.end();
       const got = await within(received, 10_000, 'receiver drain');
       assert.equal(got.bytes, budget);
@@ -131,7 +131,7 @@ describe('native byte loop', () => {
     });
   });
 
-  it('receiver: counts what arrives, exactly, and ends on the peer\'s FIN', opts, async () => {
+  it("receiver: counts what arrives, exactly, and ends on the peer's FIN", opts, async () => {
     await withPair(async (p) => {
       const { pump, ended } = startPump(p.server, { role: 'receive', bufferBytes: 128 * 1024 });
       const chunk = Buffer.alloc(777_777, 1);
@@ -187,7 +187,10 @@ describe('native byte loop', () => {
       stopped.pump.stop();
       pairs[3]!.server.resetAndDestroy();
       const ends = await within(Promise.all([...exact.map((e) => e.ended), stopped.ended, reset.ended]), 10_000, 'all four loops end');
-      assert.deepEqual(ends.map((e) => e.reason), ['budget', 'budget', 'stopped', 'error']);
+      assert.deepEqual(
+        ends.map((e) => e.reason),
+        ['budget', 'budget', 'stopped', 'error'],
+      );
       for (const [i, b] of budgets.entries()) {
         assert.equal(exact[i]!.pump.snapshot()[0], b);
         assert.equal(exact[i]!.pump.snapshot()[1], Math.ceil(b / 100_000));
@@ -211,17 +214,25 @@ describe('native byte loop', () => {
         burst += chunk.length;
         if (!p.client.write(chunk)) await new Promise((r) => p.client.once('drain', r));
       }
-      await within((async () => {
-        while (pump.snapshot()[0] < burst) await new Promise((r) => setTimeout(r, 10));
-      })(), 5000, 'burst counted');
+      await within(
+        (async () => {
+          while (pump.snapshot()[0] < burst) await new Promise((r) => setTimeout(r, 10));
+        })(),
+        5000,
+        'burst counted',
+      );
       // (How much batching saves is a benchmark's business: npm run bench.)
       // Now single small writes: each must show up promptly although it is far below the threshold.
       for (let i = 1; i <= 3; i++) {
         p.client.write(Buffer.alloc(1000, 4));
         const t = performance.now();
-        await within((async () => {
-          while (pump.snapshot()[0] < burst + i * 1000) await new Promise((r) => setTimeout(r, 5));
-        })(), 2000, `trickle ${i}`);
+        await within(
+          (async () => {
+            while (pump.snapshot()[0] < burst + i * 1000) await new Promise((r) => setTimeout(r, 5));
+          })(),
+          2000,
+          `trickle ${i}`,
+        );
         assert.ok(performance.now() - t < 300, `trickle ${i} counted after ${(performance.now() - t).toFixed(0)} ms`);
       }
       p.client.end();

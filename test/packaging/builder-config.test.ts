@@ -13,8 +13,7 @@ import { REPO } from '../helpers/processes.js';
 import { tmpDir } from '../helpers/tmp.js';
 
 const section = (c: BuilderConfig, key: string): Record<string, unknown> => (c[key] ?? {}) as Record<string, unknown>;
-const targetsOf = (c: BuilderConfig, key: string): { target: string; arch: string[] }[] =>
-  section(c, key).target as { target: string; arch: string[] }[];
+const targetsOf = (c: BuilderConfig, key: string): { target: string; arch: string[] }[] => section(c, key).target as { target: string; arch: string[] }[];
 
 /** A copy of the project's package.json and config in a temporary folder, optionally edited. */
 function projectCopy(dir: string, editConfig: (yml: string) => string, editPkg: (pkg: Record<string, unknown>) => void = () => {}): string {
@@ -26,7 +25,7 @@ function projectCopy(dir: string, editConfig: (yml: string) => string, editPkg: 
 }
 
 describe('electron-builder configuration', { timeout: 60_000 }, () => {
-  it('passes electron-builder\'s schema and package.json checks', async () => {
+  it("passes electron-builder's schema and package.json checks", async () => {
     const config = await loadBuilderConfig(REPO);
     await validateBuilderConfig(REPO, config);
     assert.equal(config.appId, 'io.github.longhaul.app');
@@ -42,8 +41,16 @@ describe('electron-builder configuration', { timeout: 60_000 }, () => {
     const win = targetsOf(config, 'win');
     assert.deepEqual(win.find((t) => t.target === 'nsis')?.arch, ['x64', 'arm64']);
     assert.deepEqual(win.find((t) => t.target === 'portable')?.arch, ['x64', 'arm64']);
-    assert.deepEqual(targetsOf(config, 'linux').map((t) => t.target).sort(), ['AppImage', 'deb']);
-    assert.deepEqual(targetsOf(config, 'mac').map((t) => t.target), ['dmg']);
+    assert.deepEqual(
+      targetsOf(config, 'linux')
+        .map((t) => t.target)
+        .sort(),
+      ['AppImage', 'deb'],
+    );
+    assert.deepEqual(
+      targetsOf(config, 'mac').map((t) => t.target),
+      ['dmg'],
+    );
     const nsis = section(config, 'nsis');
     assert.equal(nsis.perMachine, false, 'per-user: installs without admin rights');
     assert.equal(nsis.oneClick, false);
@@ -64,16 +71,20 @@ describe('electron-builder configuration', { timeout: 60_000 }, () => {
     assert.notEqual(config.asar, false);
   });
 
-  it('rejects a misspelled option with electron-builder\'s own message', async (t) => {
+  it("rejects a misspelled option with electron-builder's own message", async (t) => {
     const dir = projectCopy(tmpDir(t), (yml) => yml.replace('oneClick: false', 'oneClik: false'));
     const config = await loadBuilderConfig(dir);
     await assert.rejects(validateBuilderConfig(dir, config), /configuration\.nsis[\s\S]*unknown option: nsis\.oneClik/);
   });
 
   it('rejects Electron listed in "dependencies" (it would be packed into the app)', async (t) => {
-    const dir = projectCopy(tmpDir(t), (yml) => yml, (pkg) => {
-      (pkg.dependencies as Record<string, string>).electron = '45.5.0';
-    });
+    const dir = projectCopy(
+      tmpDir(t),
+      (yml) => yml,
+      (pkg) => {
+        (pkg.dependencies as Record<string, string>).electron = '45.5.0';
+      },
+    );
     const config = await loadBuilderConfig(dir);
     await assert.rejects(validateBuilderConfig(dir, config), /"electron" is only allowed in "devDependencies"/);
   });

@@ -26,7 +26,10 @@ function run(args: string[], env: NodeJS.ProcessEnv = {}, ms = 40_000): Promise<
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr.on('data', (c: Buffer) => (out += c.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), ms);
-    child.once('exit', (code) => { clearTimeout(timer); resolve({ code, out }); });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out });
+    });
   });
 }
 
@@ -47,12 +50,42 @@ describe('release smoke check (check-smoke-result)', { timeout: 90_000 }, () => 
     const good = JSON.parse(readFileSync(file, 'utf8')) as LonghaulResult;
     assert.deepEqual(smokeResultProblems(good), []);
 
-    const spoil = (f: (d: LonghaulResult) => void): string[] => { const d = structuredClone(good); f(d); return smokeResultProblems(d); };
-    assert.match(spoil((d) => { d.streams[0]!.receive!.socket!.appliedBeforeHandshake = false; }).join('\n'), /stream 0 receive end \(responder\): the window was not applied before the handshake/);
-    assert.match(spoil((d) => { for (const x of d.streams[0]!.send!.tcp!) x.rttUs = null; }).join('\n'), /stream 0 send end \(controller\): no RTT/);
-    assert.match(spoil((d) => { d.streams[0]!.send!.tcp = []; }).join('\n'), /no cwnd in any TCP_INFO sample \(0 samples\)/);
-    assert.match(spoil((d) => { d.window.applied = false; }).join('\n'), /window\.applied is not true/);
-    assert.match(spoil((d) => { d.partial = true; d.partialReason = 'peer gone'; }).join('\n'), /partial: peer gone/);
+    const spoil = (f: (d: LonghaulResult) => void): string[] => {
+      const d = structuredClone(good);
+      f(d);
+      return smokeResultProblems(d);
+    };
+    assert.match(
+      spoil((d) => {
+        d.streams[0]!.receive!.socket!.appliedBeforeHandshake = false;
+      }).join('\n'),
+      /stream 0 receive end \(responder\): the window was not applied before the handshake/,
+    );
+    assert.match(
+      spoil((d) => {
+        for (const x of d.streams[0]!.send!.tcp!) x.rttUs = null;
+      }).join('\n'),
+      /stream 0 send end \(controller\): no RTT/,
+    );
+    assert.match(
+      spoil((d) => {
+        d.streams[0]!.send!.tcp = [];
+      }).join('\n'),
+      /no cwnd in any TCP_INFO sample \(0 samples\)/,
+    );
+    assert.match(
+      spoil((d) => {
+        d.window.applied = false;
+      }).join('\n'),
+      /window\.applied is not true/,
+    );
+    assert.match(
+      spoil((d) => {
+        d.partial = true;
+        d.partialReason = 'peer gone';
+      }).join('\n'),
+      /partial: peer gone/,
+    );
     assert.match(smokeResultProblems(good, 32 * 1024).join('\n'), /requestedBytes is 65536, expected 32768/);
 
     const bad = path.join(path.dirname(file), 'bad.json');
@@ -66,8 +99,13 @@ describe('release smoke check (check-smoke-result)', { timeout: 90_000 }, () => 
     const file = await smokeRun(t, { LONGHAUL_NO_NATIVE: '1' });
     const r = await run([CHECK, file]);
     assert.equal(r.code, 1, r.out);
-    for (const re of [/window\.applied is not true/, /send end \(controller\): the window was not applied before the handshake \(the native socket addon is disabled/,
-      /receive end \(responder\): the window was not applied/, /no RTT in any TCP_INFO sample \(0 samples\); unavailable: tcp: the native socket addon is disabled/, /no cwnd/]) {
+    for (const re of [
+      /window\.applied is not true/,
+      /send end \(controller\): the window was not applied before the handshake \(the native socket addon is disabled/,
+      /receive end \(responder\): the window was not applied/,
+      /no RTT in any TCP_INFO sample \(0 samples\); unavailable: tcp: the native socket addon is disabled/,
+      /no cwnd/,
+    ]) {
       assert.match(r.out, re);
     }
   });

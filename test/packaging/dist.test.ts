@@ -24,8 +24,14 @@ function gotError(code: string, message: string, url: string): Error {
 }
 
 describe('download failures', () => {
-  it('names Electron\'s runtime when its zip cannot be fetched', () => {
-    const f = classifyDownloadFailure(gotError('ENOTFOUND', 'getaddrinfo ENOTFOUND github.com', 'https://github.com/electron/electron/releases/download/v45.5.0/electron-v45.5.0-win32-x64.zip'));
+  it("names Electron's runtime when its zip cannot be fetched", () => {
+    const f = classifyDownloadFailure(
+      gotError(
+        'ENOTFOUND',
+        'getaddrinfo ENOTFOUND github.com',
+        'https://github.com/electron/electron/releases/download/v45.5.0/electron-v45.5.0-win32-x64.zip',
+      ),
+    );
     assert.equal(f?.artifact, 'electron');
     assert.match(f!.reason, /ENOTFOUND/);
     const text = downloadFailureMessage(f!, ['schema checked']);
@@ -34,8 +40,14 @@ describe('download failures', () => {
   });
 
   it('names NSIS, from an HTTP error on its archive', () => {
-    const e = new Error('HTTPError: Response code 403 (Forbidden) while downloading https://github.com/electron-userland/electron-builder-binaries/releases/download/nsis-3.0.4.1/nsis-3.0.4.1.7z');
-    assert.deepEqual(classifyDownloadFailure(e), { artifact: 'nsis', url: 'https://github.com/electron-userland/electron-builder-binaries/releases/download/nsis-3.0.4.1/nsis-3.0.4.1.7z', reason: 'the server answered HTTP 403' });
+    const e = new Error(
+      'HTTPError: Response code 403 (Forbidden) while downloading https://github.com/electron-userland/electron-builder-binaries/releases/download/nsis-3.0.4.1/nsis-3.0.4.1.7z',
+    );
+    assert.deepEqual(classifyDownloadFailure(e), {
+      artifact: 'nsis',
+      url: 'https://github.com/electron-userland/electron-builder-binaries/releases/download/nsis-3.0.4.1/nsis-3.0.4.1.7z',
+      reason: 'the server answered HTTP 403',
+    });
   });
 
   it('leaves other errors alone', () => {
@@ -69,13 +81,20 @@ describe('npm run dist without access to the downloads', { timeout: 150_000 }, (
       ELECTRON_BUILDER_CACHE: path.join(dir, 'builder-cache'),
     };
     // --skip-prebuild: the addon compile is covered by npm ci; it would rebuild native/build under other tests.
-    const child = spawn(process.execPath, [path.join(REPO, 'dist/scripts/packaging/dist.js'), '--skip-prebuild', '--out', path.join(dir, 'out')], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(REPO, 'dist/scripts/packaging/dist.js'), '--skip-prebuild', '--out', path.join(dir, 'out')], {
+      cwd: REPO,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), 140_000);
-    t.after(() => { clearTimeout(timer); child.kill('SIGKILL'); });
+    t.after(() => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+    });
     const code = await new Promise<number | null>((r) => child.once('exit', r));
     assert.equal(code, EXIT_DOWNLOAD, `stdout:\n${stdout}\nstderr:\n${stderr}`);
     assert.match(stdout, /✓ electron-builder\.yml passes electron-builder [\d.]+'s schema/);
@@ -83,7 +102,10 @@ describe('npm run dist without access to the downloads', { timeout: 150_000 }, (
     assert.match(stdout, /✓ icons generated/);
     const { version } = electronVersionFor(REPO);
     const platform = { win32: 'win32', darwin: 'darwin', linux: 'linux' }[process.platform as string];
-    assert.ok(requests.some((u) => u.includes(`electron-v${version}-${platform}-`)), `Electron's zip was requested: ${requests.join(', ')}`);
+    assert.ok(
+      requests.some((u) => u.includes(`electron-v${version}-${platform}-`)),
+      `Electron's zip was requested: ${requests.join(', ')}`,
+    );
     assert.match(stderr, /packaging stopped at the download step: Electron's prebuilt runtime .* cannot be downloaded on this machine/);
     assert.match(stderr, new RegExp(`electron-v${version.replace(/\./g, '\\.')}-`));
   });

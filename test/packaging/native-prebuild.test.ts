@@ -42,7 +42,7 @@ describe('native prebuilds in the packaged app', { timeout: 60_000, skip: skipWi
     assert.equal(prebuildPath('linux', 'x64'), 'native/prebuilds/linux-x64/node.napi.glibc.node');
   });
 
-  it('loads our prebuild name under Electron, and prebuildify\'s default only under Node', (t) => {
+  it("loads our prebuild name under Electron, and prebuildify's default only under Node", (t) => {
     assert.ok(existsSync(BUILT), `the addon is built by npm ci (${BUILT})`);
     const ours = prebuildsWith(tmpDir(t), prebuildFileName(process.platform));
     const asElectron = loadIn(ours, true);

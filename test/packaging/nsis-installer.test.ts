@@ -43,17 +43,29 @@ const MISSING: Record<'uninstaller' | 'installer', Record<string, string[]>> = {
 /** The template each plugin is first called from, per pass. */
 const FIRST_CALLED_IN: Record<'uninstaller' | 'installer', Record<string, string>> = {
   uninstaller: { 'UAC.dll': 'assistedInstaller.nsh', 'StdUtils.dll': 'assistedInstaller.nsh', 'WinShell.dll': 'uninstaller.nsh' },
-  installer: { 'UAC.dll': 'assistedInstaller.nsh', 'StdUtils.dll': 'assistedInstaller.nsh', 'Nsis7z.dll': 'installSection.nsh', 'WinShell.dll': 'installSection.nsh' },
+  installer: {
+    'UAC.dll': 'assistedInstaller.nsh',
+    'StdUtils.dll': 'assistedInstaller.nsh',
+    'Nsis7z.dll': 'installSection.nsh',
+    'WinShell.dll': 'installSection.nsh',
+  },
 };
 /** Languages whose Debian NSIS 3.08 language file lacks electron-builder's MULTIUSER_* strings. */
 const FALLBACK_LANGUAGES = ['Finnish', 'Hungarian', 'Korean', 'Thai', 'Turkish'];
 
 function sortedGaps(probe: PluginProbe): Record<string, string[]> {
-  return Object.fromEntries(gapsByDll(probe.gaps).map((g) => [g.dll, [...g.functions].sort()]).sort(([a], [b]) => String(a).localeCompare(String(b))));
+  return Object.fromEntries(
+    gapsByDll(probe.gaps)
+      .map((g) => [g.dll, [...g.functions].sort()])
+      .sort(([a], [b]) => String(a).localeCompare(String(b))),
+  );
 }
 
 async function buildLocally(out: string): Promise<{ code: number | null; report: LocalNsisReport; log: string }> {
-  const child = spawn(process.execPath, [path.join(REPO, 'dist/scripts/packaging/local-nsis.js'), '--out', out], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(REPO, 'dist/scripts/packaging/local-nsis.js'), '--out', out], {
+    cwd: REPO,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let log = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -65,7 +77,7 @@ async function buildLocally(out: string): Promise<{ code: number | null; report:
   return { code, report: JSON.parse(stdout) as LocalNsisReport, log };
 }
 
-describe('the NSIS installer built with Debian\'s makensis', { skip: skipWithoutNsisTools, timeout: 240_000 }, () => {
+describe("the NSIS installer built with Debian's makensis", { skip: skipWithoutNsisTools, timeout: 240_000 }, () => {
   it('stops exactly for want of these plugins, with everything before makensis done and nothing downloaded', async (t) => {
     const tools = requireNsisTools();
     const dir = tmpDir(t);
@@ -73,9 +85,9 @@ describe('the NSIS installer built with Debian\'s makensis', { skip: skipWithout
     t.diagnostic(`local build: ${report.seconds.toFixed(1)} s`);
 
     assert.deepEqual(report.downloads, [], 'electron-builder tried to download');
-    assert.equal(report.installer, null, 'an installer was built: Debian\'s nsis has the plugins now; install it under Wine instead of this test');
+    assert.equal(report.installer, null, "an installer was built: Debian's nsis has the plugins now; install it under Wine instead of this test");
     assert.equal(code, EXIT_PLUGINS_MISSING);
-    assert.match(report.error ?? '', /Plugin not found, cannot call UAC::_/, 'Debian\'s makensis names the first missing plugin');
+    assert.match(report.error ?? '', /Plugin not found, cannot call UAC::_/, "Debian's makensis names the first missing plugin");
 
     // The app archive electron-builder made for the installer: what it would install.
     assert.ok(report.appArchive && existsSync(report.appArchive), 'the app archive (app-64.7z) was made');
@@ -84,10 +96,17 @@ describe('the NSIS installer built with Debian\'s makensis', { skip: skipWithout
     for (const f of ['Longhaul.exe', 'resources/app.asar']) assert.ok(entries.has(f), `${f} in the app archive`);
     assert.ok(!entries.has('resources/elevate.exe'), 'no elevate.exe (packElevateHelper: false)');
     const prebuild = prebuildPath('win32', 'x64');
-    assert.equal(entries.has(`resources/app.asar.unpacked/${prebuild}`), existsSync(path.join(REPO, prebuild)), `the win32-x64 addon is packaged exactly when ${prebuild} exists`);
+    assert.equal(
+      entries.has(`resources/app.asar.unpacked/${prebuild}`),
+      existsSync(path.join(REPO, prebuild)),
+      `the win32-x64 addon is packaged exactly when ${prebuild} exists`,
+    );
     spawnSync(tools.sevenZip, ['x', '-y', `-o${path.join(dir, 'app')}`, report.appArchive, 'resources/app.asar'], { encoding: 'utf8' });
-    const inAsar = new Set(asar.listPackage(path.join(dir, 'app', 'resources', 'app.asar'), { isPack: false }).map((p) => p.split(path.sep).join('/').replace(/^\//, '')));
-    for (const f of ['bin/longhaul.js', 'dist/electron/cli/main.js', 'dist/electron/main.js', 'dist/electron/engine/data-worker.js']) assert.ok(inAsar.has(f), `${f} in app.asar`);
+    const inAsar = new Set(
+      asar.listPackage(path.join(dir, 'app', 'resources', 'app.asar'), { isPack: false }).map((p) => p.split(path.sep).join('/').replace(/^\//, '')),
+    );
+    for (const f of ['bin/longhaul.js', 'dist/electron/cli/main.js', 'dist/electron/main.js', 'dist/electron/engine/data-worker.js'])
+      assert.ok(inAsar.has(f), `${f} in app.asar`);
 
     // Both makensis passes: exactly these plugins missing, and nothing else once stand-ins fill them.
     const plugins = report.plugins;
@@ -98,10 +117,14 @@ describe('the NSIS installer built with Debian\'s makensis', { skip: skipWithout
       assert.equal(probe.otherError, null, `${pass} pass: ${probe.otherError}`);
       assert.equal(probe.compilesWithStandIns, true, `${pass} pass compiles with every gap filled`);
       assert.deepEqual(sortedGaps(probe), MISSING[pass], `${pass} pass: missing plugin functions`);
-      const firstSites: Record<string, string | undefined> = Object.fromEntries(gapsByDll(probe.gaps).map((g) => [g.dll, callSite(probe.gaps.find((x) => x.dll === g.dll)!)?.split(':')[0]]));
+      const firstSites: Record<string, string | undefined> = Object.fromEntries(
+        gapsByDll(probe.gaps).map((g) => [g.dll, callSite(probe.gaps.find((x) => x.dll === g.dll)!)?.split(':')[0]]),
+      );
       assert.deepEqual(firstSites, FIRST_CALLED_IN[pass], `${pass} pass: where each plugin is first called`);
       assert.equal(probe.warningsAreErrors, true, 'electron-builder passes -WX');
-      const languages: Set<string> = new Set(probe.warnings.map((w) => /LangString "MULTIUSER_\w+" for language (\w+) is missing/.exec(w)?.[1] ?? `other: ${w}`));
+      const languages: Set<string> = new Set(
+        probe.warnings.map((w) => /LangString "MULTIUSER_\w+" for language (\w+) is missing/.exec(w)?.[1] ?? `other: ${w}`),
+      );
       assert.deepEqual([...languages].sort(), FALLBACK_LANGUAGES, `${pass} pass: the warnings -WX makes fatal`);
     }
     assert.equal(plugins.installerPassDerived, true);

@@ -39,17 +39,35 @@ describe('NSIS plugin probe (Debian makensis)', { skip: skipWithoutNsisTools, ti
     const { makensis } = requireNsisTools();
     const dir = tmpDir(t);
     writeFileSync(path.join(dir, 'uses-plugins.nsh'), '!macro useThem\n  Wilma::call one\n  Betty::ring\n!macroend\n');
-    const script = Buffer.from([
-      'Unicode true', `!addincludedir "${dir}"`, '!include "uses-plugins.nsh"', 'Section',
-      '  System::Call "kernel32::GetTickCount() i .r0"', // Debian ships System.dll: not a gap
-      '  !insertmacro useThem', '  Wilma::again', '  Wilma::call two', 'SectionEnd', '',
-    ].join('\n'));
+    const script = Buffer.from(
+      [
+        'Unicode true',
+        `!addincludedir "${dir}"`,
+        '!include "uses-plugins.nsh"',
+        'Section',
+        '  System::Call "kernel32::GetTickCount() i .r0"', // Debian ships System.dll: not a gap
+        '  !insertmacro useThem',
+        '  Wilma::again',
+        '  Wilma::call two',
+        'SectionEnd',
+        '',
+      ].join('\n'),
+    );
     const probe = probeMissingPlugins(makensis, ['-V2', `-XOutFile "${path.join(dir, 'x.exe')}"`, '-'], script, path.join(dir, 'scratch'));
     assert.equal(probe.otherError, null);
     assert.equal(probe.compilesWithStandIns, true);
-    assert.deepEqual(gapsByDll(probe.gaps), [{ dll: 'Wilma.dll', functions: ['call', 'again'] }, { dll: 'Betty.dll', functions: ['ring'] }]);
-    assert.deepEqual(probe.gaps.map((g) => g.dllPresent), [false, false, true]);
-    assert.ok(probe.gaps[0]!.where.some((w) => /useThem/.test(w)), probe.gaps[0]!.where.join(' | '));
+    assert.deepEqual(gapsByDll(probe.gaps), [
+      { dll: 'Wilma.dll', functions: ['call', 'again'] },
+      { dll: 'Betty.dll', functions: ['ring'] },
+    ]);
+    assert.deepEqual(
+      probe.gaps.map((g) => g.dllPresent),
+      [false, false, true],
+    );
+    assert.ok(
+      probe.gaps[0]!.where.some((w) => /useThem/.test(w)),
+      probe.gaps[0]!.where.join(' | '),
+    );
     assert.deepEqual(probe.gaps.map(callSite), ['<stdin>:6', '<stdin>:6', '<stdin>:7']);
   });
 
@@ -57,13 +75,26 @@ describe('NSIS plugin probe (Debian makensis)', { skip: skipWithoutNsisTools, ti
     const { makensis } = requireNsisTools();
     const dir = tmpDir(t);
     const out = `-XOutFile "${path.join(dir, 'x.exe')}"`;
-    const broken = probeMissingPlugins(makensis, [out, '-'], Buffer.from('Unicode true\nSection\n  Wilma::call\n  NoSuchCommand 1\nSectionEnd\n'), path.join(dir, 'a'));
+    const broken = probeMissingPlugins(
+      makensis,
+      [out, '-'],
+      Buffer.from('Unicode true\nSection\n  Wilma::call\n  NoSuchCommand 1\nSectionEnd\n'),
+      path.join(dir, 'a'),
+    );
     assert.deepEqual(gapsByDll(broken.gaps), [{ dll: 'Wilma.dll', functions: ['call'] }]);
     assert.equal(broken.compilesWithStandIns, false);
     assert.match(broken.otherError ?? '', /NoSuchCommand/);
-    const warned = probeMissingPlugins(makensis, ['-WX', out, '-'], Buffer.from('Unicode true\n!warning "the fallback strings"\nSection\n  Wilma::call\nSectionEnd\n'), path.join(dir, 'b'));
+    const warned = probeMissingPlugins(
+      makensis,
+      ['-WX', out, '-'],
+      Buffer.from('Unicode true\n!warning "the fallback strings"\nSection\n  Wilma::call\nSectionEnd\n'),
+      path.join(dir, 'b'),
+    );
     assert.equal(warned.compilesWithStandIns, true);
     assert.equal(warned.warningsAreErrors, true);
-    assert.ok(warned.warnings.some((w) => /the fallback strings/.test(w)), warned.warnings.join(' | '));
+    assert.ok(
+      warned.warnings.some((w) => /the fallback strings/.test(w)),
+      warned.warnings.join(' | '),
+    );
   });
 });

@@ -11,8 +11,8 @@ import { findLocalTools, type LocalTools } from '../../scripts/packaging/local-n
 const found = process.platform === 'linux' ? findLocalTools() : null;
 
 function skipReason(): string | false {
-  if (process.platform !== 'linux') return 'the local NSIS build uses Debian\'s makensis (Linux)';
-  if (process.env.GITHUB_ACTIONS === 'true') return 'on GitHub\'s runners the release workflow builds the installer with electron-builder\'s own NSIS';
+  if (process.platform !== 'linux') return "the local NSIS build uses Debian's makensis (Linux)";
+  if (process.env.GITHUB_ACTIONS === 'true') return "on GitHub's runners the release workflow builds the installer with electron-builder's own NSIS";
   if (found && 'missing' in found && process.env.CI !== 'true') return `missing Debian packages: ${found.missing.join(', ')}`;
   return false;
 }

@@ -73,15 +73,25 @@ describe('the packaged app (electron-builder, unpacked)', { timeout: 180_000, sk
       ELECTRON_BUILDER_CACHE: path.join(dir, 'builder-cache'),
     };
     const out = path.join(dir, 'out');
-    const child = spawn(process.execPath, [path.join(REPO, 'dist/scripts/packaging/dist.js'), '--linux', '--dir', '--skip-prebuild', '--out', out], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(REPO, 'dist/scripts/packaging/dist.js'), '--linux', '--dir', '--skip-prebuild', '--out', out], {
+      cwd: REPO,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let log = '';
     child.stdout.on('data', (c: Buffer) => (log += c.toString()));
     child.stderr.on('data', (c: Buffer) => (log += c.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), 170_000);
-    t.after(() => { clearTimeout(timer); child.kill('SIGKILL'); });
+    t.after(() => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+    });
     const code = await new Promise<number | null>((r) => child.once('exit', r));
     assert.equal(code, 0, log);
-    assert.ok(mirror.requests.some((u) => u.endsWith(`electron-v${version}-linux-x64.zip`)), mirror.requests.join(', '));
+    assert.ok(
+      mirror.requests.some((u) => u.endsWith(`electron-v${version}-linux-x64.zip`)),
+      mirror.requests.join(', '),
+    );
 
     const resources = path.join(out, 'linux-unpacked', 'resources');
     assert.ok(existsSync(path.join(out, 'linux-unpacked', 'longhaul')), 'the executable, renamed after the app');
@@ -90,11 +100,14 @@ describe('the packaged app (electron-builder, unpacked)', { timeout: 180_000, sk
     const graph = checkPackageContents(REPO, await loadBuilderConfig(REPO)).graph;
     const missing = graph.files.filter((f) => !inAsar.has(f));
     assert.deepEqual(missing, [], 'every file the app loads is in app.asar');
-    for (const f of ['dist/electron/main.js', 'dist/preload/preload.cjs', 'dist/ui/index.html', 'dist/electron/engine/data-worker.js']) assert.ok(inAsar.has(f), f);
+    for (const f of ['dist/electron/main.js', 'dist/preload/preload.cjs', 'dist/ui/index.html', 'dist/electron/engine/data-worker.js'])
+      assert.ok(inAsar.has(f), f);
     for (const dep of ['commander', 'node-gyp-build', 'ws', 'zod', 'open']) assert.ok(inAsar.has(`node_modules/${dep}/package.json`), `dependency ${dep}`);
 
     assert.ok(existsSync(path.join(resources, 'app.asar.unpacked', prebuildPath('linux', 'x64'))), 'the addon is unpacked beside app.asar');
-    const forbidden = [...inAsar].filter((f) => /^node_modules\/electron\/|^dist\/test\/|^electron\/|^native\/build\/|^native\/src\/|\.map$|^build\/|^scripts\//.test(f));
+    const forbidden = [...inAsar].filter((f) =>
+      /^node_modules\/electron\/|^dist\/test\/|^electron\/|^native\/build\/|^native\/src\/|\.map$|^build\/|^scripts\//.test(f),
+    );
     assert.deepEqual(forbidden, []);
   });
 });

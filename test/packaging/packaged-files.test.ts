@@ -25,7 +25,10 @@ describe('packaged files vs what the app loads', { timeout: 60_000 }, () => {
     for (const f of ['dist/preload/preload.cjs', 'dist/ui/index.html', 'dist/electron/engine/data-worker.js', 'dist/electron/native/load-native.js']) {
       assert.ok(files.includes(f), `${f} is reached from main`);
     }
-    assert.ok(files.some((f) => /^dist\/ui\/assets\/index-.*\.js$/.test(f)), 'the renderer bundle is reached from index.html');
+    assert.ok(
+      files.some((f) => /^dist\/ui\/assets\/index-.*\.js$/.test(f)),
+      'the renderer bundle is reached from index.html',
+    );
     assert.ok(r.graph.directories.includes('native'), 'the native addon folder is referenced');
     assert.ok(r.graph.packages.includes('node-gyp-build') && r.graph.packages.includes('electron'));
     assert.deepEqual(contentsProblems(r), []);

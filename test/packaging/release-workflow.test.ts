@@ -15,8 +15,19 @@ import { parse } from 'yaml';
 import { REPO } from '../helpers/processes.js';
 import { tmpDir } from '../helpers/tmp.js';
 
-interface Step { name?: string; uses?: string; run?: string; if?: string; with?: Record<string, unknown>; env?: Record<string, string> }
-interface Job { 'runs-on': string; strategy: { matrix: { include: Record<string, string>[] } }; steps: Step[] }
+interface Step {
+  name?: string;
+  uses?: string;
+  run?: string;
+  if?: string;
+  with?: Record<string, unknown>;
+  env?: Record<string, string>;
+}
+interface Job {
+  'runs-on': string;
+  strategy: { matrix: { include: Record<string, string>[] } };
+  steps: Step[];
+}
 
 const FILE = path.join(REPO, '.github', 'workflows', 'release.yml');
 const TEXT = readFileSync(FILE, 'utf8');
@@ -61,7 +72,11 @@ describe('release workflow', { timeout: 120_000 }, () => {
     assert.equal(job['runs-on'], '${{ matrix.os }}');
     const order = ['actions/checkout', 'actions/setup-node', 'npm ci', 'npm run test:unit', 'npm run ${{ matrix.package }}', 'actions/upload-artifact'];
     const seen = job.steps.map((s) => s.uses?.split('@')[0] ?? s.run?.trim() ?? '');
-    assert.deepEqual(seen.filter((s) => order.includes(s)), order, `steps in order: ${seen.join(' | ')}`);
+    assert.deepEqual(
+      seen.filter((s) => order.includes(s)),
+      order,
+      `steps in order: ${seen.join(' | ')}`,
+    );
     const node = job.steps.find((s) => s.uses?.startsWith('actions/setup-node'))!.with!['node-version'];
     assert.ok(Number(node) >= 22, 'Electron 45 installs only on Node >= 22');
     const upload = job.steps.find((s) => s.uses?.startsWith('actions/upload-artifact'))!.with!;
@@ -87,7 +102,10 @@ describe('release workflow', { timeout: 120_000 }, () => {
       assert.ok(at(s) > at(pkg) && at(s) < at(upload), `${s.name}: after packaging, before the upload`);
     }
     // The packaged app as Node on its own bin/longhaul.js inside app.asar: the CLI electron-builder.yml packages.
-    assert.match(cli.run!, /ELECTRON_RUN_AS_NODE=1 "\$app\/Longhaul\.exe" "\$app\/resources\/app\.asar\/bin\/longhaul\.js" loopback -w 64K -t 3 --json r\.json/);
+    assert.match(
+      cli.run!,
+      /ELECTRON_RUN_AS_NODE=1 "\$app\/Longhaul\.exe" "\$app\/resources\/app\.asar\/bin\/longhaul\.js" loopback -w 64K -t 3 --json r\.json/,
+    );
     assert.match(cli.run!, /check-smoke-result\.js r\.json --window 65536/);
     assert.match(readFileSync(path.join(REPO, 'electron-builder.yml'), 'utf8'), /^\s+- bin\/longhaul\.js$/m);
   });

@@ -24,7 +24,7 @@ const SAMPLE = [
 ].join('\r\n');
 
 describe('windows-install-check helpers', () => {
-  it('reads reg query output and finds Longhaul\'s entry, not a look-alike', () => {
+  it("reads reg query output and finds Longhaul's entry, not a look-alike", () => {
     const keys = parseRegQuery(SAMPLE);
     assert.equal(keys.size, 2);
     const entry = findUninstallEntry(keys, 'Longhaul');
@@ -39,7 +39,8 @@ describe('windows-install-check helpers', () => {
   it('splits the QuietUninstallString into the uninstaller and its arguments', () => {
     const entry = findUninstallEntry(parseRegQuery(SAMPLE), 'Longhaul')!;
     assert.deepEqual(splitCommand(entry.values.QuietUninstallString!), {
-      exe: 'C:\\users\\root\\AppData\\Local\\Programs\\Longhaul\\Uninstall Longhaul.exe', args: ['/currentuser', '/S'],
+      exe: 'C:\\users\\root\\AppData\\Local\\Programs\\Longhaul\\Uninstall Longhaul.exe',
+      args: ['/currentuser', '/S'],
     });
     assert.equal(splitCommand('Uninstall.exe /S'), null);
   });

@@ -46,7 +46,10 @@ describe('FrameParser', () => {
   it('rejects a length prefix of 0xFFFFFFFF before buffering anything for it', () => {
     const p = new FrameParser();
     const before = process.memoryUsage().arrayBuffers;
-    assert.equal(codeOf(() => p.push(Buffer.from([0xff, 0xff, 0xff, 0xff, 0x7b]))), 'LH_ERR_FRAME_TOO_LARGE');
+    assert.equal(
+      codeOf(() => p.push(Buffer.from([0xff, 0xff, 0xff, 0xff, 0x7b]))),
+      'LH_ERR_FRAME_TOO_LARGE',
+    );
     assert.ok(process.memoryUsage().arrayBuffers - before < 1024 * 1024, 'no allocation of the announced size');
   });
 
@@ -58,7 +61,10 @@ describe('FrameParser', () => {
     assert.deepEqual(new FrameParser(cap).push(atCap), [{}]);
     const over = Buffer.alloc(4);
     over.writeUInt32BE(cap + 1, 0);
-    assert.equal(codeOf(() => new FrameParser(cap).push(over)), 'LH_ERR_FRAME_TOO_LARGE');
+    assert.equal(
+      codeOf(() => new FrameParser(cap).push(over)),
+      'LH_ERR_FRAME_TOO_LARGE',
+    );
   });
 
   it('rejects empty frames, garbage, invalid UTF-8 and non-objects', () => {
@@ -67,11 +73,26 @@ describe('FrameParser', () => {
       h.writeUInt32BE(body.length, 0);
       return Buffer.concat([h, body]);
     };
-    assert.equal(codeOf(() => new FrameParser().push(Buffer.from([0, 0, 0, 0]))), 'LH_ERR_BAD_FRAME');
-    assert.equal(codeOf(() => new FrameParser().push(frame(Buffer.from('not json')))), 'LH_ERR_BAD_FRAME');
-    assert.equal(codeOf(() => new FrameParser().push(frame(Buffer.from([0xc3, 0x28])))), 'LH_ERR_BAD_FRAME');
-    assert.equal(codeOf(() => new FrameParser().push(frame(Buffer.from('[1,2]')))), 'LH_ERR_BAD_FRAME');
-    assert.equal(codeOf(() => new FrameParser().push(frame(Buffer.from('42')))), 'LH_ERR_BAD_FRAME');
+    assert.equal(
+      codeOf(() => new FrameParser().push(Buffer.from([0, 0, 0, 0]))),
+      'LH_ERR_BAD_FRAME',
+    );
+    assert.equal(
+      codeOf(() => new FrameParser().push(frame(Buffer.from('not json')))),
+      'LH_ERR_BAD_FRAME',
+    );
+    assert.equal(
+      codeOf(() => new FrameParser().push(frame(Buffer.from([0xc3, 0x28])))),
+      'LH_ERR_BAD_FRAME',
+    );
+    assert.equal(
+      codeOf(() => new FrameParser().push(frame(Buffer.from('[1,2]')))),
+      'LH_ERR_BAD_FRAME',
+    );
+    assert.equal(
+      codeOf(() => new FrameParser().push(frame(Buffer.from('42')))),
+      'LH_ERR_BAD_FRAME',
+    );
   });
 
   it('stays failed after an error', () => {
@@ -82,7 +103,7 @@ describe('FrameParser', () => {
 
   it('survives random garbage without throwing anything but ProtocolError', () => {
     let seed = 42;
-    const rand = (): number => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const rand = (): number => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
     for (let i = 0; i < 500; i++) {
       const buf = Buffer.alloc(1 + Math.floor(rand() * 64));
       for (let j = 0; j < buf.length; j++) buf[j] = Math.floor(rand() * 256);

@@ -26,8 +26,13 @@ describe('settings in results', () => {
     assert.ok(m.type === 'results');
     assert.equal(m.settings?.['net.ipv4.tcp_rmem'], '4096 131072 6291456');
     assert.ok(!m.settings?.['net.core.rmem_max']!.includes('\u001b'), JSON.stringify(m.settings));
-    for (const bad of [{ __proto__x: '1' }, { 'no dots': '1' }, { 'a.b': 'x'.repeat(201) }, { 'a.b': 1 },
-      Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`k.k${i}`, '1']))]) {
+    for (const bad of [
+      { __proto__x: '1' },
+      { 'no dots': '1' },
+      { 'a.b': 'x'.repeat(201) },
+      { 'a.b': 1 },
+      Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`k.k${i}`, '1'])),
+    ]) {
       assert.throws(() => parseMessage(results(bad)), /LH_ERR_BAD_MESSAGE|invalid control message/, JSON.stringify(bad));
     }
   });

@@ -19,19 +19,34 @@ const MESSAGES: MessageType[] = ['hello', 'params', 'params-ok', 'streams-ready'
 const STATES: SessionState[] = ['hello', 'params', 'streams', 'start', 'running', 'results', 'done', 'failed'];
 /** The ways a state can be reached from 'hello'. */
 const PATH: Record<SessionState, SessionState[]> = {
-  hello: [], params: ['params'], streams: ['params', 'streams'], start: ['params', 'streams', 'start'],
-  running: ['params', 'streams', 'start', 'running'], results: ['params', 'streams', 'start', 'running', 'results'],
-  done: ['params', 'streams', 'start', 'running', 'results', 'done'], failed: ['failed'],
+  hello: [],
+  params: ['params'],
+  streams: ['params', 'streams'],
+  start: ['params', 'streams', 'start'],
+  running: ['params', 'streams', 'start', 'running'],
+  results: ['params', 'streams', 'start', 'running', 'results'],
+  done: ['params', 'streams', 'start', 'running', 'results', 'done'],
+  failed: ['failed'],
 };
 
 /** The protocol, written out: what each role accepts where (`error` everywhere). */
 const SPEC: Record<Role, Partial<Record<SessionState, MessageType[]>>> = {
   responder: {
-    hello: ['hello'], params: ['params'], streams: ['stop'], start: ['start', 'stop'], running: ['sample', 'stop'], results: ['results', 'sample'],
+    hello: ['hello'],
+    params: ['params'],
+    streams: ['stop'],
+    start: ['start', 'stop'],
+    running: ['sample', 'stop'],
+    results: ['results', 'sample'],
   },
   controller: {
-    hello: ['hello'], params: ['params-ok'], streams: ['streams-ready'], start: ['started', 'stop'], running: ['sample', 'stop'],
-    results: ['results', 'sample', 'done', 'started', 'stop'], done: ['done'],
+    hello: ['hello'],
+    params: ['params-ok'],
+    streams: ['streams-ready'],
+    start: ['started', 'stop'],
+    running: ['sample', 'stop'],
+    results: ['results', 'sample', 'done', 'started', 'stop'],
+    done: ['done'],
   },
 };
 
@@ -81,7 +96,7 @@ class MemorySocket extends Duplex {
 }
 
 describe('control channel over an in-memory duplex, mock timers', () => {
-  it('drops a peer silent for exactly its state\'s timeout, and says which state', (t) => {
+  it("drops a peer silent for exactly its state's timeout, and says which state", (t) => {
     mock.timers.enable({ apis: ['setTimeout'] });
     t.after(() => mock.timers.reset());
     const socket = new MemorySocket();
@@ -95,7 +110,7 @@ describe('control channel over an in-memory duplex, mock timers', () => {
     assert.match(failures[0]!.message, /nothing for 10 s in state "hello"/);
   });
 
-  it('a message restarts nothing by itself; entering a state re-arms that state\'s timeout', async (t) => {
+  it("a message restarts nothing by itself; entering a state re-arms that state's timeout", async (t) => {
     mock.timers.enable({ apis: ['setTimeout'] });
     t.after(() => mock.timers.reset());
     const socket = new MemorySocket();

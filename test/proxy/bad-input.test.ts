@@ -26,11 +26,17 @@ async function deadPort(): Promise<number> {
 
 describe('proxy bad input', () => {
   it('rejects unknown stages, negative delays and a rate of 0 with LH_ERR_BAD_ARGUMENT', () => {
-    assert.throws(() => parseLinkSpec({ up: [{ type: 'teleport' }], down: [] }), { code: 'LH_ERR_BAD_ARGUMENT', message: /unknown stage type "teleport".*known: delay, rate, window, slowstart, loss/ });
+    assert.throws(() => parseLinkSpec({ up: [{ type: 'teleport' }], down: [] }), {
+      code: 'LH_ERR_BAD_ARGUMENT',
+      message: /unknown stage type "teleport".*known: delay, rate, window, slowstart, loss/,
+    });
     assert.throws(() => parseLinkSpec({ up: [], down: [{ type: 'delay', delayMs: -1 }] }), { code: 'LH_ERR_BAD_ARGUMENT', message: /down\[0\].*negative/ });
     assert.throws(() => parseLinkSpec({ up: [{ type: 'rate', rateBitsPerSec: 0 }], down: [] }), { code: 'LH_ERR_BAD_ARGUMENT', message: /above 0/ });
     assert.throws(() => parseLinkSpec({ up: [{ type: 'delay', delayMs: 5, colour: 'red' }], down: [] }), { code: 'LH_ERR_BAD_ARGUMENT' });
-    assert.throws(() => parseLinkSpec({ delayMs: -650, rateBitsPerSec: null, windowBytes: null, slowstart: false, lossRatio: 0 }), { code: 'LH_ERR_BAD_ARGUMENT', message: /negative/ });
+    assert.throws(() => parseLinkSpec({ delayMs: -650, rateBitsPerSec: null, windowBytes: null, slowstart: false, lossRatio: 0 }), {
+      code: 'LH_ERR_BAD_ARGUMENT',
+      message: /negative/,
+    });
   });
 
   it('the CLI names the bad flag and exits 2', { timeout: 30_000 }, () => {
@@ -63,51 +69,51 @@ describe('proxy bad input', () => {
   });
 
   for (const { name, relay, skip } of RELAYS) {
-  it(`${name}: a target that vanishes mid-run: both sides are closed and LH_ERR_PEER_GONE is reported`, { timeout: 15_000, skip }, async () => {
-    let received = 0;
-    const server = net.createServer((t) => {
-      t.on('error', () => undefined);
-      t.on('data', (d: Buffer) => {
-        received += d.length;
-        if (received > 200_000) t.resetAndDestroy();
+    it(`${name}: a target that vanishes mid-run: both sides are closed and LH_ERR_PEER_GONE is reported`, { timeout: 15_000, skip }, async () => {
+      let received = 0;
+      const server = net.createServer((t) => {
+        t.on('error', () => undefined);
+        t.on('data', (d: Buffer) => {
+          received += d.length;
+          if (received > 200_000) t.resetAndDestroy();
+        });
       });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      const { proxy, port } = await startProxy((server.address() as net.AddressInfo).port, { up: [{ type: 'delay', delayMs: 5 }], down: [] }, relay);
+      const errors: LonghaulError[] = [];
+      proxy.on('connection-error', (e) => errors.push(e));
+      const s = await connect(port);
+      try {
+        void sendAll(s, patternBuffer(1024 * 1024), 20).catch(() => undefined);
+        const r = await readUntilClose(s, 5000);
+        assert.ok(r.closed, 'the client connection is closed, not left hanging');
+        await within(new Promise<void>((res) => (proxy.connectionCount === 0 ? res() : setTimeout(res, 200))), 2000, 'cleanup');
+        assert.equal(proxy.connectionCount, 0);
+        assert.equal(errors[0]?.code, 'LH_ERR_PEER_GONE');
+      } finally {
+        s.destroy();
+        await proxy.close();
+        await new Promise((r) => server.close(r));
+      }
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const { proxy, port } = await startProxy((server.address() as net.AddressInfo).port, { up: [{ type: 'delay', delayMs: 5 }], down: [] }, relay);
-    const errors: LonghaulError[] = [];
-    proxy.on('connection-error', (e) => errors.push(e));
-    const s = await connect(port);
-    try {
-      void sendAll(s, patternBuffer(1024 * 1024), 20).catch(() => undefined);
-      const r = await readUntilClose(s, 5000);
-      assert.ok(r.closed, 'the client connection is closed, not left hanging');
-      await within(new Promise<void>((res) => (proxy.connectionCount === 0 ? res() : setTimeout(res, 200))), 2000, 'cleanup');
-      assert.equal(proxy.connectionCount, 0);
-      assert.equal(errors[0]?.code, 'LH_ERR_PEER_GONE');
-    } finally {
-      s.destroy();
-      await proxy.close();
-      await new Promise((r) => server.close(r));
-    }
-  });
 
-  it(`${name}: a client that half-closes still gets every byte back, then the FIN`, { timeout: 15_000, skip }, async () => {
-    const echo = await startEcho();
-    const { proxy, port } = await startProxy(echo.port, { delayMs: 20, rateBitsPerSec: 50e6, windowBytes: 65_536, slowstart: false, lossRatio: 0 }, relay);
-    const s = await connect(port, true);
-    try {
-      const data = patternBuffer(500_000, 9);
-      const back = readUntilClose(s, 10_000);
-      await within(sendAll(s, data), 10_000, 'send'); // ends our side: a half-close
-      const r = await back;
-      assert.ok(r.closed, 'the FIN came through after the data');
-      assert.equal(r.data.length, data.length);
-      assert.equal(sha256(r.data), sha256(data));
-    } finally {
-      s.destroy();
-      await proxy.close();
-      await echo.close();
-    }
-  });
+    it(`${name}: a client that half-closes still gets every byte back, then the FIN`, { timeout: 15_000, skip }, async () => {
+      const echo = await startEcho();
+      const { proxy, port } = await startProxy(echo.port, { delayMs: 20, rateBitsPerSec: 50e6, windowBytes: 65_536, slowstart: false, lossRatio: 0 }, relay);
+      const s = await connect(port, true);
+      try {
+        const data = patternBuffer(500_000, 9);
+        const back = readUntilClose(s, 10_000);
+        await within(sendAll(s, data), 10_000, 'send'); // ends our side: a half-close
+        const r = await back;
+        assert.ok(r.closed, 'the FIN came through after the data');
+        assert.equal(r.data.length, data.length);
+        assert.equal(sha256(r.data), sha256(data));
+      } finally {
+        s.destroy();
+        await proxy.close();
+        await echo.close();
+      }
+    });
   }
 });

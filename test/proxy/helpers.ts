@@ -50,15 +50,17 @@ export async function startSink(): Promise<SinkTarget> {
   return {
     port: (server.address() as net.AddressInfo).port,
     server,
-    next: () => new Promise((resolve) => {
-      const r = done.shift();
-      if (r) resolve(r);
-      else waiting.push(resolve);
-    }),
-    close: () => new Promise((r) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => r());
-    }),
+    next: () =>
+      new Promise((resolve) => {
+        const r = done.shift();
+        if (r) resolve(r);
+        else waiting.push(resolve);
+      }),
+    close: () =>
+      new Promise((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -74,10 +76,11 @@ export async function startEcho(): Promise<{ port: number; close(): Promise<void
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     port: (server.address() as net.AddressInfo).port,
-    close: () => new Promise((r) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -110,7 +113,11 @@ export function patternBuffer(bytes: number, seed = 1): Buffer {
   const b = Buffer.alloc(bytes);
   let x = seed >>> 0 || 1;
   for (let i = 0; i < bytes; i += 4) {
-    x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0;
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
     b.writeUInt32LE(x, i);
   }
   return b;

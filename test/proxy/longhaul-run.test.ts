@@ -38,7 +38,15 @@ describe('a real longhaul run through the proxy', () => {
       const result = JSON.parse(readFileSync(json, 'utf8')) as LonghaulResult;
       const model = Math.min(4e6, (65_536 * 8) / 0.2);
       assert.equal(result.link?.modelCeilingBitsPerSec, model);
-      assert.deepEqual(result.link?.settings, { delayMs: 100, jitterMs: 0, rateBitsPerSec: 4e6, windowBytes: 65_536, slowstart: false, lossRatio: 0, mssBytes: 1448 });
+      assert.deepEqual(result.link?.settings, {
+        delayMs: 100,
+        jitterMs: 0,
+        rateBitsPerSec: 4e6,
+        windowBytes: 65_536,
+        slowstart: false,
+        lossRatio: 0,
+        mssBytes: 1448,
+      });
       assert.equal(result.total.bytes, 640 * 1024);
       const rate = result.total.bitsPerSecond!;
       assert.ok(rate > model * 0.85 && rate < model * 1.15, `${(rate / 1e6).toFixed(3)} Mbit/s, model ${(model / 1e6).toFixed(3)} Mbit/s`);
@@ -67,7 +75,10 @@ describe('a real longhaul run through the proxy', () => {
 
   it('periodic 1 % loss: the result says what the loss model did (every 100th segment of each connection)', { timeout: 40_000 }, async () => {
     const json = join(dir, 'loss.json');
-    const r = await loopback(['--delay', '10ms', '--rate', '20mbit', '--loss', '1%', '--loss-pattern', 'periodic', '-n', '2M', '-i', '0.5', '--json', json], 30_000);
+    const r = await loopback(
+      ['--delay', '10ms', '--rate', '20mbit', '--loss', '1%', '--loss-pattern', 'periodic', '-n', '2M', '-i', '0.5', '--json', json],
+      30_000,
+    );
     try {
       assert.equal(r.code, 0, r.stderr + r.stdout);
       const result = JSON.parse(readFileSync(json, 'utf8')) as LonghaulResult;
@@ -97,7 +108,10 @@ describe('a real longhaul run through the proxy', () => {
       assert.equal(result.link?.settings?.rateBitsPerSec, 4e6);
       assert.equal(result.link?.settings?.delayMs, 100, 'the --delay flag overrides the preset');
       const toggles = result.link!.bypassToggles;
-      assert.deepEqual(toggles.map((t) => t.bypass), [true, false, true]);
+      assert.deepEqual(
+        toggles.map((t) => t.bypass),
+        [true, false, true],
+      );
       toggles.forEach((t, i) => assert.ok(t.t >= [0.5, 1, 2][i]! - 0.01 && t.t < [0.5, 1, 2][i]! + 0.3, `toggle ${i} at ${t.t} s`));
       const received = (index: number): number => result.intervals.find((x) => x.index === index)?.receivedBytes ?? NaN;
       // 4 Mbit/s for 0.25 s is 125,000 bytes; bypassed, loopback moves megabytes.
@@ -109,78 +123,92 @@ describe('a real longhaul run through the proxy', () => {
     }
   });
 
-  it('the LAN preset (1 Gbit/s, 0.2 ms RTT) at line rate with the addon loaded: the relay\'s socket buffers do not throttle it', { timeout: 40_000 }, async (t) => {
-    // The relay's receive buffer once was a fixed 8 KiB (130 µs at 1 Gbit/s): runs read 600-800 of
-    // the model's 956 Mbit/s while the same run without the addon held it every second.
-    const json = join(dir, 'lan.json');
-    const r = await loopback(['--link', 'lan', '-t', '6', '--json', json], 30_000);
-    try {
-      assert.equal(r.code, 0, r.stderr + r.stdout);
-      const result = JSON.parse(readFileSync(json, 'utf8')) as LonghaulResult;
-      const model = result.link!.modelCeilingBitsPerSec!;
-      assert.ok(model > 9.5e8 && model < 9.6e8, `model ${model}`);
-      // Steady state: the intervals after the first two seconds (slow start and the proxy's ramp).
-      const rates = result.intervals.filter((i) => i.t > 2 && i.seconds > 0.5).map((i) => ((i.receivedBytes ?? 0) * 8) / i.seconds).sort((a, b) => a - b);
-      const median = rates[Math.floor(rates.length / 2)]!;
-      t.diagnostic(`per second: ${rates.map((x) => (x / 1e6).toFixed(0)).join(', ')} Mbit/s; median / model ${(median / model).toFixed(3)}`);
-      assert.ok(rates.length >= 3, `${rates.length} steady intervals`);
-      assert.ok(median >= 0.9 * model && median <= 1.03 * model, `median ${(median / 1e6).toFixed(0)} Mbit/s vs model ${(model / 1e6).toFixed(0)} Mbit/s`);
-      // The emulator kept up, watched itself, and says nothing against itself.
-      const watch = result.link!.emulatorWatch;
-      assert.ok(watch?.up, `emulatorWatch: ${JSON.stringify(watch)}`);
-      assert.ok(watch.up.releasedBytes >= result.total.bytes, 'the watch saw every byte go up');
-      assert.ok(!result.diagnosis?.some((d) => d.verdict === 'emulator-limited'), JSON.stringify(result.diagnosis));
-      assert.match(r.stdout, /^emulator: (native relay thread|JavaScript relay)/m);
-    } finally {
-      rmSync(json, { force: true });
-    }
-  });
-
-  it('an emulator starved of CPU (its process stopped 150 ms of every 300 ms) says it, not the link, was the limit', { timeout: 40_000, skip: process.platform !== 'linux' && 'finds the proxy process through /proc' }, async () => {
-    const json = join(dir, 'starved.json');
-    let proxyPid: number | null = null;
-    let stopped = false;
-    let cycling: NodeJS.Timeout | null = null;
-    const cycle = (): void => {
-      if (proxyPid === null) return;
+  it(
+    "the LAN preset (1 Gbit/s, 0.2 ms RTT) at line rate with the addon loaded: the relay's socket buffers do not throttle it",
+    { timeout: 40_000 },
+    async (t) => {
+      // The relay's receive buffer once was a fixed 8 KiB (130 µs at 1 Gbit/s): runs read 600-800 of
+      // the model's 956 Mbit/s while the same run without the addon held it every second.
+      const json = join(dir, 'lan.json');
+      const r = await loopback(['--link', 'lan', '-t', '6', '--json', json], 30_000);
       try {
-        process.kill(proxyPid, stopped ? 'SIGCONT' : 'SIGSTOP');
-        stopped = !stopped;
-      } catch {
-        proxyPid = null; // gone: the run is over
+        assert.equal(r.code, 0, r.stderr + r.stdout);
+        const result = JSON.parse(readFileSync(json, 'utf8')) as LonghaulResult;
+        const model = result.link!.modelCeilingBitsPerSec!;
+        assert.ok(model > 9.5e8 && model < 9.6e8, `model ${model}`);
+        // Steady state: the intervals after the first two seconds (slow start and the proxy's ramp).
+        const rates = result.intervals
+          .filter((i) => i.t > 2 && i.seconds > 0.5)
+          .map((i) => ((i.receivedBytes ?? 0) * 8) / i.seconds)
+          .sort((a, b) => a - b);
+        const median = rates[Math.floor(rates.length / 2)]!;
+        t.diagnostic(`per second: ${rates.map((x) => (x / 1e6).toFixed(0)).join(', ')} Mbit/s; median / model ${(median / model).toFixed(3)}`);
+        assert.ok(rates.length >= 3, `${rates.length} steady intervals`);
+        assert.ok(median >= 0.9 * model && median <= 1.03 * model, `median ${(median / 1e6).toFixed(0)} Mbit/s vs model ${(model / 1e6).toFixed(0)} Mbit/s`);
+        // The emulator kept up, watched itself, and says nothing against itself.
+        const watch = result.link!.emulatorWatch;
+        assert.ok(watch?.up, `emulatorWatch: ${JSON.stringify(watch)}`);
+        assert.ok(watch.up.releasedBytes >= result.total.bytes, 'the watch saw every byte go up');
+        assert.ok(!result.diagnosis?.some((d) => d.verdict === 'emulator-limited'), JSON.stringify(result.diagnosis));
+        assert.match(r.stdout, /^emulator: (native relay thread|JavaScript relay)/m);
+      } finally {
+        rmSync(json, { force: true });
       }
-    };
-    const r = await loopback(['--link', 'lan', '-t', '4', '--json', json], 30_000, (pid) => {
-      // The loopback command forks the proxy (`longhaul proxy …`): find it among its children, then starve it.
-      const started = Date.now();
-      const find = setInterval(() => {
-        proxyPid = childrenOf(pid).find((c) => readProcCmdline(c).includes('proxy')) ?? null;
-        if (proxyPid !== null || Date.now() - started > 10_000) {
-          clearInterval(find);
-          if (proxyPid !== null) cycling = setInterval(cycle, 150);
-        }
-      }, 50);
-    });
-    try {
-      if (cycling) clearInterval(cycling);
-      assert.equal(r.code, 0, r.stderr + r.stdout);
-      const result = JSON.parse(readFileSync(json, 'utf8')) as LonghaulResult;
-      const d = result.diagnosis?.find((x) => x.direction === 'controllerToResponder');
-      assert.equal(d?.verdict, 'emulator-limited', `${d?.verdict}: ${d?.sentence}; ${JSON.stringify(result.link?.emulatorWatch)}`);
-      assert.match(d!.sentence, /The link emulator on this PC, not the emulated link, was the limit: its process did not run for \d+ % of the time it carried data/);
-      assert.match(r.stdout, /Limiter: emulator-limited\./);
-    } finally {
-      if (cycling) clearInterval(cycling);
-      if (proxyPid !== null && stopped) {
+    },
+  );
+
+  it(
+    'an emulator starved of CPU (its process stopped 150 ms of every 300 ms) says it, not the link, was the limit',
+    { timeout: 40_000, skip: process.platform !== 'linux' && 'finds the proxy process through /proc' },
+    async () => {
+      const json = join(dir, 'starved.json');
+      let proxyPid: number | null = null;
+      let stopped = false;
+      let cycling: NodeJS.Timeout | null = null;
+      const cycle = (): void => {
+        if (proxyPid === null) return;
         try {
-          process.kill(proxyPid, 'SIGCONT');
+          process.kill(proxyPid, stopped ? 'SIGCONT' : 'SIGSTOP');
+          stopped = !stopped;
         } catch {
-          // already gone
+          proxyPid = null; // gone: the run is over
         }
+      };
+      const r = await loopback(['--link', 'lan', '-t', '4', '--json', json], 30_000, (pid) => {
+        // The loopback command forks the proxy (`longhaul proxy …`): find it among its children, then starve it.
+        const started = Date.now();
+        const find = setInterval(() => {
+          proxyPid = childrenOf(pid).find((c) => readProcCmdline(c).includes('proxy')) ?? null;
+          if (proxyPid !== null || Date.now() - started > 10_000) {
+            clearInterval(find);
+            if (proxyPid !== null) cycling = setInterval(cycle, 150);
+          }
+        }, 50);
+      });
+      try {
+        if (cycling) clearInterval(cycling);
+        assert.equal(r.code, 0, r.stderr + r.stdout);
+        const result = JSON.parse(readFileSync(json, 'utf8')) as LonghaulResult;
+        const d = result.diagnosis?.find((x) => x.direction === 'controllerToResponder');
+        assert.equal(d?.verdict, 'emulator-limited', `${d?.verdict}: ${d?.sentence}; ${JSON.stringify(result.link?.emulatorWatch)}`);
+        assert.match(
+          d!.sentence,
+          /The link emulator on this PC, not the emulated link, was the limit: its process did not run for \d+ % of the time it carried data/,
+        );
+        assert.match(r.stdout, /Limiter: emulator-limited\./);
+      } finally {
+        if (cycling) clearInterval(cycling);
+        if (proxyPid !== null && stopped) {
+          try {
+            process.kill(proxyPid, 'SIGCONT');
+          } catch {
+            // already gone
+          }
+        }
+        rmSync(json, { force: true });
       }
-      rmSync(json, { force: true });
-    }
-  });
+    },
+  );
 });
 
 /** Child pids of `pid` (Linux /proc). */

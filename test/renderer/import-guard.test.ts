@@ -43,7 +43,11 @@ describe('renderer import boundary', () => {
       "import { chartjsThing } from 'chartjs-chart-matrix-evil';",
     ].join('\n');
     assert.deepEqual(badImports(f, sample), [
-      '../../electron/engine/controller.js', 'node:fs', 'electron', '../../electron/util/units.js', '../../electron/protocol/messages.js',
+      '../../electron/engine/controller.js',
+      'node:fs',
+      'electron',
+      '../../electron/util/units.js',
+      '../../electron/protocol/messages.js',
       'chartjs-chart-matrix-evil',
     ]);
   });

@@ -32,7 +32,10 @@ describe('CSV report', { timeout: 10_000 }, () => {
     assert.ok(text.includes('\r\n') && !/[^\r]\n/.test(text), 'CRLF record delimiters only');
     const rows = parseCsv(text);
     assert.deepEqual(Object.keys(rows[0] ?? {}), [...CSV_COLUMNS]);
-    assert.deepEqual(rows.map((r) => r.row_type), ['interval', 'interval', 'interval', 'interval', 'interval', 'interval', 'stream', 'stream', 'total']);
+    assert.deepEqual(
+      rows.map((r) => r.row_type),
+      ['interval', 'interval', 'interval', 'interval', 'interval', 'interval', 'stream', 'stream', 'total'],
+    );
     const first = rows[0]!;
     assert.equal(first.stream_id, '0');
     assert.equal(Number(first.sent_bytes), 1_100_000);
@@ -48,7 +51,8 @@ describe('CSV report', { timeout: 10_000 }, () => {
   });
 
   it('every header names its unit or is a label', () => {
-    const units = /_(bytes|seconds|mbit_per_s|ms|at|utc)$|^(row_type|partial|partial_reason|direction|streams|controller_host|responder_host|stream_id|sender|interval_index|receive_completions|error_code|error_message)$/;
+    const units =
+      /_(bytes|seconds|mbit_per_s|ms|at|utc)$|^(row_type|partial|partial_reason|direction|streams|controller_host|responder_host|stream_id|sender|interval_index|receive_completions|error_code|error_message)$/;
     for (const c of CSV_COLUMNS) assert.match(c, units, c);
   });
 
@@ -76,7 +80,12 @@ describe('CSV report', { timeout: 10_000 }, () => {
   });
 
   it('gives per-direction totals for bidir runs', () => {
-    const bidir = makeResult({ streams: [{ bytes: 10, seconds: 1, completions: 1 }, { bytes: 20, seconds: 1, completions: 1, sender: 'responder' }] });
+    const bidir = makeResult({
+      streams: [
+        { bytes: 10, seconds: 1, completions: 1 },
+        { bytes: 20, seconds: 1, completions: 1, sender: 'responder' },
+      ],
+    });
     const types = parseCsv(formatCsv(bidir)).map((r) => r.row_type);
     assert.deepEqual(types, ['stream', 'stream', 'total_controller_to_responder', 'total_responder_to_controller', 'total']);
   });

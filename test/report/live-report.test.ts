@@ -16,7 +16,10 @@ const intervals = makeIntervals([
   { t: 2.5, received: [500_000, 0] },
 ]);
 const result = makeResult({
-  streams: [{ bytes: 3_000_000, seconds: 2.4, completions: 46, firstT: 0.05 }, { bytes: 4_500_000, seconds: 1.95, completions: 70, firstT: 0.01 }],
+  streams: [
+    { bytes: 3_000_000, seconds: 2.4, completions: 46, firstT: 0.05 },
+    { bytes: 4_500_000, seconds: 1.95, completions: 70, firstT: 0.01 },
+  ],
   intervals,
 });
 const senders = result.streams.map((s) => ({ id: s.id, sender: s.sender }));
@@ -36,7 +39,10 @@ describe('live report', { timeout: 10_000 }, () => {
     assert.match(log, /PARTIAL: the run is still going or was interrupted after interval 2 \(t = 2\.000 s\)/);
     assert.deepEqual(log.match(/^Total Bytes\(MEG\).*\n +(\S+)/m)?.[1], '7.000000');
     const rows = parse(readFileSync(csvFile, 'utf8'), { columns: true, bom: true }) as Record<string, string>[];
-    assert.deepEqual(rows.map((r) => r.row_type), ['interval', 'interval', 'interval', 'interval', 'total']);
+    assert.deepEqual(
+      rows.map((r) => r.row_type),
+      ['interval', 'interval', 'interval', 'interval', 'total'],
+    );
     assert.equal(rows[4]?.partial, 'true');
     assert.equal(rows[4]?.received_bytes, '7000000');
     live.finish(result);
@@ -70,10 +76,19 @@ describe('live report', { timeout: 10_000 }, () => {
         return (err as LonghaulError).code;
       }
     };
-    assert.equal(codeOf(() => openLiveReport({ logFile, csvFile, params: result.params, senders })), 'LH_ERR_FILE_EXISTS');
+    assert.equal(
+      codeOf(() => openLiveReport({ logFile, csvFile, params: result.params, senders })),
+      'LH_ERR_FILE_EXISTS',
+    );
     assert.equal(existsSync(logFile), false, 'the log it had created is removed again');
     assert.equal(readFileSync(csvFile, 'utf8'), 'precious');
-    assert.equal(codeOf(() => openLiveReport({ logFile, csvFile: logFile, params: result.params, senders })), 'LH_ERR_BAD_ARGUMENT');
-    assert.equal(codeOf(() => openLiveReport({ logFile: '/dev/full', force: true, params: result.params, senders })), 'LH_ERR_IO');
+    assert.equal(
+      codeOf(() => openLiveReport({ logFile, csvFile: logFile, params: result.params, senders })),
+      'LH_ERR_BAD_ARGUMENT',
+    );
+    assert.equal(
+      codeOf(() => openLiveReport({ logFile: '/dev/full', force: true, params: result.params, senders })),
+      'LH_ERR_IO',
+    );
   });
 });

@@ -5,7 +5,7 @@ import { bdpBytes, bitMetresPerSec, formatBitMetres, windowCeilingBitsPerSec, wi
 import { parseDuration, parseRate, parseSize } from '../../electron/util/units.js';
 
 describe('path metrics', { timeout: 10_000 }, () => {
-  it('BDP of 1.3 s x 4 Mbit/s is 650,000 bytes (the seed\'s DefaultRcvWindow)', () => {
+  it("BDP of 1.3 s x 4 Mbit/s is 650,000 bytes (the seed's DefaultRcvWindow)", () => {
     assert.ok(Math.abs(bdpBytes(parseRate('4mbit'), parseDuration('1.3s')) - 650_000) < 1e-6);
     assert.match(formatBdpReport({ rttSeconds: 1.3, rateBitsPerSec: 4e6 }), /^Bandwidth-delay product: 650,000 bytes /);
   });

@@ -18,13 +18,20 @@ describe('PetaBumps receiver table', { timeout: 10_000 }, () => {
   });
 
   it('aligns each value right under its column header', () => {
-    const lines = formatPetaBumpsTable({ threads: [{ id: 0, bytes: 4_224_000_000, seconds: 62.344 }], totalBytes: 4_224_000_000, totalSeconds: 62.344, completions: 1 });
+    const lines = formatPetaBumpsTable({
+      threads: [{ id: 0, bytes: 4_224_000_000, seconds: 62.344 }],
+      totalBytes: 4_224_000_000,
+      totalSeconds: 62.344,
+      completions: 1,
+    });
     assert.equal(lines[1], '     0      62.344        67753.112            542.025');
     assert.equal(lines[3], '     4224.000000      62.344                     0.016                  542.025');
   });
 
   it('adds the wall-clock aggregate, which is not the per-thread sum', () => {
-    const line = consoleLogSummary(recordRun()).split('\n').find((l) => l.startsWith('Wall-clock aggregate'));
+    const line = consoleLogSummary(recordRun())
+      .split('\n')
+      .find((l) => l.startsWith('Wall-clock aggregate'));
     assert.ok(line);
     // 8,448,000,000 B × 8 / 81.359 s = 830.6887 Mbit/s: the "830.68" is this value cut to 2 decimals.
     assert.match(line, /^Wall-clock aggregate Throughput\(Mbit\/s\) 830\.689 /);
@@ -45,12 +52,17 @@ describe('PetaBumps receiver table', { timeout: 10_000 }, () => {
   });
 
   it('builds a partial table from intervals (interval boundaries as realtimes)', () => {
-    const input = petaBumpsInputFromIntervals(makeIntervals([
-      { t: 1, received: [1_000_000, 0] },
-      { t: 2, received: [1_000_000, 500_000] },
-      { t: 3, received: [0, 500_000] },
-    ]));
-    assert.deepEqual(input.threads, [{ id: 0, bytes: 2_000_000, seconds: 2 }, { id: 1, bytes: 1_000_000, seconds: 2 }]);
+    const input = petaBumpsInputFromIntervals(
+      makeIntervals([
+        { t: 1, received: [1_000_000, 0] },
+        { t: 2, received: [1_000_000, 500_000] },
+        { t: 3, received: [0, 500_000] },
+      ]),
+    );
+    assert.deepEqual(input.threads, [
+      { id: 0, bytes: 2_000_000, seconds: 2 },
+      { id: 1, bytes: 1_000_000, seconds: 2 },
+    ]);
     assert.equal(input.totalBytes, 3_000_000);
     assert.equal(input.totalSeconds, 3);
   });

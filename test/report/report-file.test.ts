@@ -33,9 +33,18 @@ describe('report files', { timeout: 10_000 }, () => {
   it('refuses an existing file without force and leaves it untouched', (t) => {
     const file = path.join(tmpDir(t), 'old.log');
     writeFileSync(file, 'yesterday\n');
-    assert.match(codeOf(() => ReportFile.open(file, false)), /^LH_ERR_FILE_EXISTS .*--force/);
-    assert.match(codeOf(() => writeWholeFile(file, 'new', false)), /^LH_ERR_FILE_EXISTS/);
-    assert.match(codeOf(() => checkWritable(file, false)), /^LH_ERR_FILE_EXISTS/);
+    assert.match(
+      codeOf(() => ReportFile.open(file, false)),
+      /^LH_ERR_FILE_EXISTS .*--force/,
+    );
+    assert.match(
+      codeOf(() => writeWholeFile(file, 'new', false)),
+      /^LH_ERR_FILE_EXISTS/,
+    );
+    assert.match(
+      codeOf(() => checkWritable(file, false)),
+      /^LH_ERR_FILE_EXISTS/,
+    );
     assert.equal(readFileSync(file, 'utf8'), 'yesterday\n');
   });
 
@@ -56,16 +65,34 @@ describe('report files', { timeout: 10_000 }, () => {
     f.close();
     assert.equal(f.error?.code, 'LH_ERR_IO');
     assert.match(f.error?.message ?? '', /disk is full.*ENOSPC/);
-    assert.match(codeOf(() => writeWholeFile('/dev/full', 'x', true)), /^LH_ERR_IO .*ENOSPC/);
+    assert.match(
+      codeOf(() => writeWholeFile('/dev/full', 'x', true)),
+      /^LH_ERR_IO .*ENOSPC/,
+    );
   });
 
   it('explains unwritable paths', (t) => {
     const dir = tmpDir(t);
-    assert.match(codeOf(() => ReportFile.open('/dev/full/run.log', true)), /^LH_ERR_IO .*not a folder.*ENOTDIR/);
-    assert.match(codeOf(() => ReportFile.open(path.join(dir, 'no', 'such', 'x.log'), false)), /^LH_ERR_IO .*folder does not exist.*ENOENT/);
-    assert.match(codeOf(() => ReportFile.open(dir, true)), /^LH_ERR_IO .*EISDIR/);
-    assert.match(codeOf(() => checkWritable(path.join(dir, 'no', 'x.json'), false)), /^LH_ERR_IO .*ENOENT/);
-    assert.match(codeOf(() => checkWritable('/dev/full/x.json', false)), /^LH_ERR_IO .*ENOTDIR/);
+    assert.match(
+      codeOf(() => ReportFile.open('/dev/full/run.log', true)),
+      /^LH_ERR_IO .*not a folder.*ENOTDIR/,
+    );
+    assert.match(
+      codeOf(() => ReportFile.open(path.join(dir, 'no', 'such', 'x.log'), false)),
+      /^LH_ERR_IO .*folder does not exist.*ENOENT/,
+    );
+    assert.match(
+      codeOf(() => ReportFile.open(dir, true)),
+      /^LH_ERR_IO .*EISDIR/,
+    );
+    assert.match(
+      codeOf(() => checkWritable(path.join(dir, 'no', 'x.json'), false)),
+      /^LH_ERR_IO .*ENOENT/,
+    );
+    assert.match(
+      codeOf(() => checkWritable('/dev/full/x.json', false)),
+      /^LH_ERR_IO .*ENOTDIR/,
+    );
   });
 
   it('discard removes a file it created, never one that existed', (t) => {

@@ -33,12 +33,39 @@ describe('summary block', { timeout: 10_000 }, () => {
     // Loopback as measured: 27 µs while data was in flight, 234 µs in the idle reading after the end.
     const r = makeResult({ streams: [{ bytes: 2e9, seconds: 2, completions: 1000 }] });
     const reading = (index: number, rttUs: number, unacked: number): TcpSample => ({
-      index, t: index, rttUs, rttVarUs: 5, sndCwndSegments: 100, sndCwndBytes: 6_000_000, totalRetransSegments: 0, sndWndBytes: 8_000_000,
-      rcvSpaceBytes: null, deliveryRateBitsPerSecond: null, busyUs: index * 1e6, rwndLimitedUs: 0, sndbufLimitedUs: 0, unackedSegments: unacked, notSentBytes: 0,
+      index,
+      t: index,
+      rttUs,
+      rttVarUs: 5,
+      sndCwndSegments: 100,
+      sndCwndBytes: 6_000_000,
+      totalRetransSegments: 0,
+      sndWndBytes: 8_000_000,
+      rcvSpaceBytes: null,
+      deliveryRateBitsPerSecond: null,
+      busyUs: index * 1e6,
+      rwndLimitedUs: 0,
+      sndbufLimitedUs: 0,
+      unackedSegments: unacked,
+      notSentBytes: 0,
     });
     r.streams[0]!.send!.tcp = [reading(1, 26, 40), reading(2, 27, 40), reading(3, 30, 40), reading(4, 234, 0)];
-    r.streams[0]!.send!.socket = { requestedBytes: null, appliedBeforeHandshake: false, sndBufBytes: null, rcvBufBytes: null, sndBufLocked: null, rcvBufLocked: null,
-      sndMssBytes: 32_741, rcvMssBytes: null, pmtuBytes: null, sndWscale: 7, rcvWscale: 7, wscaleNegotiated: true, tcpInfoSource: 'linux-tcp_info', unavailable: [] };
+    r.streams[0]!.send!.socket = {
+      requestedBytes: null,
+      appliedBeforeHandshake: false,
+      sndBufBytes: null,
+      rcvBufBytes: null,
+      sndBufLocked: null,
+      rcvBufLocked: null,
+      sndMssBytes: 32_741,
+      rcvMssBytes: null,
+      pmtuBytes: null,
+      sndWscale: 7,
+      rcvWscale: 7,
+      wscaleNegotiated: true,
+      tcpInfoSource: 'linux-tcp_info',
+      unavailable: [],
+    };
     r.diagnosis = diagnoseResult(r);
     const text = formatSummary(r);
     assert.match(r.diagnosis[0]!.sentence, /RTT 27 µs/);

@@ -19,7 +19,10 @@ describe('ttcp line', { timeout: 10_000 }, () => {
 
   it('adds per-stream lines and a partial marker when needed', () => {
     const r = makeResult({
-      streams: [{ bytes: 1_048_576, seconds: 1, completions: 16 }, { bytes: 2_097_152, seconds: 2, completions: 32 }],
+      streams: [
+        { bytes: 1_048_576, seconds: 1, completions: 16 },
+        { bytes: 2_097_152, seconds: 2, completions: 32 },
+      ],
       partialReason: 'stopped by the user',
     });
     const text = formatTtcp(r);

@@ -40,7 +40,12 @@ describe('data connection cookies', { timeout: 60_000 }, () => {
     let session: ResponderSession | null = null;
     responder.once('session', (s) => (session = s));
     try {
-      const run = startRun({ host: '127.0.0.1', port, security, params: { ...DEFAULT_PARAMS, streams: 2, seconds: 2, intervalSeconds: 0.5, direction: 'reverse' } });
+      const run = startRun({
+        host: '127.0.0.1',
+        port,
+        security,
+        params: { ...DEFAULT_PARAMS, streams: 2, seconds: 2, intervalSeconds: 0.5, direction: 'reverse' },
+      });
       await new Promise<void>((resolve) => run.on('phase', (p) => p === 'running' && resolve()));
       // What an eavesdropper on the plain data connections reads: the real cookie (read here from the session).
       const cookie = (session as unknown as { cookie: string }).cookie;
@@ -48,7 +53,11 @@ describe('data connection cookies', { timeout: 60_000 }, () => {
       const guessed = await tryData(port, encodeDataHeader(randomBytes(16).toString('hex'), 0));
       const replayed = await tryData(port, encodeDataHeader(cookie, 0));
       const foreign = await tryData(port, encodeDataHeader(cookie, 1), '127.0.0.2');
-      for (const [what, r] of [['guessed', guessed], ['replayed', replayed], ['foreign', foreign]] as const) {
+      for (const [what, r] of [
+        ['guessed', guessed],
+        ['replayed', replayed],
+        ['foreign', foreign],
+      ] as const) {
         assert.equal(r.closed, true, `${what}: closed`);
         assert.equal(r.bytes, 0, `${what}: the responder sent it nothing (no reflection)`);
       }
@@ -73,9 +82,11 @@ describe('data connection cookies', { timeout: 60_000 }, () => {
     const control = await tlsConnect(port, security);
     const cookie = randomBytes(16).toString('hex');
     const parser = new FrameParser();
-    const paramsOk = new Promise<void>((resolve) => control.on('data', (c: Buffer) => {
-      if ((parser.push(c) as { type: string }[]).some((m) => m.type === 'params-ok')) resolve();
-    }));
+    const paramsOk = new Promise<void>((resolve) =>
+      control.on('data', (c: Buffer) => {
+        if ((parser.push(c) as { type: string }[]).some((m) => m.type === 'params-ok')) resolve();
+      }),
+    );
     control.write(encodeFrame({ type: 'hello', protocol: PROTOCOL_VERSION, software: 'test', hostname: 'test', capabilities: [] }));
     control.write(encodeFrame({ type: 'params', cookie, params: { ...DEFAULT_PARAMS, streams: 1, seconds: 1, direction: 'reverse' } }));
     try {
@@ -83,7 +94,10 @@ describe('data connection cookies', { timeout: 60_000 }, () => {
       const foreign = await tryData(port, encodeDataHeader(cookie, 0), '127.0.0.3');
       assert.equal(foreign.closed, true);
       assert.equal(foreign.bytes, 0, 'nothing was sent to the foreign address');
-      assert.ok(rejected.some((w) => /from 127\.0\.0\.3, not from the paired controller/.test(w)), rejected.join('; '));
+      assert.ok(
+        rejected.some((w) => /from 127\.0\.0\.3, not from the paired controller/.test(w)),
+        rejected.join('; '),
+      );
       const guessed = await tryData(port, encodeDataHeader(randomBytes(16).toString('hex'), 0));
       assert.equal(guessed.closed, true);
       assert.equal(guessed.bytes, 0);

@@ -39,7 +39,11 @@ describe('an idle-connection flood from another address', { timeout: 60_000 }, (
     }, 50);
     try {
       await new Promise((r) => setTimeout(r, 1000)); // the flood is in full swing
-      const result = await within(startRun({ host: '127.0.0.1', port: slowPort, security, params: { ...DEFAULT_PARAMS, seconds: 2, intervalSeconds: 0.5 } }).result, 30_000, 'the paired run');
+      const result = await within(
+        startRun({ host: '127.0.0.1', port: slowPort, security, params: { ...DEFAULT_PARAMS, seconds: 2, intervalSeconds: 0.5 } }).result,
+        30_000,
+        'the paired run',
+      );
       assert.deepEqual(result.errors, [], 'the run got through the flood');
       assert.equal(result.partial, false, result.partialReason ?? '');
       assert.ok(result.total.bytes > 0);

@@ -28,11 +28,11 @@ const PARALLEL = 6;
 const BUDGET_MS = 90_000;
 const SEED = Number(process.env.LONGHAUL_FUZZ_SEED ?? 20251130);
 
-
 const VALID: object[] = [
   { type: 'hello', protocol: 1, software: 'fuzz', hostname: 'fuzz', capabilities: [] },
   { type: 'params', cookie: 'ab'.repeat(16), params: { ...DEFAULT_PARAMS, seconds: 1 } },
-  { type: 'start' }, { type: 'stop', reason: 'user', message: null },
+  { type: 'start' },
+  { type: 'stop', reason: 'user', message: null },
   { type: 'sample', index: 1, t: 0.5, final: false, streams: [[0, 1000, 1]] },
   { type: 'results', streams: [], partial: false, reason: null },
   { type: 'pair', protocol: 1, name: 'x', controllerFingerprint: 'a'.repeat(64), responderFingerprint: 'b'.repeat(64), proof: 'c'.repeat(64) },
@@ -70,20 +70,32 @@ function rssKiB(pid: number): number {
 
 /** Write `data` on a connection and wait (bounded) for it to close or go quiet. */
 function shoot(open: Promise<net.Socket>, data: Buffer): Promise<void> {
-  return open.then((s) => new Promise<void>((resolve) => {
-    const timer = setTimeout(() => { s.destroy(); resolve(); }, 3000);
-    s.on('error', () => undefined);
-    s.on('data', () => undefined);
-    s.once('close', () => { clearTimeout(timer); resolve(); });
-    s.end(data);
-  }), () => undefined);
+  return open.then(
+    (s) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          s.destroy();
+          resolve();
+        }, 3000);
+        s.on('error', () => undefined);
+        s.on('data', () => undefined);
+        s.once('close', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        s.end(data);
+      }),
+    () => undefined,
+  );
 }
 
 describe('control-port fuzzing', { timeout: BUDGET_MS + 60_000 }, () => {
   it(`${FRAMES} seeded random and mutated frames: no crash, memory flat, a paired run right after`, async (t) => {
     const dir = tmpDir(t);
     const code = 'F7ZZ-0000-0001';
-    const listen = startCli(t, ['listen', '--port', '0', '--bind', '127.0.0.1', '--pairing-code', code, '--workers', '1'], dir, { LONGHAUL_TRUST_DIR: path.join(dir, 'responder') });
+    const listen = startCli(t, ['listen', '--port', '0', '--bind', '127.0.0.1', '--pairing-code', code, '--workers', '1'], dir, {
+      LONGHAUL_TRUST_DIR: path.join(dir, 'responder'),
+    });
     const port = Number(await waitFor('listen', 15_000, () => /listening on 127\.0\.0\.1:(\d+)/.exec(listen.stdout())?.[1]));
     const security: ControllerSecurity = { identity: await createIdentity('fuzzer'), peers: PeerStore.memory() };
     await pairWith({ host: '127.0.0.1', port, code, security });
@@ -100,7 +112,10 @@ describe('control-port fuzzing', { timeout: BUDGET_MS + 60_000 }, () => {
         for (let i = 0; i < FRAMES_PER_CONNECTION && sent < FRAMES; i++, sent++) frames.push(frame(rand));
         const plain = rand() < 0.25;
         const open = plain
-          ? new Promise<net.Socket>((resolve, reject) => { const s = net.connect({ host: '127.0.0.1', port }, () => resolve(s)); s.once('error', reject); })
+          ? new Promise<net.Socket>((resolve, reject) => {
+              const s = net.connect({ host: '127.0.0.1', port }, () => resolve(s));
+              s.once('error', reject);
+            })
           : tlsConnect(port, security);
         connections++;
         batch.push(shoot(open, Buffer.concat(frames)));
@@ -114,14 +129,20 @@ describe('control-port fuzzing', { timeout: BUDGET_MS + 60_000 }, () => {
     await new Promise((r) => setTimeout(r, 500));
     const rssEnd = rssKiB(pid);
     rss.push(rssEnd);
-    process.stdout.write(`# fuzz seed ${SEED}: ${sent} frames over ${connections} connections in ${elapsed} ms; responder RSS at 25/50/75/100 %: ${rss.join(' / ')} KiB\n`);
+    process.stdout.write(
+      `# fuzz seed ${SEED}: ${sent} frames over ${connections} connections in ${elapsed} ms; responder RSS at 25/50/75/100 %: ${rss.join(' / ')} KiB\n`,
+    );
     // Flat: the heap grows to a plateau of ~140-150 MB and stays there (measured: 300,000 frames gave
     // 130 / 147 / 147 / 139 MB at 25/50/75/100 %). A leak of 0.65 KB per frame over the last
     // 75,000 frames would add 48 MiB: that fails here.
     assert.ok(rssEnd - rss[0]! < 48 * 1024, `responder memory grew by ${rssEnd - rss[0]!} KiB over the last 75 % of the frames`);
     assert.ok(rssEnd < 384 * 1024, `responder RSS ${rssEnd} KiB`);
     assert.doesNotMatch(listen.stderr(), /Unhandled|TypeError|RangeError/);
-    const run = await within(startRun({ host: '127.0.0.1', port, security, params: { ...DEFAULT_PARAMS, bytes: 5_000_000, seconds: null } }).result, 30_000, 'run after fuzzing');
+    const run = await within(
+      startRun({ host: '127.0.0.1', port, security, params: { ...DEFAULT_PARAMS, bytes: 5_000_000, seconds: null } }).result,
+      30_000,
+      'run after fuzzing',
+    );
     assert.equal(run.partial, false, run.partialReason ?? '');
     assert.equal(run.total.bytes, 5_000_000);
     assert.equal(listen.child.exitCode, null, 'still listening');

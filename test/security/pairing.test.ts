@@ -22,7 +22,10 @@ import { LonghaulError } from '../../electron/util/errors.js';
 import { within } from '../helpers/net.js';
 import { pairedTrust, strangerTrust } from '../helpers/trust.js';
 
-async function listen(t: TestContext, security: ResponderSecurity): Promise<{ responder: Responder; port: number; rejected: string[]; sessions: () => number }> {
+async function listen(
+  t: TestContext,
+  security: ResponderSecurity,
+): Promise<{ responder: Responder; port: number; rejected: string[]; sessions: () => number }> {
   const responder = new Responder({ host: '127.0.0.1', port: 0, security, identifyTimeoutMs: 5000 });
   const { port } = await responder.listen();
   t.after(() => responder.close());
@@ -103,7 +106,12 @@ describe('pairing and trust', { timeout: 60_000 }, () => {
   it('a stranger who locks itself out does not lock out the real controller at another address; its junk is told to the operator once', async (t) => {
     const code = newPairingCode();
     const responderId = await createIdentity('responder');
-    const security = new ResponderSecurity({ identity: responderId, peers: PeerStore.memory(), pairingCode: code, guard: { maxAttempts: 3, lockoutMs: 60_000 } });
+    const security = new ResponderSecurity({
+      identity: responderId,
+      peers: PeerStore.memory(),
+      pairingCode: code,
+      guard: { maxAttempts: 3, lockoutMs: 60_000 },
+    });
     const told: string[] = [];
     security.on('pairing-failed', (address, errCode) => told.push(`${address} ${errCode}`));
     const { port } = await listen(t, security);
@@ -111,7 +119,7 @@ describe('pairing and trust', { timeout: 60_000 }, () => {
     const wrong = code.replace(/^./, (c) => (c === '7' ? '8' : '7'));
     for (let i = 0; i < 4; i++) await pairError(pairWith({ host: '127.0.0.1', port, code: wrong, security: stranger, localAddress: '127.0.0.1' }));
     const locked = await pairError(pairWith({ host: '127.0.0.1', port, code, security: stranger, localAddress: '127.0.0.1' }));
-    assert.equal(locked.code, 'LH_ERR_PAIRING_LOCKED', 'the stranger\'s address is locked, even with the right code');
+    assert.equal(locked.code, 'LH_ERR_PAIRING_LOCKED', "the stranger's address is locked, even with the right code");
     // The real controller, at another address, pairs during the stranger's 60 s lockout.
     const controller: ControllerSecurity = { identity: await createIdentity('controller'), peers: PeerStore.memory() };
     const peer = await pairWith({ host: '127.0.0.1', port, code, security: controller, localAddress: '127.0.0.2' });
@@ -131,7 +139,10 @@ describe('pairing and trust', { timeout: 60_000 }, () => {
     const relay = await startRelay(t, port, await createIdentity('junk-front'), await createIdentity('junk-back'), false);
     const junk: ControllerSecurity = { identity: await createIdentity('junk'), peers: PeerStore.memory() };
     const errors = await Promise.all(Array.from({ length: 8 }, () => pairError(pairWith({ host: '127.0.0.1', port: relay, code, security: junk }))));
-    assert.ok(errors.every((e) => e.code === 'LH_ERR_PAIRING_MITM' || e.code === 'LH_ERR_PAIRING_LOCKED'), JSON.stringify(errors.map((e) => e.code)));
+    assert.ok(
+      errors.every((e) => e.code === 'LH_ERR_PAIRING_MITM' || e.code === 'LH_ERR_PAIRING_LOCKED'),
+      JSON.stringify(errors.map((e) => e.code)),
+    );
     assert.equal(told.filter((x) => x.endsWith('LH_ERR_PAIRING_MITM')).length, 1, `told once: ${told.join('; ')}`);
     const controller: ControllerSecurity = { identity: await createIdentity('controller'), peers: PeerStore.memory() };
     const peer = await pairWith({ host: '127.0.0.1', port, code, security: controller, localAddress: '127.0.0.2' });
@@ -170,10 +181,17 @@ describe('pairing and trust', { timeout: 60_000 }, () => {
 async function startRelay(t: TestContext, target: number, front: Identity, back: Identity, rewrite: boolean): Promise<number> {
   const server = tls.createServer({ cert: front.certPem, key: front.keyPem, requestCert: true, rejectUnauthorized: false, minVersion: 'TLSv1.3' }, (inner) => {
     inner.on('error', () => undefined);
-    const outer = tls.connect({ host: '127.0.0.1', port: target, cert: back.certPem, key: back.keyPem, rejectUnauthorized: false, checkServerIdentity: () => undefined });
+    const outer = tls.connect({
+      host: '127.0.0.1',
+      port: target,
+      cert: back.certPem,
+      key: back.keyPem,
+      rejectUnauthorized: false,
+      checkServerIdentity: () => undefined,
+    });
     outer.on('error', () => inner.destroy());
     outer.once('secureConnect', () => {
-      const realResponderFp = (outer.getPeerX509Certificate()!.fingerprint256).replace(/:/g, '').toLowerCase();
+      const realResponderFp = outer.getPeerX509Certificate()!.fingerprint256.replace(/:/g, '').toLowerCase();
       const parser = new FrameParser();
       inner.on('data', (chunk: Buffer) => {
         if (!rewrite) return void outer.write(chunk);
@@ -190,7 +208,12 @@ async function startRelay(t: TestContext, target: number, front: Identity, back:
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   t.after(() => new Promise<void>((r) => server.close(() => r())));
   const sockets = new Set<net.Socket>();
-  server.on('connection', (s) => { sockets.add(s); s.once('close', () => sockets.delete(s)); });
-  t.after(() => { for (const s of sockets) s.destroy(); });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.once('close', () => sockets.delete(s));
+  });
+  t.after(() => {
+    for (const s of sockets) s.destroy();
+  });
   return (server.address() as net.AddressInfo).port;
 }

@@ -17,7 +17,7 @@ const EVIL = '\u001b]0;pwned\u0007\u001b[2J\u001b[Hpaired with bank-server (10.0
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/;
 
 describe('text from the network', { timeout: 60_000 }, () => {
-  it('longhaul pair prints a hostile host\'s error with every control character made visible', async () => {
+  it("longhaul pair prints a hostile host's error with every control character made visible", async () => {
     const id = await createIdentity('evil');
     const server = tls.createServer({ cert: id.certPem, key: id.keyPem, minVersion: 'TLSv1.3', requestCert: true, rejectUnauthorized: false }, (s) => {
       s.on('error', () => undefined);
@@ -37,7 +37,7 @@ describe('text from the network', { timeout: 60_000 }, () => {
     }
   });
 
-  it('the control channel\'s schemas escape error messages, reasons and host names', () => {
+  it("the control channel's schemas escape error messages, reasons and host names", () => {
     const m = parseMessage({ type: 'error', code: 'LH_ERR_BUSY', message: EVIL });
     assert.ok(m.type === 'error');
     assert.doesNotMatch(m.message, CONTROL);

@@ -21,7 +21,9 @@ import { strangerTrust } from '../helpers/trust.js';
 describe('a stranger against a responder whose peers file cannot be read', { timeout: 60_000 }, () => {
   it('is refused with LH_ERR_NOT_PAIRED, three times in a row, and the listen process lives on and says why', async (t) => {
     const dir = tmpDir(t);
-    const { child, msg } = await forkLonghaul<{ type: 'listening'; port: number }>(['listen', '--port', '0', '--bind', '127.0.0.1'], 'listening', { LONGHAUL_TRUST_DIR: dir });
+    const { child, msg } = await forkLonghaul<{ type: 'listening'; port: number }>(['listen', '--port', '0', '--bind', '127.0.0.1'], 'listening', {
+      LONGHAUL_TRUST_DIR: dir,
+    });
     let stderr = '';
     child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
     try {

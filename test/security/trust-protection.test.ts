@@ -40,8 +40,15 @@ describe('trust folder protection', { timeout: 30_000 }, () => {
     const dir = 'C:\\Users\\Test User\\AppData\\Local\\Longhaul\\trust';
     const run = fakeRunner();
     assert.equal(await restrictToUser(dir, WINDOWS, run, 5000), null);
-    assert.deepEqual(run.calls.map((c) => c.file), ['C:\\WINDOWS\\System32\\icacls.exe', 'C:\\WINDOWS\\System32\\icacls.exe'], 'by full path');
-    assert.deepEqual(run.calls.map((c) => c.args), icaclsSteps(dir, 'LAPTOP-7\\Test User'));
+    assert.deepEqual(
+      run.calls.map((c) => c.file),
+      ['C:\\WINDOWS\\System32\\icacls.exe', 'C:\\WINDOWS\\System32\\icacls.exe'],
+      'by full path',
+    );
+    assert.deepEqual(
+      run.calls.map((c) => c.args),
+      icaclsSteps(dir, 'LAPTOP-7\\Test User'),
+    );
     assert.deepEqual(run.calls[0]!.args, [dir, '/grant:r', 'LAPTOP-7\\Test User:(OI)(CI)F', '*S-1-5-18:(OI)(CI)F', '*S-1-5-32-544:(OI)(CI)F']);
     assert.deepEqual(run.calls[1]!.args, [dir, '/inheritance:r']);
     assert.ok(run.calls.every((c) => c.timeoutMs === 5000));
@@ -52,8 +59,11 @@ describe('trust folder protection', { timeout: 30_000 }, () => {
     const why = await restrictToUser('C:\\t', WINDOWS, run);
     assert.equal(run.calls.length, 1, '/inheritance:r never runs after a failed grant');
     assert.match(why ?? '', /icacls \/grant:r failed \(exit code 1332: .*No mapping between account names/);
-    assert.match(await restrictToUser('C:\\t', WINDOWS, fakeRunner([OK, { code: null, timedOut: true, text: '' }]), 250) ?? '', /\/inheritance:r did not finish within 0\.25 s/);
-    assert.match(await restrictToUser('C:\\t', { ...WINDOWS, env: { SystemRoot: 'C:\\WINDOWS' } }, fakeRunner()) ?? '', /USERNAME is not set/);
+    assert.match(
+      (await restrictToUser('C:\\t', WINDOWS, fakeRunner([OK, { code: null, timedOut: true, text: '' }]), 250)) ?? '',
+      /\/inheritance:r did not finish within 0\.25 s/,
+    );
+    assert.match((await restrictToUser('C:\\t', { ...WINDOWS, env: { SystemRoot: 'C:\\WINDOWS' } }, fakeRunner())) ?? '', /USERNAME is not set/);
   });
 
   it('Windows: done once (a marker records it); a failure is a warning, and the next start tries again', async (t) => {
@@ -61,7 +71,10 @@ describe('trust folder protection', { timeout: 30_000 }, () => {
     const failing = fakeRunner([{ code: 5, timedOut: false, text: 'Access is denied.' }]);
     const first = await protectTrustDir(dir, WINDOWS, failing);
     assert.equal(first.how, 'windows-inherited');
-    assert.match(first.warning ?? '', /could not restrict the trust folder .* \(icacls \/grant:r failed \(exit code 5: Access is denied\.\)\); it keeps the permissions of its parent folder/);
+    assert.match(
+      first.warning ?? '',
+      /could not restrict the trust folder .* \(icacls \/grant:r failed \(exit code 5: Access is denied\.\)\); it keeps the permissions of its parent folder/,
+    );
     assert.ok(existsSync(dir), 'the folder is there all the same');
     assert.ok(!existsSync(path.join(dir, ACL_MARKER)));
     const working = fakeRunner();

@@ -28,7 +28,18 @@ describe('sweep file', () => {
 
   it('refuses a bad plan when a sweep is made', () => {
     assert.throws(() => newSweepFile(plan({ repeat: 0 })), { code: 'LH_ERR_BAD_SWEEP' });
-    assert.throws(() => newSweepFile(plan({ dimensions: [{ name: 'streams', values: [1] }, { name: 'streams', values: [2] }] })), { code: 'LH_ERR_BAD_SWEEP', message: /twice/ });
+    assert.throws(
+      () =>
+        newSweepFile(
+          plan({
+            dimensions: [
+              { name: 'streams', values: [1] },
+              { name: 'streams', values: [2] },
+            ],
+          }),
+        ),
+      { code: 'LH_ERR_BAD_SWEEP', message: /twice/ },
+    );
   });
 
   it('bad files: not JSON, wrong schema, wrong types, runs outside the plan, missing file; each clear, none changed', async (t) => {

@@ -20,7 +20,10 @@ import { plan } from './fixtures.js';
 const SWEEP_2X2 = ['sweep', '--loopback', '--window', '64K,default', '--buffer', '4K,128K', '--repeat', '2', '--seconds', '1', '--pause', '200ms'];
 
 function csvRecords(file: string): Record<string, string>[] {
-  const [head, ...lines] = readFileSync(file, 'utf8').replace(/^\uFEFF/, '').split('\r\n').filter(Boolean);
+  const [head, ...lines] = readFileSync(file, 'utf8')
+    .replace(/^\uFEFF/, '')
+    .split('\r\n')
+    .filter(Boolean);
   const cols = head!.split(',');
   // No cell of these sweeps holds a comma or a quote (no errors), so a plain split is exact.
   return lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [cols[i]!, v])));
@@ -49,7 +52,10 @@ describe('sweep on loopback', { timeout: 120_000 }, () => {
       assert.ok(mine.every((x) => x.status === 'done' && x.window_bytes === c.window_bytes && x.buffer_bytes === c.buffer_bytes));
       for (const col of ['received_mbit_per_s', 'stream_sum_mbit_per_s'] as const) {
         const v = mine.map((x) => Number(x[col])).sort((a, b) => a - b);
-        assert.ok(v.every((x) => x > 0), `${col} measured`);
+        assert.ok(
+          v.every((x) => x > 0),
+          `${col} measured`,
+        );
         assert.ok(Math.abs(Number(c[`${col}_median`]) - (v[0]! + v[1]!) / 2) < 1e-5, `cell ${c.cell} ${col} median`);
         assert.equal(Number(c[`${col}_min`]), v[0]);
         assert.equal(Number(c[`${col}_max`]), v[1]);
@@ -82,7 +88,10 @@ describe('sweep on loopback', { timeout: 120_000 }, () => {
     assert.equal(after.id, saved.id);
     assert.equal(after.runs.length, 8);
     assert.deepEqual(after.runs.slice(3).map(runKey), order.slice(3).map(runKey), 'only the five missing, in the plan order');
-    assert.deepEqual(after.runs.map((x) => x.sequence), [0, 1, 2, 3, 4, 5, 6, 7]);
+    assert.deepEqual(
+      after.runs.map((x) => x.sequence),
+      [0, 1, 2, 3, 4, 5, 6, 7],
+    );
     assert.equal(after.complete, true);
   });
 
@@ -91,7 +100,12 @@ describe('sweep on loopback', { timeout: 120_000 }, () => {
     const json = path.join(dir, 's.json');
     const target = new LoopbackTarget(await loadTrust(path.join(dir, 'trust')));
     t.after(() => target.close());
-    const p = plan({ dimensions: [{ name: 'streams', values: [1, 2] }], repeat: 4, pauseSeconds: 0.2, base: { ...plan().base, seconds: 2, intervalSeconds: 0.5 } });
+    const p = plan({
+      dimensions: [{ name: 'streams', values: [1, 2] }],
+      repeat: 4,
+      pauseSeconds: 0.2,
+      base: { ...plan().base, seconds: 2, intervalSeconds: 0.5 },
+    });
     const runner = new SweepRunner({ file: newSweepFile(p), jsonPath: json, target });
     const events: SweepProgress[] = [];
     runner.on('progress', (e) => {
@@ -103,7 +117,10 @@ describe('sweep on loopback', { timeout: 120_000 }, () => {
     const stopped = events.find((e) => e.kind === 'stopped');
     assert.equal(stopped?.kind === 'stopped' && stopped.reason, 'partner-gone');
     const disk: SweepFile = await readSweepFile(json);
-    assert.deepEqual(disk.runs.map((x) => x.sequence), final.runs.map((x) => x.sequence));
+    assert.deepEqual(
+      disk.runs.map((x) => x.sequence),
+      final.runs.map((x) => x.sequence),
+    );
     assert.equal(disk.runs[0]!.status, 'done');
     assert.ok(disk.runs[0]!.bitsPerSecond! > 0);
     assert.notEqual(disk.runs[1]!.status, 'done', 'the broken run is marked');

@@ -8,10 +8,25 @@ describe('sweep plan', () => {
   it('expands dimensions mixed-radix, the last fastest, each cell with its settings', () => {
     const cells = expandPlan(plan());
     assert.equal(cells.length, 6);
-    assert.deepEqual(cells.map((c) => [c.settings.params.windowBytes, c.settings.params.bufferBytes]),
-      [[65536, 4096], [65536, 131072], [65536, 8192], [null, 4096], [null, 131072], [null, 8192]]);
+    assert.deepEqual(
+      cells.map((c) => [c.settings.params.windowBytes, c.settings.params.bufferBytes]),
+      [
+        [65536, 4096],
+        [65536, 131072],
+        [65536, 8192],
+        [null, 4096],
+        [null, 131072],
+        [null, 8192],
+      ],
+    );
     assert.deepEqual(Object.keys(cells[0]!.values), ['windowBytes', 'bufferBytes']);
-    const p = plan({ dimensions: [{ name: 'path', values: ['direct', 'relay'] }, { name: 'link', values: [null, 'lan'] }, { name: 'mssBytes', values: [null, 536] }] });
+    const p = plan({
+      dimensions: [
+        { name: 'path', values: ['direct', 'relay'] },
+        { name: 'link', values: [null, 'lan'] },
+        { name: 'mssBytes', values: [null, 536] },
+      ],
+    });
     const c = expandPlan(p)[7]!;
     assert.deepEqual([c.settings.path, c.settings.link, c.settings.params.mssBytes], ['relay', 'lan', 536]);
     assert.equal(expandPlan(plan({ dimensions: [] })).length, 1);
@@ -29,7 +44,12 @@ describe('sweep plan', () => {
     }
     assert.deepEqual(runOrder(p), order, 'same seed, same order');
     assert.notDeepEqual(runOrder(plan({ repeat: 4, seed: 43 })), order, 'another seed, another order');
-    const rounds = [0, 1, 2, 3].map((r) => order.slice(r * 6, r * 6 + 6).map((k) => k.cell).join());
+    const rounds = [0, 1, 2, 3].map((r) =>
+      order
+        .slice(r * 6, r * 6 + 6)
+        .map((k) => k.cell)
+        .join(),
+    );
     assert.ok(new Set(rounds).size > 1, 'a fresh order each round');
   });
 
@@ -57,7 +77,13 @@ describe('sweep plan', () => {
     const owed = pendingRuns(p, runs);
     assert.equal(owed.length, 11);
     assert.deepEqual(owed, order.slice(1));
-    assert.equal(pendingRuns(p, order.map((k) => run(p, k.cell, k.repeat, 'done', 1))).length, 0);
+    assert.equal(
+      pendingRuns(
+        p,
+        order.map((k) => run(p, k.cell, k.repeat, 'done', 1)),
+      ).length,
+      0,
+    );
   });
 
   it('cell summaries count done runs only: median, min, max, verdicts', () => {

@@ -14,7 +14,12 @@ import WebSocket from 'ws';
 import type { WireMessage } from '../../electron/contract/api.js';
 import { startUiServer, type UiServer } from '../../electron/ui-server/server.js';
 
-function get(port: number, p: string, host = `127.0.0.1:${port}`, cookie?: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function get(
+  port: number,
+  p: string,
+  host = `127.0.0.1:${port}`,
+  cookie?: string,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.get({ host: '127.0.0.1', port, path: p, headers: { host, ...(cookie ? { cookie } : {}) } }, (res) => {
       let body = '';

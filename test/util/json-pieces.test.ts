@@ -59,7 +59,26 @@ describe('JsonPieces', () => {
   });
 
   it('refuses what JSON.parse refuses, walked or whole', () => {
-    const bad = ['', '{', '{"a":1', '{"a" 1}', '{"a":1,}', '[1,]', '[1 2]', '{a:1}', '[1}', '{"a":1]', 'tru', '[01]', '"open', '{} x', '[1]]', '{"a":,1}', ',', '[,1]'];
+    const bad = [
+      '',
+      '{',
+      '{"a":1',
+      '{"a" 1}',
+      '{"a":1,}',
+      '[1,]',
+      '[1 2]',
+      '{a:1}',
+      '[1}',
+      '{"a":1]',
+      'tru',
+      '[01]',
+      '"open',
+      '{} x',
+      '[1]]',
+      '{"a":,1}',
+      ',',
+      '[,1]',
+    ];
     for (const t of bad) {
       assert.throws(() => JSON.parse(t), SyntaxError, `JSON.parse refuses ${t}`);
       for (const maxPieceBytes of [1, 1000]) assert.ok(syntaxErrorOf(t, { maxPieceBytes }), `refused: ${t} (pieces of ${maxPieceBytes})`);
@@ -94,7 +113,14 @@ describe('JsonPieces', () => {
 
 describe('jsonChunks', () => {
   it('joins into exactly JSON.stringify(value, null, 2)', () => {
-    const withOmitted = { ...sample, u: undefined, f: () => 1, arr: [undefined, () => 1, 1], d: new Date(0), deep: Array.from({ length: 3000 }, (_, i) => ({ i, v: [i, { w: i }] })) };
+    const withOmitted = {
+      ...sample,
+      u: undefined,
+      f: () => 1,
+      arr: [undefined, () => 1, 1],
+      d: new Date(0),
+      deep: Array.from({ length: 3000 }, (_, i) => ({ i, v: [i, { w: i }] })),
+    };
     assert.equal([...jsonChunks(withOmitted)].join(''), JSON.stringify(withOmitted, null, 2));
     assert.equal([...batched(jsonChunks(withOmitted), 1000)].join(''), JSON.stringify(withOmitted, null, 2));
     for (const v of [1, 'a', null, [], {}, [[]], { a: [] }]) assert.equal([...jsonChunks(v)].join(''), JSON.stringify(v, null, 2));

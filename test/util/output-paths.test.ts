@@ -10,10 +10,19 @@ const LINUX = { platform: 'linux' as const, cwd: '/home/tu' };
 describe('output paths', () => {
   it('accepts ordinary Windows paths: spaces, drive letters, UNC, forward slashes, relative, bare devices', () => {
     for (const p of [
-      'C:\\Users\\Test User\\My Results\\result.json', 'C:/Users/Test User/My Results/r 1.csv', 'D:r.log',
-      '\\\\nas\\bench share\\Longhaul Results\\run.csv', 'r.csv', '..\\up one\\r.json', '.\\résultats\\débit.csv',
-      'NUL', 'C:\\temp\\nul', '\\\\?\\C:\\literal\\name.', 'result-2026-01-01T10-42-00Z.json',
-    ]) assert.equal(windowsNameProblem(p), null, p);
+      'C:\\Users\\Test User\\My Results\\result.json',
+      'C:/Users/Test User/My Results/r 1.csv',
+      'D:r.log',
+      '\\\\nas\\bench share\\Longhaul Results\\run.csv',
+      'r.csv',
+      '..\\up one\\r.json',
+      '.\\résultats\\débit.csv',
+      'NUL',
+      'C:\\temp\\nul',
+      '\\\\?\\C:\\literal\\name.',
+      'result-2026-01-01T10-42-00Z.json',
+    ])
+      assert.equal(windowsNameProblem(p), null, p);
   });
 
   it('refuses names Windows would turn into something else, and says why', () => {
@@ -53,11 +62,30 @@ describe('output paths', () => {
     const colon = refused([{ flag: '--json', path: 'C:\\My Results\\run 10:42.json' }], WIN);
     assert.equal(colon.flag, '--json');
     assert.match(colon.message, /^--json C:\\My Results\\run 10:42\.json: it has a colon/);
-    const twice = refused([{ flag: '--json', path: 'My Run.csv' }, { flag: '--log', path: undefined }, { flag: '--csv', path: 'my run.CSV' }], WIN);
+    const twice = refused(
+      [
+        { flag: '--json', path: 'My Run.csv' },
+        { flag: '--log', path: undefined },
+        { flag: '--csv', path: 'my run.CSV' },
+      ],
+      WIN,
+    );
     assert.equal(twice.message, '--json and --csv name the same file (My Run.csv and my run.CSV); give each its own');
     assert.match(refused([{ flag: '--out', path: '' }], LINUX).message, /--out needs a file name/);
     // On Linux a colon is a character like any other, and case makes two files.
-    checkOutputFiles([{ flag: '--json', path: 'run 10:42.json' }, { flag: '--csv', path: 'RUN 10:42.json' }], LINUX);
-    checkOutputFiles([{ flag: '--json', path: 'C:\\Users\\Test User\\My Results\\result.json' }, { flag: '--csv', path: undefined }], WIN);
+    checkOutputFiles(
+      [
+        { flag: '--json', path: 'run 10:42.json' },
+        { flag: '--csv', path: 'RUN 10:42.json' },
+      ],
+      LINUX,
+    );
+    checkOutputFiles(
+      [
+        { flag: '--json', path: 'C:\\Users\\Test User\\My Results\\result.json' },
+        { flag: '--csv', path: undefined },
+      ],
+      WIN,
+    );
   });
 });

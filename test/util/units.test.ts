@@ -30,8 +30,18 @@ describe('units', () => {
   });
 
   it('garbage is an ArgumentError naming the flag', () => {
-    for (const [fn, text] of [[parseSize, '12Q'], [parseSize, 'abc'], [parseSize, ''], [parseRate, '4 furlongs'], [parseDuration, '-1'], [parseDuration, '1..2s']] as const) {
-      assert.throws(() => fn(text, '--flag'), (e: unknown) => e instanceof ArgumentError && e.flag === '--flag' && e.message.includes(`"${text}"`));
+    for (const [fn, text] of [
+      [parseSize, '12Q'],
+      [parseSize, 'abc'],
+      [parseSize, ''],
+      [parseRate, '4 furlongs'],
+      [parseDuration, '-1'],
+      [parseDuration, '1..2s'],
+    ] as const) {
+      assert.throws(
+        () => fn(text, '--flag'),
+        (e: unknown) => e instanceof ArgumentError && e.flag === '--flag' && e.message.includes(`"${text}"`),
+      );
     }
   });
 

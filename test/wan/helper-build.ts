@@ -43,11 +43,7 @@ async function build(): Promise<string> {
   mkdirSync(CACHE_DIR, { recursive: true });
   // Build to a private name, then rename: parallel test files never run a half-written binary.
   const tmp = `${bin}.${process.pid}.tmp`;
-  await runCmd(
-    'gcc',
-    ['-O2', '-Wall', '-Wextra', '-Werror', '-o', tmp, HELPER_SOURCE, '-lnetfilter_queue', '-lnfnetlink'],
-    GCC_TIMEOUT_MS,
-  );
+  await runCmd('gcc', ['-O2', '-Wall', '-Wextra', '-Werror', '-o', tmp, HELPER_SOURCE, '-lnetfilter_queue', '-lnfnetlink'], GCC_TIMEOUT_MS);
   renameSync(tmp, bin);
   return bin;
 }

@@ -93,8 +93,11 @@ export async function longhaulToIperf3(link: WanLink, seconds: number, window: s
   try {
     await waitForListenInB(link, 5_000);
     const jsonFile = join(dir, 'result.json');
-    await link.execInA(process.execPath, [LONGHAUL_BIN, 'run', '--iperf3', `${link.bAddr}:${PORT}`, '-t', String(seconds), '--window', window, '--json', jsonFile],
-      boundMs(link, seconds));
+    await link.execInA(
+      process.execPath,
+      [LONGHAUL_BIN, 'run', '--iperf3', `${link.bAddr}:${PORT}`, '-t', String(seconds), '--window', window, '--json', jsonFile],
+      boundMs(link, seconds),
+    );
     const { stdout } = await within(serverDone, 10_000, 'iperf3 -s -1 after the run');
     const json = parseIperf3(stdout, 'iperf3 -s');
     return {
@@ -125,8 +128,11 @@ export async function iperf3ToLonghaul(link: WanLink, seconds: number, window: s
   });
   try {
     await waitForOutput(listener, /listening on \S+:(\d+)/, 15_000);
-    const { stdout } = await link.execInA('iperf3', ['-c', link.bAddr, '-p', PORT, '-J', '-t', String(seconds), '-w', window, '--connect-timeout', '10000'],
-      boundMs(link, seconds));
+    const { stdout } = await link.execInA(
+      'iperf3',
+      ['-c', link.bAddr, '-p', PORT, '-J', '-t', String(seconds), '-w', window, '--connect-timeout', '10000'],
+      boundMs(link, seconds),
+    );
     const json = parseIperf3(stdout, 'iperf3 -c');
     return {
       longhaul: await within(result, 10_000, 'longhaul listen --iperf3 result'),

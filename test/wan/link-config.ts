@@ -61,7 +61,8 @@ export function resolveLinkConfig(opts: WanLinkOptions): ResolvedLinkConfig {
   const delay = checkNumber('oneWayDelayMs', opts.oneWayDelayMs, 0, 60_000, 'ms');
   const loss = checkNumber('lossPercent', opts.lossPercent ?? 0, 0, 100, '%');
   const pattern = opts.lossPattern ?? 'random';
-  if (pattern !== 'random' && pattern !== 'periodic') throw new ArgumentError(`WAN link: lossPattern must be random or periodic, got ${String(pattern)}`, 'lossPattern');
+  if (pattern !== 'random' && pattern !== 'periodic')
+    throw new ArgumentError(`WAN link: lossPattern must be random or periodic, got ${String(pattern)}`, 'lossPattern');
   const bdpBytes = (Math.max(rate, reverse) / 8) * ((2 * delay) / 1000);
   const queue = checkNumber(
     'queueBytes',

@@ -27,11 +27,15 @@ async function main(): Promise<void> {
   try {
     const rtt = modelRttSeconds(link.config);
     const ping = await pingAtoB(link, 5, 0.2);
-    process.stdout.write(`ping: avg ${ping.avgMs.toFixed(1)} ms (min ${ping.minMs}, max ${ping.maxMs}) vs 2 × delay ${rtt * 1000} ms, ratio ${(ping.avgMs / (rtt * 1000)).toFixed(4)}; issue: 1302 ms\n`);
+    process.stdout.write(
+      `ping: avg ${ping.avgMs.toFixed(1)} ms (min ${ping.minMs}, max ${ping.maxMs}) vs 2 × delay ${rtt * 1000} ms, ratio ${(ping.avgMs / (rtt * 1000)).toFixed(4)}; issue: 1302 ms\n`,
+    );
 
     const small = await iperfAtoB(link, { seconds: 20, omitSeconds: 3, windowBytes: 8760 });
     const smallModel = modelCeilingBitsPerSec(RATE, 8760, rtt);
-    process.stdout.write(`iperf3 -w 8760: ${kbit(small.receivedBitsPerSec)} vs window/RTT ${kbit(smallModel)}, ratio ${(small.receivedBitsPerSec / smallModel).toFixed(3)}; issue: 48 kbit/s\n`);
+    process.stdout.write(
+      `iperf3 -w 8760: ${kbit(small.receivedBitsPerSec)} vs window/RTT ${kbit(smallModel)}, ratio ${(small.receivedBitsPerSec / smallModel).toFixed(3)}; issue: 48 kbit/s\n`,
+    );
 
     const big = await iperfAtoB(link, { seconds: 20, windowBytes: 650_000 });
     const bigModel = modelCeilingBitsPerSec(RATE, 650_000, rtt);
@@ -46,7 +50,9 @@ async function main(): Promise<void> {
     );
     const rto = await link.execInA('nstat', ['-az', 'TcpExtTCPTimeouts']);
     const timeouts = /TcpExtTCPTimeouts\s+(\d+)/.exec(rto.stdout)?.[1] ?? 'unknown';
-    process.stdout.write(`retransmits: ${big.retransmits}; retransmission timeouts in A: ${timeouts}; router drops: ${JSON.stringify(await link.counters())}\n`);
+    process.stdout.write(
+      `retransmits: ${big.retransmits}; retransmission timeouts in A: ${timeouts}; router drops: ${JSON.stringify(await link.counters())}\n`,
+    );
   } finally {
     await link.destroy();
     process.stdout.write(`delay helper: ${JSON.stringify(link.delayStats)}\n`);

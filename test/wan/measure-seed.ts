@@ -36,12 +36,18 @@ function report(label: string, r: LonghaulResult, link: WanLink): void {
     `  window applied: ${r.window.applied} (${r.window.note})`,
     `  sender's tcp_info: snd_wnd ${f.sndWndBytes.min ?? 'unknown'}–${f.sndWndBytes.max ?? 'unknown'} B, window scale ${f.sndWscale ?? 'unknown'}, ` +
       `RTT median ${f.rttMs?.toFixed(1) ?? 'unknown'} ms (min ${f.minRttMs?.toFixed(1) ?? 'unknown'} ms), retransmitted segments ${f.retransSegments ?? 'unknown'}, MSS ${r.streams[0]?.send?.socket?.sndMssBytes ?? 'unknown'} B`,
-    `  receiver per second, kbit/s: ${intervalBitsPerSec(r).map((v) => (v === null ? '-' : (v / 1e3).toFixed(0))).join(' ')}`,
+    `  receiver per second, kbit/s: ${intervalBitsPerSec(r)
+      .map((v) => (v === null ? '-' : (v / 1e3).toFixed(0)))
+      .join(' ')}`,
     `  diagnosis (${d?.verdict ?? 'none'}): ${d?.sentence ?? ''}`,
   ];
   if (window !== null && window > 100_000) {
     const after = steadyBitsPerSec(r, 10, seconds);
-    out.splice(1, 0, `  after the ramp (seconds 10-${seconds}): ${kbit(after)}, ${((after ?? 0) / RATE).toFixed(3)} of the link rate, ${((after ?? 0) / model).toFixed(3)} of the model`);
+    out.splice(
+      1,
+      0,
+      `  after the ramp (seconds 10-${seconds}): ${kbit(after)}, ${((after ?? 0) / RATE).toFixed(3)} of the link rate, ${((after ?? 0) / model).toFixed(3)} of the model`,
+    );
   }
   process.stdout.write(`${out.join('\n')}\n`);
 }
@@ -56,7 +62,8 @@ async function main(): Promise<void> {
   const link = await createWanLink({ rateBitsPerSec: RATE, oneWayDelayMs: ONE_WAY_MS });
   try {
     if (congestionControl) {
-      for (const exec of [link.execInA.bind(link), link.execInB.bind(link)]) await exec('sysctl', ['-qw', `net.ipv4.tcp_congestion_control=${congestionControl}`]);
+      for (const exec of [link.execInA.bind(link), link.execInB.bind(link)])
+        await exec('sysctl', ['-qw', `net.ipv4.tcp_congestion_control=${congestionControl}`]);
     }
     const cc = (await link.execInA('sysctl', ['-n', 'net.ipv4.tcp_congestion_control'])).stdout.trim();
     process.stdout.write(`link 4 Mbit/s, ${ONE_WAY_MS} ms each way; sender congestion control ${cc}; ${seconds} s runs\n`);

@@ -27,7 +27,11 @@ async function probeKernel(): Promise<string | null> {
     ['network namespaces', 'ip', ['netns', 'add', ns]],
     ['veth pairs', 'ip', ['-n', ns, 'link', 'add', 'p0', 'type', 'veth', 'peer', 'name', 'p1']],
     ['the tbf qdisc', 'ip', ['netns', 'exec', ns, 'tc', 'qdisc', 'add', 'dev', 'p0', 'root', 'tbf', 'rate', '1mbit', 'burst', '3028', 'limit', '30000']],
-    ['the iptables statistic match', 'ip', ['netns', 'exec', ns, 'iptables', '-w', '-A', 'OUTPUT', '-m', 'statistic', '--mode', 'random', '--probability', '0.5', '-j', 'ACCEPT']],
+    [
+      'the iptables statistic match',
+      'ip',
+      ['netns', 'exec', ns, 'iptables', '-w', '-A', 'OUTPUT', '-m', 'statistic', '--mode', 'random', '--probability', '0.5', '-j', 'ACCEPT'],
+    ],
     ['the iptables NFQUEUE target', 'ip', ['netns', 'exec', ns, 'iptables', '-w', '-A', 'OUTPUT', '-o', 'p0', '-j', 'NFQUEUE', '--queue-num', '0']],
   ];
   try {

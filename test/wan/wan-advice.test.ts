@@ -49,7 +49,7 @@ describe('the seed case on the kernel WAN harness: advice, what-if, and a second
     await link?.destroy();
   });
 
-  it('--window 8760: advice names the receiving PC\'s window setting and 650,000 B; the what-if says ~3.8 Mbit/s', { timeout: 60_000 }, async (t) => {
+  it("--window 8760: advice names the receiving PC's window setting and 650,000 B; the what-if says ~3.8 Mbit/s", { timeout: 60_000 }, async (t) => {
     seed = await longhaulAtoB(link!, { seconds: 10, flags: ['--window', '8760', '--path-rate', '4mbit'] });
     await mkdir(OUT, { recursive: true });
     await writeFile(path.join(OUT, 'seed-result.json'), JSON.stringify(seed, null, 2));
@@ -60,16 +60,18 @@ describe('the seed case on the kernel WAN harness: advice, what-if, and a second
     assert.equal(seed.responder.os?.platform, 'linux', 'the responder said its OS in its hello');
     const request = advice.find((a) => a.topic === 'longhaul-request');
     const rmem = advice.find((a) => a.topic === 'receive-window' && a.side === 'responder' && a.setting.startsWith('net.ipv4.tcp_rmem'));
-    assert.ok(request && rmem, 'the --window request and the receiving PC\'s tcp_rmem are advised');
+    assert.ok(request && rmem, "the --window request and the receiving PC's tcp_rmem are advised");
     assert.equal(rmem.thisPc, false);
-    assert.equal(rmem.currentValue, B_RMEM, 'the partner\'s own value, sent in its results');
+    assert.equal(rmem.currentValue, B_RMEM, "the partner's own value, sent in its results");
     const fill = Number(/at least ([\d,]+) bytes per stream/.exec(request.neededValue)![1]!.replace(/,/g, ''));
     // The measured RTT is the link's 1.3 s plus a few ms of serialisation: the BDP within 1 % of 650,000 B.
     assert.ok(Math.abs(fill - 650_000) <= 6_500, `window that fills the path ${fill} B`);
     assert.match(rmem.neededValue, new RegExp(`at least ${(2 * fill).toLocaleString('en-US')} bytes`));
     const w = whatIfOf(seed)!;
     const fillCase = w.cases.find((c) => c.label.startsWith('the window that fills'))!.prediction;
-    t.diagnostic(`what-if for ${fill} B: ${(fillCase.bitsPerSecond! / 1e6).toFixed(2)} Mbit/s after ${fillCase.rampRoundTrips} round trips (${fillCase.rampSeconds.toFixed(1)} s)`);
+    t.diagnostic(
+      `what-if for ${fill} B: ${(fillCase.bitsPerSecond! / 1e6).toFixed(2)} Mbit/s after ${fillCase.rampRoundTrips} round trips (${fillCase.rampSeconds.toFixed(1)} s)`,
+    );
     assert.equal((fillCase.bitsPerSecond! / 1e6).toFixed(1), '3.8');
     assert.ok(fillCase.rampRoundTrips >= 5 && fillCase.rampSeconds > 6, 'the what-if states the ramp');
     const measured = steadyBitsPerSec(seed, 2 * w.path.rttSeconds, lastT(seed) - w.path.rttSeconds)!;
@@ -79,20 +81,26 @@ describe('the seed case on the kernel WAN harness: advice, what-if, and a second
   });
 
   for (const which of ['fill', 262_144] as const) {
-    it(`a second run with ${which === 'fill' ? 'the advised window' : '262,144 B'} measures, after its ramp, within ±10 % of the first run's what-if`, { timeout: 80_000 }, async (t) => {
-      assert.ok(seed, 'the seed run ran');
-      const w = whatIfOf(seed)!;
-      const window = which === 'fill' ? w.cases.find((c) => c.label.startsWith('the window that fills'))!.prediction.windowBytes! : which;
-      const p = predict(w.path, { windowBytes: window, streams: 1, mssBytes: w.mssBytes });
-      // Long enough for the ramp plus ten round trips of steady state.
-      const seconds = Math.ceil(p.rampSeconds + 10 * w.path.rttSeconds);
-      const r = await longhaulAtoB(link!, { seconds, flags: ['--window', String(window), '--path-rate', '4mbit'] });
-      const from = p.rampSeconds + 2 * w.path.rttSeconds;
-      const measured = steadyBitsPerSec(r, from, lastT(r) - w.path.rttSeconds)!;
-      t.diagnostic(`${window} B: ${seconds} s run, steady from ${from.toFixed(1)} s: measured ${(measured / 1e6).toFixed(3)} Mbit/s, ` +
-        `model ${(p.bitsPerSecond! / 1e6).toFixed(3)} Mbit/s (bound ${p.bound}), ratio ${(measured / p.bitsPerSecond!).toFixed(3)}; verdict ${r.diagnosis?.[0]?.verdict}`);
-      assert.equal(r.partial, false, r.partialReason ?? '');
-      assert.ok(Math.abs(measured / p.bitsPerSecond! - 1) <= 0.1, `within ±10 %: ratio ${(measured / p.bitsPerSecond!).toFixed(3)}`);
-    });
+    it(
+      `a second run with ${which === 'fill' ? 'the advised window' : '262,144 B'} measures, after its ramp, within ±10 % of the first run's what-if`,
+      { timeout: 80_000 },
+      async (t) => {
+        assert.ok(seed, 'the seed run ran');
+        const w = whatIfOf(seed)!;
+        const window = which === 'fill' ? w.cases.find((c) => c.label.startsWith('the window that fills'))!.prediction.windowBytes! : which;
+        const p = predict(w.path, { windowBytes: window, streams: 1, mssBytes: w.mssBytes });
+        // Long enough for the ramp plus ten round trips of steady state.
+        const seconds = Math.ceil(p.rampSeconds + 10 * w.path.rttSeconds);
+        const r = await longhaulAtoB(link!, { seconds, flags: ['--window', String(window), '--path-rate', '4mbit'] });
+        const from = p.rampSeconds + 2 * w.path.rttSeconds;
+        const measured = steadyBitsPerSec(r, from, lastT(r) - w.path.rttSeconds)!;
+        t.diagnostic(
+          `${window} B: ${seconds} s run, steady from ${from.toFixed(1)} s: measured ${(measured / 1e6).toFixed(3)} Mbit/s, ` +
+            `model ${(p.bitsPerSecond! / 1e6).toFixed(3)} Mbit/s (bound ${p.bound}), ratio ${(measured / p.bitsPerSecond!).toFixed(3)}; verdict ${r.diagnosis?.[0]?.verdict}`,
+        );
+        assert.equal(r.partial, false, r.partialReason ?? '');
+        assert.ok(Math.abs(measured / p.bitsPerSecond! - 1) <= 0.1, `within ±10 %: ratio ${(measured / p.bitsPerSecond!).toFixed(3)}`);
+      },
+    );
   }
 });

@@ -46,7 +46,10 @@ function span(bytes: number, seconds: number): Span {
 function iperf3Span(intervals: Iperf3Interval[]): Span {
   const inside = intervals.filter((i) => i.start >= FROM_S - 0.05 && i.end <= TO_S + 0.05);
   assert.equal(inside.length, TO_S - FROM_S, `iperf3 reported ${TO_S - FROM_S} intervals in seconds ${FROM_S}–${TO_S}: ${JSON.stringify(intervals)}`);
-  return span(inside.reduce((a, i) => a + i.bytes, 0), inside.at(-1)!.end - inside[0]!.start);
+  return span(
+    inside.reduce((a, i) => a + i.bytes, 0),
+    inside.at(-1)!.end - inside[0]!.start,
+  );
 }
 
 /**
@@ -75,8 +78,10 @@ function mbit(bps: number | null): string {
 
 function agree(t: { diagnostic(s: string): void }, label: string, mine: Span, theirs: Span): void {
   const ratio = mine.bitsPerSec / theirs.bitsPerSec;
-  t.diagnostic(`${label}, seconds ${FROM_S}–${TO_S}: Longhaul ${mbit(mine.bitsPerSec)} (${mine.bytes} B in ${mine.seconds.toFixed(3)} s), `
-    + `iperf3 ${mbit(theirs.bitsPerSec)} (${theirs.bytes} B in ${theirs.seconds.toFixed(3)} s), ratio ${ratio.toFixed(4)}`);
+  t.diagnostic(
+    `${label}, seconds ${FROM_S}–${TO_S}: Longhaul ${mbit(mine.bitsPerSec)} (${mine.bytes} B in ${mine.seconds.toFixed(3)} s), ` +
+      `iperf3 ${mbit(theirs.bitsPerSec)} (${theirs.bytes} B in ${theirs.seconds.toFixed(3)} s), ratio ${ratio.toFixed(4)}`,
+  );
   // The link really was the limit: a span below its rate would compare two idle ends, not two measurements of it.
   assert.ok(theirs.bitsPerSec >= RATE * TCP_PAYLOAD_FRACTION * 0.9, `iperf3's ${mbit(theirs.bitsPerSec)} fills the link`);
   assert.ok(Math.abs(ratio - 1) <= 0.02, `${label}: within 2 % (ratio ${ratio.toFixed(4)})`);
@@ -91,7 +96,7 @@ describe('Longhaul and iperf3 through a 20 Mbit/s, 40 ms each way kernel link', 
     await link?.destroy();
   });
 
-  it('longhaul run --iperf3 → iperf3 -s: Longhaul\'s write rate within 2 % of iperf3\'s read rate; every byte counted', { timeout: 60_000 }, async (t) => {
+  it("longhaul run --iperf3 → iperf3 -s: Longhaul's write rate within 2 % of iperf3's read rate; every byte counted", { timeout: 60_000 }, async (t) => {
     const r = await longhaulToIperf3(link!, SECONDS, WINDOW);
     const mine = r.longhaul;
     assert.equal(mine.partial, false, `complete: ${mine.partialReason} ${JSON.stringify(mine.errors)}`);
@@ -103,14 +108,16 @@ describe('Longhaul and iperf3 through a 20 Mbit/s, 40 ms each way kernel link', 
     agree(t, 'Longhaul sending, iperf3 receiving', longhaulSpan(mine, 'controller'), iperf3Span(r.iperf3Intervals));
   });
 
-  it('iperf3 -c → longhaul listen --iperf3: Longhaul\'s read rate within 2 % of iperf3\'s write rate; every byte counted', { timeout: 60_000 }, async (t) => {
+  it("iperf3 -c → longhaul listen --iperf3: Longhaul's read rate within 2 % of iperf3's write rate; every byte counted", { timeout: 60_000 }, async (t) => {
     const r = await iperf3ToLonghaul(link!, SECONDS, WINDOW);
     const mine = r.longhaul;
     assert.equal(mine.partial, false, `complete: ${mine.partialReason} ${JSON.stringify(mine.errors)}`);
     const d = mine.directions.controllerToResponder!;
     // Longhaul's server ends a stream when it holds what the client's results say was sent.
     assert.equal(d.bytes, r.iperf3Bytes, 'Longhaul received every byte iperf3 -c wrote');
-    t.diagnostic(`whole run: ${d.bytes} B; Longhaul's receiver ${mbit(d.bitsPerSecond)} over ${d.seconds?.toFixed(3)} s (first to last byte, so it includes draining the sender's buffer)`);
+    t.diagnostic(
+      `whole run: ${d.bytes} B; Longhaul's receiver ${mbit(d.bitsPerSecond)} over ${d.seconds?.toFixed(3)} s (first to last byte, so it includes draining the sender's buffer)`,
+    );
     agree(t, 'iperf3 sending, Longhaul receiving', longhaulSpan(mine, 'responder'), iperf3Span(r.iperf3Intervals));
   });
 });

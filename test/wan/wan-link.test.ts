@@ -102,9 +102,7 @@ describe('kernel WAN harness: cleanup of what others left behind', { skip, timeo
     it(`a process interrupted by ${signal} tears its link down on the way out`, async () => {
       const fixture = join(REPO_ROOT, 'dist', 'test', 'wan', 'fixtures', 'hold-link.js');
       const child = spawn(process.execPath, [fixture], { stdio: ['ignore', 'pipe', 'inherit'] });
-      const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
-        child.once('exit', (code, sig) => resolve(sig ?? code)),
-      );
+      const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.once('exit', (code, sig) => resolve(sig ?? code)));
       try {
         const m = await waitForOutput(child, /^(\{.*\})\n/m, 20_000);
         const made = JSON.parse(m[1]!) as { netns: Record<string, string>; helperPid: number };
@@ -112,7 +110,11 @@ describe('kernel WAN harness: cleanup of what others left behind', { skip, timeo
         assert.equal(names.filter((n) => listNetns().includes(n)).length, 3, 'the fixture built its link');
         child.kill(signal);
         assert.equal(await within(exited, 15_000, 'the interrupted fixture'), signal, 'it died of the signal, as without handlers');
-        assert.deepEqual(names.filter((n) => listNetns().includes(n)), [], 'no namespace left');
+        assert.deepEqual(
+          names.filter((n) => listNetns().includes(n)),
+          [],
+          'no namespace left',
+        );
         assert.ok(!pidAlive(made.helperPid), 'no delay helper left');
       } finally {
         child.kill('SIGKILL');

@@ -50,8 +50,10 @@ describe(`longhaul run --window through a 4 Mbit/s, ${2 * ONE_WAY_MS} ms RTT ker
     const f = seedFigures(r);
     const d = diagnosisOf(r);
     const model = modelCeilingBitsPerSec(RATE, 8760, modelRttSeconds(link!.config));
-    t.diagnostic(`measured ${kbit(f.measuredBitsPerSec)} vs 8,760 B / ${2 * ONE_WAY_MS} ms = ${kbit(model)} (ratio ${((f.measuredBitsPerSec ?? 0) / model).toFixed(3)}); ` +
-      `snd_wnd ${f.sndWndBytes.min}–${f.sndWndBytes.max} B, scale ${f.sndWscale}, kernel RTT ${f.rttMs?.toFixed(1)} ms (min ${f.minRttMs?.toFixed(1)})`);
+    t.diagnostic(
+      `measured ${kbit(f.measuredBitsPerSec)} vs 8,760 B / ${2 * ONE_WAY_MS} ms = ${kbit(model)} (ratio ${((f.measuredBitsPerSec ?? 0) / model).toFixed(3)}); ` +
+        `snd_wnd ${f.sndWndBytes.min}–${f.sndWndBytes.max} B, scale ${f.sndWscale}, kernel RTT ${f.rttMs?.toFixed(1)} ms (min ${f.minRttMs?.toFixed(1)})`,
+    );
     t.diagnostic(`${d.verdict}: ${d.sentence}`);
 
     assert.equal(r.partial, false, `${r.partialReason ?? ''} ${JSON.stringify(r.errors)}`);
@@ -92,8 +94,10 @@ describe(`longhaul run --window through a 4 Mbit/s, ${2 * ONE_WAY_MS} ms RTT ker
     const model = modelCeilingBitsPerSec(RATE, null, modelRttSeconds(link!.config));
     // After slow start (about 1 s at this RTT), up to the end of sending.
     const steady = steadyBitsPerSec(r, 2, SECONDS);
-    t.diagnostic(`steady ${kbit(steady)} vs the link's payload rate ${kbit(model)} (ratio ${((steady ?? 0) / model).toFixed(3)}); whole run ${kbit(f.measuredBitsPerSec)}; ` +
-      `snd_wnd ${f.sndWndBytes.max} B, scale ${f.sndWscale}, kernel RTT ${f.rttMs?.toFixed(1)} ms (min ${f.minRttMs?.toFixed(1)})`);
+    t.diagnostic(
+      `steady ${kbit(steady)} vs the link's payload rate ${kbit(model)} (ratio ${((steady ?? 0) / model).toFixed(3)}); whole run ${kbit(f.measuredBitsPerSec)}; ` +
+        `snd_wnd ${f.sndWndBytes.max} B, scale ${f.sndWscale}, kernel RTT ${f.rttMs?.toFixed(1)} ms (min ${f.minRttMs?.toFixed(1)})`,
+    );
     t.diagnostic(`${d.verdict}: ${d.sentence}`);
 
     assert.equal(r.partial, false, `${r.partialReason ?? ''} ${JSON.stringify(r.errors)}`);

@@ -91,15 +91,18 @@ describe('the Windows addon under Wine', { timeout: 300_000 }, () => {
     }
   });
 
-  it('passes Longhaul\'s own loader (node-gyp-build finds native/prebuilds/win32-x64/node.napi.node)', async (t) => {
+  it("passes Longhaul's own loader (node-gyp-build finds native/prebuilds/win32-x64/node.napi.node)", async (t) => {
     if (!laneReady(t)) return;
     const loader = path.join(REPO, 'dist', 'electron', 'native', 'load-native.js');
     const script = path.join(tmpDir(t), 'loader.mjs');
-    writeFileSync(script, `import { pathToFileURL } from 'node:url';
+    writeFileSync(
+      script,
+      `import { pathToFileURL } from 'node:url';
 const m = await import(pathToFileURL(process.argv[2]).href);
 const s = m.nativeSockets();
 console.log(JSON.stringify({ reason: s.reason, source: s.api && s.api.tcpInfoSource }));
-`);
+`,
+    );
     const r = await runWindowsNode([toWindowsPath(script), toWindowsPath(loader)], { exe: renamedHost(t, 'Longhaul.exe') });
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(JSON.parse(r.stdout.trim().split('\n').pop()!), { reason: null, source: 'windows-sio_tcp_info' });
@@ -125,7 +128,22 @@ console.log(JSON.stringify({ reason: s.reason, source: s.api && s.api.tcpInfoSou
     assert.ok(include, 'node_api.h not found');
     const probe = (name: string, hook: string[]): string => {
       const out = path.join(dir, name);
-      mingw(['-shared', '-static', '-s', '-o', out, '-DNAPI_VERSION=8', `-I${include}`, '-x', 'c', fixture('first-call-double.c'), ...hook, '-x', 'none', b.libs.delayLib]);
+      mingw([
+        '-shared',
+        '-static',
+        '-s',
+        '-o',
+        out,
+        '-DNAPI_VERSION=8',
+        `-I${include}`,
+        '-x',
+        'c',
+        fixture('first-call-double.c'),
+        ...hook,
+        '-x',
+        'none',
+        b.libs.delayLib,
+      ]);
       return out;
     };
     const exe = renamedHost(t, 'Longhaul.exe');

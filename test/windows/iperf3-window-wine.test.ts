@@ -46,8 +46,10 @@ async function listening(port: number, ms: number): Promise<void> {
 async function serve(t: Parameters<typeof laneReady>[0], window: string | null): Promise<{ result: LonghaulResult; wscales: number[]; stdout: string }> {
   const dir = resultsDirWithSpaces(t);
   const port = await freePort();
-  const server = runWindowsNode(['bin/longhaul.js', 'listen', '--iperf3', '--port', String(port), '--bind', '127.0.0.1', '--once'],
-    { timeoutMs: 90_000, env: { LONGHAUL_DATA_DIR: dir.win } });
+  const server = runWindowsNode(['bin/longhaul.js', 'listen', '--iperf3', '--port', String(port), '--bind', '127.0.0.1', '--once'], {
+    timeoutMs: 90_000,
+    env: { LONGHAUL_DATA_DIR: dir.win },
+  });
   await listening(port, 60_000);
   const client = runIperf3(['-c', '127.0.0.1', '-p', String(port), '-t', '3', '-P', '2', ...(window ? ['-w', window] : []), '-J'], 60_000);
   // The streams' ends on the server side, with the receive window scale each chose at its handshake.
@@ -68,24 +70,28 @@ async function serve(t: Parameters<typeof laneReady>[0], window: string | null):
   return { result, wscales: [...wscales.values()], stdout: s.stdout };
 }
 
-describe('iperf3 server under Wine (Windows build): the client\'s -w', { timeout: 600_000 }, () => {
-  it('-w 8K is set on the server\'s stream ends before their handshake and recorded as applied', { skip: HAVE_IPERF3 ? false : 'no /usr/bin/iperf3' }, async (t) => {
-    if (!laneReady(t)) return;
-    const free = await serve(t, null);
-    const w = await serve(t, '8K');
-    assert.equal(w.result.window.requestedBytes, 8192);
-    const ends = w.result.streams.map((x) => ({ id: x.id, e: x.receive! }));
-    assert.equal(ends.length, 2);
-    for (const { id, e } of ends) {
-      assert.equal(e.io, 'native', `stream ${id}: the addon's Winsock loop`);
-      assert.equal(e.socket?.requestedBytes, 8192, `stream ${id}`);
-      assert.equal(e.socket?.appliedBeforeHandshake, true, `stream ${id}: ${JSON.stringify(e.socket?.unavailable)}`);
-      assert.equal(e.socket?.rcvBufBytes, 8192, `stream ${id}: effective SO_RCVBUF`);
-      assert.equal(e.socket?.sndBufBytes, 8192, `stream ${id}: effective SO_SNDBUF`);
-    }
-    // The kernel's view: with 8 KiB set before listen() the streams' receive window scale is smaller than without.
-    console.log(`# server-side receive wscale: no -w ${free.wscales.join(', ')}; -w 8K ${w.wscales.join(', ')}`);
-    assert.ok(free.wscales.length === 2 && w.wscales.length === 2, `ss saw the server's stream ends (${free.wscales}; ${w.wscales})`);
-    assert.ok(Math.max(...w.wscales) < Math.min(...free.wscales), `wscale with -w 8K (${w.wscales}) below the default (${free.wscales})`);
-  });
+describe("iperf3 server under Wine (Windows build): the client's -w", { timeout: 600_000 }, () => {
+  it(
+    "-w 8K is set on the server's stream ends before their handshake and recorded as applied",
+    { skip: HAVE_IPERF3 ? false : 'no /usr/bin/iperf3' },
+    async (t) => {
+      if (!laneReady(t)) return;
+      const free = await serve(t, null);
+      const w = await serve(t, '8K');
+      assert.equal(w.result.window.requestedBytes, 8192);
+      const ends = w.result.streams.map((x) => ({ id: x.id, e: x.receive! }));
+      assert.equal(ends.length, 2);
+      for (const { id, e } of ends) {
+        assert.equal(e.io, 'native', `stream ${id}: the addon's Winsock loop`);
+        assert.equal(e.socket?.requestedBytes, 8192, `stream ${id}`);
+        assert.equal(e.socket?.appliedBeforeHandshake, true, `stream ${id}: ${JSON.stringify(e.socket?.unavailable)}`);
+        assert.equal(e.socket?.rcvBufBytes, 8192, `stream ${id}: effective SO_RCVBUF`);
+        assert.equal(e.socket?.sndBufBytes, 8192, `stream ${id}: effective SO_SNDBUF`);
+      }
+      // The kernel's view: with 8 KiB set before listen() the streams' receive window scale is smaller than without.
+      console.log(`# server-side receive wscale: no -w ${free.wscales.join(', ')}; -w 8K ${w.wscales.join(', ')}`);
+      assert.ok(free.wscales.length === 2 && w.wscales.length === 2, `ss saw the server's stream ends (${free.wscales}; ${w.wscales})`);
+      assert.ok(Math.max(...w.wscales) < Math.min(...free.wscales), `wscale with -w 8K (${w.wscales}) below the default (${free.wscales})`);
+    },
+  );
 });

@@ -23,7 +23,13 @@ describe('reading binding.gyp for Windows', () => {
 
   it('folds the matching branch of a condition in, and the else branch of the others', () => {
     const s = resolveSettings(
-      { sources: ['a.cc'], conditions: [["OS=='win'", { sources: ['w.cc'], libraries: ['ws2_32.lib'] }], ["OS=='mac'", { sources: ['m.cc'] }, { defines: ['NOT_MAC'] }]] },
+      {
+        sources: ['a.cc'],
+        conditions: [
+          ["OS=='win'", { sources: ['w.cc'], libraries: ['ws2_32.lib'] }],
+          ["OS=='mac'", { sources: ['m.cc'] }, { defines: ['NOT_MAC'] }],
+        ],
+      },
       'win',
     );
     assert.deepEqual(s, { sources: ['a.cc', 'w.cc'], libraries: ['ws2_32.lib'], defines: ['NOT_MAC'] });
@@ -31,13 +37,19 @@ describe('reading binding.gyp for Windows', () => {
 
   it('reads the addon target: every source, NAPI_VERSION, ws2_32, and node-addon-api without exceptions', () => {
     const t = readGypTarget(path.join(REPO, 'native', 'binding.gyp'), 'longhaul_native', 'win');
-    assert.ok(t.sources.some((s) => s.endsWith(path.join('native', 'src', 'addon.cc'))), t.sources.join());
+    assert.ok(
+      t.sources.some((s) => s.endsWith(path.join('native', 'src', 'addon.cc'))),
+      t.sources.join(),
+    );
     assert.ok(t.sources.some((s) => s.endsWith('socket_win.cc')));
     assert.ok(t.defines.includes('NAPI_VERSION=8'), t.defines.join());
     assert.ok(t.defines.includes('NODE_ADDON_API_DISABLE_CPP_EXCEPTIONS'), t.defines.join());
     assert.ok(t.cxxFlags.includes('-fno-exceptions'), t.cxxFlags.join());
     assert.deepEqual(t.libraries, ['ws2_32']);
-    assert.ok(t.includeDirs.some((d) => d.endsWith(path.join('node_modules', 'node-addon-api'))), t.includeDirs.join());
+    assert.ok(
+      t.includeDirs.some((d) => d.endsWith(path.join('node_modules', 'node-addon-api'))),
+      t.includeDirs.join(),
+    );
   });
 });
 
@@ -73,7 +85,7 @@ describe('Wine path mapping', () => {
     assert.throws(() => toWindowsPath('relative/path'), /absolute/);
   });
 
-  it('maps C:\\ into the lane\'s prefix', () => {
+  it("maps C:\\ into the lane's prefix", () => {
     assert.equal(toLinuxPath('C:\\users\\me\\My Results\\r.json'), path.join(prefixDir(), 'drive_c', 'users', 'me', 'My Results', 'r.json'));
     assert.equal(toLinuxPath('c:\\'), path.join(prefixDir(), 'drive_c'));
     assert.throws(() => toLinuxPath('D:\\x'), /only C: and Z:/);

@@ -45,10 +45,15 @@ describe('longhaul loopback under Wine', { timeout: 240_000 }, () => {
     }
     assert.equal(r.total.bytes, TOTAL);
     assert.equal(r.total.sentBytes, TOTAL);
-    assert.equal(r.intervals.reduce((sum, i) => sum + (i.receivedBytes ?? 0), 0), TOTAL);
+    assert.equal(
+      r.intervals.reduce((sum, i) => sum + (i.receivedBytes ?? 0), 0),
+      TOTAL,
+    );
     assert.ok(r.total.bitsPerSecond && r.total.bitsPerSecond > 0);
 
     const io = r.streams.map((s) => `stream ${s.id}: send ${s.send!.io}, receive ${s.receive!.io}`).join('; ');
-    t.diagnostic(`${(r.total.bitsPerSecond! / 1e9).toFixed(2)} Gbit/s wall-clock (${(r.total.streamSumBitsPerSecond! / 1e9).toFixed(2)} per-stream sum) in ${(run.ms / 1000).toFixed(1)} s under Wine; ${io}; window: ${r.window.note ?? r.window.applied}`);
+    t.diagnostic(
+      `${(r.total.bitsPerSecond! / 1e9).toFixed(2)} Gbit/s wall-clock (${(r.total.streamSumBitsPerSecond! / 1e9).toFixed(2)} per-stream sum) in ${(run.ms / 1000).toFixed(1)} s under Wine; ${io}; window: ${r.window.note ?? r.window.applied}`,
+    );
   });
 });

@@ -49,12 +49,13 @@ describe('seed 000 on the Windows build: -w 8760 over a 1.3 s RTT link', { skip:
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('the Windows receiver\'s window, set before its SYN, holds the Linux sender to window / RTT, and the verdict says so', async (t) => {
+  it("the Windows receiver's window, set before its SYN, holds the Linux sender to window / RTT, and the verdict says so", async (t) => {
     if (!laneReady(t)) return;
     await stopWine(); // a wineserver started outside A would create A's sockets in the root namespace
     const trust = process.env.LONGHAUL_TRUST_DIR ?? path.join(dir, 'trust');
     const listener = link!.spawnInB(process.execPath, [path.join(PROJECT_DIR, 'bin', 'longhaul.js'), 'listen', '--port', '0', '--once', '--no-advertise'], {
-      stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LONGHAUL_TRUST_DIR: trust },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, LONGHAUL_TRUST_DIR: trust },
     });
     const listenerDone = new Promise<void>((resolve) => listener.once('close', () => resolve()));
     try {
@@ -62,10 +63,15 @@ describe('seed 000 on the Windows build: -w 8760 over a 1.3 s RTT link', { skip:
       const json = path.join(dir, 'seed wine.json');
       const out = openSync(path.join(dir, 'out'), 'w');
       const err = openSync(path.join(dir, 'err'), 'w');
-      const controller = link!.spawnInA('wine', [nodeExePath(), 'bin/longhaul.js', 'run', `${link!.bAddr}:${port}`, '-R', '-w', '8760', '-t', String(SECONDS), '--json', toWindowsPath(json)], {
-        cwd: PROJECT_DIR, stdio: ['ignore', out, err],
-        env: { ...process.env, ...wineEnv(), PREBUILDS_ONLY: '1', LONGHAUL_TRUST_DIR: toWindowsPath(trust) },
-      });
+      const controller = link!.spawnInA(
+        'wine',
+        [nodeExePath(), 'bin/longhaul.js', 'run', `${link!.bAddr}:${port}`, '-R', '-w', '8760', '-t', String(SECONDS), '--json', toWindowsPath(json)],
+        {
+          cwd: PROJECT_DIR,
+          stdio: ['ignore', out, err],
+          env: { ...process.env, ...wineEnv(), PREBUILDS_ONLY: '1', LONGHAUL_TRUST_DIR: toWindowsPath(trust) },
+        },
+      );
       closeSync(out);
       closeSync(err);
       const code = await within(new Promise<number | null>((r) => controller.once('exit', (c) => r(c))), (SECONDS + 60) * 1000, 'the Windows controller');
@@ -75,9 +81,9 @@ describe('seed 000 on the Windows build: -w 8760 over a 1.3 s RTT link', { skip:
       const s = r.streams[0]!;
       assert.equal(r.partial, false, r.partialReason ?? '');
       assert.equal(s.receive?.side, 'controller');
-      assert.equal(s.receive?.io, 'native', 'the Windows end received on the addon\'s Winsock loop');
+      assert.equal(s.receive?.io, 'native', "the Windows end received on the addon's Winsock loop");
       assert.equal(s.receive?.socket?.appliedBeforeHandshake, true, JSON.stringify(s.receive?.socket));
-      assert.equal(s.receive?.socket?.rcvBufBytes, 8760, 'the Windows end\'s SO_RCVBUF as Windows reports it');
+      assert.equal(s.receive?.socket?.rcvBufBytes, 8760, "the Windows end's SO_RCVBUF as Windows reports it");
       // The Linux sender's view of the Windows receiver's window, and its RTT.
       const tcp = (s.send?.tcp ?? []).filter((x) => x.sndWndBytes !== null && x.rttUs !== null);
       assert.ok(tcp.length >= 5, `the Linux sender's TCP_INFO series (${tcp.length} readings)`);
@@ -86,10 +92,12 @@ describe('seed 000 on the Windows build: -w 8760 over a 1.3 s RTT link', { skip:
       const rttS = mid.map((x) => x.rttUs!).sort((a, b) => a - b)[Math.floor(mid.length / 2)]! / 1e6;
       const model = (wnd * 8) / rttS;
       const got = s.bitsPerSecond ?? 0;
-      t.diagnostic(`Windows SO_RCVBUF 8,760 B -> window the Linux sender saw ${wnd} B; RTT ${rttS.toFixed(3)} s; ` +
-        `measured ${(got / 1e3).toFixed(1)} kbit/s vs window/RTT ${(model / 1e3).toFixed(1)} kbit/s (ratio ${(got / model).toFixed(3)}); ` +
-        `vs 8,760 B / RTT ${((8760 * 8) / rttS / 1e3).toFixed(1)} kbit/s; verdict: ${r.diagnosis?.[0]?.sentence ?? 'none'} ` +
-        `${JSON.stringify(r.diagnosis?.[0]?.numbers)}; last sender reading ${JSON.stringify(s.send?.tcp?.at(-1))}; stream ${s.seconds} s, first/last ${s.receive?.firstT}/${s.receive?.lastT}`);
+      t.diagnostic(
+        `Windows SO_RCVBUF 8,760 B -> window the Linux sender saw ${wnd} B; RTT ${rttS.toFixed(3)} s; ` +
+          `measured ${(got / 1e3).toFixed(1)} kbit/s vs window/RTT ${(model / 1e3).toFixed(1)} kbit/s (ratio ${(got / model).toFixed(3)}); ` +
+          `vs 8,760 B / RTT ${((8760 * 8) / rttS / 1e3).toFixed(1)} kbit/s; verdict: ${r.diagnosis?.[0]?.sentence ?? 'none'} ` +
+          `${JSON.stringify(r.diagnosis?.[0]?.numbers)}; last sender reading ${JSON.stringify(s.send?.tcp?.at(-1))}; stream ${s.seconds} s, first/last ${s.receive?.firstT}/${s.receive?.lastT}`,
+      );
       assert.ok(wnd <= 4 * 8760, `the window the sender saw (${wnd} B) follows the 8,760 B asked for, not autotuning`);
       assert.ok(rttS > 1.25 && rttS < 1.6, `RTT ${rttS} s`);
       // The whole run includes the handshake's first window: ±20 % of window/RTT.

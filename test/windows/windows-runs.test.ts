@@ -26,15 +26,35 @@ function readResult(file: string): LonghaulResult {
 
 /** Every stream end of a result, with a name for messages. */
 function ends(r: LonghaulResult) {
-  return r.streams.flatMap((s) => [{ name: `stream ${s.id} send`, e: s.send! }, { name: `stream ${s.id} receive`, e: s.receive! }]);
+  return r.streams.flatMap((s) => [
+    { name: `stream ${s.id} send`, e: s.send! },
+    { name: `stream ${s.id} receive`, e: s.receive! },
+  ]);
 }
 
 describe('Longhaul under Wine (Windows build)', { timeout: 600_000 }, () => {
   it('-w 8K: applied before the handshake on all four stream ends, and the kernel holds the run to a fraction of the unwindowed one', async (t) => {
     if (!laneReady(t)) return;
     const dir = resultsDirWithSpaces(t);
-    const run = (name: string, extra: string[]) => runWindowsNode(['bin/longhaul.js', 'loopback', '-P', '2', '-t', '4', ...extra,
-      '--json', `${dir.win}\\${name}.json`, '--csv', `${dir.win}\\${name}.csv`, '--log', `${dir.win}\\${name} log.txt`], { timeoutMs: 120_000 });
+    const run = (name: string, extra: string[]) =>
+      runWindowsNode(
+        [
+          'bin/longhaul.js',
+          'loopback',
+          '-P',
+          '2',
+          '-t',
+          '4',
+          ...extra,
+          '--json',
+          `${dir.win}\\${name}.json`,
+          '--csv',
+          `${dir.win}\\${name}.csv`,
+          '--log',
+          `${dir.win}\\${name} log.txt`,
+        ],
+        { timeoutMs: 120_000 },
+      );
     const free = await run('no window', []);
     assert.equal(free.code, 0, `no window: exit ${free.code}\n${free.stdout}\n${free.stderr}`);
     // --mss rides along: Wine (like Windows) refuses TCP_MAXSEG, which must be reported, not ignored, and must not stop the run.
@@ -57,8 +77,10 @@ describe('Longhaul under Wine (Windows build)', { timeout: 600_000 }, () => {
       assert.equal(e.socket?.sndBufBytes, 8192, `${name}: effective SO_SNDBUF`);
     }
     for (const { name, e } of ends(a)) assert.equal(e.io, 'native', `no window, ${name}`);
-    assert.ok(w.total.bytes * 3 <= a.total.bytes,
-      `-w 8K moved ${w.total.bytes} B, the same run without -w ${a.total.bytes} B: the window must cut it to a third or less`);
+    assert.ok(
+      w.total.bytes * 3 <= a.total.bytes,
+      `-w 8K moved ${w.total.bytes} B, the same run without -w ${a.total.bytes} B: the window must cut it to a third or less`,
+    );
     // What Wine does not give is named, with Wine as the reason, on both sides; nothing is made up.
     for (const side of ['controller', 'responder'] as const) {
       const tcp = (w.unavailable ?? []).find((u) => u.side === side && u.field === 'tcp');
@@ -88,7 +110,10 @@ describe('Longhaul under Wine (Windows build)', { timeout: 600_000 }, () => {
     const fdOut = openSync(out, 'w');
     const fdErr = openSync(`${out}.err`, 'w');
     const child = spawn('wine', [nodeExePath(), 'bin/longhaul.js', 'loopback', '-t', '60', '--json', `${dir.win}\\stopped run.json`], {
-      cwd: PROJECT_DIR, env: { ...process.env, ...wineEnv(), PREBUILDS_ONLY: '1' }, stdio: ['ignore', fdOut, fdErr], detached: true,
+      cwd: PROJECT_DIR,
+      env: { ...process.env, ...wineEnv(), PREBUILDS_ONLY: '1' },
+      stdio: ['ignore', fdOut, fdErr],
+      detached: true,
     });
     closeSync(fdOut);
     closeSync(fdErr);
@@ -119,14 +144,17 @@ describe('Longhaul under Wine (Windows build)', { timeout: 600_000 }, () => {
     assert.ok(r.total.seconds !== null && r.total.seconds < 50, `the run ended at the stop, not at -t 60 (${r.total.seconds} s)`);
   });
 
-  it('the identity and peers live under %LOCALAPPDATA%\\Longhaul\\trust, protected by the folder\'s ACL', async (t) => {
+  it("the identity and peers live under %LOCALAPPDATA%\\Longhaul\\trust, protected by the folder's ACL", async (t) => {
     if (!laneReady(t)) return;
     const run = await runWindowsNode(['bin/longhaul.js', 'peers', '--json'], { timeoutMs: 60_000, env: { LONGHAUL_TRUST_DIR: '' } });
     assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
     const trust = toLinuxPath(`${windowsUserDir()}\\AppData\\Local\\Longhaul\\trust`);
     assert.ok(existsSync(trust), `trust folder at ${trust}`);
     const files = readdirSync(trust);
-    assert.ok(files.some((f) => /identity/.test(f)), `identity created: ${files.join(', ')}`);
+    assert.ok(
+      files.some((f) => /identity/.test(f)),
+      `identity created: ${files.join(', ')}`,
+    );
     // Either the ACL was set (marker) or the CLI said why it kept the inherited (profile) ACL.
     assert.ok(files.includes('windows-acl.txt') || /ACL|icacls/i.test(run.stderr), `ACL: ${files.join(', ')}\n${run.stderr}`);
     t.diagnostic(`trust folder: ${files.join(', ')}; stderr: ${run.stderr.trim().slice(0, 300)}`);

@@ -103,7 +103,10 @@ export async function runWine(exe: string, args: string[], opts: WineRunOptions 
   killGroup(child.pid);
   if (timedOut) await stopWine();
   const run: WineRun = {
-    code, signal, timedOut, ms: performance.now() - started,
+    code,
+    signal,
+    timedOut,
+    ms: performance.now() - started,
     stdout: readFileSync(outFile, 'utf8'),
     stderr: readFileSync(errFile, 'utf8'),
   };
@@ -223,11 +226,14 @@ async function acquireLane(ms: number): Promise<void> {
  */
 export function useWindowsLane(waitMs = 600_000): void {
   let held = false;
-  before(async () => {
-    if (laneMissingReason()) return;
-    await acquireLane(waitMs);
-    held = true;
-  }, { timeout: waitMs + 10_000 });
+  before(
+    async () => {
+      if (laneMissingReason()) return;
+      await acquireLane(waitMs);
+      held = true;
+    },
+    { timeout: waitMs + 10_000 },
+  );
   after(async () => {
     if (!held) return;
     await stopWine();

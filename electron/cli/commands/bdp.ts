@@ -27,10 +27,12 @@ export function register(program: Command): void {
       if (flags.rate === undefined && flags.window === undefined) {
         throw new ArgumentError('give --rate (to get the window needed) or --window (to get the rate ceiling), or both');
       }
-      process.stdout.write(formatBdpReport({
-        rttSeconds,
-        rateBitsPerSec: flags.rate === undefined ? undefined : positive(parseRate(flags.rate, '--rate'), '--rate', flags.rate),
-        windowBytes: flags.window === undefined ? undefined : positive(parseSize(flags.window, '--window'), '--window', flags.window),
-      }));
+      process.stdout.write(
+        formatBdpReport({
+          rttSeconds,
+          rateBitsPerSec: flags.rate === undefined ? undefined : positive(parseRate(flags.rate, '--rate'), '--rate', flags.rate),
+          windowBytes: flags.window === undefined ? undefined : positive(parseSize(flags.window, '--window'), '--window', flags.window),
+        }),
+      );
     });
 }

@@ -65,7 +65,6 @@ function port(v: string): number {
   return Number(v);
 }
 
-
 export function register(program: Command): void {
   program
     .command('listen')
@@ -75,7 +74,10 @@ export function register(program: Command): void {
     .option('-B, --bind <addr>', 'listen on this address only (default: all)')
     .option('-1, --once', 'serve one run, then exit (exit code 1 if it failed)')
     .addOption(new Option('--workers <n>', 'data worker processes per role').argParser(intIn(1, 64, 'workers')).hideHelp())
-    .option('--pairing-code <code>', 'accept one pairing with this code instead of a random one (scripts); other users of this PC can read it in `ps`: prefer $LONGHAUL_PAIRING_CODE or --pairing-code-file')
+    .option(
+      '--pairing-code <code>',
+      'accept one pairing with this code instead of a random one (scripts); other users of this PC can read it in `ps`: prefer $LONGHAUL_PAIRING_CODE or --pairing-code-file',
+    )
     .option('--pairing-code-file <file>', 'read the pairing code from this file (keep it readable by you only)')
     .option('--no-pairing', 'accept no pairing: only PCs paired before may run tests')
     .option('--max-streams <n>', `most streams a controller may ask for (default ${DEFAULT_RESPONDER_LIMITS.maxStreams})`, positive)
@@ -97,7 +99,7 @@ export function register(program: Command): void {
       const listenPort = flags.port ?? DEFAULT_PORT;
       const code = givenCode(flags);
       const trust = await loadCliTrust();
-      const security = new ResponderSecurity({ identity: trust.identity, peers: trust.peers, pairingCode: flags.pairing ? code ?? null : null });
+      const security = new ResponderSecurity({ identity: trust.identity, peers: trust.peers, pairingCode: flags.pairing ? (code ?? null) : null });
       if (flags.pairing && !code) security.openPairing();
       const responder = new Responder({ port: listenPort, host: flags.bind, maxWorkersPerRole: flags.workers, security, limits });
       let addr;
@@ -118,7 +120,9 @@ export function register(program: Command): void {
       process.stdout.write(`This PC is ${trust.identity.name}, fingerprint ${shortFingerprint(trust.identity.fingerprint)}\n`);
       const showCode = (): void => {
         if (!security.pairingCode) return;
-        process.stdout.write(`Pairing code: ${formatCode(security.pairingCode)} (one use). To pair, on the other PC run: longhaul pair ${target}${portTail} --code ${formatCode(security.pairingCode)}\n`);
+        process.stdout.write(
+          `Pairing code: ${formatCode(security.pairingCode)} (one use). To pair, on the other PC run: longhaul pair ${target}${portTail} --code ${formatCode(security.pairingCode)}\n`,
+        );
       };
       showCode();
       process.stdout.write(`Paired PCs run: longhaul run ${target}${portTail}\n`);

@@ -20,10 +20,14 @@ type LoopbackFlags = RunFlags & Omit<LinkFlags, 'window'> & { bypassAt?: string 
 export function register(program: Command): void {
   const cmd = program
     .command('loopback')
-    .description('responder and controller both on this PC (127.0.0.1), in separate processes: a first try and a smoke test; ' +
-      'with --link (or link flags) the run goes through the link-emulator proxy, whose emulated window is --window');
-  addLinkOptions(addRunOptions(cmd), { presetFlag: '--link', window: false })
-    .option('--bypass-at <times>', 'switch the link bypass on, off, on… at these run times, e.g. 3s,6s');
+    .description(
+      'responder and controller both on this PC (127.0.0.1), in separate processes: a first try and a smoke test; ' +
+        'with --link (or link flags) the run goes through the link-emulator proxy, whose emulated window is --window',
+    );
+  addLinkOptions(addRunOptions(cmd), { presetFlag: '--link', window: false }).option(
+    '--bypass-at <times>',
+    'switch the link bypass on, off, on… at these run times, e.g. 3s,6s',
+  );
   cmd.action(async (flags: LoopbackFlags) => {
     const params = runParamsFromFlags(flags);
     const { window: _runWindow, ...linkFlags } = flags;
@@ -50,8 +54,15 @@ export function register(program: Command): void {
         for (const line of describeLink(link.spec, link.preset)) process.stdout.write(line + '\n');
       }
       const { code } = await executeRun({
-        host: '127.0.0.1', port: proxy?.port ?? responder.port, params, jsonFile: flags.json, maxWorkersPerRole: flags.workers,
-        reports, link: proxy?.hook(bypassAt), security, pathRateBitsPerSec: flags.pathRate ?? null,
+        host: '127.0.0.1',
+        port: proxy?.port ?? responder.port,
+        params,
+        jsonFile: flags.json,
+        maxWorkersPerRole: flags.workers,
+        reports,
+        link: proxy?.hook(bypassAt),
+        security,
+        pathRateBitsPerSec: flags.pathRate ?? null,
       });
       for (const b of proxy?.bypassToggles ?? []) process.stdout.write(`bypass ${b.bypass ? 'on ' : 'off'} at ${b.t.toFixed(3)} s\n`);
       const loss = proxy?.modelledLoss;

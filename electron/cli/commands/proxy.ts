@@ -87,9 +87,9 @@ export function register(program: Command): void {
         else if (m.type === 'forward') {
           proxy.forward(m.targetPort).then(
             (p) => tell({ type: 'forwarding', targetPort: m.targetPort, port: p, error: null }),
-            (err) => tell({ type: 'forwarding', targetPort: m.targetPort, port: null, error: describeError(err).message }));
-        }
-        else if (m.type === 'configure') {
+            (err) => tell({ type: 'forwarding', targetPort: m.targetPort, port: null, error: describeError(err).message }),
+          );
+        } else if (m.type === 'configure') {
           try {
             proxy.configure(parseLinkSpec(m.link));
           } catch (err) {

@@ -25,7 +25,9 @@ interface ReportFlags {
 export function register(program: Command): void {
   program
     .command('report')
-    .description('re-render a saved result (--json FILE of a run) as the receiver console log, a ttcp line, CSV, JSON or a self-contained HTML report; a multi-peer run\'s file as every peer\'s and the aggregate\'s')
+    .description(
+      "re-render a saved result (--json FILE of a run) as the receiver console log, a ttcp line, CSV, JSON or a self-contained HTML report; a multi-peer run's file as every peer's and the aggregate's",
+    )
     .requiredOption('--from <file>', 'a longhaul.result/1, longhaul.group/1 or longhaul.sweep/1 JSON file (a sweep: --format html, csv or json)')
     .addOption(new Option('-f, --format <format>', 'output format').choices(REPORT_FORMATS).default('console'))
     .option('-o, --out <file>', 'write to this file instead of the terminal')
@@ -35,9 +37,12 @@ export function register(program: Command): void {
       try {
         checkOutputFiles([{ flag: '--out', path: flags.out }]);
         const doc = await readSavedDocument(flags.from);
-        text = doc.kind === 'group' ? [renderGroupReport(doc.group, flags.format)]
-          : doc.kind === 'sweep' ? [renderSweepReport(parseSweep(doc.value, flags.from), flags.format)]
-          : renderReportPieces(doc.result, flags.format);
+        text =
+          doc.kind === 'group'
+            ? [renderGroupReport(doc.group, flags.format)]
+            : doc.kind === 'sweep'
+              ? [renderSweepReport(parseSweep(doc.value, flags.from), flags.format)]
+              : renderReportPieces(doc.result, flags.format);
       } catch (err) {
         const e = describeError(err);
         process.stderr.write(`longhaul: ${e.code}: ${e.message}\n`);

@@ -13,8 +13,10 @@ import { addRunOptions, parseHostPort, runParamsFromFlags, type RunFlags } from 
 export function register(program: Command): void {
   const cmd = program
     .command('run')
-    .description('run a test against a paired responder (another PC running `longhaul listen`; pair once with `longhaul pair`); '
-      + 'several responders: one run with all of them, started together (this PC sends to all; -R: all send to this PC; --bidir: both)')
+    .description(
+      'run a test against a paired responder (another PC running `longhaul listen`; pair once with `longhaul pair`); ' +
+        'several responders: one run with all of them, started together (this PC sends to all; -R: all send to this PC; --bidir: both)',
+    )
     .argument('<host[:port]...>', `the responder(s), e.g. 192.168.1.20 or lab-pc:${DEFAULT_PORT}`);
   cmd.option('--iperf3', `the partner runs iperf3 -s (no pairing: an iperf3 server has none); port ${IPERF3_DEFAULT_PORT} unless given`);
   addRunOptions(cmd).action(async (targets: string[], flags: RunFlags & { iperf3?: boolean }) => {
@@ -36,7 +38,16 @@ export function register(program: Command): void {
       const reports = openRunReports(flags, params, flags.json);
       if (!reports) return;
       const security = await loadCliTrust();
-      const { code } = await executeRun({ host, port, params, jsonFile: flags.json, maxWorkersPerRole: flags.workers, reports, security, pathRateBitsPerSec: flags.pathRate ?? null });
+      const { code } = await executeRun({
+        host,
+        port,
+        params,
+        jsonFile: flags.json,
+        maxWorkersPerRole: flags.workers,
+        reports,
+        security,
+        pathRateBitsPerSec: flags.pathRate ?? null,
+      });
       process.exitCode = code;
       return;
     }
@@ -49,7 +60,11 @@ export function register(program: Command): void {
     if (!checkGroupFiles({ jsonFile: flags.json, flags })) return;
     const security = await loadCliTrust();
     const { code } = await executeGroupRun({
-      peers: hosts.map((h) => ({ ...h, security })), params, jsonFile: flags.json, flags, maxWorkersPerRole: flags.workers,
+      peers: hosts.map((h) => ({ ...h, security })),
+      params,
+      jsonFile: flags.json,
+      flags,
+      maxWorkersPerRole: flags.workers,
     });
     process.exitCode = code;
   });

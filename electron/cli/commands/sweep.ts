@@ -27,7 +27,8 @@ import { itemAt } from '../../contract/present.js';
 async function openSweep(target: string | undefined, flags: SweepFlags): Promise<{ file: SweepFile; jsonPath: string }> {
   if (flags.resume !== undefined) {
     const given = PLAN_FLAGS.filter((k) => flags[k] !== undefined);
-    if (target !== undefined || given.length) throw new ArgumentError(`--resume: the plan comes from the file; leave out ${target !== undefined ? 'HOST' : `--${given[0]}`}`, '--resume');
+    if (target !== undefined || given.length)
+      throw new ArgumentError(`--resume: the plan comes from the file; leave out ${target !== undefined ? 'HOST' : `--${given[0]}`}`, '--resume');
     if (flags.json !== undefined) throw new ArgumentError('--resume: the sweep is saved back into the file it resumes; leave out --json', '--json');
     return { file: await readSweepFile(flags.resume), jsonPath: flags.resume };
   }
@@ -47,8 +48,10 @@ async function targetFor(file: SweepFile): Promise<RunTarget> {
 export function register(program: Command): void {
   const cmd = program
     .command('sweep')
-    .description('many runs over lists of settings (window, buffer, streams, MSS, direction, link, path), each repeated, ' +
-      'saved after every run; --resume FILE runs only what is missing (docs/sweeps.md)')
+    .description(
+      'many runs over lists of settings (window, buffer, streams, MSS, direction, link, path), each repeated, ' +
+        'saved after every run; --resume FILE runs only what is missing (docs/sweeps.md)',
+    )
     .argument('[host[:port]]', `a paired responder, e.g. 192.168.1.20 or lab-pc:${DEFAULT_PORT} (or --loopback)`);
   addSweepOptions(cmd).action(async (target: string | undefined, flags: SweepFlags) => {
     let opened: { file: SweepFile; jsonPath: string };
@@ -83,9 +86,11 @@ export function register(program: Command): void {
     stopListening();
     process.stdout.write('\n' + cellTable(final));
     const owed = runner.queue.length;
-    process.stdout.write(`Sweep written to ${jsonPath}${flags.csv ? ` and ${flags.csv}` : ''}: ${final.runs.length} runs` +
-      (owed ? `, ${owed} still owed: longhaul sweep --resume ${jsonPath}` : ', complete') + '\n');
+    process.stdout.write(
+      `Sweep written to ${jsonPath}${flags.csv ? ` and ${flags.csv}` : ''}: ${final.runs.length} runs` +
+        (owed ? `, ${owed} still owed: longhaul sweep --resume ${jsonPath}` : ', complete') +
+        '\n',
+    );
     process.exitCode = final.complete && runner.state === 'done' ? EXIT_OK : EXIT_RUN_FAILED;
   });
 }
-

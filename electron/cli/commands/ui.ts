@@ -36,7 +36,9 @@ export function register(program: Command): void {
       process.send?.({ type: 'ui', url: server.url, port: server.port });
       if (flags.open) {
         const { default: open } = await import('open');
-        await open(server.url).catch((err: unknown) => process.stderr.write(`longhaul: could not open a browser (${describeError(err).message}); open the URL above yourself\n`));
+        await open(server.url).catch((err: unknown) =>
+          process.stderr.write(`longhaul: could not open a browser (${describeError(err).message}); open the URL above yourself\n`),
+        );
       }
       // Ctrl-C, Ctrl-Break, a closed console window, SIGTERM (or, started by another process, its exit):
       // closing saves a run in progress as a partial result.

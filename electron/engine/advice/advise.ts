@@ -25,7 +25,11 @@ const WINDOW_SHARE = 0.5;
 /** Which OS topics a diagnosis calls for, and on which end. */
 function topicsFor(d: Diagnosis, r: LonghaulResult, need: AdviceNeed): [OsTopic, 'sender' | 'receiver'][] {
   const n = d.numbers;
-  if (d.verdict === 'mss-limited') return [['mss', 'sender'], ['mss', 'receiver']];
+  if (d.verdict === 'mss-limited')
+    return [
+      ['mss', 'sender'],
+      ['mss', 'receiver'],
+    ];
   if (d.verdict !== 'window-limited') return [];
   const sndbuf = (n.sndbufLimitedShare ?? 0) >= WINDOW_SHARE && (n.sndbufLimitedShare ?? 0) > (n.rwndLimitedShare ?? 0);
   const out: [OsTopic, 'sender' | 'receiver'][] = [sndbuf ? ['send-buffer', 'sender'] : ['receive-window', 'receiver']];
@@ -56,7 +60,10 @@ function requestLine(asked: number, need: AdviceNeed): AdviceLine {
   return {
     setting: "Longhaul's --window (set on every stream end's socket, which turns the OS's autotuning off for it)",
     currentValue: `${groupDigits(asked)} bytes`,
-    neededValue: need.windowBytes !== null ? `at least ${groupDigits(need.windowBytes)} bytes per stream` : need.bytesPerMbit.toLocaleString('en-US') + ' bytes per Mbit/s wanted (the path\'s rate is unknown: give it with --path-rate)',
+    neededValue:
+      need.windowBytes !== null
+        ? `at least ${groupDigits(need.windowBytes)} bytes per stream`
+        : need.bytesPerMbit.toLocaleString('en-US') + " bytes per Mbit/s wanted (the path's rate is unknown: give it with --path-rate)",
     how: `longhaul run <partner> --window ${need.windowBytes ?? '<bytes>'}, or leave --window out so each OS autotunes within the settings below`,
     why: `This run asked for ${groupDigits(asked)} bytes: that, not the OS, held the window. Other applications get what the OS settings below allow.`,
   };
@@ -86,7 +93,17 @@ export function adviseResult(r: LonghaulResult, local: LocalSettings): Advice[] 
       // The emulator runs on the PC that wrote a loopback result.
       const own = emulatedLines(d, emulated, rtt ? neededWindowBytes(rate, rtt, streams) : null);
       const at = r.writtenBy;
-      for (const line of own.lines) out.push({ direction: d.direction, verdict: d.verdict, topic: 'link-emulator', side: at, thisPc: true, hostname: r[at].hostname, os: osFamily(r[at].os).label, ...line });
+      for (const line of own.lines)
+        out.push({
+          direction: d.direction,
+          verdict: d.verdict,
+          topic: 'link-emulator',
+          side: at,
+          thisPc: true,
+          hostname: r[at].hostname,
+          os: osFamily(r[at].os).label,
+          ...line,
+        });
       if (!own.osAdvice) continue;
     }
     if (!rtt) continue;
@@ -108,10 +125,15 @@ export function adviseResult(r: LonghaulResult, local: LocalSettings): Advice[] 
     for (const [topic, end] of topicsFor(d, r, needFor(sender))) {
       const side = sideOf(d.direction, end);
       const family = osFamily(r[side].os);
-      const lines = family.rules?.[topic]?.(needFor(side)) ?? [{
-        setting: `the ${topic.replace('-', ' ')} settings of its OS`, currentValue: null, neededValue: 'see docs/results.md, "advice", for the Linux, Windows and macOS settings',
-        how: 'unknown: the OS of this PC is not known', why: 'Advice names settings per OS; this PC did not say which it runs.',
-      }];
+      const lines = family.rules?.[topic]?.(needFor(side)) ?? [
+        {
+          setting: `the ${topic.replace('-', ' ')} settings of its OS`,
+          currentValue: null,
+          neededValue: 'see docs/results.md, "advice", for the Linux, Windows and macOS settings',
+          how: 'unknown: the OS of this PC is not known',
+          why: 'Advice names settings per OS; this PC did not say which it runs.',
+        },
+      ];
       for (const line of lines) push(side, topic, line, family.label);
     }
   }

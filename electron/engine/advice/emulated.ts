@@ -61,9 +61,12 @@ function windowLine(s: LinkSettingsInfo, neededWindow: number | null): AdviceLin
   return {
     setting: "the emulated window (loopback's --window: the bytes in flight the emulator lets through, standing for the ends' TCP windows)",
     currentValue: s.windowBytes === null ? 'not emulated' : `${groupDigits(s.windowBytes)} bytes`,
-    neededValue: neededWindow !== null ? `at least ${groupDigits(neededWindow)} bytes per stream` : 'unknown: the emulated link has no rate (give one with --rate or --path-rate)',
+    neededValue:
+      neededWindow !== null
+        ? `at least ${groupDigits(neededWindow)} bytes per stream`
+        : 'unknown: the emulated link has no rate (give one with --rate or --path-rate)',
     how: linkCommand(s, `--window ${neededWindow ?? '<bytes>'}`),
-    why: 'The emulated window held this run. On a real path the ends\' OS settings below decide the window: they are what to change there.',
+    why: "The emulated window held this run. On a real path the ends' OS settings below decide the window: they are what to change there.",
   };
 }
 
@@ -76,10 +79,15 @@ export function emulatedLines(d: Diagnosis, link: LinkInfo, neededWindow: number
   // A relay started from stage JSON has no settings to advise on: the ends' own advice stands.
   if (!s) return { lines: [], osAdvice: true };
   switch (d.verdict) {
-    case 'emulator-limited': return { lines: [emulatorLine(link)], osAdvice: false };
-    case 'link-limited': return { lines: [rateLine(s)], osAdvice: false };
-    case 'congestion-limited': return { lines: s.lossRatio > 0 ? [lossLine(s)] : [], osAdvice: false };
-    case 'window-limited': return { lines: [windowLine(s, neededWindow)], osAdvice: true };
-    default: return { lines: [], osAdvice: false };
+    case 'emulator-limited':
+      return { lines: [emulatorLine(link)], osAdvice: false };
+    case 'link-limited':
+      return { lines: [rateLine(s)], osAdvice: false };
+    case 'congestion-limited':
+      return { lines: s.lossRatio > 0 ? [lossLine(s)] : [], osAdvice: false };
+    case 'window-limited':
+      return { lines: [windowLine(s, neededWindow)], osAdvice: true };
+    default:
+      return { lines: [], osAdvice: false };
   }
 }

@@ -27,45 +27,56 @@ function triple(key: 'net.ipv4.tcp_rmem' | 'net.ipv4.tcp_wmem', what: string, n:
   const current = n.current(key);
   if (enough(maxOf(current), n, BUFFER_PER_WINDOW)) return [];
   const [lo, def] = current?.trim().split(/\s+/) ?? [];
-  return [{
-    setting: `${key} (third value: the most ${what} autotuning may use)`,
-    currentValue: current,
-    neededValue: `${neededBytes(n, BUFFER_PER_WINDOW)} as the third value (2 × the window: Linux advertises about half of its buffer)`,
-    how: `sudo sysctl -w ${key}="${lo ?? '<min>'} ${def ?? '<default>'} ${valueFor(n, BUFFER_PER_WINDOW)}"; to keep it, the same line in /etc/sysctl.d/90-longhaul.conf`,
-    why: `Applications that leave the buffers to the OS (most do) get at most this; a smaller maximum caps the window below what the path needs.`,
-  }];
+  return [
+    {
+      setting: `${key} (third value: the most ${what} autotuning may use)`,
+      currentValue: current,
+      neededValue: `${neededBytes(n, BUFFER_PER_WINDOW)} as the third value (2 × the window: Linux advertises about half of its buffer)`,
+      how: `sudo sysctl -w ${key}="${lo ?? '<min>'} ${def ?? '<default>'} ${valueFor(n, BUFFER_PER_WINDOW)}"; to keep it, the same line in /etc/sysctl.d/90-longhaul.conf`,
+      why: `Applications that leave the buffers to the OS (most do) get at most this; a smaller maximum caps the window below what the path needs.`,
+    },
+  ];
 }
 
 function cap(key: 'net.core.rmem_max' | 'net.core.wmem_max', opt: string, n: AdviceNeed): AdviceLine[] {
   const current = n.current(key);
   const value = current === null ? null : Number(current.trim());
   if (enough(value, n, BUFFER_PER_WINDOW)) return [];
-  return [{
-    setting: `${key} (the most an application may set with ${opt})`,
-    currentValue: current,
-    neededValue: `${neededBytes(n, BUFFER_PER_WINDOW)} (an application asking for the window gets twice it, within this cap)`,
-    how: `sudo sysctl -w ${key}=${valueFor(n, BUFFER_PER_WINDOW)}; to keep it, the same line in /etc/sysctl.d/90-longhaul.conf`,
-    why: `Applications that set ${opt} themselves (Longhaul's --window, iperf3 -w, ttcp -b) are held to this cap.`,
-  }];
+  return [
+    {
+      setting: `${key} (the most an application may set with ${opt})`,
+      currentValue: current,
+      neededValue: `${neededBytes(n, BUFFER_PER_WINDOW)} (an application asking for the window gets twice it, within this cap)`,
+      how: `sudo sysctl -w ${key}=${valueFor(n, BUFFER_PER_WINDOW)}; to keep it, the same line in /etc/sysctl.d/90-longhaul.conf`,
+      why: `Applications that set ${opt} themselves (Longhaul's --window, iperf3 -w, ttcp -b) are held to this cap.`,
+    },
+  ];
 }
 
 function scaling(n: AdviceNeed): AdviceLine[] {
   const current = n.current('net.ipv4.tcp_window_scaling');
   if (current?.trim() === '1') return [];
-  return [{
-    setting: 'net.ipv4.tcp_window_scaling', currentValue: current, neededValue: '1 (on)',
-    how: 'sudo sysctl -w net.ipv4.tcp_window_scaling=1 (new connections only)',
-    why: 'Without window scaling (RFC 7323) no window above 65,535 bytes can be advertised.',
-  }];
+  return [
+    {
+      setting: 'net.ipv4.tcp_window_scaling',
+      currentValue: current,
+      neededValue: '1 (on)',
+      how: 'sudo sysctl -w net.ipv4.tcp_window_scaling=1 (new connections only)',
+      why: 'Without window scaling (RFC 7323) no window above 65,535 bytes can be advertised.',
+    },
+  ];
 }
 
 function mss(n: AdviceNeed): AdviceLine[] {
-  return [{
-    setting: 'the interface MTU (ip link) and any advmss on the route (ip route)', currentValue: null,
-    neededValue: `an MTU that gives an MSS of about ${n.pathMssBytes.toLocaleString('en-US')} bytes (MTU 1,500 on Ethernet)`,
-    how: 'ip link show; ip route show; sudo ip link set dev <interface> mtu 1500',
-    why: 'Each segment carries the same headers and costs the same per-packet work: small segments waste both.',
-  }];
+  return [
+    {
+      setting: 'the interface MTU (ip link) and any advmss on the route (ip route)',
+      currentValue: null,
+      neededValue: `an MTU that gives an MSS of about ${n.pathMssBytes.toLocaleString('en-US')} bytes (MTU 1,500 on Ethernet)`,
+      how: 'ip link show; ip route show; sudo ip link set dev <interface> mtu 1500',
+      why: 'Each segment carries the same headers and costs the same per-packet work: small segments waste both.',
+    },
+  ];
 }
 
 export const LINUX_RULES: OsRules = {

@@ -60,7 +60,9 @@ export function readLocalSettings(platform: string = os.platform(), procRoot = '
   if (platform !== 'linux') return out;
   for (const key of LINUX_KEYS) {
     try {
-      out[key] = readFileSync(`${procRoot}/${key.replace(/\./g, '/')}`, 'utf8').trim().replace(/\s+/g, ' ');
+      out[key] = readFileSync(`${procRoot}/${key.replace(/\./g, '/')}`, 'utf8')
+        .trim()
+        .replace(/\s+/g, ' ');
     } catch {
       // Not readable here (a container without /proc/sys/net, a kernel without the knob): unknown.
     }

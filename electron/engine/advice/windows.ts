@@ -12,7 +12,13 @@ import { WINDOWS_AUTOTUNING_KEY } from './local-settings.js';
 import { neededBytes, type AdviceLine, type AdviceNeed, type OsRules } from './os-rules.js';
 
 /** Autotuning levels and the largest window scale shift each allows, smallest first. */
-const LEVELS: [level: string, maxShift: number][] = [['disabled', 0], ['highlyrestricted', 2], ['restricted', 4], ['normal', 8], ['experimental', 14]];
+const LEVELS: [level: string, maxShift: number][] = [
+  ['disabled', 0],
+  ['highlyrestricted', 2],
+  ['restricted', 4],
+  ['normal', 8],
+  ['experimental', 14],
+];
 
 /** The least autotuning level that lets a window of this size be advertised. */
 export function autotuningLevelFor(windowBytes: number): string {
@@ -47,10 +53,13 @@ export const WINDOWS_RULES: OsRules = {
   'send-buffer': (n) => [perApplication(n, 'SO_SNDBUF')],
   // On these versions window scaling follows the autotuning level (disabled means no scaling).
   'window-scaling': (n) => [autotuning(n)],
-  mss: (n) => [{
-    setting: 'the interface MTU (netsh interface ipv4 show subinterfaces)', currentValue: null,
-    neededValue: `an MTU that gives an MSS of about ${n.pathMssBytes.toLocaleString('en-US')} bytes (MTU 1,500 on Ethernet)`,
-    how: 'as administrator: netsh interface ipv4 set subinterface "<interface>" mtu=1500 store=persistent',
-    why: 'Each segment carries the same headers and costs the same per-packet work: small segments waste both.',
-  }],
+  mss: (n) => [
+    {
+      setting: 'the interface MTU (netsh interface ipv4 show subinterfaces)',
+      currentValue: null,
+      neededValue: `an MTU that gives an MSS of about ${n.pathMssBytes.toLocaleString('en-US')} bytes (MTU 1,500 on Ethernet)`,
+      how: 'as administrator: netsh interface ipv4 set subinterface "<interface>" mtu=1500 store=persistent',
+      why: 'Each segment carries the same headers and costs the same per-packet work: small segments waste both.',
+    },
+  ],
 };

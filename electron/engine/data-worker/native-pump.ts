@@ -12,7 +12,10 @@ export class PumpRun {
   pump: NativePump | null = null;
   running = false;
 
-  constructor(private readonly host: LoopHost, private readonly s: Stream) {}
+  constructor(
+    private readonly host: LoopHost,
+    private readonly s: Stream,
+  ) {}
 
   /** Start the loop on `fd`: null when it runs, else why it could not start. */
   start(fd: number | null, onDone: PumpDone): string | null {
@@ -20,21 +23,25 @@ export class PumpRun {
     if (!api || fd === null) return fd === null ? 'the socket has no descriptor' : 'the addon is not loaded';
     const { role, init } = this.host;
     try {
-      this.pump = api.startPump(fd, {
-        role,
-        // One write or one read of `--buffer` bytes, as the CLI promises. (Node's loop reads at most
-        // 128 KiB; the native loop does not need that cap: 2 x 1 MiB on loopback went from ~0.9 to
-        // ~1.4 x iperf3 -P 2 with 1 MiB reads, since batched reads wake the reader once per buffer.)
-        bufferBytes: init.bufferBytes,
-        ...(role === 'send' && this.s.budget !== null ? { budgetBytes: this.s.budget } : {}),
-        ...(role === 'send' && this.host.deadlineNs !== 0n ? { deadlineNs: this.host.deadlineNs } : {}),
-        // Batching holds up to ~250 µs of data in the kernel: never when the user set a window to test.
-        ...(role === 'receive' ? { batchReads: init.windowBytes === null } : {}),
-      }, (err, reason) => {
-        this.running = false;
-        this.foldTimes();
-        onDone(err, reason);
-      });
+      this.pump = api.startPump(
+        fd,
+        {
+          role,
+          // One write or one read of `--buffer` bytes, as the CLI promises. (Node's loop reads at most
+          // 128 KiB; the native loop does not need that cap: 2 x 1 MiB on loopback went from ~0.9 to
+          // ~1.4 x iperf3 -P 2 with 1 MiB reads, since batched reads wake the reader once per buffer.)
+          bufferBytes: init.bufferBytes,
+          ...(role === 'send' && this.s.budget !== null ? { budgetBytes: this.s.budget } : {}),
+          ...(role === 'send' && this.host.deadlineNs !== 0n ? { deadlineNs: this.host.deadlineNs } : {}),
+          // Batching holds up to ~250 µs of data in the kernel: never when the user set a window to test.
+          ...(role === 'receive' ? { batchReads: init.windowBytes === null } : {}),
+        },
+        (err, reason) => {
+          this.running = false;
+          this.foldTimes();
+          onDone(err, reason);
+        },
+      );
     } catch (err) {
       return (err as Error).message;
     }

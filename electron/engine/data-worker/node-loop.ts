@@ -42,7 +42,12 @@ export function watchSocket(host: LoopHost, s: Stream, socket: net.Socket): void
   socket.on('close', () => {
     if (s.ready && !host.started) {
       // The peer turned this connection away (or died) before the start: say so now, not after a timeout.
-      host.send({ type: 'stream-error', id: s.id, code: 'LH_ERR_DATA_STREAM', message: `stream ${s.id}: the responder closed the data connection before the run started` });
+      host.send({
+        type: 'stream-error',
+        id: s.id,
+        code: 'LH_ERR_DATA_STREAM',
+        message: `stream ${s.id}: the responder closed the data connection before the run started`,
+      });
     }
     if (!s.finished) {
       s.fail('closed by the peer before the end of the run');
@@ -63,7 +68,11 @@ export function watchSocket(host: LoopHost, s: Stream, socket: net.Socket): void
 export class NodeLoop implements StreamLoop {
   readonly connected = true;
 
-  constructor(protected readonly host: LoopHost, protected readonly s: Stream, readonly socket: net.Socket) {}
+  constructor(
+    protected readonly host: LoopHost,
+    protected readonly s: Stream,
+    readonly socket: net.Socket,
+  ) {}
 
   get io(): 'native' | 'node' {
     return 'node';

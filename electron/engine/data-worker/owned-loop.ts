@@ -15,7 +15,11 @@ export class OwnedLoop implements StreamLoop {
   readonly connected = true;
   private readonly run: PumpRun;
 
-  constructor(private readonly host: LoopHost, private readonly s: Stream, readonly owned: OwnedStream) {
+  constructor(
+    private readonly host: LoopHost,
+    private readonly s: Stream,
+    readonly owned: OwnedStream,
+  ) {
     this.run = new PumpRun(host, s);
   }
 

@@ -17,34 +17,37 @@ export function watchStop(host: LoopHost, streams: readonly Stream[], graceMs: n
   const { clock } = host;
   const progress = new Map<number, { bytes: number; ns: bigint }>();
   const graceNs = BigInt(graceMs) * 1_000_000n;
-  const watchdog = clock.setInterval(() => {
-    const now = clock.nowNs();
-    let open = 0;
-    for (const s of streams) {
-      if (s.finished) continue;
-      const bytes = s.loop.counts().bytes;
-      const target = receiveTargets?.get(s.id);
-      if (target !== undefined && bytes >= target) {
-        // Everything the peer sent is here: the stream is complete, whenever its FIN comes.
+  const watchdog = clock.setInterval(
+    () => {
+      const now = clock.nowNs();
+      let open = 0;
+      for (const s of streams) {
+        if (s.finished) continue;
+        const bytes = s.loop.counts().bytes;
+        const target = receiveTargets?.get(s.id);
+        if (target !== undefined && bytes >= target) {
+          // Everything the peer sent is here: the stream is complete, whenever its FIN comes.
+          host.finish(s);
+          continue;
+        }
+        const p = progress.get(s.id);
+        if (!p || p.bytes !== bytes) {
+          progress.set(s.id, { bytes, ns: now });
+          open++;
+          continue;
+        }
+        if (now - p.ns < graceNs) {
+          open++;
+          continue;
+        }
+        s.fail(`no progress for ${graceMs} ms after the stop, and no end from the peer`);
+        s.loop.cut();
         host.finish(s);
-        continue;
       }
-      const p = progress.get(s.id);
-      if (!p || p.bytes !== bytes) {
-        progress.set(s.id, { bytes, ns: now });
-        open++;
-        continue;
-      }
-      if (now - p.ns < graceNs) {
-        open++;
-        continue;
-      }
-      s.fail(`no progress for ${graceMs} ms after the stop, and no end from the peer`);
-      s.loop.cut();
-      host.finish(s);
-    }
-    if (open === 0) clock.clearInterval(watchdog);
-    host.maybeDone();
-  }, receiveTargets ? TARGET_CHECK_MS : Math.min(250, graceMs));
+      if (open === 0) clock.clearInterval(watchdog);
+      host.maybeDone();
+    },
+    receiveTargets ? TARGET_CHECK_MS : Math.min(250, graceMs),
+  );
   watchdog.unref();
 }

@@ -115,7 +115,11 @@ export class Stream {
   /** Pump through whichever loop the stream has now (a 'drain' listener outlives a fallback). */
   readonly pump = (): void => this.loop.pump();
 
-  constructor(readonly id: number, readonly budget: number | null, io: StreamIo) {
+  constructor(
+    readonly id: number,
+    readonly budget: number | null,
+    io: StreamIo,
+  ) {
     this.loop = new PendingLoop(this, io);
   }
 
@@ -132,7 +136,10 @@ export class Stream {
 export class PendingLoop implements StreamLoop {
   readonly connected = false;
   readonly running = false;
-  constructor(private readonly s: Stream, readonly io: StreamIo) {}
+  constructor(
+    private readonly s: Stream,
+    readonly io: StreamIo,
+  ) {}
   counts(): Counts {
     return { bytes: this.s.bytes, completions: this.s.completions };
   }

@@ -69,7 +69,10 @@ export class DataWorker implements LoopHost {
   /** Bounds each sender's unsent kernel backlog (send-backlog.ts); null where the OS cannot, or LONGHAUL_SEND_BACKLOG=unbounded. */
   private backlog: SendBacklog | null = null;
 
-  constructor(readonly init: WorkerInit, deps: WorkerDeps) {
+  constructor(
+    readonly init: WorkerInit,
+    deps: WorkerDeps,
+  ) {
     this.role = init.role;
     this.send = deps.send;
     this.clock = deps.clock ?? systemClock;
@@ -161,18 +164,21 @@ export class DataWorker implements LoopHost {
   private connect(s: Stream, host: string, port: number, header: Buffer): void {
     if (this.dataConn.mode === 'owned') return this.connectOwned(s, host, port, header);
     const onread = this.role === 'receive' ? receiveOptions(this, s, this.recvBuffer) : undefined;
-    dialStream(host, port, this.tuning(), onread).then(({ socket, setup }) => {
-      this.attach(s, socket);
-      socket.once('connect', () => {
-        s.report = reportSocket(socket, setup);
-        socket.write(header);
-        if (this.role === 'receive') s.loop.startReceiving();
-        s.ready = true;
-        this.send({ type: 'ready', id: s.id });
-      });
-    }, (err: NodeJS.ErrnoException) => {
-      this.send({ type: 'stream-error', id: s.id, code: 'LH_ERR_DATA_STREAM', message: `stream ${s.id}: ${err.code ?? err.message}` });
-    });
+    dialStream(host, port, this.tuning(), onread).then(
+      ({ socket, setup }) => {
+        this.attach(s, socket);
+        socket.once('connect', () => {
+          s.report = reportSocket(socket, setup);
+          socket.write(header);
+          if (this.role === 'receive') s.loop.startReceiving();
+          s.ready = true;
+          this.send({ type: 'ready', id: s.id });
+        });
+      },
+      (err: NodeJS.ErrnoException) => {
+        this.send({ type: 'stream-error', id: s.id, code: 'LH_ERR_DATA_STREAM', message: `stream ${s.id}: ${err.code ?? err.message}` });
+      },
+    );
   }
 
   private adopt(s: Stream, handle: unknown): void {
@@ -195,7 +201,12 @@ export class DataWorker implements LoopHost {
       if (!owned) throw new Error('the addon cannot own data connections');
       fd = owned.fromDuplicate(Buffer.from(socketB64, 'base64'));
     } catch (err) {
-      this.send({ type: 'stream-error', id: s.id, code: 'LH_ERR_DATA_STREAM', message: `stream ${s.id}: cannot open the accepted socket here: ${(err as Error).message}` });
+      this.send({
+        type: 'stream-error',
+        id: s.id,
+        code: 'LH_ERR_DATA_STREAM',
+        message: `stream ${s.id}: cannot open the accepted socket here: ${(err as Error).message}`,
+      });
       return;
     }
     this.becomeOwned(s, fd, adoptedSetup(this.tuning(), { window: this.init.listenerWindow, mss: this.init.listenerMss }));
@@ -208,16 +219,19 @@ export class DataWorker implements LoopHost {
       this.send({ type: 'stream-error', id: s.id, code: 'LH_ERR_DATA_STREAM', message: `stream ${s.id}: the native socket addon is not loaded` });
       return;
     }
-    dialOwned(api, host, port, this.init.windowBytes, header, OWNED_CONNECT_TIMEOUT_MS, this.init.mssBytes).then(({ fd, setup }) => {
-      if (this.stopping) {
-        api.closeFd(fd);
-        this.send({ type: 'stream-error', id: s.id, code: 'LH_ERR_DATA_STREAM', message: `stream ${s.id}: the run was stopped while it connected` });
-        return;
-      }
-      this.becomeOwned(s, fd, setup);
-    }, (err: NodeJS.ErrnoException) => {
-      this.send({ type: 'stream-error', id: s.id, code: 'LH_ERR_DATA_STREAM', message: `stream ${s.id}: ${ownedDialFailure(host, port, err)}` });
-    });
+    dialOwned(api, host, port, this.init.windowBytes, header, OWNED_CONNECT_TIMEOUT_MS, this.init.mssBytes).then(
+      ({ fd, setup }) => {
+        if (this.stopping) {
+          api.closeFd(fd);
+          this.send({ type: 'stream-error', id: s.id, code: 'LH_ERR_DATA_STREAM', message: `stream ${s.id}: the run was stopped while it connected` });
+          return;
+        }
+        this.becomeOwned(s, fd, setup);
+      },
+      (err: NodeJS.ErrnoException) => {
+        this.send({ type: 'stream-error', id: s.id, code: 'LH_ERR_DATA_STREAM', message: `stream ${s.id}: ${ownedDialFailure(host, port, err)}` });
+      },
+    );
   }
 
   /** A connected owned socket joins the run: described, its receiver loop started, announced. */
@@ -226,7 +240,12 @@ export class DataWorker implements LoopHost {
     s.report = owned.report;
     s.loop = new OwnedLoop(this, s, owned);
     if (this.role === 'receive' && !s.loop.startReceiving()) {
-      this.send({ type: 'stream-error', id: s.id, code: 'LH_ERR_DATA_STREAM', message: s.error?.message ?? `stream ${s.id}: the native byte loop could not start` });
+      this.send({
+        type: 'stream-error',
+        id: s.id,
+        code: 'LH_ERR_DATA_STREAM',
+        message: s.error?.message ?? `stream ${s.id}: the native byte loop could not start`,
+      });
       return;
     }
     s.ready = true;
@@ -264,16 +283,21 @@ export class DataWorker implements LoopHost {
     const set = api?.setNotSentLowat ?? null;
     if (!api || !set || process.env.LONGHAUL_SEND_BACKLOG === 'unbounded') return;
     const fds = new Map<number, number>();
-    this.backlog = new SendBacklog(set, (id) => {
-      const s = this.streams.get(id);
-      const fd = fds.get(id);
-      if (!s || fd === undefined || s.finished || s.loop.tcpFd() === null) return null;
-      try {
-        return api.tcpInfo(fd).bytesAcked; // null where the OS does not say: the bound then stays as it is
-      } catch {
-        return null;
-      }
-    }, true, () => this.clock.nowNs());
+    this.backlog = new SendBacklog(
+      set,
+      (id) => {
+        const s = this.streams.get(id);
+        const fd = fds.get(id);
+        if (!s || fd === undefined || s.finished || s.loop.tcpFd() === null) return null;
+        try {
+          return api.tcpInfo(fd).bytesAcked; // null where the OS does not say: the bound then stays as it is
+        } catch {
+          return null;
+        }
+      },
+      true,
+      () => this.clock.nowNs(),
+    );
     for (const s of this.streams.values()) {
       const fd = s.finished ? null : s.loop.tcpFd();
       if (fd === null) continue;

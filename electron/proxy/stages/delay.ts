@@ -16,13 +16,15 @@ import { seededRandom, type StageContext, type QueueStage } from '../stage.js';
 
 export const DEFAULT_DELAY_QUEUE_BYTES = 32 * 1024 * 1024;
 
-export const delaySchema = z.object({
-  type: z.literal('delay'),
-  delayMs: z.number().min(0, 'delayMs cannot be negative').max(60_000, 'delayMs above 60 s'),
-  jitterMs: z.number().min(0, 'jitterMs cannot be negative').max(60_000).default(0),
-  queueBytes: z.number().int().positive().default(DEFAULT_DELAY_QUEUE_BYTES),
-  seed: z.number().int().optional(),
-}).strict();
+export const delaySchema = z
+  .object({
+    type: z.literal('delay'),
+    delayMs: z.number().min(0, 'delayMs cannot be negative').max(60_000, 'delayMs above 60 s'),
+    jitterMs: z.number().min(0, 'jitterMs cannot be negative').max(60_000).default(0),
+    queueBytes: z.number().int().positive().default(DEFAULT_DELAY_QUEUE_BYTES),
+    seed: z.number().int().optional(),
+  })
+  .strict();
 
 export type DelayConfig = z.infer<typeof delaySchema>;
 
@@ -33,7 +35,10 @@ export class DelayStage implements QueueStage {
   private lastDepartMs = -Infinity;
   private readonly random: () => number;
 
-  constructor(readonly config: DelayConfig, ctx: StageContext) {
+  constructor(
+    readonly config: DelayConfig,
+    ctx: StageContext,
+  ) {
     this.queueLimitBytes = config.queueBytes;
     this.random = config.seed === undefined ? () => ctx.random() : seededRandom(config.seed);
   }

@@ -35,21 +35,27 @@ import { z } from 'zod';
 import { registerStage } from '../registry.js';
 import { DEFAULT_MSS_BYTES, EMULATION_NOTE, seededRandom, type FlightView, type Stage, type StageContext, type QueueGateStage } from '../stage.js';
 
-export const lossSchema = z.object({
-  type: z.literal('loss'),
-  lossRatio: z.number().min(0, 'lossRatio cannot be negative').max(0.5, 'lossRatio above 50 % is not a link'),
-  mssBytes: z.number().int().min(500).max(65_535).default(DEFAULT_MSS_BYTES),
-  queueBytes: z.number().int().positive().default(32 * 1024 * 1024),
-  seed: z.number().int().optional(),
-  /**
-   * `random` (default): each segment is lost with probability `lossRatio`. `periodic`: exactly
-   * every round(1 / lossRatio)-th segment is lost — the same sequence every run, which is what
-   * `iptables -m statistic --mode nth` does on the kernel WAN harness (bench:link compares the
-   * two paths on it: at a 1.3 s RTT a random 1 % is a handful of losses per minute, and where
-   * they fall decides the run).
-   */
-  pattern: z.enum(['random', 'periodic']).default('random'),
-}).strict();
+export const lossSchema = z
+  .object({
+    type: z.literal('loss'),
+    lossRatio: z.number().min(0, 'lossRatio cannot be negative').max(0.5, 'lossRatio above 50 % is not a link'),
+    mssBytes: z.number().int().min(500).max(65_535).default(DEFAULT_MSS_BYTES),
+    queueBytes: z
+      .number()
+      .int()
+      .positive()
+      .default(32 * 1024 * 1024),
+    seed: z.number().int().optional(),
+    /**
+     * `random` (default): each segment is lost with probability `lossRatio`. `periodic`: exactly
+     * every round(1 / lossRatio)-th segment is lost — the same sequence every run, which is what
+     * `iptables -m statistic --mode nth` does on the kernel WAN harness (bench:link compares the
+     * two paths on it: at a 1.3 s RTT a random 1 % is a handful of losses per minute, and where
+     * they fall decides the run).
+     */
+    pattern: z.enum(['random', 'periodic']).default('random'),
+  })
+  .strict();
 
 export type LossConfig = z.infer<typeof lossSchema>;
 
@@ -96,7 +102,10 @@ export class LossStage implements QueueGateStage {
   private readonly random: () => number;
   private readonly stats: LossStats;
 
-  constructor(readonly config: LossConfig, private readonly ctx: StageContext) {
+  constructor(
+    readonly config: LossConfig,
+    private readonly ctx: StageContext,
+  ) {
     this.queueLimitBytes = config.queueBytes;
     this.chunkBytes = config.mssBytes;
     let stats = ctx.shared.get(STATS_KEY) as LossStats | undefined;
@@ -195,9 +204,11 @@ export class LossStage implements QueueGateStage {
 
 registerStage({
   type: 'loss',
-  summary: 'MODELLED loss: the chunk and those behind it reach the destination one round trip late (SACK recovery, the link keeps going), and the in-flight cap halves (a relay cannot drop packets)',
+  summary:
+    'MODELLED loss: the chunk and those behind it reach the destination one round trip late (SACK recovery, the link keeps going), and the in-flight cap halves (a relay cannot drop packets)',
   schema: lossSchema,
-  describe: (c) => `loss ${(c.lossRatio * 100).toFixed(3).replace(/\.?0+$/, '')} % of segments${c.pattern === 'periodic' ? ', periodic' : ''} (MODELLED: delivered one RTT late + cap halved)`,
+  describe: (c) =>
+    `loss ${(c.lossRatio * 100).toFixed(3).replace(/\.?0+$/, '')} % of segments${c.pattern === 'periodic' ? ', periodic' : ''} (MODELLED: delivered one RTT late + cap halved)`,
   create: (config, ctx) => new LossStage(config, ctx),
   caveat: EMULATION_NOTE,
 });

@@ -26,15 +26,17 @@ const CHUNK_MS = 2;
 const MSS_BYTES = DEFAULT_MSS_BYTES;
 export { WIRE_OVERHEAD_BYTES, payloadFraction };
 
-export const rateSchema = z.object({
-  type: z.literal('rate'),
-  rateBitsPerSec: z.number().positive('rateBitsPerSec must be above 0 (leave the stage out for no limit)').max(1e12),
-  /** Default: 100 ms of the rate, at least 64 KiB. */
-  queueBytes: z.number().int().positive().optional(),
-  /** Header bytes per segment of `mssBytes` payload that the wire also carries (0: the rate counts payload only). */
-  wireOverheadBytes: z.number().int().min(0).max(1000).default(WIRE_OVERHEAD_BYTES),
-  mssBytes: z.number().int().min(500).max(65_535).default(MSS_BYTES),
-}).strict();
+export const rateSchema = z
+  .object({
+    type: z.literal('rate'),
+    rateBitsPerSec: z.number().positive('rateBitsPerSec must be above 0 (leave the stage out for no limit)').max(1e12),
+    /** Default: 100 ms of the rate, at least 64 KiB. */
+    queueBytes: z.number().int().positive().optional(),
+    /** Header bytes per segment of `mssBytes` payload that the wire also carries (0: the rate counts payload only). */
+    wireOverheadBytes: z.number().int().min(0).max(1000).default(WIRE_OVERHEAD_BYTES),
+    mssBytes: z.number().int().min(500).max(65_535).default(MSS_BYTES),
+  })
+  .strict();
 
 export type RateConfig = z.infer<typeof rateSchema>;
 
@@ -52,7 +54,10 @@ export class RateStage implements QueueStage {
   /** Wire bytes per payload byte. */
   private readonly wirePerPayload: number;
 
-  constructor(readonly config: RateConfig, ctx: StageContext) {
+  constructor(
+    readonly config: RateConfig,
+    ctx: StageContext,
+  ) {
     const bytesPerMs = config.rateBitsPerSec / 8 / 1000;
     this.queueLimitBytes = config.queueBytes ?? Math.max(MIN_QUEUE_BYTES, Math.round(bytesPerMs * 100));
     this.chunkBytes = Math.max(MSS_BYTES, Math.round(bytesPerMs * CHUNK_MS));

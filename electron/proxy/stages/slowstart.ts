@@ -12,13 +12,15 @@ import { z } from 'zod';
 import { registerStage } from '../registry.js';
 import { DEFAULT_MSS_BYTES, type FlightView, type Stage, type GateStage } from '../stage.js';
 
-export const slowstartSchema = z.object({
-  type: z.literal('slowstart'),
-  mssBytes: z.number().int().min(500).max(65_535).default(DEFAULT_MSS_BYTES),
-  initialSegments: z.number().int().min(1).max(1000).default(10),
-  /** Upper bound on the congestion window, bytes (optional). */
-  maxBytes: z.number().int().positive().optional(),
-}).strict();
+export const slowstartSchema = z
+  .object({
+    type: z.literal('slowstart'),
+    mssBytes: z.number().int().min(500).max(65_535).default(DEFAULT_MSS_BYTES),
+    initialSegments: z.number().int().min(1).max(1000).default(10),
+    /** Upper bound on the congestion window, bytes (optional). */
+    maxBytes: z.number().int().positive().optional(),
+  })
+  .strict();
 
 export type SlowstartConfig = z.infer<typeof slowstartSchema>;
 

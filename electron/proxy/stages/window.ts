@@ -13,10 +13,16 @@ import { groupDigits } from '../../util/units.js';
 import { registerStage } from '../registry.js';
 import type { GateStage } from '../stage.js';
 
-export const windowSchema = z.object({
-  type: z.literal('window'),
-  windowBytes: z.number().int().min(1, 'windowBytes must be at least 1').max(1024 ** 3),
-}).strict();
+export const windowSchema = z
+  .object({
+    type: z.literal('window'),
+    windowBytes: z
+      .number()
+      .int()
+      .min(1, 'windowBytes must be at least 1')
+      .max(1024 ** 3),
+  })
+  .strict();
 
 export type WindowConfig = z.infer<typeof windowSchema>;
 

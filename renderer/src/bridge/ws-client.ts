@@ -3,11 +3,23 @@
  * contract's tables, carried over a WebSocket to `longhaul ui`. Calls wait for
  * the socket; a lost socket fails pending calls with `LH_ERR_PEER_GONE`.
  */
-import { EVENTS, INVOKES, type ApiError, type EventName, type InvokeName, type LonghaulApi, type WireMessage, type WireRequest } from '../../../electron/contract/api.js';
+import {
+  EVENTS,
+  INVOKES,
+  type ApiError,
+  type EventName,
+  type InvokeName,
+  type LonghaulApi,
+  type WireMessage,
+  type WireRequest,
+} from '../../../electron/contract/api.js';
 
 /** An error from the host, with its stable code. */
 export class ApiCallError extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -16,7 +28,17 @@ export function connectWs(url: string): LonghaulApi {
   const ws = new WebSocket(url);
   const opened = new Promise<void>((resolve, reject) => {
     ws.addEventListener('open', () => resolve(), { once: true });
-    ws.addEventListener('close', () => reject(new ApiCallError('LH_ERR_PEER_GONE', 'the Longhaul UI server is not reachable: is `longhaul ui` still running, and did you open the URL it printed, in this browser?')), { once: true });
+    ws.addEventListener(
+      'close',
+      () =>
+        reject(
+          new ApiCallError(
+            'LH_ERR_PEER_GONE',
+            'the Longhaul UI server is not reachable: is `longhaul ui` still running, and did you open the URL it printed, in this browser?',
+          ),
+        ),
+      { once: true },
+    );
   });
   opened.catch(() => undefined);
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: ApiCallError) => void }>();

@@ -24,7 +24,14 @@ export interface LinkForm {
 }
 
 export const DEFAULT_LINK_FORM: LinkForm = {
-  kind: 'direct', preset: 'satellite', rtt: '1300ms', jitter: '0ms', rate: '4mbit', loss: '0%', mss: '1448', slowstart: true,
+  kind: 'direct',
+  preset: 'satellite',
+  rtt: '1300ms',
+  jitter: '0ms',
+  rate: '4mbit',
+  loss: '0%',
+  mss: '1448',
+  slowstart: true,
 };
 
 export type LinkErrors = Partial<Record<'rtt' | 'jitter' | 'rate' | 'loss' | 'mss', string>>;
@@ -55,8 +62,14 @@ export function rateText(bitsPerSec: number | null): string {
 export function formFromPreset(p: UiLinkPreset, kind: LinkForm['kind']): LinkForm {
   const s = p.settings;
   return {
-    kind, preset: p.name, rtt: `${short(2 * s.delayMs)}ms`, jitter: `${short(s.jitterMs)}ms`, rate: rateText(s.rateBitsPerSec),
-    loss: `${short(s.lossRatio * 100)}%`, mss: String(s.mssBytes), slowstart: s.slowstart,
+    kind,
+    preset: p.name,
+    rtt: `${short(2 * s.delayMs)}ms`,
+    jitter: `${short(s.jitterMs)}ms`,
+    rate: rateText(s.rateBitsPerSec),
+    loss: `${short(s.lossRatio * 100)}%`,
+    mss: String(s.mssBytes),
+    slowstart: s.slowstart,
   };
 }
 
@@ -79,7 +92,9 @@ export function validateLinkForm(f: LinkForm, windowBytes: number | null): LinkO
   const jitter = range(parseDuration(f.jitter), 0, 60, 'between 0 and 60 s');
   const rate = range(parseRate(f.rate), 1, 1e12, 'above 0, e.g. 4mbit');
   const loss = parseLoss(f.loss);
-  const mss = /^\s*\d+\s*$/.test(f.mss) ? range({ ok: true, value: Number(f.mss) }, 500, 65_535, 'from 500 to 65535 bytes') : { ok: false as const, error: 'whole bytes, e.g. 1448' };
+  const mss = /^\s*\d+\s*$/.test(f.mss)
+    ? range({ ok: true, value: Number(f.mss) }, 500, 65_535, 'from 500 to 65535 bytes')
+    : { ok: false as const, error: 'whole bytes, e.g. 1448' };
   if (!rtt.ok) errors.rtt = rtt.error;
   if (!jitter.ok) errors.jitter = jitter.error;
   if (!rate.ok) errors.rate = rate.error;
@@ -89,8 +104,13 @@ export function validateLinkForm(f: LinkForm, windowBytes: number | null): LinkO
   const rateBitsPerSec = rate.ok ? rate.value : null;
   if (!rtt.ok || !jitter.ok || !rate.ok || !loss.ok || !mss.ok) return { rttMs, rateBitsPerSec, settings: null, errors };
   const settings: LinkSettingsInfo = {
-    delayMs: rtt.value * 500, jitterMs: jitter.value * 1000, rateBitsPerSec: rate.value, windowBytes,
-    slowstart: f.slowstart, lossRatio: loss.value, mssBytes: mss.value,
+    delayMs: rtt.value * 500,
+    jitterMs: jitter.value * 1000,
+    rateBitsPerSec: rate.value,
+    windowBytes,
+    slowstart: f.slowstart,
+    lossRatio: loss.value,
+    mssBytes: mss.value,
   };
   return { rttMs, rateBitsPerSec, settings, errors };
 }

@@ -87,7 +87,11 @@ export class LiveSeries {
 
   /** The streams to draw: the fastest by bytes so far, at most `maxStreams`. */
   shownStreams(): number[] {
-    return [...this.last.entries()].sort((a, b) => b[1].bytes - a[1].bytes || a[0] - b[0]).slice(0, this.maxStreams).map(([id]) => id).sort((a, b) => a - b);
+    return [...this.last.entries()]
+      .sort((a, b) => b[1].bytes - a[1].bytes || a[0] - b[0])
+      .slice(0, this.maxStreams)
+      .map(([id]) => id)
+      .sort((a, b) => a - b);
   }
 
   get streamCount(): number {

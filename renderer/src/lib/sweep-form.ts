@@ -31,8 +31,17 @@ export interface SweepForm {
 }
 
 export const DEFAULT_SWEEP_FORM: SweepForm = {
-  window: 'OS default', buffer: '128K', streams: '1', mss: 'OS default', directions: ['forward'], links: [''], paths: ['direct'],
-  seconds: '5', repeat: '3', pause: '1', order: 'shuffled',
+  window: 'OS default',
+  buffer: '128K',
+  streams: '1',
+  mss: 'OS default',
+  directions: ['forward'],
+  links: [''],
+  paths: ['direct'],
+  seconds: '5',
+  repeat: '3',
+  pause: '1',
+  order: 'shuffled',
 };
 
 export type SweepFormErrors = Partial<Record<keyof SweepForm, string>>;
@@ -48,7 +57,10 @@ const DEFAULT_WORDS = /^(os\s*default|default|os|auto)$/i;
 
 /** A comma-separated list: each item parsed by `one`, duplicates and over-long lists refused. */
 export function parseList<T>(text: string, one: (item: string) => Item<T>): Item<[T, ...T[]]> {
-  const items = text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const items = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   if (items.length > MAX_VALUES) return { ok: false, error: `at most ${MAX_VALUES} values` };
   const out: T[] = [];
   for (const item of items) {
@@ -123,7 +135,8 @@ export function validateSweepForm(f: SweepForm, target: SweepTarget, seed: numbe
   else if (p.value > MAX_PAUSE_SECONDS) errors.pause = `at most ${MAX_PAUSE_SECONDS} s`;
 
   const [direction] = f.directions;
-  if (!windows.ok || !buffers.ok || !streams.ok || !mss.ok || !p.ok || repeat === null || direction === undefined || Object.keys(errors).length > 0) return { plan: null, errors };
+  if (!windows.ok || !buffers.ok || !streams.ok || !mss.ok || !p.ok || repeat === null || direction === undefined || Object.keys(errors).length > 0)
+    return { plan: null, errors };
 
   const dimensions: SweepDimension[] = [];
   if (windows.value.length > 1) dimensions.push({ name: 'windowBytes', values: windows.value });
@@ -140,12 +153,21 @@ export function validateSweepForm(f: SweepForm, target: SweepTarget, seed: numbe
   const plan: SweepPlan = {
     target,
     base: {
-      streams: streams.value[0], bufferBytes: buffers.value[0], windowBytes: windows.value[0],
-      bytes: null, seconds, direction, intervalSeconds: 1,
+      streams: streams.value[0],
+      bufferBytes: buffers.value[0],
+      windowBytes: windows.value[0],
+      bytes: null,
+      seconds,
+      direction,
+      intervalSeconds: 1,
       // Absent rather than null, as a single run sends it: an older partner's strict schema still accepts the run.
       ...(mssBytes === null ? {} : { mssBytes }),
     },
-    dimensions, repeat, pauseSeconds: p.value, order: f.order, seed: seed >>> 0,
+    dimensions,
+    repeat,
+    pauseSeconds: p.value,
+    order: f.order,
+    seed: seed >>> 0,
   };
   return { plan, errors };
 }

@@ -35,7 +35,11 @@ export function liveSweep(view: SweepView): LiveSweep {
 export function applyProgress(s: LiveSweep, p: SweepProgress, nowMs: number): LiveSweep {
   switch (p.kind) {
     case 'run-start':
-      return { ...s, total: p.total, activity: { kind: 'running', cell: p.cell, repeat: p.repeat, settings: p.settings, position: p.position, total: p.total, sinceMs: nowMs } };
+      return {
+        ...s,
+        total: p.total,
+        activity: { kind: 'running', cell: p.cell, repeat: p.repeat, settings: p.settings, position: p.position, total: p.total, sinceMs: nowMs },
+      };
     case 'run-done': {
       const cells = s.view.cells.map((c) => (c.cell === p.cellSummary.cell ? p.cellSummary : c));
       const runs = [...s.view.runs, p.run];
@@ -46,7 +50,11 @@ export function applyProgress(s: LiveSweep, p: SweepProgress, nowMs: number): Li
     case 'done':
       return { ...s, view: { ...s.view, running: false, complete: p.complete }, activity: { kind: 'done', complete: p.complete } };
     case 'stopped':
-      return { ...s, view: { ...s.view, running: false }, activity: { kind: 'stopped', reason: p.reason, error: p.error ? `${p.error.message} (${p.error.code})` : null } };
+      return {
+        ...s,
+        view: { ...s.view, running: false },
+        activity: { kind: 'stopped', reason: p.reason, error: p.error ? `${p.error.message} (${p.error.code})` : null },
+      };
   }
 }
 

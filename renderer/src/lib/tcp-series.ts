@@ -28,7 +28,12 @@ export class TcpSeries {
     if (!tcp || tcp.length === 0) return;
     this.readings++;
     this.streams = tcp.length;
-    this.rttNowMs = median(tcp.map((x) => x.rttUs).filter(known).map((us) => us / 1000));
+    this.rttNowMs = median(
+      tcp
+        .map((x) => x.rttUs)
+        .filter(known)
+        .map((us) => us / 1000),
+    );
     this.cwndNowBytes = sum(tcp, 'sndCwndBytes');
     this.peerWindowNowBytes = sum(tcp, 'sndWndBytes');
     this.retransSegments = sum(tcp, 'totalRetransSegments');

@@ -9,8 +9,14 @@ import * as L from '../../../electron/contract/limits.js';
 import { parseDistance, parseDuration, parseRate, parseSize } from './units.js';
 
 export const LIMITS = {
-  maxStreams: L.MAX_STREAMS, maxBufferBytes: L.MAX_BUFFER_BYTES, maxWindowBytes: L.MAX_WINDOW_BYTES, maxSeconds: L.MAX_SECONDS,
-  minInterval: L.MIN_INTERVAL_SECONDS, maxInterval: L.MAX_INTERVAL_SECONDS, minMssBytes: L.MIN_MSS_BYTES, maxMssBytes: L.MAX_MSS_BYTES,
+  maxStreams: L.MAX_STREAMS,
+  maxBufferBytes: L.MAX_BUFFER_BYTES,
+  maxWindowBytes: L.MAX_WINDOW_BYTES,
+  maxSeconds: L.MAX_SECONDS,
+  minInterval: L.MIN_INTERVAL_SECONDS,
+  maxInterval: L.MAX_INTERVAL_SECONDS,
+  minMssBytes: L.MIN_MSS_BYTES,
+  maxMssBytes: L.MAX_MSS_BYTES,
 };
 
 export interface TestForm {
@@ -32,7 +38,17 @@ export interface TestForm {
 }
 
 export const DEFAULT_FORM: TestForm = {
-  streams: '1', window: '', mss: '', buffer: '128K', limitBy: 'seconds', seconds: '10', bytes: '100M', direction: 'forward', interval: '1', distance: '', pathRate: '',
+  streams: '1',
+  window: '',
+  mss: '',
+  buffer: '128K',
+  limitBy: 'seconds',
+  seconds: '10',
+  bytes: '100M',
+  direction: 'forward',
+  interval: '1',
+  distance: '',
+  pathRate: '',
 };
 
 export type FormErrors = Partial<Record<keyof TestForm, string>>;
@@ -100,8 +116,16 @@ export function validateTestForm(f: TestForm): FormOutcome {
   }
   if (Object.keys(errors).length > 0) return { params: null, distanceMeters, pathRateBitsPerSec, errors };
   return {
-    params: { streams, bufferBytes: b.ok ? b.value : 0, windowBytes, bytes, seconds, direction: f.direction, intervalSeconds: i.ok ? i.value : 1,
-      ...(mssBytes !== null ? { mssBytes } : {}) },
+    params: {
+      streams,
+      bufferBytes: b.ok ? b.value : 0,
+      windowBytes,
+      bytes,
+      seconds,
+      direction: f.direction,
+      intervalSeconds: i.ok ? i.value : 1,
+      ...(mssBytes !== null ? { mssBytes } : {}),
+    },
     distanceMeters,
     pathRateBitsPerSec,
     errors,

@@ -4,6 +4,17 @@
  * The rules are the CLI's own, from the contract: one copy for every door.
  */
 export {
-  formatBinaryBytes, formatBitMetres, formatBytes, formatRate, formatRateShort, formatRtt, formatSeconds, groupDigits,
-  parseDistance, parseDuration, parseRate, parseSize, type Parsed,
+  formatBinaryBytes,
+  formatBitMetres,
+  formatBytes,
+  formatRate,
+  formatRateShort,
+  formatRtt,
+  formatSeconds,
+  groupDigits,
+  parseDistance,
+  parseDuration,
+  parseRate,
+  parseSize,
+  type Parsed,
 } from '../../../electron/contract/units.js';

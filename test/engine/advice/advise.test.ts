@@ -36,24 +36,40 @@ function seed(f: Fixture = {}): LonghaulResult {
   if (f.responderOs !== undefined) r.responder.os = f.responderOs;
   else r.responder.os = LINUX;
   if (f.pathRate !== null) r.pathRate = { bitsPerSecond: f.pathRate ?? 4_000_000, source: 'given' };
-  r.diagnosis = [{
-    direction: sender === 'controller' ? 'controllerToResponder' : 'responderToController',
-    verdict: f.verdict ?? 'window-limited',
-    sentence: '…',
-    numbers: {
-      measuredBitsPerSecond: 53_000, rttSeconds: 1.3, windowBytes: 8688, windowBitsPerSecond: 53_464, cwndBytes: 30_000, cwndBitsPerSecond: null,
-      retransSegments: 0, rwndLimitedShare: f.sndbufShare ? 0 : 0.95, sndbufLimitedShare: f.sndbufShare ?? 0, windowScale: f.windowScale === undefined ? 0 : f.windowScale,
+  r.diagnosis = [
+    {
+      direction: sender === 'controller' ? 'controllerToResponder' : 'responderToController',
+      verdict: f.verdict ?? 'window-limited',
+      sentence: '…',
+      numbers: {
+        measuredBitsPerSecond: 53_000,
+        rttSeconds: 1.3,
+        windowBytes: 8688,
+        windowBitsPerSecond: 53_464,
+        cwndBytes: 30_000,
+        cwndBitsPerSecond: null,
+        retransSegments: 0,
+        rwndLimitedShare: f.sndbufShare ? 0 : 0.95,
+        sndbufLimitedShare: f.sndbufShare ?? 0,
+        windowScale: f.windowScale === undefined ? 0 : f.windowScale,
+      },
     },
-  }];
+  ];
   return r;
 }
 
 const ROOMY_LINUX = { 'net.ipv4.tcp_rmem': '4096 131072 6291456', 'net.core.rmem_max': '212992', 'net.ipv4.tcp_window_scaling': '1' };
 
 describe('advice rules', () => {
-  const table: { name: string; r: LonghaulResult; local?: Record<string, string>; expect: { topic: string; side: string; setting: RegExp; needed?: RegExp; current?: string | null }[]; absent?: RegExp[] }[] = [
+  const table: {
+    name: string;
+    r: LonghaulResult;
+    local?: Record<string, string>;
+    expect: { topic: string; side: string; setting: RegExp; needed?: RegExp; current?: string | null }[];
+    absent?: RegExp[];
+  }[] = [
     {
-      name: 'seed, Linux partner: the --window request, then the receiving PC\'s tcp_rmem and rmem_max for 650,000 B',
+      name: "seed, Linux partner: the --window request, then the receiving PC's tcp_rmem and rmem_max for 650,000 B",
       r: seed(),
       expect: [
         { topic: 'longhaul-request', side: 'controller', setting: /--window/, needed: /at least 650,000 bytes per stream/, current: '8,760 bytes' },
@@ -109,12 +125,12 @@ describe('advice rules', () => {
       absent: [/--window/],
     },
     {
-      name: "no path rate: the need is per Mbit/s, and says it is unknown",
+      name: 'no path rate: the need is per Mbit/s, and says it is unknown',
       r: seed({ pathRate: null }),
       expect: [{ topic: 'receive-window', side: 'responder', setting: /tcp_rmem/, needed: /^unknown: the path's rate is unknown.*325,000 bytes per Mbit\/s/ }],
     },
     {
-      name: 'send buffer held the sender: the sending PC\'s tcp_wmem',
+      name: "send buffer held the sender: the sending PC's tcp_wmem",
       r: seed({ sndbufShare: 0.8, windowBytes: null, windowScale: 7 }),
       expect: [{ topic: 'send-buffer', side: 'controller', setting: /^net\.ipv4\.tcp_wmem/, needed: /1,300,000/ }],
       absent: [/tcp_rmem/],
@@ -142,7 +158,8 @@ describe('advice rules', () => {
   }
 
   it('verdicts no setting moves get no advice; the application verdict names the sender', () => {
-    for (const v of ['link-limited', 'congestion-limited', 'unknown', 'emulator-limited'] as const) assert.deepEqual(adviseResult(seed({ verdict: v }), {}), []);
+    for (const v of ['link-limited', 'congestion-limited', 'unknown', 'emulator-limited'] as const)
+      assert.deepEqual(adviseResult(seed({ verdict: v }), {}), []);
     const app = adviseResult(seed({ verdict: 'application-limited' }), {});
     assert.equal(app.length, 1);
     assert.equal(app[0]!.topic, 'application');
@@ -163,7 +180,11 @@ describe('advice rules', () => {
     const emulated = (verdict: Diagnosis['verdict'], settings: Partial<NonNullable<LonghaulResult['link']>['settings']> = {}): LonghaulResult => {
       const r = seed({ verdict, pathRate: null });
       r.link = {
-        emulator: 'longhaul-proxy', preset: null, chains: { up: [], down: [] }, modelCeilingBitsPerSec: null, bypassToggles: [],
+        emulator: 'longhaul-proxy',
+        preset: null,
+        chains: { up: [], down: [] },
+        modelCeilingBitsPerSec: null,
+        bypassToggles: [],
         settings: { delayMs: 650, jitterMs: 0, rateBitsPerSec: 4e6, windowBytes: 8760, slowstart: false, lossRatio: 0, mssBytes: 1448, ...settings },
       } as unknown as LonghaulResult['link'];
       return r;
@@ -176,11 +197,18 @@ describe('advice rules', () => {
       assert.match(list[0]!.neededValue, /at least 650,000 bytes per stream/);
       assert.ok(!list.some((a) => a.topic === 'longhaul-request'), 'loopback --window sets the emulator, named once');
       const os = list.filter((a) => a.topic === 'receive-window');
-      assert.ok(os.some((a) => /^net\.ipv4\.tcp_rmem/.test(a.setting) && /1,300,000/.test(a.neededValue)), JSON.stringify(list.map((a) => a.setting)));
+      assert.ok(
+        os.some((a) => /^net\.ipv4\.tcp_rmem/.test(a.setting) && /1,300,000/.test(a.neededValue)),
+        JSON.stringify(list.map((a) => a.setting)),
+      );
       for (const a of os) assert.match(a.why, /^On a real path of this RTT and rate/);
     });
     it('emulator-limited, the emulated rate, the modelled loss: the emulator or the link, never an OS setting', () => {
-      for (const [verdict, setting] of [['emulator-limited', /link emulator on this PC/], ['link-limited', /emulated link's rate/], ['congestion-limited', /modelled loss/]] as const) {
+      for (const [verdict, setting] of [
+        ['emulator-limited', /link emulator on this PC/],
+        ['link-limited', /emulated link's rate/],
+        ['congestion-limited', /modelled loss/],
+      ] as const) {
         const list = adviseResult(emulated(verdict, { lossRatio: 0.01 }), {});
         assert.equal(list.length, 1, `${verdict}: ${JSON.stringify(list.map((a) => a.setting))}`);
         assert.equal(list[0]!.topic, 'link-emulator');
@@ -213,12 +241,28 @@ describe('advice rules', () => {
       calls.push([file, ...args].join(' '));
       return 'kern.ipc.maxsockbuf: 8388608\nnet.inet.tcp.autorcvbufmax: 4194304\nnet.inet.tcp.rfc1323: 1\nsecret.other: 9\n';
     };
-    assert.deepEqual(readLocalSettings('darwin', '/nowhere', mac), { 'kern.ipc.maxsockbuf': '8388608', 'net.inet.tcp.autorcvbufmax': '4194304', 'net.inet.tcp.rfc1323': '1' });
+    assert.deepEqual(readLocalSettings('darwin', '/nowhere', mac), {
+      'kern.ipc.maxsockbuf': '8388608',
+      'net.inet.tcp.autorcvbufmax': '4194304',
+      'net.inet.tcp.rfc1323': '1',
+    });
     assert.match(calls[0]!, /^\/usr\/sbin\/sysctl kern\.ipc\.maxsockbuf net\.inet\.tcp\.autorcvbufmax/);
-    const netsh = 'Querying active state...\r\n\r\nTCP Global Parameters\r\n----------------------------------------------\r\nReceive-Side Scaling State          : enabled\r\nReceive Window Auto-Tuning Level    : highlyrestricted\r\nAdd-On Congestion Control Provider  : default\r\n';
-    assert.deepEqual(readLocalSettings('win32', '/nowhere', () => netsh), { [WINDOWS_AUTOTUNING_KEY]: 'highlyrestricted' });
-    assert.deepEqual(readLocalSettings('win32', '/nowhere', () => 'Paramètres globaux TCP\r\nNiveau de réglage automatique : normal'), {});
-    assert.deepEqual(readLocalSettings('darwin', '/nowhere', () => { throw new Error('ENOENT'); }), {});
+    const netsh =
+      'Querying active state...\r\n\r\nTCP Global Parameters\r\n----------------------------------------------\r\nReceive-Side Scaling State          : enabled\r\nReceive Window Auto-Tuning Level    : highlyrestricted\r\nAdd-On Congestion Control Provider  : default\r\n';
+    assert.deepEqual(
+      readLocalSettings('win32', '/nowhere', () => netsh),
+      { [WINDOWS_AUTOTUNING_KEY]: 'highlyrestricted' },
+    );
+    assert.deepEqual(
+      readLocalSettings('win32', '/nowhere', () => 'Paramètres globaux TCP\r\nNiveau de réglage automatique : normal'),
+      {},
+    );
+    assert.deepEqual(
+      readLocalSettings('darwin', '/nowhere', () => {
+        throw new Error('ENOENT');
+      }),
+      {},
+    );
   });
 
   it("the macOS and Windows rules show the values read (this PC's, or the partner's as sent)", () => {

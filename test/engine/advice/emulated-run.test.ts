@@ -70,7 +70,10 @@ describe('advice on runs through the link emulator', () => {
     const result = JSON.parse(readFileSync(json, 'utf8')) as LonghaulResult;
     assert.equal(result.diagnosis?.[0]?.verdict, 'link-limited', result.diagnosis?.[0]?.sentence);
     const advice = result.advice ?? [];
-    assert.deepEqual(advice.map((a) => a.topic), ['link-emulator']);
+    assert.deepEqual(
+      advice.map((a) => a.topic),
+      ['link-emulator'],
+    );
     assert.match(advice[0]!.setting, /emulated link's rate/);
     assert.equal(advice[0]!.currentValue, '4.0 Mbit/s');
     assert.match(r.out, /not an OS setting/);

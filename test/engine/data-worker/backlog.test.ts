@@ -28,7 +28,10 @@ describe('data worker: send backlog bound', { timeout: 20_000 }, () => {
     await until(() => native.pumps.length === 2);
     const fds = native.lowat.map(([fd]) => fd);
     assert.equal(fds.length, 2);
-    assert.deepEqual(native.lowat.map(([, b]) => b), [INITIAL_LOWAT_BYTES, INITIAL_LOWAT_BYTES]);
+    assert.deepEqual(
+      native.lowat.map(([, b]) => b),
+      [INITIAL_LOWAT_BYTES, INITIAL_LOWAT_BYTES],
+    );
     assert.deepEqual(native.log, ['lowat', 'lowat', 'pump', 'pump'], 'bounded before the first byte');
     assert.deepEqual(native.pumps.map((p) => p.fd).sort(), [...fds].sort());
 
@@ -36,7 +39,10 @@ describe('data worker: send backlog bound', { timeout: 20_000 }, () => {
     native.lowat.length = 0;
     for (const fd of fds) native.acked.set(fd, 1_250_000);
     mock.timers.tick(100);
-    assert.deepEqual(native.lowat, fds.map((fd) => [fd, lowatFor(12_500_000)]));
+    assert.deepEqual(
+      native.lowat,
+      fds.map((fd) => [fd, lowatFor(12_500_000)]),
+    );
 
     // Stream 1's loop fails: it finishes at once and leaves the bound; stream 2 keeps it.
     const p1 = native.pumps.find((p) => p.fd === fds[0])!;

@@ -43,7 +43,13 @@ describe('data worker: native to Node fallback', { timeout: 20_000 }, () => {
     await until(() => peer.sockets.length === 2);
     for (const s of peer.sockets) s.end(Buffer.alloc(300_000));
     const done = await h.next('done');
-    assert.deepEqual(done.streams.map((e) => [e.id, e.io, e.bytes, e.error]), [[1, 'node', 300_000, null], [2, 'node', 300_000, null]]);
+    assert.deepEqual(
+      done.streams.map((e) => [e.id, e.io, e.bytes, e.error]),
+      [
+        [1, 'node', 300_000, null],
+        [2, 'node', 300_000, null],
+      ],
+    );
     assert.equal(h.warnings.length, 2);
     assert.match(h.warnings[0]!, /this build of the addon has no byte loop$/);
   });

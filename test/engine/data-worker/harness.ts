@@ -27,7 +27,11 @@ export class FakePump implements NativePump {
   lastNs = 0n;
   ended = false;
   stops = 0;
-  constructor(readonly fd: number, readonly opts: PumpOptions, private readonly onDone: (err: NodeJS.ErrnoException | null, reason: PumpEndReason) => void) {}
+  constructor(
+    readonly fd: number,
+    readonly opts: PumpOptions,
+    private readonly onDone: (err: NodeJS.ErrnoException | null, reason: PumpEndReason) => void,
+  ) {}
   snapshot(): [number, number, bigint, bigint, boolean] {
     return [this.bytes, this.completions, this.firstNs, this.lastNs, !this.ended];
   }

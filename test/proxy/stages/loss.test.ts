@@ -43,7 +43,13 @@ describe('loss stage (a modelled loss: late delivery + halving)', () => {
     // A window-limited flow admits a full segment and a sliver of window growth per ack; a
     // draw per chunk made every sliver a whole segment (a 1 % link lost ~1.9 % of segments).
     let draws = 0;
-    const ctx = fakeContext({ rttMs: 100, random: () => { draws++; return 0.9; } });
+    const ctx = fakeContext({
+      rttMs: 100,
+      random: () => {
+        draws++;
+        return 0.9;
+      },
+    });
     const stage = createStage(parseStageConfig({ type: 'loss', lossRatio: 0.01, mssBytes: 1000 }), ctx) as LossStage;
     const chunks = [1000, 100, 900, 50, 50, 3000, 1, 999, 1500, 500];
     let t = 0;
@@ -66,24 +72,34 @@ describe('loss stage (a modelled loss: late delivery + halving)', () => {
     }
     const segments = bytes / 1448;
     const expected = 0.01 * segments;
-    assert.ok(Math.abs(stage.losses - expected) < 4 * Math.sqrt(expected), `${stage.losses} losses in ${segments.toFixed(0)} segments (expected ≈ ${expected.toFixed(0)})`);
+    assert.ok(
+      Math.abs(stage.losses - expected) < 4 * Math.sqrt(expected),
+      `${stage.losses} losses in ${segments.toFixed(0)} segments (expected ≈ ${expected.toFixed(0)})`,
+    );
   });
 
   it('periodic: exactly every round(1 / ratio)-th segment, the same every run', () => {
     const run = (): number[] => {
-      const stage = createStage(parseStageConfig({ type: 'loss', lossRatio: 0.01, pattern: 'periodic', mssBytes: 1000 }), fakeContext({ rttMs: 10 })) as LossStage;
+      const stage = createStage(
+        parseStageConfig({ type: 'loss', lossRatio: 0.01, pattern: 'periodic', mssBytes: 1000 }),
+        fakeContext({ rttMs: 10 }),
+      ) as LossStage;
       const held: number[] = [];
       for (let seg = 0; seg < 1000; seg++) {
         // Two chunks per segment: the loss falls in the chunk where the segment starts.
         stage.departAt(600, seg * 10);
         if (stage.takeHoldMs() > 0) held.push(seg);
         stage.departAt(400, seg * 10 + 5);
-        assert.equal(stage.takeHoldMs(), 0, 'the segment\'s second chunk is not drawn again');
+        assert.equal(stage.takeHoldMs(), 0, "the segment's second chunk is not drawn again");
       }
       return held;
     };
     const held = run();
-    assert.deepEqual(held, Array.from({ length: 10 }, (_, k) => 99 + 100 * k), 'segments 100, 200, … (1-based) are lost');
+    assert.deepEqual(
+      held,
+      Array.from({ length: 10 }, (_, k) => 99 + 100 * k),
+      'segments 100, 200, … (1-based) are lost',
+    );
     assert.deepEqual(run(), held, 'the same losses every run');
     assert.throws(() => parseStageConfig({ type: 'loss', lossRatio: 0.01, pattern: 'bursty' }), { code: 'LH_ERR_BAD_ARGUMENT' });
   });
@@ -95,7 +111,11 @@ describe('loss stage (a modelled loss: late delivery + halving)', () => {
   it('through real sockets: losses cost time, never bytes', { timeout: 20_000 }, async () => {
     const sink = await startSink();
     const chain = (lossRatio: number): unknown => ({
-      up: [{ type: 'window', windowBytes: 65_536 }, { type: 'loss', lossRatio, seed: 3 }, { type: 'delay', delayMs: 25 }],
+      up: [
+        { type: 'window', windowBytes: 65_536 },
+        { type: 'loss', lossRatio, seed: 3 },
+        { type: 'delay', delayMs: 25 },
+      ],
       down: [{ type: 'delay', delayMs: 25 }],
     });
     const data = patternBuffer(1_000_000);

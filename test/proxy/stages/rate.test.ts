@@ -37,7 +37,7 @@ describe('rate stage', () => {
       await within(Promise.all([sendAll(a, data), sendAll(b, data)]), 10_000, 'send');
       const [ra, rb] = await within(Promise.all([sink.next(), sink.next()]), 10_000, 'receive');
       const seconds = (performance.now() - t0) / 1000;
-      const together = (ra.bytes + rb.bytes) * 8 / seconds;
+      const together = ((ra.bytes + rb.bytes) * 8) / seconds;
       assert.equal(ra.bytes + rb.bytes, 1_200_000);
       assert.ok(together > 8e6 * 0.8 && together < 8e6 * 1.1, `together ${(together / 1e6).toFixed(2)} Mbit/s, expected 8 (shared, not 16)`);
       const single = arrivalRate(ra.arrivals);

@@ -18,7 +18,7 @@ describe('window stage', () => {
       await within(sendAll(s, patternBuffer(600_000)), 10_000, 'send');
       const r = await within(sink.next(), 10_000, 'receive');
       const rate = arrivalRate(r.arrivals);
-      const model = 32_768 * 8 / 0.1;
+      const model = (32_768 * 8) / 0.1;
       assert.ok(rate > model * 0.85 && rate < model * 1.15, `${(rate / 1e6).toFixed(3)} Mbit/s, model ${(model / 1e6).toFixed(3)}`);
       // The cap shows as bursts one RTT apart: nothing arrives in the middle of a cycle.
       const gaps = r.arrivals.slice(1).map((a, i) => a.tMs - r.arrivals[i]!.tMs);

@@ -22,9 +22,9 @@ describe('group live series', () => {
     assert.deepEqual(g.peers[0], [{ x: 1, y: 1e6 }]);
     assert.equal(g.aggregate.length, 0, 'peer 2 has not reported interval 1: the sum is unknown, not peer 1 alone');
     g.add(sample(1, 'controller', 1, 1.02, [[0, 250_000, 1]]));
-    assert.deepEqual(g.peers[1], [{ x: 1.02, y: 250_000 * 8 / 1.02 }]);
+    assert.deepEqual(g.peers[1], [{ x: 1.02, y: (250_000 * 8) / 1.02 }]);
     // 375,000 bytes over the span to the later peer's end of the interval.
-    assert.deepEqual(g.aggregate, [{ x: 1.02, y: 375_000 * 8 / 1.02 }]);
+    assert.deepEqual(g.aggregate, [{ x: 1.02, y: (375_000 * 8) / 1.02 }]);
     g.add(sample(1, 'controller', 2, 2.02, [[0, 500_000, 2]]));
     g.add(sample(0, 'controller', 2, 2, [[0, 250_000, 2]]));
     assert.equal(g.aggregate.length, 2);
@@ -43,13 +43,23 @@ describe('group live series', () => {
     assert.equal(g.totalBytes, 0);
   });
 
-  it('in bidir, a peer\'s interval needs both sides (each receives one direction)', () => {
+  it("in bidir, a peer's interval needs both sides (each receives one direction)", () => {
     const senderOf = (id: number): 'controller' | 'responder' => (id === 0 ? 'controller' : 'responder');
     const g = new GroupSeries({ view: 'receiver', direction: 'bidir', senderOf, peerCount: 1 });
-    g.add(sample(0, 'responder', 1, 1, [[0, 100_000, 1], [1, 7, 1]])); // responder received stream 0
+    g.add(
+      sample(0, 'responder', 1, 1, [
+        [0, 100_000, 1],
+        [1, 7, 1],
+      ]),
+    ); // responder received stream 0
     assert.equal(g.peers[0]!.length, 0, 'only one direction known yet');
-    g.add(sample(0, 'controller', 1, 1.01, [[0, 7, 1], [1, 50_000, 1]])); // controller received stream 1
-    assert.deepEqual(g.peers[0], [{ x: 1.01, y: 150_000 * 8 / 1.01 }]);
+    g.add(
+      sample(0, 'controller', 1, 1.01, [
+        [0, 7, 1],
+        [1, 50_000, 1],
+      ]),
+    ); // controller received stream 1
+    assert.deepEqual(g.peers[0], [{ x: 1.01, y: (150_000 * 8) / 1.01 }]);
     assert.deepEqual(viewSides('receiver', 'forward'), ['responder']);
     assert.deepEqual(viewSides('sender', 'forward'), ['controller']);
     assert.deepEqual(viewSides('receiver', 'reverse'), ['controller']);
@@ -62,7 +72,10 @@ describe('group live series', () => {
     g.add(sample(1, 'controller', 1, 1, [[0, 100_000, 1]]));
     g.add(sample(1, 'controller', 2, 2, [[0, 200_000, 2]]));
     g.add(sample(1, 'controller', 3, 3, [[0, 300_000, 3]]));
-    assert.deepEqual(g.aggregate.map((p) => p.x), [1, 2, 3]);
+    assert.deepEqual(
+      g.aggregate.map((p) => p.x),
+      [1, 2, 3],
+    );
     assert.ok(Math.abs(g.aggregate[2]!.y - 800_000) < 1e-6, 'interval 3 is peer 2 alone: peer 1 had ended');
   });
 
@@ -73,7 +86,13 @@ describe('group live series', () => {
     assert.deepEqual(sum.add(1, 2, 20, 2.1), []);
     assert.deepEqual(sum.add(1, 3, 20, 3.1), []);
     // Peer 1 ends after interval 1: intervals 2 and 3 are peer 2's alone.
-    assert.deepEqual(sum.end(0).map((iv) => [iv.index, iv.bytes]), [[2, 20], [3, 20]]);
+    assert.deepEqual(
+      sum.end(0).map((iv) => [iv.index, iv.bytes]),
+      [
+        [2, 20],
+        [3, 20],
+      ],
+    );
     assert.deepEqual(sum.end(1), [], 'everyone has ended: nothing more to sum');
   });
 
@@ -84,8 +103,14 @@ describe('group live series', () => {
     for (const line of g.peers) assert.ok(line.length <= 100);
     for (const p of g.aggregate) assert.ok(Math.abs(p.y - 6000 * 8 * 10) < 1e-6, 'the merged aggregate keeps the mean rate');
     const set = groupLines(g, ['peer 1 (a:1)', 'peer 2 (b:1)', 'peer 3 (c:1)']);
-    assert.deepEqual(set.lines.map((l) => l.label), ['all 3 peers', 'peer 1 (a:1)', 'peer 2 (b:1)', 'peer 3 (c:1)']);
-    assert.ok(set.lines.every((l) => l.axis === 'y'), 'peers share the aggregate\'s axis: they add up to it');
+    assert.deepEqual(
+      set.lines.map((l) => l.label),
+      ['all 3 peers', 'peer 1 (a:1)', 'peer 2 (b:1)', 'peer 3 (c:1)'],
+    );
+    assert.ok(
+      set.lines.every((l) => l.axis === 'y'),
+      "peers share the aggregate's axis: they add up to it",
+    );
     assert.equal(set.partsTitle, null);
     assert.match(set.yTitle, /bit\/s/);
   });

@@ -11,11 +11,32 @@ function sample(side: 'controller' | 'responder', index: number, t: number, stre
 describe('live series', () => {
   it('computes receiver-view rates per stream and in aggregate, ignoring the sender side', () => {
     const s = new LiveSeries({ view: 'receiver', senderOf: () => 'controller' });
-    s.add(sample('controller', 1, 1, [[0, 999_999, 1], [1, 999_999, 1]])); // sender's counters: not this view
-    s.add(sample('responder', 1, 1, [[0, 125_000, 10], [1, 250_000, 20]]));
-    s.add(sample('responder', 2, 2, [[0, 250_000, 20], [1, 500_000, 40]]));
-    assert.deepEqual(s.aggregate, [{ x: 1, y: 3e6 }, { x: 2, y: 3e6 }]);
-    assert.deepEqual(s.perStream.get(1), [{ x: 1, y: 2e6 }, { x: 2, y: 2e6 }]);
+    s.add(
+      sample('controller', 1, 1, [
+        [0, 999_999, 1],
+        [1, 999_999, 1],
+      ]),
+    ); // sender's counters: not this view
+    s.add(
+      sample('responder', 1, 1, [
+        [0, 125_000, 10],
+        [1, 250_000, 20],
+      ]),
+    );
+    s.add(
+      sample('responder', 2, 2, [
+        [0, 250_000, 20],
+        [1, 500_000, 40],
+      ]),
+    );
+    assert.deepEqual(s.aggregate, [
+      { x: 1, y: 3e6 },
+      { x: 2, y: 3e6 },
+    ]);
+    assert.deepEqual(s.perStream.get(1), [
+      { x: 1, y: 2e6 },
+      { x: 2, y: 2e6 },
+    ]);
     assert.equal(s.totalBytes, 750_000);
     assert.equal(s.averageBitsPerSec, 3e6);
     assert.equal(s.currentBitsPerSec, 3e6);
@@ -24,8 +45,18 @@ describe('live series', () => {
   it('uses the sender side in the sender view, per direction in bidir', () => {
     const senderOf = (id: number): 'controller' | 'responder' => (id < 1 ? 'controller' : 'responder');
     const s = new LiveSeries({ view: 'sender', senderOf });
-    s.add(sample('controller', 1, 0.5, [[0, 1000, 1], [1, 7, 1]]));
-    s.add(sample('responder', 1, 0.5, [[0, 9, 1], [1, 2000, 1]]));
+    s.add(
+      sample('controller', 1, 0.5, [
+        [0, 1000, 1],
+        [1, 7, 1],
+      ]),
+    );
+    s.add(
+      sample('responder', 1, 0.5, [
+        [0, 9, 1],
+        [1, 2000, 1],
+      ]),
+    );
     assert.deepEqual([...s.perStream.keys()].sort(), [0, 1]);
     assert.equal(s.perStream.get(0)![0]!.y, 16_000);
     assert.equal(s.perStream.get(1)![0]!.y, 32_000);
@@ -45,7 +76,14 @@ describe('live series', () => {
     const t0 = performance.now();
     for (let i = 1; i <= 6000; i++) {
       for (let id = 0; id < 128; id++) bytes[id]! += 1000 * (id + 1);
-      s.add(sample('responder', i, i / 10, bytes.map((b, id) => [id, b, i] as [number, number, number])));
+      s.add(
+        sample(
+          'responder',
+          i,
+          i / 10,
+          bytes.map((b, id) => [id, b, i] as [number, number, number]),
+        ),
+      );
     }
     const ms = performance.now() - t0;
     assert.ok(s.aggregate.length <= 600 && s.aggregate.length >= 300, `${s.aggregate.length} points`);
@@ -53,7 +91,7 @@ describe('live series', () => {
     assert.deepEqual(s.shownStreams(), [120, 121, 122, 123, 124, 125, 126, 127]);
     assert.equal(s.aggregate.at(-1)!.x, 600);
     // The mean rate survives the merging: every interval carried the same rate.
-    const want = (1000 * 128 * 129) / 2 * 8 * 10;
+    const want = ((1000 * 128 * 129) / 2) * 8 * 10;
     for (const p of s.aggregate) assert.ok(Math.abs(p.y - want) / want < 1e-9);
     assert.ok(ms < 10_000, `6000 samples × 128 streams took ${ms.toFixed(0)} ms`);
   });
@@ -64,6 +102,9 @@ describe('live series', () => {
     push(pts, { x: 3, y: 40 }, 3);
     push(pts, { x: 4, y: 5 }, 3);
     push(pts, { x: 5, y: 7 }, 3);
-    assert.deepEqual(pts, [{ x: 3, y: 30 }, { x: 5, y: 6 }]);
+    assert.deepEqual(pts, [
+      { x: 3, y: 30 },
+      { x: 5, y: 6 },
+    ]);
   });
 });

@@ -1,7 +1,15 @@
 /** History overlay data: per-interval aggregate rates, gaps for missing samples, labels, totals, the two-run selection. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decimate, describeParams, intervalRates, MAX_OVERLAY_POINTS, overlayRun, toggleCompare, type OverlayPoint } from '../../../renderer/src/lib/overlay-series.js';
+import {
+  decimate,
+  describeParams,
+  intervalRates,
+  MAX_OVERLAY_POINTS,
+  overlayRun,
+  toggleCompare,
+  type OverlayPoint,
+} from '../../../renderer/src/lib/overlay-series.js';
 import { makeIntervals, makeResult, recordRun } from '../../helpers/result-fixtures.js';
 
 describe('overlay series', () => {
@@ -19,22 +27,44 @@ describe('overlay series', () => {
   });
 
   it('leaves a gap (null), not a zero, where the receiver sample is missing', () => {
-    const intervals = makeIntervals([{ t: 1, received: [1000] }, { t: 2, received: [1000] }]);
+    const intervals = makeIntervals([
+      { t: 1, received: [1000] },
+      { t: 2, received: [1000] },
+    ]);
     intervals[0]!.receivedBytes = null;
-    assert.deepEqual(intervalRates(intervals, 1), [{ x: 1, y: null }, { x: 2, y: 8000 }]);
+    assert.deepEqual(intervalRates(intervals, 1), [
+      { x: 1, y: null },
+      { x: 2, y: 8000 },
+    ]);
   });
 
   it('drops only a final sliver interval (noise), never a normal short one or the only one', () => {
-    const intervals = makeIntervals([{ t: 1, received: [1000] }, { t: 2, received: [1000] }, { t: 2.01, received: [900] }]);
-    assert.deepEqual(intervalRates(intervals, 1).map((p) => p.x), [1, 2]);
-    const last30 = makeIntervals([{ t: 1, received: [1000] }, { t: 1.3, received: [300] }]);
-    assert.deepEqual(intervalRates(last30, 1).map((p) => p.x), [1, 1.3]);
+    const intervals = makeIntervals([
+      { t: 1, received: [1000] },
+      { t: 2, received: [1000] },
+      { t: 2.01, received: [900] },
+    ]);
+    assert.deepEqual(
+      intervalRates(intervals, 1).map((p) => p.x),
+      [1, 2],
+    );
+    const last30 = makeIntervals([
+      { t: 1, received: [1000] },
+      { t: 1.3, received: [300] },
+    ]);
+    assert.deepEqual(
+      intervalRates(last30, 1).map((p) => p.x),
+      [1, 1.3],
+    );
     assert.equal(intervalRates(makeIntervals([{ t: 0.01, received: [10] }]), 1).length, 1);
   });
 
   it('labels a run with its date, peers and parameters, and carries both totals', () => {
     const r = makeResult({
-      streams: [{ bytes: 1_000_000, seconds: 2, completions: 10 }, { bytes: 1_000_000, seconds: 4, completions: 10 }],
+      streams: [
+        { bytes: 1_000_000, seconds: 2, completions: 10 },
+        { bytes: 1_000_000, seconds: 4, completions: 10 },
+      ],
       intervals: makeIntervals([{ t: 1, received: [500_000, 250_000] }]),
       startedAt: '2026-01-02T03:04:05.000Z',
     });
@@ -53,7 +83,15 @@ describe('overlay series', () => {
     r.params.windowBytes = null;
     r.params.seconds = 30;
     r.params.bytes = null;
-    r.link = { emulator: 'longhaul-proxy', preset: 'satellite', settings: null, chains: { up: [], down: [] }, modelCeilingBitsPerSec: null, bypassToggles: [], note: '' };
+    r.link = {
+      emulator: 'longhaul-proxy',
+      preset: 'satellite',
+      settings: null,
+      chains: { up: [], down: [] },
+      modelCeilingBitsPerSec: null,
+      bypassToggles: [],
+      note: '',
+    };
     assert.equal(describeParams(r), '2 streams, forward, OS-default window, limit 30 s, emulated link: satellite');
     r.partial = true;
     assert.match(overlayRun(r).label, / · partial$/);
@@ -90,9 +128,18 @@ describe('overlay decimation', () => {
     line[23_456]!.y = 9e9;
     line[30_000]!.y = null;
     const out = decimate(line);
-    assert.ok(out.some((p) => p.y === 0 && p.x === line[12_345]!.x), 'the stall');
-    assert.ok(out.some((p) => p.y === 9e9), 'the burst');
-    assert.ok(out.some((p) => p.y === null && p.x === line[30_000]!.x), 'the gap');
+    assert.ok(
+      out.some((p) => p.y === 0 && p.x === line[12_345]!.x),
+      'the stall',
+    );
+    assert.ok(
+      out.some((p) => p.y === 9e9),
+      'the burst',
+    );
+    assert.ok(
+      out.some((p) => p.y === null && p.x === line[30_000]!.x),
+      'the gap',
+    );
   });
 
   it('a stored run of an hour at -i 0.1 is drawn from a bounded line', () => {

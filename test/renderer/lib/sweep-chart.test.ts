@@ -15,13 +15,26 @@ describe('sweep chart', () => {
     assert.equal(chart.yTitle, 'window');
     assert.deepEqual(chart.xLabels, ['1 stream', '4 streams']);
     assert.deepEqual(chart.yLabels, ['OS default', '64.0 KiB']);
-    assert.deepEqual(chart.cells.map((c) => [c.x, c.y, c.median]), [[0, 0, 50e6], [1, 0, null], [0, 1, null], [1, 1, 300e6]]);
+    assert.deepEqual(
+      chart.cells.map((c) => [c.x, c.y, c.median]),
+      [
+        [0, 0, 50e6],
+        [1, 0, null],
+        [0, 1, null],
+        [1, 1, 300e6],
+      ],
+    );
     assert.deepEqual([chart.low, chart.high], [50e6, 300e6]);
     assert.deepEqual([chart.cells[3]!.min, chart.cells[3]!.max, chart.cells[3]!.runs], [200e6, 400e6, 2]);
   });
 
   it('draws one swept setting as bars with min–max, a one-value link as no axis', () => {
-    const plan = makePlan({ dimensions: [{ name: 'bufferBytes', values: [16_384, 131_072, 1_048_576] }, { name: 'link', values: ['satellite'] }] });
+    const plan = makePlan({
+      dimensions: [
+        { name: 'bufferBytes', values: [16_384, 131_072, 1_048_576] },
+        { name: 'link', values: ['satellite'] },
+      ],
+    });
     const view = makeView(plan, [headlineOf(plan, 1, 0, 10e6), headlineOf(plan, 1, 1, 30e6)]);
     const chart = sweepChart(plan, view.cells);
     assert.equal(chart.kind, 'bars');
@@ -32,17 +45,26 @@ describe('sweep chart', () => {
   });
 
   it('groups three swept settings: the longest along x, one series per combination of the others', () => {
-    const plan = makePlan({ dimensions: [
-      { name: 'direction', values: ['forward', 'reverse'] }, { name: 'streams', values: [1, 2, 4] }, { name: 'path', values: ['direct', 'relay'] },
-    ] });
+    const plan = makePlan({
+      dimensions: [
+        { name: 'direction', values: ['forward', 'reverse'] },
+        { name: 'streams', values: [1, 2, 4] },
+        { name: 'path', values: ['direct', 'relay'] },
+      ],
+    });
     const chart = sweepChart(plan, makeView(plan, [headlineOf(plan, 0, 0, 1e6)]).cells);
     assert.equal(chart.kind, 'bars');
     if (chart.kind !== 'bars') return;
     assert.equal(chart.xTitle, 'streams');
-    assert.deepEqual(chart.series.map((s) => s.label), [
-      'direction this PC sends · path direct', 'direction this PC sends · path relay (local proxy)',
-      'direction partner sends · path direct', 'direction partner sends · path relay (local proxy)',
-    ]);
+    assert.deepEqual(
+      chart.series.map((s) => s.label),
+      [
+        'direction this PC sends · path direct',
+        'direction this PC sends · path relay (local proxy)',
+        'direction partner sends · path direct',
+        'direction partner sends · path relay (local proxy)',
+      ],
+    );
     assert.deepEqual(chart.series[0]!.median, [1e6, null, null]);
   });
 

@@ -38,7 +38,10 @@ describe('sweep form', () => {
 
   it('keeps a single non-default link or relay path as a one-value dimension (base cannot hold them)', () => {
     const { plan } = validateSweepForm(form({ links: ['satellite'], paths: ['relay'] }), loopback, 1);
-    assert.deepEqual(plan?.dimensions, [{ name: 'link', values: ['satellite'] }, { name: 'path', values: ['relay'] }]);
+    assert.deepEqual(plan?.dimensions, [
+      { name: 'link', values: ['satellite'] },
+      { name: 'path', values: ['relay'] },
+    ]);
   });
 
   it('drops link presets for a partner (the emulator is for sweeps on this PC)', () => {
@@ -48,7 +51,11 @@ describe('sweep form', () => {
   });
 
   it('names each bad field, and gives no plan', () => {
-    const { plan, errors } = validateSweepForm(form({ window: '64K, huge', buffer: '17M', streams: '0', mss: '40', directions: [], seconds: '0.1', repeat: '0', pause: 'soon' }), loopback, 1);
+    const { plan, errors } = validateSweepForm(
+      form({ window: '64K, huge', buffer: '17M', streams: '0', mss: '40', directions: [], seconds: '0.1', repeat: '0', pause: 'soon' }),
+      loopback,
+      1,
+    );
     assert.equal(plan, null);
     assert.deepEqual(Object.keys(errors).sort(), ['buffer', 'directions', 'mss', 'pause', 'repeat', 'seconds', 'streams', 'window']);
     assert.match(errors.window!, /^huge: /);
@@ -56,19 +63,29 @@ describe('sweep form', () => {
   });
 
   it('refuses duplicates, empty lists and too many values', () => {
-    assert.deepEqual(parseList('64K, 65536', (s) => parseSize(s)), { ok: false, error: '65536 is listed twice' });
-    assert.deepEqual(parseList(' , ', (s) => parseSize(s)), { ok: false, error: 'at least one value' });
+    assert.deepEqual(
+      parseList('64K, 65536', (s) => parseSize(s)),
+      { ok: false, error: '65536 is listed twice' },
+    );
+    assert.deepEqual(
+      parseList(' , ', (s) => parseSize(s)),
+      { ok: false, error: 'at least one value' },
+    );
     const many = Array.from({ length: SWEEP_LIMITS.maxValues + 1 }, (_, i) => String(i + 1)).join(',');
     assert.match(validateSweepForm(form({ streams: many }), loopback, 1).errors.streams!, /at most 12 values/);
   });
 
   it('refuses more runs than the limit, saying how many', () => {
-    const { plan, errors } = validateSweepForm(form({ window: '1K,2K,3K,4K,5K,6K,7K,8K,9K,10K', streams: '1,2,3,4,5,6,7,8,9,10,11', repeat: '10' }), loopback, 1);
+    const { plan, errors } = validateSweepForm(
+      form({ window: '1K,2K,3K,4K,5K,6K,7K,8K,9K,10K', streams: '1,2,3,4,5,6,7,8,9,10,11', repeat: '10' }),
+      loopback,
+      1,
+    );
     assert.equal(plan, null);
     assert.match(errors.repeat!, /110 cells × 10 repeats = 1100 runs: at most 1000/);
   });
 
-  it('uses the engine\'s MSS limits', () => {
+  it("uses the engine's MSS limits", () => {
     assert.equal(LIMITS.minMssBytes, MIN_MSS_BYTES);
     assert.equal(LIMITS.maxMssBytes, MAX_MSS_BYTES);
   });
@@ -76,7 +93,11 @@ describe('sweep form', () => {
   it('is checked again by the host: a plan over the limits or with a link for a partner is refused', () => {
     const { plan } = validateSweepForm(form({ window: '64K, 128K' }), loopback, 1);
     assert.throws(() => parseRequest('sweepStart', { plan: { ...plan, repeat: SWEEP_LIMITS.maxRepeat + 1 } }), /LH_ERR_BAD_ARGUMENT|repeat/);
-    assert.throws(() => parseRequest('sweepStart', { plan: { ...plan, target: { kind: 'peer', host: 'x', port: 1 }, dimensions: [{ name: 'link', values: ['satellite'] }] } }), /link presets are for sweeps on this PC/);
+    assert.throws(
+      () =>
+        parseRequest('sweepStart', { plan: { ...plan, target: { kind: 'peer', host: 'x', port: 1 }, dimensions: [{ name: 'link', values: ['satellite'] }] } }),
+      /link presets are for sweeps on this PC/,
+    );
     assert.throws(() => parseRequest('sweepStart', { plan: { ...plan, dimensions: [{ name: 'link', values: ['nowhere'] }] } }), /not a link preset/);
     assert.throws(() => parseRequest('sweepGet', { id: '../../etc' }), /not a sweep id/);
   });

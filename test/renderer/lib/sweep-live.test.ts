@@ -6,7 +6,7 @@ import { applyProgress, liveSweep, resumable, runsDone } from '../../../renderer
 import { headlineOf, makePlan, makeView } from '../../helpers/sweep-fixtures.js';
 
 describe('sweep live', () => {
-  it('fills the table in run by run from the runner\'s cell summaries', () => {
+  it("fills the table in run by run from the runner's cell summaries", () => {
     const plan = makePlan();
     let s = liveSweep(makeView(plan, [], true));
     assert.equal(s.activity.kind, 'starting');
@@ -28,7 +28,11 @@ describe('sweep live', () => {
     const plan = makePlan();
     const running = liveSweep(makeView(plan, [], true));
     assert.equal(resumable(running.view), false, 'not while it runs');
-    const stopped = applyProgress(running, { kind: 'stopped', file: 'f', runs: 1, reason: 'partner-gone', error: { code: 'LH_ERR_PEER_GONE', message: 'gone' } }, 0);
+    const stopped = applyProgress(
+      running,
+      { kind: 'stopped', file: 'f', runs: 1, reason: 'partner-gone', error: { code: 'LH_ERR_PEER_GONE', message: 'gone' } },
+      0,
+    );
     assert.deepEqual(stopped.activity, { kind: 'stopped', reason: 'partner-gone', error: 'gone (LH_ERR_PEER_GONE)' });
     assert.equal(resumable(stopped.view), true);
     const done = applyProgress(running, { kind: 'done', file: 'f', runs: 8, complete: true }, 0);

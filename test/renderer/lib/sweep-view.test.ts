@@ -1,7 +1,16 @@
 /** What the Sweep screen says: the plan line (the contract's duration rule), values in words, one row per cell. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { cellLabel, formatDimensionValue, formatDuration, planHeading, planText, sweepHeading, sweepRows, verdictText } from '../../../electron/contract/sweep-view.js';
+import {
+  cellLabel,
+  formatDimensionValue,
+  formatDuration,
+  planHeading,
+  planText,
+  sweepHeading,
+  sweepRows,
+  verdictText,
+} from '../../../electron/contract/sweep-view.js';
 import { headlineOf, makePlan, makeView } from '../../helpers/sweep-fixtures.js';
 
 describe('sweep view', () => {
@@ -29,14 +38,21 @@ describe('sweep view', () => {
     assert.equal(formatDimensionValue('direction', 'bidir'), 'both ways');
   });
 
-  it('fills a row per cell from the runner\'s summaries: median, min–max, per-stream sum, runs, verdicts', () => {
+  it("fills a row per cell from the runner's summaries: median, min–max, per-stream sum, runs, verdicts", () => {
     const plan = makePlan();
     const view = makeView(plan, [headlineOf(plan, 1, 0, 100e6), headlineOf(plan, 1, 1, 300e6), headlineOf(plan, 2, 0, null, 'failed')]);
     const rows = sweepRows(plan, view.cells);
     assert.equal(rows.length, 4);
     assert.deepEqual(rows[1], {
-      cell: 1, settings: ['OS default', '4 streams'], median: '200.00 Mbit/s', range: '100.00 Mbit/s – 300.00 Mbit/s',
-      streamSumMedian: '202.00 Mbit/s', runs: 2, planned: 2, verdicts: 'window ×2', medianBitsPerSecond: 200e6,
+      cell: 1,
+      settings: ['OS default', '4 streams'],
+      median: '200.00 Mbit/s',
+      range: '100.00 Mbit/s – 300.00 Mbit/s',
+      streamSumMedian: '202.00 Mbit/s',
+      runs: 2,
+      planned: 2,
+      verdicts: 'window ×2',
+      medianBitsPerSecond: 200e6,
     });
     assert.equal(rows[2]!.median, '–', 'a failed run is not a measurement');
     assert.equal(rows[2]!.runs, 0);

@@ -4,16 +4,26 @@ import { describe, it } from 'node:test';
 import type { LiveSample } from '../../../electron/contract/api.js';
 import { median, TcpSeries } from '../../../renderer/src/lib/tcp-series.js';
 
-const sample = (t: number, tcp?: LiveSample['tcp']): LiveSample => ({ runId: 'r', side: 'controller', index: 1, t, final: false, streams: [], ...(tcp ? { tcp } : {}) });
+const sample = (t: number, tcp?: LiveSample['tcp']): LiveSample => ({
+  runId: 'r',
+  side: 'controller',
+  index: 1,
+  t,
+  final: false,
+  streams: [],
+  ...(tcp ? { tcp } : {}),
+});
 
 describe('tcp series', () => {
   it('takes the median RTT in ms and sums cwnd and peer windows over the sending streams', () => {
     const s = new TcpSeries();
-    s.add(sample(1, [
-      { id: 0, rttUs: 100_000, sndCwndBytes: 65_536, sndWndBytes: 131_072, totalRetransSegments: 1 },
-      { id: 1, rttUs: 120_000, sndCwndBytes: 32_768, sndWndBytes: null, totalRetransSegments: 0 },
-      { id: 2, rttUs: null, sndCwndBytes: null, sndWndBytes: null, totalRetransSegments: null },
-    ]));
+    s.add(
+      sample(1, [
+        { id: 0, rttUs: 100_000, sndCwndBytes: 65_536, sndWndBytes: 131_072, totalRetransSegments: 1 },
+        { id: 1, rttUs: 120_000, sndCwndBytes: 32_768, sndWndBytes: null, totalRetransSegments: 0 },
+        { id: 2, rttUs: null, sndCwndBytes: null, sndWndBytes: null, totalRetransSegments: null },
+      ]),
+    );
     assert.equal(s.rttNowMs, 110);
     assert.equal(s.cwndNowBytes, 98_304);
     assert.equal(s.peerWindowNowBytes, 131_072);

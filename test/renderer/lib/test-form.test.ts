@@ -13,7 +13,16 @@ describe('test form', () => {
   });
 
   it('takes bytes instead of seconds, a window, a distance', () => {
-    const r = validateTestForm({ ...DEFAULT_FORM, limitBy: 'bytes', bytes: '1G', window: '20M', streams: '4', direction: 'bidir', distance: '4000km', interval: '0.2' });
+    const r = validateTestForm({
+      ...DEFAULT_FORM,
+      limitBy: 'bytes',
+      bytes: '1G',
+      window: '20M',
+      streams: '4',
+      direction: 'bidir',
+      distance: '4000km',
+      interval: '0.2',
+    });
     assert.equal(r.params?.bytes, 1024 ** 3);
     assert.equal(r.params?.seconds, null);
     assert.equal(r.params?.windowBytes, 20_971_520);
@@ -29,7 +38,7 @@ describe('test form', () => {
     assert.match(r.errors.distance!, /negative/);
   });
 
-  it('path rate: optional, the CLI\'s --path-rate units and limit (contract/limits.ts)', () => {
+  it("path rate: optional, the CLI's --path-rate units and limit (contract/limits.ts)", () => {
     assert.equal(validateTestForm(DEFAULT_FORM).pathRateBitsPerSec, null);
     assert.equal(validateTestForm({ ...DEFAULT_FORM, pathRate: '4mbit' }).pathRateBitsPerSec, 4e6);
     assert.equal(validateTestForm({ ...DEFAULT_FORM, pathRate: '1g' }).pathRateBitsPerSec, 1e9);
