@@ -11,41 +11,20 @@
  * (the application is). Linux's busy / rwnd-limited / sndbuf-limited timers
  * back the verdict where the kernel has them.
  */
-import type { Diagnosis, LimiterVerdict, LonghaulResult, StreamResult, TcpSample } from '../contract/result.js';
+import type { Diagnosis, LimiterVerdict, LonghaulResult } from '../contract/result.js';
 import { payloadFraction } from '../contract/wire.js';
 import { INITIAL_WINDOW_SEGMENTS, rampRoundTrips, renoWindowBytes } from '../contract/what-if.js';
 import { formatRateShort, formatRtt, groupDigits } from '../util/units.js';
 import { emulatorLag, emulatorSentence } from './emulator-verdict.js';
+import { limiterInputs, type LimiterInputs } from './limiter-inputs.js';
+
+export { limiterInputs, transferRttSeconds, type LimiterInputs } from './limiter-inputs.js';
 import { mssCanExplain, mssCaveat, mssFigures, mssIsSmall, mssSentence } from './mss-verdict.js';
 
 /** A bound "binds" when the measured rate is within this factor of it. */
 const BINDING_FACTOR = 1.5;
 /** Share of busy time limited by window or send buffer above which the window is the limit. */
 const WINDOW_SHARE = 0.5;
-
-/** The figures the verdict is computed from, per direction. */
-export interface LimiterInputs {
-  measuredBitsPerSecond: number | null;
-  rttSeconds: number | null;
-  /** Lowest RTT the kernel saw (tcp_info min_rtt): the path without queues. Absent/null when unknown. */
-  minRttSeconds?: number | null;
-  /** Receive window the sender saw (sum over streams), bytes. */
-  windowBytes: number | null;
-  /** Window scale the receiver advertised (the sender's snd_wscale); null when unknown. */
-  windowScale: number | null;
-  cwndBytes: number | null;
-  retransSegments: number | null;
-  /** Seconds the sender was busy, and limited by the receive window / its send buffer. */
-  busySeconds: number | null;
-  rwndLimitedSeconds: number | null;
-  sndbufLimitedSeconds: number | null;
-  /** Length of the transfer, seconds (to tell a sender that idled from one that kept the socket full). */
-  transferSeconds: number | null;
-  /** The path's rate when known (e.g. an emulated link), bits per second. */
-  linkBitsPerSecond: number | null;
-  /** Why the TCP figures are missing, when they are. */
-  missingReason?: string | null;
-}
 
 function share(part: number | null, whole: number | null): number | null {
   return part !== null && whole !== null && whole > 0 ? Math.min(1, part / whole) : null;
@@ -170,90 +149,6 @@ function standingQueue(i: LimiterInputs, measured: string, rtt: string): string 
     `Receiver window ${groupDigits(i.windowBytes)} B would allow ${formatRateShort(atMinRtt)} at the path's minimum RTT of ${formatRtt(minRtt)}, ` +
     `but the RTT grew to ${rtt} while the excess waited in a queue; measured ${measured}: the path (its bottleneck link or the receiving host) is the limit, not the window.`
   );
-}
-
-function median(xs: number[]): number | null {
-  if (!xs.length) return null;
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  const hi = s[mid];
-  const lo = s[mid - 1];
-  if (hi === undefined) return null;
-  return s.length % 2 || lo === undefined ? hi : (lo + hi) / 2;
-}
-
-function values(series: TcpSample[], key: keyof TcpSample): number[] {
-  return series.map((x) => x[key]).filter((v): v is number => typeof v === 'number');
-}
-
-/** A cumulative counter's last reading: the kernel counts from the handshake, and streams idle until the start. */
-function last(series: TcpSample[], key: keyof TcpSample): number | null {
-  return values(series, key).at(-1) ?? null;
-}
-
-function sumOrNull(xs: (number | null)[]): number | null {
-  return xs.every((x) => x === null) ? null : xs.reduce<number>((a, x) => a + (x ?? 0), 0);
-}
-
-/** Readings with data in flight describe the transfer; the idle ones at the very start/end do not. */
-function transferReadings(series: TcpSample[]): TcpSample[] {
-  const busy = series.filter((x) => (x.unackedSegments ?? 1) > 0);
-  return busy.length ? busy : series;
-}
-
-/**
- * The run's RTT, seconds: each sending stream's median smoothed RTT over the readings taken
- * with data in flight, then the median over streams. The one RTT a result is explained with
- * (the verdict, the summary, the what-if): the last reading alone is taken after the transfer
- * drained, when an idle socket's RTT says nothing about the transfer (on loopback 0.234 ms
- * against 27 µs while data flowed).
- */
-export function transferRttSeconds(streams: StreamResult[]): number | null {
-  const rtts = streams.map((s) => median(values(transferReadings(s.send?.tcp ?? []), 'rttUs'))).filter((v): v is number => v !== null);
-  const m = median(rtts);
-  return m === null ? null : m / 1e6;
-}
-
-/** Gather the inputs of one direction's streams from the result (sender-side TCP_INFO series). */
-export function limiterInputs(
-  streams: StreamResult[],
-  measuredBitsPerSecond: number | null,
-  transferSeconds: number | null,
-  linkBitsPerSecond: number | null = null,
-): LimiterInputs {
-  const per = streams.map((s) => {
-    const series = s.send?.tcp ?? [];
-    const use = transferReadings(series);
-    return {
-      minRttUs: values(series, 'minRttUs').reduce<number | null>((a, v) => (a === null ? v : Math.min(a, v)), null),
-      wnd: median(values(use, 'sndWndBytes')),
-      cwnd: median(values(use, 'sndCwndBytes')),
-      retrans: last(series, 'totalRetransSegments'),
-      busyUs: last(series, 'busyUs'),
-      rwndUs: last(series, 'rwndLimitedUs'),
-      sndbufUs: last(series, 'sndbufLimitedUs'),
-      scale: s.send?.socket?.sndWscale ?? null,
-    };
-  });
-  const minRtts = per.map((p) => p.minRttUs).filter((v): v is number => v !== null && v > 0);
-  const first = per[0];
-  const us = (x: number | null): number | null => (x === null ? null : x / 1e6);
-  const reasons = streams.flatMap((s) => s.send?.socket?.unavailable ?? []).filter((u) => u.field === 'tcp' || u.field === 'tcp.rttUs');
-  return {
-    measuredBitsPerSecond,
-    rttSeconds: transferRttSeconds(streams),
-    minRttSeconds: minRtts.length ? Math.min(...minRtts) / 1e6 : null,
-    windowBytes: sumOrNull(per.map((p) => p.wnd)),
-    windowScale: first && per.every((p) => p.scale === first.scale) ? first.scale : null,
-    cwndBytes: sumOrNull(per.map((p) => p.cwnd)),
-    retransSegments: sumOrNull(per.map((p) => p.retrans)),
-    busySeconds: us(sumOrNull(per.map((p) => p.busyUs))),
-    rwndLimitedSeconds: us(sumOrNull(per.map((p) => p.rwndUs))),
-    sndbufLimitedSeconds: us(sumOrNull(per.map((p) => p.sndbufUs))),
-    transferSeconds: transferSeconds === null ? null : transferSeconds * Math.max(1, streams.length),
-    linkBitsPerSecond,
-    missingReason: reasons[0]?.reason ?? (streams.some((s) => !s.send) ? 'the sender did not report' : null),
-  };
 }
 
 /**
