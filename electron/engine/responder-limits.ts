@@ -6,8 +6,32 @@
  * could otherwise keep one going, or move twice the budget with --bidir.
  */
 import { planStreams, type RunParams } from './params.js';
-import type { ResponderLimits } from './responder-session.js';
 import { formatBytes } from '../util/units.js';
+
+/**
+ * What a responder allows a peer to ask for, and enforces while the run goes: the
+ * parameters are checked first (each refusal names its limit), then the run is held to
+ * a wall-clock deadline and a byte budget whatever the controller does (responder-limits.ts).
+ */
+export interface ResponderLimits {
+  /** Stream ends of one run in total (a --bidir run of N streams has 2N). */
+  maxStreams: number;
+  /** Wall-clock seconds of a run, byte-limited runs included. */
+  maxSeconds: number;
+  /** Bytes through this responder in one run, both directions together. */
+  maxBytes: number;
+  /** Window (socket buffers) per stream end. */
+  maxWindowBytes: number;
+}
+
+export const DEFAULT_RESPONDER_LIMITS: ResponderLimits = {
+  maxStreams: 128,
+  maxSeconds: 3600,
+  maxBytes: 1024 ** 4,
+  // 2 × the bandwidth-delay product of 1 Gbit/s over the seeds' 1.3 s satellite hop; a paired peer
+  // asking for 1 GiB per stream end would otherwise pin 128 GiB of kernel memory (forced past rmem_max as root).
+  maxWindowBytes: 256 * 1024 * 1024,
+};
 
 /** Slack past a time-limited run's own end before the deadline cuts it (the controller stops it itself first). */
 const DEADLINE_SLACK_SECONDS = 10;
@@ -42,12 +66,14 @@ export class RunLimitGuard {
     p: RunParams,
     private readonly onLimit: (reason: string) => void,
   ) {
-    const own = p.seconds === null ? Infinity : p.seconds + DEADLINE_SLACK_SECONDS;
-    const seconds = Math.min(limits.maxSeconds, own);
-    const why =
-      seconds === limits.maxSeconds
-        ? `the run reached this responder's limit of ${limits.maxSeconds} s (--max-seconds)`
-        : `the run went on ${DEADLINE_SLACK_SECONDS} s past its own ${p.seconds} s without the controller stopping it`;
+    // A time-limited run was accepted because its own length is within the limit: it gets that length
+    // and the slack (an hour's run under a one-hour limit would otherwise be cut at its last second).
+    // A byte-limited run has no length of its own: the limit is its deadline.
+    const byTime = p.seconds !== null;
+    const seconds = p.seconds !== null ? Math.min(limits.maxSeconds, p.seconds) + DEADLINE_SLACK_SECONDS : limits.maxSeconds;
+    const why = byTime
+      ? `the run went on ${DEADLINE_SLACK_SECONDS} s past its own ${p.seconds} s without the controller stopping it`
+      : `the run reached this responder's limit of ${limits.maxSeconds} s (--max-seconds)`;
     this.timer = setTimeout(() => this.fire(why), seconds * 1000);
     this.timer.unref();
   }

@@ -24,33 +24,10 @@ import { chooseDataConn } from '../native/data-conn.js';
 import { OwnedDataListener, type OwnedConnection } from './owned-listener.js';
 import { runningTimeoutMs, windowInfo, localOs, collectThenFinish, CAPABILITIES, STOP_FROM_RESPONDER, STOP_GRACE_MS } from './run-common.js';
 import { ResponderLifecycle } from './run-lifecycle.js';
-import { paramsOverLimits, RunLimitGuard } from './responder-limits.js';
+import { paramsOverLimits, RunLimitGuard, type ResponderLimits } from './responder-limits.js';
 import { present } from '../contract/present.js';
 
-/**
- * What a responder allows a peer to ask for, and enforces while the run goes: the
- * parameters are checked first (each refusal names its limit), then the run is held to
- * a wall-clock deadline and a byte budget whatever the controller does (responder-limits.ts).
- */
-export interface ResponderLimits {
-  /** Stream ends of one run in total (a --bidir run of N streams has 2N). */
-  maxStreams: number;
-  /** Wall-clock seconds of a run, byte-limited runs included. */
-  maxSeconds: number;
-  /** Bytes through this responder in one run, both directions together. */
-  maxBytes: number;
-  /** Window (socket buffers) per stream end. */
-  maxWindowBytes: number;
-}
-
-export const DEFAULT_RESPONDER_LIMITS: ResponderLimits = {
-  maxStreams: 128,
-  maxSeconds: 3600,
-  maxBytes: 1024 ** 4,
-  // 2 × the bandwidth-delay product of 1 Gbit/s over the seeds' 1.3 s satellite hop; a paired peer
-  // asking for 1 GiB per stream end would otherwise pin 128 GiB of kernel memory (forced past rmem_max as root).
-  maxWindowBytes: 256 * 1024 * 1024,
-};
+export { DEFAULT_RESPONDER_LIMITS, type ResponderLimits } from './responder-limits.js';
 
 export interface ResponderSessionOptions {
   limits: ResponderLimits;

@@ -5,11 +5,11 @@
  * directions together), each ending partial with the reason on both sides.
  */
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it, mock } from 'node:test';
 import type { LonghaulResult } from '../../electron/contract/result.js';
 import { startRun } from '../../electron/engine/controller.js';
 import { DEFAULT_PARAMS, type RunParams } from '../../electron/engine/params.js';
-import { paramsOverLimits } from '../../electron/engine/responder-limits.js';
+import { paramsOverLimits, RunLimitGuard } from '../../electron/engine/responder-limits.js';
 import { DEFAULT_RESPONDER_LIMITS, type ResponderLimits } from '../../electron/engine/responder-session.js';
 import { startResponder, within } from '../helpers/net.js';
 
@@ -71,5 +71,26 @@ describe('responder limits', { timeout: 120_000 }, () => {
     const both = (result.directions.controllerToResponder?.bytes ?? 0) + (result.directions.responderToController?.bytes ?? 0);
     // Checked at every sample (0.2 s): at loopback rates the overshoot is what moved in one interval and the drain.
     assert.ok(both > budget, `moved ${both} B, over the ${budget} B budget only by what one interval carried`);
+  });
+
+  it('a time-limited run as long as the limit gets its own length and the slack, not the limit as its deadline', () => {
+    mock.timers.enable({ apis: ['setTimeout'] });
+    try {
+      const reasons: string[] = [];
+      const limits = { ...DEFAULT_RESPONDER_LIMITS, maxSeconds: 3600 };
+      const guard = new RunLimitGuard(limits, { ...DEFAULT_PARAMS, seconds: 3600 }, (r) => reasons.push(r));
+      mock.timers.tick(3600 * 1000 + 1000);
+      assert.equal(reasons.length, 0, 'an hour-long run under a one-hour limit is not cut at its last second');
+      mock.timers.tick(10_000);
+      assert.equal(reasons.length, 1);
+      assert.match(reasons[0] ?? '', /past its own 3600 s/);
+      guard.dispose();
+      const bytes = new RunLimitGuard(limits, { ...DEFAULT_PARAMS, seconds: null, bytes: 1e15 }, (r) => reasons.push(r));
+      mock.timers.tick(3600 * 1000);
+      assert.match(reasons[1] ?? '', /limit of 3600 s \(--max-seconds\)/);
+      bytes.dispose();
+    } finally {
+      mock.timers.reset();
+    }
   });
 });
