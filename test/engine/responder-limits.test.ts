@@ -93,4 +93,14 @@ describe('responder limits', { timeout: 120_000 }, () => {
       mock.timers.reset();
     }
   });
+
+  it('the default byte budget lets an hour at 100 Gbit/s through (1 TiB cut a loopback hour after 6 minutes)', () => {
+    const hourAt100G = (100e9 / 8) * 3600;
+    assert.deepEqual(paramsOverLimits({ ...DEFAULT_PARAMS, seconds: null, bytes: hourAt100G }, DEFAULT_RESPONDER_LIMITS), []);
+    const reasons: string[] = [];
+    const guard = new RunLimitGuard(DEFAULT_RESPONDER_LIMITS, { ...DEFAULT_PARAMS, seconds: 3600 }, (r) => reasons.push(r));
+    guard.onSample([[0, hourAt100G, 1]]);
+    guard.dispose();
+    assert.equal(reasons.length, 0);
+  });
 });
