@@ -12,11 +12,17 @@ import { resultsDir } from './app/data-dir.js';
 import { INVOKES, EVENTS, type InvokeName } from './contract/api.js';
 import type { BrowserWindowLike, ElectronMain, IpcMainInvokeEvent } from './electron-types.js';
 import { describeError } from './util/errors.js';
+import { applyGcSchedule } from './util/gc-schedule.js';
+import { startMemoryLog } from './util/memory-log.js';
 
 const { app, BrowserWindow, ipcMain, dialog, session } = createRequire(import.meta.url)('electron') as ElectronMain;
 const PAGE = fileURLToPath(new URL('../ui/index.html', import.meta.url));
 const PRELOAD = fileURLToPath(new URL('../preload/preload.cjs', import.meta.url));
 const PAGE_URL = new URL('../ui/index.html', import.meta.url).href;
+
+// The engine runs in this process: the same heap schedule and memory log as the CLI's (util/gc-schedule.ts).
+applyGcSchedule();
+startMemoryLog('app');
 
 let win: BrowserWindowLike | null = null;
 

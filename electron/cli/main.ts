@@ -6,6 +6,8 @@
  */
 import { Command, CommanderError } from 'commander';
 import { ArgumentError } from '../util/errors.js';
+import { applyGcSchedule } from '../util/gc-schedule.js';
+import { startMemoryLog } from '../util/memory-log.js';
 import { SOFTWARE_VERSION } from '../util/version.js';
 import { COMMANDS } from './commands/index.js';
 import { EXIT_BAD_ARGS } from './exit-codes.js';
@@ -22,7 +24,10 @@ export function buildProgram(): Command {
 
 /** Run the CLI; resolves to the process exit code. */
 export async function main(argv: string[]): Promise<number> {
+  applyGcSchedule();
   const program = buildProgram();
+  // LONGHAUL_MEMORY_LOG (soaks): one file per process, named after the command.
+  startMemoryLog(argv.slice(2).find((a) => !a.startsWith('-')) ?? 'longhaul');
   try {
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;

@@ -9,7 +9,11 @@
  */
 import { DataWorker } from './data-worker/worker.js';
 import type { FromWorker, ToWorker } from './worker-messages.js';
+import { applyGcSchedule } from '../util/gc-schedule.js';
+import { startMemoryLog } from '../util/memory-log.js';
 
+applyGcSchedule();
+startMemoryLog('worker');
 let worker: DataWorker | null = null;
 
 function send(msg: FromWorker): void {

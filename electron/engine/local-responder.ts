@@ -12,6 +12,7 @@ import type { LoadedTrust } from '../security/load-trust.js';
 import { pairWith } from '../security/pair-client.js';
 import { newPairingCode } from '../security/pairing-code.js';
 import { PeerStore } from '../security/peer-store.js';
+import { FORK_EXEC_ARGV } from '../util/gc-schedule.js';
 
 const BIN = fileURLToPath(new URL('../../../bin/longhaul.js', import.meta.url));
 
@@ -24,7 +25,7 @@ export function spawnLoopbackResponder(
   return new Promise((resolve, reject) => {
     const child = fork(BIN, ['listen', '--port', '0', '--bind', '127.0.0.1', ...(once ? ['--once'] : []), ...extraArgs], {
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-      execArgv: [],
+      execArgv: [...FORK_EXEC_ARGV],
       env,
     });
     const timer = setTimeout(() => {

@@ -11,6 +11,7 @@ import type { RunLinkHook } from './controller.js';
 import { linkInfo } from '../proxy/describe-link.js';
 import type { LinkSpec } from '../proxy/link-settings.js';
 import type { FromProxyProcess, ToProxyProcess } from '../proxy/process-messages.js';
+import { FORK_EXEC_ARGV } from '../util/gc-schedule.js';
 
 const BIN = fileURLToPath(new URL('../../../bin/longhaul.js', import.meta.url));
 
@@ -43,7 +44,7 @@ export class ProxyProcess {
     return new Promise((resolve, reject) => {
       const target = targetHost.includes(':') ? `[${targetHost}]:${targetPort}` : `${targetHost}:${targetPort}`;
       const args = ['proxy', '--listen', '0', '--target', target, '--link-json', JSON.stringify(spec.settings ?? spec.chains)];
-      const child = fork(BIN, args, { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: [] });
+      const child = fork(BIN, args, { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: [...FORK_EXEC_ARGV] });
       const timer = setTimeout(() => {
         child.kill('SIGKILL');
         reject(new Error('the link proxy did not start within 10 s'));

@@ -7,12 +7,13 @@
  * 2-minute CI test (soak.test.ts) and the hour of `npm run soak` (soak.ts).
  */
 import { spawn } from 'node:child_process';
-import { createReadStream, readdirSync, readFileSync } from 'node:fs';
+import { createReadStream, existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { LonghaulResult } from '../../electron/contract/result.js';
 import { readResultFile } from '../../electron/report/result-file.js';
+import type { MemoryLine } from '../../electron/util/memory-log.js';
 
 const BIN = fileURLToPath(new URL('../../../bin/longhaul.js', import.meta.url));
 
@@ -37,6 +38,8 @@ export interface SoakOutcome {
   stderr: string;
   processes: ProcessMemory[];
   files: { json: string; log: string; csv: string };
+  /** The processes' own memory logs (LONGHAUL_MEMORY_LOG, util/memory-log.ts), one file per process. */
+  memoryDir: string;
 }
 
 /** Every descendant of `root` (ppid chains read from /proc). */
@@ -74,6 +77,8 @@ function rssBytes(pid: number): number | null {
 function nameOf(pid: number): string {
   try {
     const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+    // Node's own flags (the forks' heap flags, util/gc-schedule.ts) come before the script: not a name.
+    while (args[1]?.startsWith('-')) args.splice(1, 1);
     return (
       args
         .slice(1)
@@ -106,7 +111,9 @@ export function runSoak(o: SoakOptions): Promise<SoakOutcome> {
     '--csv',
     files.csv,
   ];
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, CI: 'true' } });
+  const memoryDir = path.join(o.dir, 'memory');
+  const env = { ...process.env, CI: 'true', LONGHAUL_MEMORY_LOG: memoryDir, LONGHAUL_MEMORY_LOG_SECONDS: '10' };
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const started = Date.now();
@@ -135,7 +142,7 @@ export function runSoak(o: SoakOptions): Promise<SoakOutcome> {
       process.off('SIGINT', stop).off('SIGTERM', stop);
       clearInterval(timer);
       clearTimeout(kill);
-      resolve({ code, stderr, processes: [...processes.values()], files });
+      resolve({ code, stderr, processes: [...processes.values()], files, memoryDir });
     });
   });
 }
@@ -170,6 +177,39 @@ export function flatness(processes: ProcessMemory[], warmupSeconds: number): Fla
     });
   }
   return out;
+}
+
+export interface MemoryParts {
+  pid: number;
+  role: string;
+  /** [min, max] after the warm-up, bytes: V8's heap as committed, its old space in use, and the rest of the RSS (binary, native memory). */
+  heapCommitted: [number, number];
+  oldUsed: [number, number];
+  rest: [number, number];
+}
+
+/** What each process's own memory log says moved after `warmupSeconds`: V8's heap, or the rest. */
+export function memoryParts(memoryDir: string, warmupSeconds: number): MemoryParts[] {
+  if (!existsSync(memoryDir)) return [];
+  const range = (v: number[]): [number, number] => [Math.min(...v), Math.max(...v)];
+  return readdirSync(memoryDir).flatMap((file) => {
+    const m = /^(.*)-(\d+)\.jsonl$/.exec(file);
+    const lines = readFileSync(path.join(memoryDir, file), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as MemoryLine)
+      .filter((l) => l.t >= warmupSeconds);
+    if (!m || lines.length === 0) return [];
+    return [
+      {
+        pid: Number(m[2]),
+        role: m[1] ?? file,
+        heapCommitted: range(lines.map((l) => l.heapTotal)),
+        oldUsed: range(lines.map((l) => l.spaces.old_space?.[1] ?? 0)),
+        rest: range(lines.map((l) => l.rss - l.heapTotal)),
+      },
+    ];
+  });
 }
 
 export interface FileCheck {

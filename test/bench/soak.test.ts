@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { cli } from '../helpers/cli.js';
 import { tmpDir } from '../helpers/tmp.js';
-import { checkFiles, flatness, runSoak } from './soak-run.js';
+import { checkFiles, flatness, memoryParts, runSoak } from './soak-run.js';
 
 const SECONDS = 120;
 const WARMUP = 30;
@@ -29,6 +29,14 @@ describe('soak (2 minutes of 16 streams at -i 0.1)', { timeout: (SECONDS + 120) 
     const workers = flat.filter((f) => f.name.startsWith('data-worker'));
     assert.ok(workers.length >= 2, `${workers.length} data workers sampled`);
     for (const w of workers) assert.ok(w.maxDeviation <= 0.1, `${w.name} ${w.pid}: ${(w.maxDeviation * 100).toFixed(1)} % off its mean`);
+    // Every process kept its own memory log (LONGHAUL_MEMORY_LOG): the CLI, the forked responder, each data worker.
+    const parts = memoryParts(out.memoryDir, WARMUP);
+    for (const p of parts)
+      t.diagnostic(
+        `${p.role} ${p.pid}: V8 heap ${(p.heapCommitted[0] / MiB).toFixed(0)}-${(p.heapCommitted[1] / MiB).toFixed(0)} MiB, rest ${(p.rest[0] / MiB).toFixed(0)}-${(p.rest[1] / MiB).toFixed(0)} MiB`,
+      );
+    assert.deepEqual([...new Set(parts.map((p) => p.role))].sort(), ['listen', 'loopback', 'worker']);
+    assert.ok(parts.filter((p) => p.role === 'worker').length >= 2, 'a log per data worker');
     const peak = Math.max(...out.processes.flatMap((p) => p.samples.map(([, rss]) => rss)));
     assert.ok(peak < 400 * MiB, `peak RSS ${(peak / MiB).toFixed(0)} MiB`);
 

@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { checkFiles, flatness, runSoak } from './soak-run.js';
+import { checkFiles, flatness, memoryParts, runSoak } from './soak-run.js';
 
 const { values } = parseArgs({
   options: {
@@ -43,6 +43,12 @@ try {
       `${ok ? 'ok  ' : 'FAIL'} ${f.name}: mean ${mib(f.meanBytes)} MiB, at most ${(f.maxDeviation * 100).toFixed(1)} % off, slope ${mib(f.slopeBytesPerMinute)} MiB/min`,
     );
   }
+  // Which part moved: V8's heap (its sizing, or Longhaul's live data in the old space) or the rest (binary, native memory).
+  const r = ([a, b]: [number, number]): string => `${mib(a)}-${mib(b)}`;
+  for (const p of memoryParts(out.memoryDir, Number(values.warmup)))
+    console.log(
+      `     ${p.role} ${p.pid}: V8 heap committed ${r(p.heapCommitted)} MiB, old space in use ${r(p.oldUsed)} MiB, the rest of the RSS ${r(p.rest)} MiB`,
+    );
   if (out.code === null || out.code > 1) throw new Error('no files to check');
   const files = await checkFiles(out.files);
   const complete =
