@@ -10,15 +10,17 @@
  *
  * Measured before: 16 streams at -i 0.1 made 20 KB of JSON per interval
  * (1.3 KB per stream per interval), 730 MB an hour, and the recorder held
- * every sample of both sides until the end. With HEAD_CELLS = 8,192 a result
- * holds at most about 16,000 stream-intervals (about 21 MB of JSON, a few MB
- * in memory) whatever the duration.
+ * every sample of both sides until the end. With HEAD_CELLS = 4,096 a result
+ * holds at most about 8,200 stream-intervals (about 11 MB of JSON, a few MB
+ * in memory) whatever the duration, and reaches that bound after 2 × headIndex
+ * ticks: 51 s for 16 streams at -i 0.1, inside the soak's first minute (with
+ * 8,192 it took 102 s and the processes' RSS rose past it; docs/results.md).
  */
 import type { DetailInfo, IntervalResult, IntervalStream, TcpSample, TcpSpread } from '../contract/result.js';
 import type { Grouping } from './thinned-series.js';
 
 /** Stream-intervals kept as they came at the start of a run. */
-export const HEAD_CELLS = 8192;
+export const HEAD_CELLS = 4096;
 /** Fewest ticks kept as they came at the start, whatever the stream count. */
 export const MIN_HEAD = 64;
 /** Ticks kept as they came at the end of a run (the live reports finish from these). */
