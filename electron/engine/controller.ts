@@ -24,6 +24,7 @@ import { ControllerLifecycle } from './run-lifecycle.js';
 import { RunRecorder } from './run-recorder.js';
 import { present } from '../contract/present.js';
 import { settingsForPartner } from './partner-settings.js';
+import { LocalSettingsRead } from './advice/local-settings.js';
 
 export interface ControllerOptions {
   host: string;
@@ -89,6 +90,8 @@ export class ControllerRun extends EventEmitter<RunEvents> {
   private readonly cookie = randomBytes(16).toString('hex');
   private readonly plan;
   private readonly lifecycle = new ControllerLifecycle();
+  /** This PC's TCP settings, read while the run goes: for the advice and for the responder. */
+  private readonly settings = new LocalSettingsRead();
   private settle!: (r: LonghaulResult) => void;
   private watchdog: NodeJS.Timeout | null = null;
   private startNs: bigint | null = null;
@@ -110,6 +113,7 @@ export class ControllerRun extends EventEmitter<RunEvents> {
         startedAt: new Date(),
         link: link ? () => link.record() : undefined,
         pathRateBitsPerSec: opts.pathRateBitsPerSec ?? null,
+        localSettings: () => this.settings.value,
       },
       this.plan,
     );
@@ -324,7 +328,13 @@ export class ControllerRun extends EventEmitter<RunEvents> {
     const mine = this.recorder.endsOf('controller');
     const failed = mine.find((e) => e.error);
     const reason = this.recorder.partialReasonSoFar ?? (failed?.error ? `stream error on the controller: ${failed.error.message}` : null);
-    this.channel.send({ type: 'results', streams: mine, partial: reason !== null, reason, ...settingsForPartner(this.partnerCapabilities) });
+    this.channel.send({
+      type: 'results',
+      streams: mine,
+      partial: reason !== null,
+      reason,
+      ...settingsForPartner(this.partnerCapabilities, this.settings.value),
+    });
   }
 
   private fail(err: LonghaulError): void {

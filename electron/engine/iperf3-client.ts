@@ -25,6 +25,7 @@ import { planStreams, runParamsSchema, type RunParams } from './params.js';
 import { STOP_GRACE_MS, windowInfo } from './run-common.js';
 import { RunRecorder } from './run-recorder.js';
 import { present } from '../contract/present.js';
+import { LocalSettingsRead } from './advice/local-settings.js';
 
 export interface Iperf3ClientOptions {
   host: string;
@@ -61,6 +62,8 @@ export class Iperf3ClientRun extends EventEmitter<RunEvents> {
   private endTest: (() => void) | null = null;
   private settle!: (r: LonghaulResult) => void;
   private settled = false;
+  /** This PC's TCP settings, read while the run goes, for the advice. */
+  private readonly settings = new LocalSettingsRead();
 
   constructor(private readonly opts: Iperf3ClientOptions) {
     super();
@@ -77,6 +80,7 @@ export class Iperf3ClientRun extends EventEmitter<RunEvents> {
         params: this.params,
         window: windowInfo(this.params.windowBytes),
         startedAt: new Date(),
+        localSettings: () => this.settings.value,
       },
       this.plan,
     );

@@ -26,6 +26,7 @@ import { planStreams, type PlannedStream, type RunParams } from './params.js';
 import { STOP_GRACE_MS, windowInfo } from './run-common.js';
 import { RunRecorder } from './run-recorder.js';
 import { itemAt, present } from '../contract/present.js';
+import { LocalSettingsRead } from './advice/local-settings.js';
 
 /** Deadlines of the steps where the server waits for its client, ms. */
 export interface Iperf3ServerTimeouts {
@@ -208,6 +209,7 @@ export class Iperf3ServerSession extends EventEmitter<Iperf3SessionEvents> {
       if (m) this.tuning.push(m);
       listenerMss = m?.setup ?? { requestedBytes: params.mssBytes, applied: false, reason: "this server cannot set its listening socket's MSS" };
     }
+    const settings = new LocalSettingsRead(); // this PC's TCP settings, for the advice
     const recorder = new RunRecorder(
       {
         id: resultIdOf(this.cookie),
@@ -223,6 +225,7 @@ export class Iperf3ServerSession extends EventEmitter<Iperf3SessionEvents> {
         params,
         window: windowInfo(params.windowBytes),
         startedAt: new Date(),
+        localSettings: () => settings.value,
       },
       this.plan,
     );

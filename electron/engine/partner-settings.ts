@@ -6,15 +6,12 @@
  * what arrives is checked by the results schema (protocol/messages.ts: known
  * key shape, values through peerText).
  */
-import { readLocalSettings, type LocalSettings } from './advice/local-settings.js';
+import type { LocalSettings } from './advice/local-settings.js';
 
 /** The capability a peer announces when it takes `settings` in `results`. */
 export const SETTINGS_IN_RESULTS = 'settings:in-results';
 
-/** The `settings` field of this end's `results` message: present when the partner announced it takes them. */
-export function settingsForPartner(
-  partnerCapabilities: readonly string[] | undefined,
-  read: () => LocalSettings = readLocalSettings,
-): { settings?: LocalSettings } {
-  return partnerCapabilities?.includes(SETTINGS_IN_RESULTS) ? { settings: read() } : {};
+/** The `settings` field of this end's `results` message: present when the partner announced it takes them and they were read (null: not yet). */
+export function settingsForPartner(partnerCapabilities: readonly string[] | undefined, settings: LocalSettings | null): { settings?: LocalSettings } {
+  return settings && partnerCapabilities?.includes(SETTINGS_IN_RESULTS) ? { settings } : {};
 }

@@ -17,6 +17,7 @@ import { DataPlane, type SideSample } from './data-plane.js';
 import { planStreams, type PlannedStream, type RunParams } from './params.js';
 import { RunRecorder } from './run-recorder.js';
 import { settingsForPartner } from './partner-settings.js';
+import { LocalSettingsRead } from './advice/local-settings.js';
 import type { MssSetup } from '../native/mss-setup.js';
 import type { ListenerMss, ListenerTuning } from '../native/tuned-socket.js';
 import { nativeSockets } from '../native/load-native.js';
@@ -59,6 +60,8 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
   private plan: PlannedStream[] = [];
   private plane: DataPlane | null = null;
   private recorder: RunRecorder | null = null;
+  /** This PC's TCP settings, read from the run's start: for the advice and for the controller. */
+  private settings: LocalSettingsRead | null = null;
   /** Stream ids whose connection arrived (claimed at once, so a duplicate is refused). */
   private readonly adopted = new Set<number>();
   /** Stream ids whose worker has taken the connection: streams-ready waits for all of these. */
@@ -248,6 +251,7 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
       listenerWindow,
       listenerMss: mss,
     });
+    const settings = (this.settings = new LocalSettingsRead());
     this.recorder = new RunRecorder(
       {
         id: m.cookie.slice(0, 16),
@@ -263,6 +267,7 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
         params: p,
         window: windowInfo(p.windowBytes),
         startedAt: new Date(),
+        localSettings: () => settings.value,
       },
       this.plan,
     );
@@ -338,7 +343,13 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
     const mine = present(this.recorder, 'the run recorder (made with the data plane)').endsOf('responder');
     const failed = mine.find((e) => e.error);
     const reason = this.stopReason ?? (failed?.error ? `stream error on the responder: ${failed.error.message}` : null);
-    this.channel.send({ type: 'results', streams: mine, partial: reason !== null, reason, ...settingsForPartner(this.peerHello?.capabilities) });
+    this.channel.send({
+      type: 'results',
+      streams: mine,
+      partial: reason !== null,
+      reason,
+      ...settingsForPartner(this.peerHello?.capabilities, this.settings?.value ?? null),
+    });
     this.channel.setTimeout('results', this.opts.timeoutsMs?.results ?? DEFAULT_STATE_TIMEOUTS_MS.results);
   }
 

@@ -29,7 +29,7 @@ import { detailInfo, groupingFor, mergeIntervals, mergeTcp } from './detail-rule
 import { IntervalBuilder, referenceSide } from './interval-builder.js';
 import type { PlannedStream } from './params.js';
 import { adviseResult } from './advice/advise.js';
-import { readLocalSettings } from './advice/local-settings.js';
+import type { LocalSettings } from './advice/local-settings.js';
 import { attachTcpFields } from './tcp-results.js';
 import { ThinnedSeries, type Grouping } from './thinned-series.js';
 
@@ -51,6 +51,8 @@ export interface RecorderMeta {
   link?: () => LinkInfo;
   /** The path's wire rate the user gave (--path-rate), bit/s: the advice fills it. */
   pathRateBitsPerSec?: number | null;
+  /** This PC's TCP settings for the advice, as read so far (null or absent: unknown; advice/local-settings.ts). */
+  localSettings?: () => LocalSettings | null;
   /** Stream-intervals kept as sampled at the start (detail-rule.ts HEAD_CELLS; tests make it small). */
   detailCells?: number;
 }
@@ -183,7 +185,7 @@ export class RunRecorder {
     };
     attachTcpFields(result, (side, id) => this.tcp.get(`${side}:${id}`)?.series.values() ?? [], this.ends, this.advertised ?? []);
     result.detail = detailInfo(this.grouping, this.intervals.recentFromIndex);
-    result.advice = adviseResult(result, readLocalSettings());
+    result.advice = adviseResult(result, this.meta.localSettings?.() ?? {});
     return result;
   }
 

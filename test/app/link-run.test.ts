@@ -155,6 +155,6 @@ describe('app backend: a run through the link emulator', { timeout: 60_000 }, ()
     assert.equal(e.result.diagnosis?.[0]?.verdict, 'window-limited', e.result.diagnosis?.[0]?.sentence);
     const window = e.result.advice?.find((a) => a.topic === 'link-emulator');
     assert.match(window?.neededValue ?? '', /at least 125,000,000 bytes per stream/, JSON.stringify(e.result.advice));
-    assert.deepEqual(e.result.responder.settings, readLocalSettings(), 'the responder sent the values it read (this PC: loopback)');
+    assert.deepEqual(e.result.responder.settings, await readLocalSettings(), 'the responder sent the values it read (this PC: loopback)');
   });
 });

@@ -11,7 +11,7 @@ import { describe, it } from 'node:test';
 import type { PeerOs } from '../../../electron/contract/advice.js';
 import type { Diagnosis, LonghaulResult } from '../../../electron/contract/result.js';
 import { adviseResult } from '../../../electron/engine/advice/advise.js';
-import { readLocalSettings, WINDOWS_AUTOTUNING_KEY } from '../../../electron/engine/advice/local-settings.js';
+import { LocalSettingsRead, readLocalSettings, WINDOWS_AUTOTUNING_KEY } from '../../../electron/engine/advice/local-settings.js';
 import { autotuningLevelFor } from '../../../electron/engine/advice/windows.js';
 import { makeResult } from '../../helpers/result-fixtures.js';
 
@@ -227,21 +227,21 @@ describe('advice rules', () => {
     assert.equal(autotuningLevelFor(65_535 * 256 + 1), 'experimental');
   });
 
-  it('reads Linux settings from /proc/sys files, leaves out what is missing, reads nothing elsewhere', () => {
+  it('reads Linux settings from /proc/sys files, leaves out what is missing, reads nothing elsewhere', async () => {
     const root = mkdtempSync(join(tmpdir(), 'lh-proc-'));
     mkdirSync(join(root, 'net/ipv4'), { recursive: true });
     writeFileSync(join(root, 'net/ipv4/tcp_rmem'), '4096\t131072\t6291456\n');
-    assert.deepEqual(readLocalSettings('linux', root), { 'net.ipv4.tcp_rmem': '4096 131072 6291456' });
-    assert.deepEqual(readLocalSettings('freebsd', root), {});
+    assert.deepEqual(await readLocalSettings('linux', root), { 'net.ipv4.tcp_rmem': '4096 131072 6291456' });
+    assert.deepEqual(await readLocalSettings('freebsd', root), {});
   });
 
-  it('reads macOS sysctls and the Windows autotuning level from their commands; a failing or foreign command leaves them unknown', () => {
+  it('reads macOS sysctls and the Windows autotuning level from their commands; a failing or foreign command leaves them unknown', async () => {
     const calls: string[] = [];
-    const mac = (file: string, args: string[]): string => {
+    const mac = async (file: string, args: string[]): Promise<string> => {
       calls.push([file, ...args].join(' '));
       return 'kern.ipc.maxsockbuf: 8388608\nnet.inet.tcp.autorcvbufmax: 4194304\nnet.inet.tcp.rfc1323: 1\nsecret.other: 9\n';
     };
-    assert.deepEqual(readLocalSettings('darwin', '/nowhere', mac), {
+    assert.deepEqual(await readLocalSettings('darwin', '/nowhere', mac), {
       'kern.ipc.maxsockbuf': '8388608',
       'net.inet.tcp.autorcvbufmax': '4194304',
       'net.inet.tcp.rfc1323': '1',
@@ -249,20 +249,22 @@ describe('advice rules', () => {
     assert.match(calls[0]!, /^\/usr\/sbin\/sysctl kern\.ipc\.maxsockbuf net\.inet\.tcp\.autorcvbufmax/);
     const netsh =
       'Querying active state...\r\n\r\nTCP Global Parameters\r\n----------------------------------------------\r\nReceive-Side Scaling State          : enabled\r\nReceive Window Auto-Tuning Level    : highlyrestricted\r\nAdd-On Congestion Control Provider  : default\r\n';
-    assert.deepEqual(
-      readLocalSettings('win32', '/nowhere', () => netsh),
-      { [WINDOWS_AUTOTUNING_KEY]: 'highlyrestricted' },
-    );
-    assert.deepEqual(
-      readLocalSettings('win32', '/nowhere', () => 'Paramètres globaux TCP\r\nNiveau de réglage automatique : normal'),
-      {},
-    );
-    assert.deepEqual(
-      readLocalSettings('darwin', '/nowhere', () => {
-        throw new Error('ENOENT');
-      }),
-      {},
-    );
+    assert.deepEqual(await readLocalSettings('win32', '/nowhere', async () => netsh), { [WINDOWS_AUTOTUNING_KEY]: 'highlyrestricted' });
+    assert.deepEqual(await readLocalSettings('win32', '/nowhere', async () => 'Paramètres globaux TCP\r\nNiveau de réglage automatique : normal'), {});
+    assert.deepEqual(await readLocalSettings('darwin', '/nowhere', () => Promise.reject(new Error('ENOENT'))), {});
+  });
+
+  it('reads while the run goes: null until done, then the values; a read that fails is empty, never an error', async () => {
+    let finish: (v: Record<string, string>) => void = () => undefined;
+    const slow = new LocalSettingsRead(() => new Promise((resolve) => (finish = resolve)));
+    assert.equal(slow.value, null, 'netsh still running: unknown, and nothing waits for it');
+    finish({ [WINDOWS_AUTOTUNING_KEY]: 'normal' });
+    assert.deepEqual(await slow.done, { [WINDOWS_AUTOTUNING_KEY]: 'normal' });
+    assert.deepEqual(slow.value, { [WINDOWS_AUTOTUNING_KEY]: 'normal' });
+    const failed = new LocalSettingsRead(() => Promise.reject(new Error('EMFILE')));
+    assert.deepEqual(await failed.done, {});
+    // No netsh here (Linux): the real command fails, and the settings are unknown.
+    assert.deepEqual(await readLocalSettings('win32', '/nowhere'), {});
   });
 
   it("the macOS and Windows rules show the values read (this PC's, or the partner's as sent)", () => {

@@ -51,7 +51,7 @@ describe('advice on runs through the link emulator', () => {
     assert.equal(emulator.currentValue, '16,384 bytes');
     assert.match(emulator.neededValue, /125,000,000 bytes per stream/);
     // The responder (the partner) read its own settings and sent them: on loopback they are this PC's.
-    const mine = readLocalSettings();
+    const mine = await readLocalSettings();
     assert.deepEqual(result.responder.settings, mine);
     const cap = advice.find((a) => a.side === 'responder' && /^net\.core\.rmem_max/.test(a.setting));
     if (mine['net.core.rmem_max'] !== undefined && Number(mine['net.core.rmem_max']) < 250_000_000) {
