@@ -48,7 +48,9 @@ describe('longhaul report CLI', { timeout: 60_000 }, () => {
     const logFile = path.join(dir, 'k.log');
     const csvFile = path.join(dir, 'k.csv');
     const run = startCli(t, ['loopback', '-t', '20', '-i', '0.5', '--workers', '1', '--log', 'k.log', '--csv', 'k.csv'], dir);
-    await waitFor('three intervals in the log', 15_000, () => intervalRows(read(logFile)).length >= 3);
+    // Both files: each interval goes to the log, then to the CSV; a kill between the two would leave the CSV one behind.
+    const csvIntervals = (): number => (read(csvFile).match(/(^|,)interval,/gm) ?? []).length;
+    await waitFor('three intervals in the log and the CSV', 15_000, () => intervalRows(read(logFile)).length >= 3 && csvIntervals() >= 3);
     run.killGroup();
     await run.exited(5_000);
     const log = read(logFile);
