@@ -8,6 +8,7 @@
  * then (advise.ts) the OS settings the ends would need on a real path of the
  * same RTT and rate.
  */
+import { PATH_RATE_WHERE } from '../../contract/limits.js';
 import { formatRateShort } from '../../contract/units.js';
 import type { Diagnosis, LinkInfo, LinkSettingsInfo } from '../../contract/result.js';
 import { groupDigits } from '../../util/units.js';
@@ -20,8 +21,20 @@ function rateText(bps: number | null): string {
   return bps === null ? 'not limited' : formatRateShort(bps);
 }
 
-function linkCommand(s: LinkSettingsInfo, change: string): string {
-  return `longhaul loopback --delay ${s.delayMs}ms${s.rateBitsPerSec !== null ? ` --rate ${s.rateBitsPerSec}` : ''} ${change}`.replace(/\s+/g, ' ').trim();
+/**
+ * The loopback command that models this same link with one thing changed: every setting the run's link had
+ * (delay, jitter, rate, window, slow start, loss and its pattern) except the `changed` one, then `change`.
+ * The emulated MSS has no flag, so a --link-config link's own MSS is not carried.
+ */
+function linkCommand(s: LinkSettingsInfo, changed: 'rate' | 'loss' | 'window', change: string): string {
+  const flags = [`--delay ${s.delayMs}ms`];
+  if (s.jitterMs > 0) flags.push(`--jitter ${s.jitterMs}ms`);
+  if (s.rateBitsPerSec !== null && changed !== 'rate') flags.push(`--rate ${s.rateBitsPerSec}`);
+  if (s.windowBytes !== null && changed !== 'window') flags.push(`--window ${s.windowBytes}`);
+  if (s.slowstart) flags.push('--slowstart');
+  if (s.lossRatio > 0 && changed !== 'loss') flags.push(`--loss ${s.lossRatio}`);
+  if (s.lossRatio > 0 && s.lossPattern === 'periodic') flags.push('--loss-pattern periodic');
+  return ['longhaul loopback', ...flags, change].join(' ');
 }
 
 function emulatorLine(link: LinkInfo): AdviceLine {
@@ -42,7 +55,7 @@ function rateLine(s: LinkSettingsInfo): AdviceLine {
     setting: "the emulated link's rate (--rate, or the --link preset's)",
     currentValue: rateText(s.rateBitsPerSec),
     neededValue: 'nothing to change on either PC: the run carried what the emulated link allows',
-    how: `to model a faster path: ${linkCommand({ ...s, rateBitsPerSec: null }, '--rate <rate>')}`,
+    how: `to model a faster path: ${linkCommand(s, 'rate', '--rate <rate>')}`,
     why: "The emulated link's rate, the path being modelled, was the limit, not an OS setting: on a real path this is the line's own rate.",
   };
 }
@@ -52,7 +65,7 @@ function lossLine(s: LinkSettingsInfo): AdviceLine {
     setting: "the emulated link's modelled loss (--loss, or the --link preset's)",
     currentValue: `${(s.lossRatio * 100).toLocaleString('en-US', { maximumFractionDigits: 3 })} % of segments`,
     neededValue: 'nothing to change on either PC: the modelled loss, part of the path being modelled, held the window',
-    how: `to model a cleaner path: ${linkCommand(s, '--loss <ratio>')}; on a real path: find and fix the loss, or more streams (-P) share it`,
+    how: `to model a cleaner path: ${linkCommand(s, 'loss', '--loss <ratio>')}; on a real path: find and fix the loss, or more streams (-P) share it`,
     why: "Each modelled loss halves the window (Reno): the emulated link's loss, not an OS setting, set this rate.",
   };
 }
@@ -64,8 +77,8 @@ function windowLine(s: LinkSettingsInfo, neededWindow: number | null): AdviceLin
     neededValue:
       neededWindow !== null
         ? `at least ${groupDigits(neededWindow)} bytes per stream`
-        : 'unknown: the emulated link has no rate (give one with --rate or --path-rate)',
-    how: linkCommand(s, `--window ${neededWindow ?? '<bytes>'}`),
+        : `unknown: the emulated link has no rate (give one with --rate, or the path's with ${PATH_RATE_WHERE})`,
+    how: linkCommand(s, 'window', `--window ${neededWindow ?? '<bytes>'}`),
     why: "The emulated window held this run. On a real path the ends' OS settings below decide the window: they are what to change there.",
   };
 }
