@@ -6,6 +6,7 @@ import type { LonghaulResult } from './result.js';
 import { modelText, type WhatIfPrediction } from './what-if.js';
 import { whatIfOf } from './what-if-result.js';
 import { formatRateShort, formatRtt, groupDigits } from './units.js';
+import { PATH_RATE_WHERE } from './limits.js';
 
 function config(p: WhatIfPrediction): string {
   const window = p.windowBytes === null ? 'OS-default window' : `${groupDigits(p.windowBytes)}-byte window`;
@@ -25,7 +26,7 @@ export function formatWhatIf(r: LonghaulResult): string[] {
   const rateText =
     w.path.rateBitsPerSec === null
       ? 'path rate unknown'
-      : `path rate ${formatRateShort(w.path.rateBitsPerSec)} (${w.rateSource === 'given' ? 'given with --path-rate' : "the emulated link's"})`;
+      : `path rate ${formatRateShort(w.path.rateBitsPerSec)} (${w.rateSource === 'given' ? `given by the user: ${PATH_RATE_WHERE}` : "the emulated link's"})`;
   const lossText =
     w.path.lossRatio === null
       ? 'no loss term'

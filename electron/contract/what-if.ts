@@ -12,6 +12,7 @@
  * and the prediction names which term bound it.
  */
 import { payloadFraction } from './wire.js';
+import { PATH_RATE_WHERE } from './limits.js';
 
 /** The path as measured (or as emulated): what stays the same in every what-if. */
 export interface PathModel {
@@ -85,7 +86,7 @@ export function modelText(path: PathModel): string {
   ].filter((t): t is string => t !== null);
   return (
     `min(${terms.join(', ')}), after slow start (${INITIAL_WINDOW_SEGMENTS} × MSS doubling per round trip)` +
-    (path.rateBitsPerSec === null ? "; the path's rate is unknown, so no rate term (give it with --path-rate)" : '')
+    (path.rateBitsPerSec === null ? `; the path's rate is unknown, so no rate term (give it with ${PATH_RATE_WHERE})` : '')
   );
 }
 

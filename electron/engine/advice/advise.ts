@@ -8,6 +8,7 @@
  * them held the run, and the ends' OS settings where the window did.
  */
 import type { Advice, AdviceTopic } from '../../contract/advice.js';
+import { PATH_RATE_WHERE } from '../../contract/limits.js';
 import { bdpBytes, MAX_UNSCALED_WINDOW, wholeBytesUp } from '../../contract/path-math.js';
 import type { Diagnosis, LonghaulResult, Side } from '../../contract/result.js';
 import { DEFAULT_MSS_BYTES } from '../../contract/wire.js';
@@ -63,7 +64,7 @@ function requestLine(asked: number, need: AdviceNeed): AdviceLine {
     neededValue:
       need.windowBytes !== null
         ? `at least ${groupDigits(need.windowBytes)} bytes per stream`
-        : need.bytesPerMbit.toLocaleString('en-US') + " bytes per Mbit/s wanted (the path's rate is unknown: give it with --path-rate)",
+        : need.bytesPerMbit.toLocaleString('en-US') + ` bytes per Mbit/s wanted (the path's rate is unknown: give it with ${PATH_RATE_WHERE})`,
     how: `longhaul run <partner> --window ${need.windowBytes ?? '<bytes>'}, or leave --window out so each OS autotunes within the settings below`,
     why: `This run asked for ${groupDigits(asked)} bytes: that, not the OS, held the window. Other applications get what the OS settings below allow.`,
   };

@@ -4,6 +4,7 @@
  * in through `current`, which answers only for this PC's own readable settings.
  */
 import type { Advice } from '../../contract/advice.js';
+import { PATH_RATE_WHERE } from '../../contract/limits.js';
 
 /** One setting's advice before it is tied to a PC and a direction. */
 export type AdviceLine = Pick<Advice, 'setting' | 'currentValue' | 'neededValue' | 'how' | 'why'>;
@@ -26,7 +27,7 @@ export type OsRules = Partial<Record<'receive-window' | 'send-buffer' | 'window-
 export function neededBytes(n: AdviceNeed, factor = 1): string {
   return n.windowBytes !== null
     ? `at least ${(factor * n.windowBytes).toLocaleString('en-US')} bytes`
-    : `unknown: the path's rate is unknown (give it with --path-rate); ${(factor * n.bytesPerMbit).toLocaleString('en-US')} bytes per Mbit/s wanted at this RTT`;
+    : `unknown: the path's rate is unknown (give it with ${PATH_RATE_WHERE}); ${(factor * n.bytesPerMbit).toLocaleString('en-US')} bytes per Mbit/s wanted at this RTT`;
 }
 
 /** The number a command should set: the needed window × factor, or a placeholder when the rate is unknown. */
