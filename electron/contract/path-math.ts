@@ -19,6 +19,18 @@ export function windowCeilingBitsPerSec(windowBytes: number, rttSeconds: number)
   return (windowBytes * 8) / rttSeconds;
 }
 
+/**
+ * A payload rate above this multiple of a stated wire rate says that rate is not the path's (payload always
+ * travels below the wire rate): a --path-rate typed wrong, or a run that bypassed the emulator. The verdict,
+ * the what-if and the advice then leave the rate out, and say so.
+ */
+export const RATE_CONTRADICTED_FACTOR = 1.1;
+
+/** Whether a measured payload rate contradicts a stated wire rate (both bit/s; unknown contradicts nothing). */
+export function rateContradicted(statedBitsPerSec: number | null, measuredBitsPerSec: number | null): boolean {
+  return statedBitsPerSec !== null && measuredBitsPerSec !== null && measuredBitsPerSec > RATE_CONTRADICTED_FACTOR * statedBitsPerSec;
+}
+
 /** Largest 16-bit TCP window: anything above needs window scaling (RFC 7323). */
 export const MAX_UNSCALED_WINDOW = 65_535;
 

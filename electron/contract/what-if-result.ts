@@ -5,7 +5,7 @@
  * other common MSS). Pure: the summary, the HTML report and the Results
  * screen's chart all build from this, so they show the same numbers.
  */
-import { bdpBytes, wholeBytesUp } from './path-math.js';
+import { bdpBytes, rateContradicted, wholeBytesUp } from './path-math.js';
 import type { LonghaulResult } from './result.js';
 import { predict, windowAxis, type PathModel, type WhatIfPrediction } from './what-if.js';
 import { DEFAULT_MSS_BYTES } from './wire.js';
@@ -19,6 +19,8 @@ export interface WhatIfView {
   rttSource: 'minimum' | 'median';
   /** Where the rate came from, for the caption. */
   rateSource: 'given' | 'emulated link' | null;
+  /** A stated rate the measured one exceeded (path-math.ts, rateContradicted), left out of the model, bit/s; null: none. */
+  rateLeftOut: number | null;
   /** Where the loss came from. */
   lossSource: 'emulated link' | 'retransmissions' | null;
   mssBytes: number;
@@ -40,12 +42,14 @@ export function whatIfOf(r: LonghaulResult): WhatIfView | null {
   const rttSeconds = minRtt !== null && minRtt > 0 ? minRtt : medianRtt;
   const rttSource = minRtt !== null && minRtt > 0 ? 'minimum' : 'median';
   const link = r.link?.settings ?? null;
-  const rate = r.pathRate?.bitsPerSecond ?? link?.rateBitsPerSec ?? null;
-  const rateSource = r.pathRate ? 'given' : link?.rateBitsPerSec ? 'emulated link' : null;
+  const stated = r.pathRate?.bitsPerSecond ?? link?.rateBitsPerSec ?? null;
+  const total = r.directions[d.direction];
+  const rateLeftOut = rateContradicted(stated, total?.bitsPerSecond ?? null) ? stated : null;
+  const rate = rateLeftOut === null ? stated : null;
+  const rateSource = rate === null ? null : r.pathRate ? 'given' : 'emulated link';
   const sender = d.direction === 'controllerToResponder' ? 'controller' : 'responder';
   const streams = Math.max(1, r.streams.filter((s) => s.sender === sender).length);
   const mssBytes = link?.mssBytes ?? r.mss?.sendMssBytes?.max ?? DEFAULT_MSS_BYTES;
-  const total = r.directions[d.direction];
   // Loss: the emulated link's model; else retransmitted segments over segments sent, but only when the
   // verdict says congestion control set the pace. Elsewhere retransmissions are no loss rate: at a 1.3 s
   // RTT the 1 s initial RTO retransmits the first segments spuriously (2 of ~60 in an 8,760-byte run:
@@ -69,7 +73,7 @@ export function whatIfOf(r: LonghaulResult): WhatIfView | null {
   const otherMss = mssBytes === DEFAULT_MSS_BYTES ? SMALL_MSS_BYTES : DEFAULT_MSS_BYTES;
   if (rate !== null || lossRatio !== null)
     cases.push({ label: `MSS ${otherMss} B, today's window`, prediction: predict(path, { windowBytes: todayWindow, streams, mssBytes: otherMss }) });
-  return { path, rttSource, rateSource, lossSource, mssBytes, today, measuredBitsPerSecond: total?.bitsPerSecond ?? null, cases };
+  return { path, rttSource, rateSource, rateLeftOut, lossSource, mssBytes, today, measuredBitsPerSecond: total?.bitsPerSecond ?? null, cases };
 }
 
 /** The what-if chart's data: predicted payload rate over window per stream, for today's streams and 4× them, and the measured run. */

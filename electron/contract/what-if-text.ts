@@ -24,15 +24,17 @@ export function formatWhatIf(r: LonghaulResult): string[] {
   const w = whatIfOf(r);
   if (!w) return [];
   const rateText =
-    w.path.rateBitsPerSec === null
-      ? 'path rate unknown'
-      : `path rate ${formatRateShort(w.path.rateBitsPerSec)} (${w.rateSource === 'given' ? `given by the user: ${PATH_RATE_WHERE}` : "the emulated link's"})`;
+    w.rateLeftOut !== null
+      ? `path rate ${formatRateShort(w.rateLeftOut)} left out: the run measured more, so it is not this path's`
+      : w.path.rateBitsPerSec === null
+        ? 'path rate unknown'
+        : `path rate ${formatRateShort(w.path.rateBitsPerSec)} (${w.rateSource === 'given' ? `given by the user: ${PATH_RATE_WHERE}` : "the emulated link's"})`;
   const lossText =
     w.path.lossRatio === null
       ? 'no loss term'
       : `loss ${(w.path.lossRatio * 100).toPrecision(2)} % (${w.lossSource === 'retransmissions' ? 'retransmitted segments / segments sent' : "the emulated link's"})`;
   const lines = [
-    `What-if (payload bit/s, wall-clock; model: ${modelText(w.path)}; RTT ${formatRtt(w.path.rttSeconds)} (${w.rttSource === 'minimum' ? "the path's minimum RTT: what a window must cover" : 'the RTT the limiter uses'}), ${rateText}, ${lossText}):`,
+    `What-if (payload bit/s, wall-clock; model: ${modelText(w.path, w.rateLeftOut === null)}; RTT ${formatRtt(w.path.rttSeconds)} (${w.rttSource === 'minimum' ? "the path's minimum RTT: what a window must cover" : 'the RTT the limiter uses'}), ${rateText}, ${lossText}):`,
   ];
   const measured = w.measuredBitsPerSecond;
   const ratio = measured !== null && w.today.bitsPerSecond ? ` (measured / model ${(measured / w.today.bitsPerSecond).toFixed(2)})` : '';

@@ -13,6 +13,7 @@
  */
 import type { Diagnosis, LimiterVerdict, LonghaulResult } from '../contract/result.js';
 import { payloadFraction } from '../contract/wire.js';
+import { rateContradicted } from '../contract/path-math.js';
 import { INITIAL_WINDOW_SEGMENTS, rampRoundTrips, renoWindowBytes } from '../contract/what-if.js';
 import { formatRateShort, formatRtt, groupDigits } from '../util/units.js';
 import { emulatorLag, emulatorSentence } from './emulator-verdict.js';
@@ -55,6 +56,11 @@ export function diagnoseLimiter(i: LimiterInputs): Omit<Diagnosis, 'direction'> 
   const measured = i.measuredBitsPerSecond;
   if (measured === null || measured <= 0) return verdict('unknown', 'Nothing was measured in this direction, so there is nothing to explain.');
   const m = formatRateShort(measured);
+  if (i.linkBitsPerSecond && rateContradicted(i.linkBitsPerSecond, measured)) {
+    const without = diagnoseLimiter({ ...i, linkBitsPerSecond: null });
+    const note = `The link's stated rate, ${formatRateShort(i.linkBitsPerSecond)}, is below the ${m} measured, so it is not this path's rate and the verdict leaves it out.`;
+    return { ...without, sentence: `${without.sentence} ${note}` };
+  }
   if (i.linkBitsPerSecond && measured >= 0.8 * i.linkBitsPerSecond) {
     return verdict(
       'link-limited',

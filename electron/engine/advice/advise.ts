@@ -9,7 +9,7 @@
  */
 import type { Advice, AdviceTopic } from '../../contract/advice.js';
 import { PATH_RATE_WHERE } from '../../contract/limits.js';
-import { bdpBytes, MAX_UNSCALED_WINDOW, wholeBytesUp } from '../../contract/path-math.js';
+import { bdpBytes, MAX_UNSCALED_WINDOW, rateContradicted, wholeBytesUp } from '../../contract/path-math.js';
 import type { Diagnosis, LonghaulResult, Side } from '../../contract/result.js';
 import { DEFAULT_MSS_BYTES } from '../../contract/wire.js';
 import { groupDigits } from '../../util/units.js';
@@ -89,7 +89,9 @@ export function adviseResult(r: LonghaulResult, local: LocalSettings): Advice[] 
     const rtt = d.numbers.minRttSeconds || d.numbers.rttSeconds;
     const sender: Side = d.direction === 'controllerToResponder' ? 'controller' : 'responder';
     const streams = Math.max(1, r.streams.filter((s) => s.sender === sender).length);
-    const rate = r.pathRate?.bitsPerSecond ?? emulated?.settings?.rateBitsPerSec ?? null;
+    const stated = r.pathRate?.bitsPerSecond ?? emulated?.settings?.rateBitsPerSec ?? null;
+    // A rate the run itself beat is not the path's (the verdict says so): no window is sized from it.
+    const rate = rateContradicted(stated, d.numbers.measuredBitsPerSecond) ? null : stated;
     if (emulated) {
       // The emulator runs on the PC that wrote a loopback result.
       const own = emulatedLines(d, emulated, rtt ? neededWindowBytes(rate, rtt, streams) : null);
