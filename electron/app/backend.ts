@@ -165,7 +165,7 @@ export class AppBackend {
       if (req.link.kind === 'proxy') link = await RunLink.start({ host: req.host, port: req.port }, req.link);
       const run =
         req.partner === 'iperf3'
-          ? startIperf3Run({ host: req.host, port: req.port, params: req.params })
+          ? startIperf3Run({ host: req.host, port: req.port, params: req.params, pathRateBitsPerSec: req.pathRateBitsPerSec ?? null })
           : link
             ? startRun({
                 host: '127.0.0.1',

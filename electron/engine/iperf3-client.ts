@@ -35,6 +35,8 @@ export interface Iperf3ClientOptions {
   /** Deadline of every step where this side waits for the server, ms (connect, each state, streams, results). */
   stepTimeoutMs?: number;
   maxWorkersPerRole?: number;
+  /** The path's wire rate as the user knows it (--path-rate), bit/s: recorded in `result.pathRate` for the verdict and advice. */
+  pathRateBitsPerSec?: number | null;
 }
 
 /**
@@ -81,6 +83,7 @@ export class Iperf3ClientRun extends EventEmitter<RunEvents> {
         window: windowInfo(this.params.windowBytes),
         startedAt: new Date(),
         localSettings: () => this.settings.value,
+        pathRateBitsPerSec: opts.pathRateBitsPerSec ?? null,
       },
       this.plan,
     );

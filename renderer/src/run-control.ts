@@ -36,7 +36,7 @@ export async function startRun(
       params,
       link,
       partner: kind,
-      ...(pathRateBitsPerSec !== null && kind !== 'iperf3' ? { pathRateBitsPerSec } : {}),
+      ...(pathRateBitsPerSec !== null ? { pathRateBitsPerSec } : {}),
     });
     // Raw object: $state would proxy the series, and a chart must not read through proxies 10×/s.
     app.run = { ...newLiveRun(runId, params, senderOf(params.direction, params.streams), link), partner: kind };

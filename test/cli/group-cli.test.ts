@@ -85,6 +85,14 @@ describe('longhaul run with several hosts', { timeout: 120_000 }, () => {
     assert.match(run.stderr(), /named twice/);
   });
 
+  it('--path-rate with several responders → exit 2 naming the flag, nothing runs', async (t) => {
+    // Port 1 on loopback: were anything dialed, the run would fail with exit 1 and LH_ERR_REFUSED instead.
+    const run = startCli(t, ['run', '127.0.0.1:1', '127.0.0.1:2', '--path-rate', '4mbit'], tmpDir(t));
+    assert.equal(await run.exited(15_000), 2, run.stderr());
+    assert.match(run.stderr(), /--path-rate: .*one responder/);
+    assert.doesNotMatch(run.stderr(), /LH_ERR_REFUSED/);
+  });
+
   it('a peer that is not there → exit 1, the error names it', async (t) => {
     const mine = await loadTrust();
     const [a] = await pairedListeners(t, mine, ['cli-peer-c']);

@@ -79,6 +79,11 @@ describe('browser mode: a run against iperf3 -s', { skip, timeout: 90_000 }, () 
     await page.getByLabel('Sample interval').fill('0.25');
     await page.getByText('direct (the partner runs iperf3 -s: no pairing, no emulator)').waitFor();
     assert.equal(await page.getByRole('button', { name: 'Plan a sweep instead' }).count(), 0);
+    // The path's rate is the path's, whoever the partner is: the verdict and what-if use it here too
+    // (1 Gbit/s on loopback, where the run carries far more: see the Results below).
+    await page.getByLabel('Path rate (optional)').fill('1gbit');
+    await page.getByText('1.00 Gbit/s: the verdict, advice and what-if name the window that fills it').waitFor();
+    await shot(page, '40b-iperf3-test');
     await page.getByRole('button', { name: 'Start the test' }).click();
 
     await page.getByRole('heading', { name: 'Running' }).waitFor({ timeout: 15_000 });
@@ -93,6 +98,8 @@ describe('browser mode: a run against iperf3 -s', { skip, timeout: 90_000 }, () 
     assert.equal(server.code, 0, server.stderr);
     assert.match(await page.getByTestId('iperf3-end').innerText(), /The other end ran iperf3 3\.\d+/);
     const shownBytes = Number(await page.getByTestId('total-bytes').getAttribute('data-bytes'));
+    // 1 Gbit/s was given for a loopback path that carried far more: the verdict says it left that rate out.
+    await page.getByText(/The link's stated rate, 1\.0 Gbit\/s, is below the .* measured, so it is not this path's rate/).waitFor();
     await shot(page, '42-iperf3-results');
     await page.emulateMedia({ colorScheme: 'dark' });
     await shot(page, '42-iperf3-results-dark');
@@ -104,6 +111,7 @@ describe('browser mode: a run against iperf3 -s', { skip, timeout: 90_000 }, () 
     const result = JSON.parse(await readFile(path.join(dataDir, stored[0]!), 'utf8')) as LonghaulResult;
     assert.equal(result.partial, false, result.partialReason ?? '');
     assert.equal(result.total.bytes, shownBytes);
+    assert.deepEqual(result.pathRate, { bitsPerSecond: 1e9, source: 'given' });
     assert.equal(result.total.bytes, (server.json?.end?.sum_received as { bytes: number } | undefined)?.bytes);
     await page.getByRole('button', { name: 'History', exact: true }).first().click();
     await page.getByTestId('history').locator('tbody tr').first().waitFor();

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { LonghaulResult } from '../../electron/contract/result.js';
 import type { Direction } from '../../electron/engine/params.js';
+import { formatWhatIf } from '../../electron/contract/what-if-text.js';
 import { startIperf3Run } from '../../electron/engine/iperf3-client.js';
 import { Iperf3Server } from '../../electron/engine/iperf3-server.js';
 import { HAVE_IPERF3, freePort, runIperf3, startIperf3Server, type Iperf3Json } from '../helpers/iperf3.js';
@@ -135,6 +136,28 @@ function agreeAsClient(c: Case, r: LonghaulResult, json: Iperf3Json, label: stri
 describe('iperf3 interoperation on loopback (Debian iperf3)', { skip: HAVE_IPERF3 ? false : 'no /usr/bin/iperf3', timeout: 240_000 }, () => {
   const report: string[] = [];
   after(() => console.log(report.join('\n')));
+
+  it("longhaul's iperf3 client carries a given path rate into its result, for the verdict and what-if", { timeout: 40_000 }, async () => {
+    const port = await freePort();
+    const { exit: serverExit } = await startIperf3Server(port, 30_000);
+    const params = {
+      streams: 1,
+      bufferBytes: 128 * 1024,
+      windowBytes: null,
+      bytes: 64 * 1024 * 1024,
+      seconds: null,
+      direction: 'forward' as const,
+      intervalSeconds: 1,
+    };
+    const result = await startIperf3Run({ host: '127.0.0.1', port, params, pathRateBitsPerSec: 100e9 }).result;
+    assert.equal((await serverExit).code, 0);
+    assert.ok(!result.partial, result.partialReason ?? '');
+    assert.deepEqual(result.pathRate, { bitsPerSecond: 100e9, source: 'given' });
+    assert.ok(
+      formatWhatIf(result).some((l) => l.includes('path rate 100 Gbit/s (given by the user')),
+      formatWhatIf(result).join('\n'),
+    );
+  });
 
   for (const c of CASES) {
     const label = `-P ${c.streams} ${c.direction} ${c.limit}${c.window ? ` -w ${c.window}` : ''}`;

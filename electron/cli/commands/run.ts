@@ -28,7 +28,8 @@ export function register(program: Command): void {
       const { host, port } = only;
       const reports = openRunReports(flags, params, flags.json);
       if (!reports) return;
-      const start = (signal: AbortSignal): Iperf3ClientRun => startIperf3Run({ host, port, params, signal, maxWorkersPerRole: flags.workers });
+      const start = (signal: AbortSignal): Iperf3ClientRun =>
+        startIperf3Run({ host, port, params, signal, maxWorkersPerRole: flags.workers, pathRateBitsPerSec: flags.pathRate ?? null });
       const { code } = await executeRun({ host, port, params, jsonFile: flags.json, maxWorkersPerRole: flags.workers, reports, start });
       process.exitCode = code;
       return;
@@ -56,6 +57,10 @@ export function register(program: Command): void {
       const key = `${h.host.toLowerCase()}:${h.port}`;
       if (seen.has(key)) throw new ArgumentError(`${h.host}:${h.port} is named twice: each responder takes one run at a time`, 'HOST');
       seen.add(key);
+    }
+    if (flags.pathRate !== undefined) {
+      // One rate cannot stand for several paths, and the peers share this PC's link: each run's verdict would misread it.
+      throw new ArgumentError("--path-rate: states one path's rate, so it goes with one responder; a run with several has a path to each", '--path-rate');
     }
     if (!checkGroupFiles({ jsonFile: flags.json, flags })) return;
     const security = await loadCliTrust();
