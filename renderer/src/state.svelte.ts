@@ -169,3 +169,15 @@ export function tickedPartners(defaultPort: number): { host: string; port: numbe
     .map((p) => splitPartner(p.address, defaultPort))
     .filter((p): p is { host: string; port: number } => p !== null);
 }
+
+/** A multi-peer run: two or more Longhaul partners ticked on the Pair screen (one run per partner, direct to each). */
+export function isGroupRun(): boolean {
+  return app.partnerKind !== 'iperf3' && tickedPartners(app.system?.defaultPort ?? 5211).length >= 2;
+}
+
+/** Why the Link step does not apply to the run being set up, or null when it does. */
+export function linkStepSkipped(): string | null {
+  if (app.partnerKind === 'iperf3') return 'an iperf3 server speaks no Longhaul: the run goes direct';
+  if (isGroupRun()) return 'a run with several partners goes direct to each';
+  return null;
+}

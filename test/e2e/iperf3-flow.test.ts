@@ -78,6 +78,10 @@ describe('browser mode: a run against iperf3 -s', { skip, timeout: 90_000 }, () 
     await page.getByLabel('Duration', { exact: true }).fill('3');
     await page.getByLabel('Sample interval').fill('0.25');
     await page.getByText('direct (the partner runs iperf3 -s: no pairing, no emulator)').waitFor();
+    const linkStep = page.getByRole('list', { name: 'Steps' }).getByRole('listitem').nth(2);
+    assert.match(await linkStep.innerText(), /^3\. Link\s*\(skipped\)$/, 'the step bar keeps its numbering, and says so to a screen reader');
+    assert.match((await linkStep.getAttribute('class')) ?? '', /\bskipped\b/, 'and shows the Link step as skipped');
+    assert.match((await linkStep.getAttribute('title')) ?? '', /^skipped: an iperf3 server speaks no Longhaul/);
     assert.equal(await page.getByRole('button', { name: 'Plan a sweep instead' }).count(), 0);
     // The path's rate is the path's, whoever the partner is: the verdict and what-if use it here too
     // (1 Gbit/s on loopback, where the run carries far more: see the Results below).
