@@ -53,6 +53,27 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /** Full-page PNG into test/e2e/screenshots/NAME.png. */
+/** The live chart's point count now (0 while it is not on the screen). */
+export async function chartPoints(page: Page): Promise<number> {
+  return Number(
+    await page
+      .getByTestId('live-chart')
+      .getAttribute('data-points', { timeout: 1_000 })
+      .catch(() => 0),
+  );
+}
+
+/** Poll the chart's point count until it is at least `min` (bounded). */
+export async function waitForPoints(page: Page, min: number, ms = 15_000): Promise<number> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const n = await chartPoints(page);
+    if (n >= min) return n;
+    if (Date.now() > deadline) throw new Error(`the chart did not reach ${min} points within ${ms} ms (has ${n})`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 export async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }

@@ -10,30 +10,13 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Page } from 'playwright-core';
 import type { LonghaulResult } from '../../electron/contract/result.js';
 import { HAVE_IPERF3, freePort, startIperf3Server, type Iperf3Exit } from '../helpers/iperf3.js';
 import { within } from '../helpers/net.js';
 import { forkLonghaul, stopChild } from '../helpers/processes.js';
-import { browserMissing, launchBrowser, shot, type Browser } from './browser.js';
+import { browserMissing, launchBrowser, shot, waitForPoints, type Browser } from './browser.js';
 
 const skip = browserMissing() ?? (HAVE_IPERF3 ? false : 'no /usr/bin/iperf3');
-
-/** Poll the chart's point count until it is at least `min` (bounded). */
-async function waitForPoints(page: Page, min: number, ms = 15_000): Promise<number> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const n = Number(
-      await page
-        .getByTestId('live-chart')
-        .getAttribute('data-points')
-        .catch(() => 0),
-    );
-    if (n >= min) return n;
-    if (Date.now() > deadline) throw new Error(`the chart did not reach ${min} points within ${ms} ms (has ${n})`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('browser mode: a run against iperf3 -s', { skip, timeout: 90_000 }, () => {
   let dataDir: string;

@@ -24,7 +24,7 @@ import type { Locator } from 'playwright-core';
 import { nativeSockets } from '../../electron/native/load-native.js';
 import { renderReport } from '../../electron/report/render.js';
 import { BIN, forkLonghaul, stopChild } from '../helpers/processes.js';
-import { browserMissing, launchBrowser, shot, type Browser } from './browser.js';
+import { browserMissing, launchBrowser, shot, waitForPoints, type Browser } from './browser.js';
 
 const skip = browserMissing();
 /** The UI server runs from this checkout: it has the addon exactly when this process does. */
@@ -34,21 +34,6 @@ const nativeApi = nativeSockets().api !== null;
 async function download(page: Page, button: string, scope: Page | Locator = page): Promise<string> {
   const [d] = await Promise.all([page.waitForEvent('download'), scope.getByRole('button', { name: button, exact: true }).click()]);
   return readFile(await d.path(), 'utf8');
-}
-
-async function chartPoints(page: Page): Promise<number> {
-  return Number(await page.getByTestId('live-chart').getAttribute('data-points'));
-}
-
-/** Poll the chart's point count until it is at least `min` (bounded). */
-async function waitForPoints(page: Page, min: number, ms = 15_000): Promise<number> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const n = await chartPoints(page).catch(() => 0);
-    if (n >= min) return n;
-    if (Date.now() > deadline) throw new Error(`the chart did not reach ${min} points within ${ms} ms (has ${n})`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 describe('browser mode, end to end', { skip: skip ?? false, timeout: 120_000 }, () => {
