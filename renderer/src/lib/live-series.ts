@@ -35,6 +35,7 @@ export interface SeriesOptions {
 
 export class LiveSeries {
   readonly aggregate: Point[] = [];
+  private readonly aggregateTicks: TickPoints;
   readonly perStream = new Map<number, Point[]>();
   /** Bytes and seconds of the newest sample counted, over all counted streams. */
   totalBytes = 0;
@@ -42,7 +43,12 @@ export class LiveSeries {
   /** Rate over the last interval, bit/s (null before two samples). */
   currentBitsPerSec: number | null = null;
   private readonly last = new Map<number, Counter>();
-  private lastAggregate: Counter = { bytes: 0, t: 0 };
+  /**
+   * Per side, the bytes of the streams this view counts from its samples, and its latest rate. In a --bidir
+   * run each side's samples carry one direction: the aggregate is the sum of both sides' latest rates,
+   * never the difference between one side's count and the other's (that zigzagged below zero).
+   */
+  private readonly bySide = new Map<Side, Counter & { rate: number | null }>();
   private readonly maxPoints: number;
   readonly maxStreams: number;
   /** Bumped on every change, so a view can tell it must redraw. */
@@ -51,32 +57,33 @@ export class LiveSeries {
   constructor(private readonly opts: SeriesOptions) {
     this.maxPoints = opts.maxPoints ?? 600;
     this.maxStreams = opts.maxStreams ?? 8;
+    this.aggregateTicks = new TickPoints(this.aggregate, this.maxPoints);
   }
 
   /** Feed every sample of the run (both sides); the ones of the other view are ignored. */
   add(s: LiveSample): void {
     const mine = s.streams.filter(([id]) => this.counts(id, s.side));
     if (mine.length === 0) return;
-    let total = 0;
+    let sideBytes = 0;
     for (const [id, bytes] of mine) {
-      total += bytes;
+      sideBytes += bytes;
       const prev = this.last.get(id) ?? { bytes: 0, t: 0 };
       const dt = s.t - prev.t;
       if (dt > 0) push(this.streamPoints(id), { x: s.t, y: ((bytes - prev.bytes) * 8) / dt }, this.maxPoints);
       this.last.set(id, { bytes, t: s.t });
     }
-    const dt = s.t - this.lastAggregate.t;
-    if (dt > 0) {
-      const y = ((total - this.lastAggregate.bytes) * 8) / dt;
-      // The final sample can close a sliver of an interval; its rate is noise, so it only updates the totals.
-      if (!(s.final && dt < 0.05)) {
-        push(this.aggregate, { x: s.t, y }, this.maxPoints);
-        this.currentBitsPerSec = y;
-      }
+    const side = this.bySide.get(s.side) ?? { bytes: 0, t: 0, rate: null };
+    const dt = s.t - side.t;
+    // The final sample can close a sliver of an interval; its rate is noise, so it only updates the totals.
+    const plotted = dt > 0 && !(s.final && dt < 0.05);
+    this.bySide.set(s.side, { bytes: sideBytes, t: s.t, rate: plotted ? ((sideBytes - side.bytes) * 8) / dt : side.rate });
+    if (plotted) {
+      const y = [...this.bySide.values()].reduce((a, x) => a + (x.rate ?? 0), 0);
+      this.aggregateTicks.add(s.index, s.side, { x: s.t, y });
+      this.currentBitsPerSec = y;
     }
-    this.lastAggregate = { bytes: total, t: s.t };
-    this.totalBytes = total;
-    this.elapsedSeconds = s.t;
+    this.totalBytes = [...this.bySide.values()].reduce((a, x) => a + x.bytes, 0);
+    this.elapsedSeconds = Math.max(this.elapsedSeconds, s.t);
     this.version++;
   }
 
@@ -107,6 +114,36 @@ export class LiveSeries {
     let p = this.perStream.get(id);
     if (!p) this.perStream.set(id, (p = []));
     return p;
+  }
+}
+
+/**
+ * One point per sample tick for a series both sides feed (a --bidir run: each side samples the directions it
+ * sees): the second side's sample of the same tick updates the point the first one added, instead of adding a
+ * near-duplicate beside it. A point that `push` has since merged is left alone (the new one is appended).
+ */
+export class TickPoints {
+  private last: Point | null = null;
+  private index = -1;
+  private side: Side | null = null;
+
+  constructor(
+    readonly series: Point[],
+    private readonly max: number,
+  ) {}
+
+  add(index: number, side: Side, p: Point): void {
+    const last = this.last;
+    if (index === this.index && side !== this.side && last && this.series.at(-1) === last) {
+      last.x = Math.max(last.x, p.x);
+      last.y = p.y;
+      return;
+    }
+    const q = { ...p };
+    push(this.series, q, this.max);
+    this.last = q;
+    this.index = index;
+    this.side = side;
   }
 }
 

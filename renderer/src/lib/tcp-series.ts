@@ -6,7 +6,8 @@
  * never zero. Series are bounded like the throughput chart's.
  */
 import type { LiveSample, LiveTcp } from '../../../electron/contract/api.js';
-import { push, type Point } from './live-series.js';
+import type { Side } from '../../../electron/contract/result.js';
+import { TickPoints, type Point } from './live-series.js';
 
 export class TcpSeries {
   readonly rttMs: Point[] = [];
@@ -20,12 +21,21 @@ export class TcpSeries {
   streams = 0;
   readings = 0;
 
-  constructor(private readonly maxPoints = 600) {}
+  /** Each side's latest readings (its sending streams): in a --bidir run both sides send, and the figures cover both. */
+  private readonly bySide = new Map<Side, LiveTcp[]>();
+  private readonly rttTicks: TickPoints;
+  private readonly cwndTicks: TickPoints;
+
+  constructor(maxPoints = 600) {
+    this.rttTicks = new TickPoints(this.rttMs, maxPoints);
+    this.cwndTicks = new TickPoints(this.cwndBytes, maxPoints);
+  }
 
   /** Feed every sample; those without TCP readings are ignored. */
   add(s: LiveSample): void {
-    const tcp = s.tcp;
-    if (!tcp || tcp.length === 0) return;
+    if (!s.tcp || s.tcp.length === 0) return;
+    this.bySide.set(s.side, s.tcp);
+    const tcp = [...this.bySide.values()].flat();
     this.readings++;
     this.streams = tcp.length;
     this.rttNowMs = median(
@@ -37,8 +47,8 @@ export class TcpSeries {
     this.cwndNowBytes = sum(tcp, 'sndCwndBytes');
     this.peerWindowNowBytes = sum(tcp, 'sndWndBytes');
     this.retransSegments = sum(tcp, 'totalRetransSegments');
-    if (this.rttNowMs !== null) push(this.rttMs, { x: s.t, y: this.rttNowMs }, this.maxPoints);
-    if (this.cwndNowBytes !== null) push(this.cwndBytes, { x: s.t, y: this.cwndNowBytes }, this.maxPoints);
+    if (this.rttNowMs !== null) this.rttTicks.add(s.index, s.side, { x: s.t, y: this.rttNowMs });
+    if (this.cwndNowBytes !== null) this.cwndTicks.add(s.index, s.side, { x: s.t, y: this.cwndNowBytes });
   }
 }
 

@@ -62,6 +62,26 @@ describe('live series', () => {
     assert.equal(s.perStream.get(1)![0]!.y, 32_000);
   });
 
+  it('bidir, receiver view: the aggregate is both directions together, one point per tick', () => {
+    // Stream 0: controller → responder at 1 Mbit/s; stream 1: responder → controller at 2 Mbit/s.
+    const senderOf = (id: number): 'controller' | 'responder' => (id === 0 ? 'controller' : 'responder');
+    const s = new LiveSeries({ view: 'receiver', senderOf });
+    for (let i = 1; i <= 4; i++) {
+      s.add(sample('controller', i, i, [[1, 250_000 * i, i]])); // what the controller received (stream 1)
+      s.add(sample('responder', i, i + 0.01, [[0, 125_000 * i, i]])); // what the responder received (stream 0)
+    }
+    // One point per tick: the responder's half of each tick updates the point the controller's half added
+    // (its first interval is 1.01 s long on its own clock: 0.99 Mbit/s, so the first point is 2.99 Mbit/s).
+    assert.deepEqual(
+      s.aggregate.map((p) => p.x),
+      [1.01, 2.01, 3.01, 4.01],
+    );
+    for (const p of s.aggregate) assert.ok(Math.abs(p.y / 3e6 - 1) < 0.01, JSON.stringify(s.aggregate));
+    assert.equal(s.totalBytes, 4 * 375_000);
+    assert.equal(s.currentBitsPerSec, 3e6);
+    assert.ok(Math.abs(s.averageBitsPerSec! - (4 * 375_000 * 8) / 4.01) < 1);
+  });
+
   it('does not plot the sliver of a final sample', () => {
     const s = new LiveSeries({ view: 'receiver', senderOf: () => 'controller' });
     s.add(sample('responder', 1, 1, [[0, 1000, 1]]));

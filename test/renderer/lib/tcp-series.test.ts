@@ -32,6 +32,29 @@ describe('tcp series', () => {
     assert.equal(s.streams, 3);
   });
 
+  it("bidir: both sides send, so the figures cover both sides' latest readings, one point per tick", () => {
+    const s = new TcpSeries();
+    const at = (side: 'controller' | 'responder', index: number, t: number, id: number, cwnd: number): LiveSample => ({
+      ...sample(t, [{ id, rttUs: side === 'controller' ? 200 : 400, sndCwndBytes: cwnd, sndWndBytes: null, totalRetransSegments: 1 }]),
+      side,
+      index,
+    });
+    for (let i = 1; i <= 3; i++) {
+      s.add(at('controller', i, i, 0, 1_000_000));
+      s.add(at('responder', i, i + 0.01, 1, 2_000_000));
+    }
+    assert.equal(s.cwndNowBytes, 3_000_000);
+    assert.equal(s.retransSegments, 2);
+    assert.equal(s.streams, 2);
+    assert.ok(Math.abs(s.rttNowMs! - 0.3) < 1e-9, `median of 0.2 and 0.4 ms: ${s.rttNowMs}`);
+    // The first tick's point was the controller's alone until the responder's half came.
+    assert.deepEqual(s.cwndBytes, [
+      { x: 1.01, y: 3_000_000 },
+      { x: 2.01, y: 3_000_000 },
+      { x: 3.01, y: 3_000_000 },
+    ]);
+  });
+
   it('ignores samples without readings, and reports unknown rather than zero', () => {
     const s = new TcpSeries();
     s.add(sample(1));
