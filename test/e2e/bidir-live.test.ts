@@ -5,38 +5,17 @@
  * +2× the rate and minus tens of Gbit/s (test/renderer/lib/live-series.test.ts has the numbers).
  */
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { forkLonghaul, stopChild } from '../helpers/processes.js';
-import { browserMissing, launchBrowser, shot, waitForPoints, type Browser } from './browser.js';
+import { describe, it } from 'node:test';
+import { browserMissing, shot, waitForPoints, uiSession } from './browser.js';
 
 describe('browser mode: a bidir run on this PC', { skip: browserMissing() ?? false, timeout: 90_000 }, () => {
-  let dataDir: string;
-  let ui: ChildProcess | undefined;
-  let browser: Browser | undefined;
-  let url: string;
-
-  before(async () => {
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'longhaul-ui-bidir-'));
-    const u = await forkLonghaul<{ type: 'ui'; url: string }>(['ui', '--no-open', '--port', '0'], 'ui', { LONGHAUL_DATA_DIR: dataDir });
-    ui = u.child;
-    url = u.msg.url;
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await stopChild(ui);
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  const session = uiSession('longhaul-ui-bidir-');
 
   it('the live total is both directions together, never below zero, in either view', async () => {
-    const page = browser!.page;
+    const page = session().page;
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(url);
+    await page.goto(session().url);
     await page.getByRole('button', { name: /Both on this PC/ }).click();
     await page.getByLabel('Direct, over the network as it is').check();
     await page.getByRole('button', { name: 'Next: the test' }).click();

@@ -1,10 +1,13 @@
 /** Debian's Chromium through playwright-core: never a downloaded browser, a fresh profile each time. */
+import assert from 'node:assert/strict';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { after, before } from 'node:test';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { REPO } from '../helpers/processes.js';
+import { forkLonghaul, REPO, stopChild } from '../helpers/processes.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const SCREENSHOTS = path.join(REPO, 'test', 'e2e', 'screenshots');
@@ -52,7 +55,43 @@ export async function launchBrowser(): Promise<Browser> {
   };
 }
 
-/** Full-page PNG into test/e2e/screenshots/NAME.png. */
+/** `longhaul ui` on a fresh data folder, and Chromium: what a browser-mode test drives. */
+export interface UiSession {
+  dataDir: string;
+  url: string;
+  ui: ChildProcess;
+  browser: Browser;
+  page: Page;
+}
+
+/**
+ * For the tests of one describe: `longhaul ui --no-open --port 0` on a fresh data folder (named from `prefix`)
+ * and a browser, started in `before`, stopped (the UI within `stopMs`) and the folder removed in `after`.
+ * Returns the session's getter.
+ */
+export function uiSession(prefix: string, o: { stopMs?: number } = {}): () => UiSession {
+  let session: UiSession | undefined;
+  let dataDir: string | undefined;
+  let ui: ChildProcess | undefined;
+  let browser: Browser | undefined;
+  before(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), prefix));
+    const u = await forkLonghaul<{ type: 'ui'; url: string }>(['ui', '--no-open', '--port', '0'], 'ui', { LONGHAUL_DATA_DIR: dataDir });
+    ui = u.child;
+    browser = await launchBrowser();
+    session = { dataDir, url: u.msg.url, ui, browser, page: browser.page };
+  });
+  after(async () => {
+    await browser?.close();
+    await stopChild(ui, o.stopMs);
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+  return () => {
+    assert.ok(session, 'the UI and the browser started');
+    return session;
+  };
+}
+
 /** The live chart's point count now (0 while it is not on the screen). */
 export async function chartPoints(page: Page): Promise<number> {
   return Number(
@@ -74,6 +113,7 @@ export async function waitForPoints(page: Page, min: number, ms = 15_000): Promi
   }
 }
 
+/** Full-page PNG into test/e2e/screenshots/NAME.png. */
 export async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }

@@ -5,46 +5,27 @@
  * named as the partner, and the run in History. Screenshots go to test/e2e/screenshots/.
  */
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { LonghaulResult } from '../../electron/contract/result.js';
 import { HAVE_IPERF3, freePort, startIperf3Server, type Iperf3Exit } from '../helpers/iperf3.js';
 import { within } from '../helpers/net.js';
-import { forkLonghaul, stopChild } from '../helpers/processes.js';
-import { browserMissing, launchBrowser, shot, waitForPoints, type Browser } from './browser.js';
+import { browserMissing, shot, waitForPoints, uiSession } from './browser.js';
 
 const skip = browserMissing() ?? (HAVE_IPERF3 ? false : 'no /usr/bin/iperf3');
 
 describe('browser mode: a run against iperf3 -s', { skip, timeout: 90_000 }, () => {
-  let dataDir: string;
-  let ui: ChildProcess | undefined;
-  let browser: Browser | undefined;
-  let url: string;
-
-  before(async () => {
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'longhaul-ui-iperf3-'));
-    const u = await forkLonghaul<{ type: 'ui'; url: string }>(['ui', '--no-open', '--port', '0'], 'ui', { LONGHAUL_DATA_DIR: dataDir });
-    ui = u.child;
-    url = u.msg.url;
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await stopChild(ui);
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  const session = uiSession('longhaul-ui-iperf3-');
 
   it('Partner "runs iperf3 -s" → Test → a live chart → Results naming iperf3 → History', async () => {
-    const page = browser!.page;
+    const page = session().page;
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     // -1: one test, then iperf3 exits (killed after 60 s if the UI never connects).
     const port = await freePort();
     const { exit } = await startIperf3Server(port, 60_000);
-    await page.goto(url);
+    await page.goto(session().url);
     await page.getByRole('button', { name: /Run a test from this PC/ }).click();
     await page.getByLabel('Partner address').waitFor();
 
@@ -93,9 +74,9 @@ describe('browser mode: a run against iperf3 -s', { skip, timeout: 90_000 }, () 
     await page.emulateMedia({ colorScheme: 'light' });
 
     // Stored for History, with the bytes iperf3 -s itself counted.
-    const stored = (await readdir(dataDir)).filter((n) => n.endsWith('.json'));
+    const stored = (await readdir(session().dataDir)).filter((n) => n.endsWith('.json'));
     assert.equal(stored.length, 1, stored.join(', '));
-    const result = JSON.parse(await readFile(path.join(dataDir, stored[0]!), 'utf8')) as LonghaulResult;
+    const result = JSON.parse(await readFile(path.join(session().dataDir, stored[0]!), 'utf8')) as LonghaulResult;
     assert.equal(result.partial, false, result.partialReason ?? '');
     assert.equal(result.total.bytes, shownBytes);
     assert.deepEqual(result.pathRate, { bitsPerSecond: 1e9, source: 'given' });

@@ -5,46 +5,29 @@
  * does, and lands in History with iperf3's byte count. Screenshots go to test/e2e/screenshots/.
  */
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import type { LonghaulResult } from '../../electron/contract/result.js';
 import { HAVE_IPERF3, freePort, runIperf3 } from '../helpers/iperf3.js';
 import { within } from '../helpers/net.js';
-import { forkLonghaul, stopChild } from '../helpers/processes.js';
-import { browserMissing, launchBrowser, shot, waitForPoints, type Browser } from './browser.js';
+import { browserMissing, shot, waitForPoints, uiSession } from './browser.js';
 
 const skip = browserMissing() ?? (HAVE_IPERF3 ? false : 'no /usr/bin/iperf3');
 
 describe('browser mode: the Waiting screen answers iperf3 clients', { skip, timeout: 90_000 }, () => {
-  let dataDir: string;
-  let ui: ChildProcess | undefined;
-  let browser: Browser | undefined;
+  const session = uiSession('longhaul-ui-iperf3-waiting-');
   let blocker: net.Server | undefined;
-  let url: string;
-
-  before(async () => {
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'longhaul-ui-iperf3-waiting-'));
-    const u = await forkLonghaul<{ type: 'ui'; url: string }>(['ui', '--no-open', '--port', '0'], 'ui', { LONGHAUL_DATA_DIR: dataDir });
-    ui = u.child;
-    url = u.msg.url;
-    browser = await launchBrowser();
-  });
   after(async () => {
-    await browser?.close();
-    await stopChild(ui);
     await new Promise((r) => (blocker ? blocker.close(r) : r(null)));
-    await rm(dataDir, { recursive: true, force: true });
   });
 
   it('port in use → said, switch off; on a free port iperf3 -c runs live and lands in History', async () => {
-    const page = browser!.page;
+    const page = session().page;
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(url);
+    await page.goto(session().url);
     await page.getByRole('button', { name: /Wait for a partner/ }).click();
     await page.getByLabel('TCP port to listen on').fill('0');
     await page.getByRole('button', { name: 'Start waiting' }).click();
@@ -87,9 +70,9 @@ describe('browser mode: the Waiting screen answers iperf3 clients', { skip, time
     assert.equal(await toggle.isChecked(), true, 'still answering after the test');
 
     // Stored for History, with the bytes iperf3 says the server received.
-    const stored = (await readdir(dataDir)).filter((n) => n.endsWith('.json'));
+    const stored = (await readdir(session().dataDir)).filter((n) => n.endsWith('.json'));
     assert.equal(stored.length, 1, stored.join(', '));
-    const result = JSON.parse(await readFile(path.join(dataDir, stored[0]!), 'utf8')) as LonghaulResult;
+    const result = JSON.parse(await readFile(path.join(session().dataDir, stored[0]!), 'utf8')) as LonghaulResult;
     assert.equal(result.schema, 'longhaul.result/1');
     assert.match(result.controller.software, /^iperf3 3\.\d+/);
     assert.equal(result.total.bytes, run.json?.end?.['sum_received']?.bytes);

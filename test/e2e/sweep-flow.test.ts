@@ -9,18 +9,15 @@
  * test/e2e/screenshots/2x-sweep-*.png.
  */
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import type { Locator, Page } from 'playwright-core';
 import { pendingRuns, runKey } from '../../electron/contract/sweep-plan.js';
 import type { SweepFile } from '../../electron/contract/sweep.js';
 import { formatSweepHtml } from '../../electron/report/sweep-html.js';
-import { forkLonghaul, stopChild } from '../helpers/processes.js';
-import { browserMissing, launchBrowser, shot, type Browser } from './browser.js';
+import { browserMissing, shot, uiSession } from './browser.js';
 
 const skip = browserMissing();
 
@@ -53,32 +50,14 @@ async function sweepFiles(dataDir: string): Promise<SweepFile[]> {
 }
 
 describe('sweeps in browser mode, end to end', { skip: skip ?? false, timeout: 150_000 }, () => {
-  let dataDir: string;
-  let ui: ChildProcess | undefined;
-  let browser: Browser | undefined;
-  let url: string;
-
-  before(async () => {
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'longhaul-sweep-ui-'));
-    const u = await forkLonghaul<{ type: 'ui'; url: string }>(['ui', '--no-open', '--port', '0'], 'ui', { LONGHAUL_DATA_DIR: dataDir });
-    ui = u.child;
-    url = u.msg.url;
-    browser = await launchBrowser();
-  });
-
-  after(async () => {
-    await browser?.close();
-    // Closing the UI server stops a sweep still running and its local responder.
-    await stopChild(ui, 12_000);
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  const session = uiSession('longhaul-sweep-ui-', { stopMs: 12_000 });
 
   it('plans a 2 × 2 loopback sweep, stops it after the first run, resumes only what is missing, exports it', async () => {
-    const page = browser!.page;
+    const page = session().page;
     const consoleErrors: string[] = [];
     page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
     page.on('pageerror', (e) => consoleErrors.push(e.message));
-    await page.goto(url);
+    await page.goto(session().url);
     await page.getByTestId('hostname').waitFor();
     await page.getByRole('button', { name: 'Sweep', exact: true }).click();
     await page.getByRole('heading', { name: /^Sweep: many runs/ }).waitFor();
@@ -117,7 +96,7 @@ describe('sweeps in browser mode, end to end', { skip: skip ?? false, timeout: 1
     );
     await shot(page, '22-sweep-stopped');
 
-    const [stopped] = await sweepFiles(dataDir);
+    const [stopped] = await sweepFiles(session().dataDir);
     assert.ok(stopped, 'the sweep file is written');
     assert.equal(stopped.complete, false);
     const doneKeys = new Set(stopped.runs.filter((r) => r.status === 'done').map(runKey));
@@ -144,7 +123,7 @@ describe('sweeps in browser mode, end to end', { skip: skip ?? false, timeout: 1
     await shot(page, '23-sweep-complete-dark');
     await page.emulateMedia({ colorScheme: 'light' });
 
-    const [file] = await sweepFiles(dataDir);
+    const [file] = await sweepFiles(session().dataDir);
     assert.equal(file!.id, stopped.id, 'resumed into the same file');
     assert.equal(file!.complete, true);
     const resumed = file!.runs.slice(stopped.runs.length);
@@ -186,7 +165,7 @@ describe('sweeps in browser mode, end to end', { skip: skip ?? false, timeout: 1
   });
 
   it('draws a one-setting sweep as bars with min–max whiskers', async () => {
-    const page = browser!.page;
+    const page = session().page;
     await page.getByRole('button', { name: 'New sweep' }).click();
     await page.getByLabel('TCP window per stream end').fill('OS default');
     await page.getByLabel('Parallel streams').fill('1, 2, 4');
