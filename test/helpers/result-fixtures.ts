@@ -3,7 +3,7 @@
  * run recorder builds real ones (totals via the recorder's own `totalOf`), so
  * a report test checks the report, not a hand-made total.
  */
-import type { IntervalResult, LonghaulResult, Side, StreamResult } from '../../electron/contract/result.js';
+import type { Diagnosis, IntervalResult, LonghaulResult, Side, StreamResult } from '../../electron/contract/result.js';
 import { totalOf } from '../../electron/engine/run-recorder.js';
 
 export interface FixtureStream {
@@ -112,4 +112,30 @@ export function makeIntervals(rows: { t: number; received: number[]; sent?: numb
     prevT = r.t;
     return iv;
   });
+}
+
+/**
+ * The seed's diagnosis (8,760 B over a 1.3 s satellite RTT: 53 kbit/s), for advice tests; `over` replaces
+ * the verdict, direction or numbers.
+ */
+export function seedDiagnosis(over: Partial<Omit<Diagnosis, 'numbers'>> & { numbers?: Partial<Diagnosis['numbers']> } = {}): Diagnosis {
+  return {
+    direction: 'controllerToResponder',
+    verdict: 'window-limited',
+    sentence: '…',
+    ...over,
+    numbers: {
+      measuredBitsPerSecond: 53_000,
+      rttSeconds: 1.3,
+      windowBytes: 8688,
+      windowBitsPerSecond: 53_464,
+      cwndBytes: 30_000,
+      cwndBitsPerSecond: null,
+      retransSegments: 0,
+      rwndLimitedShare: 0.95,
+      sndbufLimitedShare: 0,
+      windowScale: 0,
+      ...over.numbers,
+    },
+  };
 }

@@ -13,7 +13,7 @@ import type { Diagnosis, LonghaulResult } from '../../../electron/contract/resul
 import { adviseResult } from '../../../electron/engine/advice/advise.js';
 import { LocalSettingsRead, readLocalSettings, WINDOWS_AUTOTUNING_KEY } from '../../../electron/engine/advice/local-settings.js';
 import { autotuningLevelFor } from '../../../electron/engine/advice/windows.js';
-import { makeResult } from '../../helpers/result-fixtures.js';
+import { makeResult, seedDiagnosis } from '../../helpers/result-fixtures.js';
 
 const LINUX: PeerOs = { platform: 'linux', release: '6.18.0' };
 
@@ -37,23 +37,15 @@ function seed(f: Fixture = {}): LonghaulResult {
   else r.responder.os = LINUX;
   if (f.pathRate !== null) r.pathRate = { bitsPerSecond: f.pathRate ?? 4_000_000, source: 'given' };
   r.diagnosis = [
-    {
+    seedDiagnosis({
       direction: sender === 'controller' ? 'controllerToResponder' : 'responderToController',
       verdict: f.verdict ?? 'window-limited',
-      sentence: '…',
       numbers: {
-        measuredBitsPerSecond: 53_000,
-        rttSeconds: 1.3,
-        windowBytes: 8688,
-        windowBitsPerSecond: 53_464,
-        cwndBytes: 30_000,
-        cwndBitsPerSecond: null,
-        retransSegments: 0,
         rwndLimitedShare: f.sndbufShare ? 0 : 0.95,
         sndbufLimitedShare: f.sndbufShare ?? 0,
         windowScale: f.windowScale === undefined ? 0 : f.windowScale,
       },
-    },
+    }),
   ];
   return r;
 }

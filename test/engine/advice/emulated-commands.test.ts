@@ -11,7 +11,7 @@ import { DEFAULT_MSS_BYTES } from '../../../electron/contract/wire.js';
 import { adviseResult } from '../../../electron/engine/advice/advise.js';
 import { addLinkOptions, linkSpecFromFlags, type LinkFlags } from '../../../electron/cli/link-options.js';
 import type { LinkSettings } from '../../../electron/proxy/link-settings.js';
-import { makeResult } from '../../helpers/result-fixtures.js';
+import { makeResult, seedDiagnosis } from '../../helpers/result-fixtures.js';
 
 const SETTINGS: LinkSettings = {
   delayMs: 650,
@@ -27,25 +27,7 @@ const SETTINGS: LinkSettings = {
 function emulatedRun(verdict: Diagnosis['verdict']): LonghaulResult {
   const r = makeResult({ streams: [{ bytes: 8760 * 10, seconds: 13, completions: 60 }] });
   r.params.windowBytes = null;
-  r.diagnosis = [
-    {
-      direction: 'controllerToResponder',
-      verdict,
-      sentence: '…',
-      numbers: {
-        measuredBitsPerSecond: 53_000,
-        rttSeconds: 1.3,
-        windowBytes: 8688,
-        windowBitsPerSecond: 53_464,
-        cwndBytes: 30_000,
-        cwndBitsPerSecond: null,
-        retransSegments: 0,
-        rwndLimitedShare: 0.95,
-        sndbufLimitedShare: 0,
-        windowScale: 0,
-      },
-    },
-  ];
+  r.diagnosis = [seedDiagnosis({ verdict })];
   r.link = {
     emulator: 'longhaul-proxy',
     preset: null,
