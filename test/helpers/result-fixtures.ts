@@ -139,3 +139,15 @@ export function seedDiagnosis(over: Partial<Omit<Diagnosis, 'numbers'>> & { numb
     },
   };
 }
+
+/** A loopback run's emulated link (the proxy, no preset) with these settings, for advice tests. */
+export function emulatedLink(settings: NonNullable<LonghaulResult['link']>['settings']): LonghaulResult['link'] {
+  return {
+    emulator: 'longhaul-proxy',
+    preset: null,
+    chains: { up: [], down: [] },
+    modelCeilingBitsPerSec: null,
+    bypassToggles: [],
+    settings,
+  } as unknown as LonghaulResult['link'];
+}

@@ -13,7 +13,7 @@ import type { Diagnosis, LonghaulResult } from '../../../electron/contract/resul
 import { adviseResult } from '../../../electron/engine/advice/advise.js';
 import { LocalSettingsRead, readLocalSettings, WINDOWS_AUTOTUNING_KEY } from '../../../electron/engine/advice/local-settings.js';
 import { autotuningLevelFor } from '../../../electron/engine/advice/windows.js';
-import { makeResult, seedDiagnosis } from '../../helpers/result-fixtures.js';
+import { emulatedLink, makeResult, seedDiagnosis } from '../../helpers/result-fixtures.js';
 
 const LINUX: PeerOs = { platform: 'linux', release: '6.18.0' };
 
@@ -171,14 +171,7 @@ describe('advice rules', () => {
   describe('runs through the link emulator', () => {
     const emulated = (verdict: Diagnosis['verdict'], settings: Partial<NonNullable<LonghaulResult['link']>['settings']> = {}): LonghaulResult => {
       const r = seed({ verdict, pathRate: null });
-      r.link = {
-        emulator: 'longhaul-proxy',
-        preset: null,
-        chains: { up: [], down: [] },
-        modelCeilingBitsPerSec: null,
-        bypassToggles: [],
-        settings: { delayMs: 650, jitterMs: 0, rateBitsPerSec: 4e6, windowBytes: 8760, slowstart: false, lossRatio: 0, mssBytes: 1448, ...settings },
-      } as unknown as LonghaulResult['link'];
+      r.link = emulatedLink({ delayMs: 650, jitterMs: 0, rateBitsPerSec: 4e6, windowBytes: 8760, slowstart: false, lossRatio: 0, mssBytes: 1448, ...settings });
       return r;
     };
     it("window: the emulated window first, then the ends' OS settings for a real path of the link's RTT and rate", () => {

@@ -11,7 +11,7 @@ import { DEFAULT_MSS_BYTES } from '../../../electron/contract/wire.js';
 import { adviseResult } from '../../../electron/engine/advice/advise.js';
 import { addLinkOptions, linkSpecFromFlags, type LinkFlags } from '../../../electron/cli/link-options.js';
 import type { LinkSettings } from '../../../electron/proxy/link-settings.js';
-import { makeResult, seedDiagnosis } from '../../helpers/result-fixtures.js';
+import { emulatedLink, makeResult, seedDiagnosis } from '../../helpers/result-fixtures.js';
 
 const SETTINGS: LinkSettings = {
   delayMs: 650,
@@ -28,14 +28,7 @@ function emulatedRun(verdict: Diagnosis['verdict']): LonghaulResult {
   const r = makeResult({ streams: [{ bytes: 8760 * 10, seconds: 13, completions: 60 }] });
   r.params.windowBytes = null;
   r.diagnosis = [seedDiagnosis({ verdict })];
-  r.link = {
-    emulator: 'longhaul-proxy',
-    preset: null,
-    chains: { up: [], down: [] },
-    modelCeilingBitsPerSec: null,
-    bypassToggles: [],
-    settings: SETTINGS,
-  } as unknown as LonghaulResult['link'];
+  r.link = emulatedLink(SETTINGS);
   return r;
 }
 
