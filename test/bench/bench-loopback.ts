@@ -15,6 +15,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { parseSize } from '../../electron/util/units.js';
+import { childEnded } from '../helpers/child-exit.js';
 
 const BIN = fileURLToPath(new URL('../../../bin/longhaul.js', import.meta.url));
 
@@ -31,7 +32,7 @@ function timed(command: string, timeoutMs: number): Promise<{ stdout: string; cp
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('exit', (code) => {
+    void childEnded(child).then(({ code }) => {
       clearTimeout(timer);
       const [stdout, times = ''] = out.split('::times\n');
       const lines = times.trim().split('\n');

@@ -56,12 +56,14 @@ describe('browser mode: the Waiting screen answers iperf3 clients', { skip, time
     assert.match(await page.getByTestId('iperf3-panel').innerText(), new RegExp(`-p ${port}`));
     await shot(page, '45-waiting-iperf3-on');
 
-    const client = runIperf3(['-c', '127.0.0.1', '-p', String(port), '-t', '5', '-P', '2', '-i', '0.5', '-J'], 30_000);
+    // Long enough that the chart and the screenshot are taken mid-run on a slow machine.
+    const client = runIperf3(['-c', '127.0.0.1', '-p', String(port), '-t', '8', '-P', '2', '-i', '0.5', '-J'], 30_000);
     await page.getByRole('heading', { name: 'A test is running' }).waitFor({ timeout: 15_000 });
+    // Waited for, not read once: the peer shows only while the test runs.
+    await page.getByTestId('iperf3-panel').getByText(/iperf3 client connected from 127\.0\.0\.1/).waitFor({ timeout: 5_000 });
     const first = await waitForPoints(page, 3);
     const later = await waitForPoints(page, first + 2);
     assert.ok(later > first, `the chart grew from ${first} to ${later} points`);
-    assert.match(await page.getByTestId('iperf3-panel').innerText(), /iperf3 client connected from 127\.0\.0\.1/);
     await shot(page, '46-waiting-iperf3-running');
     const run = await within(client, 30_000, 'iperf3 -c');
     assert.equal(run.code, 0, `${run.stderr} ${run.json?.error ?? ''}`);

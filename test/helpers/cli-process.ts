@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { TestContext } from 'node:test';
+import { childEnded } from './child-exit.js';
 
 export const BIN = fileURLToPath(new URL('../../../bin/longhaul.js', import.meta.url));
 
@@ -31,7 +32,7 @@ export function startCli(t: TestContext, args: string[], cwd: string, env: NodeJ
   let err = '';
   child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr?.on('data', (c: Buffer) => (err += c.toString()));
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exit = childEnded(child).then(({ code }) => code);
   const killGroup = (): void => {
     try {
       if (child.pid) process.kill(-child.pid, 'SIGKILL');

@@ -1,6 +1,7 @@
 /** Run the real `longhaul` CLI (bin/longhaul.js) as a child process, bounded in time. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { childEnded } from './child-exit.js';
 
 export const BIN = fileURLToPath(new URL('../../../bin/longhaul.js', import.meta.url));
 
@@ -20,10 +21,9 @@ export function cli(args: string[], timeoutMs = 30_000, env: Record<string, stri
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const done = new Promise<CliResult>((resolve) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.once('exit', (code, signal) => {
+    void childEnded(child).then(({ code, signal }) => {
       clearTimeout(timer);
-      // Let the pipes drain.
-      setImmediate(() => resolve({ code, signal, stdout, stderr }));
+      resolve({ code, signal, stdout, stderr });
     });
   });
   return { child, done };

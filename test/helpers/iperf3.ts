@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
+import { childEnded } from './child-exit.js';
 
 export const IPERF3 = '/usr/bin/iperf3';
 export const HAVE_IPERF3 = existsSync(IPERF3);
@@ -31,7 +32,7 @@ export function runIperf3(args: string[], ms: number): Promise<Iperf3Exit> {
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), ms);
-    child.on('exit', (code) => {
+    void childEnded(child).then(({ code }) => {
       clearTimeout(timer);
       let json: Iperf3Json | null = null;
       try {

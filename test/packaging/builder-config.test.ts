@@ -11,6 +11,7 @@ import { describe, it } from 'node:test';
 import { loadBuilderConfig, validateBuilderConfig, type BuilderConfig } from '../../scripts/packaging/builder-api.js';
 import { REPO } from '../helpers/processes.js';
 import { tmpDir } from '../helpers/tmp.js';
+import { childEnded } from '../helpers/child-exit.js';
 
 const section = (c: BuilderConfig, key: string): Record<string, unknown> => (c[key] ?? {}) as Record<string, unknown>;
 const targetsOf = (c: BuilderConfig, key: string): { target: string; arch: string[] }[] => section(c, key).target as { target: string; arch: string[] }[];
@@ -107,7 +108,7 @@ describe('electron-builder configuration', { timeout: 60_000 }, () => {
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr.on('data', (c: Buffer) => (err += c.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    const code = await new Promise<number | null>((r) => child.once('exit', r));
+    const { code } = await childEnded(child);
     clearTimeout(timer);
     assert.equal(code, 0, err);
     const last = JSON.parse(out.trim().split('\n').at(-1)!) as { ok: boolean; attempts: string[] };

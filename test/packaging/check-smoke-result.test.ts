@@ -14,6 +14,7 @@ import { smokeResultProblems } from '../../scripts/packaging/check-smoke-result.
 import { skipWithoutNative } from '../helpers/native.js';
 import { BIN, REPO } from '../helpers/processes.js';
 import { tmpDir } from '../helpers/tmp.js';
+import { childEnded } from '../helpers/child-exit.js';
 
 const CHECK = path.join(REPO, 'dist/scripts/packaging/check-smoke-result.js');
 /** The check is asked of the Windows package (release.yml); Linux runs it offline. macOS results are not held to it. */
@@ -26,7 +27,7 @@ function run(args: string[], env: NodeJS.ProcessEnv = {}, ms = 40_000): Promise<
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr.on('data', (c: Buffer) => (out += c.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), ms);
-    child.once('exit', (code) => {
+    void childEnded(child).then(({ code }) => {
       clearTimeout(timer);
       resolve({ code, out });
     });

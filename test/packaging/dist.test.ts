@@ -15,6 +15,7 @@ import { classifyDownloadFailure, downloadFailureMessage } from '../../scripts/p
 import { EXIT_DOWNLOAD, electronVersionFor } from '../../scripts/packaging/dist.js';
 import { REPO } from '../helpers/processes.js';
 import { tmpDir } from '../helpers/tmp.js';
+import { childEnded } from '../helpers/child-exit.js';
 
 /** An error shaped like got's (what @electron/get throws), with the URL it was fetching. */
 function gotError(code: string, message: string, url: string): Error {
@@ -95,7 +96,7 @@ describe('npm run dist without access to the downloads', { timeout: 150_000 }, (
       clearTimeout(timer);
       child.kill('SIGKILL');
     });
-    const code = await new Promise<number | null>((r) => child.once('exit', r));
+    const { code } = await childEnded(child);
     assert.equal(code, EXIT_DOWNLOAD, `stdout:\n${stdout}\nstderr:\n${stderr}`);
     assert.match(stdout, /✓ electron-builder\.yml passes electron-builder [\d.]+'s schema/);
     assert.match(stdout, /✓ main, preload, renderer and data worker are built/);

@@ -22,6 +22,7 @@ import { prebuildPath } from '../../scripts/packaging/prebuild-native.js';
 import { REPO } from '../helpers/processes.js';
 import { tmpDir } from '../helpers/tmp.js';
 import { requireNsisTools, skipWithoutNsisTools } from './nsis-tools.js';
+import { childEnded } from '../helpers/child-exit.js';
 
 const require = createRequire(import.meta.url);
 const asar = createRequire(require.resolve('app-builder-lib'))('@electron/asar') as { listPackage(file: string, o?: object): string[] };
@@ -71,7 +72,7 @@ async function buildLocally(out: string): Promise<{ code: number | null; report:
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
   child.stderr.on('data', (c: Buffer) => (log += c.toString()));
   const timer = setTimeout(() => child.kill('SIGKILL'), 200_000);
-  const code = await new Promise<number | null>((r) => child.once('exit', r));
+  const { code } = await childEnded(child);
   clearTimeout(timer);
   assert.ok(stdout.trim().startsWith('{'), `local-nsis.js printed no report (exit ${code}):\n${log.slice(-3000)}`);
   return { code, report: JSON.parse(stdout) as LocalNsisReport, log };

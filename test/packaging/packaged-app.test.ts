@@ -24,6 +24,7 @@ import { skipWithoutNative } from '../helpers/native.js';
 import { REPO } from '../helpers/processes.js';
 import { tmpDir } from '../helpers/tmp.js';
 import { zipStored } from '../helpers/zip.js';
+import { childEnded } from '../helpers/child-exit.js';
 
 const require = createRequire(import.meta.url);
 const asar = createRequire(require.resolve('app-builder-lib'))('@electron/asar') as { listPackage(file: string, o?: object): string[] };
@@ -86,7 +87,7 @@ describe('the packaged app (electron-builder, unpacked)', { timeout: 180_000, sk
       clearTimeout(timer);
       child.kill('SIGKILL');
     });
-    const code = await new Promise<number | null>((r) => child.once('exit', r));
+    const { code } = await childEnded(child);
     assert.equal(code, 0, log);
     assert.ok(
       mirror.requests.some((u) => u.endsWith(`electron-v${version}-linux-x64.zip`)),

@@ -14,6 +14,7 @@ import { describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { REPO } from '../helpers/processes.js';
 import { tmpDir } from '../helpers/tmp.js';
+import { childEnded } from '../helpers/child-exit.js';
 
 interface Step {
   name?: string;
@@ -45,7 +46,7 @@ async function actionlint(dir: string, text: string): Promise<{ code: number | n
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr.on('data', (c: Buffer) => (out += c.toString()));
   const timer = setTimeout(() => child.kill('SIGKILL'), 45_000);
-  const code = await new Promise<number | null>((r) => child.once('exit', r));
+  const { code } = await childEnded(child);
   clearTimeout(timer);
   return { code, out };
 }

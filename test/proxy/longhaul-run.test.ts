@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { LonghaulResult } from '../../electron/contract/result.js';
+import { childEnded } from '../helpers/child-exit.js';
 
 const BIN = fileURLToPath(new URL('../../../bin/longhaul.js', import.meta.url));
 
@@ -19,7 +20,7 @@ function loopback(args: string[], limitMs: number, onSpawn?: (pid: number) => vo
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
     const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), limitMs);
-    child.on('exit', (code) => {
+    void childEnded(child).then(({ code }) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });

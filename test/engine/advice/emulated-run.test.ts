@@ -14,6 +14,7 @@ import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { LonghaulResult } from '../../../electron/contract/result.js';
 import { readLocalSettings } from '../../../electron/engine/advice/local-settings.js';
+import { childEnded } from '../../helpers/child-exit.js';
 
 const BIN = fileURLToPath(new URL('../../../../bin/longhaul.js', import.meta.url));
 
@@ -25,7 +26,7 @@ function loopback(args: string[], limitMs: number): Promise<{ code: number | nul
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
     const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), limitMs);
-    child.on('exit', (code) => {
+    void childEnded(child).then(({ code }) => {
       clearTimeout(timer);
       resolve({ code, out });
     });
