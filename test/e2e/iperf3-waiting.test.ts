@@ -60,7 +60,10 @@ describe('browser mode: the Waiting screen answers iperf3 clients', { skip, time
     const client = runIperf3(['-c', '127.0.0.1', '-p', String(port), '-t', '8', '-P', '2', '-i', '0.5', '-J'], 30_000);
     await page.getByRole('heading', { name: 'A test is running' }).waitFor({ timeout: 15_000 });
     // Waited for, not read once: the peer shows only while the test runs.
-    await page.getByTestId('iperf3-panel').getByText(/iperf3 client connected from 127\.0\.0\.1/).waitFor({ timeout: 5_000 });
+    await page
+      .getByTestId('iperf3-panel')
+      .getByText(/iperf3 client connected from 127\.0\.0\.1/)
+      .waitFor({ timeout: 5_000 });
     const first = await waitForPoints(page, 3);
     const later = await waitForPoints(page, first + 2);
     assert.ok(later > first, `the chart grew from ${first} to ${later} points`);
