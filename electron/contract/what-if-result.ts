@@ -84,6 +84,26 @@ export interface WhatIfCurves {
   measured: { windowBytes: number; bitsPerSecond: number } | null;
   /** The window that fills the path (where the rate is known), bytes. */
   fillBytes: number | null;
+  /**
+   * Where the y axis stops when the lines were cut there, bit/s (WHAT_IF_Y_CLAMP × the measured rate);
+   * null: the axis holds every point. `top` is the lines' own highest point, bit/s.
+   */
+  yAxis: { max: number; top: number } | null;
+}
+
+/**
+ * With no path rate nothing caps the model's lines but the window over the RTT, and on a LAN or
+ * loopback (tens of µs) that reaches hundreds of thousands of Gbit/s, which squashes the measured
+ * run flat on the axis. The chart then stops at this many times the measured rate and says so.
+ * With a rate the lines level off at it, and the gap up to that plateau is the point: never cut.
+ */
+export const WHAT_IF_Y_CLAMP = 5;
+
+/** Up to the next 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 × a power of ten, so the axis's top tick reads 120 Gbit/s, not 108.87. */
+function roundUp(v: number): number {
+  const mag = 10 ** Math.floor(Math.log10(v));
+  const step = [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10].find((m) => m * mag >= v * (1 - 1e-12)) ?? 10;
+  return Number((step * mag).toPrecision(12));
 }
 
 /** One copy of the chart's curves, for the Results screen and the HTML report alike. */
@@ -97,5 +117,9 @@ export function whatIfCurves(w: WhatIfView): WhatIfCurves {
   const line = (streams: number): [number, number][] =>
     axis.map((win) => [win, predict(w.path, { windowBytes: win, streams, mssBytes: w.mssBytes }).bitsPerSecond ?? 0]);
   const measured = w.measuredBitsPerSecond !== null && today !== null ? { windowBytes: today, bitsPerSecond: w.measuredBitsPerSecond } : null;
-  return { lines: [w.today.streams, w.today.streams * 4].map((streams) => ({ streams, points: line(streams) })), measured, fillBytes };
+  const lines = [w.today.streams, w.today.streams * 4].map((streams) => ({ streams, points: line(streams) }));
+  const top = Math.max(0, ...lines.flatMap((l) => l.points.map(([, y]) => y)));
+  const max = measured && measured.bitsPerSecond > 0 ? roundUp(WHAT_IF_Y_CLAMP * measured.bitsPerSecond) : null;
+  const yAxis = w.path.rateBitsPerSec === null && max !== null && top > max ? { max, top } : null;
+  return { lines, measured, fillBytes, yAxis };
 }

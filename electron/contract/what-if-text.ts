@@ -4,7 +4,7 @@
  */
 import type { LonghaulResult } from './result.js';
 import { modelText, type WhatIfPrediction } from './what-if.js';
-import { whatIfOf } from './what-if-result.js';
+import { WHAT_IF_Y_CLAMP, whatIfOf, type WhatIfCurves } from './what-if-result.js';
 import { formatRateShort, formatRtt, groupDigits } from './units.js';
 import { PATH_RATE_WHERE } from './limits.js';
 
@@ -17,6 +17,11 @@ function rate(p: WhatIfPrediction): string {
   if (p.bitsPerSecond === null) return 'unknown (nothing in the model bounds it)';
   const ramp = p.rampRoundTrips > 0 ? `, reached after a slow-start ramp of ${p.rampRoundTrips} round trips (${p.rampSeconds.toFixed(1)} s)` : '';
   return `about ${formatRateShort(p.bitsPerSecond)} (bound: ${p.bound})${ramp}`;
+}
+
+/** Two decimals, or two significant digits below 0.1 (a loopback run is 0.0014 of its window's bound, not "0.00"). */
+function ratioText(x: number): string {
+  return x >= 0.1 || x === 0 ? x.toFixed(2) : x.toPrecision(2);
 }
 
 /** The lines (empty when the result has no RTT to model with). */
@@ -37,8 +42,14 @@ export function formatWhatIf(r: LonghaulResult): string[] {
     `What-if (payload bit/s, wall-clock; model: ${modelText(w.path, w.rateLeftOut === null)}; RTT ${formatRtt(w.path.rttSeconds)} (${w.rttSource === 'minimum' ? "the path's minimum RTT: what a window must cover" : 'the RTT the limiter uses'}), ${rateText}, ${lossText}):`,
   ];
   const measured = w.measuredBitsPerSecond;
-  const ratio = measured !== null && w.today.bitsPerSecond ? ` (measured / model ${(measured / w.today.bitsPerSecond).toFixed(2)})` : '';
+  const ratio = measured !== null && w.today.bitsPerSecond ? ` (measured / model ${ratioText(measured / w.today.bitsPerSecond)})` : '';
   lines.push(`  today, ${config(w.today)}: model ${rate(w.today)}; measured ${measured === null ? 'unknown' : formatRateShort(measured)}${ratio}`);
   for (const c of w.cases) lines.push(`  ${c.label}, ${config(c.prediction)}: ${rate(c.prediction)}`);
   return lines;
+}
+
+/** The what-if chart's note when its y axis cuts the model's lines (what-if-result.ts, WHAT_IF_Y_CLAMP); null when it does not. */
+export function whatIfAxisNote(c: WhatIfCurves): string | null {
+  if (!c.yAxis) return null;
+  return `The chart stops at ${formatRateShort(c.yAxis.max)} (${WHAT_IF_Y_CLAMP} × the measured rate, rounded up); the model's lines go on above it, to ${formatRateShort(c.yAxis.top)}, because with no path rate only the window over the RTT bounds them.`;
 }

@@ -5,8 +5,9 @@
  */
 import type { LonghaulResult, TcpSample } from '../contract/result.js';
 import { whatIfCurves, whatIfOf } from '../contract/what-if-result.js';
+import { whatIfAxisNote } from '../contract/what-if-text.js';
 import { groupDigits } from '../util/units.js';
-import { svgLineChart, type SvgSeries } from './html-svg.js';
+import { esc, svgLineChart, type SvgSeries } from './html-svg.js';
 
 const COLORS = ['#0b5fff', '#e8590c', '#2f9e44', '#ae3ec9'] as const;
 const mbit = (v: number): string => `${Number(v.toPrecision(3))}`;
@@ -65,14 +66,16 @@ export function tcpCharts(r: LonghaulResult): string {
 export function whatIfChart(r: LonghaulResult): string {
   const w = whatIfOf(r);
   if (!w) return '<p class="muted">What-if: no RTT was measured, so there is nothing to model.</p>';
-  const { lines, measured } = whatIfCurves(w);
+  const curves = whatIfCurves(w);
+  const { lines, measured } = curves;
+  const note = whatIfAxisNote(curves);
   const series: SvgSeries[] = lines.map((l, i) => ({
     label: `model, ${l.streams} stream${l.streams === 1 ? '' : 's'}`,
     color: COLORS[i % COLORS.length] ?? COLORS[0],
     points: l.points.map(([x, y]): [number, number] => [x, y / 1e6]),
     dashed: true,
   }));
-  return svgLineChart({
+  const chart = svgLineChart({
     title: 'What-if: predicted throughput by window per stream (payload, after slow start)',
     xTitle: 'window per stream, bytes (log scale)',
     yTitle: 'Mbit/s',
@@ -81,5 +84,7 @@ export function whatIfChart(r: LonghaulResult): string {
     yFormat: mbit,
     xFormat: (v) => (v >= 1e6 ? `${Number((v / 1e6).toPrecision(2))}M` : `${Math.round(v / 1e3)}k`),
     ...(measured ? { mark: { x: measured.windowBytes, y: measured.bitsPerSecond / 1e6, label: `measured ${mbit(measured.bitsPerSecond / 1e6)} Mbit/s` } } : {}),
+    ...(curves.yAxis ? { yMax: curves.yAxis.max / 1e6 } : {}),
   });
+  return note ? `${chart}<p class="muted" data-what-if-axis>${esc(note)}</p>` : chart;
 }

@@ -20,6 +20,8 @@ export interface SvgChart {
   logX?: boolean;
   /** A single marked point, e.g. the measured run on the what-if chart. */
   mark?: { x: number; y: number; label: string };
+  /** Top of the y axis; lines above it are cut at the plot's edge (the caller says so beside the chart). */
+  yMax?: number;
   /** Tick label formatters. */
   xFormat?: (v: number) => string;
   yFormat?: (v: number) => string;
@@ -52,7 +54,7 @@ export function svgLineChart(c: SvgChart): string {
   const tx = (v: number): number => (c.logX ? Math.log10(Math.max(v, 1e-12)) : v);
   const xs = all.map((p) => tx(p[0]));
   const [x0, x1] = [Math.min(...xs), Math.max(...xs)];
-  const y1 = Math.max(...all.map((p) => p[1])) * 1.08 || 1;
+  const y1 = c.yMax ?? (Math.max(...all.map((p) => p[1])) * 1.08 || 1);
   const px = (v: number): number => PAD.left + ((tx(v) - x0) / (x1 - x0 || 1)) * (W - PAD.left - PAD.right);
   const py = (v: number): number => H - PAD.bottom - (v / y1) * (H - PAD.top - PAD.bottom);
   const xf = c.xFormat ?? ((v: number) => String(v));
@@ -71,18 +73,25 @@ export function svgLineChart(c: SvgChart): string {
   parts.push(`<line x1="${PAD.left}" x2="${W - PAD.right}" y1="${H - PAD.bottom}" y2="${H - PAD.bottom}" class="a"/>`);
   parts.push(`<text x="${W / 2}" y="${H - 8}" text-anchor="middle" class="k">${esc(c.xTitle)}</text>`);
   parts.push(`<text transform="translate(14 ${H / 2}) rotate(-90)" text-anchor="middle" class="k">${esc(c.yTitle)}</text>`);
+  // Every chart has the same plot area, so one id for its clip is the same rectangle wherever it repeats.
+  const clip = c.yMax === undefined ? '' : ' clip-path="url(#lh-plot)"';
+  if (clip)
+    parts.push(
+      `<clipPath id="lh-plot"><rect x="${PAD.left}" y="${PAD.top}" width="${W - PAD.left - PAD.right}" height="${H - PAD.top - PAD.bottom}"/></clipPath>`,
+    );
   c.series.forEach((s, i) => {
     const d = s.points.map((p, j) => `${j ? 'L' : 'M'}${px(p[0]).toFixed(1)} ${py(p[1]).toFixed(1)}`).join(' ');
-    parts.push(`<path d="${d}" fill="none" stroke="${s.color}" stroke-width="2"${s.dashed ? ' stroke-dasharray="6 4"' : ''}/>`);
+    parts.push(`<path d="${d}" fill="none" stroke="${s.color}" stroke-width="2"${s.dashed ? ' stroke-dasharray="6 4"' : ''}${clip}/>`);
     parts.push(
       `<rect x="${PAD.left + 8 + i * 200}" y="${PAD.top - 2}" width="14" height="3" fill="${s.color}"/><text x="${PAD.left + 26 + i * 200}" y="${PAD.top + 2}" class="k">${esc(s.label)}</text>`,
     );
   });
   if (c.mark) {
     const [mx, my] = [px(c.mark.x), py(c.mark.y)];
-    parts.push(
-      `<circle cx="${mx.toFixed(1)}" cy="${my.toFixed(1)}" r="5" fill="#d6336c"/><text x="${(mx + 8).toFixed(1)}" y="${(my - 8).toFixed(1)}" class="k">${esc(c.mark.label)}</text>`,
-    );
+    // Past the plot's middle the label reads leftwards, so it stays inside the picture.
+    const left = mx > (PAD.left + W - PAD.right) / 2;
+    const label = `x="${(left ? mx - 8 : mx + 8).toFixed(1)}" y="${(my - 8).toFixed(1)}"${left ? ' text-anchor="end"' : ''}`;
+    parts.push(`<circle cx="${mx.toFixed(1)}" cy="${my.toFixed(1)}" r="5" fill="#d6336c"/><text ${label} class="k">${esc(c.mark.label)}</text>`);
   }
   return `<svg viewBox="0 0 ${W} ${H}" width="100%" role="img" aria-label="${esc(c.title)}" xmlns="http://www.w3.org/2000/svg">${parts.join('')}</svg>`;
 }
