@@ -106,6 +106,11 @@ function roundUp(v: number): number {
   return Number((step * mag).toPrecision(12));
 }
 
+/** A window-axis tick label: 4096 → "4k", 2,000,000 → "2M" (the Results screen's chart and the HTML report's). */
+export function windowTickLabel(bytes: number): string {
+  return bytes >= 1e6 ? `${Number((bytes / 1e6).toPrecision(2))}M` : `${Math.round(bytes / 1e3)}k`;
+}
+
 /** One copy of the chart's curves, for the Results screen and the HTML report alike. */
 export function whatIfCurves(w: WhatIfView): WhatIfCurves {
   const fillBytes = w.cases.find((c) => c.label.startsWith('the window that fills'))?.prediction.windowBytes ?? null;

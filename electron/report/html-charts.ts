@@ -4,7 +4,7 @@
  * the what-if curve with the measured point on it. Each returns inline SVG.
  */
 import type { LonghaulResult, TcpSample } from '../contract/result.js';
-import { whatIfCurves, whatIfOf } from '../contract/what-if-result.js';
+import { whatIfCurves, whatIfOf, windowTickLabel } from '../contract/what-if-result.js';
 import { whatIfAxisNote } from '../contract/what-if-text.js';
 import { groupDigits } from '../util/units.js';
 import { esc, svgLineChart, type SvgSeries } from './html-svg.js';
@@ -82,7 +82,7 @@ export function whatIfChart(r: LonghaulResult): string {
     series,
     logX: true,
     yFormat: mbit,
-    xFormat: (v) => (v >= 1e6 ? `${Number((v / 1e6).toPrecision(2))}M` : `${Math.round(v / 1e3)}k`),
+    xFormat: windowTickLabel,
     ...(measured ? { mark: { x: measured.windowBytes, y: measured.bitsPerSecond / 1e6, label: `measured ${mbit(measured.bitsPerSecond / 1e6)} Mbit/s` } } : {}),
     ...(curves.yAxis ? { yMax: curves.yAxis.max / 1e6 } : {}),
   });
