@@ -20,7 +20,9 @@ async function pairWithCodeFrom(t: TestContext, source: 'file' | 'env'): Promise
     ...(source === 'env' ? { LONGHAUL_PAIRING_CODE: code } : {}),
   });
   const port = await waitFor('the listening line', 15_000, () => /listening on [^\s]+:(\d+)/.exec(listen.stdout())?.[1]);
-  assert.match(listen.stdout(), new RegExp(`Pairing code: ${code}`));
+  // The code is its own line, written after the listening line: wait for it too
+  // (a pipe may deliver the two in separate reads).
+  await waitFor('the pairing code line', 5000, () => listen.stdout().includes(`Pairing code: ${code}`));
   const pair = startCli(t, ['pair', `127.0.0.1:${port}`, '--code', code], dir, { LONGHAUL_TRUST_DIR: path.join(dir, 'controller') });
   assert.equal(await pair.exited(20_000), 0, pair.stdout() + pair.stderr());
   assert.match(pair.stdout(), /[Pp]aired with/);
