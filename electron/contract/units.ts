@@ -88,15 +88,21 @@ export function groupDigits(n: number): string {
 export function formatRate(bitsPerSecond: number | null | undefined): string {
   if (bitsPerSecond === null || bitsPerSecond === undefined || !Number.isFinite(bitsPerSecond)) return 'unknown';
   const abs = Math.abs(bitsPerSecond);
+  if (abs >= 1e12) return `${(bitsPerSecond / 1e12).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} Tbit/s`;
   if (abs >= 1e9) return `${(bitsPerSecond / 1e9).toFixed(2)} Gbit/s`;
   if (abs >= 1e6) return `${(bitsPerSecond / 1e6).toFixed(2)} Mbit/s`;
   if (abs >= 1e3) return `${(bitsPerSecond / 1e3).toFixed(1)} kbit/s`;
   return `${bitsPerSecond.toFixed(0)} bit/s`;
 }
 
-/** `54 kbit/s`, `4.0 Mbit/s`, `953 Mbit/s`: two or three significant digits, decimal units. */
+/**
+ * `54 kbit/s`, `4.0 Mbit/s`, `953 Mbit/s`: two or three significant digits, decimal units.
+ * Model bounds with no rate term can be absurd (a window over a loopback RTT): they
+ * read `134 Tbit/s`, and past 999 Tbit/s with grouped digits, never a bare 134218.
+ */
 export function formatRateShort(bps: number): string {
   const units: [number, string][] = [
+    [1e12, 'Tbit/s'],
     [1e9, 'Gbit/s'],
     [1e6, 'Mbit/s'],
     [1e3, 'kbit/s'],
@@ -104,7 +110,7 @@ export function formatRateShort(bps: number): string {
   ];
   const [div, name] = units.find(([d]) => Math.abs(bps) >= d) ?? [1, 'bit/s'];
   const v = bps / div;
-  return `${Math.abs(v) < 10 ? v.toFixed(1) : v.toFixed(0)} ${name}`;
+  return `${Math.abs(v) < 10 ? v.toFixed(1) : groupDigits(Math.round(v))} ${name}`;
 }
 
 /** Decimal byte units, named: `1.25 GB`; `unknown` when not known. */

@@ -69,6 +69,12 @@ describe('units', () => {
     assert.equal(u.formatRate(Number.NaN), 'unknown');
     assert.equal(u.formatRateShort(54_000), '54 kbit/s');
     assert.equal(u.formatRateShort(4e6), '4.0 Mbit/s');
+    // A model bound with no rate term (8 MB over a 5 µs loopback RTT): Tbit/s, digits grouped.
+    assert.equal(u.formatRateShort(134_218e9), '134 Tbit/s');
+    assert.equal(u.formatRateShort(2.5e12), '2.5 Tbit/s');
+    assert.equal(u.formatRateShort(1_234_567e12), '1,234,567 Tbit/s');
+    assert.equal(u.formatRate(134_218.4e9), '134.22 Tbit/s');
+    assert.equal(u.formatRate(9_876.5e12), '9,876.50 Tbit/s');
     assert.equal(u.formatBytes(1_250_000_000), '1.25 GB');
     assert.equal(u.formatBytes(undefined), 'unknown');
     assert.equal(u.formatBinaryBytes(650_000), '634.8 KiB');
