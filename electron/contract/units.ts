@@ -95,22 +95,38 @@ export function formatRate(bitsPerSecond: number | null | undefined): string {
   return `${bitsPerSecond.toFixed(0)} bit/s`;
 }
 
+/** Decimal rate units, largest first: one list for every rate formatter. */
+const RATE_UNITS: readonly (readonly [number, string])[] = [
+  [1e12, 'Tbit/s'],
+  [1e9, 'Gbit/s'],
+  [1e6, 'Mbit/s'],
+  [1e3, 'kbit/s'],
+  [1, 'bit/s'],
+];
+
+function rateUnit(bps: number): readonly [number, string] {
+  return RATE_UNITS.find(([d]) => Math.abs(bps) >= d) ?? [1, 'bit/s'];
+}
+
 /**
  * `54 kbit/s`, `4.0 Mbit/s`, `953 Mbit/s`: two or three significant digits, decimal units.
  * Model bounds with no rate term can be absurd (a window over a loopback RTT): they
  * read `134 Tbit/s`, and past 999 Tbit/s with grouped digits, never a bare 134218.
  */
 export function formatRateShort(bps: number): string {
-  const units: [number, string][] = [
-    [1e12, 'Tbit/s'],
-    [1e9, 'Gbit/s'],
-    [1e6, 'Mbit/s'],
-    [1e3, 'kbit/s'],
-    [1, 'bit/s'],
-  ];
-  const [div, name] = units.find(([d]) => Math.abs(bps) >= d) ?? [1, 'bit/s'];
+  const [div, name] = rateUnit(bps);
   const v = bps / div;
   return `${Math.abs(v) < 10 ? v.toFixed(1) : groupDigits(Math.round(v))} ${name}`;
+}
+
+/**
+ * A chart axis's tick: the tick's own digits and no padding (`120 Gbit/s`, `2.5 Mbit/s`,
+ * `0 bit/s`), where `formatRate` would write `120.00 Gbit/s`. Chart ticks are round
+ * numbers, so nothing is rounded away that the axis meant.
+ */
+export function formatRateTick(bps: number): string {
+  const [div, name] = rateUnit(bps);
+  return `${Number((bps / div).toPrecision(6)).toLocaleString('en-US', { maximumFractionDigits: 6 })} ${name}`;
 }
 
 /** Decimal byte units, named: `1.25 GB`; `unknown` when not known. */

@@ -75,6 +75,12 @@ describe('units', () => {
     assert.equal(u.formatRateShort(1_234_567e12), '1,234,567 Tbit/s');
     assert.equal(u.formatRate(134_218.4e9), '134.22 Tbit/s');
     assert.equal(u.formatRate(9_876.5e12), '9,876.50 Tbit/s');
+    // Axis ticks: the round number itself, no padding.
+    assert.equal(u.formatRateTick(120e9), '120 Gbit/s');
+    assert.equal(u.formatRateTick(2.5e6), '2.5 Mbit/s');
+    assert.equal(u.formatRateTick(0.25e9), '250 Mbit/s');
+    assert.equal(u.formatRateTick(0), '0 bit/s');
+    assert.equal(u.formatRateTick(1.05e6), '1.05 Mbit/s');
     assert.equal(u.formatBytes(1_250_000_000), '1.25 GB');
     assert.equal(u.formatBytes(undefined), 'unknown');
     assert.equal(u.formatBinaryBytes(650_000), '634.8 KiB');

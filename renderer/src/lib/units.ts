@@ -9,6 +9,7 @@ export {
   formatBytes,
   formatRate,
   formatRateShort,
+  formatRateTick,
   formatRtt,
   formatSeconds,
   groupDigits,
