@@ -3,7 +3,7 @@
  * run recorder builds real ones (totals via the recorder's own `totalOf`), so
  * a report test checks the report, not a hand-made total.
  */
-import type { Diagnosis, IntervalResult, LonghaulResult, Side, StreamResult } from '../../electron/contract/result.js';
+import type { Diagnosis, IntervalResult, LonghaulResult, Side, StreamResult, TcpSample } from '../../electron/contract/result.js';
 import { totalOf } from '../../electron/engine/run-recorder.js';
 
 export interface FixtureStream {
@@ -150,4 +150,26 @@ export function emulatedLink(settings: NonNullable<LonghaulResult['link']>['sett
     bypassToggles: [],
     settings,
   } as unknown as LonghaulResult['link'];
+}
+
+/** One TCP_INFO reading at second `index`: every field unknown except those given. */
+export function tcpSample(index: number, over: Partial<TcpSample>): TcpSample {
+  return {
+    index,
+    t: index,
+    rttUs: null,
+    rttVarUs: null,
+    sndCwndSegments: null,
+    sndCwndBytes: null,
+    totalRetransSegments: null,
+    sndWndBytes: null,
+    rcvSpaceBytes: null,
+    deliveryRateBitsPerSecond: null,
+    busyUs: null,
+    rwndLimitedUs: null,
+    sndbufLimitedUs: null,
+    unackedSegments: null,
+    notSentBytes: null,
+    ...over,
+  };
 }
