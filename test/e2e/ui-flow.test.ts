@@ -6,13 +6,12 @@
  * Results (diagnosis, window, link, console log with Copy) → CSV, console log,
  * ttcp and JSON exports checked against the run → History re-export; then
  * "Both on this PC" through the proxy (overlaid on the first run from
- * History), 128 streams direct, and the waiting
- * screen serving a CLI run. Screenshots of every screen go to
- * test/e2e/screenshots/.
+ * History) and 128 streams direct. Screenshots of every screen go to
+ * test/e2e/screenshots/. The Waiting screen serving a CLI run is in
+ * waiting-flow.test.ts.
  */
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { fork } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,7 +22,7 @@ import { parse } from 'csv-parse/sync';
 import type { Locator } from 'playwright-core';
 import { nativeSockets } from '../../electron/native/load-native.js';
 import { renderReport } from '../../electron/report/render.js';
-import { BIN, forkLonghaul, stopChild } from '../helpers/processes.js';
+import { forkLonghaul, stopChild } from '../helpers/processes.js';
 import { browserMissing, launchBrowser, shot, waitForPoints, type Browser } from './browser.js';
 
 const skip = browserMissing();
@@ -387,32 +386,5 @@ describe('browser mode, end to end', { skip: skip ?? false, timeout: 120_000 }, 
     // Redraws happen at most 4 times a second (every 250 ms); each must fit in that budget even on a
     // loaded 2-core box where the 128 streams run too (measured 10-130 ms here), or the page falls behind.
     assert.ok(maxDrawMs > 0 && maxDrawMs < 250, `slowest redraw ${maxDrawMs} ms`);
-  });
-
-  it('waits for a partner and shows a CLI run live', async () => {
-    const page = browser!.page;
-    await page.getByRole('button', { name: 'Start', exact: true }).click();
-    await page.getByRole('button', { name: /Wait for a partner/ }).click();
-    await page.getByLabel('TCP port to listen on').fill('0');
-    await page.getByRole('button', { name: 'Start waiting' }).click();
-    const pairing = page.getByTestId('pairing');
-    await pairing.waitFor();
-    const port = Number(/TCP port (\d+)/.exec(await pairing.innerText())?.[1]);
-    assert.ok(port > 0, 'the waiting screen shows the port');
-    await shot(page, '08-waiting');
-
-    const cli = fork(BIN, ['run', `127.0.0.1:${port}`, '-t', '3', '-i', '0.2', '-P', '2'], { stdio: 'ignore', execArgv: [] });
-    try {
-      await page.getByRole('heading', { name: 'A test is running' }).waitFor({ timeout: 15_000 });
-      await waitForPoints(page, 3);
-      await shot(page, '09-waiting-running');
-      const code = await new Promise<number | null>((r) => cli.once('exit', r));
-      assert.equal(code, 0);
-      await page.getByRole('heading', { name: "Last run (this PC's view)" }).waitFor({ timeout: 15_000 });
-      await shot(page, '10-waiting-done');
-    } finally {
-      await stopChild(cli);
-    }
-    await page.getByRole('button', { name: 'Stop waiting' }).click();
   });
 });
