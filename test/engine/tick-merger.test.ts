@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { TickMerger } from '../../electron/engine/tick-merger.js';
+import { tcpSample } from '../helpers/result-fixtures.js';
 
 const tick = (t: number, ...streams: [number, number, number][]) => ({ t, streams, tcp: [] });
 
@@ -66,23 +67,7 @@ test('the latest TCP_INFO reading per stream rides along, absent when none came'
   const m = new TickMerger([1]);
   m.add(0, 1, tick(0.1, [1, 1, 1]));
   assert.equal(m.take(1).tcp, undefined);
-  const reading = {
-    index: 2,
-    t: 0.2,
-    rttUs: 30,
-    rttVarUs: 5,
-    sndCwndSegments: 10,
-    sndCwndBytes: 14480,
-    totalRetransSegments: 0,
-    sndWndBytes: null,
-    rcvSpaceBytes: null,
-    deliveryRateBitsPerSecond: null,
-    busyUs: null,
-    rwndLimitedUs: null,
-    sndbufLimitedUs: null,
-    unackedSegments: null,
-    notSentBytes: null,
-  };
+  const reading = tcpSample(2, { t: 0.2, rttUs: 30, rttVarUs: 5, sndCwndSegments: 10, sndCwndBytes: 14480, totalRetransSegments: 0 });
   m.add(0, 2, { t: 0.2, streams: [[1, 2, 2]], tcp: [[1, reading]] });
   assert.deepEqual(m.take(2).tcp, [[1, reading]]);
 });
