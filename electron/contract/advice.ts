@@ -1,6 +1,6 @@
 /**
  * Advice: what to change, on which PC, so the limit a run met moves. One entry
- * per setting; the rules are in electron/engine/advice/ (one file per OS family).
+ * per setting; the rules are in electron/analysis/advice/ (one file per OS family).
  * Longhaul never changes a system setting itself: it names the setting, its
  * value where this PC could read it, the value the measured path needs, and
  * where to change it. A second run shows whether the change worked.

@@ -278,7 +278,7 @@ export interface DetailInfo {
 
 /**
  * Which limit explains a direction's throughput; `emulator-limited`: the link emulator on this PC fell behind its own
- * schedule (engine/emulator-verdict.ts); `mss-limited`: segments far smaller than the path allows, with no window binding (engine/mss-verdict.ts).
+ * schedule (analysis/emulator-verdict.ts); `mss-limited`: segments far smaller than the path allows, with no window binding (analysis/mss-verdict.ts).
  */
 export type LimiterVerdict = 'window-limited' | 'congestion-limited' | 'application-limited' | 'link-limited' | 'emulator-limited' | 'mss-limited' | 'unknown';
 

@@ -24,7 +24,7 @@ import { ControllerLifecycle } from './run-lifecycle.js';
 import { RunRecorder } from './run-recorder.js';
 import { present } from '../contract/present.js';
 import { settingsForPartner } from './partner-settings.js';
-import { LocalSettingsRead } from './advice/local-settings.js';
+import { LocalSettingsRead } from './local-settings.js';
 
 export interface ControllerOptions {
   host: string;

@@ -25,7 +25,7 @@ import { planStreams, runParamsSchema, type RunParams } from './params.js';
 import { STOP_GRACE_MS, windowInfo } from './run-common.js';
 import { RunRecorder } from './run-recorder.js';
 import { present } from '../contract/present.js';
-import { LocalSettingsRead } from './advice/local-settings.js';
+import { LocalSettingsRead } from './local-settings.js';
 
 export interface Iperf3ClientOptions {
   host: string;

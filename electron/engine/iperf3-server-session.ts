@@ -26,7 +26,7 @@ import { planStreams, type PlannedStream, type RunParams } from './params.js';
 import { STOP_GRACE_MS, windowInfo } from './run-common.js';
 import { RunRecorder } from './run-recorder.js';
 import { itemAt, present } from '../contract/present.js';
-import { LocalSettingsRead } from './advice/local-settings.js';
+import { LocalSettingsRead } from './local-settings.js';
 
 /** Deadlines of the steps where the server waits for its client, ms. */
 export interface Iperf3ServerTimeouts {

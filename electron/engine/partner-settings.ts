@@ -6,7 +6,7 @@
  * what arrives is checked by the results schema (protocol/messages.ts: known
  * key shape, values through peerText).
  */
-import type { LocalSettings } from './advice/local-settings.js';
+import type { LocalSettings } from './local-settings.js';
 
 /** The capability a peer announces when it takes `settings` in `results`. */
 export const SETTINGS_IN_RESULTS = 'settings:in-results';

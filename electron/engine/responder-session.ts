@@ -17,7 +17,7 @@ import { DataPlane, type SideSample } from './data-plane.js';
 import { planStreams, type PlannedStream, type RunParams } from './params.js';
 import { RunRecorder } from './run-recorder.js';
 import { settingsForPartner } from './partner-settings.js';
-import { LocalSettingsRead } from './advice/local-settings.js';
+import { LocalSettingsRead } from './local-settings.js';
 import type { MssSetup } from '../native/mss-setup.js';
 import type { ListenerMss, ListenerTuning } from '../native/tuned-socket.js';
 import { nativeSockets } from '../native/load-native.js';

@@ -4,7 +4,7 @@ import type { DataPlane } from './data-plane.js';
 import type { PeerOs } from '../contract/advice.js';
 import type { WindowInfo } from '../contract/result.js';
 import { SETTINGS_IN_RESULTS } from './partner-settings.js';
-import { summarizeWindow } from './window-summary.js';
+import { summarizeWindow } from '../analysis/window-summary.js';
 
 /** A controller that takes a `stop` from its responder (a responder limit ended the run) says so in `hello`. */
 export const STOP_FROM_RESPONDER = 'stop:from-responder';

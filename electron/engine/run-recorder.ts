@@ -25,11 +25,11 @@ import type {
 import { RESULT_SCHEMA } from '../contract/result.js';
 import type { StreamEnd } from '../protocol/messages.js';
 import type { SideSample } from './data-plane.js';
-import { detailInfo, groupingFor, mergeIntervals, mergeTcp } from './detail-rule.js';
+import { detailInfo, groupingFor, mergeIntervals, mergeTcp } from '../analysis/detail-rule.js';
 import { IntervalBuilder, referenceSide } from './interval-builder.js';
 import type { PlannedStream } from './params.js';
-import { adviseResult } from './advice/advise.js';
-import type { LocalSettings } from './advice/local-settings.js';
+import { adviseResult } from '../analysis/advice/advise.js';
+import type { LocalSettings } from './local-settings.js';
 import { attachTcpFields } from './tcp-results.js';
 import { ThinnedSeries, type Grouping } from './thinned-series.js';
 

@@ -5,9 +5,9 @@
  */
 import type { EndView, LonghaulResult, Side, TcpSample, UnavailableField } from '../contract/result.js';
 import type { StreamEnd } from '../protocol/messages.js';
-import { diagnoseResult } from './diagnosis.js';
-import { summarizeMss, type MssEnd } from './mss-summary.js';
-import { summarizeWindow } from './window-summary.js';
+import { diagnoseResult } from '../analysis/diagnosis.js';
+import { summarizeMss, type MssEnd } from '../analysis/mss-summary.js';
+import { summarizeWindow } from '../analysis/window-summary.js';
 
 function addUnavailable(list: UnavailableField[], u: UnavailableField): void {
   if (!list.some((x) => x.side === u.side && x.field === u.field && x.reason === u.reason)) list.push(u);

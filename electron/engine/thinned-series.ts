@@ -10,13 +10,9 @@
  * is thinned alike. The rule and its numbers are in detail-rule.ts.
  */
 
-/** Shared by all series of one run: the head's last tick and the group size (a power of two). */
-export interface Grouping {
-  headIndex: number;
-  ticks: number;
-  /** Entries kept as they came at the end of each series. */
-  recent: number;
-}
+import type { Grouping } from '../analysis/detail-rule.js';
+
+export type { Grouping };
 
 interface Group<T> {
   group: number;

@@ -6,7 +6,7 @@
  * never guessed.
  */
 import type { LonghaulResult, TotalResult } from '../contract/result.js';
-import { transferRttSeconds } from '../engine/diagnosis.js';
+import { transferRttSeconds } from '../analysis/diagnosis.js';
 import { formatBytes, formatRate, formatRtt, groupDigits } from '../util/units.js';
 import { formatTcpSummary } from './tcp-lines.js';
 import { bdpBytes, bitMetresPerSec, formatBitMetres } from './path-metrics.js';
@@ -37,7 +37,7 @@ function totalLines(label: string, t: TotalResult): string[] {
 
 /**
  * The run's RTT in ms, the same figure the limiter sentence quotes: the diagnosis's, else the
- * sending kernels' smoothed RTT while data was in flight (engine/diagnosis.ts transferRttSeconds).
+ * sending kernels' smoothed RTT while data was in flight (analysis/limiter-inputs.ts transferRttSeconds).
  * Null if none was measured.
  */
 export function measuredRttMs(r: LonghaulResult): number | null {

@@ -4,8 +4,8 @@
  * and which figures were unavailable.
  */
 import type { EndView, LonghaulResult, TcpSample } from '../contract/result.js';
-import { transferRttSeconds } from '../engine/diagnosis.js';
-import { OS_DEFAULT_NOTE } from '../engine/window-summary.js';
+import { transferRttSeconds } from '../analysis/diagnosis.js';
+import { OS_DEFAULT_NOTE } from '../analysis/window-summary.js';
 import { formatRtt, groupDigits } from '../util/units.js';
 
 /** Show at most this many streams' TCP lines; the JSON has them all. */

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { planStreams, DEFAULT_PARAMS, type RunParams } from '../../electron/engine/params.js';
 import type { TcpSample } from '../../electron/contract/result.js';
 import { MAX_LAG_TICKS, RunRecorder } from '../../electron/engine/run-recorder.js';
-import { HEAD_CELLS } from '../../electron/engine/detail-rule.js';
+import { HEAD_CELLS } from '../../electron/analysis/detail-rule.js';
 
 function recorder(params: RunParams, detailCells?: number): RunRecorder {
   return new RunRecorder(

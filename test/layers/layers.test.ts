@@ -16,6 +16,7 @@
  *   protocol                      3   control-channel framing and messages
  *   iperf3                        3   iperf3's control protocol: codec and documents (its client and server are engine/iperf3-*)
  *   native, discovery             2   the addon's bindings, DNS-SD
+ *   analysis                    1.5   why not faster: verdicts, advice, summaries; pure functions over a result
  *   util                          1   units, errors, paths, net
  *   contract                      0   types and pure rules shared with the renderer
  */
@@ -30,6 +31,7 @@ const ELECTRON = path.join(REPO, 'electron');
 const RANKS: Record<string, number> = {
   contract: 0,
   util: 1,
+  analysis: 1.5,
   native: 2,
   discovery: 2,
   protocol: 3,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { TcpSample } from '../../electron/contract/result.js';
-import { diagnoseResult } from '../../electron/engine/diagnosis.js';
+import { diagnoseResult } from '../../electron/analysis/diagnosis.js';
 import { formatSummary } from '../../electron/report/summary-block.js';
 import { makeResult, recordRun } from '../helpers/result-fixtures.js';
 

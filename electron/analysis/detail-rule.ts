@@ -17,7 +17,14 @@
  * 8,192 it took 102 s and the processes' RSS rose past it; docs/results.md).
  */
 import type { DetailInfo, IntervalResult, IntervalStream, TcpSample, TcpSpread } from '../contract/result.js';
-import type { Grouping } from './thinned-series.js';
+
+/** Shared by all series of one run: the head's last tick and the group size (a power of two). */
+export interface Grouping {
+  headIndex: number;
+  ticks: number;
+  /** Entries kept as they came at the end of each series. */
+  recent: number;
+}
 
 /** Stream-intervals kept as they came at the start of a run. */
 export const HEAD_CELLS = 4096;

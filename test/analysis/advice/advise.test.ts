@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { PeerOs } from '../../../electron/contract/advice.js';
 import type { Diagnosis, LonghaulResult } from '../../../electron/contract/result.js';
-import { adviseResult } from '../../../electron/engine/advice/advise.js';
-import { LocalSettingsRead, readLocalSettings, WINDOWS_AUTOTUNING_KEY } from '../../../electron/engine/advice/local-settings.js';
-import { autotuningLevelFor } from '../../../electron/engine/advice/windows.js';
+import { adviseResult } from '../../../electron/analysis/advice/advise.js';
+import { LocalSettingsRead, readLocalSettings, WINDOWS_AUTOTUNING_KEY } from '../../../electron/engine/local-settings.js';
+import { autotuningLevelFor } from '../../../electron/analysis/advice/windows.js';
 import { emulatedLink, makeResult, seedDiagnosis } from '../../helpers/result-fixtures.js';
 
 const LINUX: PeerOs = { platform: 'linux', release: '6.18.0' };

@@ -13,7 +13,7 @@ import { bdpBytes, MAX_UNSCALED_WINDOW, rateContradicted, wholeBytesUp } from '.
 import type { Diagnosis, LonghaulResult, Side } from '../../contract/result.js';
 import { DEFAULT_MSS_BYTES } from '../../contract/wire.js';
 import { groupDigits } from '../../util/units.js';
-import type { LocalSettings } from './local-settings.js';
+import type { LocalSettings } from './settings-keys.js';
 import { emulatedLines, REAL_PATH } from './emulated.js';
 import { osFamily } from './os-family.js';
 import type { AdviceLine, AdviceNeed } from './os-rules.js';

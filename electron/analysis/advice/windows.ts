@@ -8,7 +8,7 @@
  * the PC itself (local-settings.ts); the per-application values are unknown.
  */
 import { windowScaleShift } from '../../contract/path-math.js';
-import { WINDOWS_AUTOTUNING_KEY } from './local-settings.js';
+import { WINDOWS_AUTOTUNING_KEY } from './settings-keys.js';
 import { neededBytes, type AdviceLine, type AdviceNeed, type OsRules } from './os-rules.js';
 
 /** Autotuning levels and the largest window scale shift each allows, smallest first. */

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { SocketReport } from '../../electron/contract/result.js';
-import { summarizeWindow } from '../../electron/engine/window-summary.js';
+import { summarizeWindow } from '../../electron/analysis/window-summary.js';
 
 function report(over: Partial<SocketReport>): SocketReport {
   return {

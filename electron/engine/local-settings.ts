@@ -16,15 +16,9 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 
-/** The sysctls the Linux advice names. */
-export const LINUX_KEYS = ['net.ipv4.tcp_rmem', 'net.ipv4.tcp_wmem', 'net.core.rmem_max', 'net.core.wmem_max', 'net.ipv4.tcp_window_scaling'] as const;
-/** The sysctls the macOS advice names. */
-export const MACOS_KEYS = ['kern.ipc.maxsockbuf', 'net.inet.tcp.autorcvbufmax', 'net.inet.tcp.autosndbufmax', 'net.inet.tcp.rfc1323'] as const;
-/** The name the Windows autotuning level is kept under (a dotted name, as the results schema wants). */
-export const WINDOWS_AUTOTUNING_KEY = 'netsh.tcp.autotuninglevel';
+import { LINUX_KEYS, MACOS_KEYS, WINDOWS_AUTOTUNING_KEY, type LocalSettings } from '../analysis/advice/settings-keys.js';
 
-/** Setting name → value as read (whitespace collapsed); a key that could not be read is absent. */
-export type LocalSettings = Record<string, string>;
+export { LINUX_KEYS, MACOS_KEYS, WINDOWS_AUTOTUNING_KEY, type LocalSettings };
 
 /** Runs a command and resolves with its standard output; the default runs it for real, bounded to 3 s. */
 export type RunCommand = (file: string, args: string[]) => Promise<string>;

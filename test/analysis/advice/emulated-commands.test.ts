@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import { Command } from 'commander';
 import type { Diagnosis, LonghaulResult } from '../../../electron/contract/result.js';
 import { DEFAULT_MSS_BYTES } from '../../../electron/contract/wire.js';
-import { adviseResult } from '../../../electron/engine/advice/advise.js';
+import { adviseResult } from '../../../electron/analysis/advice/advise.js';
 import { addLinkOptions, linkSpecFromFlags, type LinkFlags } from '../../../electron/cli/link-options.js';
 import type { LinkSettings } from '../../../electron/proxy/link-settings.js';
 import { emulatedLink, makeResult, seedDiagnosis } from '../../helpers/result-fixtures.js';

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { LonghaulResult, StreamResult, TcpSample } from '../../electron/contract/result.js';
-import { diagnoseResult, limiterInputs } from '../../electron/engine/diagnosis.js';
+import { diagnoseResult, limiterInputs } from '../../electron/analysis/diagnosis.js';
 import { tcpSample } from '../helpers/result-fixtures.js';
 
 describe('diagnoseResult over a result document', () => {

@@ -7,8 +7,8 @@ import { describe, it } from 'node:test';
 import type { LonghaulResult } from '../../electron/contract/result.js';
 import { whatIfOf } from '../../electron/contract/what-if-result.js';
 import { formatWhatIf } from '../../electron/contract/what-if-text.js';
-import { adviseResult } from '../../electron/engine/advice/advise.js';
-import { diagnoseLimiter, diagnoseResult, type LimiterInputs } from '../../electron/engine/diagnosis.js';
+import { adviseResult } from '../../electron/analysis/advice/advise.js';
+import { diagnoseLimiter, diagnoseResult, type LimiterInputs } from '../../electron/analysis/diagnosis.js';
 import { makeResult } from '../helpers/result-fixtures.js';
 
 const LOOPBACK: LimiterInputs = {

@@ -1,7 +1,7 @@
 /** The small-MSS rule on figures from real runs: what it calls small, what it leaves alone, what it says. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { mssCanExplain, mssCaveat, mssIsSmall, mssSentence, pathMssBytes } from '../../electron/engine/mss-verdict.js';
+import { mssCanExplain, mssCaveat, mssIsSmall, mssSentence, pathMssBytes } from '../../electron/analysis/mss-verdict.js';
 
 describe('small-MSS verdict', () => {
   it('calls --mss 536 on loopback and on Ethernet small', () => {
