@@ -208,6 +208,8 @@ export interface SocketReport {
   mssRequestedBytes?: number | null;
   /** Whether this end's OS took the MSS request (when refused, `unavailable` has field `mss` with the OS's words). */
   mssApplied?: boolean;
+  /** The congestion control this socket used (Linux TCP_CONGESTION, e.g. 'cubic', 'bbr'); null where the OS does not say per socket (Windows). Absent in older results. */
+  congestionControl?: string | null;
   /** Window scale shifts negotiated in the SYN (0 when not negotiated). */
   sndWscale: number | null;
   rcvWscale: number | null;
@@ -247,6 +249,34 @@ export interface TcpSample {
   sndbufLimitedUs: number | null;
   unackedSegments: number | null;
   notSentBytes: number | null;
+  /**
+   * Sender: time the congestion window held it back, µs (Windows SIO_TCP_INFO `TimeCongestionLimited`, RFC 4898
+   * `CongLimited`). Absent in older results; null where the OS does not count it (Linux keeps no such timer).
+   */
+  cwndLimitedUs?: number | null;
+  /**
+   * Sender: time the sending application left the socket empty, µs (Windows `TimeSenderLimited`, RFC 4898 `SndLimTimeSnd`:
+   * sender-limited, NOT busy). Absent in older results; null where the OS does not count it.
+   */
+  senderLimitedUs?: number | null;
+  /** Sender: bytes retransmitted since the connection began (Linux tcpi_bytes_retrans, Windows BytesRetrans). */
+  bytesRetrans?: number | null;
+  /**
+   * How `totalRetransSegments` was obtained: 'counted' (the OS counts segments) or 'estimated' (bytes retransmitted ÷ MSS,
+   * where the OS counts only bytes). Absent: counted, or none.
+   */
+  retransSource?: 'counted' | 'estimated';
+  /** Sender: segments the kernel currently believes lost (Linux tcpi_lost). */
+  lostSegments?: number | null;
+  /** Sender: slow-start threshold, segments (Linux tcpi_snd_ssthresh; a huge value means "not yet set"). */
+  ssthreshSegments?: number | null;
+  /** Sender: duplicate SACKs received (Linux tcpi_dsack_dups) and reorderings seen (tcpi_reord_seen). */
+  dsackDups?: number | null;
+  reordSeen?: number | null;
+  /** Sender: the kernel's pacing rate, bits per second (Linux tcpi_pacing_rate); null where not paced or not reported. */
+  pacingRateBitsPerSecond?: number | null;
+  /** Sender: whether the last delivery-rate sample was application-limited (Linux tcpi_delivery_rate_app_limited). */
+  appLimited?: boolean | null;
   /** A thinned result's reading standing for several ticks (see `detail`): how many, and the range of the gauges over them. */
   spread?: TcpSpread;
 }
@@ -304,6 +334,40 @@ export interface Diagnosis {
   };
 }
 
+/** One data thread's CPU time (a native sender or reader thread): what it costs to move this run's bytes on this PC. */
+export interface DataThreadCpu {
+  kind: 'sender' | 'receiver';
+  /** The stream ids this thread served. */
+  streams: number[];
+  /** User + system CPU time of the thread over the transfer, seconds (Linux RUSAGE_THREAD, Windows GetThreadTimes). */
+  cpuSeconds: number;
+  /** cpuSeconds ÷ the transfer's wall-clock seconds: 1 = one core kept fully busy. */
+  shareOfOneCore: number;
+}
+
+/** One side's CPU use over the transfer (process and data threads), or why it is unknown. */
+export interface CpuUse {
+  /** User and system CPU time of the whole Longhaul process tree serving this role (process.cpuUsage and its data workers), seconds. */
+  userSeconds: number;
+  systemSeconds: number;
+  /** Wall-clock seconds the figures cover (the transfer). */
+  wallSeconds: number;
+  /** Logical cores of this PC (os.availableParallelism). */
+  cores: number;
+  /** (user + system) ÷ wall: 1 = one core fully busy. */
+  shareOfOneCore: number;
+  /** shareOfOneCore ÷ cores: 1 = the whole PC busy (iperf3's `cpu_util_total` convention, as a fraction). */
+  shareOfPc: number;
+  /** Each native data thread's share; null where the Node path moved the bytes (no thread of its own) or the OS does not say. */
+  threads: DataThreadCpu[] | null;
+}
+
+/** CPU per side over the transfer; a side is null when it sent no figures (an older peer, iperf3 without them). */
+export interface CpuInfo {
+  controller: CpuUse | null;
+  responder: CpuUse | null;
+}
+
 export interface LonghaulResult {
   schema: typeof RESULT_SCHEMA;
   id: string;
@@ -339,4 +403,6 @@ export interface LonghaulResult {
   advice?: Advice[];
   /** How much per-interval detail is kept (absent in older results: all of it). */
   detail?: DetailInfo;
+  /** CPU per side over the transfer (absent in older results). */
+  cpu?: CpuInfo;
 }
