@@ -79,6 +79,9 @@ describe('browser mode: waiting for a partner', { skip: skip ?? false, timeout: 
       /at 127\.0\.0\.1 \(fingerprint [0-9A-F ]{19}\) tried to connect but is not paired with this PC: give it the code above\./,
     );
     await shot(page, '08d-waiting-refused');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shot(page, '08d-waiting-refused-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
 
     // That PC pairs with the code read off this page; the page shows a fresh code and drops its line.
     const paired = await cli(['pair', `127.0.0.1:${port}`, '--code', code], 30_000, env).done;
