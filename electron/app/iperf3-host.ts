@@ -9,24 +9,13 @@ import type { LonghaulResult } from '../contract/result.js';
 import { MAX_STREAMS } from '../engine/params.js';
 import { Iperf3Server } from '../engine/iperf3-server.js';
 import type { Iperf3ServerSession } from '../engine/iperf3-server-session.js';
-import { describeError } from '../util/errors.js';
 import type { EventHub } from './event-hub.js';
 import type { HistoryStore } from './history-store.js';
+import { listenFailure } from './listen-failure.js';
 import { toLiveSample } from './live-sample.js';
 
-/** Why the port could not be had, in words the Waiting screen shows. */
-export function listenFailure(port: number, err: unknown): Iperf3ServerStatus['error'] {
-  const sys = (err as NodeJS.ErrnoException)?.code;
-  if (sys === 'EADDRINUSE') {
-    return {
-      code: 'LH_ERR_IO',
-      message: `TCP port ${port} is already in use on this PC (an iperf3 -s or another program holds it): stop that program, or pick another port`,
-    };
-  }
-  if (sys === 'EACCES') return { code: 'LH_ERR_IO', message: `this PC does not let Longhaul listen on TCP port ${port} (EACCES): pick a port above 1023` };
-  const e = describeError(err);
-  return { code: e.code, message: `cannot listen on TCP port ${port}: ${e.message}` };
-}
+/** Who likely holds a busy iperf3 port, and what to do: said on the Waiting screen. */
+const IPERF3_PORT_IN_USE = { holder: 'an iperf3 -s or another program holds it', fix: 'stop that program, or pick another port' };
 
 export class Iperf3Host {
   private server: Iperf3Server | null = null;
@@ -59,7 +48,7 @@ export class Iperf3Host {
     } catch (err) {
       if (this.server === server) this.server = null;
       await server.close();
-      this.set(stopped(listenFailure(port, err)));
+      this.set(stopped(listenFailure(port, err, IPERF3_PORT_IN_USE)));
       return this.status;
     }
     server.on('session', (s) => this.onSession(s));

@@ -9,27 +9,38 @@ import { localAddresses } from '../util/net.js';
 import { MAX_STREAMS } from '../engine/params.js';
 import { Responder } from '../engine/responder.js';
 import type { ResponderSession } from '../engine/responder-session.js';
-import { describeError } from '../util/errors.js';
+import { shortFingerprint } from '../security/identity.js';
+import type { LoadedTrust } from '../security/load-trust.js';
+import { formatCode } from '../security/pairing-code.js';
+import { PAIRING_CODE_TTL_MS, ResponderSecurity } from '../security/responder-security.js';
 import type { EventHub } from './event-hub.js';
 import { FIREWALL_HINT_AFTER_MS, waitingFirewallHint } from './firewall-guidance.js';
 import type { HistoryStore } from './history-store.js';
+import { listenFailure } from './listen-failure.js';
 import { toLiveSample } from './live-sample.js';
+import { RefusedLog } from './refused-log.js';
 
-/** Tunables of the firewall hint (tests shorten the wait and pick the OS). */
+/** Tunables of the firewall hint and the pairing code (tests shorten the waits, pick the OS and the clock). */
 export interface ResponderHostOptions {
   /** Waiting this long with no partner shows the firewall hint. Default FIREWALL_HINT_AFTER_MS. */
   firewallHintAfterMs?: number;
   /** The OS whose firewall steps are shown. Default: this PC's. */
   platform?: NodeJS.Platform;
+  /** A pairing code is replaced by a fresh one this long after it was shown. Default PAIRING_CODE_TTL_MS. */
+  pairingCodeTtlMs?: number;
+  /** The clock of code expiry and refusal times. Default Date.now. */
+  now?: () => number;
 }
-import type { LoadedTrust } from '../security/load-trust.js';
-import { ResponderSecurity } from '../security/responder-security.js';
+
+/** Who likely holds a busy responder port, and what to do: said on the Waiting screen. */
+const PORT_IN_USE = { holder: 'another Longhaul or program is waiting there', fix: 'choose another port, e.g. 0 for any free one' };
 
 export class ResponderHost {
   private responder: Responder | null = null;
   private status: ResponderStatus = idle(null);
   private runCount = 0;
   private hintTimer: NodeJS.Timeout | null = null;
+  private codeTimer: NodeJS.Timeout | null = null;
 
   private security: ResponderSecurity | null = null;
 
@@ -49,12 +60,22 @@ export class ResponderHost {
     if (this.responder) return this.status;
     const trust = await this.trust();
     if (this.responder) return this.status;
-    // Pairing is open while waiting: the code is shown on the Waiting screen, one use, renewed after each pairing.
-    const security = new ResponderSecurity({ identity: trust.identity, peers: trust.peers });
-    let pairingCode = security.openPairing();
-    security.on('paired', () => {
-      pairingCode = security.openPairing();
-      this.set({ ...this.status, pairingCode });
+    // Pairing is open while waiting: the code is shown on the Waiting screen, one use, renewed after
+    // each pairing and when it expires.
+    const now = this.opts.now ?? Date.now;
+    const security = new ResponderSecurity(
+      { identity: trust.identity, peers: trust.peers, pairingCodeTtlMs: this.opts.pairingCodeTtlMs ?? PAIRING_CODE_TTL_MS },
+      now,
+    );
+    const refused = new RefusedLog(now);
+    // A gate still finishing after Stop must not write into the stopped status: events count only from the current security.
+    security.on('paired', (peer) => {
+      if (this.security !== security) return;
+      this.renewCode(security);
+      this.set({ ...this.status, ...codeFields(security), refused: refused.forget(peer.fingerprint) });
+    });
+    security.on('refused', (r) => {
+      if (this.security === security) this.set({ ...this.status, refused: refused.add(r) });
     });
     // Paired partners are refused while the peers file cannot be read: say so on the Waiting screen, clear it once readable.
     security.on('trust-error', (message) =>
@@ -67,12 +88,15 @@ export class ResponderHost {
     this.responder = responder;
     try {
       const addr = await responder.listen();
-      this.set({ ...idle(null), state: 'listening', port: addr.port, bind, pairingCode });
+      this.renewCode(security);
+      const thisPc = { name: trust.identity.name || os.hostname(), fingerprint: shortFingerprint(trust.identity.fingerprint) };
+      this.set({ ...idle(null), state: 'listening', port: addr.port, bind, thisPc, ...codeFields(security) });
       this.armFirewallHint(addr.port);
     } catch (err) {
       this.responder = null;
+      this.security = null;
       await responder.close();
-      this.set(idle(describeError(err)));
+      this.set(idle(listenFailure(port, err, PORT_IN_USE)));
       return this.status;
     }
     responder.on('session', (s) => this.onSession(s));
@@ -85,6 +109,8 @@ export class ResponderHost {
     const r = this.responder;
     this.responder = null;
     this.disarmFirewallHint();
+    if (this.codeTimer) clearTimeout(this.codeTimer);
+    this.codeTimer = null;
     this.security = null;
     if (r) await r.close();
     this.set(idle(null));
@@ -103,6 +129,28 @@ export class ResponderHost {
       this.set({ ...this.status, firewallHint: waitingFirewallHint(this.opts.platform ?? process.platform, port, afterMs) });
     }, afterMs);
     this.hintTimer.unref();
+  }
+
+  /**
+   * Show a fresh code and replace it when it expires, for as long as this responder waits: an
+   * expired code is refused (ResponderSecurity checks on every read), so the screen must never show one.
+   */
+  private renewCode(security: ResponderSecurity): void {
+    if (this.codeTimer) clearTimeout(this.codeTimer);
+    security.openPairing();
+    const expiresAt = security.pairingCodeExpiresAt;
+    if (expiresAt === null) return;
+    const now = this.opts.now ?? Date.now;
+    this.codeTimer = setTimeout(
+      () => {
+        this.codeTimer = null;
+        if (this.security !== security) return;
+        this.renewCode(security);
+        this.set({ ...this.status, ...codeFields(security) });
+      },
+      Math.max(0, expiresAt - now()),
+    );
+    this.codeTimer.unref();
   }
 
   private disarmFirewallHint(): void {
@@ -145,5 +193,14 @@ function idle(error: ResponderStatus['error']): ResponderStatus {
     error,
     firewallHint: null,
     pairingCode: null,
+    pairingCodeExpiresAt: null,
+    thisPc: null,
+    refused: [],
   };
+}
+
+/** The code as shown (XXXX-XXXX-XXXX) and when it runs out. */
+function codeFields(security: ResponderSecurity): Pick<ResponderStatus, 'pairingCode' | 'pairingCodeExpiresAt'> {
+  const code = security.pairingCode;
+  return { pairingCode: code ? formatCode(code) : null, pairingCodeExpiresAt: code ? security.pairingCodeExpiresAt : null };
 }

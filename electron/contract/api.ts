@@ -186,6 +186,28 @@ export interface ResponderStatus {
   firewallHint: string | null;
   /** The one-time code a new controller types to pair (XXXX-XXXX-XXXX) while listening; null otherwise. */
   pairingCode: string | null;
+  /** When `pairingCode` stops working (epoch ms); a fresh code replaces it then. Null when there is no code. */
+  pairingCodeExpiresAt: number | null;
+  /** This PC as a partner sees it when pairing: its name and short certificate fingerprint (`ABCD 1234 …`). Null when stopped. */
+  thisPc: { name: string; fingerprint: string } | null;
+  /** Controllers turned away while waiting, newest first, at most 10. */
+  refused: RefusedAttempt[];
+}
+
+/** A controller the responder turned away, as the Waiting screen lists it. */
+export interface RefusedAttempt {
+  /** Not paired with this PC, a wrong pairing code, or its address locked out after too many wrong codes. */
+  kind: 'not-paired' | 'wrong-code' | 'locked';
+  /** When it last tried (ISO 8601). */
+  at: string;
+  /** Its address as people type it (an IPv4 partner without `::ffff:`). */
+  address: string;
+  /** The name it gave (host name, printable, bounded), or null. */
+  name: string | null;
+  /** Its certificate fingerprint, short form (`ABCD 1234 …`): what that PC shows as its own. */
+  fingerprint: string;
+  /** Tries folded into this line (same PC, address and reason). */
+  count: number;
 }
 
 /** The Waiting screen's "also answer iperf3 clients" switch: an iperf3 server beside the responder (docs/iperf3.md). */

@@ -84,7 +84,5 @@ export function ownedDialFailure(host: string, port: number, err: NodeJS.ErrnoEx
   return what;
 }
 
-/** `::ffff:a.b.c.d` as `a.b.c.d`, so an IPv4 peer seen through a dual-stack socket compares equal. */
-export function plainAddress(address: string): string {
-  return address.toLowerCase().startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
-}
+// Lives with the other address helpers; re-exported for the engine modules that import it from here.
+export { plainAddress } from '../util/net.js';

@@ -40,9 +40,16 @@ export function secureControl(raw: net.Socket, target: string, sec: ControllerSe
     });
     const timer = setTimeout(() => fail(new PeerError('LH_ERR_TIMEOUT', `${target} did not finish the TLS handshake within ${timeoutMs / 1000} s`)), timeoutMs);
     timer.unref?.();
-    function fail(err: LonghaulError): void {
+    function fail(err: LonghaulError, gracefully = false): void {
       clearTimeout(timer);
-      socket.destroy();
+      if (gracefully) {
+        // A hang-up with the responder's session tickets unread is a TCP reset, and a reset loses our
+        // certificate before the responder reads it: it could not tell its user which PC tried.
+        socket.end();
+        setTimeout(() => socket.destroy(), 2000).unref();
+      } else {
+        socket.destroy();
+      }
       reject(err);
     }
     socket.once('error', (err: NodeJS.ErrnoException) => {
@@ -72,6 +79,7 @@ export function secureControl(raw: net.Socket, target: string, sec: ControllerSe
               `the responder at ${target} (fingerprint ${shortFingerprint(fingerprint)}) is not paired with this PC: ` +
                 `read the pairing code that \`longhaul listen\` prints there, then run \`longhaul pair ${target} --code CODE\` here`,
             ),
+            true,
           );
         }
         sec.peers.seen(fingerprint, raw.remoteAddress ?? null);

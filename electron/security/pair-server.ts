@@ -29,10 +29,11 @@ export async function handlePairRequest(
   if (!code)
     return refuse(
       'LH_ERR_PAIRING_CLOSED',
-      'this responder is not accepting pairings now: start `longhaul listen` there (it prints a fresh code) and try again',
+      'this responder is not accepting pairings now: on that PC, choose "Wait for a partner" (or run `longhaul listen`): it shows a fresh code; then try again',
     );
   const verdict = security.guard.check(address);
   if (!verdict.allowed) {
+    security.noteRefused('locked', address, controllerFingerprint, req.name);
     return refuse(
       'LH_ERR_PAIRING_LOCKED',
       `too many wrong pairing codes from ${address}: pairing from there is locked for another ${Math.ceil(verdict.retryInMs / 1000)} s; check the code shown on the responder, then try again`,
@@ -73,10 +74,14 @@ async function checkProof(
   const transcript = { exporter: socket.exportKeyingMaterial(32, EXPORTER_LABEL, Buffer.alloc(0)), controllerFingerprint, responderFingerprint: own };
   // The code may have been used (or the address locked) while this request waited its turn.
   if (security.pairingCode !== code)
-    return refuse('LH_ERR_PAIRING_CLOSED', 'the pairing code was used while this attempt waited: start `longhaul listen` there for a fresh code');
+    return refuse(
+      'LH_ERR_PAIRING_CLOSED',
+      'the pairing code was used or ran out while this attempt waited: type the fresh code the other PC shows now (its "Wait for a partner" screen, or `longhaul listen`)',
+    );
   const expected = await pairingProof(code, 'controller', transcript);
   if (!proofsEqual(expected, req.proof)) {
     const lockMs = security.guard.fail(address);
+    security.noteRefused('wrong-code', address, controllerFingerprint, req.name);
     const tail =
       lockMs > 0
         ? `pairing from ${address} is now locked for ${Math.ceil(lockMs / 1000)} s`

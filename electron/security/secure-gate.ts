@@ -11,7 +11,7 @@ import tls from 'node:tls';
 import { encodeFrame } from '../protocol/framing.js';
 import { LonghaulError } from '../util/errors.js';
 import { readFirstFrame } from './first-frame.js';
-import { fingerprintOf, shortFingerprint } from './identity.js';
+import { certificateName, fingerprintOf, shortFingerprint } from './identity.js';
 import { handlePairRequest } from './pair-server.js';
 import type { ResponderSecurity } from './responder-security.js';
 
@@ -42,6 +42,9 @@ export async function passGate(raw: net.Socket, firstBytes: Buffer, security: Re
   const first = await readFirstFrame(socket, deadline - Date.now());
   if (!first.ok) {
     if (first.error) return refuse(socket, first.error);
+    // A controller that does not know this responder hangs up right after TLS, before a word of the
+    // protocol: from here, that is what a PC that still needs the pairing code looks like.
+    if (!security.isTrusted(fingerprint)) security.noteRefused('not-paired', address, fingerprint, certificateName(cert));
     socket.destroy();
     return { kind: 'closed', reason: 'closed before its first message' };
   }
@@ -52,12 +55,16 @@ export async function passGate(raw: net.Socket, firstBytes: Buffer, security: Re
     return { kind: 'closed', reason: reply.type === 'pair-ok' ? `paired with ${reply.name}` : `pairing refused: ${reply.message}` };
   }
   if (!security.isTrusted(fingerprint)) {
+    // A hello carries the PC's host name; without one, its certificate names it.
+    const hostname = first.message.type === 'hello' ? first.message.hostname : undefined;
+    security.noteRefused('not-paired', address, fingerprint, typeof hostname === 'string' && hostname.trim() ? hostname : certificateName(cert));
     return refuse(
       socket,
       new LonghaulError(
         'LH_ERR_NOT_PAIRED',
         `this responder (${security.identity.name}, fingerprint ${shortFingerprint(security.identity.fingerprint)}) is not paired with this PC ` +
-          `(fingerprint ${shortFingerprint(fingerprint)}): on the responder, read the pairing code that \`longhaul listen\` prints; here, run \`longhaul pair HOST:PORT --code CODE\``,
+          `(fingerprint ${shortFingerprint(fingerprint)}): pair first with the code the responder shows (its "Wait for a partner" screen, or what \`longhaul listen\` prints): ` +
+          `type it here when asked, or run \`longhaul pair HOST:PORT --code CODE\``,
       ),
     );
   }

@@ -47,3 +47,8 @@ export function localAddresses(): string[] {
   }
   return out;
 }
+
+/** `::ffff:a.b.c.d` as `a.b.c.d`, so an IPv4 peer seen through a dual-stack socket compares equal (and reads as typed). */
+export function plainAddress(address: string): string {
+  return address.toLowerCase().startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
+}
