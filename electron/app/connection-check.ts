@@ -99,5 +99,5 @@ export async function checkConnection(
     return base;
   }
   const probe = await probePairing(c.socket, `${host}:${port}`, security);
-  return { ...base, detail: `${detail} ${probe.detail}`, pairing: probe.pairing };
+  return { ...base, detail: probe.reason ? `${detail} ${probe.reason}` : detail, pairing: probe.pairing };
 }

@@ -21,16 +21,16 @@ import { shortFingerprint } from '../security/identity.js';
 /** The TLS handshake's budget after TCP connected: a few round trips, even over a satellite hop. */
 export const PROBE_TIMEOUT_MS = 4000;
 
-/** What the probe found, and a sentence for the connection check's `detail`. */
+/** What the probe found; when it could not tell (`unknown`), why, for the connection check's `detail`. */
 export interface ProbeOutcome {
   pairing: PartnerPairing;
-  detail: string;
+  reason: string | null;
 }
 
 /**
  * Handshake on `raw` (connected, owned from here: it is always closed) and compare the
  * responder's certificate with `security`'s peers. Never rejects: a partner that does not
- * speak Longhaul's TLS, or too slowly, is `unknown` with the reason in `detail`.
+ * speak Longhaul's TLS, or too slowly, is `unknown` with the reason.
  */
 export async function probePairing(raw: net.Socket, target: string, security: ControllerSecurity, timeoutMs = PROBE_TIMEOUT_MS): Promise<ProbeOutcome> {
   let secured;
@@ -39,7 +39,7 @@ export async function probePairing(raw: net.Socket, target: string, security: Co
     secured = await secureControl(raw, target, security, 'pair', timeoutMs);
   } catch (err) {
     raw.destroy();
-    return { pairing: { state: 'unknown', name: null, fingerprint: null }, detail: `It did not answer as a Longhaul partner: ${(err as Error).message}.` };
+    return { pairing: { state: 'unknown', name: null, fingerprint: null }, reason: `It did not answer as a Longhaul partner: ${(err as Error).message}.` };
   }
   const { socket, fingerprint, certName } = secured;
   // close_notify then FIN: the responder's gate sees a connection that ended before its first message.
@@ -50,25 +50,19 @@ export async function probePairing(raw: net.Socket, target: string, security: Co
 
 /** Paired, this PC itself, or a stranger; a peers file that cannot be read leaves it unknown. */
 function judge(fingerprint: string, certName: string | null, address: string | null, security: ControllerSecurity): ProbeOutcome {
-  const fp = shortFingerprint(fingerprint);
   if ((security.trustSelf ?? true) && fingerprint === security.identity.fingerprint) {
-    return { pairing: { state: 'paired', name: security.identity.name, fingerprint }, detail: `It is this PC's own Longhaul (fingerprint ${fp}).` };
+    return { pairing: { state: 'paired', name: security.identity.name, fingerprint }, reason: null };
   }
   try {
     const peer = security.peers.find(fingerprint);
-    if (!peer) {
-      return {
-        pairing: { state: 'not-paired', name: certName, fingerprint },
-        detail: `It is ${certName ?? 'a Longhaul PC'} (fingerprint ${fp}), not paired with this PC yet.`,
-      };
-    }
+    if (!peer) return { pairing: { state: 'not-paired', name: certName, fingerprint }, reason: null };
     // The handshake proved it holds that certificate's key: it was seen, at this address.
     security.peers.seen(fingerprint, address?.replace(/^::ffff:/, '') ?? null);
-    return { pairing: { state: 'paired', name: peer.name, fingerprint }, detail: `It is ${peer.name} (fingerprint ${fp}), paired with this PC.` };
+    return { pairing: { state: 'paired', name: peer.name, fingerprint }, reason: null };
   } catch (err) {
     return {
       pairing: { state: 'unknown', name: certName, fingerprint },
-      detail: `This PC's list of paired PCs cannot be read: ${(err as Error).message}`,
+      reason: `It is ${certName ?? 'a Longhaul PC'} (fingerprint ${shortFingerprint(fingerprint)}), but this PC's list of paired PCs cannot be read: ${(err as Error).message}`,
     };
   }
 }
