@@ -51,7 +51,8 @@ export async function probePairing(raw: net.Socket, target: string, security: Co
 /** Paired, this PC itself, or a stranger; a peers file that cannot be read leaves it unknown. */
 function judge(fingerprint: string, certName: string | null, address: string | null, security: ControllerSecurity): ProbeOutcome {
   if ((security.trustSelf ?? true) && fingerprint === security.identity.fingerprint) {
-    return { pairing: { state: 'paired', name: security.identity.name, fingerprint }, reason: null };
+    // "Both on this PC", or a second Longhaul from the same installation: no pairing needed.
+    return { pairing: { state: 'paired', name: `${security.identity.name} (this PC)`, fingerprint }, reason: null };
   }
   try {
     const peer = security.peers.find(fingerprint);

@@ -81,7 +81,7 @@ describe('connection check: pairing', { timeout: 30_000 }, () => {
     const { port } = await responder.listen();
     try {
       const c = await checkConnection('127.0.0.1', port, 3000, me);
-      assert.deepEqual(c.pairing, { state: 'paired', name: 'stranger', fingerprint: me.identity.fingerprint });
+      assert.deepEqual(c.pairing, { state: 'paired', name: 'stranger (this PC)', fingerprint: me.identity.fingerprint });
     } finally {
       await responder.close();
     }
