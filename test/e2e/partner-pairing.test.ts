@@ -56,6 +56,9 @@ describe('browser mode: pairing on the Partner step', { skip: skip ?? false, tim
     assert.equal(await next.isDisabled(), true, 'Next waits for the pairing');
     assert.match(await next.innerText(), new RegExp(`pair with ${name} first`));
     await shot(page, 'partner-1-not-paired');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shot(page, 'partner-1-not-paired-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
 
     // A wrong code is refused in the app's words, with the attempts left; the right one pairs.
     await page.getByLabel('Pairing code').fill('AAAA-BBBB-CCCC');
