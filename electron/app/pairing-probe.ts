@@ -57,13 +57,21 @@ function judge(fingerprint: string, certName: string | null, address: string | n
   try {
     const peer = security.peers.find(fingerprint);
     if (!peer) return { pairing: { state: 'not-paired', name: certName, fingerprint }, reason: null };
-    // The handshake proved it holds that certificate's key: it was seen, at this address.
-    security.peers.seen(fingerprint, address?.replace(/^::ffff:/, '') ?? null);
+    noteSeen(security, fingerprint, address);
     return { pairing: { state: 'paired', name: peer.name, fingerprint }, reason: null };
   } catch (err) {
     return {
       pairing: { state: 'unknown', name: certName, fingerprint },
       reason: `It is ${certName ?? 'a Longhaul PC'} (fingerprint ${shortFingerprint(fingerprint)}), but this PC's list of paired PCs cannot be read: ${(err as Error).message}`,
     };
+  }
+}
+
+/** The handshake proved it holds that certificate's key: it was seen, at this address. A file that cannot be written changes no verdict. */
+function noteSeen(security: ControllerSecurity, fingerprint: string, address: string | null): void {
+  try {
+    security.peers.seen(fingerprint, address?.replace(/^::ffff:/, '') ?? null);
+  } catch {
+    // The list said "paired"; last seen stays as it was.
   }
 }
