@@ -79,6 +79,10 @@ describe('browser mode: pairing on the Partner step', { skip: skip ?? false, tim
     assert.equal(await row.count(), 1);
     assert.match(await row.innerText(), new RegExp(`${name}\\s+127\\.0\\.0\\.1\\s`));
     await shot(page, 'partner-2-paired');
+    // The other PC may have forgotten this one (its runs are then refused): the code field can be opened by hand.
+    await page.getByRole('button', { name: /Pair again with a new code/ }).click();
+    assert.equal(await page.evaluate<string>('document.activeElement?.id'), 'pair-code');
+    await shot(page, 'partner-2b-pair-again');
 
     // Coming back: clicking the PC fills its address.
     await address.fill('');
