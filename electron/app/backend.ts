@@ -22,6 +22,7 @@ import { GroupHost } from './group-host.js';
 import { HistoryStore } from './history-store.js';
 import { Iperf3Host } from './iperf3-host.js';
 import { sendersOf, toLiveSample } from './live-sample.js';
+import { forgetPeer, pairedPeers } from './paired-peers.js';
 import { parseRequest } from './request-schemas.js';
 import { ResponderHost } from './responder-host.js';
 import { RunLink, uiLinkPresets } from './run-link.js';
@@ -87,7 +88,7 @@ export class AppBackend {
     );
     this.handlers = {
       systemInfo: async () => systemInfo(opts.mode, opts.dataDir),
-      checkPeer: async ({ host, port }) => checkConnection(host, port),
+      checkPeer: async ({ host, port, partner }) => checkConnection(host, port, undefined, partner === 'iperf3' ? null : await this.trust()),
       startRun: async (req) => this.startRun(req),
       stopRun: async ({ runId }) => this.stopRun(runId),
       startResponder: async ({ port, bind }) => this.responder.start(port, bind),
@@ -113,6 +114,8 @@ export class AppBackend {
         const peer = await pairWith({ host, port, code, security: await this.trust() });
         return { name: peer.name, fingerprint: peer.fingerprint };
       },
+      listPeers: async () => pairedPeers((await this.trust()).peers),
+      forgetPeer: async ({ fingerprint }) => forgetPeer((await this.trust()).peers, fingerprint),
       sweepStart: async ({ plan }) => this.sweeps.start(plan),
       sweepStop: async ({ id }) => this.sweeps.stop(id),
       sweepResume: async ({ id }) => this.sweeps.resume(id),

@@ -90,7 +90,7 @@ const groupFormat = z.enum(GROUP_EXPORT_FORMATS as [string, ...string[]]) as z.Z
 
 const SCHEMAS: { [K in InvokeName]: z.ZodType<Invokes[K]['req']> } = {
   systemInfo: z.null(),
-  checkPeer: z.object({ host, port }).strict(),
+  checkPeer: z.object({ host, port, partner: z.enum(['longhaul', 'iperf3']).optional() }).strict(),
   startRun: z
     .object({
       host,
@@ -117,6 +117,8 @@ const SCHEMAS: { [K in InvokeName]: z.ZodType<Invokes[K]['req']> } = {
   setBypass: z.object({ runId: z.string().max(64), bypass: z.boolean() }).strict(),
   discoverResponders: z.object({ seconds: z.number().min(0.5).max(10) }).strict(),
   pairPeer: z.object({ host, port, code: z.string().trim().min(1).max(40) }).strict(),
+  listPeers: z.null(),
+  forgetPeer: z.object({ fingerprint: z.string().regex(/^[0-9a-f]{64}$/, 'not a certificate fingerprint (64 lowercase hex digits)') }).strict(),
   sweepStart: z.object({ plan: sweepPlan }).strict(),
   sweepStop: z.object({ id: sweepId }).strict(),
   sweepResume: z.object({ id: sweepId }).strict(),

@@ -61,6 +61,23 @@ export interface ConnectionCheck {
   elapsedMs: number;
   /** What happened and what to do, for humans. */
   detail: string;
+  /**
+   * For a reachable Longhaul partner, whether this PC is paired with it (read from its TLS certificate,
+   * electron/app/pairing-probe.ts); null for an iperf3 partner or an unreachable one.
+   */
+  pairing: PartnerPairing | null;
+}
+
+/** `paired`: its certificate is among this PC's peers (or is this PC's own); `unknown`: no Longhaul TLS answer to read. */
+export type PairingState = 'paired' | 'not-paired' | 'unknown';
+
+/** Who answered at the partner's address, as its TLS certificate says. */
+export interface PartnerPairing {
+  state: PairingState;
+  /** The name this PC stored when pairing, else the name in its certificate; null when unknown. */
+  name: string | null;
+  /** SHA-256 of its certificate, lowercase hex; null when unknown. */
+  fingerprint: string | null;
 }
 
 /**
@@ -262,13 +279,27 @@ export interface PairedPeer {
   fingerprint: string;
 }
 
+/** A PC this one is paired with, as the Partner step lists it (electron/security/peer-store.ts). */
+export interface PairedPeerInfo {
+  name: string;
+  /** SHA-256 of its certificate, lowercase hex. */
+  fingerprint: string;
+  /** Where it was last seen (an address without port), or null. */
+  address: string | null;
+  /** ISO 8601. */
+  pairedAt: string;
+  /** ISO 8601: the last connection that showed its certificate. */
+  lastSeen: string;
+}
+
 /** Outcome of an export: saved by the OS dialog (Electron), or a download (browser mode). */
 export type ExportOutcome = { kind: 'saved'; path: string } | { kind: 'cancelled' } | { kind: 'download'; fileName: string; mimeType: string; text: string };
 
 /** The request/response channels: action name → [channel, request, response]. */
 export interface Invokes {
   systemInfo: { channel: 'system:info'; req: null; res: SystemInfo };
-  checkPeer: { channel: 'peer:check'; req: { host: string; port: number }; res: ConnectionCheck };
+  /** TCP reachability and, for a Longhaul partner (`partner` absent or 'longhaul'), whether this PC is paired with it. */
+  checkPeer: { channel: 'peer:check'; req: { host: string; port: number; partner?: PartnerKind }; res: ConnectionCheck };
   startRun: { channel: 'run:start'; req: StartRunRequest; res: { runId: string } };
   stopRun: { channel: 'run:stop'; req: { runId: string }; res: { stopping: boolean } };
   startResponder: { channel: 'responder:start'; req: { port: number; bind: string | null }; res: ResponderStatus };
@@ -288,6 +319,10 @@ export interface Invokes {
   discoverResponders: { channel: 'pair:discover'; req: { seconds: number }; res: DiscoveredResponder[] };
   /** Pair with a responder using the code it shows (docs/security.md). */
   pairPeer: { channel: 'pair:pair'; req: { host: string; port: number; code: string }; res: PairedPeer };
+  /** The PCs this one is paired with, most recently seen first. */
+  listPeers: { channel: 'pair:list'; req: null; res: PairedPeerInfo[] };
+  /** Forget a paired PC (it must be paired again with a new code); returns the list left. */
+  forgetPeer: { channel: 'pair:forget'; req: { fingerprint: string }; res: PairedPeerInfo[] };
   /** Start a sweep (one at a time; a second start, or a start during a single run, is `LH_ERR_BUSY`). */
   sweepStart: { channel: 'sweep:start'; req: { plan: SweepPlan }; res: SweepView };
   /** Stop the sweep after the run in progress is cut short (its finished runs stay in the file). */
@@ -344,6 +379,8 @@ export const INVOKES: { readonly [K in InvokeName]: Invokes[K]['channel'] } = {
   setBypass: 'link:bypass',
   discoverResponders: 'pair:discover',
   pairPeer: 'pair:pair',
+  listPeers: 'pair:list',
+  forgetPeer: 'pair:forget',
   sweepStart: 'sweep:start',
   sweepStop: 'sweep:stop',
   sweepResume: 'sweep:resume',

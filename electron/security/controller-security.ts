@@ -5,7 +5,7 @@
 import type net from 'node:net';
 import tls from 'node:tls';
 import { LonghaulError, PeerError } from '../util/errors.js';
-import { fingerprintOf, shortFingerprint, type Identity } from './identity.js';
+import { commonName, fingerprintOf, shortFingerprint, type Identity } from './identity.js';
 import type { PeerStore } from './peer-store.js';
 
 export interface ControllerSecurity {
@@ -19,6 +19,8 @@ export interface SecuredControl {
   socket: tls.TLSSocket;
   /** The responder's certificate fingerprint, as seen here. */
   fingerprint: string;
+  /** The name in its certificate (its CN), null without one: read at the handshake, after which Node lets go of the certificate. */
+  certName: string | null;
 }
 
 /**
@@ -84,7 +86,7 @@ export function secureControl(raw: net.Socket, target: string, sec: ControllerSe
         }
         sec.peers.seen(fingerprint, raw.remoteAddress ?? null);
       }
-      resolve({ socket, fingerprint });
+      resolve({ socket, fingerprint, certName: commonName(cert.subject) });
     });
   });
 }

@@ -47,9 +47,9 @@ export function fingerprintOf(cert: string | Buffer): string {
   return new X509Certificate(cert).fingerprint256.replace(/:/g, '').toLowerCase();
 }
 
-/** The name a certificate gives (its CN: the PC's name when its identity was created), or null. */
-export function certificateName(cert: X509Certificate): string | null {
-  return /(?:^|\n)CN=([^,\n]+)/.exec(cert.subject)?.[1] ?? null;
+/** The CN of a certificate subject ("CN=lab-7\nO=Longhaul"): the name an identity shows; null without one. */
+export function commonName(subject: string | undefined): string | null {
+  return /(?:^|[\n,]\s*)CN=([^,\n]+)/.exec(subject ?? '')?.[1]?.trim() || null;
 }
 
 /** A fingerprint for people: the first 16 hex digits in groups of 4 (64 bits, enough to compare by eye). */
@@ -95,7 +95,7 @@ export async function loadOrCreateIdentity(dir: string, name = os.hostname()): P
       createPrivateKey(keyPem); // fails on a damaged file
       const cert = new X509Certificate(certPem);
       if (!cert.checkPrivateKey(createPrivateKey(keyPem))) throw new Error('the key does not match the certificate');
-      const cn = certificateName(cert) ?? name;
+      const cn = commonName(cert.subject) ?? name;
       return { name: cn, certPem, keyPem, fingerprint: fingerprintOf(certPem) };
     } catch (err) {
       throw new LonghaulError(

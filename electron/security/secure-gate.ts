@@ -11,7 +11,7 @@ import tls from 'node:tls';
 import { encodeFrame } from '../protocol/framing.js';
 import { LonghaulError } from '../util/errors.js';
 import { readFirstFrame } from './first-frame.js';
-import { certificateName, fingerprintOf, shortFingerprint } from './identity.js';
+import { commonName, fingerprintOf, shortFingerprint } from './identity.js';
 import { handlePairRequest } from './pair-server.js';
 import type { ResponderSecurity } from './responder-security.js';
 
@@ -44,7 +44,7 @@ export async function passGate(raw: net.Socket, firstBytes: Buffer, security: Re
     if (first.error) return refuse(socket, first.error);
     // A controller that does not know this responder hangs up right after TLS, before a word of the
     // protocol: from here, that is what a PC that still needs the pairing code looks like.
-    if (!security.isTrusted(fingerprint)) security.noteRefused('not-paired', address, fingerprint, certificateName(cert));
+    if (!security.isTrusted(fingerprint)) security.noteRefused('not-paired', address, fingerprint, commonName(cert.subject));
     socket.destroy();
     return { kind: 'closed', reason: 'closed before its first message' };
   }
@@ -57,7 +57,7 @@ export async function passGate(raw: net.Socket, firstBytes: Buffer, security: Re
   if (!security.isTrusted(fingerprint)) {
     // A hello carries the PC's host name; without one, its certificate names it.
     const hostname = first.message.type === 'hello' ? first.message.hostname : undefined;
-    security.noteRefused('not-paired', address, fingerprint, typeof hostname === 'string' && hostname.trim() ? hostname : certificateName(cert));
+    security.noteRefused('not-paired', address, fingerprint, typeof hostname === 'string' && hostname.trim() ? hostname : commonName(cert.subject));
     return refuse(
       socket,
       new LonghaulError(

@@ -109,6 +109,11 @@ class AppState {
   iperf3Server = $state<Iperf3ServerStatus | null>(null);
   /** true while the local responder was started by "Both on this PC". */
   loopback = $state(false);
+  /**
+   * "Both on this PC" puts the loopback responder's address in `partner`; the partner typed before
+   * is kept here and comes back when the user runs a test from this PC (while `partner` still holds `loopback`).
+   */
+  partnerBeforeLoopback = $state<{ partner: string; loopback: string } | null>(null);
   sweepForm = $state<SweepForm>({
     ...DEFAULT_SWEEP_FORM,
     directions: [...DEFAULT_SWEEP_FORM.directions],

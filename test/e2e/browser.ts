@@ -67,16 +67,17 @@ export interface UiSession {
 /**
  * For the tests of one describe: `longhaul ui --no-open --port 0` on a fresh data folder (named from `prefix`)
  * and a browser, started in `before`, stopped (the UI within `stopMs`) and the folder removed in `after`.
+ * `env` is added to the UI's environment (e.g. its own `LONGHAUL_TRUST_DIR`).
  * Returns the session's getter.
  */
-export function uiSession(prefix: string, o: { stopMs?: number } = {}): () => UiSession {
+export function uiSession(prefix: string, o: { stopMs?: number; env?: NodeJS.ProcessEnv } = {}): () => UiSession {
   let session: UiSession | undefined;
   let dataDir: string | undefined;
   let ui: ChildProcess | undefined;
   let browser: Browser | undefined;
   before(async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), prefix));
-    const u = await forkLonghaul<{ type: 'ui'; url: string }>(['ui', '--no-open', '--port', '0'], 'ui', { LONGHAUL_DATA_DIR: dataDir });
+    const u = await forkLonghaul<{ type: 'ui'; url: string }>(['ui', '--no-open', '--port', '0'], 'ui', { LONGHAUL_DATA_DIR: dataDir, ...o.env });
     ui = u.child;
     browser = await launchBrowser();
     session = { dataDir, url: u.msg.url, ui, browser, page: browser.page };
