@@ -65,5 +65,5 @@ export function formatWhatIf(r: LonghaulResult): string[] {
 /** The what-if chart's note when its y axis cuts the model's lines (what-if-result.ts, WHAT_IF_Y_CLAMP); null when it does not. */
 export function whatIfAxisNote(c: WhatIfCurves): string | null {
   if (!c.yAxis) return null;
-  return `The chart stops at ${formatRateShort(c.yAxis.max)} (${WHAT_IF_Y_CLAMP} × the measured rate, rounded up); the model's lines go on above it, to ${formatRateShort(c.yAxis.top)}, because with no path rate only the window over the RTT bounds them.`;
+  return `The chart stops at ${formatRateShort(c.yAxis.max)} (${WHAT_IF_Y_CLAMP} × the measured rate, rounded up); the model's lines go on above it, because with no path rate only the window over the RTT bounds them (a figure up there would say nothing about the path).`;
 }
