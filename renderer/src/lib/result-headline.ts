@@ -18,6 +18,8 @@ export interface Headline {
   bitsPerSecond: number | null;
   /** The measured rate against the most the link carries, where the link's rate is known. */
   share: { percent: number; capacityBitsPerSec: number; of: 'emulated link' | 'path rate given' } | null;
+  /** Why there is no share: no rate known, a rate the run beat (not this path's), or both directions at once. */
+  noShare: { why: 'unknown' | 'beaten' | 'both ways'; statedBitsPerSec: number | null } | null;
   /** The limiter, in words ("window-limited"), or null when the result has no diagnosis. */
   verdict: string | null;
   verdictCode: LimiterVerdict | null;
@@ -65,15 +67,20 @@ function mainDiagnosis(r: LonghaulResult): Diagnosis | null {
   return all.find((d) => d.verdict !== 'unknown') ?? all[0] ?? null;
 }
 
-function shareOf(r: LonghaulResult, measured: number | null): Headline['share'] {
+function shareOf(r: LonghaulResult, measured: number | null): Pick<Headline, 'share' | 'noShare'> {
   const link = r.link?.settings ?? null;
   const stated = link?.rateBitsPerSec ?? r.pathRate?.bitsPerSecond ?? null;
+  const none = (why: 'unknown' | 'beaten' | 'both ways') => ({ share: null, noShare: { why, statedBitsPerSec: stated } });
   // Both ways at once: the total is two directions over a link rated each way; the details give each.
-  const bidir = r.directions.controllerToResponder && r.directions.responderToController;
-  if (bidir || measured === null || stated === null || stated <= 0 || rateContradicted(stated, measured)) return null;
+  if (r.directions.controllerToResponder && r.directions.responderToController) return none('both ways');
+  if (measured === null || stated === null || stated <= 0) return none('unknown');
+  if (rateContradicted(stated, measured)) return none('beaten');
   const mss = link?.mssBytes ?? r.mss?.sendMssBytes?.max ?? DEFAULT_MSS_BYTES;
   const capacityBitsPerSec = stated * payloadFraction(mss);
-  return { percent: (measured / capacityBitsPerSec) * 100, capacityBitsPerSec, of: link ? 'emulated link' : 'path rate given' };
+  return {
+    share: { percent: (measured / capacityBitsPerSec) * 100, capacityBitsPerSec, of: link ? 'emulated link' : 'path rate given' },
+    noShare: null,
+  };
 }
 
 function changeOf(r: LonghaulResult, d: Diagnosis | null): string | null {
@@ -101,7 +108,7 @@ export function resultHeadline(r: LonghaulResult): Headline {
         : null;
   return {
     bitsPerSecond,
-    share: shareOf(r, bitsPerSecond),
+    ...shareOf(r, bitsPerSecond),
     verdict: d ? VERDICT_WORDS[d.verdict] : null,
     verdictCode: d?.verdict ?? null,
     change: changeOf(r, d),

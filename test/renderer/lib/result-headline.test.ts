@@ -65,9 +65,11 @@ describe('results headline', () => {
     r.advice = [{ ...ADVICE, neededValue: "131,072 bytes per Mbit/s wanted (the path's rate is unknown: give it with --path-rate)" }];
     const h = resultHeadline(r);
     assert.equal(h.share, null);
+    assert.deepEqual(h.noShare, { why: 'unknown', statedBitsPerSec: null });
     assert.equal(h.change, "raise the receive window on lab-7 (to size it, give the path's rate on the Test step)");
     r.pathRate = { bitsPerSecond: 1e6, source: 'given' };
     assert.equal(resultHeadline(r).share, null, '1.79 Mbit/s measured: 1 Mbit/s is not this path’s rate');
+    assert.deepEqual(resultHeadline(r).noShare, { why: 'beaten', statedBitsPerSec: 1e6 });
   });
 });
 
