@@ -5,7 +5,7 @@
  * passes a `saveExport` function in.
  */
 import { randomBytes } from 'node:crypto';
-import type { ApiHandlers, EmulatorCapacityInfo, ExportOutcome, InvokeName, Invokes, SystemInfo } from '../contract/api.js';
+import type { ApiHandlers, EmulatorCapacityInfo, ExportOutcome, InvokeName, Invokes, RunPhase, SystemInfo } from '../contract/api.js';
 import type { LonghaulResult } from '../contract/result.js';
 import { startRun, type ControllerRun } from '../engine/controller.js';
 import { startIperf3Run, type Iperf3ClientRun } from '../engine/iperf3-client.js';
@@ -18,6 +18,7 @@ import { checkConnection } from './connection-check.js';
 import { loadCapacity, measureCapacity } from './emulator-capacity.js';
 import { EventHub } from './event-hub.js';
 import { exportAs, type ExportFile } from './exporters.js';
+import { failedBeforeData } from './failed-start.js';
 import { GroupHost } from './group-host.js';
 import { HistoryStore } from './history-store.js';
 import { Iperf3Host } from './iperf3-host.js';
@@ -48,6 +49,8 @@ interface ActiveRun {
   run: ControllerRun | Iperf3ClientRun;
   /** The delay proxy the run goes through, or null for a direct run. */
   link: RunLink | null;
+  /** The last phase the run reported (a failed start is told apart by it: electron/app/failed-start.ts). */
+  phase: RunPhase | null;
 }
 
 export class AppBackend {
@@ -180,9 +183,13 @@ export class AppBackend {
               })
             : startRun({ host: req.host, port: req.port, params: req.params, security, pathRateBitsPerSec: req.pathRateBitsPerSec ?? null });
       const runId = randomBytes(8).toString('hex');
-      this.active = { runId, run, link };
+      const active: ActiveRun = { runId, run, link, phase: null };
+      this.active = active;
       const senders = sendersOf(run.params);
-      run.on('phase', (phase) => this.hub.emit('onPhase', { runId, phase }));
+      run.on('phase', (phase) => {
+        active.phase = phase;
+        this.hub.emit('onPhase', { runId, phase });
+      });
       run.on('sample', (s, side) => this.hub.emit('onSample', toLiveSample(runId, side, s, senders)));
       void run.result.then((result) => this.onRunEnd(runId, result));
       return { runId };
@@ -224,8 +231,15 @@ export class AppBackend {
 
   private async onRunEnd(runId: string, result: LonghaulResult): Promise<void> {
     const link = this.active?.runId === runId ? this.active.link : null;
+    const phase = this.active?.runId === runId ? this.active.phase : null;
     if (this.active?.runId === runId) this.active = null;
     await link?.stop();
+    // Nothing moved: not a result. Nothing goes to History; the UI goes back to the step that can fix it.
+    const error = failedBeforeData(result, phase);
+    if (error) {
+      this.hub.emit('onRunFailed', { runId, error, phase: phase ?? 'hello' });
+      return;
+    }
     this.recent.set(result.id, result);
     // The last few results, for the UI's export and view right after a run; older ones load from History.
     for (const id of this.recent.keys()) if (this.recent.size > RECENT_RESULTS) this.recent.delete(id);

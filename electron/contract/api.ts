@@ -186,6 +186,18 @@ export interface RunEnded {
   saveError: string | null;
 }
 
+/**
+ * A run that ended before any byte moved (partner not paired, refused, unknown host, TLS, parameters
+ * refused): not a result. Nothing is stored in History; the UI goes back to the step that can fix it.
+ */
+export interface RunFailed {
+  runId: string;
+  /** The first error the run met: the UI matches on `code`. */
+  error: { code: LonghaulErrorCode; message: string };
+  /** The last phase the run reached before it failed. */
+  phase: RunPhase;
+}
+
 export type RunPhase = 'hello' | 'params' | 'streams' | 'start' | 'running' | 'results' | 'done' | 'failed';
 
 export interface ResponderStatus {
@@ -347,6 +359,8 @@ export interface Events {
   onPhase: { channel: 'run:phase'; payload: { runId: string; phase: RunPhase; peer?: number; hostname?: string } };
   onSample: { channel: 'run:sample'; payload: LiveSample };
   onRunEnd: { channel: 'run:end'; payload: RunEnded };
+  /** Instead of `onRunEnd` when nothing moved: see `RunFailed`. */
+  onRunFailed: { channel: 'run:failed'; payload: RunFailed };
   onResponder: { channel: 'responder:status'; payload: ResponderStatus };
   onResponderSample: { channel: 'responder:sample'; payload: LiveSample };
   onResponderEnd: { channel: 'responder:end'; payload: RunEnded };
@@ -398,6 +412,7 @@ export const EVENTS: { readonly [K in EventName]: Events[K]['channel'] } = {
   onPhase: 'run:phase',
   onSample: 'run:sample',
   onRunEnd: 'run:end',
+  onRunFailed: 'run:failed',
   onResponder: 'responder:status',
   onResponderSample: 'responder:sample',
   onResponderEnd: 'responder:end',

@@ -4,7 +4,7 @@
  */
 import type { LonghaulResult } from './result.js';
 import { modelText, type WhatIfPrediction } from './what-if.js';
-import { WHAT_IF_Y_CLAMP, whatIfOf, type WhatIfCurves } from './what-if-result.js';
+import { WHAT_IF_Y_CLAMP, whatIfOf, type WhatIfCurves, type WhatIfView } from './what-if-result.js';
 import { formatRateShort, formatRtt, groupDigits } from './units.js';
 import { PATH_RATE_WHERE } from './limits.js';
 
@@ -13,8 +13,21 @@ function config(p: WhatIfPrediction): string {
   return `${p.streams} stream${p.streams === 1 ? '' : 's'} × ${window}, MSS ${groupDigits(p.mssBytes)} B`;
 }
 
-function rate(p: WhatIfPrediction): string {
+/**
+ * Whether a prediction is a figure nothing about the path bounds: with the path's rate unknown only the
+ * window over the RTT caps it, and past WHAT_IF_Y_CLAMP × the measured rate (where the chart stops) that is a
+ * number about the model, not the path (154 Tbit/s for a loopback run with a 30 µs RTT). Such a line says
+ * which bound is missing instead of printing it.
+ */
+function unboundedByPath(p: WhatIfPrediction, w: WhatIfView): boolean {
+  if (w.path.rateBitsPerSec !== null || p.bitsPerSecond === null || p.bound !== 'window') return false;
+  return w.measuredBitsPerSecond === null || p.bitsPerSecond > WHAT_IF_Y_CLAMP * w.measuredBitsPerSecond;
+}
+
+function rate(p: WhatIfPrediction, w: WhatIfView): string {
   if (p.bitsPerSecond === null) return 'unknown (nothing in the model bounds it)';
+  if (unboundedByPath(p, w))
+    return `no figure: only the window bounds the model here, far above what was measured, and the path's rate is unknown${w.rateLeftOut === null ? ` (give it with ${PATH_RATE_WHERE})` : ''}`;
   const ramp = p.rampRoundTrips > 0 ? `, reached after a slow-start ramp of ${p.rampRoundTrips} round trips (${p.rampSeconds.toFixed(1)} s)` : '';
   return `about ${formatRateShort(p.bitsPerSecond)} (bound: ${p.bound})${ramp}`;
 }
@@ -42,14 +55,15 @@ export function formatWhatIf(r: LonghaulResult): string[] {
     `What-if (payload bit/s, wall-clock; model: ${modelText(w.path, w.rateLeftOut === null)}; RTT ${formatRtt(w.path.rttSeconds)} (${w.rttSource === 'minimum' ? "the path's minimum RTT: what a window must cover" : 'the RTT the limiter uses'}), ${rateText}, ${lossText}):`,
   ];
   const measured = w.measuredBitsPerSecond;
-  const ratio = measured !== null && w.today.bitsPerSecond ? ` (measured / model ${ratioText(measured / w.today.bitsPerSecond)})` : '';
-  lines.push(`  today, ${config(w.today)}: model ${rate(w.today)}; measured ${measured === null ? 'unknown' : formatRateShort(measured)}${ratio}`);
-  for (const c of w.cases) lines.push(`  ${c.label}, ${config(c.prediction)}: ${rate(c.prediction)}`);
+  const ratio =
+    measured !== null && w.today.bitsPerSecond && !unboundedByPath(w.today, w) ? ` (measured / model ${ratioText(measured / w.today.bitsPerSecond)})` : '';
+  lines.push(`  today, ${config(w.today)}: model ${rate(w.today, w)}; measured ${measured === null ? 'unknown' : formatRateShort(measured)}${ratio}`);
+  for (const c of w.cases) lines.push(`  ${c.label}, ${config(c.prediction)}: ${rate(c.prediction, w)}`);
   return lines;
 }
 
 /** The what-if chart's note when its y axis cuts the model's lines (what-if-result.ts, WHAT_IF_Y_CLAMP); null when it does not. */
 export function whatIfAxisNote(c: WhatIfCurves): string | null {
   if (!c.yAxis) return null;
-  return `The chart stops at ${formatRateShort(c.yAxis.max)} (${WHAT_IF_Y_CLAMP} × the measured rate, rounded up); the model's lines go on above it, to ${formatRateShort(c.yAxis.top)}, because with no path rate only the window over the RTT bounds them.`;
+  return `The chart stops at ${formatRateShort(c.yAxis.max)} (${WHAT_IF_Y_CLAMP} × the measured rate, rounded up); the model's lines go on above it, because with no path rate only the window over the RTT bounds them (a figure up there would say nothing about the path).`;
 }

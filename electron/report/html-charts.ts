@@ -6,6 +6,7 @@
 import type { LonghaulResult, TcpSample } from '../contract/result.js';
 import { whatIfCurves, whatIfOf, windowTickLabel } from '../contract/what-if-result.js';
 import { whatIfAxisNote } from '../contract/what-if-text.js';
+import { receivedRatePoints } from '../contract/interval-rates.js';
 import { groupDigits } from '../util/units.js';
 import { esc, svgLineChart, type SvgSeries } from './html-svg.js';
 
@@ -14,10 +15,8 @@ const mbit = (v: number): string => `${Number(v.toPrecision(3))}`;
 
 /** Received Mbit/s per interval (sum over streams), against the interval's end. */
 export function throughputChart(r: LonghaulResult): string {
-  // A last interval of a few ms (one read) would show as a spike: intervals under half the sample interval are left out.
-  const points = r.intervals.flatMap((iv): [number, number][] =>
-    iv.seconds >= r.params.intervalSeconds / 2 && iv.receivedBytes !== null ? [[iv.t, (iv.receivedBytes * 8) / iv.seconds / 1e6]] : [],
-  );
+  // The Results screen's chart draws the same points (contract/interval-rates.ts).
+  const points = receivedRatePoints(r).map(([t, bps]): [number, number] => [t, bps / 1e6]);
   return svgLineChart({
     title: 'Throughput over time (received, all streams; Mbit = 10^6 bit)',
     xTitle: 'seconds since start (receiver clock)',

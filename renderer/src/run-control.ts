@@ -2,12 +2,16 @@
  * Runs from the UI: start, live samples into the series, stop, end → Results.
  * Subscribes once to the API's events (for the controller and the responder side).
  */
-import type { LinkChoice, RunPhase, UiRunParams } from '../../electron/contract/api.js';
+import type { ApiError, Events, LinkChoice, LiveSample, RunEnded, RunFailed, RunPhase, UiRunParams } from '../../electron/contract/api.js';
+import type { LonghaulErrorCode } from '../../electron/contract/error-codes.js';
 import { senderOf } from '../../electron/contract/stream-plan.js';
 import { api } from './bridge/index.js';
 import { errorText } from './bridge/ws-client.js';
 import { GroupSeries } from './lib/group-series.js';
-import { app, newLiveRun, partnerDefaultPort, splitPartner, type GroupLive } from './state.svelte.js';
+import { phaseName, type LivePhase } from './lib/run-phase-text.js';
+import { startFailure } from './lib/start-failure.js';
+import { formatRate } from './lib/units.js';
+import { app, newLiveRun, partnerDefaultPort, splitPartner, type GroupLive, type LiveRun } from './state.svelte.js';
 
 /** The order a run goes through its phases: a group is as far as its slowest peer. */
 const PHASE_ORDER: RunPhase[] = ['hello', 'params', 'streams', 'start', 'running', 'results', 'done', 'failed'];
@@ -29,6 +33,14 @@ export async function startRun(
   app.result = null;
   app.group = null;
   app.distanceMeters = distanceMeters;
+  app.startFailure = null;
+  app.announcement = '';
+  // The Run screen from the click: the host starts the link emulator (if any) before it answers, which
+  // takes a moment; the run's id comes with the answer (PENDING until then).
+  // Raw object: $state would proxy the series, and a chart must not read through proxies 10×/s.
+  app.run = { ...newLiveRun(PENDING, params, senderOf(params.direction, params.streams), link), partner: kind };
+  setPhase(app.run, link.kind === 'proxy' ? 'link' : 'hello');
+  app.screen = 'run';
   try {
     const { runId } = await api.startRun({
       host: partner.host,
@@ -38,13 +50,64 @@ export async function startRun(
       partner: kind,
       ...(pathRateBitsPerSec !== null ? { pathRateBitsPerSec } : {}),
     });
-    // Raw object: $state would proxy the series, and a chart must not read through proxies 10×/s.
-    app.run = { ...newLiveRun(runId, params, senderOf(params.direction, params.streams), link), partner: kind };
-    app.screen = 'run';
+    const run = app.run;
+    if (run?.runId !== PENDING) return null;
+    run.runId = runId;
+    if (run.bypass) run.bypass.runId = runId;
+    if (run.phase === 'link') setPhase(run, 'hello');
+    // Stop pressed while the host was still setting up: stop now that the run has an id.
+    if (run.stopping) void api.stopRun({ runId }).catch(() => undefined);
+    replayEarly(runId);
     return null;
   } catch (err) {
-    return errorText(err);
+    early.clear();
+    const e = err as Partial<ApiError>;
+    failStart(typeof e?.code === 'string' ? e.code : 'LH_ERR_BAD_ARGUMENT', typeof e?.message === 'string' ? e.message : errorText(err));
+    return null;
   }
+}
+
+/** The run's id until the host answers the start (no event carries it). */
+const PENDING = '';
+
+/** Events of the run being started that came before the host's answer (its id), replayed once it is known. */
+const early = new Map<string, (() => void)[]>();
+
+/** Keep an event for the run being started, if that is what it may be for; true when kept. */
+function keepEarly(runId: string, handle: () => void): boolean {
+  if (app.run?.runId !== PENDING) return false;
+  const list = early.get(runId) ?? [];
+  // Bounded: before its id is known a run can only have said hello, failed, or ended.
+  if (list.length < 64) list.push(handle);
+  early.set(runId, list);
+  return true;
+}
+
+function replayEarly(runId: string): void {
+  const list = early.get(runId) ?? [];
+  early.clear();
+  for (const handle of list) handle();
+}
+
+/** Set a run's phase; a change of phase (not of its figures) is announced. */
+function setPhase(run: LiveRun, phase: LivePhase): void {
+  if (run.phase === phase && app.announcement) return;
+  run.phase = phase;
+  app.announcement = phaseName(phase, { partner: partnerName(), params: run.params });
+}
+
+/** The partner as the phase line names it. */
+export function partnerName(): string {
+  return app.loopback ? "this PC's own responder" : app.partner.trim() || 'the partner';
+}
+
+/** Back to the step that can fix a failed start, with the reason in words (lib/start-failure.ts). */
+function failStart(code: LonghaulErrorCode, message: string): void {
+  const failure = startFailure(code, message, app.partner);
+  app.run = null;
+  app.startFailure = failure;
+  app.announcement = '';
+  app.screen = failure.step;
 }
 
 /** Start a group run with the partners ticked on the Pair screen (direct to each; the host checks them again). */
@@ -88,7 +151,53 @@ export async function setBypass(on: boolean): Promise<string | null> {
 export async function stopRun(): Promise<void> {
   if (!app.run || app.run.stopping) return;
   app.run.stopping = true;
+  // Still being set up: startRun stops it as soon as the host gives its id.
+  if (app.run.runId === PENDING) return;
   await api.stopRun({ runId: app.run.runId }).catch(() => undefined);
+}
+
+function onPhase(e: Events['onPhase']['payload']): void {
+  const { runId, phase, peer, hostname } = e;
+  const run = app.run;
+  if (run?.runId !== runId) return void keepEarly(runId, () => onPhase(e));
+  if (!run.group || peer === undefined) return setPhase(run, phase);
+  run.group.phases[peer] = phase;
+  if (hostname) run.group.hostnames[peer] = hostname;
+  setPhase(
+    run,
+    run.group.phases.reduce((a, p) => (PHASE_ORDER.indexOf(p) < PHASE_ORDER.indexOf(a) ? p : a)),
+  );
+}
+
+function onSample(s: LiveSample): void {
+  const run = app.run;
+  if (!run || run.runId !== s.runId) return void keepEarly(s.runId, () => onSample(s));
+  if (run.group) {
+    run.group.receiver.add(s);
+    run.group.sender.add(s);
+    run.tick++;
+    return;
+  }
+  run.receiver.add(s);
+  run.sender.add(s);
+  run.tcp.add(s);
+  run.tick++;
+}
+
+function onRunEnd(e: RunEnded): void {
+  const { runId, result, savedPath, saveError } = e;
+  if (app.run?.runId !== runId) return void keepEarly(runId, () => onRunEnd(e));
+  app.group = null;
+  app.result = result;
+  app.resultSavedPath = savedPath;
+  if (saveError) app.run.error = `the result could not be stored in History: ${saveError}`;
+  app.announcement = `Finished: ${formatRate(result.total.bitsPerSecond)} wall-clock aggregate${result.partial ? ' (partial result)' : ''}.`;
+  app.screen = 'results';
+}
+
+function onRunFailed(e: RunFailed): void {
+  if (app.run?.runId !== e.runId) return void keepEarly(e.runId, () => onRunFailed(e));
+  failStart(e.error.code, e.error.message);
 }
 
 let wired = false;
@@ -97,39 +206,10 @@ let wired = false;
 export function wireEvents(): void {
   if (wired) return;
   wired = true;
-  api.onPhase(({ runId, phase, peer, hostname }) => {
-    const run = app.run;
-    if (run?.runId !== runId) return;
-    if (!run.group || peer === undefined) {
-      run.phase = phase;
-      return;
-    }
-    run.group.phases[peer] = phase;
-    if (hostname) run.group.hostnames[peer] = hostname;
-    run.phase = run.group.phases.reduce((a, p) => (PHASE_ORDER.indexOf(p) < PHASE_ORDER.indexOf(a) ? p : a));
-  });
-  api.onSample((s) => {
-    const run = app.run;
-    if (!run || run.runId !== s.runId) return;
-    if (run.group) {
-      run.group.receiver.add(s);
-      run.group.sender.add(s);
-      run.tick++;
-      return;
-    }
-    run.receiver.add(s);
-    run.sender.add(s);
-    run.tcp.add(s);
-    run.tick++;
-  });
-  api.onRunEnd(({ runId, result, savedPath, saveError }) => {
-    if (app.run?.runId !== runId) return;
-    app.group = null;
-    app.result = result;
-    app.resultSavedPath = savedPath;
-    if (saveError) app.run.error = `the result could not be stored in History: ${saveError}`;
-    app.screen = 'results';
-  });
+  api.onPhase(onPhase);
+  api.onSample(onSample);
+  api.onRunEnd(onRunEnd);
+  api.onRunFailed(onRunFailed);
   api.onGroupEnd(({ runId, group, savedPath, saveError }) => {
     if (app.run?.runId !== runId) return;
     app.result = null;

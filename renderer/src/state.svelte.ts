@@ -21,6 +21,8 @@ import type { LonghaulGroupResult } from '../../electron/contract/group.js';
 import type { LonghaulResult } from '../../electron/contract/result.js';
 import type { GroupSeries } from './lib/group-series.js';
 import { DEFAULT_LINK_FORM, type LinkForm } from './lib/link-form.js';
+import type { StartFailure } from './lib/start-failure.js';
+import type { LivePhase } from './lib/run-phase-text.js';
 import { LiveSeries } from './lib/live-series.js';
 import { TcpSeries } from './lib/tcp-series.js';
 import { DEFAULT_FORM, type TestForm } from './lib/test-form.js';
@@ -59,7 +61,7 @@ export interface LiveRun {
   runId: string;
   /** What was asked for (null on the responder side, which is not told here). */
   params: UiRunParams | null;
-  phase: RunPhase;
+  phase: LivePhase;
   receiver: LiveSeries;
   sender: LiveSeries;
   /** The sending kernels' RTT and cwnd (native addon), per tick. */
@@ -105,6 +107,10 @@ class AppState {
   responder = $state<ResponderStatus | null>(null);
   responderRun = $state<LiveRun | null>(null);
   responderResult = $state<LonghaulResult | null>(null);
+  /** Why the last start failed before any byte moved; shown on the step that can fix it (lib/start-failure.ts). */
+  startFailure = $state<StartFailure | null>(null);
+  /** What the polite live region says: phase changes and the final rate, never every tick. */
+  announcement = $state('');
   /** The Waiting screen's iperf3 server (its runs share responderRun and responderResult). */
   iperf3Server = $state<Iperf3ServerStatus | null>(null);
   /** true while the local responder was started by "Both on this PC". */

@@ -38,8 +38,10 @@ describe('what-if chart axis', () => {
     const html = whatIfChart(r);
     assert.ok(html.includes(note), 'the report says it under the chart');
     assert.match(html, /clip-path="url\(#lh-plot\)"/, 'the lines are cut at the plot, not drawn over the title');
-    // Today's line says how far below the model the run was, in digits that are not all zeros.
-    assert.match(formatWhatIf(r).join('\n'), /\(measured \/ model 0\.0[1-9]\d\)/);
+    // No line prints a figure only the window bounds, far above the run (1 Tbit/s here): it names the missing bound.
+    const lines = formatWhatIf(r).join('\n');
+    assert.doesNotMatch(lines, /Tbit\/s|measured \/ model/, lines);
+    assert.match(lines, /today, [^\n]*: model no figure: only the window bounds the model here[^\n]*path's rate is unknown \(give it with/);
     const ticks = yTicks(html);
     assert.ok(ticks.length >= 3 && Math.max(...ticks) <= 100_000, `ticks ${ticks.join(', ')} Mbit/s`);
   });
@@ -60,5 +62,7 @@ describe('what-if chart axis', () => {
     assert.equal(c.yAxis?.max, 2e6, '5 × 350 kbit/s = 1.75 Mbit/s, rounded up');
     const shown = c.lines[0]!.points.filter(([x, y]) => x > 8760 && y <= c.yAxis!.max);
     assert.ok(shown.length >= 2, `points of the 1-stream line inside the axis past 8,760 B: ${JSON.stringify(shown)}`);
+    // Within 5 × the run the window's figure is the path's own limit: it is printed, with its ratio.
+    assert.match(formatWhatIf(r).join('\n'), /today, [^\n]*model about [\d.]+ kbit\/s \(bound: window\)[^\n]*measured \/ model/);
   });
 });
