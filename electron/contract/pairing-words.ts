@@ -12,13 +12,16 @@ function who(partner: string | null | undefined): string {
   return name ? name : 'the other PC';
 }
 
+/** How a pairing is done in the app, from this PC's side: the words every pairing error ends with. */
+export const HOW_TO_PAIR = 'on that PC choose Wait for a partner and read the pairing code; type it on the Partner step.';
+
 /**
  * What to do when a run is refused with `LH_ERR_NOT_PAIRED` (either side: this PC does not
  * know the partner, or the partner forgot this PC). `partner` is its name (from the
  * connection check) or the address typed.
  */
 export function notPairedAdvice(partner: string | null | undefined): string {
-  return `This PC is not paired with ${who(partner)}: on that PC choose Wait for a partner and read the pairing code; type it on the Partner step.`;
+  return `This PC is not paired with ${who(partner)}: ${HOW_TO_PAIR}`;
 }
 
 /** The Partner step's line for a partner that answered but is not paired yet. */

@@ -5,6 +5,7 @@
  * (which is kept as the detail, second).
  */
 import type { LonghaulErrorCode } from '../../../electron/contract/error-codes.js';
+import { HOW_TO_PAIR } from '../../../electron/contract/pairing-words.js';
 
 /** The wizard step a failed start goes back to. */
 export type FixStep = 'pair' | 'link' | 'test';
@@ -30,8 +31,8 @@ const AT_PARTNER: FixStep = 'pair';
 const WORDS: Partial<Record<LonghaulErrorCode, Words>> = {
   LH_ERR_NOT_PAIRED: {
     step: AT_PARTNER,
-    text: (p) => `${p} answered, but the two PCs are not paired yet, so it refused the test.`,
-    fix: 'Pair them: type the pairing code shown on the other PC\u2019s "Wait for a partner" screen, then start again.',
+    text: (p) => `${p} answered, but it is not paired with this PC (never, or it forgot this PC), so it refused the test.`,
+    fix: `Pair them: ${HOW_TO_PAIR} Then start again.`,
   },
   LH_ERR_REFUSED: {
     step: AT_PARTNER,
