@@ -6,6 +6,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { z } from 'zod';
 import { LonghaulError } from '../util/errors.js';
+import { plainAddress } from '../util/net.js';
 import { writePrivate } from './private-files.js';
 
 export interface PeerRecord {
@@ -77,7 +78,13 @@ export class PeerStore {
     this.peers = this.peers.filter((p) => p.fingerprint !== fingerprint);
     let unique = name;
     for (let i = 2; this.peers.some((p) => p.name === unique); i++) unique = `${name}-${i}`;
-    const record: PeerRecord = { name: unique, fingerprint, address, pairedAt: now.toISOString(), lastSeen: now.toISOString() };
+    const record: PeerRecord = {
+      name: unique,
+      fingerprint,
+      address: address === null ? null : plainAddress(address),
+      pairedAt: now.toISOString(),
+      lastSeen: now.toISOString(),
+    };
     this.peers.push(record);
     this.save();
     return { ...record };
@@ -89,7 +96,8 @@ export class PeerStore {
     const p = this.peers.find((x) => x.fingerprint === fingerprint);
     if (!p) return;
     p.lastSeen = now.toISOString();
-    if (address) p.address = address;
+    // Stored as typed on the other PC: an IPv4 peer seen through a dual-stack socket is ::ffff:a.b.c.d, shown as a.b.c.d.
+    if (address) p.address = plainAddress(address);
     this.save();
   }
 
