@@ -60,10 +60,14 @@ export function rateText(bitsPerSec: number | null): string {
 
 /** The form holding a preset's numbers (the link kind is kept). */
 export function formFromPreset(p: UiLinkPreset, kind: LinkForm['kind']): LinkForm {
-  const s = p.settings;
+  return formFromSettings(p.settings, p.name, kind);
+}
+
+/** The form holding these settings (a preset's, or a stored run's), named after `preset`. */
+export function formFromSettings(s: LinkSettingsInfo, preset: string | null, kind: LinkForm['kind']): LinkForm {
   return {
     kind,
-    preset: p.name,
+    preset,
     rtt: `${short(2 * s.delayMs)}ms`,
     jitter: `${short(s.jitterMs)}ms`,
     rate: rateText(s.rateBitsPerSec),
