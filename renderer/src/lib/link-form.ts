@@ -7,6 +7,7 @@
  */
 import type { LinkChoice, UiLinkPreset } from '../../../electron/contract/api.js';
 import type { LinkSettingsInfo } from '../../../electron/contract/result.js';
+import { parseWindow, sizeText } from './test-form.js';
 import { parseDuration, parseRate, type Parsed } from './units.js';
 
 export interface LinkForm {
@@ -75,6 +76,16 @@ export function formFromSettings(s: LinkSettingsInfo, preset: string | null, kin
     mss: String(s.mssBytes),
     slowstart: s.slowstart,
   };
+}
+
+/**
+ * Choosing a preset gives a form that can go on: the preset's numbers, and the window its settings name, or
+ * the one typed when it is valid, else the OS default (a window left invalid would keep Next disabled
+ * with no field of the preset to blame).
+ */
+export function applyPreset(p: UiLinkPreset, kind: LinkForm['kind'], windowText: string): { link: LinkForm; window: string } {
+  const window = p.settings.windowBytes !== null ? sizeText(p.settings.windowBytes) : parseWindow(windowText).ok ? windowText : '';
+  return { link: formFromPreset(p, kind), window };
 }
 
 /** `1%` → 0.01, `0.001` → 0.001; 0 to 50 %. */

@@ -8,7 +8,7 @@
 import type { PartnerKind } from '../../../electron/contract/api.js';
 import type { LonghaulResult } from '../../../electron/contract/result.js';
 import { formFromSettings, rateText, type LinkForm } from './link-form.js';
-import type { TestForm } from './test-form.js';
+import { sizeText, type TestForm } from './test-form.js';
 
 export interface RunAgainChoices {
   form: TestForm;
@@ -19,18 +19,6 @@ export interface RunAgainChoices {
   partnerKind: PartnerKind;
   /** Both ends were on this PC (the partner is 127.0.0.1): a new local responder is needed, its port will differ. */
   loopback: boolean;
-}
-
-/** Bytes as a user would type them: 65536 → "64K", 20971520 → "20M", 1000 → "1000". */
-export function sizeText(bytes: number): string {
-  for (const [unit, size] of [
-    ['G', 1024 ** 3],
-    ['M', 1024 ** 2],
-    ['K', 1024],
-  ] as const) {
-    if (bytes >= size && bytes % size === 0) return `${bytes / size}${unit}`;
-  }
-  return String(bytes);
 }
 
 const LOOPBACK_HOST = /^(127\.\d+\.\d+\.\d+|\[?::1\]?|localhost)(:\d+)?$/i;

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { uiLinkPresets } from '../../../electron/app/run-link.js';
 import { formFromPreset, validateLinkForm } from '../../../renderer/src/lib/link-form.js';
-import { runAgainChoices, sizeText } from '../../../renderer/src/lib/run-again.js';
-import { DEFAULT_FORM, validateTestForm } from '../../../renderer/src/lib/test-form.js';
+import { runAgainChoices } from '../../../renderer/src/lib/run-again.js';
+import { DEFAULT_FORM, sizeText, validateTestForm } from '../../../renderer/src/lib/test-form.js';
 import { fakeResult } from '../../helpers/results.js';
 
 describe('run again', () => {
