@@ -49,15 +49,17 @@ export class HistoryStore {
         out.unreadable.push({ fileName: name, reason: describeError(err).message });
       }
     }
+    out.entries = oneEntryPerRun(out.entries);
     return out;
   }
 
-  /** The stored result with this id. */
+  /** The stored result with this id: the controller's where both ends stored the run here ("Both on this PC"). */
   async load(id: string): Promise<LonghaulResult> {
     if (!ID.test(id)) throw new LonghaulError('LH_ERR_BAD_ARGUMENT', `"${id}" is not a result id`);
-    const name = (await this.fileNames()).find((n) => n.endsWith(`_${id}.json`));
-    if (!name) throw new LonghaulError('LH_ERR_NOT_FOUND', `no stored result with id ${id} in ${this.dir}`);
-    return this.read(name);
+    const names = (await this.fileNames()).filter((n) => n.endsWith(`_${id}.json`));
+    if (names.length === 0) throw new LonghaulError('LH_ERR_NOT_FOUND', `no stored result with id ${id} in ${this.dir}`);
+    const results = await Promise.all(names.map((n) => this.read(n)));
+    return results.find((r) => r.writtenBy === 'controller') ?? (results[0] as LonghaulResult);
   }
 
   private async fileNames(): Promise<string[]> {
@@ -80,12 +82,35 @@ export class HistoryStore {
   }
 }
 
+/**
+ * One row per run: a run with both ends on this PC is stored twice under one id (the controller's
+ * result and the local responder's), and the listing keeps the controller's. Order is kept.
+ */
+export function oneEntryPerRun(entries: HistoryEntry[]): HistoryEntry[] {
+  const controllerRuns = new Set(entries.filter((e) => e.writtenBy === 'controller').map((e) => e.id));
+  const seen = new Set<string>();
+  return entries.filter((e) => {
+    if (seen.has(e.id) || (e.writtenBy !== 'controller' && controllerRuns.has(e.id))) return false;
+    seen.add(e.id);
+    return true;
+  });
+}
+
+/**
+ * The partner as History names it. Through the link emulator the controller dialled the local proxy, so
+ * `responder.address` is the proxy's 127.0.0.1 port: the link record's target is the real partner.
+ */
+export function responderText(r: Pick<ResultHead, 'responder' | 'link'>): string {
+  if (!r.link) return `${r.responder.hostname} (${r.responder.address})`;
+  return r.link.target ? `${r.responder.hostname} (${r.link.target}, through the link emulator)` : `${r.responder.hostname} (through the link emulator)`;
+}
+
 function entryOf(r: ResultHead, fileName: string): HistoryEntry {
   return {
     id: r.id,
     startedAt: r.startedAt,
     controller: r.controller.hostname,
-    responder: `${r.responder.hostname} (${r.responder.address})`,
+    responder: responderText(r),
     streams: r.params.streams,
     direction: r.params.direction,
     bytes: r.total.bytes,
@@ -93,5 +118,6 @@ function entryOf(r: ResultHead, fileName: string): HistoryEntry {
     partial: r.partial,
     link: r.link ? (r.link.preset ?? 'custom') : null,
     fileName,
+    writtenBy: r.writtenBy,
   };
 }

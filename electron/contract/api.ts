@@ -264,6 +264,8 @@ export interface HistoryEntry {
   /** The emulated link's preset ('custom' when typed), or null for a direct run. */
   link: string | null;
   fileName: string;
+  /** Which side stored it: only a run this PC started (`controller`) can be run again from here. */
+  writtenBy: Side;
 }
 
 /** History's listing: the readable results, and the files that are not (named, with why). */

@@ -74,6 +74,8 @@ export interface LinkInfo {
   emulator: 'longhaul-proxy';
   /** The preset the settings came from (then possibly edited), or null. */
   preset: string | null;
+  /** Where the proxy forwarded to, `host:port` as dialled (`[v6]:port`): the real partner. Absent in older results and where not known. */
+  target?: string;
   /** Settings in force at the start; null when a raw stage chain was given. */
   settings: LinkSettingsInfo | null;
   /** Stage chains per direction: up = controller → responder, down = responder → controller. */

@@ -6,7 +6,7 @@
  * are holes (null), never zeros: nothing was measured there yet.
  */
 import type { SweepCellSummary, SweepDimensionName, SweepPlan } from './sweep.js';
-import { DIMENSION_LABEL, formatDimensionValue, sweptDimensions } from './sweep-view.js';
+import { DIMENSION_LABEL, formatDimensionValue, namedValue, sweptDimensions } from './sweep-view.js';
 
 export interface HeatCell {
   /** Indexes into xLabels / yLabels. */
@@ -98,8 +98,7 @@ function bars(swept: { name: SweepDimensionName; values: (number | string | null
   const others = swept.filter((d) => d !== xdim);
   const xLabels = xdim ? xdim.values.map((v) => formatDimensionValue(xdim.name, v)) : ['all runs'];
   const byLabel = new Map<string, BarSeries>();
-  const seriesLabel = (values: Values): string =>
-    others.length === 0 ? 'median' : others.map((d) => `${DIMENSION_LABEL[d.name]} ${formatDimensionValue(d.name, values[d.name])}`).join(' · ');
+  const seriesLabel = (values: Values): string => (others.length === 0 ? 'median' : others.map((d) => namedValue(d.name, values[d.name])).join(' · '));
   // Series in cell order, so their colours follow the plan.
   for (const c of cells) {
     const label = seriesLabel(c.values);

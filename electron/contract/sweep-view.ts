@@ -98,7 +98,7 @@ export interface SweepRow {
   /** Wall-clock aggregate: median and "min–max", or '–' before a run is done. */
   median: string;
   range: string;
-  /** Per-stream sum (PetaBumps convention), median. */
+  /** Per-stream sum (each stream over its own time, summed), median. */
   streamSumMedian: string;
   runs: number;
   planned: number;
@@ -143,9 +143,17 @@ export function sweepRows(plan: SweepPlan, cells: readonly SweepCellSummary[]): 
   }));
 }
 
+/** Values that already say what they are (`4 streams`): no name in front of them, or the label reads "streams 4 streams". */
+const SELF_NAMED: readonly SweepDimensionName[] = ['streams'];
+
+/** One setting named with its value: `window 64.0 KiB`, `4 streams`. */
+export function namedValue(name: SweepDimensionName, value: number | string | null | undefined): string {
+  return (SELF_NAMED.includes(name) ? '' : `${DIMENSION_LABEL[name]} `) + formatDimensionValue(name, value);
+}
+
 /** A cell's values in words, `window 64.0 KiB · 4 streams`, for chart tooltips and the "now running" line. */
 export function cellLabel(plan: SweepPlan, values: SweepCell['values']): string {
   const dims = tableDimensions(plan);
   if (dims.length === 0) return 'the one cell';
-  return dims.map((d) => `${DIMENSION_LABEL[d]} ${formatDimensionValue(d, values[d])}`).join(' · ');
+  return dims.map((d) => namedValue(d, values[d])).join(' · ');
 }

@@ -6,7 +6,7 @@
  *   `64K` = `64KB` = `64KiB` = 65,536 bytes; `20M` = 20,971,520 bytes (the
  *   seed's "TcpWindowSize 20 MB (20971520)").
  * - Rates use decimal multiples of bits, as link speeds are quoted:
- *   `4mbit` = `4m` = `4Mbps` = 4,000,000 bit/s; `1g` = 10^9 bit/s.
+ *   `4mbit` = `4m` = `4Mbps` = `4 Mbit/s` = 4,000,000 bit/s; `1g` = `1Gbit/s` = 10^9 bit/s.
  * - Durations: `650ms`, `1.3s`, `2m`; a bare number is seconds. Distances: `4000km`, `120m`.
  *
  * Formatting names its unit every time, and says `unknown` for a figure nobody measured.
@@ -44,10 +44,17 @@ const RATE: Record<string, number> = {
   t: 1e12,
   tbit: 1e12,
   tbps: 1e12,
+  // As the app writes rates (formatRate): `4 Mbit/s`, `1Gbit/s`; what it shows must be accepted back.
+  'bit/s': 1,
+  'kbit/s': 1e3,
+  'mbit/s': 1e6,
+  'gbit/s': 1e9,
+  'tbit/s': 1e12,
 };
 const DURATION: Record<string, number> = { '': 1, s: 1, sec: 1, ms: 1e-3, us: 1e-6, m: 60, min: 60, h: 3600 };
 const DISTANCE: Record<string, number> = { '': 1, m: 1, km: 1e3 };
-const QUANTITY = /^\s*([0-9]+(?:\.[0-9]+)?(?:e[+-]?[0-9]+)?)\s*([a-zA-Z]*)\s*$/;
+// The unit may end in `/s` (`Mbit/s`); only the rate table has such units, so sizes and durations still refuse it.
+const QUANTITY = /^\s*([0-9]+(?:\.[0-9]+)?(?:e[+-]?[0-9]+)?)\s*([a-zA-Z]*(?:\/s)?)\s*$/;
 
 /** A parsed quantity, or a message saying what is wrong with the text. */
 export type Parsed = { ok: true; value: number } | { ok: false; error: string };

@@ -27,6 +27,8 @@ export class ProxyProcess {
     readonly port: number,
     private readonly spec: LinkSpec,
     private readonly preset: string | null,
+    /** `host:port` the proxy forwards to: the result names the real partner, not the proxy's local port. */
+    private readonly target: string,
   ) {
     child.on('message', (m: FromProxyProcess) => {
       if (m.type === 'bypass' && this.startNs !== null) {
@@ -52,7 +54,7 @@ export class ProxyProcess {
       child.once('message', (m: FromProxyProcess) => {
         if (m.type !== 'listening') return;
         clearTimeout(timer);
-        resolve(new ProxyProcess(child, m.port, spec, preset));
+        resolve(new ProxyProcess(child, m.port, spec, preset, target));
       });
       child.once('exit', (code) => {
         clearTimeout(timer);
@@ -70,7 +72,7 @@ export class ProxyProcess {
           this.timers.push(setTimeout(() => this.send({ type: 'bypass', on: i % 2 === 0 }), s * 1000));
         });
       },
-      record: () => linkInfo(this.spec, this.preset, this.toggles, this.lossStats, this.emulator),
+      record: () => linkInfo(this.spec, this.preset, this.toggles, this.lossStats, this.emulator, this.target),
       refresh: () => this.refreshStats(),
       forwardPort: (targetPort) => this.forward(targetPort),
     };

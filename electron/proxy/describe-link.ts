@@ -55,10 +55,12 @@ export function linkInfo(
   bypassToggles: LinkInfo['bypassToggles'],
   modelledLoss: { up: ModelledLossInfo | null; down: ModelledLossInfo | null } | null = null,
   emulatorWatch: EmulatorWatchInfo | null = null,
+  target: string | null = null,
 ): LinkInfo {
   return {
     emulator: 'longhaul-proxy',
     preset,
+    ...(target ? { target } : {}),
     settings: spec.settings ? { ...spec.settings } : null,
     chains: { up: spec.chains.up.map((c) => ({ ...c })), down: spec.chains.down.map((c) => ({ ...c })) },
     modelCeilingBitsPerSec: spec.settings ? modelCeilingBitsPerSec(spec.settings) : null,

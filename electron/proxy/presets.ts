@@ -19,7 +19,7 @@ export const LINK_PRESETS: readonly LinkPreset[] = [
   {
     name: 'satellite',
     label: 'Satellite 4 Mbit/s, 1.3 s RTT',
-    about: "the seed's hardware link simulator: 4 Mbit/s each way, 650 ms each way",
+    about: 'a long-delay satellite link: 4 Mbit/s and 650 ms each way',
     settings: { ...BASE, delayMs: 650, rateBitsPerSec: 4e6 },
   },
   {
@@ -31,7 +31,7 @@ export const LINK_PRESETS: readonly LinkPreset[] = [
   {
     name: 'transcontinental',
     label: 'Transcontinental 1 Gbit/s, 78 ms RTT',
-    about: "the record's path: 1 Gbit/s, 39 ms each way",
+    about: 'a 1 Gbit/s path across a continent: 39 ms each way',
     settings: { ...BASE, delayMs: 39, rateBitsPerSec: 1e9 },
   },
   {

@@ -5,7 +5,8 @@
  * column names, empty cell = unknown or not applicable (a window or an MSS
  * left to the OS), both throughput conventions: wall-clock aggregate
  * (`received_mbit_per_s`) and per-stream sum (`stream_sum_mbit_per_s`).
- * Columns: docs/sweeps.md.
+ * Columns: docs/sweeps.md. `cell`, `repeat` and `sequence` count from 1, as the
+ * Sweep screen and the HTML report number them (the sweep file's indices are 0-based).
  */
 import { stringify } from 'csv-stringify/sync';
 import type { SweepCellSettings, SweepCellSummary, SweepFile, SweepRunRecord, SweepStats } from '../contract/sweep.js';
@@ -72,9 +73,9 @@ function runRow(id: string, r: SweepRunRecord): SweepCsvRow {
   return {
     row_type: 'run',
     sweep_id: id,
-    cell: num(r.cell),
-    repeat: num(r.repeat),
-    sequence: num(r.sequence),
+    cell: num(r.cell + 1),
+    repeat: num(r.repeat + 1),
+    sequence: num(r.sequence + 1),
     status: r.status,
     ...settingsCells(r.settings),
     run_started_at: r.startedAt,
@@ -91,7 +92,7 @@ function cellRow(id: string, c: SweepCellSummary): SweepCsvRow {
   return {
     row_type: 'cell',
     sweep_id: id,
-    cell: num(c.cell),
+    cell: num(c.cell + 1),
     runs: num(c.runs),
     planned_runs: num(c.planned),
     ...settingsCells(c.settings),

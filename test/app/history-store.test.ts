@@ -76,6 +76,43 @@ describe('history store', () => {
     await assert.rejects(store.save({ ...fakeResult('x', '2026-01-01T00:00:00Z', 1), id: '../x' } as LonghaulResult), { code: 'LH_ERR_BAD_ARGUMENT' });
   });
 
+  it("lists a run stored by both ends on this PC once, and opens the controller's result of it", async () => {
+    const store = new HistoryStore(path.join(dir, 'loopback'));
+    const mine = fakeResult('1212121212121212', '2026-01-06T10:00:00.000Z', 700);
+    // The local responder's result of the same run: same id, its own clock, written by the other side.
+    const theirs: LonghaulResult = { ...mine, startedAt: '2026-01-06T10:00:00.004Z', writtenBy: 'responder', total: { ...mine.total, bytes: 690 } };
+    await store.save(mine);
+    await store.save(theirs);
+    const { entries } = await store.list();
+    assert.deepEqual(
+      entries.map((e) => [e.id, e.writtenBy]),
+      [['1212121212121212', 'controller']],
+    );
+    assert.equal((await store.load('1212121212121212')).writtenBy, 'controller');
+  });
+
+  it("names the real partner of an emulated run, not the proxy's local port", async () => {
+    const store = new HistoryStore(path.join(dir, 'emulated'));
+    const base = fakeResult('3434343434343434', '2026-01-07T10:00:00.000Z', 10);
+    const link = {
+      emulator: 'longhaul-proxy' as const,
+      preset: 'satellite',
+      settings: null,
+      chains: { up: [], down: [] },
+      modelCeilingBitsPerSec: null,
+      bypassToggles: [],
+      note: '',
+    };
+    await store.save({ ...base, responder: { ...base.responder, hostname: 'lab-7', address: '127.0.0.1:40123' }, link: { ...link, target: '10.0.0.5:5211' } });
+    const old = fakeResult('5656565656565656', '2026-01-08T10:00:00.000Z', 10);
+    await store.save({ ...old, responder: { ...old.responder, hostname: 'lab-8', address: '127.0.0.1:40999' }, link });
+    const { entries } = await store.list();
+    assert.deepEqual(
+      entries.map((e) => e.responder),
+      ['lab-8 (through the link emulator)', 'lab-7 (10.0.0.5:5211, through the link emulator)'],
+    );
+  });
+
   it('finds the folder: LONGHAUL_DATA_DIR, Electron userData, else XDG', () => {
     assert.equal(resultsDir({ LONGHAUL_DATA_DIR: '/data/lh' }, '/u'), '/data/lh');
     assert.equal(resultsDir({}, '/home/a/.config/Longhaul'), '/home/a/.config/Longhaul/results');

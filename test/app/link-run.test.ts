@@ -80,6 +80,7 @@ describe('app backend: a run through the link emulator', { timeout: 60_000 }, ()
 
     const link = e.result.link;
     assert.ok(link, 'the result records the link');
+    assert.equal(link.target, `127.0.0.1:${r.port}`, 'the partner behind the proxy (responder.address is the proxy)');
     assert.deepEqual(link.settings, settings);
     assert.equal(link.modelCeilingBitsPerSec, RATE * (1448 / 1514), 'the rate is on the wire: 66 header bytes per 1448-byte segment');
     assert.deepEqual(

@@ -28,6 +28,11 @@ describe('units', () => {
       ['100Mbps', 1e8],
       ['2.5gbit', 2.5e9],
       ['9600', 9600],
+      // The app's own notation (formatRate), typed back.
+      ['4 Mbit/s', 4e6],
+      ['1Gbit/s', 1e9],
+      ['56 kbit/s', 56e3],
+      ['9600 bit/s', 9600],
     ];
     for (const [s, v] of rates) assert.deepEqual(u.parseRate(s), { ok: true, value: v }, s);
     const durations: [string, number][] = [
@@ -43,6 +48,9 @@ describe('units', () => {
       assert.ok(r.ok && Math.abs(r.value - v) < 1e-12, s);
     }
     assert.deepEqual(u.parseDistance('4000km'), { ok: true, value: 4e6 });
+    assert.equal(u.parseSize('64K/s').ok, false, 'only rates take "/s"');
+    assert.equal(u.parseDuration('10s/s').ok, false);
+    assert.equal(u.parseRate('4 Mbyte/s').ok, false);
   });
 
   it('refuses with a message for a person, and the CLI names the flag', () => {

@@ -320,7 +320,9 @@ describe('browser mode, end to end', { skip: skip ?? false, timeout: 120_000 }, 
     assert.match(await page.getByTestId('what-if-lines').innerText(), /today, 1 stream[\s\S]*model about [\d.]+ [kMG]bit\/s/);
     await shot(page, '12-results-both-here-proxy');
     await page.getByRole('button', { name: 'History', exact: true }).first().click();
-    await page.getByTestId('history').locator('tbody tr').nth(2).waitFor(); // the controller's and the local responder's view, plus the first run
+    await page.getByTestId('history').locator('tbody tr').nth(1).waitFor();
+    // Both ends stored this run (the controller's and the local responder's result, one id): listed once.
+    assert.equal(await page.getByTestId('history').locator('tbody tr').count(), 2);
 
     // Overlay: this run (newest row) and the satellite run (last row), the first ticked by keyboard.
     const rows = page.getByTestId('history').locator('tbody tr');
@@ -330,7 +332,7 @@ describe('browser mode, end to end', { skip: skip ?? false, timeout: 120_000 }, 
       .focus();
     await page.keyboard.press('Space');
     await rows
-      .nth(2)
+      .nth(1)
       .getByRole('checkbox', { name: /^Compare the run of/ })
       .check();
     await page.getByRole('button', { name: 'Overlay the 2 selected runs' }).click();

@@ -75,5 +75,10 @@ describe('sweep file', () => {
     assert.equal(lines.filter((l) => l.startsWith('run,')).length, 2);
     assert.equal(lines.filter((l) => l.startsWith('cell,')).length, 6);
     assert.match(lines[2]!, /'=cmd\(\)/, 'a formula in a peer message is defused');
+    // Numbered from 1, as the Sweep screen and the HTML report number them: the first cell's second repeat.
+    const [header, , second] = lines.map((l) => l.split(','));
+    const col = (name: string): number => header!.indexOf(name);
+    assert.deepEqual([second![col('cell')], second![col('repeat')], second![col('sequence')]], ['1', '2', '2']);
+    assert.equal(lines.filter((l) => l.startsWith('cell,'))[0]!.split(',')[col('cell')], '1');
   });
 });

@@ -24,3 +24,18 @@ export function binaryTicks(max: number, count = 5): number[] {
   for (let v = 0; v <= top; v += step) out.push(v);
   return out;
 }
+
+/**
+ * A tick's label, its own digits only: `768 KiB`, `1 MiB`, `1.5 MiB`, `0 B` (formatBinaryBytes would write
+ * `768.0 KiB`, `1.00 MiB`). Short on purpose: a side axis of a narrow chart gets little width, and a longer
+ * label ran under the axis title at 1024 px.
+ */
+export function binaryTickLabel(bytes: number): string {
+  const units: [number, string][] = [
+    [1024 ** 3, 'GiB'],
+    [1024 ** 2, 'MiB'],
+    [1024, 'KiB'],
+  ];
+  const [size, name] = units.find(([u]) => Math.abs(bytes) >= u) ?? [1, 'B'];
+  return `${Number((bytes / size).toPrecision(4))} ${name}`;
+}

@@ -7,6 +7,7 @@
  */
 import type { LinkChoice, UiLinkPreset } from '../../../electron/contract/api.js';
 import type { LinkSettingsInfo } from '../../../electron/contract/result.js';
+import { parseWindow, sizeText } from './test-form.js';
 import { parseDuration, parseRate, type Parsed } from './units.js';
 
 export interface LinkForm {
@@ -60,10 +61,14 @@ export function rateText(bitsPerSec: number | null): string {
 
 /** The form holding a preset's numbers (the link kind is kept). */
 export function formFromPreset(p: UiLinkPreset, kind: LinkForm['kind']): LinkForm {
-  const s = p.settings;
+  return formFromSettings(p.settings, p.name, kind);
+}
+
+/** The form holding these settings (a preset's, or a stored run's), named after `preset`. */
+export function formFromSettings(s: LinkSettingsInfo, preset: string | null, kind: LinkForm['kind']): LinkForm {
   return {
     kind,
-    preset: p.name,
+    preset,
     rtt: `${short(2 * s.delayMs)}ms`,
     jitter: `${short(s.jitterMs)}ms`,
     rate: rateText(s.rateBitsPerSec),
@@ -71,6 +76,16 @@ export function formFromPreset(p: UiLinkPreset, kind: LinkForm['kind']): LinkFor
     mss: String(s.mssBytes),
     slowstart: s.slowstart,
   };
+}
+
+/**
+ * Choosing a preset gives a form that can go on: the preset's numbers, and the window its settings name, or
+ * the one typed when it is valid, else the OS default (a window left invalid would keep Next disabled
+ * with no field of the preset to blame).
+ */
+export function applyPreset(p: UiLinkPreset, kind: LinkForm['kind'], windowText: string): { link: LinkForm; window: string } {
+  const window = p.settings.windowBytes !== null ? sizeText(p.settings.windowBytes) : parseWindow(windowText).ok ? windowText : '';
+  return { link: formFromPreset(p, kind), window };
 }
 
 /** `1%` → 0.01, `0.001` → 0.001; 0 to 50 %. */

@@ -110,10 +110,10 @@ export function overlayRun(r: LonghaulResult, formatDate: (iso: string) => strin
 }
 
 /**
- * Toggle `id` in the selection of runs to compare, keeping at most `max`
- * (picking one more drops the earliest picked, so the newest choices win).
+ * Toggle `id` in the selection of runs to compare, at most `max` of them. One more than `max` is refused
+ * (null), never made room for by unticking another behind the user's back: the caller says why.
  */
-export function toggleCompare(selected: readonly string[], id: string, max = 2): string[] {
+export function toggleCompare(selected: readonly string[], id: string, max = 2): string[] | null {
   if (selected.includes(id)) return selected.filter((s) => s !== id);
-  return [...selected, id].slice(-max);
+  return selected.length >= max ? null : [...selected, id];
 }

@@ -6,7 +6,7 @@
 import type { Direction } from '../../../electron/contract/result.js';
 import type { UiRunParams } from '../../../electron/contract/api.js';
 import * as L from '../../../electron/contract/limits.js';
-import { parseDistance, parseDuration, parseRate, parseSize } from './units.js';
+import { groupDigits, parseDistance, parseDuration, parseRate, parseSize, type Parsed } from './units.js';
 
 export const LIMITS = {
   maxStreams: L.MAX_STREAMS,
@@ -53,6 +53,30 @@ export const DEFAULT_FORM: TestForm = {
 
 export type FormErrors = Partial<Record<keyof TestForm, string>>;
 
+/** Bytes as a user would type them: 65536 → "64K", 20971520 → "20M", 1000 → "1000". */
+export function sizeText(bytes: number): string {
+  for (const [unit, size] of [
+    ['G', 1024 ** 3],
+    ['M', 1024 ** 2],
+    ['K', 1024],
+  ] as const) {
+    if (bytes >= size && bytes % size === 0) return `${bytes / size}${unit}`;
+  }
+  return String(bytes);
+}
+
+/**
+ * The window per stream end as typed, one rule for the Link and Test screens: '' is the OS default (null);
+ * a number out of range says the range, with the largest window by name (never a bare "too large").
+ */
+export function parseWindow(text: string): Parsed | { ok: true; value: null } {
+  if (text.trim() === '') return { ok: true, value: null };
+  const w = parseSize(text);
+  const range = `between 1 byte and ${sizeText(LIMITS.maxWindowBytes)} (${groupDigits(LIMITS.maxWindowBytes)} bytes)`;
+  if (!w.ok) return w.error === 'too large' ? { ok: false, error: range } : w;
+  return w.value < 1 || w.value > LIMITS.maxWindowBytes ? { ok: false, error: range } : w;
+}
+
 export interface FormOutcome {
   params: UiRunParams | null;
   distanceMeters: number | null;
@@ -67,12 +91,9 @@ export function validateTestForm(f: TestForm): FormOutcome {
   if (!(streams >= 1 && streams <= LIMITS.maxStreams)) errors.streams = `a whole number from 1 to ${LIMITS.maxStreams}`;
 
   let windowBytes: number | null = null;
-  if (f.window.trim() !== '') {
-    const w = parseSize(f.window);
-    if (!w.ok) errors.window = w.error;
-    else if (w.value < 1 || w.value > LIMITS.maxWindowBytes) errors.window = 'between 1 byte and 1G';
-    else windowBytes = w.value;
-  }
+  const w = parseWindow(f.window);
+  if (!w.ok) errors.window = w.error;
+  else windowBytes = w.value;
   let mssBytes: number | null = null;
   if (f.mss.trim() !== '') {
     const m = /^\s*\d+\s*$/.test(f.mss) ? Number(f.mss) : NaN;

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { formatBinaryBytes } from '../../../electron/contract/units.js';
-import { binaryStep, binaryTicks, binaryTop } from '../../../renderer/src/lib/binary-ticks.js';
+import { binaryTickLabel, binaryStep, binaryTicks, binaryTop } from '../../../renderer/src/lib/binary-ticks.js';
 
 describe('binary axis ticks', () => {
   it('a 416 KiB cwnd: steps of 128 KiB up to 512 KiB, every label round', () => {
@@ -25,5 +25,11 @@ describe('binary axis ticks', () => {
   it('no data yet: one step of 1 B, not NaN', () => {
     assert.deepEqual(binaryTicks(0), [0, 1]);
     assert.deepEqual(binaryTicks(Number.NaN), [0, 1]);
+  });
+
+  it('labels ticks short, with their unit: the narrow panel has little room for the side axis', () => {
+    assert.deepEqual(binaryTicks(1000 * 1024).map(binaryTickLabel), ['0 B', '256 KiB', '512 KiB', '768 KiB', '1 MiB']);
+    assert.equal(binaryTickLabel(1.5 * 1024 ** 2), '1.5 MiB');
+    assert.equal(binaryTickLabel(2 * 1024 ** 3), '2 GiB');
   });
 });

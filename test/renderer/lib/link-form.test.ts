@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { uiLinkPresets } from '../../../electron/app/run-link.js';
 import { parseLinkSettings } from '../../../electron/proxy/link-settings.js';
-import { DEFAULT_LINK_FORM, formFromPreset, linkChoice, parseLoss, rateText, validateLinkForm } from '../../../renderer/src/lib/link-form.js';
+import { applyPreset, DEFAULT_LINK_FORM, formFromPreset, linkChoice, parseLoss, rateText, validateLinkForm } from '../../../renderer/src/lib/link-form.js';
+import { parseWindow } from '../../../renderer/src/lib/test-form.js';
 
 describe('link form', () => {
   it('round-trips every preset: form → settings equals the preset, and the host accepts them', () => {
@@ -35,5 +36,24 @@ describe('link form', () => {
     assert.deepEqual(parseLoss('0.01'), { ok: true, value: 0.01 });
     assert.equal(parseLoss('-1%').ok, false);
     assert.deepEqual([rateText(4e6), rateText(1e9), rateText(30e6), rateText(56e3)], ['4mbit', '1gbit', '30mbit', '56kbit']);
+  });
+});
+
+describe('link form: presets and typed rates', () => {
+  it("accepts the app's own rate notation: 4 Mbit/s, 1Gbit/s", () => {
+    assert.equal(validateLinkForm({ ...DEFAULT_LINK_FORM, kind: 'proxy', rate: '4 Mbit/s' }, null).rateBitsPerSec, 4e6);
+    assert.equal(validateLinkForm({ ...DEFAULT_LINK_FORM, kind: 'proxy', rate: '1Gbit/s' }, null).rateBitsPerSec, 1e9);
+  });
+
+  it('a preset gives a form that can go on: an invalid window becomes the OS default, a valid one stays', () => {
+    for (const p of uiLinkPresets()) {
+      for (const typed of ['99999999999999999999', '2G', 'fast', '']) {
+        const { link, window } = applyPreset(p, 'proxy', typed);
+        const w = parseWindow(window);
+        assert.ok(w.ok, `${p.name} after "${typed}": window "${window}"`);
+        assert.notEqual(linkChoice(link, w.value), null, p.name);
+      }
+      assert.equal(applyPreset(p, 'proxy', '64K').window, '64K');
+    }
   });
 });

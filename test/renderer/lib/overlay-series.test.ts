@@ -97,15 +97,15 @@ describe('overlay series', () => {
     assert.match(overlayRun(r).label, / · partial$/);
   });
 
-  it('keeps at most two runs selected, the newest choices winning', () => {
+  it('keeps at most two runs selected, and refuses a third rather than unticking one', () => {
     let s: string[] = [];
-    s = toggleCompare(s, 'a');
-    s = toggleCompare(s, 'b');
+    s = toggleCompare(s, 'a')!;
+    s = toggleCompare(s, 'b')!;
     assert.deepEqual(s, ['a', 'b']);
-    s = toggleCompare(s, 'c');
-    assert.deepEqual(s, ['b', 'c']);
-    s = toggleCompare(s, 'b');
-    assert.deepEqual(s, ['c']);
+    assert.equal(toggleCompare(s, 'c'), null);
+    s = toggleCompare(s, 'b')!;
+    assert.deepEqual(s, ['a']);
+    assert.deepEqual(toggleCompare(s, 'c'), ['a', 'c']);
   });
 });
 

@@ -56,7 +56,7 @@ describe('sweep view', () => {
     });
     assert.equal(rows[2]!.median, '–', 'a failed run is not a measurement');
     assert.equal(rows[2]!.runs, 0);
-    assert.equal(cellLabel(plan, view.cells[3]!.values), 'window 64.0 KiB · streams 4 streams');
+    assert.equal(cellLabel(plan, view.cells[3]!.values), 'window 64.0 KiB · 4 streams');
   });
 
   it('heads a sweep with where it ran and what it sweeps, in words', () => {

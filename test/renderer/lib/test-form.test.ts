@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { runParamsSchema } from '../../../electron/engine/params.js';
-import { DEFAULT_FORM, validateTestForm } from '../../../renderer/src/lib/test-form.js';
+import { DEFAULT_FORM, parseWindow, validateTestForm } from '../../../renderer/src/lib/test-form.js';
 
 describe('test form', () => {
   it('turns the defaults into parameters the engine accepts', () => {
@@ -47,5 +47,21 @@ describe('test form', () => {
       assert.equal(r.params, null, bad);
       assert.ok(r.errors.pathRate, bad);
     }
+  });
+});
+
+describe('test form: the window and typed rates', () => {
+  it('names the largest window instead of a bare "too large"', () => {
+    for (const typed of ['99999999999999999999', '2G', '0']) {
+      const r = parseWindow(typed);
+      assert.ok(!r.ok && r.error === 'between 1 byte and 1G (1,073,741,824 bytes)', `${typed}: ${JSON.stringify(r)}`);
+    }
+    assert.deepEqual(parseWindow(' '), { ok: true, value: null });
+    assert.deepEqual(parseWindow('1G'), { ok: true, value: 1024 ** 3 });
+  });
+
+  it("takes the path rate in the app's own notation", () => {
+    assert.equal(validateTestForm({ ...DEFAULT_FORM, pathRate: '1Gbit/s' }).pathRateBitsPerSec, 1e9);
+    assert.equal(validateTestForm({ ...DEFAULT_FORM, pathRate: '4 Mbit/s' }).pathRateBitsPerSec, 4e6);
   });
 });

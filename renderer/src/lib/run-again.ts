@@ -1,0 +1,51 @@
+/**
+ * "Run again" from History: a stored run's settings back into the wizard's
+ * forms: the Test form from `result.params`, the Link form from `result.link`,
+ * and the partner it ran against. Through the link emulator the controller
+ * dialled the local proxy, so the partner is the link record's `target`, not
+ * `responder.address` (results older than that field do not say it: null).
+ */
+import type { PartnerKind } from '../../../electron/contract/api.js';
+import type { LonghaulResult } from '../../../electron/contract/result.js';
+import { formFromSettings, rateText, type LinkForm } from './link-form.js';
+import { sizeText, type TestForm } from './test-form.js';
+
+export interface RunAgainChoices {
+  form: TestForm;
+  /** The Link form, or null to keep the one on screen (a direct run says nothing about the numbers there). */
+  link: LinkForm | null;
+  /** host:port to run against, or null when the result does not say (an emulated run stored before the link record named its target). */
+  partner: string | null;
+  partnerKind: PartnerKind;
+  /** Both ends were on this PC (the partner is 127.0.0.1): a new local responder is needed, its port will differ. */
+  loopback: boolean;
+}
+
+const LOOPBACK_HOST = /^(127\.\d+\.\d+\.\d+|\[?::1\]?|localhost)(:\d+)?$/i;
+
+/** The forms and partner that repeat `r`; `current` supplies what a result does not keep (the distance for bit·m/s). */
+export function runAgainChoices(r: LonghaulResult, current: TestForm): RunAgainChoices {
+  const p = r.params;
+  const form: TestForm = {
+    streams: String(p.streams),
+    window: p.windowBytes === null ? '' : sizeText(p.windowBytes),
+    mss: p.mssBytes === null || p.mssBytes === undefined ? '' : String(p.mssBytes),
+    buffer: sizeText(p.bufferBytes),
+    limitBy: p.bytes !== null ? 'bytes' : 'seconds',
+    seconds: p.seconds !== null ? String(p.seconds) : current.seconds,
+    bytes: p.bytes !== null ? sizeText(p.bytes) : current.bytes,
+    direction: p.direction,
+    interval: String(p.intervalSeconds),
+    distance: current.distance,
+    pathRate: r.pathRate ? rateText(r.pathRate.bitsPerSecond) : '',
+  };
+  const link = r.link?.settings ? formFromSettings(r.link.settings, r.link.preset, 'proxy') : null;
+  const partner = r.link ? (r.link.target ?? null) : r.responder.address;
+  return {
+    form,
+    link,
+    partner,
+    partnerKind: /^iperf3\b/.test(r.responder.software) ? 'iperf3' : 'longhaul',
+    loopback: partner !== null && LOOPBACK_HOST.test(partner),
+  };
+}

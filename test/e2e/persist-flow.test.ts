@@ -1,0 +1,81 @@
+/**
+ * The wizard's choices survive a reload (localStorage, per PC), and History's
+ * "Run again" puts a stored run's settings back into the forms: `longhaul ui`
+ * and Chromium, "Both on this PC" direct for a 2-second run.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { browserMissing, shot, uiSession } from './browser.js';
+
+const skip = browserMissing();
+
+describe('choices that survive', { skip: skip ?? false, timeout: 90_000 }, () => {
+  const session = uiSession('longhaul-persist-');
+
+  it('keeps the partner, the link and the test settings across a reload', async () => {
+    const { page, url } = session();
+    await page.goto(url);
+    await page.getByTestId('hostname').waitFor();
+    await page.getByRole('button', { name: /Run a test from this PC/ }).click();
+    await page.getByLabel('Partner address').fill('192.0.2.7:6000');
+    // At once, inside the write delay: leaving the page stores what is pending.
+    await page.goto(new URL('/', url).href);
+    await page.getByTestId('hostname').waitFor();
+    await page.getByRole('button', { name: /Run a test from this PC/ }).click();
+    assert.equal(await page.getByLabel('Partner address').inputValue(), '192.0.2.7:6000');
+
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    await page.getByRole('button', { name: /Both on this PC/ }).click();
+    await page.getByLabel('Through the local delay proxy').check();
+    await page.getByLabel('Round-trip time').fill('80ms');
+    await page.getByRole('button', { name: 'Next: the test' }).click();
+    await page.getByLabel('Parallel streams').fill('3');
+    await page.getByLabel('Sample interval').fill('0.5');
+    // Past the 300 ms write delay, then a reload: the forms come back, the loopback port does not replace the partner.
+    await page.waitForTimeout(600);
+    await page.reload();
+    await page.getByTestId('hostname').waitFor();
+    await page.getByRole('button', { name: /Run a test from this PC/ }).click();
+    assert.equal(await page.getByLabel('Partner address').inputValue(), '192.0.2.7:6000', 'the real partner, not the loopback responder');
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    await page.getByRole('button', { name: /Both on this PC/ }).click();
+    assert.equal(await page.getByLabel('Through the local delay proxy').isChecked(), true);
+    assert.equal(await page.getByLabel('Round-trip time').inputValue(), '80ms');
+    await page.getByRole('button', { name: 'Next: the test' }).click();
+    assert.equal(await page.getByLabel('Parallel streams').inputValue(), '3');
+    assert.equal(await page.getByLabel('Sample interval').inputValue(), '0.5');
+    // A corrupt stored value is ignored: the app starts with its defaults (written after the page's own pending write).
+    await page.waitForTimeout(600);
+    await page.evaluate(`localStorage.setItem('longhaul.wizard/1', '{"schema":"longhaul.wizard/1","form":')`);
+    await page.reload();
+    await page.getByTestId('hostname').waitFor();
+    await page.getByRole('button', { name: /Run a test from this PC/ }).click();
+    assert.equal(await page.getByLabel('Partner address').inputValue(), '');
+  });
+
+  it('runs a stored run again: its settings in the forms, on the Test step', async () => {
+    const { page } = session();
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    await page.getByRole('button', { name: /Both on this PC/ }).click();
+    await page.getByLabel('Direct, over the network as it is').check();
+    await page.getByRole('button', { name: 'Next: the test' }).click();
+    await page.getByLabel('Parallel streams').fill('2');
+    await page.getByLabel('Buffer per write/read').fill('64K');
+    await page.getByLabel('Duration', { exact: true }).fill('2');
+    await page.getByRole('button', { name: 'Start the test' }).click();
+    await page.getByRole('heading', { name: /^Results/ }).waitFor({ timeout: 30_000 });
+    // Other settings on the forms, then History: the run is listed once (both ends stored it here).
+    await page.getByRole('navigation').getByRole('button', { name: 'History', exact: true }).click();
+    const rows = page.getByTestId('history').locator('tbody tr');
+    await rows.first().waitFor();
+    assert.equal(await rows.count(), 1, 'a loopback run is one row');
+    await shot(page, 'persist-history-run-again');
+    await rows.first().getByRole('button', { name: 'Run again' }).click();
+    await page.getByRole('heading', { name: 'The test', exact: true }).waitFor();
+    assert.equal(await page.getByLabel('Parallel streams').inputValue(), '2');
+    assert.equal(await page.getByLabel('Buffer per write/read').inputValue(), '64K');
+    assert.equal(await page.getByLabel('Duration', { exact: true }).inputValue(), '2');
+    assert.match(await page.locator('main').innerText(), /Partner: 127\.0\.0\.1:\d+ · link: direct/);
+    await shot(page, 'persist-run-again-test');
+  });
+});
