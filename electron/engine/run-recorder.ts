@@ -9,6 +9,7 @@
  * holds no more than the first and last ticks and a coarser middle.
  */
 import type {
+  CpuUse,
   EndView,
   ErrorInfo,
   LinkInfo,
@@ -63,6 +64,8 @@ export class RunRecorder {
   private readonly pending: Record<Side, Map<number, SideSample>> = { controller: new Map(), responder: new Map() };
   private readonly ends: Record<Side, StreamEnd[] | null> = { controller: null, responder: null };
   private readonly errors: ErrorInfo[] = [];
+  /** Each side's CPU over the transfer (undefined: not reported yet; null: it sent none). */
+  private readonly cpu: Record<Side, CpuUse | null | undefined> = { controller: undefined, responder: undefined };
   private partialReason: string | null = null;
   private readonly grouping: Grouping;
   private readonly intervals: ThinnedSeries<IntervalResult>;
@@ -124,6 +127,11 @@ export class RunRecorder {
     this.ends[side] = ends;
   }
 
+  /** A side's CPU over the transfer: ours from the data plane, the peer's from its results (null: none sent). */
+  setCpu(side: Side, cpu: CpuUse | null | undefined): void {
+    this.cpu[side] = cpu ?? null;
+  }
+
   endsOf(side: Side): StreamEnd[] {
     return this.ends[side] ?? [];
   }
@@ -181,6 +189,7 @@ export class RunRecorder {
       partialReason: this.partialReason,
       errors: this.errors,
       ...(this.meta.link ? { link: this.meta.link() } : {}),
+      ...(this.cpu.controller || this.cpu.responder ? { cpu: { controller: this.cpu.controller ?? null, responder: this.cpu.responder ?? null } } : {}),
       ...(this.meta.pathRateBitsPerSec ? { pathRate: { bitsPerSecond: this.meta.pathRateBitsPerSec, source: 'given' as const } } : {}),
     };
     attachTcpFields(result, (side, id) => this.tcp.get(`${side}:${id}`)?.series.values() ?? [], this.ends, this.advertised ?? []);
