@@ -7,7 +7,7 @@
  * figures a verdict can only blame the path.
  */
 import os from 'node:os';
-import type { CpuUse, DataThreadCpu } from '../contract/result.js';
+import type { CpuUse, DataThreadCpu, LonghaulResult, Side, UnavailableField } from '../contract/result.js';
 
 /** One native loop thread's CPU over the streams it served (the share of one core is the engine's to compute). */
 export type ThreadSeconds = Omit<DataThreadCpu, 'shareOfOneCore'>;
@@ -81,4 +81,29 @@ export function cpuUse(
     shareOfPc: shareOfOneCore / cores,
     threads: threads ? threads.map((t) => ({ ...t, shareOfOneCore: wallSeconds > 0 ? t.cpuSeconds / wallSeconds : 0 })) : null,
   };
+}
+
+/**
+ * Why a side's CPU figures, or its data threads', are missing from `result.cpu`, in words for
+ * `result.unavailable`: the peer sent none, Node's loop moved the bytes (no thread of its own),
+ * or the OS did not give a native thread's CPU time.
+ */
+export function cpuUnavailable(result: LonghaulResult): UnavailableField[] {
+  const cpu = result.cpu;
+  if (!cpu) return [];
+  const out: UnavailableField[] = [];
+  for (const side of ['controller', 'responder'] as Side[]) {
+    const c = cpu[side];
+    if (!c) {
+      out.push({ side, field: 'cpu', reason: 'this end sent no CPU figures (an older Longhaul, or an iperf3 end that measured none)' });
+      continue;
+    }
+    if (c.threads !== null || c.coresKnown === false) continue;
+    const ios = result.streams.flatMap((s) => [s.send, s.receive]).flatMap((v) => (v && v.side === side && v.io ? [v.io] : []));
+    const reason = ios.includes('native')
+      ? "this OS did not give the native data threads' CPU time"
+      : "Node's own loop moved this end's bytes: there is no data thread of its own to measure";
+    out.push({ side, field: 'cpu.threads', reason });
+  }
+  return out;
 }

@@ -32,6 +32,7 @@ import type { PlannedStream } from './params.js';
 import { adviseResult } from '../analysis/advice/advise.js';
 import type { LocalSettings } from './local-settings.js';
 import { attachTcpFields } from './tcp-results.js';
+import { cpuUnavailable } from './cpu-use.js';
 import { ThinnedSeries, type Grouping } from './thinned-series.js';
 
 /** Ticks one side may run ahead of the other before its intervals are built without the other's sample (a peer gone quiet). */
@@ -193,6 +194,7 @@ export class RunRecorder {
       ...(this.meta.pathRateBitsPerSec ? { pathRate: { bitsPerSecond: this.meta.pathRateBitsPerSec, source: 'given' as const } } : {}),
     };
     attachTcpFields(result, (side, id) => this.tcp.get(`${side}:${id}`)?.series.values() ?? [], this.ends, this.advertised ?? []);
+    result.unavailable = [...(result.unavailable ?? []), ...cpuUnavailable(result)];
     result.detail = detailInfo(this.grouping, this.intervals.recentFromIndex);
     result.advice = adviseResult(result, this.meta.localSettings?.() ?? {});
     return result;

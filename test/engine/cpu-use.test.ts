@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { cpuUse, ProcessCpuClock, threadsOf } from '../../electron/engine/cpu-use.js';
+import { cpuUnavailable, cpuUse, ProcessCpuClock, threadsOf } from '../../electron/engine/cpu-use.js';
 import { peerCpu } from '../../electron/engine/iperf3-ends.js';
 import { readResults, resultsDocument } from '../../electron/iperf3/results-document.js';
 import { parseMessage } from '../../electron/protocol/messages.js';
@@ -70,6 +70,31 @@ describe('CPU per side and per data thread', () => {
     assert.deepEqual(m.type === 'results' ? m.cpu : null, cpu);
     assert.throws(() => parseMessage({ type: 'results', streams: [], partial: false, reason: null, cpu: { ...cpu, cores: 0 } }), /cpu\.cores/);
     assert.throws(() => parseMessage({ type: 'results', streams: [], partial: false, reason: null, cpu: { ...cpu, userSeconds: -1 } }), /cpu\.userSeconds/);
+  });
+});
+
+describe('CPU figures that are missing say why', () => {
+  it('no figures from the peer; no thread where Node moved the bytes; no thread time from the OS', () => {
+    const r = makeResult({ streams: [{ bytes: 1e9, seconds: 1, completions: 10 }] });
+    assert.deepEqual(cpuUnavailable(r), [], 'older results: nothing to say');
+    r.streams[0]!.send!.io = 'node';
+    r.streams[0]!.receive!.io = 'native';
+    r.cpu = { controller: cpuUse([], 1, null, 2), responder: cpuUse([], 1, null, 2) };
+    const why = cpuUnavailable(r);
+    assert.deepEqual(
+      why.map((u) => [u.side, u.field]),
+      [
+        ['controller', 'cpu.threads'],
+        ['responder', 'cpu.threads'],
+      ],
+    );
+    assert.match(why[0]!.reason, /Node's own loop moved/);
+    assert.match(why[1]!.reason, /this OS did not give/);
+    r.cpu = { controller: cpuUse([], 1, [{ kind: 'sender', streams: [0], cpuSeconds: 0.5 }], 2), responder: null };
+    assert.deepEqual(
+      cpuUnavailable(r).map((u) => [u.side, u.field]),
+      [['responder', 'cpu']],
+    );
   });
 });
 
