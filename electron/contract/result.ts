@@ -339,7 +339,7 @@ export interface DataThreadCpu {
   kind: 'sender' | 'receiver';
   /** The stream ids this thread served. */
   streams: number[];
-  /** User + system CPU time of the thread over the transfer, seconds (Linux RUSAGE_THREAD, Windows GetThreadTimes). */
+  /** User + system CPU time of the thread over the transfer, seconds (Linux CLOCK_THREAD_CPUTIME_ID, Windows GetThreadTimes, macOS thread_info). */
   cpuSeconds: number;
   /** cpuSeconds ÷ the transfer's wall-clock seconds: 1 = one core kept fully busy. */
   shareOfOneCore: number;

@@ -27,7 +27,7 @@ export interface ThreadCpuReading {
   endNs: number;
 }
 
-/** The CPU this process has used since `start()`, and the wall time (both from the same moment). */
+/** The CPU this process has used, and the wall time, since the clock was made (both from the same moment). */
 export class ProcessCpuClock {
   private readonly cpu0 = process.cpuUsage();
   private readonly wall0 = process.hrtime.bigint();
