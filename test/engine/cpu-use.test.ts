@@ -10,6 +10,7 @@ import { peerCpu } from '../../electron/engine/iperf3-ends.js';
 import { readResults, resultsDocument } from '../../electron/iperf3/results-document.js';
 import { parseMessage } from '../../electron/protocol/messages.js';
 import { formatCpuLines } from '../../electron/report/cpu-lines.js';
+import { parseResult } from '../../electron/report/result-file.js';
 import { makeResult } from '../helpers/result-fixtures.js';
 
 describe('CPU per side and per data thread', () => {
@@ -124,6 +125,11 @@ describe('the CPU line of the console report', () => {
       controller: cpuUse([{ userSeconds: 0.1, systemSeconds: 0.9 }], 2, [{ kind: 'sender', streams: [0], cpuSeconds: 0.8 }], 4),
       responder: null,
     };
+    assert.equal(parseResult(JSON.parse(JSON.stringify(r)), 'r.json').cpu?.controller?.cores, 4, 'a saved result reads back with its CPU');
+    assert.throws(
+      () => parseResult({ ...r, cpu: { controller: { ...r.cpu!.controller, threads: 'x' }, responder: null } }, 'r.json'),
+      /cpu\.controller\.threads/,
+    );
     assert.deepEqual(formatCpuLines(r), [
       'CPU Utilization: local/sender 50.0% (5.0%u/45.0%s), remote/receiver unknown (the peer sent no CPU figures) (percent of one core, as iperf3 counts)',
       "  controller: 12.5% of the PC's 4 cores; data threads: sender thread (stream 0) 40.0% of one core",
