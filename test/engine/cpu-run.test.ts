@@ -22,6 +22,8 @@ interface Measured {
   result: LonghaulResult;
   /** The kernel's CPU seconds for each process tree from the first interval line to the end. */
   kernel: { controller: number; responder: number };
+  /** CFS periods in which the quota held the responder back (0 without a quota, or when it never asked for more). */
+  throttledPeriods: number;
 }
 
 /** One run; the responder (and the data workers it forks) optionally held to `quota` of one core. */
@@ -51,7 +53,8 @@ async function measuredRun(tag: string, quota: number | null): Promise<Measured>
     assert.equal(r.code, 0, `longhaul run: ${r.stderr}`);
     await listen.done;
     const kernel = { controller: cAcct.usageSeconds() - at.controller, responder: rAcct.usageSeconds() - at.responder };
-    return { result: JSON.parse(await readFile(jsonFile, 'utf8')) as LonghaulResult, kernel };
+    const throttledPeriods = groups.find((g) => g.controller === 'cpu')?.throttledPeriods() ?? 0;
+    return { result: JSON.parse(await readFile(jsonFile, 'utf8')) as LonghaulResult, kernel, throttledPeriods };
   } finally {
     listen.child.kill('SIGKILL');
     await rm(jsonFile, { force: true });
@@ -67,7 +70,7 @@ function summary(m: Measured): string {
       ? `${c.shareOfOneCore.toFixed(3)} of one core (threads ${c.threads?.map((t) => `${t.kind} ${t.shareOfOneCore.toFixed(3)}`).join(', ') ?? 'none'})`
       : 'none';
   const k = m.kernel;
-  return `controller ${side(m.result.cpu?.controller)}, responder ${side(m.result.cpu?.responder)}; kernel (last ~2.5 s): controller ${k.controller.toFixed(3)} s, responder ${k.responder.toFixed(3)} s`;
+  return `controller ${side(m.result.cpu?.controller)}, responder ${side(m.result.cpu?.responder)}; kernel (last ~2.5 s): controller ${k.controller.toFixed(3)} s, responder ${k.responder.toFixed(3)} s; quota throttled ${m.throttledPeriods} periods`;
 }
 
 function cpuSeconds(c: CpuUse): number {
