@@ -339,7 +339,7 @@ export interface DataThreadCpu {
   kind: 'sender' | 'receiver';
   /** The stream ids this thread served. */
   streams: number[];
-  /** User + system CPU time of the thread over the transfer, seconds (Linux RUSAGE_THREAD, Windows GetThreadTimes). */
+  /** User + system CPU time of the thread over the transfer, seconds (Linux CLOCK_THREAD_CPUTIME_ID, Windows GetThreadTimes, macOS thread_info). */
   cpuSeconds: number;
   /** cpuSeconds ÷ the transfer's wall-clock seconds: 1 = one core kept fully busy. */
   shareOfOneCore: number;
@@ -356,8 +356,16 @@ export interface CpuUse {
   cores: number;
   /** (user + system) ÷ wall: 1 = one core fully busy. */
   shareOfOneCore: number;
-  /** shareOfOneCore ÷ cores: 1 = the whole PC busy (iperf3's `cpu_util_total` convention, as a fraction). */
+  /**
+   * shareOfOneCore ÷ cores: 1 = the whole PC busy. (iperf3's `cpu_util_total` is shareOfOneCore in
+   * percent: its cpu_util() divides the process's CPU time by the wall time, not by the cores.)
+   */
   shareOfPc: number;
+  /**
+   * false when the end did not say how many cores it has (an iperf3 end: its results carry only
+   * percentages): `cores` is then 1 and `shareOfPc` equals `shareOfOneCore`. Absent: counted.
+   */
+  coresKnown?: false;
   /** Each native data thread's share; null where the Node path moved the bytes (no thread of its own) or the OS does not say. */
   threads: DataThreadCpu[] | null;
 }

@@ -196,6 +196,7 @@ export class ControllerRun extends EventEmitter<RunEvents> {
       case 'results':
         this.recorder.setEnds('responder', m.streams);
         this.recorder.setPeerSettings('responder', m.settings);
+        this.recorder.setCpu('responder', m.cpu);
         if (m.partial && m.reason) this.recorder.markPartial(`responder: ${m.reason}`);
         return this.maybeSendResults();
       case 'done':
@@ -256,6 +257,7 @@ export class ControllerRun extends EventEmitter<RunEvents> {
     });
     plane.on('done', (ends) => {
       this.recorder.setEnds('controller', ends);
+      this.recorder.setCpu('controller', plane.cpu);
       // Our streams are over (sent all, or received the peer's FIN on all): the run is complete.
       this.sendStop('complete', null);
       this.lifecycle.advance('ended');
@@ -334,6 +336,7 @@ export class ControllerRun extends EventEmitter<RunEvents> {
       partial: reason !== null,
       reason,
       ...settingsForPartner(this.partnerCapabilities, this.settings.value),
+      ...(this.plane?.cpu ? { cpu: this.plane.cpu } : {}),
     });
   }
 

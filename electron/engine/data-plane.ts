@@ -8,7 +8,8 @@ import net from 'node:net';
 import { EventEmitter } from 'node:events';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import type { TcpSample } from '../contract/result.js';
+import type { CpuUse, TcpSample } from '../contract/result.js';
+import { cpuUse, ProcessCpuClock, type WorkerCpu } from './cpu-use.js';
 import type { AppliedWindow } from '../native/advertised-window.js';
 import type { MssSetup } from '../native/mss-setup.js';
 import { LonghaulError } from '../util/errors.js';
@@ -41,6 +42,8 @@ interface WorkerSlot {
   /** The worker sent its final sample: all its streams have ended. */
   final: boolean;
   done: StreamEnd[] | null;
+  /** The worker's CPU over the transfer, from its `done` (null: it never started, or died first). */
+  cpu: WorkerCpu | null;
   exited: boolean;
 }
 
@@ -99,6 +102,9 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
   private finalEmitted = false;
   private destroyed = false;
   private readonly keepWorkers: boolean;
+  /** This process's CPU from the start; the side's CPU use once every worker has reported. */
+  private cpuClock: ProcessCpuClock | null = null;
+  private cpuTotal: CpuUse | null = null;
 
   constructor(opts: DataPlaneOptions) {
     super();
@@ -128,7 +134,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
 
   private spawn(role: WorkerRole, params: RunParams, listener: Pick<DataPlaneOptions, 'listenerWindow' | 'listenerMss'>, streams: number): WorkerSlot {
     const child = fork(WORKER_SCRIPT, [], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    const slot: WorkerSlot = { child, role, streamIds: [], lastIndex: 0, lastT: 0, final: false, done: null, exited: false };
+    const slot: WorkerSlot = { child, role, streamIds: [], lastIndex: 0, lastT: 0, final: false, done: null, cpu: null, exited: false };
     child.on('message', (m: FromWorker) => this.onWorkerMessage(slot, m));
     child.on('exit', (code, signal) => this.onWorkerExit(slot, code, signal));
     child.on('error', () => undefined); // 'exit' follows and reports
@@ -226,6 +232,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
   }
 
   start(startNs: bigint): void {
+    this.cpuClock ??= new ProcessCpuClock();
     for (const slot of this.slots) this.tell(slot, { type: 'start', startNs: startNs.toString() });
   }
 
@@ -275,6 +282,23 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
     });
   }
 
+  /**
+   * This side's CPU over the transfer (this process and its workers, from the start to the last
+   * stream's end), once every stream has ended; null before that or when the run never started.
+   */
+  get cpu(): CpuUse | null {
+    return this.cpuTotal;
+  }
+
+  private measureCpu(): CpuUse | null {
+    if (!this.cpuClock) return null;
+    const mine = this.cpuClock.elapsed();
+    const workers = this.slots.flatMap((s) => (s.cpu ? [s.cpu] : []));
+    // A worker whose streams ran on Node's loop has no threads of its own: the side's threads are the native ones.
+    const threads = workers.flatMap((w) => w.threads ?? []);
+    return cpuUse([mine, ...workers], mine.wallSeconds, threads.length ? threads : null);
+  }
+
   /** Kill every worker. Safe to call twice. */
   destroy(): void {
     if (this.destroyed) return;
@@ -316,6 +340,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
         return;
       case 'done':
         slot.done = m.streams;
+        slot.cpu = m.cpu ?? null;
         this.emitReadySamples();
         this.maybeFinish();
         return;
@@ -371,6 +396,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
   private maybeFinish(): void {
     if (this.finished || this.slots.some((s) => !s.done)) return;
     this.finished = true;
+    this.cpuTotal = this.measureCpu();
     const ends = this.slots.flatMap((s) => s.done ?? []).sort((a, b) => a.id - b.id);
     this.emit('done', ends);
     // Workers have reported everything; let them go.

@@ -20,7 +20,7 @@ import { SOFTWARE } from '../util/version.js';
 import type { RunEvents } from './controller.js';
 import { DataPlane, type SideSample } from './data-plane.js';
 import { Iperf3Control, readStateWhileMoving, unexpectedState } from './iperf3-control.js';
-import { localResults, peerEnds } from './iperf3-ends.js';
+import { localResults, peerCpu, peerEnds } from './iperf3-ends.js';
 import { planStreams, runParamsSchema, type RunParams } from './params.js';
 import { STOP_GRACE_MS, windowInfo } from './run-common.js';
 import { RunRecorder } from './run-recorder.js';
@@ -162,11 +162,14 @@ export class Iperf3ClientRun extends EventEmitter<RunEvents> {
         localResults(this.plan, mine, this.recorder.latest('controller')?.tcp),
         this.plan.some((s) => s.sender === 'controller'),
         null,
+        plane.cpu,
       ),
       MAX_CLIENT_RESULTS_JSON_BYTES,
     );
     const peer = readResults(await c.readJson(MAX_SERVER_RESULTS_JSON_BYTES, this.stepMs, 'results'), this.plan.length);
     this.recorder.setEnds('responder', peerEnds(this.plan, 'responder', peer));
+    this.recorder.setCpu('controller', plane.cpu);
+    this.recorder.setCpu('responder', plane.cpu ? peerCpu(peer, plane.cpu.wallSeconds) : null);
     this.recorder.withResponder({ hostname: host, address: `${host}:${port}`, software: `iperf3 ${peer.serverVersion ?? '(version not reported)'}` });
     await this.expectState(c, IPERF3_STATE.DISPLAY_RESULTS, this.stepMs);
     c.writeState(IPERF3_STATE.IPERF_DONE);

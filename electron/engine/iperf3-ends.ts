@@ -3,11 +3,34 @@
  * by the iperf3 client and server: the peer's per-stream totals become its side's
  * `StreamEnd`s in the recorder, and this side's ends become the document we send.
  */
-import type { TcpSample } from '../contract/result.js';
+import type { CpuUse, TcpSample } from '../contract/result.js';
 import type { LocalStreamResult, PeerResults } from '../iperf3/results-document.js';
 import { iperfStreamId } from '../iperf3/states.js';
 import type { StreamEnd } from '../protocol/messages.js';
 import type { PlannedStream, StreamSender } from './params.js';
+
+/**
+ * The peer's CPU as its results state it (iperf3's percent of one core, over `wallSeconds`: the
+ * test as this side timed it). iperf3 does not say how many cores it has nor what its threads
+ * used: `coresKnown: false`, no threads. Null when it sent all zeros (it measured nothing: older
+ * Longhaul, or an iperf3 that could not read its CPU).
+ */
+export function peerCpu(results: PeerResults, wallSeconds: number): CpuUse | null {
+  const { totalPercent, userPercent, systemPercent } = results.cpu;
+  const ok = (x: number): boolean => Number.isFinite(x) && x >= 0 && x <= 1e6;
+  if (!ok(totalPercent) || !ok(userPercent) || !ok(systemPercent) || totalPercent + userPercent + systemPercent === 0) return null;
+  const share = totalPercent / 100;
+  return {
+    userSeconds: (userPercent / 100) * wallSeconds,
+    systemSeconds: (systemPercent / 100) * wallSeconds,
+    wallSeconds,
+    cores: 1,
+    coresKnown: false,
+    shareOfOneCore: share,
+    shareOfPc: share,
+    threads: null,
+  };
+}
 
 /**
  * The peer's streams as `StreamEnd`s. iperf3 counts no read or write calls: `completions`

@@ -20,7 +20,7 @@ import { SOFTWARE } from '../util/version.js';
 import { rawHandle } from './connection-sorter.js';
 import { DataPlane, type SideSample } from './data-plane.js';
 import { Iperf3Control, readStateWhileMoving, unexpectedState } from './iperf3-control.js';
-import { localResults, peerEnds } from './iperf3-ends.js';
+import { localResults, peerCpu, peerEnds } from './iperf3-ends.js';
 import type { StreamEnd } from '../protocol/messages.js';
 import { planStreams, type PlannedStream, type RunParams } from './params.js';
 import { STOP_GRACE_MS, windowInfo } from './run-common.js';
@@ -172,10 +172,12 @@ export class Iperf3ServerSession extends EventEmitter<Iperf3SessionEvents> {
     const targets = new Map(clientEnds.filter((e) => e.role === 'send').map((e) => [e.id, e.bytes]));
     plane.stop(STOP_GRACE_MS, targets, 'receive');
     const mine = await this.planeEnds(done, t.results + STOP_GRACE_MS);
+    recorder.setCpu('responder', plane.cpu);
+    recorder.setCpu('controller', plane.cpu ? peerCpu(peer, plane.cpu.wallSeconds) : null);
     const tcp = recorder.latest('responder')?.tcp;
     const sending = this.plan.some((p) => p.sender === 'responder');
     const text = ask.getServerOutput ? this.outputText(mine.reduce((a, e) => a + (e.role === 'receive' ? e.bytes : 0), 0)) : null;
-    c.writeJson(resultsDocument(localResults(this.plan, mine, tcp), sending, text), MAX_SERVER_RESULTS_JSON_BYTES);
+    c.writeJson(resultsDocument(localResults(this.plan, mine, tcp), sending, text, plane.cpu), MAX_SERVER_RESULTS_JSON_BYTES);
     c.writeState(IPERF3_STATE.DISPLAY_RESULTS);
     this.emit('phase', 'done');
     try {

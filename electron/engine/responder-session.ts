@@ -282,6 +282,7 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
     });
     this.plane.on('done', (ends) => {
       this.recorder?.setEnds('responder', ends);
+      this.recorder?.setCpu('responder', this.plane?.cpu);
       if (this.lifecycle.ownEnds()) this.sendResults();
     });
     this.channel.send({ type: 'params-ok', ...(this.ownedListener ? { dataPort: this.ownedListener.port } : {}) });
@@ -349,6 +350,7 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
       partial: reason !== null,
       reason,
       ...settingsForPartner(this.peerHello?.capabilities, this.settings?.value ?? null),
+      ...(this.plane?.cpu ? { cpu: this.plane.cpu } : {}),
     });
     this.channel.setTimeout('results', this.opts.timeoutsMs?.results ?? DEFAULT_STATE_TIMEOUTS_MS.results);
   }
@@ -356,6 +358,7 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
   private onResults(m: MessageOf<'results'>): void {
     this.recorder?.setEnds('controller', m.streams);
     this.recorder?.setPeerSettings('controller', m.settings);
+    this.recorder?.setCpu('controller', m.cpu);
     if (m.partial && m.reason) this.recorder?.markPartial(m.reason);
     this.channel.enter('done');
     this.channel.send({ type: 'done' });

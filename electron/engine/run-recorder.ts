@@ -9,6 +9,7 @@
  * holds no more than the first and last ticks and a coarser middle.
  */
 import type {
+  CpuUse,
   EndView,
   ErrorInfo,
   LinkInfo,
@@ -31,6 +32,7 @@ import type { PlannedStream } from './params.js';
 import { adviseResult } from '../analysis/advice/advise.js';
 import type { LocalSettings } from './local-settings.js';
 import { attachTcpFields } from './tcp-results.js';
+import { cpuUnavailable } from './cpu-use.js';
 import { ThinnedSeries, type Grouping } from './thinned-series.js';
 
 /** Ticks one side may run ahead of the other before its intervals are built without the other's sample (a peer gone quiet). */
@@ -63,6 +65,8 @@ export class RunRecorder {
   private readonly pending: Record<Side, Map<number, SideSample>> = { controller: new Map(), responder: new Map() };
   private readonly ends: Record<Side, StreamEnd[] | null> = { controller: null, responder: null };
   private readonly errors: ErrorInfo[] = [];
+  /** Each side's CPU over the transfer (undefined: not reported yet; null: it sent none). */
+  private readonly cpu: Record<Side, CpuUse | null | undefined> = { controller: undefined, responder: undefined };
   private partialReason: string | null = null;
   private readonly grouping: Grouping;
   private readonly intervals: ThinnedSeries<IntervalResult>;
@@ -124,6 +128,11 @@ export class RunRecorder {
     this.ends[side] = ends;
   }
 
+  /** A side's CPU over the transfer: ours from the data plane, the peer's from its results (null: none sent). */
+  setCpu(side: Side, cpu: CpuUse | null | undefined): void {
+    this.cpu[side] = cpu ?? null;
+  }
+
   endsOf(side: Side): StreamEnd[] {
     return this.ends[side] ?? [];
   }
@@ -181,9 +190,11 @@ export class RunRecorder {
       partialReason: this.partialReason,
       errors: this.errors,
       ...(this.meta.link ? { link: this.meta.link() } : {}),
+      ...(this.cpu.controller || this.cpu.responder ? { cpu: { controller: this.cpu.controller ?? null, responder: this.cpu.responder ?? null } } : {}),
       ...(this.meta.pathRateBitsPerSec ? { pathRate: { bitsPerSecond: this.meta.pathRateBitsPerSec, source: 'given' as const } } : {}),
     };
     attachTcpFields(result, (side, id) => this.tcp.get(`${side}:${id}`)?.series.values() ?? [], this.ends, this.advertised ?? []);
+    result.unavailable = [...(result.unavailable ?? []), ...cpuUnavailable(result)];
     result.detail = detailInfo(this.grouping, this.intervals.recentFromIndex);
     result.advice = adviseResult(result, this.meta.localSettings?.() ?? {});
     return result;

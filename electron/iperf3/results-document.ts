@@ -4,6 +4,7 @@
  * the sender counted retransmissions, and one object per stream by iperf3 id.
  */
 import { z } from 'zod';
+import type { CpuUse } from '../contract/result.js';
 import { ProtocolError } from '../util/errors.js';
 import { printable } from '../util/printable.js';
 import { streamIndexOf } from './states.js';
@@ -56,6 +57,8 @@ export interface PeerStreamResult {
 export interface PeerResults {
   streams: PeerStreamResult[];
   cpuPercent: number;
+  /** The peer's CPU over the test as iperf3 counts it: process CPU ÷ wall time, percent of one core (total, user, system). */
+  cpu: { totalPercent: number; userPercent: number; systemPercent: number };
   congestion: string | null;
   /** The server's version from its JSON output (--get-server-output with `iperf3 -s -J`), printable; else null. */
   serverVersion: string | null;
@@ -89,6 +92,7 @@ export function readResults(value: unknown, streamCount: number): PeerResults {
   return {
     streams,
     cpuPercent: r.data.cpu_util_total,
+    cpu: { totalPercent: r.data.cpu_util_total, userPercent: r.data.cpu_util_user, systemPercent: r.data.cpu_util_system },
     congestion: r.data.congestion_used !== undefined ? printable(r.data.congestion_used, 64) : null,
     serverVersion: version,
   };
@@ -106,13 +110,23 @@ export interface LocalStreamResult {
   endSeconds: number;
 }
 
-/** Our results in iperf3's shape. Longhaul does not measure CPU per test: those figures are 0. */
-export function resultsDocument(streams: LocalStreamResult[], sending: boolean, serverOutputText: string | null): Record<string, unknown> {
+/**
+ * Our results in iperf3's shape. CPU as iperf3's cpu_util() counts it: this end's process CPU
+ * (here the engine and its data workers) ÷ the test's wall time, in percent of one core; 0 when
+ * not measured (the test never started).
+ */
+export function resultsDocument(
+  streams: LocalStreamResult[],
+  sending: boolean,
+  serverOutputText: string | null,
+  cpu: CpuUse | null = null,
+): Record<string, unknown> {
   const counted = sending && streams.some((s) => s.retransmits !== null);
+  const percent = (seconds: number): number => (cpu && cpu.wallSeconds > 0 ? (seconds / cpu.wallSeconds) * 100 : 0);
   return {
-    cpu_util_total: 0,
-    cpu_util_user: 0,
-    cpu_util_system: 0,
+    cpu_util_total: cpu ? cpu.shareOfOneCore * 100 : 0,
+    cpu_util_user: cpu ? percent(cpu.userSeconds) : 0,
+    cpu_util_system: cpu ? percent(cpu.systemSeconds) : 0,
     sender_has_retransmits: sending ? (counted ? 1 : 0) : -1,
     streams: streams.map((s) => ({
       id: s.iperfId,

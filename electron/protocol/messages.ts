@@ -9,6 +9,7 @@ import { ProtocolError } from '../util/errors.js';
 import { printable } from '../util/printable.js';
 import { peerText } from './peer-text.js';
 import { sampleTcpSchema, socketReportSchema } from './tcp-schemas.js';
+import { cpuUseSchema } from './cpu-schema.js';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -86,6 +87,8 @@ export const resultsMessageSchema = z.object({
   reason: peerText(1000).nullable(),
   /** Optional: the sender's TCP settings, sent only to a peer whose hello announced `settings:in-results` (engine/partner-settings.ts). */
   settings: endSettingsSchema.optional(),
+  /** Optional: the sender's CPU over the transfer (its process tree and native data threads); older peers do not send it. */
+  cpu: cpuUseSchema.optional(),
 });
 
 export const messageSchema = z.discriminatedUnion('type', [

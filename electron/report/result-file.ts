@@ -17,6 +17,7 @@ import { jsonDocument } from '../util/json-chunks.js';
 import { JsonSyntaxError, readJsonFile } from '../util/json-file.js';
 import type { JsonPiecesOptions } from '../util/json-pieces.js';
 import { fileError, replaceFileAtomicallyAsync } from './report-file.js';
+import { cpuUseSchema } from '../protocol/cpu-schema.js';
 
 const count = z.number().int().min(0);
 const secs = z.number().nullable();
@@ -91,6 +92,8 @@ export const resultSchema = z.object({
   partial: z.boolean(),
   partialReason: z.string().nullable(),
   errors: z.array(errorInfo),
+  /** Checked: the summary block prints it. */
+  cpu: z.object({ controller: cpuUseSchema.nullable(), responder: cpuUseSchema.nullable() }).optional(),
 });
 
 /** Validate a parsed JSON value as a result; `source` names it in the error. */

@@ -9,6 +9,7 @@ import type { LonghaulResult, TotalResult } from '../contract/result.js';
 import { transferRttSeconds } from '../analysis/diagnosis.js';
 import { formatBytes, formatRate, formatRtt, groupDigits } from '../util/units.js';
 import { formatTcpSummary } from './tcp-lines.js';
+import { formatCpuLines } from './cpu-lines.js';
 import { bdpBytes, bitMetresPerSec, formatBitMetres } from './path-metrics.js';
 import { formatAdvice } from '../contract/advice-text.js';
 import { formatWhatIf } from '../contract/what-if-text.js';
@@ -125,6 +126,7 @@ export function formatSummary(r: LonghaulResult, extras: SummaryExtras = {}): st
     lines.push(...totalLines('Total', r.total));
   }
   lines.push(...formatTcpSummary(r));
+  lines.push(...formatCpuLines(r));
   lines.push('');
   lines.push(...pathLines(r, extras));
   const whatIf = formatWhatIf(r);

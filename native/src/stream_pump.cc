@@ -48,6 +48,7 @@
 #include "lh_net.h"
 #include "lh_receive_options.h"
 #include "lh_socket.h"
+#include "lh_thread_cpu.h"
 
 namespace lh {
 namespace {
@@ -84,11 +85,29 @@ struct PumpState {
   std::atomic<uint64_t> lastNs{0};
   std::atomic<bool> stop{false};
   std::atomic<bool> running{true};
+  // The thread that served this stream (a serial per process, 0 = none yet) and its CPU time
+  // (ThreadCpuNs) when it took the stream on and when the stream ended; -1 = unknown or not yet.
+  // A sender thread serves several streams: its cost is max(end) - min(start) over them.
+  std::atomic<uint32_t> thread{0};
+  std::atomic<int64_t> cpuStartNs{-1};
+  std::atomic<int64_t> cpuEndNs{-1};
   EndReason reason = EndReason::kNone;
   int err = 0;
   const char* where = "";
   Napi::ThreadSafeFunction done;
 };
+
+// A number for each byte-loop thread of this process, so the JS side can tell which streams shared one.
+uint32_t NextThreadSerial() {
+  static std::atomic<uint32_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
+// This thread takes `s` on: note which thread it is and the CPU it has used so far.
+void TakeOn(PumpState* s, uint32_t thread) {
+  s->thread.store(thread, std::memory_order_relaxed);
+  s->cpuStartNs.store(ThreadCpuNs(), std::memory_order_relaxed);
+}
 
 // Wait until the socket is ready for `events` or kPollMs passed; EINTR counts as a wake-up.
 void WaitReady(Sock fd, short events) { net::WaitOne(fd, events, kPollMs); }
@@ -98,6 +117,7 @@ void Finish(const std::shared_ptr<PumpState>& s, EndReason reason, int err = 0, 
   s->reason = reason;
   s->err = err;
   s->where = where;
+  s->cpuEndNs.store(ThreadCpuNs(), std::memory_order_relaxed);  // Finish always runs on the loop's own thread
 #ifndef _WIN32
   ::close(s->fd);  // our dup; Windows borrows the JS side's socket, which closes it after onDone
 #endif
@@ -207,10 +227,12 @@ class SenderGroup {
     std::vector<Stream> streams;
     std::vector<char> payload;
     std::vector<net::PollFd> fds;
+    const uint32_t thread = NextThreadSerial();
     for (;;) {
       {
         std::lock_guard<std::mutex> lock(mu_);
         for (auto& s : pending_) {
+          TakeOn(s.get(), thread);
           if (payload.size() < s->bufferBytes) payload.assign(s->bufferBytes, 0x5a);
           streams.push_back(Stream{std::move(s)});
         }
@@ -291,6 +313,7 @@ void RunReceiver(PumpState* s) {
 
 // One thread per receiving stream: blocking reads, batched (see the top of the file).
 void RunReceiverThread(std::shared_ptr<PumpState> s) {
+  TakeOn(s.get(), NextThreadSerial());
   RunReceiver(s.get());
   Finish(s, s->reason, s->err, s->where);
 }
@@ -364,16 +387,20 @@ class Pump : public Napi::ObjectWrap<Pump> {
   }
 
  private:
-  // snapshot() -> [bytes, completions, firstNs (bigint, 0n = none), lastNs (bigint), running]
+  // snapshot() -> [bytes, completions, firstNs (bigint, 0n = none), lastNs (bigint), running,
+  //                thread (0 = none yet), threadCpuStartNs, threadCpuEndNs (-1 = unknown or not yet)]
   Napi::Value Snapshot(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
-    Napi::Array a = Napi::Array::New(env, 5);
+    Napi::Array a = Napi::Array::New(env, 8);
     if (!state_) return a;
     a.Set(0u, Napi::Number::New(env, state_->bytes.load(std::memory_order_relaxed)));
     a.Set(1u, Napi::Number::New(env, state_->completions.load(std::memory_order_relaxed)));
     a.Set(2u, Napi::BigInt::New(env, state_->firstNs.load(std::memory_order_relaxed)));
     a.Set(3u, Napi::BigInt::New(env, state_->lastNs.load(std::memory_order_relaxed)));
     a.Set(4u, Napi::Boolean::New(env, state_->running.load(std::memory_order_acquire)));
+    a.Set(5u, Napi::Number::New(env, state_->thread.load(std::memory_order_relaxed)));
+    a.Set(6u, Napi::Number::New(env, static_cast<double>(state_->cpuStartNs.load(std::memory_order_relaxed))));
+    a.Set(7u, Napi::Number::New(env, static_cast<double>(state_->cpuEndNs.load(std::memory_order_relaxed))));
     return a;
   }
 

@@ -62,11 +62,12 @@ export class PumpRun {
     this.pump?.stop();
   }
 
-  /** Fold the loop's first/last byte times into the stream's (receive: first and last read). */
+  /** Fold the loop's first/last byte times into the stream's (receive: first and last read), and note its thread's CPU. */
   private foldTimes(): void {
     if (!this.pump) return;
     const s = this.s;
-    const [, , firstNs, lastNs] = this.pump.snapshot();
+    const [, , firstNs, lastNs, , thread, cpuStartNs, cpuEndNs] = this.pump.snapshot();
+    if (thread !== undefined && cpuStartNs !== undefined && cpuEndNs !== undefined) s.thread = { thread, startNs: cpuStartNs, endNs: cpuEndNs };
     if (firstNs !== 0n && (s.firstNs === 0n || firstNs < s.firstNs)) s.firstNs = firstNs;
     if (this.host.role === 'receive' && lastNs > s.lastNs) s.lastNs = lastNs;
   }

@@ -13,6 +13,7 @@
 import type { SocketReport, TcpSample } from '../../contract/result.js';
 import type { NativeApi } from '../../native/native-api.js';
 import type { StreamIo } from '../../native/stream-io.js';
+import type { ThreadCpuReading } from '../cpu-use.js';
 import type { FromWorker, WorkerInit, WorkerRole } from '../worker-messages.js';
 
 export interface StreamError {
@@ -111,6 +112,8 @@ export class Stream {
   report: SocketReport | null = null;
   /** Latest TCP_INFO reading. */
   tcp: TcpSample | null = null;
+  /** The native loop thread that moved its bytes and that thread's CPU clock, once the loop has ended (null: none, or an older addon). */
+  thread: ThreadCpuReading | null = null;
   loop: StreamLoop;
   /** Pump through whichever loop the stream has now (a 'drain' listener outlives a fallback). */
   readonly pump = (): void => this.loop.pump();

@@ -19,6 +19,7 @@ import { chooseDataConn, type DataConnChoice } from '../../native/data-conn.js';
 import { dialOwned, ownedDialFailure } from '../../native/owned-socket.js';
 import type { StreamEnd } from '../../protocol/messages.js';
 import { SendBacklog } from '../send-backlog.js';
+import { ProcessCpuClock, threadsOf, type WorkerCpu } from '../cpu-use.js';
 import { adoptedSetup, dialStream, ownedStream, reportSocket, type StreamTuning } from '../stream-socket.js';
 import type { FromWorker, ToWorker, WorkerInit, WorkerRole } from '../worker-messages.js';
 import { drainSenders } from './drain.js';
@@ -66,6 +67,8 @@ export class DataWorker implements LoopHost {
   private tickIndex = 0;
   private tickTimer: NodeJS.Timeout | null = null;
   private doneSent = false;
+  /** This process's CPU over the transfer: from the start to the last stream's end. */
+  private cpuClock: ProcessCpuClock | null = null;
   /** Bounds each sender's unsent kernel backlog (send-backlog.ts); null where the OS cannot, or LONGHAUL_SEND_BACKLOG=unbounded. */
   private backlog: SendBacklog | null = null;
 
@@ -144,9 +147,16 @@ export class DataWorker implements LoopHost {
       error: s.error as StreamEnd['error'],
       ...(s.report ? { socket: s.report } : {}),
     }));
-    this.send({ type: 'done', streams: ends });
+    this.send({ type: 'done', streams: ends, ...(this.cpuClock ? { cpu: this.cpuUse(this.cpuClock) } : {}) });
     // Owned sockets stay open until now, so the final TCP_INFO could still be read.
     for (const s of this.streams.values()) s.loop.close();
+  }
+
+  /** This worker's CPU since the start, and its loop threads'. */
+  private cpuUse(clock: ProcessCpuClock): WorkerCpu {
+    const { userSeconds, systemSeconds } = clock.elapsed();
+    const streams = [...this.streams.values()].map((s) => ({ id: s.id, reading: s.thread, native: s.io === 'native' }));
+    return { userSeconds, systemSeconds, threads: threadsOf(this.role === 'send' ? 'sender' : 'receiver', streams) };
   }
 
   private newStream(id: number, budget: number | null): Stream {
@@ -255,6 +265,7 @@ export class DataWorker implements LoopHost {
   private start(startNs: bigint): void {
     this.startNs = startNs;
     this.started = true;
+    this.cpuClock = new ProcessCpuClock();
     if (this.init.seconds !== null) this.deadlineNs = startNs + BigInt(Math.round(this.init.seconds * 1e9));
     this.scheduleTick();
     if (this.role === 'send') {

@@ -1,0 +1,50 @@
+/**
+ * The CPU lines of the summary block, in iperf3's words and units so a reader
+ * of both compares like with like: `CPU Utilization: local/sender X% (Y%u/Z%s),
+ * remote/receiver …`, each the process's CPU time ÷ the wall time in percent of
+ * one core (iperf3's cpu_util(): 200 % = two cores busy). Then, per side, the
+ * share of the whole PC and each native data thread's share of one core: one
+ * thread near 100 % is a CPU limit even when the PC as a whole looks idle.
+ */
+import type { CpuUse, LonghaulResult, Side } from '../contract/result.js';
+
+function pct(x: number): string {
+  return `${(x * 100).toFixed(1)}%`;
+}
+
+/** `X% (Y%u/Z%s)` as iperf3 prints it: total, user and system, each in percent of one core. */
+export function formatCpuUse(c: CpuUse): string {
+  const one = (s: number): number => (c.wallSeconds > 0 ? s / c.wallSeconds : 0);
+  return `${pct(c.shareOfOneCore)} (${pct(one(c.userSeconds))}u/${pct(one(c.systemSeconds))}s)`;
+}
+
+/** What one side did in this run: sender, receiver, or both (bidir). */
+function roleOf(r: LonghaulResult, side: Side): string {
+  const sends = r.streams.some((s) => s.sender === side);
+  const receives = r.streams.some((s) => s.sender !== side);
+  return sends && receives ? 'both' : sends ? 'sender' : 'receiver';
+}
+
+/** The CPU lines, or none when the result carries no CPU figures (older results). */
+export function formatCpuLines(r: LonghaulResult): string[] {
+  if (!r.cpu) return [];
+  const local = r.writtenBy;
+  const remote: Side = local === 'controller' ? 'responder' : 'controller';
+  const part = (where: string, side: Side): string => {
+    const c = r.cpu?.[side];
+    return `${where}/${roleOf(r, side)} ${c ? formatCpuUse(c) : 'unknown (the peer sent no CPU figures)'}`;
+  };
+  const lines = [`CPU Utilization: ${part('local', local)}, ${part('remote', remote)} (percent of one core, as iperf3 counts)`];
+  for (const side of [local, remote]) {
+    const c = r.cpu[side];
+    if (!c) continue;
+    const threads = c.threads
+      ? c.threads
+          .map((t) => `${t.kind} thread (stream${t.streams.length === 1 ? '' : 's'} ${t.streams.join(', ')}) ${pct(t.shareOfOneCore)} of one core`)
+          .join('; ')
+      : 'none measured (Node moved the bytes, or the OS or the peer does not say)';
+    const pc = c.coresKnown === false ? 'share of the PC unknown (it did not say how many cores it has)' : `${pct(c.shareOfPc)} of the PC's ${c.cores} cores`;
+    lines.push(`  ${side}: ${pc}; data threads: ${threads}`);
+  }
+  return lines;
+}
