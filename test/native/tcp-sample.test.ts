@@ -8,50 +8,16 @@ import { describe, it } from 'node:test';
 import type { NativeTcpInfo } from '../../electron/native/native-api.js';
 import { missingSampleFields, retransmits, sampleFrom, sendLimits, tcpInfoFamily } from '../../electron/native/tcp-sample.js';
 
+/** The addon's field names (native/src/addon.cc, LH_TCP_FIELDS), less `source` and `rawBytes`. */
+const FIELDS = `state rttUs rttVarUs minRttUs sndCwndSegments sndCwndBytes sndSsthresh sndMssBytes rcvMssBytes advMssBytes pmtuBytes
+  totalRetransSegments retransmitBytes lostSegments unackedSegments bytesInFlight sndWndBytes rcvWndBytes rcvSpaceBytes
+  rcvSsthreshBytes sndWscale rcvWscale wscaleNegotiated deliveryRateBytesPerSec deliveryRateAppLimited busyUs rwndLimitedUs
+  sndbufLimitedUs cwndLimitedUs bytesSent bytesAcked bytesReceived notSentBytes senderLimitedUs dsackDups reordSeen
+  pacingRateBytesPerSec`.split(/\s+/);
+
 /** Every field null, as for an OS that reports nothing. */
 function blank(source: string): NativeTcpInfo {
-  const nulls = Object.fromEntries(
-    [
-      'state',
-      'rttUs',
-      'rttVarUs',
-      'minRttUs',
-      'sndCwndSegments',
-      'sndCwndBytes',
-      'sndSsthresh',
-      'sndMssBytes',
-      'rcvMssBytes',
-      'advMssBytes',
-      'pmtuBytes',
-      'totalRetransSegments',
-      'retransmitBytes',
-      'lostSegments',
-      'unackedSegments',
-      'bytesInFlight',
-      'sndWndBytes',
-      'rcvWndBytes',
-      'rcvSpaceBytes',
-      'rcvSsthreshBytes',
-      'sndWscale',
-      'rcvWscale',
-      'wscaleNegotiated',
-      'deliveryRateBytesPerSec',
-      'deliveryRateAppLimited',
-      'busyUs',
-      'rwndLimitedUs',
-      'sndbufLimitedUs',
-      'cwndLimitedUs',
-      'bytesSent',
-      'bytesAcked',
-      'bytesReceived',
-      'notSentBytes',
-      'senderLimitedUs',
-      'dsackDups',
-      'reordSeen',
-      'pacingRateBytesPerSec',
-    ].map((k) => [k, null]),
-  );
-  return { source, rawBytes: 0, ...nulls } as NativeTcpInfo;
+  return { source, rawBytes: 0, ...Object.fromEntries(FIELDS.map((k) => [k, null])) } as NativeTcpInfo;
 }
 
 /** SIO_TCP_INFO v1 send-limit times in ms, as Windows counts them since the handshake. */
