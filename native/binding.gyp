@@ -7,6 +7,7 @@
       "target_name": "longhaul_native",
       "sources": [
         "src/addon.cc",
+        "src/congestion.cc",
         "src/owned_conn.cc",
         "src/relay_pump.cc",
         "src/socket_handoff.cc",

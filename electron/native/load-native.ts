@@ -107,6 +107,10 @@ function wrap(b: NativeBinding): NativeApi {
     bytesAcked: at('bytesAcked'),
     bytesReceived: at('bytesReceived'),
     notSentBytes: at('notSentBytes'),
+    senderLimitedUs: at('senderLimitedUs'),
+    dsackDups: at('dsackDups'),
+    reordSeen: at('reordSeen'),
+    pacingRateBytesPerSec: at('pacingRateBytesPerSec'),
   };
   const clamp =
     b.windowClampSupported === true && b.setWindowClamp && b.getWindowClamp && b.setBuffersForce
@@ -123,6 +127,8 @@ function wrap(b: NativeBinding): NativeApi {
             new R(src, dst, notify)
         )(b.Relay)
       : null,
+    congestionControl:
+      b.congestionControlSupported === true && b.getCongestion && b.setCongestion ? { get: b.getCongestion.bind(b), set: b.setCongestion.bind(b) } : null,
     maxSeg: b.setMaxSeg && b.getMaxSeg ? { set: b.setMaxSeg.bind(b), get: b.getMaxSeg.bind(b) } : null,
     setNotSentLowat: b.notSentLowatSupported === true && b.setNotSentLowat ? b.setNotSentLowat.bind(b) : null,
     createTcpSocket: (o) => b.createTcpSocket(o),
@@ -171,6 +177,10 @@ function wrap(b: NativeBinding): NativeApi {
         bytesAcked: num(ix.bytesAcked),
         bytesReceived: num(ix.bytesReceived),
         notSentBytes: num(ix.notSentBytes),
+        senderLimitedUs: num(ix.senderLimitedUs),
+        dsackDups: num(ix.dsackDups),
+        reordSeen: num(ix.reordSeen),
+        pacingRateBytesPerSec: num(ix.pacingRateBytesPerSec),
       };
     },
   };

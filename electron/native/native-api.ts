@@ -42,6 +42,13 @@ export interface NativeTcpInfo {
   bytesAcked: number | null;
   bytesReceived: number | null;
   notSentBytes: number | null;
+  /** RFC 4898 sender-limited time as Windows counts it (SndLimTimeSnd), µs; null elsewhere and in builds before it. */
+  senderLimitedUs: number | null;
+  /** Linux tcpi_dsack_dups / tcpi_reord_seen (kernel 4.19 on). */
+  dsackDups: number | null;
+  reordSeen: number | null;
+  /** Linux tcpi_pacing_rate; null where the socket is not paced or the kernel does not say. */
+  pacingRateBytesPerSec: number | null;
 }
 
 /** Effective socket buffer sizes as getsockopt reports them (Linux: twice what was set). */
@@ -146,6 +153,10 @@ export interface NativeBinding {
   shutdownSend?(fd: number): void;
   duplicateSocket?(fd: number, pid: number): Buffer;
   socketFromDuplicate?(info: Buffer): number;
+  /** native/src/congestion.cc (absent in builds before it): true where a socket's congestion control can be read (Linux TCP_CONGESTION). */
+  readonly congestionControlSupported?: boolean;
+  getCongestion?(fd: number): string;
+  setCongestion?(fd: number, name: string): void;
   /** POSIX builds with the relay thread (absent on Windows and in older builds). */
   readonly Relay?: new (srcFd: number, dstFd: number, notify: RelayNotify) => NativeRelay;
 }
@@ -214,6 +225,12 @@ export interface NativeApi {
   readonly windowClamp: NativeWindowClamp | null;
   /** null in builds of the addon that predate owned connections. */
   readonly owned: NativeOwnedConn | null;
+  /**
+   * A socket's congestion control (Linux TCP_CONGESTION), or null where the OS has no per-socket
+   * choice (Windows, macOS) or the addon predates it. `set` throws the OS's refusal (ENOENT: not in
+   * this kernel; EPERM: not in net.ipv4.tcp_allowed_congestion_control and no CAP_NET_ADMIN).
+   */
+  readonly congestionControl: { get(fd: number): string; set(fd: number, name: string): void } | null;
   /** The link emulator's native relay; null where this OS or build has none (Windows). */
   readonly startRelay: ((srcFd: number, dstFd: number, notify: RelayNotify) => NativeRelay) | null;
 }

@@ -7,6 +7,9 @@ import type { SocketReport, TcpSample } from '../contract/result.js';
 import type { AppliedWindow } from './advertised-window.js';
 import type { MssSetup } from './mss-setup.js';
 import type { NativeApi, NativeTcpInfo } from './native-api.js';
+import { missingSampleFields, sampleFrom } from './tcp-sample.js';
+
+export { sampleFrom, TCP_SAMPLE_FIELDS } from './tcp-sample.js';
 
 /** How the window request fared on this end before the handshake. */
 export interface WindowSetup {
@@ -22,24 +25,6 @@ export interface WindowSetup {
 
 const SOCKET_FIELDS = ['sndBufBytes', 'rcvBufBytes', 'sndMssBytes', 'rcvMssBytes', 'pmtuBytes', 'sndWscale', 'rcvWscale'] as const;
 
-/** The fields of a TcpSample that come from the OS, in the order they are checked for absence. */
-export const TCP_SAMPLE_FIELDS = [
-  'rttUs',
-  'rttVarUs',
-  'minRttUs',
-  'sndCwndSegments',
-  'sndCwndBytes',
-  'totalRetransSegments',
-  'sndWndBytes',
-  'rcvSpaceBytes',
-  'deliveryRateBitsPerSecond',
-  'busyUs',
-  'rwndLimitedUs',
-  'sndbufLimitedUs',
-  'unackedSegments',
-  'notSentBytes',
-] as const;
-
 function emptyReport(w: WindowSetup, reason: string): SocketReport {
   return {
     requestedBytes: w.requestedBytes,
@@ -54,8 +39,9 @@ function emptyReport(w: WindowSetup, reason: string): SocketReport {
     sndWscale: null,
     rcvWscale: null,
     wscaleNegotiated: null,
+    congestionControl: null,
     tcpInfoSource: null,
-    unavailable: [...SOCKET_FIELDS.map((field) => ({ field, reason })), { field: 'tcp', reason }],
+    unavailable: [...SOCKET_FIELDS.map((field) => ({ field, reason })), { field: 'tcp', reason }, { field: 'congestionControl', reason }],
     ...(w.window ? { windowClampBytes: w.window.clampBytes, buffersForced: w.window.forced } : {}),
     ...(w.mss ? { mssRequestedBytes: w.mss.requestedBytes, mssApplied: w.mss.applied } : {}),
   };
@@ -100,12 +86,29 @@ export function describeSocket(api: NativeApi | null, fd: number | null, w: Wind
     for (const f of SOCKET_FIELDS) {
       if (r[f] === null && !f.endsWith('BufBytes')) r.unavailable.push({ field: f, reason: `not reported by ${info.source}` });
     }
-    for (const f of TCP_SAMPLE_FIELDS) {
-      if (sampleFrom(info, 0, 0)[f] === null) r.unavailable.push({ field: `tcp.${f}`, reason: `not reported by ${info.source}` });
-    }
+    for (const f of missingSampleFields(info)) r.unavailable.push({ field: `tcp.${f}`, reason: `not reported by ${info.source}` });
   }
   if (!info) r.sndMssBytes = maxSegOf(api, fd);
+  r.congestionControl = congestionOf(api, fd, r.unavailable);
   return r;
+}
+
+/** The socket's congestion control (Linux TCP_CONGESTION), or null with the reason added to `unavailable`. */
+function congestionOf(api: NativeApi, fd: number, unavailable: SocketReport['unavailable']): string | null {
+  const cc = api.congestionControl;
+  if (!cc) {
+    const reason = api.tcpInfoSource.startsWith('windows-')
+      ? 'Windows sets the congestion control per TCP setting template (Get-NetTCPSetting), not per socket, and does not report it per socket'
+      : 'this OS (or this build of the native addon) does not report the congestion control per socket';
+    unavailable.push({ field: 'congestionControl', reason });
+    return null;
+  }
+  try {
+    return cc.get(fd);
+  } catch (err) {
+    unavailable.push({ field: 'congestionControl', reason: (err as Error).message });
+    return null;
+  }
 }
 
 /** The MSS in use as TCP_MAXSEG reads it on a connected socket: where TCP_INFO has no MSS (Wine), the OS still says it here. */
@@ -122,28 +125,6 @@ function maxSegOf(api: NativeApi, fd: number): number | null {
 export function tcpInfoFailure(api: NativeApi, err: unknown): string {
   const message = (err as Error).message ?? String(err);
   return api.wineVersion ? `${message} (running under Wine ${api.wineVersion}, which does not implement SIO_TCP_INFO; Windows 10 1703 and later do)` : message;
-}
-
-/** The TcpSample of one snapshot. */
-export function sampleFrom(info: NativeTcpInfo, index: number, t: number): TcpSample {
-  return {
-    index,
-    t,
-    rttUs: info.rttUs,
-    rttVarUs: info.rttVarUs,
-    minRttUs: info.minRttUs,
-    sndCwndSegments: info.sndCwndSegments,
-    sndCwndBytes: info.sndCwndBytes,
-    totalRetransSegments: info.totalRetransSegments,
-    sndWndBytes: info.sndWndBytes,
-    rcvSpaceBytes: info.rcvSpaceBytes,
-    deliveryRateBitsPerSecond: info.deliveryRateBytesPerSec === null ? null : info.deliveryRateBytesPerSec * 8,
-    busyUs: info.busyUs,
-    rwndLimitedUs: info.rwndLimitedUs,
-    sndbufLimitedUs: info.sndbufLimitedUs,
-    unackedSegments: info.unackedSegments,
-    notSentBytes: info.notSentBytes,
-  };
 }
 
 /** One getsockopt: the socket's TCP_INFO as a sample, or null when it cannot be read (closed socket, no addon). */

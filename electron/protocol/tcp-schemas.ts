@@ -27,6 +27,16 @@ export const tcpSampleSchema = z.object({
   sndbufLimitedUs: count,
   unackedSegments: count,
   notSentBytes: count,
+  cwndLimitedUs: count.optional(),
+  senderLimitedUs: count.optional(),
+  bytesRetrans: count.optional(),
+  retransSource: z.enum(['counted', 'estimated']).optional(),
+  lostSegments: count.optional(),
+  ssthreshSegments: count.optional(),
+  dsackDups: count.optional(),
+  reordSeen: count.optional(),
+  pacingRateBitsPerSecond: count.optional(),
+  appLimited: z.boolean().nullable().optional(),
 }) satisfies z.ZodType<TcpSample>;
 
 export const socketReportSchema = z.object({
@@ -44,6 +54,7 @@ export const socketReportSchema = z.object({
   pmtuBytes: count,
   mssRequestedBytes: z.number().int().min(1).max(65_535).nullable().optional(),
   mssApplied: z.boolean().optional(),
+  congestionControl: peerText(32).nullable().optional(),
   sndWscale: z.number().int().min(0).max(14).nullable(),
   rcvWscale: z.number().int().min(0).max(14).nullable(),
   wscaleNegotiated: z.boolean().nullable(),

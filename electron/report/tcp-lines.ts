@@ -19,6 +19,14 @@ function lastOf(series: TcpSample[] | undefined): TcpSample | null {
   return series?.at(-1) ?? null;
 }
 
+/** The retransmit count, saying when it is an estimate (Windows counts bytes, not segments). */
+function retransText(t: TcpSample): string {
+  if (t.totalRetransSegments === null) return 'unknown';
+  return t.retransSource === 'estimated'
+    ? `~${groupDigits(t.totalRetransSegments)} (estimated from ${bytes(t.bytesRetrans)} retransmitted)`
+    : `${t.totalRetransSegments}`;
+}
+
 function endLine(label: string, v: EndView | null, rttSeconds: number | null): string | null {
   const s = v?.socket;
   if (!v || !s?.tcpInfoSource) return null;
@@ -31,7 +39,7 @@ function endLine(label: string, v: EndView | null, rttSeconds: number | null): s
   const live = !t
     ? ''
     : label === 'send'
-      ? `, RTT ${rttSeconds === null ? 'unknown' : formatRtt(rttSeconds)}, cwnd ${bytes(t.sndCwndBytes)}, peer window ${bytes(t.sndWndBytes)}, retransmits ${t.totalRetransSegments ?? 'unknown'}`
+      ? `, RTT ${rttSeconds === null ? 'unknown' : formatRtt(rttSeconds)}, cwnd ${bytes(t.sndCwndBytes)}, peer window ${bytes(t.sndWndBytes)}, retransmits ${retransText(t)}${s.congestionControl ? `, ${s.congestionControl}` : ''}`
       : `, rcv_space ${bytes(t.rcvSpaceBytes)}`;
   return `    ${label.padEnd(7)} ${v.side.padEnd(10)} ${buffers}, MSS ${bytes(s.sndMssBytes)}, wscale rcv/snd ${scale}${live}`;
 }

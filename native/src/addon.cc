@@ -22,6 +22,7 @@ void RegisterWindowClamp(Napi::Env env, Napi::Object exports);  // window_clamp.
 void RegisterOwnedConn(Napi::Env env, Napi::Object exports);    // owned_conn.cc
 void RegisterSocketHandoff(Napi::Env env, Napi::Object exports);  // socket_handoff.cc
 void RegisterRelay(Napi::Env env, Napi::Object exports);          // relay_pump.cc
+void RegisterCongestion(Napi::Env env, Napi::Object exports);     // congestion.cc
 
 Napi::Error OsErrorValue(Napi::Env env, int code, const std::string& where) {
   Napi::Error e = Napi::Error::New(env, where + ": " + ErrorText(code));
@@ -170,7 +171,8 @@ Napi::Value CloseFd(const Napi::CallbackInfo& info) {
   X(lostSegments) X(unackedSegments) X(bytesInFlight) X(sndWndBytes) X(rcvWndBytes) X(rcvSpaceBytes)   \
   X(rcvSsthreshBytes) X(sndWscale) X(rcvWscale) X(wscaleNegotiated) X(deliveryRateBytesPerSec)         \
   X(deliveryRateAppLimited) X(busyUs) X(rwndLimitedUs) X(sndbufLimitedUs) X(cwndLimitedUs) X(bytesSent) \
-  X(bytesAcked) X(bytesReceived) X(notSentBytes)
+  X(bytesAcked) X(bytesReceived) X(notSentBytes) X(senderLimitedUs) X(dsackDups) X(reordSeen)          \
+  X(pacingRateBytesPerSec)
 
 #define LH_COUNT(name) +1
 const size_t kTcpFieldCount = 0 LH_TCP_FIELDS(LH_COUNT);
@@ -238,6 +240,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   lh::RegisterOwnedConn(env, exports);
   lh::RegisterSocketHandoff(env, exports);
   lh::RegisterRelay(env, exports);
+  lh::RegisterCongestion(env, exports);
   return exports;
 }
 

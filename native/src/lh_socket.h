@@ -63,6 +63,10 @@ struct TcpInfo {
   Field deliveryRateBytesPerSec, deliveryRateAppLimited;
   Field busyUs, rwndLimitedUs, sndbufLimitedUs, cwndLimitedUs;
   Field bytesSent, bytesAcked, bytesReceived, notSentBytes;
+  // RFC 4898 sender-limited time (Windows SndLimTimeSnd): the application left the socket empty.
+  Field senderLimitedUs;
+  // Linux: duplicate SACKs, reordering events, and the pacing rate (absent when unpaced).
+  Field dsackDups, reordSeen, pacingRateBytesPerSec;
 };
 
 // socket_posix.cc / socket_win.cc

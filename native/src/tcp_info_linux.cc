@@ -56,6 +56,7 @@ OsError ReadTcpInfo(SockHandle fd, TcpInfo* out) {
   LH_SET(notSentBytes, tcpi_notsent_bytes);
   LH_SET(minRttUs, tcpi_min_rtt);
   LH_SET(deliveryRateBytesPerSec, tcpi_delivery_rate);
+  // The app-limited bit sits in the first 8 bytes, but kernels before delivery_rate (4.9) leave it 0.
   if (LH_HAS(tcpi_delivery_rate)) out->deliveryRateAppLimited.set(ti.tcpi_delivery_rate_app_limited);
   LH_SET(busyUs, tcpi_busy_time);
   LH_SET(rwndLimitedUs, tcpi_rwnd_limited);
@@ -63,6 +64,10 @@ OsError ReadTcpInfo(SockHandle fd, TcpInfo* out) {
   LH_SET(bytesSent, tcpi_bytes_sent);
   LH_SET(retransmitBytes, tcpi_bytes_retrans);
   LH_SET(sndWndBytes, tcpi_snd_wnd);
+  LH_SET(dsackDups, tcpi_dsack_dups);  // kernel 4.19 on
+  LH_SET(reordSeen, tcpi_reord_seen);
+  // ~0 is the kernel's "no pacing rate" (sk_pacing_rate never set): not a rate.
+  if (LH_HAS(tcpi_pacing_rate) && ti.tcpi_pacing_rate != ~0ULL) out->pacingRateBytesPerSec.set(static_cast<double>(ti.tcpi_pacing_rate));
   if (out->sndCwndSegments.has && out->sndMssBytes.has) {
     out->sndCwndBytes.set(out->sndCwndSegments.value * out->sndMssBytes.value);
   }

@@ -3,7 +3,9 @@
 // documentation (mstcpip.h, TCP_INFO_v0 / TCP_INFO_v1). Cross-built with mingw-w64 and run
 // under Wine by the Windows lane, where the call fails (Wine 8 has no SIO_TCP_INFO): only the
 // release workflow's smoke step on real Windows reads real values. Windows reports cwnd and windows in bytes, and the
-// send-limit times (SndLimTime*: Rwin, Cwnd, Snd) in milliseconds: converted to microseconds.
+// send-limit times (SndLimTime*: Rwin, Cwnd, Snd) in milliseconds: converted to microseconds. This file
+// reports what Windows counts, under the normalised names; what the counts mean for the
+// diagnosis (busy time, a retransmitted-segment estimate) is electron/native/tcp-sample.ts's.
 #ifdef _WIN32
 
 #include "lh_socket.h"
@@ -77,6 +79,9 @@ static void FillCommon(const TcpInfoV0& ti, TcpInfo* out) {
   out->rcvWndBytes.set(ti.RcvWnd);
   out->bytesSent.set(static_cast<double>(ti.BytesOut));
   out->bytesReceived.set(static_cast<double>(ti.BytesIn));
+  // Windows counts retransmitted bytes, fast-retransmit invocations and timeout episodes (each
+  // of several segments), never retransmitted segments: the segment count is estimated from the
+  // bytes in electron/native/tcp-sample.ts and labelled so.
   out->retransmitBytes.set(static_cast<double>(ti.BytesRetrans));
 }
 
@@ -90,12 +95,15 @@ OsError ReadTcpInfo(SockHandle h, TcpInfo* out) {
     out->source = "windows-sio_tcp_info_v1";
     out->rawBytes = got;
     FillCommon(v1.base, out);
-    // RFC 4898 send-limit states (ms): Receiver Limited (Rwin), Congestion Limited (Cwnd),
-    // Sender Limited (Snd: the application or the send buffer, not told apart, so it is not
-    // reported as sndbufLimitedUs). Together they cover the time spent transferring data.
+    // The RFC 4898 send-limit times (ms), each as Windows counts it, cumulative since the
+    // handshake: Receiver Limited (Rwin), Congestion Limited (Cwnd) and Sender Limited (Snd: the
+    // sender held itself back: its application did not write, or its send buffer was smaller than
+    // both windows; Windows does not tell them apart). The three cover the connection's
+    // whole life, idle time included, so Snd time is not busy time: which of them make "busy"
+    // is decided in electron/native/tcp-sample.ts, where it is unit-tested.
     out->rwndLimitedUs.set(static_cast<double>(v1.SndLimTimeRwin) * 1000.0);
     out->cwndLimitedUs.set(static_cast<double>(v1.SndLimTimeCwnd) * 1000.0);
-    out->busyUs.set((static_cast<double>(v1.SndLimTimeRwin) + v1.SndLimTimeCwnd + v1.SndLimTimeSnd) * 1000.0);
+    out->senderLimitedUs.set(static_cast<double>(v1.SndLimTimeSnd) * 1000.0);
     return OsError();
   }
   version = 0;

@@ -107,6 +107,16 @@ describe('--window on real loopback runs', { timeout: 60_000 }, () => {
     assert.ok(wnds.length >= 2 && wnds.every((w) => w <= bound), `snd_wnd readings ${wnds.join(', ')} (bound ${bound})`);
     assert.equal(s.send!.socket!.sndWscale, 0);
     assert.equal(r.diagnosis![0]!.direction, 'responderToController');
+    // The responder's socket reports and sender readings crossed the control channel whole.
+    if (process.platform === 'linux') {
+      const host = readFileSync('/proc/sys/net/ipv4/tcp_congestion_control', 'utf8').trim();
+      assert.deepEqual([s.send!.socket!.congestionControl, s.receive!.socket!.congestionControl], [host, host]);
+      const last = s.send!.tcp!.at(-1)!;
+      assert.equal(last.retransSource, 'counted');
+      assert.equal(typeof last.bytesRetrans, 'number');
+      assert.equal(typeof last.dsackDups, 'number');
+      assert.ok(last.pacingRateBitsPerSecond! > 0, `pacing rate ${last.pacingRateBitsPerSecond}`);
+    }
   });
 
   it('forward, 4 MiB: window scale > 0, effective size doubled, capped at rmem_max unless forced', { skip: skipWithoutNative }, async () => {

@@ -85,6 +85,13 @@ describe('Longhaul under Wine (Windows build)', { timeout: 600_000 }, () => {
     for (const side of ['controller', 'responder'] as const) {
       const tcp = (w.unavailable ?? []).find((u) => u.side === side && u.field === 'tcp');
       assert.ok(tcp && /SIO_TCP_INFO/.test(tcp.reason) && /Wine/.test(tcp.reason), `${side}: ${JSON.stringify(w.unavailable)}`);
+      const cc = (w.unavailable ?? []).find((u) => u.side === side && u.field === 'congestionControl');
+      assert.ok(cc && /per socket/.test(cc.reason), `${side}: ${JSON.stringify(w.unavailable)}`);
+    }
+    for (const { name, e } of all) {
+      assert.equal(e.socket?.congestionControl, null, `${name}: Windows has no per-socket congestion control to read`);
+      // No TCP_INFO reading is made up where Wine cannot read one: none, or only nulls.
+      for (const x of e.tcp ?? []) assert.deepEqual([x.rttUs, x.busyUs, x.senderLimitedUs ?? null, x.totalRetransSegments], [null, null, null, null], name);
     }
     assert.match(small.stdout, /Limiter: unknown/, 'without an RTT the diagnosis says it cannot tell');
     assert.equal(w.mss?.requestedBytes, 536);
