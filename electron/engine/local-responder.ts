@@ -17,6 +17,14 @@ import { FORK_EXEC_ARGV } from '../util/gc-schedule.js';
 const BIN = fileURLToPath(new URL('../../../bin/longhaul.js', import.meta.url));
 
 /** Start `longhaul listen` on 127.0.0.1, port 0 (`--once` unless `once` is false); resolve with its port. */
+/**
+ * How long a loopback responder may take to announce its port. A new Node process loads the
+ * engine and its identity in well under a second on a quiet PC, but the Windows build under
+ * Wine took 7 s with both cores loaded, and 10 s failed there: a laptop busy with other work
+ * is the same case. A responder that never starts still fails, just later.
+ */
+const LOCAL_RESPONDER_START_MS = 30_000;
+
 export function spawnLoopbackResponder(
   extraArgs: string[] = [],
   env: NodeJS.ProcessEnv = process.env,
@@ -30,8 +38,8 @@ export function spawnLoopbackResponder(
     });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error('the local responder did not start within 10 s'));
-    }, 10_000);
+      reject(new Error(`the local responder did not start within ${LOCAL_RESPONDER_START_MS / 1000} s`));
+    }, LOCAL_RESPONDER_START_MS);
     child.once('message', (m: { type?: string; port?: number }) => {
       if (m.type === 'listening' && typeof m.port === 'number') {
         clearTimeout(timer);
