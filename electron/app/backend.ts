@@ -51,6 +51,8 @@ interface ActiveRun {
   link: RunLink | null;
   /** The last phase the run reported (a failed start is told apart by it: electron/app/failed-start.ts). */
   phase: RunPhase | null;
+  /** The path's length the user stated, metres, recorded in the result (`distance`); null when not given. */
+  distanceMeters: number | null;
 }
 
 export class AppBackend {
@@ -183,7 +185,7 @@ export class AppBackend {
               })
             : startRun({ host: req.host, port: req.port, params: req.params, security, pathRateBitsPerSec: req.pathRateBitsPerSec ?? null });
       const runId = randomBytes(8).toString('hex');
-      const active: ActiveRun = { runId, run, link, phase: null };
+      const active: ActiveRun = { runId, run, link, phase: null, distanceMeters: req.distanceMeters ?? null };
       this.active = active;
       const senders = sendersOf(run.params);
       run.on('phase', (phase) => {
@@ -232,6 +234,8 @@ export class AppBackend {
   private async onRunEnd(runId: string, result: LonghaulResult): Promise<void> {
     const link = this.active?.runId === runId ? this.active.link : null;
     const phase = this.active?.runId === runId ? this.active.phase : null;
+    const distanceMeters = this.active?.runId === runId ? this.active.distanceMeters : null;
+    if (distanceMeters !== null) result.distance = { meters: distanceMeters, source: 'given' };
     if (this.active?.runId === runId) this.active = null;
     await link?.stop();
     // Nothing moved: not a result. Nothing goes to History; the UI goes back to the step that can fix it.

@@ -99,6 +99,7 @@ const SCHEMAS: { [K in InvokeName]: z.ZodType<Invokes[K]['req']> } = {
       link,
       partner: z.enum(['longhaul', 'iperf3']).optional(),
       pathRateBitsPerSec: z.number().positive().max(MAX_PATH_RATE_BITS_PER_SEC).optional(),
+      distanceMeters: z.number().positive().max(4e7).optional(),
     })
     .strict()
     // The emulator's hook speaks Longhaul's control channel (bypass, link report); an iperf3 server has none.

@@ -73,6 +73,7 @@ export async function executeRun(o: ExecuteRunOptions): Promise<{ code: number; 
   const result = await run.result;
   stopListening();
   progress.end();
+  o.reports?.stamp(result);
   // Files before the terminal: after a closed console window the terminal is gone, the files must not be.
   const reportProblems = o.reports?.finish(result) ?? [];
   const jsonProblem = o.jsonFile ? await saveResult(o.jsonFile, result) : null;

@@ -74,6 +74,11 @@ export class RunReports {
     });
   }
 
+  /** Record what the user stated about the path (`--distance-km`) in the result, so every file and a later `report` have it. */
+  stamp(result: LonghaulResult): void {
+    if (this.flags.distanceKm) result.distance = { meters: this.flags.distanceKm * 1000, source: 'given' };
+  }
+
   /** Final summaries into the files; returns the problems to report (empty if none). */
   finish(result: LonghaulResult): string[] {
     if (!this.live) return [];
@@ -87,7 +92,7 @@ export class RunReports {
   }
 
   summary(result: LonghaulResult): string {
-    return formatSummary(result, { distanceKm: this.flags.distanceKm ?? null });
+    return formatSummary(result);
   }
 }
 

@@ -141,6 +141,8 @@ export interface StartRunRequest {
   partner?: PartnerKind;
   /** The path's rate as the user knows it (`--path-rate`), bit/s, 0 < x ≤ MAX_PATH_RATE_BITS_PER_SEC: the verdict, advice and what-if fill it. Absent: not given. */
   pathRateBitsPerSec?: number;
+  /** The path's length as the user knows it (the Test screen's Distance), metres, 0 < x ≤ 4e7 (once round the Earth): recorded in the result for the bit·m/s metric. Absent: not given. */
+  distanceMeters?: number;
 }
 
 /**

@@ -407,6 +407,8 @@ export interface LonghaulResult {
   link?: LinkInfo;
   /** The path's wire rate as the user stated it (`--path-rate`), bit/s: what advice and what-if fill; absent when not given. */
   pathRate?: { bitsPerSecond: number; source: 'given' };
+  /** The path's length as the user stated it (`--distance-km`, the Test screen's Distance), metres: the bit·m/s metric. Absent when not given. */
+  distance?: { meters: number; source: 'given' };
   /** What to change, on which PC, for the limit this run met (absent in older results; empty when nothing to change). */
   advice?: Advice[];
   /** How much per-interval detail is kept (absent in older results: all of it). */

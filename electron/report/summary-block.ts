@@ -20,7 +20,7 @@ export interface SummaryExtras {
   rttMs?: number | null;
   /** One-sentence limiter diagnosis ("the receive window", "the sender's CPU"…), when known. */
   diagnosis?: string | null;
-  /** Path length for the Land Speed Record metric (from --distance-km). */
+  /** Path length for the Land Speed Record metric, km; absent: the one the result records (`distance`), if any. */
   distanceKm?: number | null;
 }
 
@@ -82,16 +82,17 @@ function pathLines(r: LonghaulResult, x: SummaryExtras): string[] {
     );
   }
   lines.push(`Limiter: ${x.diagnosis ?? diagnosisText(r) ?? 'unknown (no diagnosis available for this run)'}`);
-  if (x.distanceKm !== undefined && x.distanceKm !== null) {
-    const km = `${groupDigits(x.distanceKm)} km`;
+  const distanceKm = x.distanceKm ?? (r.distance ? r.distance.meters / 1000 : null);
+  if (distanceKm !== null) {
+    const km = `${groupDigits(distanceKm)} km`;
     const sum = r.total.streamSumBitsPerSecond;
     const wall = r.total.bitsPerSecond;
     lines.push(`Land Speed Record metric (throughput x ${km}):`);
     lines.push(
-      `  per-stream sum: ${sum === null ? 'unknown' : `${(sum / 1e6).toFixed(3)} Mbit/s x ${km} = ${formatBitMetres(bitMetresPerSec(sum, x.distanceKm))}`}`,
+      `  per-stream sum: ${sum === null ? 'unknown' : `${(sum / 1e6).toFixed(3)} Mbit/s x ${km} = ${formatBitMetres(bitMetresPerSec(sum, distanceKm))}`}`,
     );
     lines.push(
-      `  wall-clock:     ${wall === null ? 'unknown' : `${(wall / 1e6).toFixed(3)} Mbit/s x ${km} = ${formatBitMetres(bitMetresPerSec(wall, x.distanceKm))}`}`,
+      `  wall-clock:     ${wall === null ? 'unknown' : `${(wall / 1e6).toFixed(3)} Mbit/s x ${km} = ${formatBitMetres(bitMetresPerSec(wall, distanceKm))}`}`,
     );
   }
   return lines;

@@ -49,6 +49,7 @@ export async function startRun(
       link,
       partner: kind,
       ...(pathRateBitsPerSec !== null ? { pathRateBitsPerSec } : {}),
+      ...(distanceMeters !== null ? { distanceMeters } : {}),
     });
     const run = app.run;
     if (run?.runId !== PENDING) return null;

@@ -43,7 +43,7 @@ describe('app backend', { timeout: 40_000 }, () => {
       if (name === 'onRunEnd') ended(payload as RunEnded);
     });
     const params = { streams: 2, bufferBytes: 65536, windowBytes: null, bytes: null, seconds: 1, direction: 'forward' as const, intervalSeconds: 0.2 };
-    const { runId } = await backend.call('startRun', { host: '127.0.0.1', port, params, link: { kind: 'direct' } });
+    const { runId } = await backend.call('startRun', { host: '127.0.0.1', port, params, link: { kind: 'direct' }, distanceMeters: 4_000_000 });
     await assert.rejects(backend.call('startRun', { host: '127.0.0.1', port, params, link: { kind: 'direct' } }), { code: 'LH_ERR_BUSY' });
     const e = await within(end, 20_000, 'the run');
     unsubscribe();
@@ -60,6 +60,8 @@ describe('app backend', { timeout: 40_000 }, () => {
       e.result.total.bytes,
     );
 
+    // The distance typed on the Test screen is part of the stored run, so it is there when the run is reopened.
+    assert.deepEqual(e.result.distance, { meters: 4_000_000, source: 'given' });
     assert.ok(e.savedPath && e.savedPath.startsWith(dir));
     assert.deepEqual(JSON.parse(await readFile(e.savedPath!, 'utf8')), e.result);
     const list = await backend.call('listHistory', null);

@@ -35,8 +35,13 @@ describe('longhaul report CLI', { timeout: 60_000 }, () => {
     const live = parse(read(path.join(dir, 'r.csv')), { columns: true, bom: true }) as Record<string, string>[];
     const again = parse(read(path.join(dir, 'again.csv')), { columns: true, bom: true }) as Record<string, string>[];
     assert.equal(again.length, live.length);
-    const json = JSON.parse(read(path.join(dir, 'r.json'))) as { total: { bytes: number } };
+    const json = JSON.parse(read(path.join(dir, 'r.json'))) as { total: { bytes: number }; distance?: { meters: number; source: string } };
     assert.equal(Number(live.find((r) => r.row_type === 'total')?.received_bytes), json.total.bytes);
+    // The distance is part of the result, so a report made later from the file still has the metric.
+    assert.deepEqual(json.distance, { meters: 5_626_000, source: 'given' });
+    const html = startCli(t, ['report', '--from', 'r.json', '--format', 'html', '--out', 'r.html'], dir);
+    assert.equal(await html.exited(10_000), 0, html.stderr());
+    assert.match(read(path.join(dir, 'r.html')), /Land Speed Record metric \(throughput x 5,626 km\)/);
 
     const ttcp = startCli(t, ['report', '--from', 'r.json', '--format', 'ttcp'], dir);
     assert.equal(await ttcp.exited(10_000), 0);

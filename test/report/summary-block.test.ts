@@ -80,6 +80,13 @@ describe('summary block', { timeout: 10_000 }, () => {
     assert.match(text, /wall-clock: +830\.689 Mbit\/s x 5,626 km = 4\.67e15 bit·m\/s/);
   });
 
+  it('takes the distance the result records when none is passed, and a passed one over it', () => {
+    const r = { ...recordRun(), distance: { meters: 5_626_000, source: 'given' as const } };
+    assert.match(formatSummary(r), /per-stream sum: 957\.369 Mbit\/s x 5,626 km = 5\.39e15 bit·m\/s/);
+    assert.match(formatSummary(r, { distanceKm: 1000 }), /x 1,000 km/);
+    assert.doesNotMatch(formatSummary(recordRun()), /Land Speed Record/);
+  });
+
   it('flags partial results loudly', () => {
     const text = formatSummary(makeResult({ streams: [{ bytes: 5, seconds: null, completions: 1 }], partialReason: 'stopped by the user' }));
     assert.match(text, /^PARTIAL RESULT: stopped by the user$/m);
