@@ -126,4 +126,50 @@ describe('accessibility', { skip: skip ?? false, timeout: 150_000 }, () => {
     assert.deepEqual(await focused(page), { tag: 'H1', text: 'History' });
     assert.equal(await page.title(), 'History — Longhaul');
   });
+
+  it('runs a whole test by keyboard alone, hearing the phases and the final rate in the live region', async () => {
+    const { page, url } = session();
+    await page.emulateMedia({ colorScheme: 'light' });
+    await openApp(page, url);
+    /** Tab (bounded) until the focused element's text or label starts with `text`. */
+    const tabTo = async (text: string): Promise<void> => {
+      for (let i = 0; i < 40; i++) {
+        const f = await page.evaluate<string>(
+          '(document.activeElement?.getAttribute("aria-label") ?? "") + "|" + (document.activeElement?.textContent?.trim() ?? "") + "|" + (document.activeElement?.labels?.[0]?.textContent?.trim() ?? "")',
+        );
+        if (f.split('|').some((x) => x.startsWith(text))) return;
+        await page.keyboard.press('Tab');
+      }
+      assert.fail(`Tab did not reach "${text}" within 40 presses`);
+    };
+    /** Wait (bounded; the page's CSP forbids waitForFunction's eval) for the step's title, then check the focus is on its heading. */
+    const heading = async (title: string, ms = 15_000): Promise<void> => {
+      const deadline = Date.now() + ms;
+      while ((await page.title()) !== `${title} — Longhaul`) {
+        if (Date.now() > deadline) assert.fail(`the window title did not become "${title} — Longhaul" within ${ms} ms`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      // Focus follows the screen once it is in the DOM: give it a moment, bounded.
+      for (let i = 0; i < 20 && (await focused(page)).tag !== 'H1'; i++) await page.waitForTimeout(100);
+      assert.equal((await focused(page)).tag, 'H1', `focus on the ${title} heading`);
+    };
+    await tabTo('Both on this PC');
+    await page.keyboard.press('Enter');
+    await heading('Link');
+    await tabTo('Direct, over the network as it is');
+    await page.keyboard.press('Space');
+    await tabTo('Next: the test');
+    await page.keyboard.press('Enter');
+    await heading('Test');
+    await tabTo('Duration');
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('2');
+    await tabTo('Start the test');
+    await page.keyboard.press('Enter');
+    await heading('Run');
+    const announcer = page.getByTestId('run-announcer');
+    await heading('Results', 30_000);
+    assert.match(await announcer.innerText(), /^Finished: [\d.]+ [kMGT]?bit\/s wall-clock aggregate/);
+    await shot(page, 'a11y-keyboard-results');
+  });
 });
