@@ -8,6 +8,7 @@
 import { formatRateShort, groupDigits } from '../../util/units.js';
 import { BINDING_FACTOR, retransWords, type RuleVerdict, type VerdictContext } from './context.js';
 import { linkSentence } from './link-limited.js';
+import { lossRatio } from './loss-limited.js';
 
 /** The RTT under load this much above the minimum: a queue stood at the bottleneck. */
 const QUEUE_SHARE_OF_MIN_RTT = 0.2;
@@ -22,7 +23,10 @@ export function congestionRule(c: VerdictContext): RuleVerdict | null {
   const min = i.minRttSeconds ?? null;
   const queued = q !== null && min !== null && min >= QUEUE_MIN_RTT_SECONDS && q >= QUEUE_SHARE_OF_MIN_RTT * min;
   const head = `Congestion window ${groupDigits(i.cwndBytes)} B over RTT ${c.rtt} allows at most ${formatRateShort(cap)}; measured ${c.m} with ${retransWords(i)}`;
-  if (queued || (i.retransSegments ?? 0) > 0) {
+  // Retransmits with a known loss rate reach here only when the rate is above Mathis's estimate
+  // for it (loss-limited.ts): the losses did not set the pace, a full bottleneck queue made them.
+  const overflowed = (i.retransSegments ?? 0) > 0 && lossRatio(i) !== null;
+  if (queued || overflowed) {
     const why = queued ? 'the RTT grew under load, so a queue stood at the bottleneck' : "the losses are the bottleneck's queue overflowing";
     return {
       verdict: 'link-limited',
@@ -30,7 +34,9 @@ export function congestionRule(c: VerdictContext): RuleVerdict | null {
     };
   }
   const still =
-    i.retransSegments === 0
+    (i.retransSegments ?? 0) > 0
+      ? ': congestion control, reacting to loss, is the limit; the loss rate is unknown (segments sent were not reported), so random loss and a bottleneck queue overflowing cannot be told apart.'
+      : i.retransSegments === 0
       ? ': the congestion window was still growing (slow start) when the run ended, so congestion control is the limit; a longer run shows the path.'
       : ': congestion control is the limit, or the path behind it; without a retransmit count the two cannot be told apart.';
   return { verdict: 'congestion-limited', sentence: `${head}${still}` };
