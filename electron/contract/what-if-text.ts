@@ -4,7 +4,7 @@
  */
 import type { LonghaulResult } from './result.js';
 import { modelText, type WhatIfPrediction } from './what-if.js';
-import { WHAT_IF_Y_CLAMP, whatIfOf, type WhatIfCurves } from './what-if-result.js';
+import { WHAT_IF_Y_CLAMP, whatIfOf, type WhatIfCurves, type WhatIfView } from './what-if-result.js';
 import { formatRateShort, formatRtt, groupDigits } from './units.js';
 import { PATH_RATE_WHERE } from './limits.js';
 
@@ -13,8 +13,18 @@ function config(p: WhatIfPrediction): string {
   return `${p.streams} stream${p.streams === 1 ? '' : 's'} × ${window}, MSS ${groupDigits(p.mssBytes)} B`;
 }
 
-function rate(p: WhatIfPrediction): string {
-  if (p.bitsPerSecond === null) return 'unknown (nothing in the model bounds it)';
+/**
+ * A predicted rate above this multiple of the measured one, bounded only by the window over the RTT
+ * while the path's rate is unknown, is no figure: on loopback a 2 µs RTT makes that "bound" tens of Tbit/s.
+ */
+const UNBOUNDED_ABOVE_MEASURED = 1.1;
+
+function rate(p: WhatIfPrediction, w: WhatIfView): string {
+  if (p.bitsPerSecond === null) return "unknown: nothing in the model bounds it (the path's rate, a window and a loss rate are all missing)";
+  const measured = w.measuredBitsPerSecond;
+  if (p.bound === 'window' && w.path.rateBitsPerSec === null && measured !== null && p.bitsPerSecond > UNBOUNDED_ABOVE_MEASURED * measured) {
+    return `unknown above the measured ${formatRateShort(measured)}: only the window over the RTT bounds it, and the path's rate is missing (give it with ${PATH_RATE_WHERE})`;
+  }
   const ramp = p.rampRoundTrips > 0 ? `, reached after a slow-start ramp of ${p.rampRoundTrips} round trips (${p.rampSeconds.toFixed(1)} s)` : '';
   return `about ${formatRateShort(p.bitsPerSecond)} (bound: ${p.bound})${ramp}`;
 }
@@ -43,8 +53,8 @@ export function formatWhatIf(r: LonghaulResult): string[] {
   ];
   const measured = w.measuredBitsPerSecond;
   const ratio = measured !== null && w.today.bitsPerSecond ? ` (measured / model ${ratioText(measured / w.today.bitsPerSecond)})` : '';
-  lines.push(`  today, ${config(w.today)}: model ${rate(w.today)}; measured ${measured === null ? 'unknown' : formatRateShort(measured)}${ratio}`);
-  for (const c of w.cases) lines.push(`  ${c.label}, ${config(c.prediction)}: ${rate(c.prediction)}`);
+  lines.push(`  today, ${config(w.today)}: model ${rate(w.today, w)}; measured ${measured === null ? 'unknown' : formatRateShort(measured)}${ratio}`);
+  for (const c of w.cases) lines.push(`  ${c.label}, ${config(c.prediction)}: ${rate(c.prediction, w)}`);
   return lines;
 }
 
