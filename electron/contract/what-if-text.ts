@@ -23,7 +23,9 @@ function rate(p: WhatIfPrediction, w: WhatIfView): string {
   if (p.bitsPerSecond === null) return "unknown: nothing in the model bounds it (the path's rate, a window and a loss rate are all missing)";
   const measured = w.measuredBitsPerSecond;
   if (p.bound === 'window' && w.path.rateBitsPerSec === null && measured !== null && p.bitsPerSecond > UNBOUNDED_ABOVE_MEASURED * measured) {
-    return `unknown above the measured ${formatRateShort(measured)}: only the window over the RTT bounds it, and the path's rate is missing (give it with ${PATH_RATE_WHERE})`;
+    const missing =
+      w.rateLeftOut !== null ? 'the stated path rate was left out (the run measured more)' : `the path's rate is missing (give it with ${PATH_RATE_WHERE})`;
+    return `unknown above the measured ${formatRateShort(measured)}: only the window over the RTT bounds it, and ${missing}`;
   }
   const ramp = p.rampRoundTrips > 0 ? `, reached after a slow-start ramp of ${p.rampRoundTrips} round trips (${p.rampSeconds.toFixed(1)} s)` : '';
   return `about ${formatRateShort(p.bitsPerSecond)} (bound: ${p.bound})${ramp}`;

@@ -8,6 +8,8 @@
  * initial namespace the kernel allows only those in the global `tcp_allowed_congestion_control`,
  * so `withAllowedCongestionControl` widens that list for the run and restores it afterwards.
  */
+import { mkdir, readFile, rmdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { AdviceTopic } from '../../electron/contract/advice.js';
 import type { LimiterVerdict, LonghaulResult } from '../../electron/contract/result.js';
 import { longhaulAtoB } from './longhaul-probe.js';
@@ -26,6 +28,8 @@ export interface DiagnosisScenario {
   receiverRmem?: string;
   /** `net.ipv4.tcp_wmem` in the sending namespace (A), when capped. */
   senderWmem?: string;
+  /** CPU the receiving Longhaul may use, % of one core (a cgroup v1 `cpu` quota on the listener). */
+  receiverCpuPercent?: number;
   /** Extra `longhaul run` flags. */
   flags: string[];
   seconds: number;
@@ -132,6 +136,28 @@ export async function withAllowedCongestionControl<T>(cc: string, fn: () => Prom
   }
 }
 
+const CPU_CGROUP_ROOT = '/sys/fs/cgroup/cpu';
+
+/**
+ * Run `fn` with a cgroup v1 `cpu` group limited to `percent` % of one core; `fn` gets a function that
+ * moves a process (all its threads) into it. The group is removed afterwards (its processes have exited
+ * or are moved back to the root group first).
+ */
+export async function withCpuQuota<T>(percent: number, fn: (join: (pid: number) => Promise<void>) => Promise<T>): Promise<T> {
+  const dir = path.join(CPU_CGROUP_ROOT, `lhwan-diag-${process.pid}-${Math.random().toString(36).slice(2, 8)}`);
+  await mkdir(dir);
+  try {
+    const periodUs = 100_000;
+    await writeFile(path.join(dir, 'cpu.cfs_period_us'), String(periodUs));
+    await writeFile(path.join(dir, 'cpu.cfs_quota_us'), String(Math.max(1000, Math.round((periodUs * percent) / 100))));
+    return await fn((pid) => writeFile(path.join(dir, 'cgroup.procs'), String(pid)));
+  } finally {
+    const left = (await readFile(path.join(dir, 'cgroup.procs'), 'utf8').catch(() => '')).split('\n').filter(Boolean);
+    for (const pid of left) await writeFile(path.join(CPU_CGROUP_ROOT, 'cgroup.procs'), pid).catch(() => undefined);
+    await rmdir(dir).catch(() => undefined);
+  }
+}
+
 /** Build the scenario's path, run Longhaul A→B through it, tear the path down; resolves with the result. */
 export async function runScenario(s: DiagnosisScenario): Promise<LonghaulResult> {
   return withAllowedCongestionControl(s.senderCc, async () => {
@@ -141,7 +167,8 @@ export async function runScenario(s: DiagnosisScenario): Promise<LonghaulResult>
       await link.execInB('sysctl', ['-qw', `net.ipv4.tcp_congestion_control=${s.senderCc}`]);
       if (s.senderWmem) await link.execInA('sysctl', ['-qw', `net.ipv4.tcp_wmem=${s.senderWmem}`]);
       if (s.receiverRmem) await link.execInB('sysctl', ['-qw', `net.ipv4.tcp_rmem=${s.receiverRmem}`]);
-      return await longhaulAtoB(link, { seconds: s.seconds, flags: s.flags });
+      if (!s.receiverCpuPercent) return await longhaulAtoB(link, { seconds: s.seconds, flags: s.flags });
+      return await withCpuQuota(s.receiverCpuPercent, (join) => longhaulAtoB(link, { seconds: s.seconds, flags: s.flags, onListener: join }));
     } finally {
       await link.destroy();
     }
