@@ -23,7 +23,7 @@ export function diagnoseResult(r: LonghaulResult, linkBitsPerSecond: number | nu
     const sender = direction === 'controllerToResponder' ? 'controller' : 'responder';
     const streams = r.streams.filter((s) => s.sender === sender);
     if (r.link?.settings) {
-      out.push(diagnoseEmulated(r.link, direction, total, streams, linkBitsPerSecond));
+      out.push(diagnoseEmulated(r.link, r.link.settings, direction, total, streams, linkBitsPerSecond));
       continue;
     }
     const inputs = { ...limiterInputs(streams, total.bitsPerSecond, total.seconds, linkBitsPerSecond), cpu: r.cpu ?? null };

@@ -57,13 +57,7 @@ const RAMPS_PER_RUN = 4;
  * Through an emulated link with slow start: when the run was too short for slow start to reach the
  * link's rate, say so (a satellite run of a few seconds is mostly ramp). Null when it does not apply.
  */
-function rampSentence(
-  s: Settings,
-  rttSeconds: number,
-  streams: number,
-  measured: number,
-  seconds: number | null,
-): string | null {
+function rampSentence(s: Settings, rttSeconds: number, streams: number, measured: number, seconds: number | null): string | null {
   if (seconds === null || s.rateBitsPerSec === null) return null;
   const bdp = ((s.rateBitsPerSec / 8) * rttSeconds) / streams;
   const target = Math.min(bdp, s.windowBytes ?? Infinity);
@@ -79,15 +73,15 @@ function rampSentence(
   );
 }
 
-/** The diagnosis of one direction through the emulated link `link` (which has settings). */
+/** The diagnosis of one direction through the emulated link `link` with its `emulated` settings. */
 export function diagnoseEmulated(
   link: LinkInfo,
+  emulated: Settings,
   direction: Diagnosis['direction'],
   total: TotalResult,
   streams: StreamResult[],
   linkBitsPerSecond: number | null,
 ): Diagnosis {
-  const emulated = link.settings!;
   const toggles = link.bypassToggles ?? [];
   if (emulated && toggles.some((b) => b.bypass)) {
     // Part of the run went around the emulated link: two paths, no single limit.

@@ -45,9 +45,9 @@ export function streamTimers(view: EndView | null): StreamTimers {
   // Baseline: the last reading at or before the data started (its counters hold only the idle
   // time before), else the first reading inside the transfer. End: the first reading at or after
   // the stream went quiet, else the last one.
-  const before = series.filter((x) => x.t <= span.from).at(-1);
-  const base = before ?? series[0]!;
-  const end = series.find((x) => x.t >= span.to) ?? series.at(-1)!;
+  const base = series.filter((x) => x.t <= span.from).at(-1) ?? series[0];
+  const end = series.find((x) => x.t >= span.to) ?? series.at(-1);
+  if (!base || !end) return NONE;
   const from = Math.max(base.t, span.from);
   const to = Math.min(end.t, span.to);
   // A single reading inside the transfer: its cumulative values, over the time since the data

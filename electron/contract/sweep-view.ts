@@ -108,7 +108,6 @@ export interface SweepRow {
   medianBitsPerSecond: number | null;
 }
 
-
 /** `window ×2, congestion ×1`: how many counted runs had each verdict. */
 export function verdictText(verdicts: SweepCellSummary['verdicts']): string {
   const parts = (Object.entries(verdicts) as [LimiterVerdict, number][]).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]);

@@ -21,5 +21,7 @@ for (const s of SCENARIOS.filter((x) => !wanted.length || wanted.includes(x.name
   const d = r.diagnosis?.[0];
   const doc = { recorded: { scenario: s.name, built: s.built, at: new Date().toISOString() }, result: r };
   await writeFile(path.join(OUT, `${s.name}.json`), `${JSON.stringify(doc, null, 1)}\n`);
-  process.stdout.write(`${s.name}: ${((Date.now() - started) / 1000).toFixed(0)} s, ${((r.total.bitsPerSecond ?? 0) / 1e6).toFixed(2)} Mbit/s, then-verdict ${d?.verdict}: ${d?.sentence}\n`);
+  process.stdout.write(
+    `${s.name}: ${((Date.now() - started) / 1000).toFixed(0)} s, ${((r.total.bitsPerSecond ?? 0) / 1e6).toFixed(2)} Mbit/s, then-verdict ${d?.verdict}: ${d?.sentence}\n`,
+  );
 }

@@ -18,7 +18,9 @@ function bbrLine(linux: boolean): AdviceLine {
   return {
     setting: 'the congestion control of the sending PC',
     currentValue: null,
-    neededValue: linux ? 'BBR with the fq queueing discipline' : "a congestion control that does not halve its rate on each loss (on Linux: BBR with fq); this OS's options vary",
+    neededValue: linux
+      ? 'BBR with the fq queueing discipline'
+      : "a congestion control that does not halve its rate on each loss (on Linux: BBR with fq); this OS's options vary",
     how: linux
       ? 'sudo sysctl -w net.core.default_qdisc=fq net.ipv4.tcp_congestion_control=bbr (new connections only); to keep it, the same lines in /etc/sysctl.d/90-longhaul.conf'
       : 'see the OS documentation for its congestion control settings',
@@ -89,7 +91,10 @@ export function verdictLines(d: Diagnosis, r: LonghaulResult, streams: number, l
   switch (d.verdict) {
     case 'link-limited': {
       const bloat = /bufferbloat/.test(d.sentence);
-      return [{ topic: 'path', end: 'sender', line: pathLine(bloat, streams) }, ...(bloat ? [{ topic: 'congestion-control' as const, end: 'sender' as const, line: bbrLine(linux) }] : [])];
+      return [
+        { topic: 'path', end: 'sender', line: pathLine(bloat, streams) },
+        ...(bloat ? [{ topic: 'congestion-control' as const, end: 'sender' as const, line: bbrLine(linux) }] : []),
+      ];
     }
     case 'loss-limited':
       return [

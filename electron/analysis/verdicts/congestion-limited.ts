@@ -30,14 +30,17 @@ export function congestionRule(c: VerdictContext): RuleVerdict | null {
     const why = queued ? 'the RTT grew under load, so a queue stood at the bottleneck' : "the losses are the bottleneck's queue overflowing";
     return {
       verdict: 'link-limited',
-      sentence: linkSentence(c, `${head}: the sender filled the path up to its bottleneck (${why}), so the path's bottleneck link is the limit, at about ${c.m}.`),
+      sentence: linkSentence(
+        c,
+        `${head}: the sender filled the path up to its bottleneck (${why}), so the path's bottleneck link is the limit, at about ${c.m}.`,
+      ),
     };
   }
   const still =
     (i.retransSegments ?? 0) > 0
       ? ': congestion control, reacting to loss, is the limit; the loss rate is unknown (segments sent were not reported), so random loss and a bottleneck queue overflowing cannot be told apart.'
       : i.retransSegments === 0
-      ? ': the congestion window was still growing (slow start) when the run ended, so congestion control is the limit; a longer run shows the path.'
-      : ': congestion control is the limit, or the path behind it; without a retransmit count the two cannot be told apart.';
+        ? ': the congestion window was still growing (slow start) when the run ended, so congestion control is the limit; a longer run shows the path.'
+        : ': congestion control is the limit, or the path behind it; without a retransmit count the two cannot be told apart.';
   return { verdict: 'congestion-limited', sentence: `${head}${still}` };
 }

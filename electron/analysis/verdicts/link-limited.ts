@@ -28,7 +28,8 @@ export function queueingWords(c: VerdictContext): string {
   if (q === null || min === null) return ' The queueing delay under load is unknown (no minimum RTT was reported).';
   if (min < QUEUE_MIN_RTT_SECONDS) return '';
   const head = ` Under load the RTT was ${c.rtt} against a minimum of ${formatRtt(min)}: the path adds about ${formatRtt(q)} of queueing under load`;
-  if (isBufferbloat(q, min)) return `${head} (bufferbloat: the bottleneck's queue is far deeper than the path needs, and every flow through it waits that long).`;
+  if (isBufferbloat(q, min))
+    return `${head} (bufferbloat: the bottleneck's queue is far deeper than the path needs, and every flow through it waits that long).`;
   return `${head}.`;
 }
 

@@ -56,7 +56,9 @@ export function lossNote(i: LimiterInputs, sentence: string): string {
 export function lossRule(c: VerdictContext, streams: number): RuleVerdict | null {
   const { i } = c;
   const p = lossRatio(i);
-  if (p === null || p < MIN_LOSS_RATIO || (i.retransSegments ?? 0) < MIN_LOSS_EVENTS || i.congestionControl === 'bbr' || !i.mssBytes) return null;
+  const retrans = i.retransSegments ?? 0;
+  const segments = i.segmentsSent ?? 0;
+  if (p === null || p < MIN_LOSS_RATIO || retrans < MIN_LOSS_EVENTS || i.congestionControl === 'bbr' || !i.mssBytes) return null;
   const q = i.queueingSeconds ?? null;
   const min = i.minRttSeconds ?? null;
   if (q !== null && min !== null && q >= QUEUE_SHARE_OF_MIN_RTT * min) return null;
@@ -66,7 +68,7 @@ export function lossRule(c: VerdictContext, streams: number): RuleVerdict | null
   return {
     verdict: 'loss-limited',
     sentence:
-      `${i.retransSegments!.toLocaleString('en-US')} of ${Math.round(i.segmentsSent!).toLocaleString('en-US')} segments were retransmitted (loss about ${pctText(p)}${i.retransEstimated ? ', estimated from bytes' : ''}); ` +
+      `${retrans.toLocaleString('en-US')} of ${Math.round(segments).toLocaleString('en-US')} segments were retransmitted (loss about ${pctText(p)}${i.retransEstimated ? ', estimated from bytes' : ''}); ` +
       `at RTT ${c.rtt} Reno's estimate for that loss (Mathis: MSS × 1.22 ÷ (RTT × √p)${streams > 1 ? `, × ${streams} streams` : ''}) is ${formatRateShort(estimate)}${cc}; measured ${c.m}: packet loss is the limit.`,
   };
 }
