@@ -54,8 +54,10 @@ export function formatWhatIf(r: LonghaulResult): string[] {
     `What-if (payload bit/s, wall-clock; model: ${modelText(w.path, w.rateLeftOut === null)}; RTT ${formatRtt(w.path.rttSeconds)} (${w.rttSource === 'minimum' ? "the path's minimum RTT: what a window must cover" : 'the RTT the limiter uses'}), ${rateText}, ${lossText}):`,
   ];
   const measured = w.measuredBitsPerSecond;
-  const ratio = measured !== null && w.today.bitsPerSecond ? ` (measured / model ${ratioText(measured / w.today.bitsPerSecond)})` : '';
-  lines.push(`  today, ${config(w.today)}: model ${rate(w.today, w)}; measured ${measured === null ? 'unknown' : formatRateShort(measured)}${ratio}`);
+  const todayText = rate(w.today, w);
+  const ratio =
+    measured !== null && w.today.bitsPerSecond && !todayText.startsWith('unknown') ? ` (measured / model ${ratioText(measured / w.today.bitsPerSecond)})` : '';
+  lines.push(`  today, ${config(w.today)}: model ${todayText}; measured ${measured === null ? 'unknown' : formatRateShort(measured)}${ratio}`);
   for (const c of w.cases) lines.push(`  ${c.label}, ${config(c.prediction)}: ${rate(c.prediction, w)}`);
   return lines;
 }

@@ -10,6 +10,9 @@ import { bdpBytes, MAX_SCALED_WINDOW, rateContradicted, splitWindow } from '../c
 import type { LonghaulResult } from '../contract/result.js';
 import { formatRate, formatRtt, groupDigits } from '../util/units.js';
 
+/** Above this multiple of the measured rate, window ÷ RTT is given in words, not as a figure. */
+const WINDOW_FIGURE_ABOVE_MEASURED = 10;
+
 /** The RTTs a result offers, seconds: the median while data flowed (the limiter's) and the minimum (the path's). */
 export interface ResultRtts {
   medianSeconds: number | null;
@@ -42,9 +45,17 @@ export function bdpLine(r: LonghaulResult, given: number | null, median: number 
   const sender = d?.direction === 'responderToController' ? 'responder' : 'controller';
   const streams = Math.max(1, r.streams.filter((s) => s.sender === sender).length);
   const window = d?.numbers.windowBytes ?? null;
+  const carries = window !== null && rtt ? (window * 8) / rtt : null;
+  // Without the path's rate, a window far above what the run carried bounds nothing worth a figure (loopback: Tbit/s).
+  const carriesText =
+    carries === null
+      ? ''
+      : stated === null && measured !== null && carries > WINDOW_FIGURE_ABOVE_MEASURED * measured
+        ? `would allow far more than the measured ${formatRate(measured)} at that RTT`
+        : `carries at most ${formatRate(carries)} at that RTT`;
   const today =
-    window !== null && rtt
-      ? `; today's window, ${groupDigits(Math.round(window))} bytes${streams > 1 ? ` over ${streams} streams` : ''}, carries at most ${formatRate((window * 8) / rtt)} at that RTT`
+    window !== null && carries !== null
+      ? `; today's window, ${groupDigits(Math.round(window))} bytes${streams > 1 ? ` over ${streams} streams` : ''}, ${carriesText}`
       : '';
   if (rtt === null) return 'Bandwidth-delay product: unknown (needs the round-trip time)';
   if (rate === null) {

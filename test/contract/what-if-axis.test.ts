@@ -38,8 +38,10 @@ describe('what-if chart axis', () => {
     const html = whatIfChart(r);
     assert.ok(html.includes(note), 'the report says it under the chart');
     assert.match(html, /clip-path="url\(#lh-plot\)"/, 'the lines are cut at the plot, not drawn over the title');
-    // Today's line says how far below the model the run was, in digits that are not all zeros.
-    assert.match(formatWhatIf(r).join('\n'), /\(measured \/ model 0\.0[1-9]\d\)/);
+    // No figure bounded only by window ÷ a loopback RTT: today's line says which bound is missing, and gives no ratio to it.
+    const text = formatWhatIf(r).join('\n');
+    assert.match(text, /today, .*: model unknown above the measured 19 Gbit\/s: only the window over the RTT bounds it, and the path's rate is missing/);
+    assert.doesNotMatch(text, /measured \/ model/);
     const ticks = yTicks(html);
     assert.ok(ticks.length >= 3 && Math.max(...ticks) <= 100_000, `ticks ${ticks.join(', ')} Mbit/s`);
   });

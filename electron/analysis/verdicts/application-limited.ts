@@ -19,11 +19,14 @@ export function applicationRule(c: VerdictContext, bounds: string): RuleVerdict 
     senderIdle !== null
       ? `the OS counted it sender-limited (nothing to send) ${pct(idle)} of the stream's active time`
       : `the kernel had data in flight only ${pct(1 - idle)} of the stream's active time`;
+  // On a sub-ms path at Gbit/s a sender that leaves the socket empty is usually waiting for a core.
+  const local = (i.minRttSeconds ?? c.rttSeconds) < 0.001 && c.measured >= 1e9 && !i.cpu;
+  const cpu = local ? ' On a path this short at this rate, the sender waiting for CPU is the likely cause; CPU was not measured in this run.' : '';
   const flag = i.appLimitedShare != null ? ` The kernel marked ${pct(i.appLimitedShare)} of its rate samples application-limited.` : '';
   return {
     verdict: 'application-limited',
     sentence:
       `At RTT ${c.rtt} ${bounds || 'TCP'} would carry more than the measured ${c.m}, and ${who} left the socket empty: ` +
-      `${measuredBy}: the application is the limit.${flag}`,
+      `${measuredBy}: the application is the limit.${flag}${cpu}`,
   };
 }

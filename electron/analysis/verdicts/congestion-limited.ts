@@ -6,7 +6,7 @@
  * in a short run). An unknown retransmit count is said as unknown, never as "none".
  */
 import { formatRateShort, groupDigits } from '../../util/units.js';
-import { BINDING_FACTOR, retransWords, type RuleVerdict, type VerdictContext } from './context.js';
+import { BINDING_FACTOR, boundsAreTautological, retransWords, type RuleVerdict, type VerdictContext } from './context.js';
 import { linkSentence } from './link-limited.js';
 import { lossRatio } from './loss-limited.js';
 
@@ -18,7 +18,7 @@ const QUEUE_MIN_RTT_SECONDS = 0.001;
 export function congestionRule(c: VerdictContext): RuleVerdict | null {
   const { i, numbers } = c;
   const cap = numbers.cwndBitsPerSecond;
-  if (cap === null || i.cwndBytes === null || c.measured * BINDING_FACTOR < cap) return null;
+  if (cap === null || i.cwndBytes === null || c.measured * BINDING_FACTOR < cap || boundsAreTautological(c)) return null;
   const q = i.queueingSeconds ?? null;
   const min = i.minRttSeconds ?? null;
   const queued = q !== null && min !== null && min >= QUEUE_MIN_RTT_SECONDS && q >= QUEUE_SHARE_OF_MIN_RTT * min;

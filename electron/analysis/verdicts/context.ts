@@ -65,3 +65,18 @@ export function retransWords(i: LimiterInputs): string {
   const est = i.retransEstimated ? ' (estimated from bytes retransmitted ÷ MSS)' : '';
   return `${n.toLocaleString('en-US')} retransmitted segment${n === 1 ? '' : 's'}${est}`;
 }
+
+/** Below this minimum RTT the two ends are on one PC or one LAN. */
+const LOCAL_MIN_RTT_SECONDS = 0.001;
+/** The RTT under load this many times the minimum: it grew with what was in flight. */
+const INFLATED_RTT_FACTOR = 1.2;
+
+/**
+ * On a sub-ms path whose RTT grew under load (loopback: 4 µs minimum, 457 µs while 859 kB were in
+ * flight), RTT is in-flight data ÷ rate, so window ÷ RTT and cwnd ÷ RTT equal the measured rate
+ * whatever limits it: those ratios prove nothing there, and only the kernel's timers can tell.
+ */
+export function boundsAreTautological(c: VerdictContext): boolean {
+  const min = c.i.minRttSeconds ?? null;
+  return min !== null && min > 0 && min < LOCAL_MIN_RTT_SECONDS && c.rttSeconds >= INFLATED_RTT_FACTOR * min;
+}

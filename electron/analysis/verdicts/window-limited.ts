@@ -10,7 +10,7 @@
  * rate was within 5 % of window ÷ RTT while the kernel counted 50 % rwnd-limited time.
  */
 import { formatRateShort, formatRtt, groupDigits } from '../../util/units.js';
-import { BINDING_FACTOR, pct, WINDOW_SHARE, type RuleVerdict, type VerdictContext } from './context.js';
+import { BINDING_FACTOR, boundsAreTautological, pct, WINDOW_SHARE, type RuleVerdict, type VerdictContext } from './context.js';
 
 /** Measured within this fraction of window ÷ RTT: the window sets the rate (RTT noise and ACK timing make a few % common). */
 const WINDOW_RATE_TOLERANCE = 0.15;
@@ -35,7 +35,7 @@ function windowSetsRate(c: VerdictContext): { byRate: boolean; byTimers: boolean
   const { i, measured, numbers } = c;
   const cap = numbers.windowBitsPerSecond;
   const smaller = i.cwndBytes === null || i.windowBytes === null || i.windowBytes <= i.cwndBytes * CWND_SLACK;
-  const byRate = cap !== null && smaller && Math.abs(measured / cap - 1) <= WINDOW_RATE_TOLERANCE;
+  const byRate = cap !== null && smaller && Math.abs(measured / cap - 1) <= WINDOW_RATE_TOLERANCE && !boundsAreTautological(c);
   const timers = c.rwndShare !== null || c.sndbufShare !== null;
   const byTimers = timers ? (c.rwndShare ?? 0) >= WINDOW_SHARE : cap !== null && smaller && measured * BINDING_FACTOR >= cap;
   return { byRate, byTimers };

@@ -33,6 +33,23 @@ describe('window-limited (recorded on the WAN harness)', () => {
     assert.equal(d.verdict, 'window-limited', d.sentence);
   });
 
+  it('loopback: window ÷ an RTT that grew under load equals any rate, so it proves nothing; the timers decide', () => {
+    // As measured by `longhaul loopback -t 2` here: 859,136 B over 457 µs (minimum 4 µs) ≈ 15 Gbit/s, 14 Gbit/s measured, 5 % rwnd-limited.
+    const { result } = recorded('rmem-cubic');
+    result.directions.controllerToResponder!.bitsPerSecond = 14e9;
+    for (const s of result.streams)
+      for (const x of s.send?.tcp ?? []) {
+        x.rttUs = 457;
+        x.minRttUs = 4;
+        x.sndWndBytes = 859_136;
+        x.sndCwndBytes = 8_000_000;
+        x.rwndLimitedUs = Math.round((x.busyUs ?? 0) * 0.05);
+      }
+    const { d } = diagnosed(result);
+    assert.notEqual(d.verdict, 'window-limited', d.sentence);
+    assert.doesNotMatch(d.sentence, /the path \(link or receiving host\) is the limit/);
+  });
+
   it("the BDP line is the path's (stated rate × minimum RTT), not today's window again", () => {
     const { r } = diagnosed(recorded('rmem-bbr').result);
     assert.match(
