@@ -22,7 +22,15 @@ export type AdviceTopic =
   | 'application'
   | 'longhaul-request'
   /** The link emulator or the link it models (a run through `longhaul loopback --link …`): not an OS setting. */
-  | 'link-emulator';
+  | 'link-emulator'
+  /** The path itself (its link rate or its queue): nothing on either PC moves the limit; more streams or a faster link do. */
+  | 'path'
+  /** The sender's congestion control (loss, a queue it fills): BBR with fq on Linux. */
+  | 'congestion-control'
+  /** A PC's CPU (copying bytes on a shared core): not a TCP setting. */
+  | 'cpu'
+  /** The run itself: longer, or with more streams, to see what the path carries. */
+  | 'run';
 
 /** One setting to change on one PC. Text fields are for people; figures carry their units in the text. */
 export interface Advice {

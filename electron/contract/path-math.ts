@@ -34,6 +34,16 @@ export function rateContradicted(statedBitsPerSec: number | null, measuredBitsPe
 /** Largest 16-bit TCP window: anything above needs window scaling (RFC 7323). */
 export const MAX_UNSCALED_WINDOW = 65_535;
 
+/** The largest window RFC 7323 allows one connection: 65,535 × 2^14 bytes. Above it a path needs more streams. */
+export const MAX_SCALED_WINDOW = 1_073_725_440;
+
+/** A window per stream above RFC 7323's maximum, as streams × window: `{ streams: 2, windowBytes: 562,500,000 }`; unchanged when it fits. */
+export function splitWindow(windowBytes: number, streams: number): { streams: number; windowBytes: number } {
+  if (windowBytes <= MAX_SCALED_WINDOW) return { streams, windowBytes };
+  const factor = Math.ceil(windowBytes / MAX_SCALED_WINDOW);
+  return { streams: streams * factor, windowBytes: Math.ceil(windowBytes / factor) };
+}
+
 /** The smallest RFC 7323 window-scale shift that lets a window of this size be advertised. */
 export function windowScaleShift(windowBytes: number): number {
   let shift = 0;

@@ -307,10 +307,25 @@ export interface DetailInfo {
 }
 
 /**
- * Which limit explains a direction's throughput; `emulator-limited`: the link emulator on this PC fell behind its own
- * schedule (analysis/emulator-verdict.ts); `mss-limited`: segments far smaller than the path allows, with no window binding (analysis/mss-verdict.ts).
+ * Which limit explains a direction's throughput (docs/results.md, "Diagnosis"; labels in contract/verdict-labels.ts).
+ * `send-buffer-limited`: the sender's send buffer; `receiver-limited`: the receiving application (or its CPU) did not
+ * read fast enough, so the advertised window stayed below what its buffer allowed; `loss-limited`: packet loss set the
+ * pace (a Mathis/Reno estimate); `cpu-limited`: a side or data thread near one full core; `emulator-limited`: the link
+ * emulator on this PC fell behind its own schedule (analysis/emulator-verdict.ts); `mss-limited`: segments far smaller
+ * than the path allows, with no window binding (analysis/mss-verdict.ts).
  */
-export type LimiterVerdict = 'window-limited' | 'congestion-limited' | 'application-limited' | 'link-limited' | 'emulator-limited' | 'mss-limited' | 'unknown';
+export type LimiterVerdict =
+  | 'window-limited'
+  | 'send-buffer-limited'
+  | 'receiver-limited'
+  | 'congestion-limited'
+  | 'loss-limited'
+  | 'application-limited'
+  | 'cpu-limited'
+  | 'link-limited'
+  | 'emulator-limited'
+  | 'mss-limited'
+  | 'unknown';
 
 export interface Diagnosis {
   direction: 'controllerToResponder' | 'responderToController';
@@ -323,11 +338,15 @@ export interface Diagnosis {
     rttSeconds: number | null;
     /** The lowest RTT the kernel saw (the path without queues or delayed ACKs), s: what a window must cover. Absent in older results, null when unknown. */
     minRttSeconds?: number | null;
+    /** Smoothed RTT under load less the minimum RTT, s: the queueing the path added (absent in older results, null when unknown). */
+    queueingSeconds?: number | null;
     windowBytes: number | null;
     windowBitsPerSecond: number | null;
     cwndBytes: number | null;
     cwndBitsPerSecond: number | null;
     retransSegments: number | null;
+    /** Retransmitted ÷ sent segments (absent in older results, null when unknown or none). */
+    lossRatio?: number | null;
     rwndLimitedShare: number | null;
     sndbufLimitedShare: number | null;
     windowScale: number | null;

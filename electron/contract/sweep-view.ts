@@ -7,6 +7,7 @@
  */
 import type { LimiterVerdict } from './result.js';
 import { planDuration } from './sweep-plan.js';
+import { VERDICT_WORDS } from './verdict-labels.js';
 import type { SweepCell, SweepCellSummary, SweepDimensionName, SweepPlan, SweepStats } from './sweep.js';
 import { formatBinaryBytes, formatRate, groupDigits } from './units.js';
 
@@ -106,16 +107,6 @@ export interface SweepRow {
   /** For sorting and the chart: the median bit/s or null. */
   medianBitsPerSecond: number | null;
 }
-
-const VERDICT_WORDS: Record<LimiterVerdict, string> = {
-  'window-limited': 'window',
-  'congestion-limited': 'congestion',
-  'application-limited': 'application',
-  'link-limited': 'link',
-  'emulator-limited': 'emulator',
-  'mss-limited': 'MSS',
-  unknown: 'unknown',
-};
 
 /** `window ×2, congestion ×1`: how many counted runs had each verdict. */
 export function verdictText(verdicts: SweepCellSummary['verdicts']): string {

@@ -57,7 +57,7 @@ export function whatIfOf(r: LonghaulResult): WhatIfView | null {
   let lossRatio: number | null = null;
   let lossSource: WhatIfView['lossSource'] = null;
   if (link && link.lossRatio > 0) [lossRatio, lossSource] = [link.lossRatio, 'emulated link'];
-  else if (!link && d.verdict === 'congestion-limited' && d.numbers.retransSegments && total && total.sentBytes > 0) {
+  else if (!link && (d.verdict === 'congestion-limited' || d.verdict === 'loss-limited') && d.numbers.retransSegments && total && total.sentBytes > 0) {
     [lossRatio, lossSource] = [d.numbers.retransSegments / (total.sentBytes / mssBytes), 'retransmissions'];
   }
   const path: PathModel = { rttSeconds, rateBitsPerSec: rate, lossRatio };

@@ -14,20 +14,19 @@ function config(p: WhatIfPrediction): string {
 }
 
 /**
- * Whether a prediction is a figure nothing about the path bounds: with the path's rate unknown only the
- * window over the RTT caps it, and past WHAT_IF_Y_CLAMP × the measured rate (where the chart stops) that is a
- * number about the model, not the path (154 Tbit/s for a loopback run with a 30 µs RTT). Such a line says
- * which bound is missing instead of printing it.
+ * A predicted rate above this multiple of the measured one, bounded only by the window over the RTT
+ * while the path's rate is unknown, is no figure: on loopback a 2 µs RTT makes that "bound" tens of Tbit/s.
  */
-function unboundedByPath(p: WhatIfPrediction, w: WhatIfView): boolean {
-  if (w.path.rateBitsPerSec !== null || p.bitsPerSecond === null || p.bound !== 'window') return false;
-  return w.measuredBitsPerSecond === null || p.bitsPerSecond > WHAT_IF_Y_CLAMP * w.measuredBitsPerSecond;
-}
+const UNBOUNDED_ABOVE_MEASURED = 1.1;
 
 function rate(p: WhatIfPrediction, w: WhatIfView): string {
-  if (p.bitsPerSecond === null) return 'unknown (nothing in the model bounds it)';
-  if (unboundedByPath(p, w))
-    return `no figure: only the window bounds the model here, far above what was measured, and the path's rate is unknown${w.rateLeftOut === null ? ` (give it with ${PATH_RATE_WHERE})` : ''}`;
+  if (p.bitsPerSecond === null) return "unknown: nothing in the model bounds it (the path's rate, a window and a loss rate are all missing)";
+  const measured = w.measuredBitsPerSecond;
+  if (p.bound === 'window' && w.path.rateBitsPerSec === null && measured !== null && p.bitsPerSecond > UNBOUNDED_ABOVE_MEASURED * measured) {
+    const missing =
+      w.rateLeftOut !== null ? 'the stated path rate was left out (the run measured more)' : `the path's rate is missing (give it with ${PATH_RATE_WHERE})`;
+    return `unknown above the measured ${formatRateShort(measured)}: only the window over the RTT bounds it, and ${missing}`;
+  }
   const ramp = p.rampRoundTrips > 0 ? `, reached after a slow-start ramp of ${p.rampRoundTrips} round trips (${p.rampSeconds.toFixed(1)} s)` : '';
   return `about ${formatRateShort(p.bitsPerSecond)} (bound: ${p.bound})${ramp}`;
 }
@@ -55,9 +54,10 @@ export function formatWhatIf(r: LonghaulResult): string[] {
     `What-if (payload bit/s, wall-clock; model: ${modelText(w.path, w.rateLeftOut === null)}; RTT ${formatRtt(w.path.rttSeconds)} (${w.rttSource === 'minimum' ? "the path's minimum RTT: what a window must cover" : 'the RTT the limiter uses'}), ${rateText}, ${lossText}):`,
   ];
   const measured = w.measuredBitsPerSecond;
+  const todayText = rate(w.today, w);
   const ratio =
-    measured !== null && w.today.bitsPerSecond && !unboundedByPath(w.today, w) ? ` (measured / model ${ratioText(measured / w.today.bitsPerSecond)})` : '';
-  lines.push(`  today, ${config(w.today)}: model ${rate(w.today, w)}; measured ${measured === null ? 'unknown' : formatRateShort(measured)}${ratio}`);
+    measured !== null && w.today.bitsPerSecond && !todayText.startsWith('unknown') ? ` (measured / model ${ratioText(measured / w.today.bitsPerSecond)})` : '';
+  lines.push(`  today, ${config(w.today)}: model ${todayText}; measured ${measured === null ? 'unknown' : formatRateShort(measured)}${ratio}`);
   for (const c of w.cases) lines.push(`  ${c.label}, ${config(c.prediction)}: ${rate(c.prediction, w)}`);
   return lines;
 }
@@ -65,5 +65,5 @@ export function formatWhatIf(r: LonghaulResult): string[] {
 /** The what-if chart's note when its y axis cuts the model's lines (what-if-result.ts, WHAT_IF_Y_CLAMP); null when it does not. */
 export function whatIfAxisNote(c: WhatIfCurves): string | null {
   if (!c.yAxis) return null;
-  return `The chart stops at ${formatRateShort(c.yAxis.max)} (${WHAT_IF_Y_CLAMP} × the measured rate, rounded up); the model's lines go on above it, because with no path rate only the window over the RTT bounds them (a figure up there would say nothing about the path).`;
+  return `The chart stops at ${formatRateShort(c.yAxis.max)} (${WHAT_IF_Y_CLAMP} × the measured rate, rounded up); the model's lines go on above it, to ${formatRateShort(c.yAxis.top)}, because with no path rate only the window over the RTT bounds them.`;
 }

@@ -7,10 +7,11 @@
  */
 import type { LonghaulResult, TotalResult } from '../contract/result.js';
 import { transferRttSeconds } from '../analysis/diagnosis.js';
-import { formatBytes, formatRate, formatRtt, groupDigits } from '../util/units.js';
+import { formatBytes, formatRate, groupDigits } from '../util/units.js';
 import { formatTcpSummary } from './tcp-lines.js';
 import { formatCpuLines } from './cpu-lines.js';
-import { bdpBytes, bitMetresPerSec, formatBitMetres } from './path-metrics.js';
+import { bitMetresPerSec, formatBitMetres } from './path-metrics.js';
+import { bdpLine, rttLine } from './bdp-line.js';
 import { formatAdvice } from '../contract/advice-text.js';
 import { formatWhatIf } from '../contract/what-if-text.js';
 
@@ -59,28 +60,10 @@ function diagnosisText(r: LonghaulResult): string | null {
 
 function pathLines(r: LonghaulResult, x: SummaryExtras): string[] {
   const lines: string[] = [];
-  const link = r.link?.settings ?? null;
-  const given = x.rttMs ?? null;
-  const emulatedRttMs = link && link.delayMs > 0 ? 2 * link.delayMs : null;
-  const rttMs = given ?? emulatedRttMs ?? measuredRttMs(r);
-  const source =
-    given !== null
-      ? ''
-      : emulatedRttMs !== null
-        ? " (the emulated link's; the local hop under it is faster)"
-        : " (the sending kernel's smoothed RTT while data was in flight, median over readings and streams: the RTT the limiter and the what-if use)";
-  lines.push(`Round-trip time: ${rttMs === null ? 'unknown (not measured in this run)' : `${formatRtt(rttMs / 1000)}${source}`}`);
-  const pathRate = link?.rateBitsPerSec ?? null;
-  const rate = pathRate ?? r.total.bitsPerSecond;
-  if (rttMs === null || rate === null) {
-    lines.push('Bandwidth-delay product: unknown (needs the round-trip time and a measured rate)');
-  } else {
-    const bytes = bdpBytes(rate, rttMs / 1000);
-    const which = pathRate !== null ? 'of the emulated link' : 'at the measured rate';
-    lines.push(
-      `Bandwidth-delay product ${which}: ${groupDigits(bytes)} bytes (${formatRate(rate)} x ${formatRtt(rttMs / 1000)} / 8): a window smaller than this cannot fill the path`,
-    );
-  }
+  const given = x.rttMs === undefined || x.rttMs === null ? null : x.rttMs / 1000;
+  const ms = measuredRttMs(r);
+  const median = ms === null ? null : ms / 1000;
+  lines.push(rttLine(r, given, median), bdpLine(r, given, median));
   lines.push(`Limiter: ${x.diagnosis ?? diagnosisText(r) ?? 'unknown (no diagnosis available for this run)'}`);
   const distanceKm = x.distanceKm ?? (r.distance ? r.distance.meters / 1000 : null);
   if (distanceKm !== null) {

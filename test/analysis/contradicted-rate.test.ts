@@ -65,6 +65,11 @@ describe('a result with a contradicted --path-rate', () => {
     assert.equal(kept.path.rateBitsPerSec, 20e9);
     assert.equal(kept.rateLeftOut, null);
   });
+  it('no what-if figure bounded only by window ÷ a loopback RTT: unknown above the measured rate, with the missing bound named', () => {
+    const text = formatWhatIf(loopbackRun(1e9)).join('\n');
+    assert.doesNotMatch(text, /Tbit\/s/);
+    assert.match(text, /4 × today's streams.*: unknown above the measured .*only the window over the RTT bounds it, and the stated path rate was left out/);
+  });
   it('the advice sizes no window from it', () => {
     for (const a of adviseResult(loopbackRun(1e9), {})) assert.doesNotMatch(`${a.neededValue}`, /at least [\d,]+ bytes/, JSON.stringify(a));
   });

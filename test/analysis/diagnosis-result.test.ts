@@ -10,7 +10,7 @@ import { diagnoseResult, limiterInputs } from '../../electron/analysis/diagnosis
 import { tcpSample } from '../helpers/result-fixtures.js';
 
 describe('diagnoseResult over a result document', () => {
-  it('takes medians of the sender series, last cumulative timers, and sums windows over streams', () => {
+  it('takes medians of the sender series, timers as differences inside the transfer, and sums windows over streams', () => {
     const tcp = [
       tcpSample(1, {
         rttUs: 1_200_000,
@@ -65,7 +65,8 @@ describe('diagnoseResult over a result document', () => {
     assert.equal(inputsOf.rttSeconds, 1.3);
     assert.equal(inputsOf.windowBytes, 8760);
     assert.equal(inputsOf.retransSegments, 2);
-    assert.equal(inputsOf.busySeconds, 6);
+    // Busy time from the first reading inside the transfer (t = 1 s) to the one at its end (3 s), per stream: not the handshake's count.
+    assert.equal(inputsOf.busySeconds, 4);
     const r = { streams, params: {}, directions: { controllerToResponder: { bitsPerSecond: 52_000, seconds: 3 } } } as unknown as LonghaulResult;
     const [d] = diagnoseResult(r);
     assert.equal(d?.direction, 'controllerToResponder');

@@ -152,8 +152,8 @@ describe('diagnoseLimiter', () => {
         transferSeconds: 10,
       }),
     );
-    assert.equal(d.verdict, 'window-limited');
-    assert.match(d.sentence, /send buffer held it back 80% of its busy time/);
+    assert.equal(d.verdict, 'send-buffer-limited');
+    assert.match(d.sentence, /send buffer of the sending PC held it back 80% of its busy time/);
   });
 
   it('application-limited when both bounds are far above the rate and the sender idled', () => {
@@ -170,7 +170,7 @@ describe('diagnoseLimiter', () => {
       }),
     );
     assert.equal(d.verdict, 'application-limited');
-    assert.match(d.sentence, /data in flight only 20% of the time/);
+    assert.match(d.sentence, /data in flight only 20% of the stream's active time/);
   });
 
   it('link-limited (path) when both bounds are far above the rate and the sender kept the socket full', () => {

@@ -50,7 +50,7 @@ describe('HTML report in Chromium (no network, no script)', { skip, timeout: 90_
       const text = await page.locator('body').innerText();
       assert.match(text, /wall-clock aggregate/);
       assert.match(text, /per-stream sum/);
-      assert.match(text, /window-limited/);
+      assert.match(text, /Window-limited/, 'the verdict with its label (contract/verdict-labels.ts)');
       assert.match(text, /net\.ipv4\.tcp_rmem/);
       assert.match(text, /1,300,\d{3} bytes/);
       assert.match(text, /the window that fills the path, 1 stream × 650,\d{3}-byte window.*about 3\.8 Mbit\/s/);

@@ -25,7 +25,13 @@ describe('summary block', { timeout: 10_000 }, () => {
     const r = makeResult({ streams: [{ bytes: 650_000, seconds: 1.3, completions: 10 }] }); // exactly 4 Mbit/s
     const text = formatSummary(r, { rttMs: 1300, diagnosis: 'the receive window (650,000 bytes) is full every round trip' });
     assert.match(text, /^Round-trip time: 1\.30 s$/m);
-    assert.match(text, /^Bandwidth-delay product at the measured rate: 650,000 bytes/m);
+    // No path rate: the measured rate is not the path's (in a window-limited run it is today's window again).
+    assert.match(text, /^Bandwidth-delay product: unknown: the path's rate is unknown; give it with --path-rate/m);
+    r.pathRate = { bitsPerSecond: 4e6, source: 'given' };
+    assert.match(
+      formatSummary(r, { rttMs: 1300 }),
+      /^Bandwidth-delay product of the path: 650,000 bytes \(the stated path rate, 4\.00 Mbit\/s, x 1\.30 s \/ 8\): the window the path needs$/m,
+    );
     assert.match(text, /^Limiter: the receive window/m);
   });
 

@@ -18,6 +18,8 @@ export interface LonghaulRunOptions {
   seconds: number;
   /** Extra `longhaul run` flags, e.g. ['--window', '16K']. */
   flags?: string[];
+  /** Called with the listener's pid once it listens, before the run starts (e.g. to put it in a CPU cgroup). */
+  onListener?: (pid: number) => Promise<void>;
 }
 
 /** Run longhaul from A to B through the link; resolves with the controller's result. */
@@ -30,6 +32,7 @@ export async function longhaulAtoB(link: WanLink, opts: LonghaulRunOptions): Pro
   try {
     const m = await waitForOutput(listener, /listening on \S+:(\d+)/, 15_000);
     const port = m[1]!;
+    if (opts.onListener && listener.pid !== undefined) await opts.onListener(listener.pid);
     const jsonFile = join(dir, 'result.json');
     const rttMs = 2 * link.config.oneWayDelayMs;
     // Handshake and result exchange take a few RTTs on top of the run itself.

@@ -2,21 +2,23 @@
  * Advice per verdict, per OS, per end: which PC must change which setting, to
  * what, and where, for the limit a run met. Pure over the result and this PC's
  * readable settings (local-settings.ts): the same result always gives the same
- * advice. Only verdicts a setting can move get advice (window, send buffer,
- * window scaling, MSS, the sending application). Runs through the link
+ * advice. Every verdict gets advice: OS settings where a setting moves the limit
+ * (window, send buffer, window scaling, MSS), otherwise what does (verdict-lines.ts:
+ * the path, its queue, loss, the run's length, a CPU, the receiving application). Runs through the link
  * emulator (emulated.ts) name the emulator or the emulated link where one of
  * them held the run, and the ends' OS settings where the window did.
  */
 import type { Advice, AdviceTopic } from '../../contract/advice.js';
 import { PATH_RATE_WHERE } from '../../contract/limits.js';
-import { bdpBytes, MAX_UNSCALED_WINDOW, rateContradicted, wholeBytesUp } from '../../contract/path-math.js';
+import { bdpBytes, MAX_SCALED_WINDOW, MAX_UNSCALED_WINDOW, rateContradicted, splitWindow, wholeBytesUp } from '../../contract/path-math.js';
 import type { Diagnosis, LonghaulResult, Side } from '../../contract/result.js';
 import { DEFAULT_MSS_BYTES } from '../../contract/wire.js';
 import { groupDigits } from '../../util/units.js';
 import type { LocalSettings } from './settings-keys.js';
 import { emulatedLines, REAL_PATH } from './emulated.js';
 import { osFamily } from './os-family.js';
-import type { AdviceLine, AdviceNeed } from './os-rules.js';
+import { neededBytes, valueFor, type AdviceLine, type AdviceNeed } from './os-rules.js';
+import { verdictLines } from './verdict-lines.js';
 
 type OsTopic = 'receive-window' | 'send-buffer' | 'window-scaling' | 'mss';
 
@@ -31,7 +33,9 @@ function topicsFor(d: Diagnosis, r: LonghaulResult, need: AdviceNeed): [OsTopic,
       ['mss', 'sender'],
       ['mss', 'receiver'],
     ];
+  if (d.verdict === 'send-buffer-limited') return [['send-buffer', 'sender']];
   if (d.verdict !== 'window-limited') return [];
+  // Results diagnosed before send-buffer-limited existed said window-limited with the send buffer's timer share.
   const sndbuf = (n.sndbufLimitedShare ?? 0) >= WINDOW_SHARE && (n.sndbufLimitedShare ?? 0) > (n.rwndLimitedShare ?? 0);
   const out: [OsTopic, 'sender' | 'receiver'][] = [sndbuf ? ['send-buffer', 'sender'] : ['receive-window', 'receiver']];
   // Scale 0 is only a fault when the window needs scaling and the run did not itself ask for a
@@ -63,9 +67,11 @@ function requestLine(asked: number, need: AdviceNeed): AdviceLine {
     currentValue: `${groupDigits(asked)} bytes`,
     neededValue:
       need.windowBytes !== null
-        ? `at least ${groupDigits(need.windowBytes)} bytes per stream`
+        ? need.windowBytes > MAX_SCALED_WINDOW
+          ? neededBytes(need) + ' per stream'
+          : `at least ${groupDigits(need.windowBytes)} bytes per stream`
         : need.bytesPerMbit.toLocaleString('en-US') + ` bytes per Mbit/s wanted (the path's rate is unknown: give it with ${PATH_RATE_WHERE})`,
-    how: `longhaul run <partner> --window ${need.windowBytes ?? '<bytes>'}, or leave --window out so each OS autotunes within the settings below`,
+    how: `longhaul run <partner> --window ${need.windowBytes !== null ? valueFor(need) : '<bytes>'}${need.windowBytes !== null && need.windowBytes > MAX_SCALED_WINDOW ? ` -P ${splitWindow(need.windowBytes, 1).streams} (per stream today)` : ''}, or leave --window out so each OS autotunes within the settings below`,
     why: `This run asked for ${groupDigits(asked)} bytes: that, not the OS, held the window. Other applications get what the OS settings below allow.`,
   };
 }
@@ -109,11 +115,17 @@ export function adviseResult(r: LonghaulResult, local: LocalSettings): Advice[] 
         });
       if (!own.osAdvice) continue;
     }
-    if (!rtt) continue;
     const push = (side: Side, topic: AdviceTopic, line: AdviceLine, os: string): void => {
       const why = emulated ? REAL_PATH + line.why.charAt(0).toLowerCase() + line.why.slice(1) : line.why;
       out.push({ direction: d.direction, verdict: d.verdict, topic, side, thisPc: side === r.writtenBy, hostname: r[side].hostname, os, ...line, why });
     };
+    // The verdicts no buffer moves (the path, loss, a growing window, a CPU, a slow reader).
+    const cpuSide = (/\(the (controller|responder)\)/.exec(d.sentence)?.[1] as Side | undefined) ?? null;
+    for (const v of verdictLines(d, r, streams, r[sender].os?.platform === 'linux', cpuSide)) {
+      const side = v.topic === 'cpu' && cpuSide ? cpuSide : sideOf(d.direction, v.end);
+      push(side, v.topic, v.line, osFamily(r[side].os).label);
+    }
+    if (!rtt) continue;
     const needFor = (side: Side): AdviceNeed => ({
       windowBytes: neededWindowBytes(rate, rtt, streams),
       bytesPerMbit: neededWindowBytes(1e6, rtt, streams),

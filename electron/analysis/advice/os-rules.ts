@@ -5,6 +5,7 @@
  */
 import type { Advice } from '../../contract/advice.js';
 import { PATH_RATE_WHERE } from '../../contract/limits.js';
+import { MAX_SCALED_WINDOW, splitWindow } from '../../contract/path-math.js';
 
 /** One setting's advice before it is tied to a PC and a direction. */
 export type AdviceLine = Pick<Advice, 'setting' | 'currentValue' | 'neededValue' | 'how' | 'why'>;
@@ -25,6 +26,13 @@ export type OsRules = Partial<Record<'receive-window' | 'send-buffer' | 'window-
 
 /** `650,000 bytes`, or the per-Mbit/s figure when the rate is unknown. */
 export function neededBytes(n: AdviceNeed, factor = 1): string {
+  if (n.windowBytes !== null && n.windowBytes > MAX_SCALED_WINDOW) {
+    const split = splitWindow(n.windowBytes, 1);
+    return (
+      `at least ${(factor * split.windowBytes).toLocaleString('en-US')} bytes, with ${split.streams} streams for each one today ` +
+      `(one stream's window cannot exceed RFC 7323's ${MAX_SCALED_WINDOW.toLocaleString('en-US')} bytes)`
+    );
+  }
   return n.windowBytes !== null
     ? `at least ${(factor * n.windowBytes).toLocaleString('en-US')} bytes`
     : `unknown: the path's rate is unknown (give it with ${PATH_RATE_WHERE}); ${(factor * n.bytesPerMbit).toLocaleString('en-US')} bytes per Mbit/s wanted at this RTT`;
@@ -32,5 +40,5 @@ export function neededBytes(n: AdviceNeed, factor = 1): string {
 
 /** The number a command should set: the needed window × factor, or a placeholder when the rate is unknown. */
 export function valueFor(n: AdviceNeed, factor = 1): string {
-  return n.windowBytes !== null ? String(factor * n.windowBytes) : '<bytes>';
+  return n.windowBytes !== null ? String(factor * splitWindow(n.windowBytes, 1).windowBytes) : '<bytes>';
 }

@@ -11,6 +11,7 @@
 import type { Advice, AdviceTopic } from '../../../electron/contract/advice.js';
 import { rateContradicted } from '../../../electron/contract/path-math.js';
 import type { Diagnosis, LimiterVerdict, LonghaulResult } from '../../../electron/contract/result.js';
+import { verdictInline } from '../../../electron/contract/verdict-labels.js';
 import { DEFAULT_MSS_BYTES, payloadFraction } from '../../../electron/contract/wire.js';
 
 export interface Headline {
@@ -31,16 +32,6 @@ export interface Headline {
   localHop: boolean;
 }
 
-const VERDICT_WORDS: Record<LimiterVerdict, string> = {
-  'window-limited': 'window-limited',
-  'congestion-limited': 'congestion-limited',
-  'application-limited': 'application-limited',
-  'link-limited': 'link-limited',
-  'emulator-limited': 'emulator-limited',
-  'mss-limited': 'MSS-limited',
-  unknown: 'limit unknown',
-};
-
 /** What the advice's topic asks a person to do, before its needed value. */
 const TOPIC_WORDS: Record<AdviceTopic, (a: Advice) => string> = {
   'receive-window': (a) => `raise the receive window on ${a.hostname}`,
@@ -50,6 +41,10 @@ const TOPIC_WORDS: Record<AdviceTopic, (a: Advice) => string> = {
   application: (a) => `make the sending program on ${a.hostname} write more at a time`,
   'longhaul-request': () => 'ask for a bigger window on the Test step',
   'link-emulator': (a) => `change ${shortSetting(a.setting)}`,
+  path: () => 'the path is the limit',
+  'congestion-control': (a) => `change the congestion control on ${a.hostname}`,
+  cpu: (a) => `free CPU on ${a.hostname}`,
+  run: () => 'run longer',
 };
 
 /** Advice that sizes a window from the path's rate: without the rate the needed value is a per-Mbit/s formula. */
@@ -97,7 +92,7 @@ function changeOf(r: LonghaulResult, d: Diagnosis | null): string | null {
 export function resultHeadline(r: LonghaulResult): Headline {
   const bitsPerSecond = r.total.bitsPerSecond;
   const d = mainDiagnosis(r);
-  // Through the emulator the diagnosis already uses the emulated RTT (engine/diagnosis.ts); named so here.
+  // Through the emulator the diagnosis already uses the emulated RTT (analysis/emulated-diagnosis.ts); named so here.
   const diagnosedMs = d?.numbers.rttSeconds ? d.numbers.rttSeconds * 1000 : null;
   const emulatedMs = r.link?.settings && r.link.settings.delayMs > 0 ? r.link.settings.delayMs * 2 : null;
   const rtt =
@@ -109,7 +104,7 @@ export function resultHeadline(r: LonghaulResult): Headline {
   return {
     bitsPerSecond,
     ...shareOf(r, bitsPerSecond),
-    verdict: d ? VERDICT_WORDS[d.verdict] : null,
+    verdict: d ? verdictInline(d.verdict) : null,
     verdictCode: d?.verdict ?? null,
     change: changeOf(r, d),
     rtt,

@@ -149,9 +149,15 @@ describe('advice rules', () => {
     });
   }
 
-  it('verdicts no setting moves get no advice; the application verdict names the sender', () => {
-    for (const v of ['link-limited', 'congestion-limited', 'unknown', 'emulator-limited'] as const)
-      assert.deepEqual(adviseResult(seed({ verdict: v }), {}), []);
+  it('every verdict a person can act on gets advice, none of it a buffer where no buffer is the limit; the application verdict names the sender', () => {
+    for (const v of ['unknown', 'emulator-limited'] as const) assert.deepEqual(adviseResult(seed({ verdict: v }), {}), []);
+    const topics = (v: Diagnosis['verdict']): string[] => adviseResult(seed({ verdict: v }), {}).map((a) => `${a.side} ${a.topic}`);
+    assert.deepEqual(topics('link-limited'), ['controller path']);
+    assert.deepEqual(topics('congestion-limited'), ['controller run']);
+    assert.deepEqual(topics('loss-limited'), ['controller congestion-control', 'controller path']);
+    assert.deepEqual(topics('receiver-limited'), ['responder application']);
+    assert.deepEqual(topics('cpu-limited'), ['controller cpu']);
+    assert.ok(topics('send-buffer-limited').every((t) => t === 'controller send-buffer') && topics('send-buffer-limited').length > 0);
     const app = adviseResult(seed({ verdict: 'application-limited' }), {});
     assert.equal(app.length, 1);
     assert.equal(app[0]!.topic, 'application');

@@ -1,0 +1,113 @@
+/**
+ * Advice for the verdicts no buffer setting moves: the path itself (link-limited, bufferbloat),
+ * loss, a congestion window still growing, a CPU, a receiving application that did not keep up.
+ * Each names what to do and on which end; none sizes a buffer, because a buffer is not the limit.
+ */
+import type { AdviceTopic } from '../../contract/advice.js';
+import type { Diagnosis, LonghaulResult, Side } from '../../contract/result.js';
+import type { AdviceLine } from './os-rules.js';
+
+/** One advice line with the topic and the end that must act. */
+export interface VerdictAdvice {
+  topic: AdviceTopic;
+  end: 'sender' | 'receiver';
+  line: AdviceLine;
+}
+
+function bbrLine(linux: boolean): AdviceLine {
+  return {
+    setting: 'the congestion control of the sending PC',
+    currentValue: null,
+    neededValue: linux
+      ? 'BBR with the fq queueing discipline'
+      : "a congestion control that does not halve its rate on each loss (on Linux: BBR with fq); this OS's options vary",
+    how: linux
+      ? 'sudo sysctl -w net.core.default_qdisc=fq net.ipv4.tcp_congestion_control=bbr (new connections only); to keep it, the same lines in /etc/sysctl.d/90-longhaul.conf'
+      : 'see the OS documentation for its congestion control settings',
+    why: 'A loss-based sender (Reno, CUBIC) slows down on every loss whatever caused it; BBR paces at the rate it measures.',
+  };
+}
+
+function lossLine(): AdviceLine {
+  return {
+    setting: 'the path: where the packets are lost',
+    currentValue: null,
+    neededValue: 'no loss on an uncongested path: look for a faulty cable or port, Wi-Fi, a policer, or a full queue',
+    how: 'interface error counters on both PCs and the switches between (ip -s link, netstat -e), then the same run with fewer hops',
+    why: 'Packet loss caps a loss-based sender at about MSS × 1.22 ÷ (RTT × √loss) whatever its window.',
+  };
+}
+
+function pathLine(bloat: boolean, streams: number): AdviceLine {
+  return bloat
+    ? {
+        setting: "the bottleneck's queue (a router, modem or shaper on the path)",
+        currentValue: null,
+        neededValue: 'a queue managed to a few ms (fq_codel or CAKE), or a sender that does not fill queues (BBR)',
+        how: 'on a Linux router: tc qdisc replace dev <interface> root fq_codel (or cake bandwidth <rate>); elsewhere the device\'s "SQM" or "smart queue" setting',
+        why: 'The link is the limit and its queue adds the delay stated: other traffic on it waits that long too. A managed queue keeps the rate and drops the delay.',
+      }
+    : {
+        setting: 'the path itself (its slowest link)',
+        currentValue: null,
+        neededValue: 'nothing on either PC: a faster link, or a share of it taken from other traffic',
+        how: `to confirm, run again with more streams (now ${streams}): if the total stays, the link is full`,
+        why: 'The sender kept the socket full and no window, buffer or loss held it back: the path carried what it can.',
+      };
+}
+
+function runLine(seconds: number | null): AdviceLine {
+  return {
+    setting: "this run's length",
+    currentValue: seconds === null ? null : `${seconds} s`,
+    neededValue: 'long enough for the congestion window to stop growing: several times the slow-start ramp (at least 10 s, more on a long RTT)',
+    how: 'longhaul run <partner> -t 30, or more streams (-P 4) so each needs a smaller window',
+    why: 'The congestion window was still growing when the run ended, with no loss: a longer run shows what the path carries.',
+  };
+}
+
+function cpuLine(side: Side | null): AdviceLine {
+  return {
+    setting: `the CPU of ${side ? `the ${side}` : 'the busiest PC'}`,
+    currentValue: null,
+    neededValue: 'the bytes spread over more cores, or less other load on the PC',
+    how: 'run again with more streams (-P 4) so more data threads share the work; close other programs; on a VM, give it more cores',
+    why: 'A core fully busy copying bytes sets the rate whatever the window: no TCP setting changes that.',
+  };
+}
+
+function receiverLine(): AdviceLine {
+  return {
+    setting: 'the receiving application and its CPU (not its buffers)',
+    currentValue: null,
+    neededValue: 'an application that reads as fast as data arrives',
+    how: "check the receiving PC's CPU load during a run; for other applications, whatever slows their reads (disk writes, processing, a CPU quota)",
+    why: 'Its receive buffer had room for a larger window, but unread data filled it: a larger buffer would fill the same way.',
+  };
+}
+
+/** The advice a verdict calls for that is not an OS buffer setting; [] when it has none here. */
+export function verdictLines(d: Diagnosis, r: LonghaulResult, streams: number, linux: boolean, cpuSide: Side | null): VerdictAdvice[] {
+  switch (d.verdict) {
+    case 'link-limited': {
+      const bloat = /bufferbloat/.test(d.sentence);
+      return [
+        { topic: 'path', end: 'sender', line: pathLine(bloat, streams) },
+        ...(bloat ? [{ topic: 'congestion-control' as const, end: 'sender' as const, line: bbrLine(linux) }] : []),
+      ];
+    }
+    case 'loss-limited':
+      return [
+        { topic: 'congestion-control', end: 'sender', line: bbrLine(linux) },
+        { topic: 'path', end: 'sender', line: lossLine() },
+      ];
+    case 'congestion-limited':
+      return [{ topic: 'run', end: 'sender', line: runLine(r.params.seconds) }];
+    case 'cpu-limited':
+      return [{ topic: 'cpu', end: 'sender', line: cpuLine(cpuSide) }];
+    case 'receiver-limited':
+      return [{ topic: 'application', end: 'receiver', line: receiverLine() }];
+    default:
+      return [];
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * Why a direction's throughput is what it is, in one sentence with the numbers behind it: the
+ * verdict rules (verdicts/, one file each) asked in order over the inputs (limiter-inputs.ts).
+ *
+ * The model: a TCP sender has at most min(receive window, cwnd, send buffer) bytes in flight per
+ * round trip, so throughput ≤ window × 8 / RTT. Whichever bound sets the measured rate is the
+ * limit; loss caps a loss-based sender near Mathis's estimate; a CPU near one core caps every
+ * bound; when no bound is near the rate, the sender either kept the socket full (the path's rate
+ * is the limit, with the queueing delay it adds) or not (the application is). Unknown stays unknown.
+ */
+import type { Diagnosis, LimiterVerdict } from '../contract/result.js';
+import { rateContradicted } from '../contract/path-math.js';
+import { formatRateShort } from '../util/units.js';
+import type { LimiterInputs } from './limiter-inputs.js';
+import { applicationRule } from './verdicts/application-limited.js';
+import { congestionRule } from './verdicts/congestion-limited.js';
+import { share, verdictContext, type RuleVerdict, type VerdictContext } from './verdicts/context.js';
+import { cpuLikelyRule, cpuRule } from './verdicts/cpu-limited.js';
+import { linkSentence } from './verdicts/link-limited.js';
+import { lossNote, lossRatio, lossRule } from './verdicts/loss-limited.js';
+import { sendBufferRule } from './verdicts/send-buffer-limited.js';
+import { windowRule } from './verdicts/window-limited.js';
+
+function pct(x: number): string {
+  return `${Math.round(x * 100)}%`;
+}
+
+function numbersOf(i: LimiterInputs): Diagnosis['numbers'] {
+  return {
+    measuredBitsPerSecond: i.measuredBitsPerSecond,
+    rttSeconds: i.rttSeconds,
+    minRttSeconds: i.minRttSeconds ?? null,
+    queueingSeconds: i.queueingSeconds ?? null,
+    windowBytes: i.windowBytes,
+    windowBitsPerSecond: i.windowBytes !== null && i.rttSeconds ? (i.windowBytes * 8) / i.rttSeconds : null,
+    cwndBytes: i.cwndBytes,
+    cwndBitsPerSecond: i.cwndBytes !== null && i.rttSeconds ? (i.cwndBytes * 8) / i.rttSeconds : null,
+    retransSegments: i.retransSegments,
+    lossRatio: lossRatio(i),
+    rwndLimitedShare: share(i.rwndLimitedSeconds, i.busySeconds),
+    sndbufLimitedShare: share(i.sndbufLimitedSeconds, i.busySeconds),
+    windowScale: i.windowScale,
+  };
+}
+
+/** The rules after the window and the send buffer, in order; the first that applies decides. */
+function pathRules(c: VerdictContext, streams: number): RuleVerdict {
+  const bounds = [
+    c.numbers.windowBitsPerSecond !== null ? `the window allows ${formatRateShort(c.numbers.windowBitsPerSecond)}` : null,
+    c.numbers.cwndBitsPerSecond !== null ? `the congestion window ${formatRateShort(c.numbers.cwndBitsPerSecond)}` : null,
+  ]
+    .filter((x): x is string => x !== null)
+    .join(' and ');
+  return (
+    cpuRule(c) ??
+    lossRule(c, streams) ??
+    congestionRule(c) ??
+    applicationRule(c, bounds) ??
+    cpuLikelyRule(c) ?? {
+      verdict: 'link-limited',
+      sentence: linkSentence(
+        c,
+        `At RTT ${c.rtt} ${bounds || 'TCP'} would carry more than the measured ${c.m} while the sender kept the socket full: the path (link or receiving host) is the limit.`,
+      ),
+    }
+  );
+}
+
+/** The verdict and its sentence from the inputs; `streams` sending streams (for the loss estimate). */
+export function diagnoseLimiter(i: LimiterInputs, streams = 1): Omit<Diagnosis, 'direction'> {
+  const numbers = numbersOf(i);
+  const verdict = (v: LimiterVerdict, sentence: string): Omit<Diagnosis, 'direction'> => ({ verdict: v, sentence, numbers });
+  const measured = i.measuredBitsPerSecond;
+  if (measured === null || measured <= 0) return verdict('unknown', 'Nothing was measured in this direction, so there is nothing to explain.');
+  const m = formatRateShort(measured);
+  if (i.linkBitsPerSecond && rateContradicted(i.linkBitsPerSecond, measured)) {
+    const without = diagnoseLimiter({ ...i, linkBitsPerSecond: null }, streams);
+    const note = `The link's stated rate, ${formatRateShort(i.linkBitsPerSecond)}, is below the ${m} measured, so it is not this path's rate and the verdict leaves it out.`;
+    return { ...without, sentence: `${without.sentence} ${note}` };
+  }
+  const c = verdictContext(i, numbers);
+  if (i.linkBitsPerSecond && measured >= 0.8 * i.linkBitsPerSecond) {
+    const lead = `Measured ${m} of the link's ${formatRateShort(i.linkBitsPerSecond)} (${pct(measured / i.linkBitsPerSecond)}): the link is the limit.`;
+    const sentence = c ? linkSentence(c, lead) : lead;
+    return verdict('link-limited', sentence + lossNote(i, sentence));
+  }
+  if (!c) return verdict('unknown', `Measured ${m}, but the RTT is unknown (${i.missingReason ?? 'TCP_INFO was not available'}), so the limit cannot be told.`);
+  const v = windowRule(c) ?? sendBufferRule(c) ?? pathRules(c, Math.max(1, streams));
+  return verdict(v.verdict, v.verdict === 'loss-limited' ? v.sentence : v.sentence + lossNote(i, v.sentence));
+}

@@ -1,0 +1,82 @@
+/**
+ * What every verdict rule reads: the inputs, the numbers the diagnosis reports, and the figures in
+ * words. A rule returns its verdict and sentence, or null when it does not apply; diagnosis.ts asks
+ * the rules in order.
+ */
+import type { Diagnosis, LimiterVerdict } from '../../contract/result.js';
+import { formatRateShort, formatRtt } from '../../util/units.js';
+import type { LimiterInputs } from '../limiter-inputs.js';
+
+/** A bound "binds" when the measured rate is within this factor of it. */
+export const BINDING_FACTOR = 1.5;
+/** Share of busy time limited by the window or the send buffer above which the kernel's timers alone decide. */
+export const WINDOW_SHARE = 0.5;
+
+/** A rule's answer. */
+export interface RuleVerdict {
+  verdict: LimiterVerdict;
+  sentence: string;
+}
+
+/** The inputs of one direction with the figures every rule quotes. */
+export interface VerdictContext {
+  i: LimiterInputs;
+  numbers: Diagnosis['numbers'];
+  /** Measured rate, bit/s (> 0) and in words. */
+  measured: number;
+  m: string;
+  /** The RTT the bounds are computed over (the transfer's median smoothed RTT), s and in words. */
+  rttSeconds: number;
+  rtt: string;
+  rwndShare: number | null;
+  sndbufShare: number | null;
+}
+
+/** part ÷ whole, capped at 1; null when either is unknown. */
+export function share(part: number | null | undefined, whole: number | null | undefined): number | null {
+  return part != null && whole != null && whole > 0 ? Math.min(1, part / whole) : null;
+}
+
+export function pct(x: number): string {
+  return `${Math.round(x * 100)}%`;
+}
+
+/** Build the context; null when nothing was measured or the RTT is unknown (the caller says which). */
+export function verdictContext(i: LimiterInputs, numbers: Diagnosis['numbers']): VerdictContext | null {
+  const measured = i.measuredBitsPerSecond;
+  if (measured === null || measured <= 0 || !i.rttSeconds) return null;
+  return {
+    i,
+    numbers,
+    measured,
+    m: formatRateShort(measured),
+    rttSeconds: i.rttSeconds,
+    rtt: formatRtt(i.rttSeconds),
+    rwndShare: share(i.rwndLimitedSeconds, i.busySeconds),
+    sndbufShare: share(i.sndbufLimitedSeconds, i.busySeconds),
+  };
+}
+
+/** The retransmit count in words: a count, an estimate from bytes, or unknown — never a guessed 0. */
+export function retransWords(i: LimiterInputs): string {
+  const n = i.retransSegments;
+  if (n === null) return 'retransmissions unknown (this OS did not report them)';
+  if (n === 0) return 'no retransmissions';
+  const est = i.retransEstimated ? ' (estimated from bytes retransmitted ÷ MSS)' : '';
+  return `${n.toLocaleString('en-US')} retransmitted segment${n === 1 ? '' : 's'}${est}`;
+}
+
+/** Below this minimum RTT the two ends are on one PC or one LAN. */
+const LOCAL_MIN_RTT_SECONDS = 0.001;
+/** The RTT under load this many times the minimum: it grew with what was in flight. */
+const INFLATED_RTT_FACTOR = 1.2;
+
+/**
+ * On a sub-ms path whose RTT grew under load (loopback: 4 µs minimum, 457 µs while 859 kB were in
+ * flight), RTT is in-flight data ÷ rate, so window ÷ RTT and cwnd ÷ RTT equal the measured rate
+ * whatever limits it: those ratios prove nothing there, and only the kernel's timers can tell.
+ */
+export function boundsAreTautological(c: VerdictContext): boolean {
+  const min = c.i.minRttSeconds ?? null;
+  return min !== null && min > 0 && min < LOCAL_MIN_RTT_SECONDS && c.rttSeconds >= INFLATED_RTT_FACTOR * min;
+}

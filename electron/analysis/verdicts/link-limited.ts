@@ -1,0 +1,39 @@
+/**
+ * Link-limited, with the queueing delay the path added under load stated: the smoothed RTT while
+ * data flowed less the minimum RTT (per stream, median over streams). A bottleneck that queues far
+ * more than the path's own round trip is named bufferbloat: the rate is the link's, but every
+ * other flow on it waits that long too.
+ */
+import { formatRtt } from '../../util/units.js';
+import type { VerdictContext } from './context.js';
+
+/** Queueing of at least this is bufferbloat whatever the path: a person notices 100 ms in every interaction (ITU-T G.114 puts one-way comfort at 150 ms). */
+const BLOAT_SECONDS = 0.1;
+/** Or at least this many times the minimum RTT, once it is noticeable at all (below): the queue, not the distance, sets the RTT. */
+const BLOAT_RTT_FACTOR = 2;
+/** A queue under this is not called bufferbloat however short the path (twice a LAN's 0.2 ms is nothing anyone feels). */
+const BLOAT_FLOOR_SECONDS = 0.01;
+/** Below this minimum RTT (loopback, a LAN) an RTT above the minimum is scheduling, not a queue on a link. */
+const QUEUE_MIN_RTT_SECONDS = 0.001;
+
+/** Whether the queueing delay is large enough to call bufferbloat. */
+export function isBufferbloat(queueingSeconds: number, minRttSeconds: number): boolean {
+  return queueingSeconds >= BLOAT_SECONDS || (queueingSeconds >= BLOAT_FLOOR_SECONDS && queueingSeconds >= BLOAT_RTT_FACTOR * minRttSeconds);
+}
+
+/** The queueing words of a link-limited sentence: stated, or unknown in words. */
+export function queueingWords(c: VerdictContext): string {
+  const q = c.i.queueingSeconds ?? null;
+  const min = c.i.minRttSeconds ?? null;
+  if (q === null || min === null) return ' The queueing delay under load is unknown (no minimum RTT was reported).';
+  if (min < QUEUE_MIN_RTT_SECONDS) return '';
+  const head = ` Under load the RTT was ${c.rtt} against a minimum of ${formatRtt(min)}: the path adds about ${formatRtt(q)} of queueing under load`;
+  if (isBufferbloat(q, min))
+    return `${head} (bufferbloat: the bottleneck's queue is far deeper than the path needs, and every flow through it waits that long).`;
+  return `${head}.`;
+}
+
+/** The link-limited sentence: `lead` (why the path, not the ends) followed by the queueing delay. */
+export function linkSentence(c: VerdictContext, lead: string): string {
+  return `${lead}${queueingWords(c)}`;
+}

@@ -1,0 +1,35 @@
+/**
+ * The truth matrix: Longhaul's verdict on paths whose limit is known because they were built that way
+ * (diagnosis-scenarios.ts: receive window by -w; the receiver's tcp_rmem capped under BBR and CUBIC; a
+ * shallow queue; bufferbloat at 10 × BDP under CUBIC; 1 % loss under CUBIC and BBR). Each run is real
+ * kernel TCP through the WAN harness, ≤ 8 s of data; the test asserts the verdict and the advice's topic,
+ * never a tight rate (the machine is shared). The congestion control is widened into the allowed list
+ * for the run and restored after it; the harness removes its namespaces also when a run fails.
+ * About 2 minutes. Needs root; skips with the reason otherwise.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { adviseResult } from '../../electron/analysis/advice/advise.js';
+import { SCENARIOS, runScenario } from './diagnosis-scenarios.js';
+import { wanSkipReason } from './preflight.js';
+
+const skip = (await wanSkipReason()) ?? false;
+
+describe('diagnosis truth matrix on the kernel WAN harness', { skip, timeout: 240_000 }, () => {
+  for (const s of SCENARIOS) {
+    it(`${s.name} (${s.built}): ${s.expected}, advice on ${s.adviceTopic}`, { timeout: 40_000 }, async (t) => {
+      const r = await runScenario(s);
+      const d = r.diagnosis?.[0];
+      t.diagnostic(`${s.name}: ${((r.total.bitsPerSecond ?? 0) / 1e6).toFixed(2)} Mbit/s, ${d?.verdict}: ${d?.sentence}`);
+      assert.equal(r.partial, false, r.partialReason ?? '');
+      assert.equal(d?.verdict, s.expected, d?.sentence);
+      if (s.sentenceMatch) assert.match(d.sentence, s.sentenceMatch);
+      // The advice as the result carries it (written by the controller in namespace A), and recomputed the same.
+      const advice = r.advice ?? adviseResult(r, {});
+      assert.ok(
+        advice.some((a) => a.topic === s.adviceTopic),
+        `advice topics ${advice.map((a) => `${a.side} ${a.topic}`).join(', ') || 'none'}`,
+      );
+    });
+  }
+});
