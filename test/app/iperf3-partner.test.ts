@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { AppBackend } from '../../electron/app/backend.js';
-import type { Events, LiveSample, RunEnded } from '../../electron/contract/api.js';
+import type { Events, LiveSample, RunEnded, RunFailed } from '../../electron/contract/api.js';
 import { HAVE_IPERF3, freePort, startIperf3Server } from '../helpers/iperf3.js';
 import { within } from '../helpers/net.js';
 
@@ -85,17 +85,22 @@ describe('app backend: the partner runs iperf3 -s', { skip: HAVE_IPERF3 ? false 
     });
   });
 
-  it('says what went wrong when nothing listens there (LH_ERR_*), still as a result', async () => {
+  it('says what went wrong when nothing listens there (LH_ERR_*): a failed start, not a result, nothing in History', async () => {
     const port = await freePort();
-    let ended!: (e: RunEnded) => void;
-    const end = new Promise<RunEnded>((r) => (ended = r));
+    let failed!: (e: RunFailed) => void;
+    const fail = new Promise<RunFailed>((r) => (failed = r));
+    let endedAsResult = false;
     const unsubscribe = backend.hub.subscribe(<K extends keyof Events>(name: K, payload: Events[K]['payload']) => {
-      if (name === 'onRunEnd') ended(payload as RunEnded);
+      if (name === 'onRunFailed') failed(payload as RunFailed);
+      if (name === 'onRunEnd') endedAsResult = true;
     });
-    await backend.call('startRun', { host: '127.0.0.1', port, params, link: { kind: 'direct' }, partner: 'iperf3' });
-    const e = await within(end, 15_000, 'the refused run');
+    const before = (await backend.call('listHistory', null)).entries.length;
+    const { runId } = await backend.call('startRun', { host: '127.0.0.1', port, params, link: { kind: 'direct' }, partner: 'iperf3' });
+    const e = await within(fail, 15_000, 'the refused run');
     unsubscribe();
-    assert.equal(e.result.partial, true);
-    assert.match(e.result.errors[0]?.code ?? '', /^LH_ERR_/);
+    assert.equal(e.runId, runId);
+    assert.match(e.error.code, /^LH_ERR_/);
+    assert.equal(endedAsResult, false, 'no result page for a run that never started');
+    assert.equal((await backend.call('listHistory', null)).entries.length, before, 'no History row');
   });
 });
