@@ -18,31 +18,10 @@ import type { GroupEnded, GroupExportFormat, GroupListing, StartGroupRunRequest 
 import type { LonghaulGroupResult } from './group.js';
 import type { SweepPlan } from './sweep.js';
 import type { SweepEntry, SweepExportFormat, SweepProgressEvent, SweepView } from './sweep-app.js';
-import type {
-  ConnectionVerdict,
-  ConnectionCheck,
-  PairingState,
-  PartnerPairing,
-  ResponderStatus,
-  RefusedAttempt,
-  Iperf3ServerStatus,
-  DiscoveredResponder,
-  PairedPeer,
-  PairedPeerInfo,
-} from './partners.js';
+import type { ConnectionCheck, ResponderStatus, Iperf3ServerStatus, DiscoveredResponder, PairedPeer, PairedPeerInfo } from './partners.js';
 
-export type {
-  ConnectionVerdict,
-  ConnectionCheck,
-  PairingState,
-  PartnerPairing,
-  ResponderStatus,
-  RefusedAttempt,
-  Iperf3ServerStatus,
-  DiscoveredResponder,
-  PairedPeer,
-  PairedPeerInfo,
-};
+/** The pairing and waiting types live in partners.ts; every channel's types are importable from here. */
+export type * from './partners.js';
 
 /** Result export formats: `longhaul report --format` and the app's export share this one list. */
 export type ExportFormat = 'json' | 'csv' | 'console' | 'ttcp' | 'html';
