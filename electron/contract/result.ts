@@ -14,9 +14,14 @@
 import type { Advice, PeerOs } from './advice.js';
 
 import type { LinkInfo } from './link-info.js';
+import type { CpuInfo } from './cpu-info.js';
+import type { TcpSample } from './tcp-reading.js';
 
 // The link emulator's part of a result has its own file; importers of result.js keep finding it here.
 export type { EmulatorDirectionInfo, EmulatorWatchInfo, LinkInfo, LinkSettingsInfo, LinkStageInfo, ModelledLossInfo } from './link-info.js';
+// So are the TCP_INFO readings and the CPU figures.
+export type * from './tcp-reading.js';
+export type * from './cpu-info.js';
 
 export const RESULT_SCHEMA = 'longhaul.result/1' as const;
 
@@ -221,75 +226,6 @@ export interface SocketReport {
 }
 
 /**
- * One TCP_INFO reading of one stream end at one interval tick. Times in
- * microseconds, sizes in bytes, counts as named; null = not reported by this OS.
- */
-export interface TcpSample {
-  /** Interval index (as in `intervals[].index`) and seconds since start on this side's clock. */
-  index: number;
-  t: number;
-  rttUs: number | null;
-  rttVarUs: number | null;
-  /** Sender: the lowest RTT the kernel has seen on this connection (Linux: windowed over minutes); absent in older results. */
-  minRttUs?: number | null;
-  /** Sender: congestion window (segments and bytes = segments × MSS). */
-  sndCwndSegments: number | null;
-  sndCwndBytes: number | null;
-  /** Sender: segments retransmitted since the connection began. */
-  totalRetransSegments: number | null;
-  /** Sender: the peer's advertised receive window, after scaling. */
-  sndWndBytes: number | null;
-  /** Receiver: the receive-buffer space the kernel is tuning toward (rcv_space). */
-  rcvSpaceBytes: number | null;
-  /** Sender: the kernel's delivery-rate estimate, bits per second. */
-  deliveryRateBitsPerSecond: number | null;
-  /** Sender: cumulative time busy sending, and how much of it limited by the receive window / the send buffer. */
-  busyUs: number | null;
-  rwndLimitedUs: number | null;
-  sndbufLimitedUs: number | null;
-  unackedSegments: number | null;
-  notSentBytes: number | null;
-  /**
-   * Sender: time the congestion window held it back, µs (Windows SIO_TCP_INFO `TimeCongestionLimited`, RFC 4898
-   * `CongLimited`). Absent in older results; null where the OS does not count it (Linux keeps no such timer).
-   */
-  cwndLimitedUs?: number | null;
-  /**
-   * Sender: time the sending application left the socket empty, µs (Windows `TimeSenderLimited`, RFC 4898 `SndLimTimeSnd`:
-   * sender-limited, NOT busy). Absent in older results; null where the OS does not count it.
-   */
-  senderLimitedUs?: number | null;
-  /** Sender: bytes retransmitted since the connection began (Linux tcpi_bytes_retrans, Windows BytesRetrans). */
-  bytesRetrans?: number | null;
-  /**
-   * How `totalRetransSegments` was obtained: 'counted' (the OS counts segments) or 'estimated' (bytes retransmitted ÷ MSS,
-   * where the OS counts only bytes). Absent: counted, or none.
-   */
-  retransSource?: 'counted' | 'estimated';
-  /** Sender: segments the kernel currently believes lost (Linux tcpi_lost). */
-  lostSegments?: number | null;
-  /** Sender: slow-start threshold, segments (Linux tcpi_snd_ssthresh; a huge value means "not yet set"). */
-  ssthreshSegments?: number | null;
-  /** Sender: duplicate SACKs received (Linux tcpi_dsack_dups) and reorderings seen (tcpi_reord_seen). */
-  dsackDups?: number | null;
-  reordSeen?: number | null;
-  /** Sender: the kernel's pacing rate, bits per second (Linux tcpi_pacing_rate); null where not paced or not reported. */
-  pacingRateBitsPerSecond?: number | null;
-  /** Sender: whether the last delivery-rate sample was application-limited (Linux tcpi_delivery_rate_app_limited). */
-  appLimited?: boolean | null;
-  /** A thinned result's reading standing for several ticks (see `detail`): how many, and the range of the gauges over them. */
-  spread?: TcpSpread;
-}
-
-/** The readings one thinned TCP_INFO entry stands for: their count, and min/max of the gauges (null: none reported). */
-export interface TcpSpread {
-  readings: number;
-  rttUs: { min: number; max: number } | null;
-  sndCwndBytes: { min: number; max: number } | null;
-  sndWndBytes: { min: number; max: number } | null;
-}
-
-/**
  * How much per-interval detail the result keeps (docs/results.md, "Detail"): the first ticks and the last
  * ones as sampled, the middle of a long run merged into groups of `ticksPerInterval` ticks.
  */
@@ -351,48 +287,6 @@ export interface Diagnosis {
     sndbufLimitedShare: number | null;
     windowScale: number | null;
   };
-}
-
-/** One data thread's CPU time (a native sender or reader thread): what it costs to move this run's bytes on this PC. */
-export interface DataThreadCpu {
-  kind: 'sender' | 'receiver';
-  /** The stream ids this thread served. */
-  streams: number[];
-  /** User + system CPU time of the thread over the transfer, seconds (Linux CLOCK_THREAD_CPUTIME_ID, Windows GetThreadTimes, macOS thread_info). */
-  cpuSeconds: number;
-  /** cpuSeconds ÷ the transfer's wall-clock seconds: 1 = one core kept fully busy. */
-  shareOfOneCore: number;
-}
-
-/** One side's CPU use over the transfer (process and data threads), or why it is unknown. */
-export interface CpuUse {
-  /** User and system CPU time of the whole Longhaul process tree serving this role (process.cpuUsage and its data workers), seconds. */
-  userSeconds: number;
-  systemSeconds: number;
-  /** Wall-clock seconds the figures cover (the transfer). */
-  wallSeconds: number;
-  /** Logical cores of this PC (os.availableParallelism). */
-  cores: number;
-  /** (user + system) ÷ wall: 1 = one core fully busy. */
-  shareOfOneCore: number;
-  /**
-   * shareOfOneCore ÷ cores: 1 = the whole PC busy. (iperf3's `cpu_util_total` is shareOfOneCore in
-   * percent: its cpu_util() divides the process's CPU time by the wall time, not by the cores.)
-   */
-  shareOfPc: number;
-  /**
-   * false when the end did not say how many cores it has (an iperf3 end: its results carry only
-   * percentages): `cores` is then 1 and `shareOfPc` equals `shareOfOneCore`. Absent: counted.
-   */
-  coresKnown?: false;
-  /** Each native data thread's share; null where the Node path moved the bytes (no thread of its own) or the OS does not say. */
-  threads: DataThreadCpu[] | null;
-}
-
-/** CPU per side over the transfer; a side is null when it sent no figures (an older peer, iperf3 without them). */
-export interface CpuInfo {
-  controller: CpuUse | null;
-  responder: CpuUse | null;
 }
 
 export interface LonghaulResult {
