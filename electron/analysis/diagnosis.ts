@@ -35,7 +35,9 @@ export function diagnoseResult(r: LonghaulResult, linkBitsPerSecond: number | nu
         out.push({ direction, ...d, verdict: 'mss-limited', sentence: mssSentence(mss, total.bitsPerSecond ?? 0, context) });
         continue;
       }
-      if (d.verdict === 'link-limited') {
+      // A CPU at its limit with small segments: each segment costs the same work, so the segment size is a
+      // likely cause of the CPU's load and is named beside it (the verdict stays the measured CPU).
+      if (d.verdict === 'link-limited' || d.verdict === 'cpu-limited') {
         out.push({ direction, ...d, sentence: `${d.sentence} ${mssCaveat(mss)}` });
         continue;
       }

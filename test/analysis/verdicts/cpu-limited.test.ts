@@ -32,6 +32,22 @@ describe('cpu-limited', () => {
     );
   });
 
+  it('a CPU at its limit with small segments keeps the CPU verdict and names the segment size beside it', () => {
+    const { result } = recorded('link-shallow');
+    result.cpu = { controller: use(0.96), responder: use(0.3) };
+    result.params.mssBytes = 536;
+    for (const s of result.streams)
+      for (const e of [s.send, s.receive])
+        if (e?.socket) {
+          e.socket.sndMssBytes = 524;
+          e.socket.pmtuBytes = 65_535;
+          e.socket.mssRequestedBytes = 536;
+        }
+    const { d } = diagnosed(result);
+    assert.equal(d.verdict, 'cpu-limited', d.sentence);
+    assert.match(d.sentence, /Segments were small: at most 524 B \(asked for with --mss\)/);
+  });
+
   it('CPU measured and far from a core: the verdict stays the link', () => {
     const { result } = recorded('link-shallow');
     result.cpu = { controller: use(0.2), responder: use(0.3) };
