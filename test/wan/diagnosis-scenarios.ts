@@ -13,6 +13,7 @@ import path from 'node:path';
 import type { AdviceTopic } from '../../electron/contract/advice.js';
 import type { LimiterVerdict, LonghaulResult } from '../../electron/contract/result.js';
 import { longhaulAtoB } from './longhaul-probe.js';
+import { longhaulAtoWineB } from './wine-listener-probe.js';
 import { readCmdSync, runCmd } from './run-cmd.js';
 import { createWanLink, type WanLinkOptions } from './wan-link.js';
 
@@ -38,6 +39,11 @@ export interface DiagnosisScenario {
   adviceTopic: AdviceTopic;
   /** A word the sentence must contain (e.g. 'bufferbloat'). */
   sentenceMatch?: RegExp;
+  /**
+   * Who listens in B: absent, the Linux CLI; 'wine', Longhaul's Windows build (the lane's node.exe under
+   * Wine, docs/windows-lane.md). Wine rows run in wan-diagnosis-wine.test.ts, which holds the lane's prefix.
+   */
+  receiverRuntime?: 'wine';
 }
 
 const MBIT = 1_000_000;
@@ -119,6 +125,17 @@ export const SCENARIOS: DiagnosisScenario[] = [
     adviceTopic: 'path',
     sentenceMatch: /not the limit/,
   },
+  {
+    name: 'window-w-wine',
+    built: '20 Mbit/s, 40 ms RTT, CUBIC, longhaul -w 16K, receiver: the Windows build under Wine',
+    link: { rateBitsPerSec: 20 * MBIT, oneWayDelayMs: 20 },
+    senderCc: 'cubic',
+    flags: ['--window', '16K'],
+    seconds: 6,
+    expected: 'window-limited',
+    adviceTopic: 'longhaul-request',
+    receiverRuntime: 'wine',
+  },
 ];
 
 const ALLOWED = '/proc/sys/net/ipv4/tcp_allowed_congestion_control';
@@ -167,6 +184,7 @@ export async function runScenario(s: DiagnosisScenario): Promise<LonghaulResult>
       await link.execInB('sysctl', ['-qw', `net.ipv4.tcp_congestion_control=${s.senderCc}`]);
       if (s.senderWmem) await link.execInA('sysctl', ['-qw', `net.ipv4.tcp_wmem=${s.senderWmem}`]);
       if (s.receiverRmem) await link.execInB('sysctl', ['-qw', `net.ipv4.tcp_rmem=${s.receiverRmem}`]);
+      if (s.receiverRuntime === 'wine') return await longhaulAtoWineB(link, { seconds: s.seconds, flags: s.flags });
       if (!s.receiverCpuPercent) return await longhaulAtoB(link, { seconds: s.seconds, flags: s.flags });
       return await withCpuQuota(s.receiverCpuPercent, (join) => longhaulAtoB(link, { seconds: s.seconds, flags: s.flags, onListener: join }));
     } finally {
