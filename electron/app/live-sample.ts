@@ -1,7 +1,8 @@
 /**
  * Engine samples → the contract's `LiveSample`: cumulative counters as they
  * are, and of the TCP_INFO readings only the sending ends' RTT, cwnd, peer
- * window and retransmissions (what the Run screen's second panel draws),
+ * window and retransmissions (what the Run screen's second panel draws; an estimated count
+ * keeps its label),
  * so 128 streams at 10 samples/s stay a few kB per sample on the socket.
  */
 import type { LiveSample, LiveTcp } from '../contract/api.js';
@@ -14,8 +15,14 @@ export function sendersOf(params: RunParams): Map<number, Side> {
   return new Map(planStreams(params).map((s) => [s.id, s.sender]));
 }
 
+/** An estimated retransmit count (Windows: bytes ÷ MSS) goes with its label and the bytes behind it, so the panel says so. */
 function liveTcp(id: number, t: TcpSample): LiveTcp {
-  return { id, rttUs: t.rttUs, sndCwndBytes: t.sndCwndBytes, sndWndBytes: t.sndWndBytes, totalRetransSegments: t.totalRetransSegments };
+  const out: LiveTcp = { id, rttUs: t.rttUs, sndCwndBytes: t.sndCwndBytes, sndWndBytes: t.sndWndBytes, totalRetransSegments: t.totalRetransSegments };
+  if (t.retransSource === 'estimated' && t.totalRetransSegments !== null) {
+    out.retransSource = 'estimated';
+    out.bytesRetrans = t.bytesRetrans ?? null;
+  }
+  return out;
 }
 
 /**

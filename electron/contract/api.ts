@@ -138,6 +138,10 @@ export interface LiveTcp {
   sndWndBytes: number | null;
   /** Segments retransmitted since the connection began. */
   totalRetransSegments: number | null;
+  /** 'estimated': `totalRetransSegments` is bytes retransmitted ÷ MSS (Windows counts bytes, not segments). Absent: counted, or unknown. */
+  retransSource?: 'estimated';
+  /** Bytes retransmitted behind an estimate, when known (sent with an estimate only). */
+  bytesRetrans?: number | null;
 }
 
 /** Cumulative counters of one side at one tick: [streamId, bytes, completions]. */

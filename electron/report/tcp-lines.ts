@@ -6,6 +6,7 @@
 import type { EndView, LonghaulResult, TcpSample } from '../contract/result.js';
 import { transferRttSeconds } from '../analysis/diagnosis.js';
 import { OS_DEFAULT_NOTE } from '../analysis/window-summary.js';
+import { retransText } from '../contract/retrans-text.js';
 import { formatRtt, groupDigits } from '../util/units.js';
 
 /** Show at most this many streams' TCP lines; the JSON has them all. */
@@ -17,14 +18,6 @@ function bytes(n: number | null | undefined): string {
 
 function lastOf(series: TcpSample[] | undefined): TcpSample | null {
   return series?.at(-1) ?? null;
-}
-
-/** The retransmit count, saying when it is an estimate (Windows counts bytes, not segments). */
-function retransText(t: TcpSample): string {
-  if (t.totalRetransSegments === null) return 'unknown';
-  return t.retransSource === 'estimated'
-    ? `~${groupDigits(t.totalRetransSegments)} (estimated from ${bytes(t.bytesRetrans)} retransmitted)`
-    : `${t.totalRetransSegments}`;
 }
 
 function endLine(label: string, v: EndView | null, rttSeconds: number | null): string | null {
@@ -39,7 +32,7 @@ function endLine(label: string, v: EndView | null, rttSeconds: number | null): s
   const live = !t
     ? ''
     : label === 'send'
-      ? `, RTT ${rttSeconds === null ? 'unknown' : formatRtt(rttSeconds)}, cwnd ${bytes(t.sndCwndBytes)}, peer window ${bytes(t.sndWndBytes)}, retransmits ${retransText(t)}${s.congestionControl ? `, ${s.congestionControl}` : ''}`
+      ? `, RTT ${rttSeconds === null ? 'unknown' : formatRtt(rttSeconds)}, cwnd ${bytes(t.sndCwndBytes)}, peer window ${bytes(t.sndWndBytes)}, retransmits ${retransText({ segments: t.totalRetransSegments, source: t.retransSource, bytesRetrans: t.bytesRetrans }, '')}${s.congestionControl ? `, ${s.congestionControl}` : ''}`
       : `, rcv_space ${bytes(t.rcvSpaceBytes)}`;
   return `    ${label.padEnd(7)} ${v.side.padEnd(10)} ${buffers}, MSS ${bytes(s.sndMssBytes)}, wscale rcv/snd ${scale}${live}`;
 }

@@ -40,7 +40,7 @@ function sendLine(reading: Partial<TcpSample>, over: Partial<SocketReport> = {})
 describe('TCP lines', () => {
   it('an estimated retransmit count is marked as such, with the bytes it comes from', () => {
     const line = sendLine({ totalRetransSegments: 1234, retransSource: 'estimated', bytesRetrans: 1_801_640 });
-    assert.match(line, /retransmits ~1,234 \(estimated from 1,801,640 B retransmitted\)/);
+    assert.match(line, /retransmits ≈1,234 \(estimated from 1,801,640 B retransmitted\)/);
   });
 
   it('a counted one is a plain number, an unknown one says unknown', () => {

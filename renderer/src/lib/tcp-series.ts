@@ -1,7 +1,8 @@
 /**
  * The Run screen's second panel: what the sending kernels say, per tick —
  * the median smoothed RTT over the sending streams (ms) and the sum of their
- * congestion windows and of the peer's advertised windows (bytes). Readings
+ * congestion windows and of the peer's advertised windows (bytes), and the
+ * retransmitted segments, estimated where the OS counts only bytes (Windows). Readings
  * come only from sides with the native addon; none at all means "unknown",
  * never zero. Series are bounded like the throughput chart's.
  */
@@ -17,6 +18,10 @@ export class TcpSeries {
   cwndNowBytes: number | null = null;
   peerWindowNowBytes: number | null = null;
   retransSegments: number | null = null;
+  /** True when any stream's count is an estimate (Windows: bytes retransmitted ÷ MSS): the sum is then one too. */
+  retransEstimated = false;
+  /** Bytes retransmitted behind an estimated sum (the estimating streams' bytes), or null when not known. */
+  retransBytes: number | null = null;
   /** Streams in the latest reading. */
   streams = 0;
   readings = 0;
@@ -47,6 +52,12 @@ export class TcpSeries {
     this.cwndNowBytes = sum(tcp, 'sndCwndBytes');
     this.peerWindowNowBytes = sum(tcp, 'sndWndBytes');
     this.retransSegments = sum(tcp, 'totalRetransSegments');
+    const estimating = tcp.filter((x) => x.retransSource === 'estimated' && x.totalRetransSegments !== null);
+    this.retransEstimated = estimating.length > 0;
+    // Bytes only when every estimating stream gave them, and no stream counted segments: a mixed sum has no single byte figure.
+    const bytes = estimating.map((x) => x.bytesRetrans ?? null);
+    const counted = tcp.some((x) => x.retransSource !== 'estimated' && x.totalRetransSegments !== null);
+    this.retransBytes = this.retransEstimated && !counted && bytes.every(known) ? bytes.reduce((a, b) => a + b, 0) : null;
     if (this.rttNowMs !== null) this.rttTicks.add(s.index, s.side, { x: s.t, y: this.rttNowMs });
     if (this.cwndNowBytes !== null) this.cwndTicks.add(s.index, s.side, { x: s.t, y: this.cwndNowBytes });
   }

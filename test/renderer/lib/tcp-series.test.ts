@@ -67,6 +67,24 @@ describe('tcp series', () => {
     assert.equal(median([3, 1, 2]), 2);
   });
 
+  it('Windows senders: the sum of estimated counts is an estimate, with the bytes behind it; a mix with counted streams has no byte figure', () => {
+    const s = new TcpSeries();
+    const win = (id: number, n: number | null, bytes: number | null) =>
+      ({ id, rttUs: 40_000, sndCwndBytes: 57_920, sndWndBytes: 65_535, totalRetransSegments: n, retransSource: 'estimated', bytesRetrans: bytes }) as const;
+    s.add(sample(1, [win(0, 12, 17_376), win(1, 3, 4_344)]));
+    assert.equal(s.retransSegments, 15);
+    assert.equal(s.retransEstimated, true);
+    assert.equal(s.retransBytes, 21_720);
+    s.add(sample(2, [win(0, 12, 17_376), { id: 1, rttUs: 40_000, sndCwndBytes: 1, sndWndBytes: 1, totalRetransSegments: 2 }]));
+    assert.equal(s.retransSegments, 14);
+    assert.equal(s.retransEstimated, true, 'part of the sum is an estimate');
+    assert.equal(s.retransBytes, null);
+    // A Windows reading with no MSS has no count: unknown, not an estimated 0.
+    s.add(sample(3, [{ id: 0, rttUs: 40_000, sndCwndBytes: 1, sndWndBytes: 1, totalRetransSegments: null }]));
+    assert.equal(s.retransSegments, null);
+    assert.equal(s.retransEstimated, false);
+  });
+
   it('stays bounded', () => {
     const s = new TcpSeries(50);
     for (let i = 1; i <= 500; i++) s.add(sample(i / 10, [{ id: 0, rttUs: 1000 * i, sndCwndBytes: i, sndWndBytes: i, totalRetransSegments: 0 }]));
