@@ -55,17 +55,19 @@ export function peerEnds(plan: PlannedStream[], peerSide: StreamSender, results:
   return ends.sort((a, b) => a.id - b.id);
 }
 
-/** This side's ends as iperf3's per-stream results (retransmissions from the last TCP_INFO reading of a sending end). */
+/** This side's ends as iperf3's per-stream results (retransmissions from the last TCP_INFO reading of a sending end, and whether they are an estimate). */
 export function localResults(plan: PlannedStream[], ends: StreamEnd[], tcp: [number, TcpSample][] | undefined): LocalStreamResult[] {
   const lastTcp = new Map(tcp ?? []);
   return plan.map((p, index) => {
     const e = ends.find((x) => x.id === p.id);
-    const retrans = e?.role === 'send' ? (lastTcp.get(p.id)?.totalRetransSegments ?? null) : null;
+    const last = e?.role === 'send' ? lastTcp.get(p.id) : undefined;
+    const retrans = last?.totalRetransSegments ?? null;
     const start = e?.firstT ?? 0;
     return {
       iperfId: iperfStreamId(index),
       bytes: e?.bytes ?? 0,
       retransmits: retrans,
+      ...(retrans !== null && last?.retransSource === 'estimated' ? { retransEstimated: true } : {}),
       startSeconds: 0,
       endSeconds: Math.max(0, (e?.lastT ?? start) - Math.min(0, start)),
     };

@@ -1,11 +1,13 @@
 /**
  * The results document each side sends after EXCHANGE_RESULTS (client first), in
  * iperf3's shape (send_results/get_results in iperf_api.c): CPU figures, whether
- * the sender counted retransmissions, and one object per stream by iperf3 id.
+ * the sender counted retransmissions, and one object per stream by iperf3 id. A count that is an
+ * estimate (Windows: bytes ÷ MSS) says so in `retransmits_estimated` and in the server's output text.
  */
 import { z } from 'zod';
 import type { CpuUse } from '../contract/result.js';
 import { ProtocolError } from '../util/errors.js';
+import { RETRANS_ESTIMATE_NOTE } from '../contract/retrans-text.js';
 import { printable } from '../util/printable.js';
 import { streamIndexOf } from './states.js';
 
@@ -98,6 +100,9 @@ export function readResults(value: unknown, streamCount: number): PeerResults {
   };
 }
 
+/** The output text's line when this end's Retr figures are estimates. */
+export const RETRANS_ESTIMATE_LINE = `Retr here is estimated: ${RETRANS_ESTIMATE_NOTE}.`;
+
 /** One local stream for the results we send. */
 export interface LocalStreamResult {
   iperfId: number;
@@ -105,6 +110,8 @@ export interface LocalStreamResult {
   bytes: number;
   /** Retransmitted segments when this end sent and TCP_INFO said, else null. */
   retransmits: number | null;
+  /** True when `retransmits` is bytes retransmitted ÷ MSS (Windows counts bytes, not segments). */
+  retransEstimated?: boolean;
   /** First and last byte of this end, seconds since the test started. */
   startSeconds: number;
   endSeconds: number;
@@ -122,6 +129,10 @@ export function resultsDocument(
   cpu: CpuUse | null = null,
 ): Record<string, unknown> {
   const counted = sending && streams.some((s) => s.retransmits !== null);
+  // iperf3 has no field for an estimate: its Retr column shows the number. The label goes where a person
+  // reads it (the server's output text, with --get-server-output) and in a per-stream field iperf3 ignores.
+  const estimated = sending && streams.some((s) => s.retransEstimated && s.retransmits !== null);
+  const text = serverOutputText !== null && estimated ? `${serverOutputText}${RETRANS_ESTIMATE_LINE}\n` : serverOutputText;
   const percent = (seconds: number): number => (cpu && cpu.wallSeconds > 0 ? (seconds / cpu.wallSeconds) * 100 : 0);
   return {
     cpu_util_total: cpu ? cpu.shareOfOneCore * 100 : 0,
@@ -137,7 +148,8 @@ export function resultsDocument(
       packets: 0,
       start_time: Math.max(0, s.startSeconds),
       end_time: Math.max(0, s.endSeconds),
+      ...(s.retransEstimated && s.retransmits !== null ? { retransmits_estimated: true } : {}),
     })),
-    ...(serverOutputText !== null ? { server_output_text: serverOutputText } : {}),
+    ...(text !== null ? { server_output_text: text } : {}),
   };
 }

@@ -157,4 +157,23 @@ describe('iperf3 results', () => {
     assert.equal((doc as { sender_has_retransmits: number }).sender_has_retransmits, 1);
     assert.equal((resultsDocument([], false, null) as { sender_has_retransmits: number }).sender_has_retransmits, -1);
   });
+
+  it('labels a Windows end\'s estimated Retr (bytes ÷ MSS) in the output text and the stream, and sends "not counted" for an unknown one', () => {
+    type Doc = { server_output_text?: string; sender_has_retransmits: number; streams: { retransmits: number; retransmits_estimated?: boolean }[] };
+    const est = { iperfId: 1, bytes: 10, retransmits: 12, retransEstimated: true, startSeconds: 0, endSeconds: 1 };
+    const doc = resultsDocument([est], true, 'Longhaul served this test.\n') as Doc;
+    assert.equal(doc.streams[0]?.retransmits, 12);
+    assert.equal(doc.streams[0]?.retransmits_estimated, true);
+    assert.match(doc.server_output_text ?? '', /^Longhaul served this test\.\nRetr here is estimated: Windows counts retransmitted bytes, not segments/);
+    // iperf3's reader takes it as any results document: the extra field is ignored.
+    assert.equal(readResults(doc, 1).streams[0]?.retransmits, 12);
+    const counted = resultsDocument([{ ...est, retransEstimated: false }], true, 'Longhaul served this test.\n') as Doc;
+    assert.equal(counted.streams[0]?.retransmits_estimated, undefined);
+    assert.equal(counted.server_output_text, 'Longhaul served this test.\n');
+    const unknown = resultsDocument([{ ...est, retransmits: null }], true, 'x\n') as Doc;
+    assert.equal(unknown.streams[0]?.retransmits, -1, 'not counted, never 0');
+    assert.equal(unknown.streams[0]?.retransmits_estimated, undefined);
+    assert.equal(unknown.sender_has_retransmits, 0);
+    assert.equal(unknown.server_output_text, 'x\n');
+  });
 });
