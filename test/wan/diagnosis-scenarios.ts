@@ -126,6 +126,47 @@ export const SCENARIOS: DiagnosisScenario[] = [
     sentenceMatch: /not the limit/,
   },
   {
+    name: 'wmem-bbr',
+    // A paced sender: on this kernel (6.18) an unpaced CUBIC sender queued 1.2-2.2 MB (ss -tm: w) against a
+    // 128 KiB sk_sndbuf, so the cap did not bind; with pacing (BBR, or SO_MAX_PACING_RATE) it does.
+    built:
+      "100 Mbit/s, 80 ms RTT (BDP 1 MB), BBR sender, sender's tcp_wmem capped at 128 KiB: at most ~128 KiB queued ÷ 80 ms ≈ 13 Mbit/s, an eighth of the link",
+    link: { rateBitsPerSec: 100 * MBIT, oneWayDelayMs: 40 },
+    senderCc: 'bbr',
+    senderWmem: '4096 131072 131072',
+    flags: [],
+    seconds: 6,
+    expected: 'send-buffer-limited',
+    adviceTopic: 'send-buffer',
+    sentenceMatch: /send buffer of the sending PC/,
+  },
+  {
+    name: 'bufferbloat-bbr',
+    // BBR keeps about one BDP queued whatever the queue's depth, so the queueing is stated and not called bufferbloat.
+    built:
+      '10 Mbit/s, 40 ms RTT, BBR, tbf queue 10 × BDP (500 kB ≈ 400 ms): the BBR window (2 × BDP) leaves about 1 BDP (~40 ms) queued, not the 400 ms the queue holds',
+    link: { rateBitsPerSec: 10 * MBIT, oneWayDelayMs: 20, queueBytes: 500_000 },
+    senderCc: 'bbr',
+    flags: [],
+    seconds: 8,
+    expected: 'link-limited',
+    adviceTopic: 'path',
+    // The queueing delay stated, and "bufferbloat" not named.
+    sentenceMatch: /^(?![\s\S]*bufferbloat)[\s\S]*of queueing under load/,
+  },
+  {
+    name: 'unequal-n',
+    // BBR's cwnd (2 × BDP) does not bind, so the verdict rests on the busy share: summed over the whole
+    // run the streams that finished first read as idle (0.68-0.80 busy in three runs here).
+    built: '20 Mbit/s, 40 ms RTT, BBR, -P 8 -n 12M (1.5 MiB per stream, ≈ 5 s): the streams share the link unequally and finish seconds apart',
+    link: { rateBitsPerSec: 20 * MBIT, oneWayDelayMs: 20 },
+    senderCc: 'bbr',
+    flags: ['-P', '8', '-n', '12M'],
+    seconds: 8,
+    expected: 'link-limited',
+    adviceTopic: 'path',
+  },
+  {
     name: 'window-w-wine',
     built: '20 Mbit/s, 40 ms RTT, CUBIC, longhaul -w 16K, receiver: the Windows build under Wine',
     link: { rateBitsPerSec: 20 * MBIT, oneWayDelayMs: 20 },

@@ -15,11 +15,18 @@ import type { WanLink } from './wan-link.js';
 const LONGHAUL_BIN = join(REPO_ROOT, 'bin', 'longhaul.js');
 
 export interface LonghaulRunOptions {
+  /** Length of the run (`-t`); with `-n` in the flags, the expected length (bounds the wait). */
   seconds: number;
   /** Extra `longhaul run` flags, e.g. ['--window', '16K']. */
   flags?: string[];
   /** Called with the listener's pid once it listens, before the run starts (e.g. to put it in a CPU cgroup). */
   onListener?: (pid: number) => Promise<void>;
+}
+
+/** `-t seconds`, unless the flags stop the run by bytes (`-n`/`--bytes`, which the CLI does not take with `-t`); `seconds` then only bounds the wait. */
+function stopAfter(opts: LonghaulRunOptions): string[] {
+  const byBytes = (opts.flags ?? []).some((f) => f === '-n' || f === '--bytes' || f.startsWith('--bytes='));
+  return byBytes ? [] : ['-t', String(opts.seconds)];
 }
 
 /** Run longhaul from A to B through the link; resolves with the controller's result. */
@@ -39,7 +46,7 @@ export async function longhaulAtoB(link: WanLink, opts: LonghaulRunOptions): Pro
     const boundMs = opts.seconds * 1000 + 20 * rttMs + 20_000;
     await link.execInA(
       process.execPath,
-      [LONGHAUL_BIN, 'run', `${link.bAddr}:${port}`, '-t', String(opts.seconds), '--json', jsonFile, ...(opts.flags ?? [])],
+      [LONGHAUL_BIN, 'run', `${link.bAddr}:${port}`, ...stopAfter(opts), '--json', jsonFile, ...(opts.flags ?? [])],
       boundMs,
     );
     await within(listenerDone, 10_000, 'longhaul listen --once after the run');

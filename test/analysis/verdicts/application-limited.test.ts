@@ -3,11 +3,13 @@
  * run (20 Mbit/s, 40 ms, CUBIC on the kernel WAN harness, one stream of 6 s): a second stream is added
  * that moved its share of `-n` and finished after 2 s, as an equal split does when one stream is faster.
  * Summed over the whole run its idle 4 s used to read as "application-limited"; each stream over its own
- * active time is busy throughout.
+ * active time is busy throughout. The unequal-n run is the same case recorded for real: 20 Mbit/s, 40 ms,
+ * BBR, -P 8 -n 12M, the eight streams finishing between 3 and 6 s.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { StreamResult } from '../../../electron/contract/result.js';
+import { diagnoseLimiter } from '../../../electron/analysis/limiter.js';
 import { limiterInputs } from '../../../electron/analysis/limiter-inputs.js';
 import { diagnosed, recorded } from './recorded.js';
 
@@ -26,6 +28,26 @@ describe('application-limited and unequal streams', () => {
     assert.ok(i.busySeconds! / i.transferSeconds! > 0.95, `busy ${i.busySeconds} of ${i.transferSeconds} s`);
     const { d } = diagnosed(result);
     assert.notEqual(d.verdict, 'application-limited', d.sentence);
+  });
+
+  it('recorded -P 8 -n 12M: streams that finished early are not idle; the link is the limit', () => {
+    const { result } = recorded('unequal-n');
+    const total = result.directions.controllerToResponder!;
+    const ends = result.streams.map((s) => s.send!.lastT!);
+    assert.ok(Math.max(...ends) - Math.min(...ends) > 1, `streams ended at ${ends.join(', ')} s`);
+    const { d, advice } = diagnosed(result);
+    assert.equal(d.verdict, 'link-limited', d.sentence);
+    assert.deepEqual(
+      advice.map((a) => a.topic),
+      ['path'],
+    );
+    // The rule this replaced: each stream's busy time from the handshake, over the whole run × streams.
+    // On this run that reads as idle, and the same rules would call the application the limit.
+    const i = limiterInputs(result.streams, total.bitsPerSecond, total.seconds);
+    const busySinceHandshake = result.streams.reduce((a, s) => a + s.send!.tcp!.at(-1)!.busyUs! / 1e6, 0);
+    const old = { ...i, busySeconds: busySinceHandshake, transferSeconds: total.seconds! * result.streams.length, senderLimitedSeconds: null };
+    assert.ok(old.busySeconds / old.transferSeconds < 0.9);
+    assert.equal(diagnoseLimiter(old, result.streams.length).verdict, 'application-limited');
   });
 
   it('a sender busy 30 % of its active time: application-limited, naming the sending side and the share', () => {
