@@ -9,6 +9,7 @@
 import type net from 'node:net';
 import tls from 'node:tls';
 import { encodeFrame } from '../protocol/framing.js';
+import { answerAndClose } from '../util/answer-and-close.js';
 import { LonghaulError } from '../util/errors.js';
 import { readFirstFrame } from './first-frame.js';
 import { commonName, fingerprintOf, shortFingerprint } from './identity.js';
@@ -50,8 +51,7 @@ export async function passGate(raw: net.Socket, firstBytes: Buffer, security: Re
   }
   if (first.message.type === 'pair') {
     const reply = await handlePairRequest(first.message, socket, fingerprint, address, security);
-    socket.end(encodeFrame(reply));
-    setTimeout(() => socket.destroy(), 2000).unref();
+    answerAndClose(socket, encodeFrame(reply));
     return { kind: 'closed', reason: reply.type === 'pair-ok' ? `paired with ${reply.name}` : `pairing refused: ${reply.message}` };
   }
   if (!security.isTrusted(fingerprint)) {
@@ -93,12 +93,8 @@ function secured(socket: tls.TLSSocket, ms: number): Promise<string | null> {
   });
 }
 
-/**
- * Send the error and let go of the socket as soon as it is written: a refused stranger must not hold
- * a descriptor (a flood of them held for seconds each ran the responder out of descriptors).
- */
+/** Refuse with an error frame; the socket goes once it is flushed. */
 function refuse(socket: tls.TLSSocket, err: LonghaulError): GateOutcome {
-  socket.end(encodeFrame({ type: 'error', code: err.code, message: err.message }), () => socket.destroy());
-  setTimeout(() => socket.destroy(), 2000).unref();
+  answerAndClose(socket, encodeFrame({ type: 'error', code: err.code, message: err.message }));
   return { kind: 'closed', reason: `${err.code}: ${err.message}` };
 }
