@@ -15,7 +15,7 @@ import { tuneListener, tuneListenerMss, type ListenerMss, type ListenerTuning } 
 import { DEFAULT_RESPONDER_LIMITS, ResponderSession, type ResponderLimits } from './responder-session.js';
 import { DEFAULT_PENDING, PendingPool, type PendingTicket } from '../security/pending-pool.js';
 import type { ResponderSecurity } from '../security/responder-security.js';
-import { looksLikeTls, passGate } from '../security/secure-gate.js';
+import { holdsWholeTlsRecord, looksLikeTls, passGate } from '../security/secure-gate.js';
 import { answerAndClose } from '../util/answer-and-close.js';
 
 export const DEFAULT_PORT = 5211;
@@ -121,7 +121,7 @@ export class Responder extends EventEmitter<ResponderEvents> {
     // One deadline from accept to authenticated, whatever the peer sends and how slowly.
     const deadline = Date.now() + (this.opts.identifyTimeoutMs ?? 10_000);
     const sorted = await sortConnection(socket, deadline - Date.now());
-    ticket.markActive();
+    ticket.advance(sorted.kind === 'control' && holdsWholeTlsRecord(sorted.firstBytes) ? 'hello' : 'bytes');
     switch (sorted.kind) {
       case 'dead':
         ticket.release();
@@ -165,7 +165,7 @@ export class Responder extends EventEmitter<ResponderEvents> {
       answerAndClose(socket, encodeFrame({ type: 'error', code: err.code, message: err.message }));
       return;
     }
-    const gate = await passGate(socket, firstBytes, this.opts.security, deadline - Date.now());
+    const gate = await passGate(socket, firstBytes, this.opts.security, deadline - Date.now(), () => ticket.advance('secure'));
     if (gate.kind === 'closed') {
       // The gate has destroyed it, or will once its refusal is flushed.
       if (!ticket.dropped) this.emit('rejected', peer, gate.reason);

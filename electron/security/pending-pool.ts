@@ -11,14 +11,17 @@
  *    only ever crowd out itself.
  *  - At the cap, a newcomer evicts one stranger: among those idle past their
  *    grace (nothing sent `graceMs` after accept) if there are any, else among
- *    all, the oldest from the address with the largest share. An address's
- *    share is what it holds now plus its strikes: connections of it evicted or
- *    turned away as junk, halving every `strikeHalfLifeMs`. Attackers spread
- *    over many addresses, each holding one connection and coming back after
- *    every drop, all collect strikes; a controller with one connection and no
- *    history has the smallest share, so no number of addresses below the cap
- *    keeps it out. A connection only just accepted is not idle: its first
- *    bytes may not have been read yet.
+ *    all; from the address with the largest share; among equal shares the
+ *    least advanced (a stalled fragment of a ClientHello before a whole one,
+ *    that before a finished TLS handshake); among those the oldest. An
+ *    address's share is what it holds now plus its strikes: connections of it
+ *    evicted or turned away as junk, halving every `strikeHalfLifeMs`.
+ *    Attackers spread over many addresses, each holding one connection and
+ *    coming back after every drop, all collect strikes; a controller with one
+ *    connection and no history has the smallest share, so no number of
+ *    addresses below the cap keeps it out. A connection accepted within its
+ *    grace and not read yet is neither idle nor least advanced (its first
+ *    bytes may just not have been read): it goes last.
  *  - The newcomer is never the one evicted, so a slowloris holding every slot
  *    cannot lock a real controller out.
  *  - Addresses of paired peers (where they were last seen), and the run's own
@@ -29,9 +32,16 @@
 import type net from 'node:net';
 import { Strikes } from './strikes.js';
 
+/**
+ * How far a connection got, in order: sent nothing; sent its first bytes; sent a whole first TLS
+ * record (a ClientHello, not a stalled fragment of one); finished its TLS handshake.
+ */
+export type PendingProgress = 'idle' | 'bytes' | 'hello' | 'secure';
+const PROGRESS_RANK: Record<PendingProgress, number> = { idle: 0, bytes: 1, hello: 2, secure: 3 };
+
 export interface PendingTicket {
-  /** The connection sent its first bytes: it is mid-handshake now, not idle. */
-  markActive(): void;
+  /** The connection got this far (never back): from 'bytes' on it is mid-handshake, not idle. */
+  advance(progress: PendingProgress): void;
   /** The connection turned out to be junk: it counts against its address's share for a while. */
   strike(): void;
   /** Leave the pool (authenticated, handed on, or gone). Idempotent. */
@@ -62,7 +72,8 @@ interface Entry {
   socket: net.Socket;
   address: string;
   acceptedAt: number;
-  active: boolean;
+  /** PROGRESS_RANK of how far it got. */
+  progress: number;
   protected: boolean;
   dropped: boolean;
 }
@@ -102,20 +113,20 @@ export class PendingPool {
     const mine = [...this.waiting.values()].filter((e) => e.address === address);
     const ownCap = this.o.perAddress + (peer ? this.o.peerReserve : 0) + (runs ? extra : 0);
     if (mine.length >= ownCap) {
-      const own = mine.find((e) => !e.active) ?? mine[0];
+      const own = mine.find((e) => e.progress === 0) ?? mine[0];
       if (own) this.drop(own, `dropped: the oldest of ${mine.length} connections from ${address} waiting to identify themselves`);
     } else if (!peer && !runs && this.strangers().length >= this.o.cap) {
       const victim = this.victim();
       if (victim) {
         this.drop(
           victim,
-          victim.active
+          victim.progress > 0
             ? `dropped mid-handshake: too many connections waiting, the largest share from ${victim.address}`
             : 'dropped: it had sent nothing while too many connections waited to identify themselves',
         );
       }
     }
-    const entry: Entry = { socket, address, acceptedAt: this.now(), active: false, protected: peer || runs, dropped: false };
+    const entry: Entry = { socket, address, acceptedAt: this.now(), progress: 0, protected: peer || runs, dropped: false };
     this.waiting.set(socket, entry);
     this.perAddress.set(address, (this.perAddress.get(address) ?? 0) + 1);
     const release = (): void => {
@@ -123,7 +134,7 @@ export class PendingPool {
     };
     socket.once('close', release);
     return {
-      markActive: () => void (entry.active = true),
+      advance: (p) => void (entry.progress = Math.max(entry.progress, PROGRESS_RANK[p])),
       strike: () => this.strikes.add(address),
       release,
       get dropped() {
@@ -143,18 +154,24 @@ export class PendingPool {
     this.o.onDrop(e.socket, why);
   }
 
-  /** Who goes for a newcomer: a stranger idle past its grace if any, else any stranger; the oldest from the largest share. */
+  /**
+   * Who goes for a newcomer: a stranger idle past its grace if any, else any stranger past its grace
+   * or already read (else any); from the largest share; among equal shares the least advanced; among
+   * those the oldest.
+   */
   private victim(): Entry | null {
     const strangers = this.strangers();
     const idleSince = this.now() - (this.o.graceMs ?? DEFAULT_PENDING.graceMs);
-    const idle = strangers.filter((e) => !e.active && e.acceptedAt <= idleSince);
-    const pool = idle.length ? idle : strangers;
+    // One accepted within its grace whose bytes are not read yet is neither idle nor least advanced: unknown, it goes last.
+    const known = strangers.filter((e) => e.progress > 0 || e.acceptedAt <= idleSince);
+    const idle = known.filter((e) => e.progress === 0);
+    const pool = idle.length ? idle : known.length ? known : strangers;
     let best: Entry | null = null;
     let bestShare = -1;
     // Arrival order: on a tie the older connection keeps its place as `best`.
     for (const e of pool) {
       const share = (this.perAddress.get(e.address) ?? 0) + this.strikes.of(e.address);
-      if (share > bestShare) {
+      if (share > bestShare || (share === bestShare && best && e.progress < best.progress)) {
         best = e;
         bestShare = share;
       }

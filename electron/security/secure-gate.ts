@@ -23,7 +23,22 @@ export function looksLikeTls(firstBytes: Buffer): boolean {
   return firstBytes.length > 0 && firstBytes[0] === 0x16;
 }
 
-export async function passGate(raw: net.Socket, firstBytes: Buffer, security: ResponderSecurity, timeoutMs: number): Promise<GateOutcome> {
+/**
+ * Whether the bytes hold a whole first TLS record (5-byte header, then as many bytes as it says): a
+ * client's ClientHello arrives whole, a stalling attacker's fragment does not.
+ */
+export function holdsWholeTlsRecord(firstBytes: Buffer): boolean {
+  return looksLikeTls(firstBytes) && firstBytes.length >= 5 && firstBytes.length >= 5 + firstBytes.readUInt16BE(3);
+}
+
+/** `onSecure` is told when the TLS handshake is done (the pending pool ranks such a connection above one still in it). */
+export async function passGate(
+  raw: net.Socket,
+  firstBytes: Buffer,
+  security: ResponderSecurity,
+  timeoutMs: number,
+  onSecure: () => void = () => undefined,
+): Promise<GateOutcome> {
   const deadline = Date.now() + timeoutMs;
   // The sorter already read the ClientHello's first bytes: put them back; TLSSocket feeds a
   // socket's buffered bytes to its TLS engine before reading the handle.
@@ -36,6 +51,7 @@ export async function passGate(raw: net.Socket, firstBytes: Buffer, security: Re
     socket.destroy();
     return { kind: 'closed', reason: handshake };
   }
+  onSecure();
   if (socket.getProtocol() !== 'TLSv1.3') return refuse(socket, new LonghaulError('LH_ERR_TLS', 'TLS 1.3 is required'));
   const cert = socket.getPeerX509Certificate();
   if (!cert) return refuse(socket, new LonghaulError('LH_ERR_NOT_PAIRED', 'the controller presented no certificate: pair it first (longhaul pair)'));

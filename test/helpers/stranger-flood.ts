@@ -22,11 +22,22 @@ export function strangerAddresses(count: number): string[] {
   return Array.from({ length: count }, (_, i) => `127.0.${Math.floor((i + 2) / 256)}.${(i + 2) % 256}`);
 }
 
+/** A never-used source address per call, from 127.1.0.1 upward (an attacker with a large IPv6 prefix has as many). */
+function freshAddresses(): () => string {
+  let n = 0;
+  return () => {
+    const i = n++ % 60_000;
+    return `127.${1 + Math.floor(i / 65_024)}.${Math.floor(i / 254) % 256}.${(i % 254) + 1}`;
+  };
+}
+
 /**
  * Hold `perAddress` connections from each address, each sending `PARTIAL_HELLO` and then waiting;
- * a connection the responder drops is replaced `reconnectMs` later.
+ * a connection the responder drops is replaced `reconnectMs` later, from the same address, or with
+ * `fresh` from one never used before.
  */
-export function holdPartialHellos(port: number, addresses: string[], perAddress: number, reconnectMs = 5): Flood {
+export function holdPartialHellos(port: number, addresses: string[], perAddress: number, reconnectMs = 5, fresh = false): Flood {
+  const next = freshAddresses();
   const sockets = new Set<net.Socket>();
   const timers = new Set<NodeJS.Timeout>();
   let stopped = false;
@@ -51,7 +62,7 @@ export function holdPartialHellos(port: number, addresses: string[], perAddress:
       dropped++;
       const timer = setTimeout(() => {
         timers.delete(timer);
-        open(localAddress);
+        open(fresh ? next() : localAddress);
       }, reconnectMs);
       timers.add(timer);
     };

@@ -31,7 +31,7 @@ function pool(cap: number) {
   });
   const admit = (address: string, name: string, active = true): PendingTicket => {
     const t = p.admit(sock(address, name));
-    if (active) t.markActive();
+    if (active) t.advance('bytes');
     return t;
   };
   return { p, dropped, admit, advance: (ms: number) => (now += ms) };
@@ -63,6 +63,29 @@ describe('pending pool', () => {
     }
     assert.ok(!dropped.includes('controller'), `the controller was evicted after ${dropped.length} drops`);
     assert.ok(dropped.length > 1900);
+  });
+
+  it('equal shares and no strikes yet: a newcomer not read yet is not the least advanced; the oldest read one goes', () => {
+    const { dropped, admit, advance } = pool(3);
+    admit('127.0.0.2', 'a');
+    admit('127.0.0.3', 'b');
+    advance(5);
+    admit('127.0.0.1', 'controller', false); // accepted, its ClientHello not read yet
+    admit('127.0.0.4', 'c');
+    assert.deepEqual(dropped, ['a']);
+    admit('127.0.0.5', 'd', false);
+    assert.deepEqual(dropped, ['a', 'b']);
+  });
+
+  it('a fresh address for every attacker connection: a controller whose whole ClientHello was read outlasts stalled fragments', () => {
+    const { dropped, admit, advance } = pool(32);
+    for (let a = 0; a < 31; a++) admit(`10.1.0.${a}`, `x${a}`);
+    admit('127.0.0.1', 'controller').advance('hello');
+    for (let i = 0; i < 2000 && !dropped.includes('controller'); i++) {
+      advance(1);
+      admit(`10.2.${i >> 8}.${i & 255}`, `fresh${i}`); // never seen before: no strikes
+    }
+    assert.ok(!dropped.includes('controller'), `the controller was evicted after ${dropped.length} drops`);
   });
 
   it('a peer address is never evicted by strangers; a junk strike weighs on its address', () => {
