@@ -13,6 +13,7 @@ import { describeError } from '../util/errors.js';
 import { formatRate, groupDigits } from '../util/units.js';
 import { EXIT_OK, EXIT_RUN_FAILED } from './exit-codes.js';
 import { onStop } from './stop-signals.js';
+import { TurnedAwayLog } from './turned-away-log.js';
 
 export interface ListenIperf3Options {
   port: number;
@@ -35,7 +36,8 @@ export async function listenIperf3(o: ListenIperf3Options): Promise<void> {
   process.stdout.write(`Longhaul as an iperf3 server on ${os.hostname()}, listening on ${addr.address}:${addr.port} (TCP tests only, one at a time)\n`);
   process.stdout.write(`On the other PC: iperf3 -c <this PC's address> -p ${addr.port} [-P N] [-R | --bidir] [-t S | -n BYTES]\n`);
   process.send?.({ type: 'listening', port: addr.port, address: addr.address });
-  server.on('rejected', (peer, why) => process.stdout.write(`turned away ${peer}: ${why}\n`));
+  const turnedAway = new TurnedAwayLog({ write: (line) => process.stdout.write(`${line}\n`) });
+  server.on('rejected', (peer, why) => turnedAway.note(peer, why));
   server.on('session', (s) => process.stdout.write(`iperf3 client connected from ${s.remoteAddress}\n`));
   const history = new HistoryStore(resultsDir());
   // Saves in order, and the process waits for the last before it exits.
@@ -69,6 +71,7 @@ export async function listenIperf3(o: ListenIperf3Options): Promise<void> {
     });
   });
   stopListening();
+  turnedAway.close();
   await server.close();
   await saving;
   if (saveFailed && o.once) process.exitCode = EXIT_RUN_FAILED;

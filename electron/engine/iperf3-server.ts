@@ -15,6 +15,7 @@ import type { ServerLimits } from '../iperf3/params-document.js';
 import { encodeState } from '../iperf3/reader.js';
 import { isWellFormedCookie } from '../iperf3/cookie.js';
 import { COOKIE_BYTES, IPERF3_DEFAULT_PORT, IPERF3_STATE, MAX_CLIENT_RESULTS_JSON_BYTES } from '../iperf3/states.js';
+import { answerAndClose } from '../util/answer-and-close.js';
 import type { LonghaulError } from '../util/errors.js';
 import { DEFAULT_RESPONDER_LIMITS } from './responder-session.js';
 import { Iperf3Control } from './iperf3-control.js';
@@ -145,8 +146,10 @@ export class Iperf3Server extends EventEmitter<Iperf3ServerEvents> {
       // A data connection of the running test comes from its client's address with its cookie.
       if (active.wantsData(read.cookie) && socket.remoteAddress === active.remoteAddress) return active.acceptData(socket);
       this.emit('rejected', peer, 'busy: an iperf3 test is in progress');
-      socket.end(encodeState(IPERF3_STATE.ACCESS_DENIED));
-      setTimeout(() => socket.destroy(), 2000).unref();
+      // Counted as waiting until its answer is out and it is gone.
+      this.pending++;
+      socket.once('close', () => this.pending--);
+      answerAndClose(socket, encodeState(IPERF3_STATE.ACCESS_DENIED));
       return;
     }
     this.startSession(socket, read.cookie);

@@ -13,9 +13,10 @@ import { rawHandle, sortConnection } from './connection-sorter.js';
 import { nativeSockets } from '../native/load-native.js';
 import { tuneListener, tuneListenerMss, type ListenerMss, type ListenerTuning } from '../native/tuned-socket.js';
 import { DEFAULT_RESPONDER_LIMITS, ResponderSession, type ResponderLimits } from './responder-session.js';
-import { DEFAULT_PENDING, PendingPool } from '../security/pending-pool.js';
+import { DEFAULT_PENDING, PendingPool, type PendingTicket } from '../security/pending-pool.js';
 import type { ResponderSecurity } from '../security/responder-security.js';
-import { looksLikeTls, passGate } from '../security/secure-gate.js';
+import { holdsWholeTlsRecord, looksLikeTls, passGate } from '../security/secure-gate.js';
+import { answerAndClose } from '../util/answer-and-close.js';
 
 export const DEFAULT_PORT = 5211;
 /** server.maxConnections: everything a responder holds at once. */
@@ -120,11 +121,12 @@ export class Responder extends EventEmitter<ResponderEvents> {
     // One deadline from accept to authenticated, whatever the peer sends and how slowly.
     const deadline = Date.now() + (this.opts.identifyTimeoutMs ?? 10_000);
     const sorted = await sortConnection(socket, deadline - Date.now());
-    ticket.markActive();
+    ticket.advance(sorted.kind === 'control' && holdsWholeTlsRecord(sorted.firstBytes) ? 'hello' : 'bytes');
     switch (sorted.kind) {
       case 'dead':
         ticket.release();
-        this.emit('rejected', peer, sorted.reason);
+        // One report per connection: one the pool evicted was reported when it went.
+        if (!ticket.dropped) this.emit('rejected', peer, sorted.reason);
         socket.destroy();
         return;
       case 'data':
@@ -143,26 +145,30 @@ export class Responder extends EventEmitter<ResponderEvents> {
         await this.active.acceptData(socket, sorted.header, rawHandle(socket));
         return;
       case 'control':
-        return this.onControl(socket, sorted.firstBytes, peer, deadline, ticket.release);
+        return this.onControl(socket, sorted.firstBytes, peer, deadline, ticket);
     }
   }
 
-  private async onControl(socket: net.Socket, firstBytes: Buffer, peer: string, deadline: number, release: () => void): Promise<void> {
+  /**
+   * A connection turned away here stays in the pending pool (released when it closes) until its one
+   * answer is flushed and it is destroyed: a flood of them counts against the pool's caps, never
+   * piles up outside them.
+   */
+  private async onControl(socket: net.Socket, firstBytes: Buffer, peer: string, deadline: number, ticket: PendingTicket): Promise<void> {
     if (!looksLikeTls(firstBytes)) {
-      release();
+      ticket.strike();
       this.emit('rejected', peer, 'not TLS');
       const err = new LonghaulError(
         'LH_ERR_TLS_REQUIRED',
         'this responder takes TLS 1.3 control connections only: install the same Longhaul version on both PCs',
       );
-      socket.end(encodeFrame({ type: 'error', code: err.code, message: err.message }));
-      setTimeout(() => socket.destroy(), 2000).unref();
+      answerAndClose(socket, encodeFrame({ type: 'error', code: err.code, message: err.message }));
       return;
     }
-    const gate = await passGate(socket, firstBytes, this.opts.security, deadline - Date.now());
-    release();
+    const gate = await passGate(socket, firstBytes, this.opts.security, deadline - Date.now(), () => ticket.advance('secure'));
     if (gate.kind === 'closed') {
-      this.emit('rejected', peer, gate.reason);
+      // The gate has destroyed it, or will once its refusal is flushed.
+      if (!ticket.dropped) this.emit('rejected', peer, gate.reason);
       return;
     }
     const tlsSocket = gate.socket;
@@ -171,10 +177,11 @@ export class Responder extends EventEmitter<ResponderEvents> {
     if (this.active) {
       this.emit('rejected', peer, 'busy: a run is in progress');
       const err = new LonghaulError('LH_ERR_BUSY', 'this responder is running a test with another controller; try again when it ends');
-      tlsSocket.end(encodeFrame({ type: 'error', code: err.code, message: err.message }));
-      setTimeout(() => tlsSocket.destroy(), 2000).unref();
+      tlsSocket.once('close', ticket.release);
+      answerAndClose(tlsSocket, encodeFrame({ type: 'error', code: err.code, message: err.message }));
       return;
     }
+    ticket.release();
     // Put the first message back in front of whatever followed it, so the session reads them in order.
     tlsSocket.unshift(gate.firstBytes);
     this.startSession(tlsSocket, Buffer.alloc(0));

@@ -9,6 +9,7 @@
 import type net from 'node:net';
 import tls from 'node:tls';
 import { encodeFrame } from '../protocol/framing.js';
+import { answerAndClose } from '../util/answer-and-close.js';
 import { LonghaulError } from '../util/errors.js';
 import { readFirstFrame } from './first-frame.js';
 import { commonName, fingerprintOf, shortFingerprint } from './identity.js';
@@ -22,7 +23,22 @@ export function looksLikeTls(firstBytes: Buffer): boolean {
   return firstBytes.length > 0 && firstBytes[0] === 0x16;
 }
 
-export async function passGate(raw: net.Socket, firstBytes: Buffer, security: ResponderSecurity, timeoutMs: number): Promise<GateOutcome> {
+/**
+ * Whether the bytes hold a whole first TLS record (5-byte header, then as many bytes as it says): a
+ * client's ClientHello arrives whole, a stalling attacker's fragment does not.
+ */
+export function holdsWholeTlsRecord(firstBytes: Buffer): boolean {
+  return looksLikeTls(firstBytes) && firstBytes.length >= 5 && firstBytes.length >= 5 + firstBytes.readUInt16BE(3);
+}
+
+/** `onSecure` is told when the TLS handshake is done (the pending pool ranks such a connection above one still in it). */
+export async function passGate(
+  raw: net.Socket,
+  firstBytes: Buffer,
+  security: ResponderSecurity,
+  timeoutMs: number,
+  onSecure: () => void = () => undefined,
+): Promise<GateOutcome> {
   const deadline = Date.now() + timeoutMs;
   // The sorter already read the ClientHello's first bytes: put them back; TLSSocket feeds a
   // socket's buffered bytes to its TLS engine before reading the handle.
@@ -35,6 +51,7 @@ export async function passGate(raw: net.Socket, firstBytes: Buffer, security: Re
     socket.destroy();
     return { kind: 'closed', reason: handshake };
   }
+  onSecure();
   if (socket.getProtocol() !== 'TLSv1.3') return refuse(socket, new LonghaulError('LH_ERR_TLS', 'TLS 1.3 is required'));
   const cert = socket.getPeerX509Certificate();
   if (!cert) return refuse(socket, new LonghaulError('LH_ERR_NOT_PAIRED', 'the controller presented no certificate: pair it first (longhaul pair)'));
@@ -50,8 +67,7 @@ export async function passGate(raw: net.Socket, firstBytes: Buffer, security: Re
   }
   if (first.message.type === 'pair') {
     const reply = await handlePairRequest(first.message, socket, fingerprint, address, security);
-    socket.end(encodeFrame(reply));
-    setTimeout(() => socket.destroy(), 2000).unref();
+    answerAndClose(socket, encodeFrame(reply));
     return { kind: 'closed', reason: reply.type === 'pair-ok' ? `paired with ${reply.name}` : `pairing refused: ${reply.message}` };
   }
   if (!security.isTrusted(fingerprint)) {
@@ -93,12 +109,8 @@ function secured(socket: tls.TLSSocket, ms: number): Promise<string | null> {
   });
 }
 
-/**
- * Send the error and let go of the socket as soon as it is written: a refused stranger must not hold
- * a descriptor (a flood of them held for seconds each ran the responder out of descriptors).
- */
+/** Refuse with an error frame; the socket goes once it is flushed. */
 function refuse(socket: tls.TLSSocket, err: LonghaulError): GateOutcome {
-  socket.end(encodeFrame({ type: 'error', code: err.code, message: err.message }), () => socket.destroy());
-  setTimeout(() => socket.destroy(), 2000).unref();
+  answerAndClose(socket, encodeFrame({ type: 'error', code: err.code, message: err.message }));
   return { kind: 'closed', reason: `${err.code}: ${err.message}` };
 }

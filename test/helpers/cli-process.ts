@@ -20,9 +20,16 @@ export interface CliProcess {
   killGroup(): void;
 }
 
-/** `env` is added to this process's environment (e.g. `LONGHAUL_TRUST_DIR` for a second installation). */
-export function startCli(t: TestContext, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): CliProcess {
-  const child = spawn(process.execPath, [BIN, ...args], {
+/**
+ * `env` is added to this process's environment (e.g. `LONGHAUL_TRUST_DIR` for a second installation).
+ * `maxOpenFiles` runs it under `ulimit -n` in a child shell (the shell execs node: same process, same group).
+ */
+export function startCli(t: TestContext, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}, maxOpenFiles?: number): CliProcess {
+  const [command, argv] =
+    maxOpenFiles === undefined
+      ? [process.execPath, [BIN, ...args]]
+      : ['bash', ['-c', `ulimit -n ${maxOpenFiles} && exec "$0" "$@"`, process.execPath, BIN, ...args]];
+  const child = spawn(command, argv, {
     cwd,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],

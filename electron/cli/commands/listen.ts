@@ -17,6 +17,7 @@ import { EXIT_OK, EXIT_RUN_FAILED } from '../exit-codes.js';
 import { intIn } from '../run-options.js';
 import { onStop } from '../stop-signals.js';
 import { listenIperf3 } from '../listen-iperf3.js';
+import { TurnedAwayLog } from '../turned-away-log.js';
 import { IPERF3_DEFAULT_PORT } from '../../iperf3/states.js';
 
 interface ListenFlags {
@@ -141,7 +142,9 @@ export function register(program: Command): void {
       process.send?.({ type: 'listening', port: addr.port, address: addr.address });
 
       const ad = flags.advertise && !isLoopback(addr.address) ? advertise(trust.identity.name, addr.port, trust.identity.fingerprint) : null;
-      responder.on('rejected', (peer, why) => process.stdout.write(`turned away ${peer}: ${why}\n`));
+      // Counts per address per interval, not a line per connection: a flood must not flood the log.
+      const turnedAway = new TurnedAwayLog({ write: (line) => process.stdout.write(`${line}\n`) });
+      responder.on('rejected', (peer, why) => turnedAway.note(peer, why));
       responder.on('session', (s) => {
         process.stdout.write(`controller connected from ${s.channel.remoteAddress}\n`);
       });
@@ -164,6 +167,7 @@ export function register(program: Command): void {
         });
       });
       stopListening();
+      turnedAway.close();
       await ad?.stop();
       await responder.close();
     });
