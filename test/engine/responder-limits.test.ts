@@ -66,11 +66,11 @@ describe('responder limits', { timeout: 120_000 }, () => {
     const budget = 200e6;
     const { result, seconds } = await runAgainst({ maxBytes: budget }, { ...DEFAULT_PARAMS, seconds: 20, direction: 'bidir', intervalSeconds: 0.2 });
     assert.equal(result.partial, true);
-    assert.match(result.partialReason ?? '', /past its limit of .* per run \(--max-bytes\)/);
+    assert.match(result.partialReason ?? '', /limit of .* per run \(--max-bytes\)/);
     assert.ok(seconds < 15, `stopped early (${seconds.toFixed(1)} s of 20)`);
     const both = (result.directions.controllerToResponder?.bytes ?? 0) + (result.directions.responderToController?.bytes ?? 0);
-    // Checked at every sample (0.2 s): at loopback rates the overshoot is what moved in one interval and the drain.
-    assert.ok(both > budget, `moved ${both} B, over the ${budget} B budget only by what one interval carried`);
+    // Held by the workers, stream by stream (a share each, the native loop exactly, Node's within one 128 KiB read).
+    assert.ok(both <= budget + 2 * 128 * 1024, `moved ${both} B against the ${budget} B budget`);
   });
 
   it('a time-limited run as long as the limit gets its own length and the slack, not the limit as its deadline', () => {
