@@ -304,12 +304,12 @@ export class DataWorker implements LoopHost {
       this.startNs = this.clock.nowNs();
     }
     for (const s of this.streams.values()) {
-      if (s.finished) continue;
       if (this.role === 'send' && s.loop.connected) {
-        s.loop.endSending();
+        if (!s.finished) s.loop.endSending();
         continue;
       }
-      s.error ??= { code: 'LH_ERR_RESPONDER_LIMIT', message: `stream ${s.id}: closed at this responder's limit` };
+      // A receiver that stopped at its cap is finished but still connected: closed here too.
+      if (!s.finished) s.error ??= { code: 'LH_ERR_RESPONDER_LIMIT', message: `stream ${s.id}: closed at this responder's limit` };
       s.loop.cut();
       this.finish(s);
     }
