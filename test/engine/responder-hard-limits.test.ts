@@ -11,6 +11,7 @@ import type { LonghaulResult } from '../../electron/contract/result.js';
 import { ControllerRun, type ControllerOptions } from '../../electron/engine/controller.js';
 import { DEFAULT_PARAMS, type RunParams } from '../../electron/engine/params.js';
 import type { ResponderLimits } from '../../electron/engine/responder-session.js';
+import { LIMIT_ANSWER_MS } from '../../electron/engine/responder-limits.js';
 import { DATA_PATH_ENV, type StreamIo } from '../../electron/native/stream-io.js';
 import type { Message } from '../../electron/protocol/messages.js';
 import { LinkProxy } from '../../electron/proxy/link-proxy.js';
@@ -27,6 +28,10 @@ const real = ControllerRun.prototype as unknown as { onMessage(channel: unknown,
   if (m.type !== 'stop') real.onMessage.call(this, channel, m);
 };
 
+/** Deaf, and mute at its end too: it never sends its stop, so only the responder can end the session. */
+class MuteController extends DeafController {}
+(MuteController.prototype as unknown as { sendStop(): void }).sendStop = () => undefined;
+
 interface Outcome {
   result: LonghaulResult;
   responderResult: LonghaulResult | null;
@@ -35,7 +40,7 @@ interface Outcome {
   received: number;
 }
 
-async function run(opts: { limits: Partial<ResponderLimits>; params: RunParams; deaf: boolean; rateBitsPerSec?: number }): Promise<Outcome> {
+async function run(opts: { limits: Partial<ResponderLimits>; params: RunParams; deaf: boolean | 'mute'; rateBitsPerSec?: number }): Promise<Outcome> {
   const { responder, port, security } = await startResponder({ limits: opts.limits, maxWorkersPerRole: 1 });
   const proxy = opts.rateBitsPerSec
     ? new LinkProxy({ target: { host: '127.0.0.1', port }, link: parseLinkSpec({ up: [{ type: 'rate', rateBitsPerSec: opts.rateBitsPerSec }], down: [] }) })
@@ -45,7 +50,8 @@ async function run(opts: { limits: Partial<ResponderLimits>; params: RunParams; 
     const ended = new Promise<LonghaulResult | null>((r) => responder.once('session-end', (res) => r(res)));
     const started = Date.now();
     const runOpts: ControllerOptions = { host: '127.0.0.1', port: dial, security, params: opts.params, maxWorkersPerRole: 1 };
-    const controller = opts.deaf ? new DeafController(runOpts) : new ControllerRun(runOpts);
+    const Controller = opts.deaf === 'mute' ? MuteController : opts.deaf ? DeafController : ControllerRun;
+    const controller = new Controller(runOpts);
     const result = await within(controller.result, 60_000, 'the run');
     const responderResult = await within(ended, 20_000, 'the responder session');
     const seconds = (Date.now() - started) / 1000;
@@ -100,6 +106,24 @@ describe('the responder enforces its limits on what it receives', { timeout: 240
       assert.match(result.partialReason ?? '', /--max-bytes/);
     });
   }
+
+  it('a controller that never stops is cut off LIMIT_ANSWER_MS after the limit, with LH_ERR_RESPONDER_LIMIT on both sides', async (t) => {
+    delete process.env[DATA_PATH_ENV];
+    const { result, responderResult, seconds, received } = await run({
+      limits: { maxBytes: 32e6 },
+      params: { ...DEFAULT_PARAMS, seconds: 30, intervalSeconds: 0.5 },
+      deaf: 'mute',
+    });
+    t.diagnostic(`read ${received} B; the session ended after ${seconds.toFixed(1)} s of a 30 s run`);
+    assert.ok(received <= 32e6 + NODE_READ_BYTES, `read ${received} B`);
+    assert.ok(seconds < (LIMIT_ANSWER_MS + 10_000) / 1000, `ended after ${seconds.toFixed(1)} s`);
+    assert.ok(
+      result.errors.some((e) => e.code === 'LH_ERR_RESPONDER_LIMIT'),
+      `the controller was told why: ${JSON.stringify(result.errors)}`,
+    );
+    assert.ok(responderResult?.errors.some((e) => e.code === 'LH_ERR_RESPONDER_LIMIT'));
+    assert.match(responderResult?.partialReason ?? '', /--max-bytes/);
+  });
 
   it('-i 60 cannot stretch --max-bytes: the workers check their own counts, not the samples', async (t) => {
     delete process.env[DATA_PATH_ENV];
