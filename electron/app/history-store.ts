@@ -9,6 +9,7 @@ import type { HistoryEntry, HistoryListing } from '../contract/api.js';
 import type { LonghaulResult } from '../contract/result.js';
 import { readResultFile, readResultHead, writeResultFile, type ResultHead } from '../report/result-file.js';
 import { describeError, LonghaulError } from '../util/errors.js';
+import { fileInFolder, LIST_READ_MAX_BYTES } from './history-files.js';
 
 const ID = /^[0-9a-f]{8,64}$/;
 /** Newest first, at most this many in a listing (older files stay on disk). */
@@ -37,14 +38,16 @@ export class HistoryStore {
 
   /**
    * Summaries of the stored runs, newest first; a file that is not a valid result is named with why, never fatal to
-   * the list. Only each file's head is read and checked (not its streams and intervals, which `load` checks).
+   * the list. Only each file's head is read and checked (not its streams and intervals, which `load` checks), and
+   * only from regular files in the folder (history-files.ts), at most LIST_READ_MAX_BYTES of each.
    */
   async list(): Promise<HistoryListing> {
     const names = (await this.fileNames()).slice(0, MAX_LISTED);
     const out: HistoryListing = { entries: [], unreadable: [] };
     for (const name of names) {
       try {
-        out.entries.push(entryOf(await readResultHead(path.join(this.dir, name)), name));
+        const file = await fileInFolder(this.dir, name);
+        out.entries.push(entryOf(await readResultHead(file, { noFollow: true, maxBytes: LIST_READ_MAX_BYTES }), name));
       } catch (err) {
         out.unreadable.push({ fileName: name, reason: describeError(err).message });
       }
@@ -78,7 +81,7 @@ export class HistoryStore {
 
   /** One stored result, checked with the result schema (a file with the right `schema` but missing fields is refused here, not later). */
   private async read(name: string): Promise<LonghaulResult> {
-    return readResultFile(path.join(this.dir, name));
+    return readResultFile(await fileInFolder(this.dir, name), { noFollow: true });
   }
 }
 

@@ -16,6 +16,8 @@ export type LonghaulErrorCode =
   | 'LH_ERR_BUSY'
   | 'LH_ERR_REFUSED'
   | 'LH_ERR_PARAMS_REJECTED'
+  /** A limit of the responder (--max-seconds, --max-bytes) ended the run: it stopped reading and closed the data connections. */
+  | 'LH_ERR_RESPONDER_LIMIT'
   | 'LH_ERR_DATA_STREAM'
   | 'LH_ERR_WORKER'
   | 'LH_ERR_STOPPED'

@@ -192,6 +192,7 @@ export class ControllerRun extends EventEmitter<RunEvents> {
       case 'stop':
         // The responder's own limit ended the run: stop as for any stop, keeping its reason.
         this.recorder.markPartial(`responder: ${m.message ?? 'it stopped the run'}`);
+        if (m.code) this.recorder.addError({ code: m.code, message: `responder: ${m.message ?? 'it stopped the run'}` });
         return this.stop('error', `the responder stopped the run: ${m.message ?? 'no reason given'}`);
       case 'results':
         this.recorder.setEnds('responder', m.streams);

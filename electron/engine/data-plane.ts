@@ -16,6 +16,7 @@ import { LonghaulError } from '../util/errors.js';
 import { nativeSockets } from '../native/load-native.js';
 import { rawHandle } from './connection-sorter.js';
 import { TickMerger } from './tick-merger.js';
+import { awaitDrained } from './plane-drain.js';
 import type { StreamEnd } from '../protocol/messages.js';
 import type { PlannedStream, RunParams, StreamSender } from './params.js';
 import type { FromWorker, ToWorker, WorkerRole } from './worker-messages.js';
@@ -55,6 +56,8 @@ export interface DataPlaneEvents {
   error: [LonghaulError];
   /** A sending worker answered a drain (see drained()). */
   drained: [boolean];
+  /** A stream stopped at its cap (DataPlaneOptions.caps): [stream id, bytes moved, cap]. */
+  limit: [number, number, number];
 }
 
 export interface DataPlaneOptions {
@@ -68,6 +71,8 @@ export interface DataPlaneOptions {
   listenerWindow?: { applied: boolean; reason: string | null; window?: AppliedWindow | null };
   /** Responder side: how setting the listener's MSS went (see WorkerInit.listenerMss). */
   listenerMss?: MssSetup | null;
+  /** Responder side: stream id → the most it may move whatever the peer does (responder-limits.ts streamCaps). */
+  caps?: ReadonlyMap<number, number>;
   /**
    * Keep the workers (and so their sockets) after every stream has ended, until destroy():
    * drained() can then still read the senders' TCP_INFO.
@@ -86,14 +91,14 @@ function closeQuietly(fd: number): void {
 
 /** How many worker processes to use for `streamCount` streams of one role. */
 export function workerCount(streamCount: number, maxWorkersPerRole?: number): number {
-  const cap = maxWorkersPerRole ?? Math.max(1, os.availableParallelism());
-  return Math.max(1, Math.min(streamCount, cap));
+  return Math.max(1, Math.min(streamCount, maxWorkersPerRole ?? Math.max(1, os.availableParallelism())));
 }
 
 export class DataPlane extends EventEmitter<DataPlaneEvents> {
   private readonly slots: WorkerSlot[] = [];
   private readonly slotOf = new Map<number, WorkerSlot>();
-  private readonly budgets = new Map<number, number | null>();
+  /** Per stream: the bytes it was planned to carry and its cap (null: none). */
+  private readonly budgets = new Map<number, { bytes: number | null; capBytes: number | null }>();
   private readonly cumulative = new Map<number, [number, number, number]>();
   private merger: TickMerger = new TickMerger([]);
   private readonly pendingReady = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
@@ -120,16 +125,11 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
         const slot = itemAt(group, i % n, 'worker slot');
         slot.streamIds.push(s.id);
         this.slotOf.set(s.id, slot);
-        this.budgets.set(s.id, s.bytes);
+        this.budgets.set(s.id, { bytes: s.bytes, capBytes: opts.caps?.get(s.id) ?? null });
         this.cumulative.set(s.id, [s.id, 0, 0]);
       });
     }
     this.merger = new TickMerger([...this.cumulative.keys()]);
-  }
-
-  /** Stream ids this side carries. */
-  get streamIds(): number[] {
-    return [...this.slotOf.keys()];
   }
 
   private spawn(role: WorkerRole, params: RunParams, listener: Pick<DataPlaneOptions, 'listenerWindow' | 'listenerMss'>, streams: number): WorkerSlot {
@@ -159,6 +159,10 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
     slot.child.send(msg, handle as never, { keepOpen: false } as never, () => undefined);
   }
 
+  private budgetOf(id: number): { bytes: number | null; capBytes: number | null } {
+    return this.budgets.get(id) ?? { bytes: null, capBytes: null };
+  }
+
   private waitReady(id: number): Promise<void> {
     return new Promise((resolve, reject) => this.pendingReady.set(id, { resolve, reject }));
   }
@@ -168,7 +172,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
     const waits: Promise<void>[] = [];
     for (const [id, slot] of this.slotOf) {
       waits.push(this.waitReady(id));
-      this.tell(slot, { type: 'connect', id, host, port, headerB64: headerFor(id).toString('base64'), bytes: this.budgets.get(id) ?? null });
+      this.tell(slot, { type: 'connect', id, host, port, headerB64: headerFor(id).toString('base64'), bytes: this.budgets.get(id)?.bytes ?? null });
     }
     await Promise.all(waits);
   }
@@ -183,7 +187,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
       const slot = this.slotOf.get(id);
       if (!slot) throw new LonghaulError('LH_ERR_DATA_STREAM', `no stream ${id} in this run`);
       const ready = this.waitReady(id);
-      this.tell(slot, { type: 'connect', id, host, port, headerB64: headerFor(id).toString('base64'), bytes: this.budgets.get(id) ?? null });
+      this.tell(slot, { type: 'connect', id, host, port, headerB64: headerFor(id).toString('base64'), bytes: this.budgets.get(id)?.bytes ?? null });
       await ready;
     }
   }
@@ -215,7 +219,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
     try {
       const info = api.owned.duplicate(fd, present(slot.child.pid, "the data worker's process id"));
       const ready = this.waitReady(id);
-      this.tell(slot, { type: 'adopt-owned', id, bytes: this.budgets.get(id) ?? null, socketB64: info.toString('base64') });
+      this.tell(slot, { type: 'adopt-owned', id, ...this.budgetOf(id), socketB64: info.toString('base64') });
       await ready;
     } finally {
       closeQuietly(fd);
@@ -227,7 +231,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
     const slot = this.slotOf.get(id);
     if (!slot) throw new LonghaulError('LH_ERR_DATA_STREAM', `no stream ${id} in this run`);
     const ready = this.waitReady(id);
-    this.tell(slot, { type: 'adopt', id, bytes: this.budgets.get(id) ?? null }, handle);
+    this.tell(slot, { type: 'adopt', id, ...this.budgetOf(id) }, handle);
     await ready;
   }
 
@@ -256,30 +260,18 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
     }
   }
 
+  /** The responder's limit: senders end their streams, receivers stop reading and close now (worker-messages.ts 'cut'). */
+  cut(): void {
+    for (const slot of this.slots) this.tell(slot, { type: 'cut' });
+  }
+
   /**
    * Resolves once every sending worker says the peer acknowledged all its bytes (true), or
    * one could not tell or `timeoutMs` passed (false).
    */
   drained(timeoutMs: number): Promise<boolean> {
     const senders = this.slots.filter((s) => s.role === 'send' && !s.exited);
-    if (senders.length === 0) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      let left = senders.length;
-      let acked = true;
-      const timer = setTimeout(() => finish(false), timeoutMs + 500);
-      timer.unref?.();
-      const finish = (ok: boolean): void => {
-        clearTimeout(timer);
-        this.off('drained', onDrained);
-        resolve(ok);
-      };
-      const onDrained = (ok: boolean): void => {
-        acked &&= ok;
-        if (--left === 0) finish(acked);
-      };
-      this.on('drained', onDrained);
-      for (const slot of senders) this.tell(slot, { type: 'drain', timeoutMs });
-    });
+    return awaitDrained(this, senders.length, timeoutMs, () => senders.forEach((slot) => this.tell(slot, { type: 'drain', timeoutMs })));
   }
 
   /**
@@ -337,6 +329,9 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
         return;
       case 'drained':
         this.emit('drained', m.acked);
+        return;
+      case 'limit':
+        this.emit('limit', m.id, m.bytes, m.capBytes);
         return;
       case 'done':
         slot.done = m.streams;

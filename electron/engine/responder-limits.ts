@@ -4,8 +4,14 @@
  * wall-clock deadline and a byte budget whatever the controller asks or does.
  * A byte-limited run (`-n 1T`) has no duration of its own, and a paired peer
  * could otherwise keep one going, or move twice the budget with --bidir.
+ *
+ * The byte budget is held by the data workers, stream by stream (streamCaps):
+ * a controller that ignores the responder's stop, or samples once a minute,
+ * cannot move more. At a limit the responder stops reading and closes the
+ * run's data connections itself, and ends the session when the controller has
+ * not answered within LIMIT_ANSWER_MS.
  */
-import { planStreams, type RunParams } from './params.js';
+import { planStreams, type PlannedStream, type RunParams } from './params.js';
 import { formatBytes } from '../util/units.js';
 
 /**
@@ -38,6 +44,31 @@ export const DEFAULT_RESPONDER_LIMITS: ResponderLimits = {
 /** Slack past a time-limited run's own end before the deadline cuts it (the controller stops it itself first). */
 const DEADLINE_SLACK_SECONDS = 10;
 
+/**
+ * How long, after a limit ended the run, the controller has to send its stop; then the responder
+ * ends the session itself (LH_ERR_RESPONDER_LIMIT). Its data connections are closed already.
+ */
+export const LIMIT_ANSWER_MS = 5000;
+
+/**
+ * The most each of the responder's stream ends may move, whatever the controller does: a byte-limited
+ * run's streams what they were planned to carry (together within --max-bytes, checked with the
+ * parameters); a time-limited run's an equal share of --max-bytes. A receiver stops reading at its
+ * cap: on the native loop exactly there, on Node's within one read (128 KiB at most), so a run moves
+ * at most --max-bytes plus 128 KiB per stream end on Node's loop. The share is per stream: a run whose
+ * streams move unequal amounts is cut when its fastest stream reaches its share.
+ */
+export function streamCaps(plan: readonly PlannedStream[], limits: ResponderLimits): Map<number, number> {
+  const share = Math.floor(limits.maxBytes / Math.max(1, plan.length));
+  return new Map(plan.map((s) => [s.id, s.bytes ?? share]));
+}
+
+/** The sentence for a stream that reached its cap (the worker's `limit`): names --max-bytes. */
+export function capReason(limits: ResponderLimits, streamEnds: number, id: number, capBytes: number): string {
+  const over = streamEnds > 1 ? `, its share of this responder's limit of ${formatBytes(limits.maxBytes)} per run over ${streamEnds} stream ends` : '';
+  return `stream ${id} moved ${formatBytes(capBytes)}${over}: the run reached this responder's limit of ${formatBytes(limits.maxBytes)} per run (--max-bytes)`;
+}
+
 /** Why these parameters exceed the limits; empty when they do not. */
 export function paramsOverLimits(p: RunParams, limits: ResponderLimits): string[] {
   const problems: string[] = [];
@@ -61,12 +92,15 @@ export function paramsOverLimits(p: RunParams, limits: ResponderLimits): string[
 /** Holds one running run to the limits; `onLimit` is called once, with the sentence to record. */
 export class RunLimitGuard {
   private readonly timer: NodeJS.Timeout;
+  private answerTimer: NodeJS.Timeout | null = null;
   private fired = false;
 
+  /** `onNoAnswer`: LIMIT_ANSWER_MS after `onLimit` the controller still has not stopped (dispose() not called). */
   constructor(
     private readonly limits: ResponderLimits,
     p: RunParams,
     private readonly onLimit: (reason: string) => void,
+    private readonly onNoAnswer?: (reason: string) => void,
   ) {
     // A time-limited run was accepted because its own length is within the limit: it gets that length
     // and the slack (an hour's run under a one-hour limit would otherwise be cut at its last second).
@@ -80,7 +114,10 @@ export class RunLimitGuard {
     this.timer.unref();
   }
 
-  /** A responder sample: cumulative [streamId, bytes, completions] of this side's stream ends. */
+  /**
+   * A responder sample: cumulative [streamId, bytes, completions] of this side's stream ends. A
+   * backstop only: the workers hold each stream to its cap (streamCaps) between samples.
+   */
   onSample(streams: [number, number, number][]): void {
     const moved = streams.reduce((a, s) => a + s[1], 0);
     if (moved > this.limits.maxBytes) {
@@ -88,14 +125,25 @@ export class RunLimitGuard {
     }
   }
 
+  /** A stream stopped at its cap (DataPlane 'limit'). */
+  onCap(streamEnds: number, id: number, capBytes: number): void {
+    this.fire(capReason(this.limits, streamEnds, id, capBytes));
+  }
+
+  /** The controller answered (or the session ended): no forced end. */
   dispose(): void {
     clearTimeout(this.timer);
+    if (this.answerTimer) clearTimeout(this.answerTimer);
   }
 
   private fire(reason: string): void {
     if (this.fired) return;
     this.fired = true;
-    this.dispose();
+    clearTimeout(this.timer);
     this.onLimit(reason);
+    if (!this.onNoAnswer) return;
+    const end = this.onNoAnswer;
+    this.answerTimer = setTimeout(() => end(reason), LIMIT_ANSWER_MS);
+    this.answerTimer.unref();
   }
 }

@@ -25,7 +25,7 @@ import { chooseDataConn } from '../native/data-conn.js';
 import { OwnedDataListener, type OwnedConnection } from './owned-listener.js';
 import { runningTimeoutMs, windowInfo, localOs, collectThenFinish, CAPABILITIES, STOP_FROM_RESPONDER, STOP_GRACE_MS } from './run-common.js';
 import { ResponderLifecycle } from './run-lifecycle.js';
-import { paramsOverLimits, RunLimitGuard, type ResponderLimits } from './responder-limits.js';
+import { paramsOverLimits, RunLimitGuard, streamCaps, type ResponderLimits } from './responder-limits.js';
 import { present } from '../contract/present.js';
 
 export { DEFAULT_RESPONDER_LIMITS, type ResponderLimits } from './responder-limits.js';
@@ -250,6 +250,7 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
       maxWorkersPerRole: this.opts.maxWorkersPerRole,
       listenerWindow,
       listenerMss: mss,
+      caps: streamCaps(this.plan, this.opts.limits),
     });
     const settings = (this.settings = new LocalSettingsRead());
     this.recorder = new RunRecorder(
@@ -277,6 +278,7 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
       this.channel.send({ type: 'sample', index: s.index, t: s.t, final: s.final, streams: s.streams, ...(s.tcp ? { tcp: s.tcp } : {}) });
       this.emit('sample', s, 'responder');
     });
+    this.plane.on('limit', (id, _bytes, capBytes) => this.guard?.onCap(this.plan.length, id, capBytes));
     this.plane.on('error', (err) => {
       if (!this.lifecycle.started) this.channel.fail(err);
     });
@@ -294,27 +296,30 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
     this.channel.setTimeout('running', runningTimeoutMs(params.intervalSeconds));
     this.lifecycle.start();
     present(this.plane, 'the data plane').start(process.hrtime.bigint());
-    this.guard = new RunLimitGuard(this.opts.limits, params, (reason) => this.endAtLimit(reason));
+    const noAnswer = (reason: string): void => this.channel.fail(new LonghaulError('LH_ERR_RESPONDER_LIMIT', `${reason}; the controller did not stop`));
+    this.guard = new RunLimitGuard(this.opts.limits, params, (reason) => this.endAtLimit(reason), noAnswer);
     this.channel.send({ type: 'started' });
     this.channel.enter('running');
   }
 
   /**
-   * A limit of this responder ended the run: stop our senders now, keep what was measured, and
-   * ask the controller to stop (it then sends its stop and results as for any stop). A controller
-   * too old to take a stop from its responder gets the reason as an error instead.
+   * A limit of this responder ended the run: ask the controller to stop, and stop reading and close
+   * the data connections ourselves, whatever it does (responder-limits.ts); keep what was measured.
+   * A controller too old to take a stop from its responder gets the reason as an error instead.
    */
   private endAtLimit(reason: string): void {
     if (!this.lifecycle.awaitingStop || this.limitReason) return;
     this.limitReason = reason;
     this.stopReason = reason;
     this.recorder?.markPartial(reason);
+    this.recorder?.addError({ code: 'LH_ERR_RESPONDER_LIMIT', message: reason });
     this.emit('rejected', this.channel.remoteAddress, reason);
-    this.plane?.stop(STOP_GRACE_MS);
     if (!this.peerHello?.capabilities.includes(STOP_FROM_RESPONDER)) {
-      return this.channel.fail(new LonghaulError('LH_ERR_PARAMS_REJECTED', reason));
+      this.plane?.cut();
+      return this.channel.fail(new LonghaulError('LH_ERR_RESPONDER_LIMIT', reason));
     }
-    this.channel.send({ type: 'stop', reason: 'error', message: reason });
+    this.channel.send({ type: 'stop', reason: 'error', message: reason, code: 'LH_ERR_RESPONDER_LIMIT' });
+    this.plane?.cut();
   }
 
   private onStop(m: MessageOf<'stop'>): void {

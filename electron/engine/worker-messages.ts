@@ -28,14 +28,18 @@ export interface WorkerInit {
   listenerMss?: MssSetup | null;
 }
 
+/*
+ * `capBytes` (responder side): the most a stream may move whatever the peer does, its share of the
+ * responder's --max-bytes; a receiver stops reading there (native: exactly; Node: within one read).
+ */
 export type ToWorker =
   | WorkerInit
   /** Controller side: dial the responder and send the data header. */
   | { type: 'connect'; id: number; host: string; port: number; headerB64: string; bytes: number | null }
   /** Responder side: a raw TCP handle accepted by the engine process comes with this message. */
-  | { type: 'adopt'; id: number; bytes: number | null }
+  | { type: 'adopt'; id: number; bytes: number | null; capBytes?: number | null }
   /** Responder side, owned connections on Windows: a socket the engine accepted, duplicated for this worker (WSADuplicateSocketW). */
-  | { type: 'adopt-owned'; id: number; bytes: number | null; socketB64: string }
+  | { type: 'adopt-owned'; id: number; bytes: number | null; capBytes?: number | null; socketB64: string }
   /** `startNs`: process.hrtime.bigint() of the run's start, as a decimal string (same clock in every local process). */
   | { type: 'start'; startNs: string }
   /**
@@ -43,6 +47,8 @@ export type ToWorker =
    * receiver with a target ([id, bytes]) ends cleanly as soon as it has counted that many bytes.
    */
   | { type: 'stop'; graceMs: number; receiveTargets?: [number, number][] }
+  /** The responder's limit ended the run: senders end their streams, receivers stop reading and close now, whatever the peer does. */
+  | { type: 'cut' }
   /** Answer `drained` once every sending stream's bytes are acknowledged by the peer (TCP_INFO), or after `timeoutMs`. */
   | { type: 'drain'; timeoutMs: number };
 
@@ -52,5 +58,10 @@ export type FromWorker =
   | { type: 'sample'; index: number; t: number; final: boolean; streams: [number, number, number][]; tcp?: [number, TcpSample][] }
   /** `cpu`: this worker's CPU from the start to now (absent from a worker that never started). */
   | { type: 'done'; streams: StreamEnd[]; cpu?: WorkerCpu }
+  /**
+   * A stream reached its cap (`capBytes` of adopt), which is below what it was planned to carry: it
+   * stopped there. `bytes`: what it moved.
+   */
+  | { type: 'limit'; id: number; bytes: number; capBytes: number }
   /** `acked`: every sending stream's bytes were acknowledged; false after the timeout or where TCP_INFO cannot say. */
   | { type: 'drained'; acked: boolean };

@@ -76,7 +76,7 @@ export interface PumpOptions {
   role: 'send' | 'receive';
   /** send: the write size; receive: the read size. Bytes. */
   bufferBytes: number;
-  /** send: stop after exactly this many bytes; absent: no budget. */
+  /** Stop after exactly this many bytes (receive: the last read asks only for what is left); absent: no budget. */
   budgetBytes?: number;
   /** send: stop at this process.hrtime.bigint() value; absent: no deadline. */
   deadlineNs?: bigint;

@@ -111,6 +111,8 @@ export const messageSchema = z.discriminatedUnion('type', [
     type: z.literal('stop'),
     reason: z.enum(['complete', 'user', 'error']),
     message: peerText(1000).nullable(),
+    /** Why, as a stable code (LH_ERR_RESPONDER_LIMIT: a limit of the responder). Optional: older peers leave it out, and drop it. */
+    code: errorCode.optional(),
   }),
   resultsMessageSchema,
   z.object({ type: z.literal('done') }),

@@ -14,8 +14,7 @@ import { z } from 'zod';
 import { RESULT_SCHEMA, type LonghaulResult } from '../contract/result.js';
 import { LonghaulError } from '../util/errors.js';
 import { jsonDocument } from '../util/json-chunks.js';
-import { JsonSyntaxError, readJsonFile } from '../util/json-file.js';
-import type { JsonPiecesOptions } from '../util/json-pieces.js';
+import { JsonSyntaxError, readJsonFile, UnreadableFileError, type JsonFileOptions } from '../util/json-file.js';
 import { fileError, replaceFileAtomicallyAsync } from './report-file.js';
 import { cpuUseSchema } from '../protocol/cpu-schema.js';
 
@@ -120,18 +119,19 @@ export async function writeResultFile(file: string, result: LonghaulResult): Pro
 }
 
 /** A saved JSON document, read in pieces and parsed but not yet checked. Throws LonghaulError (LH_ERR_IO, LH_ERR_BAD_RESULT). */
-export async function readJson(path: string, opts: JsonPiecesOptions = {}): Promise<unknown> {
+export async function readJson(path: string, opts: JsonFileOptions = {}): Promise<unknown> {
   try {
     return await readJsonFile(path, opts);
   } catch (err) {
+    if (err instanceof UnreadableFileError) throw new LonghaulError('LH_ERR_BAD_RESULT', `${err.message}; give a file written by --json`);
     if (err instanceof JsonSyntaxError) throw new LonghaulError('LH_ERR_BAD_RESULT', `${path} is not JSON (${err.message}); give a file written by --json`);
     throw fileError(path, err, 'read');
   }
 }
 
 /** Read and validate a result file, in pieces. Throws LonghaulError (LH_ERR_IO, LH_ERR_BAD_RESULT). */
-export async function readResultFile(path: string): Promise<LonghaulResult> {
-  return parseResult(await readJson(path, {}), path);
+export async function readResultFile(path: string, file: Pick<JsonFileOptions, 'noFollow'> = {}): Promise<LonghaulResult> {
+  return parseResult(await readJson(path, file), path);
 }
 
 /** A result without its `streams` and `intervals`: what a listing shows. */
@@ -141,10 +141,12 @@ const headSchema = resultSchema.omit({ streams: true, intervals: true });
 
 /**
  * Read a result's head only, checked with the result schema less the growing members: files
- * written with those last are read up to them; older ones are read through, skipping them unparsed.
+ * written with those last are read up to them; older ones are read through, skipping them unparsed
+ * (up to `file.maxBytes`).
  */
-export async function readResultHead(path: string): Promise<ResultHead> {
+export async function readResultHead(path: string, file: Pick<JsonFileOptions, 'noFollow' | 'maxBytes'> = {}): Promise<ResultHead> {
   const value = await readJson(path, {
+    ...file,
     onTopKey: (key, soFar) => (!(GROWING as readonly string[]).includes(key) ? 'read' : 'partial' in soFar && 'total' in soFar ? 'stop' : 'skip'),
   });
   const r = headSchema.safeParse(value);

@@ -1,7 +1,7 @@
 // The data streams' byte loops, off the JS thread: senders write one fixed
 // buffer "from thin air" (ttcp style) with send(2) until a byte budget, a
 // deadline or a stop; receivers read into one fixed buffer with recv(2) until
-// the peer's FIN, counting bytes and read completions. All senders of a
+// the peer's FIN, a byte budget or a stop, counting bytes and read completions. All senders of a
 // process share one thread (SenderGroup); each receiver has its own.
 //
 // Why: in Node every write is a JS call, a libuv request and a callback. At
@@ -282,7 +282,15 @@ void RunReceiver(PumpState* s) {
   ReadBatcher batcher(s->fd, buf.size());
   for (;;) {
     if (s->stop.load(std::memory_order_relaxed)) { s->reason = EndReason::kStopped; break; }
-    long long n = net::RecvSome(s->fd, buf.data(), buf.size());
+    // A receiver's budget (the responder's cap on what a peer may send it) is never exceeded:
+    // the last read asks for what is left of it, and the loop ends there without reading on.
+    size_t want = buf.size();
+    if (s->budgetBytes >= 0) {
+      double left = static_cast<double>(s->budgetBytes) - bytes;
+      if (left <= 0) { s->reason = EndReason::kBudget; break; }
+      if (left < static_cast<double>(want)) want = static_cast<size_t>(left);
+    }
+    long long n = net::RecvSome(s->fd, buf.data(), want);
     if (n > 0) {
       uint64_t now = net::MonoNs();
       if (s->firstNs.load(std::memory_order_relaxed) == 0) s->firstNs.store(now, std::memory_order_relaxed);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { batched, jsonChunks } from '../../electron/util/json-chunks.js';
-import { JsonPieces, JsonSyntaxError, type JsonPiecesOptions } from '../../electron/util/json-pieces.js';
+import { JsonPieces, JsonSyntaxError, MAX_JSON_DEPTH, type JsonPiecesOptions } from '../../electron/util/json-pieces.js';
 
 const sample = {
   schema: 'x/1',
@@ -56,6 +56,14 @@ describe('JsonPieces', () => {
     assert.equal(Object.getPrototypeOf(got.a), Object.prototype);
     assert.deepEqual(Object.keys(got.a), ['__proto__']);
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
+  });
+
+  it('reads nesting up to MAX_JSON_DEPTH, walked or whole, and refuses one level more', () => {
+    const at = (n: number): string => '['.repeat(n) + '{"a":"[{"}' + ']'.repeat(n);
+    for (const maxPieceBytes of [1, 16, 1 << 20]) {
+      assert.equal(syntaxErrorOf(at(MAX_JSON_DEPTH - 1), { maxPieceBytes }), null, `depth ${MAX_JSON_DEPTH}, pieces of ${maxPieceBytes}`);
+      assert.match(syntaxErrorOf(at(MAX_JSON_DEPTH), { maxPieceBytes })?.message ?? '', /nested deeper than 64 levels/);
+    }
   });
 
   it('refuses what JSON.parse refuses, walked or whole', () => {

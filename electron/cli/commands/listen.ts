@@ -85,7 +85,7 @@ export function register(program: Command): void {
     .option('--max-seconds <s>', `longest run a controller may ask for, seconds (default ${DEFAULT_RESPONDER_LIMITS.maxSeconds})`, positive)
     .option(
       '--max-bytes <size>',
-      'most bytes one run may move through this PC, both directions together, also in time-limited runs (default 64T: more than an hour at 100 Gbit/s)',
+      'most bytes one run may move through this PC, both directions together, also in time-limited runs, held per stream end (an equal share each) whatever the controller does (default 64T: more than an hour at 100 Gbit/s)',
     )
     .option('--max-window <size>', `largest window a controller may ask for per stream end (default ${DEFAULT_RESPONDER_LIMITS.maxWindowBytes / 1024 / 1024}M)`)
     .option('--no-advertise', 'do not announce this responder on the LAN (DNS-SD); never done when bound to a loopback address')

@@ -31,7 +31,9 @@ export class PumpRun {
           // 128 KiB; the native loop does not need that cap: 2 x 1 MiB on loopback went from ~0.9 to
           // ~1.4 x iperf3 -P 2 with 1 MiB reads, since batched reads wake the reader once per buffer.)
           bufferBytes: init.bufferBytes,
-          ...(role === 'send' && this.s.budget !== null ? { budgetBytes: this.s.budget } : {}),
+          // A sender stops at its budget; a receiver only at a cap (the peer's sender honours the budget).
+          ...(role === 'send' && this.s.byteLimit !== null ? { budgetBytes: this.s.byteLimit } : {}),
+          ...(role === 'receive' && this.s.cap !== null ? { budgetBytes: Math.max(0, this.s.cap - this.s.bytes) } : {}),
           ...(role === 'send' && this.host.deadlineNs !== 0n ? { deadlineNs: this.host.deadlineNs } : {}),
           // Batching holds up to ~250 µs of data in the kernel: never when the user set a window to test.
           ...(role === 'receive' ? { batchReads: init.windowBytes === null } : {}),

@@ -13,17 +13,23 @@ import type { Counts, LoopHost, Stream, StreamLoop } from './stream.js';
 /** Writes per event-loop turn before yielding, so timers (samples, deadline) still run. */
 const WRITES_PER_TURN = 16;
 
-/** A receiver's `onread`: count each read into the shared buffer. */
+/**
+ * A receiver's `onread`: count each read into the shared buffer. At its cap the stream stops
+ * reading (false pauses the socket) and ends: past the cap by at most one read (`buffer`'s length).
+ */
 export function receiveOptions(host: LoopHost, s: Stream, buffer: Buffer): net.OnReadOpts {
   return {
     buffer,
     callback(n: number): boolean {
+      if (s.finished) return false;
       const now = host.clock.nowNs();
       if (s.firstNs === 0n) s.firstNs = now;
       s.lastNs = now;
       s.bytes += n;
       s.completions++;
-      return true;
+      if (s.cap === null || s.bytes < s.cap) return true;
+      host.finish(s);
+      return false;
     },
   };
 }
@@ -100,8 +106,9 @@ export class NodeLoop implements StreamLoop {
     for (let n = 0; ; n++) {
       if (host.stopping) return this.endSending();
       let chunk = host.payload;
-      if (s.budget !== null) {
-        const left = s.budget - s.bytes;
+      const limit = s.byteLimit;
+      if (limit !== null) {
+        const left = limit - s.bytes;
         if (left <= 0) return this.endSending();
         if (left < chunk.length) chunk = chunk.subarray(0, left);
       }

@@ -122,8 +122,21 @@ export class Stream {
     readonly id: number,
     readonly budget: number | null,
     io: StreamIo,
+    /** The most this stream may move whatever the peer does (the responder's share of --max-bytes); null: no cap. */
+    readonly cap: number | null = null,
   ) {
     this.loop = new PendingLoop(this, io);
+  }
+
+  /** The bytes this stream stops at: its budget or its cap, whichever is less; null: neither. */
+  get byteLimit(): number | null {
+    if (this.cap === null) return this.budget;
+    return this.budget === null ? this.cap : Math.min(this.budget, this.cap);
+  }
+
+  /** The cap, not the plan, stopped this stream: it reached a cap below its budget. */
+  capReached(bytes: number): boolean {
+    return this.cap !== null && bytes >= this.cap && (this.budget === null || this.cap < this.budget);
   }
 
   get io(): StreamIo {

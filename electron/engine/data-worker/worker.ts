@@ -104,13 +104,15 @@ export class DataWorker implements LoopHost {
       case 'connect':
         return this.connect(this.newStream(msg.id, msg.bytes), msg.host, msg.port, Buffer.from(msg.headerB64, 'base64'));
       case 'adopt':
-        return this.adopt(this.newStream(msg.id, msg.bytes), handle);
+        return this.adopt(this.newStream(msg.id, msg.bytes, msg.capBytes), handle);
       case 'adopt-owned':
-        return this.adoptOwned(this.newStream(msg.id, msg.bytes), msg.socketB64);
+        return this.adoptOwned(this.newStream(msg.id, msg.bytes, msg.capBytes), msg.socketB64);
       case 'start':
         return this.start(BigInt(msg.startNs));
       case 'stop':
         return this.stop(msg.graceMs, msg.receiveTargets ? new Map(msg.receiveTargets) : null);
+      case 'cut':
+        return this.cut();
       case 'drain':
         return drainSenders(this, [...this.streams.values()], msg.timeoutMs);
     }
@@ -127,6 +129,8 @@ export class DataWorker implements LoopHost {
     this.backlog?.remove(s.id);
     if (this.role === 'send' && s.lastNs === 0n) s.lastNs = this.clock.nowNs();
     s.loop.settle();
+    const { bytes } = s.loop.counts();
+    if (s.cap !== null && s.capReached(bytes)) this.send({ type: 'limit', id: s.id, bytes, capBytes: s.cap });
     this.maybeDone();
   }
 
@@ -159,8 +163,8 @@ export class DataWorker implements LoopHost {
     return { userSeconds, systemSeconds, threads: threadsOf(this.role === 'send' ? 'sender' : 'receiver', streams) };
   }
 
-  private newStream(id: number, budget: number | null): Stream {
-    const s = new Stream(id, budget, this.ioChoice.io);
+  private newStream(id: number, budget: number | null, cap: number | null = null): Stream {
+    const s = new Stream(id, budget, this.ioChoice.io, cap);
     this.streams.set(id, s);
     return s;
   }
@@ -285,6 +289,30 @@ export class DataWorker implements LoopHost {
       if (!s.finished && this.role === 'send' && s.loop.connected) s.loop.endSending();
     }
     watchStop(this, [...this.streams.values()], graceMs, receiveTargets);
+    this.maybeDone();
+  }
+
+  /**
+   * The responder's limit ended the run: senders end their streams (our FIN), receivers stop
+   * reading and close their connections now, whatever the peer still sends. A native loop ends
+   * within its 50 ms poll and closes its descriptor then.
+   */
+  private cut(): void {
+    this.stopping = true;
+    if (!this.started) {
+      this.started = true;
+      this.startNs = this.clock.nowNs();
+    }
+    for (const s of this.streams.values()) {
+      if (this.role === 'send' && s.loop.connected) {
+        if (!s.finished) s.loop.endSending();
+        continue;
+      }
+      // A receiver that stopped at its cap is finished but still connected: closed here too.
+      if (!s.finished) s.error ??= { code: 'LH_ERR_RESPONDER_LIMIT', message: `stream ${s.id}: closed at this responder's limit` };
+      s.loop.cut();
+      this.finish(s);
+    }
     this.maybeDone();
   }
 

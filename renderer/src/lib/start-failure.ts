@@ -79,6 +79,11 @@ const WORDS: Partial<Record<LonghaulErrorCode, Words>> = {
     text: () => 'The other PC refused these test settings.',
     fix: 'Change the settings the detail below names (fewer streams, a shorter test, a smaller window), or raise the limits on the other PC.',
   },
+  LH_ERR_RESPONDER_LIMIT: {
+    step: 'test',
+    text: () => 'A limit of the other PC (its longest test or most bytes per test) ended the test.',
+    fix: 'Run a shorter or smaller test, or raise the limit the detail below names on the other PC.',
+  },
   LH_ERR_BAD_ARGUMENT: {
     step: 'test',
     text: () => 'These test settings cannot be run.',
