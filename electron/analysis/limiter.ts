@@ -15,7 +15,7 @@ import type { LimiterInputs } from './limiter-inputs.js';
 import { applicationRule } from './verdicts/application-limited.js';
 import { congestionRule } from './verdicts/congestion-limited.js';
 import { share, verdictContext, type RuleVerdict, type VerdictContext } from './verdicts/context.js';
-import { cpuLikelyRule, cpuRule } from './verdicts/cpu-limited.js';
+import { cpuLikelyRule, cpuRule, pcCpuRule } from './verdicts/cpu-limited.js';
 import { linkSentence } from './verdicts/link-limited.js';
 import { lossNote, lossRatio, lossRule } from './verdicts/loss-limited.js';
 import { sendBufferRule } from './verdicts/send-buffer-limited.js';
@@ -53,6 +53,7 @@ function pathRules(c: VerdictContext, streams: number): RuleVerdict {
     .join(' and ');
   return (
     cpuRule(c) ??
+    pcCpuRule(c) ??
     lossRule(c, streams) ??
     congestionRule(c) ??
     applicationRule(c, bounds) ??

@@ -7,7 +7,8 @@
  * figures a verdict can only blame the path.
  */
 import os from 'node:os';
-import type { CpuUse, DataThreadCpu, LonghaulResult, Side, UnavailableField } from '../contract/result.js';
+import type { CpuUse, DataThreadCpu, LonghaulResult, PcCpu, Side, UnavailableField } from '../contract/result.js';
+import { pcCpuBetween, readPcCpuTimes, type PcCpuTimes } from './pc-cpu.js';
 
 /** One native loop thread's CPU over the streams it served (the share of one core is the engine's to compute). */
 export type ThreadSeconds = Omit<DataThreadCpu, 'shareOfOneCore'>;
@@ -27,15 +28,24 @@ export interface ThreadCpuReading {
   endNs: number;
 }
 
-/** The CPU this process has used, and the wall time, since the clock was made (both from the same moment). */
+/**
+ * The CPU this process has used, and the wall time, since the clock was made (both from the same moment);
+ * with `withPc`, the whole PC's busy share over the same span too (one reader per side is enough).
+ */
 export class ProcessCpuClock {
   private readonly cpu0 = process.cpuUsage();
   private readonly wall0 = process.hrtime.bigint();
+  private readonly pc0: PcCpuTimes | null | undefined;
 
-  /** User and system CPU seconds and wall seconds since the clock was made. */
-  elapsed(): { userSeconds: number; systemSeconds: number; wallSeconds: number } {
+  constructor(withPc = false) {
+    this.pc0 = withPc ? readPcCpuTimes() : undefined;
+  }
+
+  /** User and system CPU seconds and wall seconds since the clock was made; `pc` when asked for (null: the OS did not say). */
+  elapsed(): { userSeconds: number; systemSeconds: number; wallSeconds: number; pc?: PcCpu | null } {
     const d = process.cpuUsage(this.cpu0);
-    return { userSeconds: d.user / 1e6, systemSeconds: d.system / 1e6, wallSeconds: Number(process.hrtime.bigint() - this.wall0) / 1e9 };
+    const pc = this.pc0 === undefined ? {} : { pc: pcCpuBetween(this.pc0, readPcCpuTimes()) };
+    return { userSeconds: d.user / 1e6, systemSeconds: d.system / 1e6, wallSeconds: Number(process.hrtime.bigint() - this.wall0) / 1e9, ...pc };
   }
 }
 

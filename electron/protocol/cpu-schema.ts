@@ -16,6 +16,15 @@ export const dataThreadCpuSchema = z.object({
   shareOfOneCore: share,
 });
 
+const fraction = z.number().min(0).max(1);
+
+export const pcCpuSchema = z.object({
+  busyShare: fraction,
+  interruptShare: fraction.nullable(),
+  stealShare: fraction.nullable(),
+  source: z.enum(['proc-stat', 'os-cpus']),
+});
+
 export const cpuUseSchema = z.object({
   userSeconds: seconds,
   systemSeconds: seconds,
@@ -25,4 +34,5 @@ export const cpuUseSchema = z.object({
   shareOfPc: share,
   coresKnown: z.literal(false).optional(),
   threads: z.array(dataThreadCpuSchema).max(256).nullable(),
+  pc: pcCpuSchema.nullable().optional(),
 }) satisfies z.ZodType<CpuUse>;

@@ -76,6 +76,17 @@ function cpuLine(side: Side | null): AdviceLine {
   };
 }
 
+/** Both ends on one PC with its cores busy: what the run measured is this PC, not a network. */
+function onePcLine(streams: number, cores: number | null): AdviceLine {
+  return {
+    setting: "this PC's CPU, shared by both ends and the kernel (both ends ran on it)",
+    currentValue: cores !== null ? `${cores} cores, nearly all busy` : null,
+    neededValue: 'the two ends on two PCs to measure a network; on one PC, the rate is what its cores can copy',
+    how: `longhaul listen on a second PC and longhaul run <that PC> from this one; here, compare fewer and more streams (now ${streams}; -P 1, -P ${Math.max(2, cores ?? 2)}): the total that stays is this PC's limit`,
+    why: "Sender, receiver and the kernel's copying took turns on the same cores: this is Longhaul's and this PC's limit, not the network's. No TCP setting or buffer changes it.",
+  };
+}
+
 function receiverLine(): AdviceLine {
   return {
     setting: 'the receiving application and its CPU (not its buffers)',
@@ -104,6 +115,10 @@ export function verdictLines(d: Diagnosis, r: LonghaulResult, streams: number, l
     case 'congestion-limited':
       return [{ topic: 'run', end: 'sender', line: runLine(r.params.seconds) }];
     case 'cpu-limited':
+      if (/shared by both ends and the kernel/.test(d.sentence)) {
+        const cores = r.cpu?.controller?.cores ?? r.cpu?.responder?.cores ?? null;
+        return [{ topic: 'cpu', end: 'sender', line: onePcLine(streams, cores) }];
+      }
       return [{ topic: 'cpu', end: 'sender', line: cpuLine(cpuSide) }];
     case 'receiver-limited':
       return [{ topic: 'application', end: 'receiver', line: receiverLine() }];
