@@ -18,6 +18,7 @@ import { share, verdictContext, type RuleVerdict, type VerdictContext } from './
 import { cpuLikelyRule, cpuRule, pcCpuRule } from './verdicts/cpu-limited.js';
 import { linkSentence } from './verdicts/link-limited.js';
 import { lossNote, lossRatio, lossRule } from './verdicts/loss-limited.js';
+import { receiverStarvedRule } from './verdicts/receiver-starved.js';
 import { sendBufferRule } from './verdicts/send-buffer-limited.js';
 import { windowRule } from './verdicts/window-limited.js';
 
@@ -86,6 +87,7 @@ export function diagnoseLimiter(i: LimiterInputs, streams = 1): Omit<Diagnosis, 
     return verdict('link-limited', sentence + lossNote(i, sentence));
   }
   if (!c) return verdict('unknown', `Measured ${m}, but the RTT is unknown (${i.missingReason ?? 'TCP_INFO was not available'}), so the limit cannot be told.`);
-  const v = windowRule(c) ?? sendBufferRule(c) ?? pathRules(c, Math.max(1, streams));
+  // A starved reader closes the window and delays the ACKs: it goes first, or its symptoms would be named instead.
+  const v = receiverStarvedRule(c) ?? windowRule(c) ?? sendBufferRule(c) ?? pathRules(c, Math.max(1, streams));
   return verdict(v.verdict, v.verdict === 'loss-limited' ? v.sentence : v.sentence + lossNote(i, v.sentence));
 }

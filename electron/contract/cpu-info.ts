@@ -12,6 +12,13 @@ export interface DataThreadCpu {
   cpuSeconds: number;
   /** cpuSeconds ÷ the transfer's wall-clock seconds: 1 = one core kept fully busy. */
   shareOfOneCore: number;
+  /**
+   * Seconds the thread was ready to run but waited for a core over the same span (Linux schedstat
+   * run-queue wait, which includes time a CPU quota held it back); null where the OS does not say,
+   * absent in older results. (cpuSeconds + waitSeconds) ÷ wall near 1 with waitSeconds the larger: the
+   * thread always had work and was starved of CPU.
+   */
+  waitSeconds?: number | null;
 }
 
 /**

@@ -232,7 +232,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
   }
 
   start(startNs: bigint): void {
-    this.cpuClock ??= new ProcessCpuClock(true);
+    this.cpuClock ??= new ProcessCpuClock({ pc: true });
     for (const slot of this.slots) this.tell(slot, { type: 'start', startNs: startNs.toString() });
   }
 

@@ -14,6 +14,7 @@ export const dataThreadCpuSchema = z.object({
   streams: z.array(z.number().int().min(0).max(255)).max(256),
   cpuSeconds: seconds,
   shareOfOneCore: share,
+  waitSeconds: seconds.nullable().optional(),
 });
 
 const fraction = z.number().min(0).max(1);
