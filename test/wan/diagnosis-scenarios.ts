@@ -8,10 +8,12 @@
  * initial namespace the kernel allows only those in the global `tcp_allowed_congestion_control`,
  * so `withAllowedCongestionControl` widens that list for the run and restores it afterwards.
  */
-import { mkdir, readdir, readFile, rmdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, rmdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AdviceTopic } from '../../electron/contract/advice.js';
 import type { LimiterVerdict, LonghaulResult } from '../../electron/contract/result.js';
+import { REPO_ROOT } from './helper-build.js';
 import { longhaulAtoB } from './longhaul-probe.js';
 import { readCmdSync, runCmd } from './run-cmd.js';
 import { createWanLink, type WanLinkOptions } from './wan-link.js';
@@ -30,6 +32,11 @@ export interface DiagnosisScenario {
   senderWmem?: string;
   /** CPU the receiving Longhaul's data workers (its reading processes) may use together, % of one core (a cgroup v1 `cpu` quota). */
   receiverCpuPercent?: number;
+  /**
+   * Both ends on this PC: `longhaul loopback` instead of the harness (no namespaces; `link` is not built,
+   * and the congestion control and sysctls are this PC's own).
+   */
+  loopback?: true;
   /** Extra `longhaul run` flags. */
   flags: string[];
   seconds: number;
@@ -133,6 +140,20 @@ export const SCENARIOS: DiagnosisScenario[] = [
     adviceTopic: 'application',
     sentenceMatch: /starved of CPU/,
   },
+  {
+    name: 'loopback',
+    // Sender, receiver and the kernel's copying share this PC's cores: on the 2-core VM the data threads ran near half
+    // a core each at 12-20 Gbit/s while /proc/stat counted the cores ~99 % busy. (On a PC with cores to spare one
+    // thread reaches a full core instead: cpu-limited too, naming the thread.)
+    built: 'longhaul loopback, 1 stream, both ends on this PC (127.0.0.1), no link: the limit is this PC\'s CPU',
+    link: { rateBitsPerSec: 10_000 * MBIT, oneWayDelayMs: 0 }, // not built: loopback
+    loopback: true,
+    senderCc: 'cubic',
+    flags: [],
+    seconds: 3,
+    expected: 'cpu-limited',
+    adviceTopic: 'cpu',
+  },
 ];
 
 const ALLOWED = '/proc/sys/net/ipv4/tcp_allowed_congestion_control';
@@ -202,8 +223,21 @@ export function joinChildrenOf(pid: number, join: (pid: number) => Promise<void>
   return { stop: () => clearInterval(timer) };
 }
 
+/** `longhaul loopback` on this PC (bounded), resolving with its result. */
+async function runLoopback(s: DiagnosisScenario): Promise<LonghaulResult> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'longhaul-diag-loopback-'));
+  try {
+    const json = path.join(dir, 'result.json');
+    await runCmd(process.execPath, [path.join(REPO_ROOT, 'bin', 'longhaul.js'), 'loopback', '-t', String(s.seconds), '--json', json, ...s.flags], s.seconds * 1000 + 60_000);
+    return JSON.parse(await readFile(json, 'utf8')) as LonghaulResult;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 /** Build the scenario's path, run Longhaul A→B through it, tear the path down; resolves with the result. */
 export async function runScenario(s: DiagnosisScenario): Promise<LonghaulResult> {
+  if (s.loopback) return runLoopback(s);
   return withAllowedCongestionControl(s.senderCc, async () => {
     const link = await createWanLink(s.link);
     try {
