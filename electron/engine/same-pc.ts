@@ -11,7 +11,7 @@ import os from 'node:os';
 /** The host part of `host`, `host:port`, `[v6]:port` or a bare IPv6 address; IPv4-mapped IPv6 as plain IPv4. */
 export function hostOf(address: string): string {
   const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(address);
-  let host = bracketed ? bracketed[1]! : address;
+  let host = bracketed?.[1] ?? address;
   if (!bracketed && (address.match(/:/g) ?? []).length === 1) host = address.slice(0, address.lastIndexOf(':'));
   host = host.replace(/%.*$/, ''); // an IPv6 zone id
   return /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(host) ? host.slice('::ffff:'.length) : host;

@@ -29,6 +29,8 @@ describe('loopback run: the CPU, not the network', { skip: skipWithoutNative }, 
         for (const side of ['controller', 'responder'] as const) {
           const pc = r.cpu?.[side]?.pc;
           assert.ok(pc && pc.source === 'proc-stat' && pc.busyShare > 0 && pc.busyShare <= 1, `${side}: ${JSON.stringify(pc)}`);
+          // Each native data thread's run-queue wait, read by the thread itself.
+          for (const t of r.cpu?.[side]?.threads ?? []) assert.ok(typeof t.waitSeconds === 'number' && t.waitSeconds >= 0, `${side}: ${JSON.stringify(t)}`);
         }
       }
       assert.equal(d?.verdict, 'cpu-limited', d?.sentence);

@@ -37,7 +37,7 @@ describe('the PC busy share', () => {
 
 describe('same PC from the peer address', () => {
   const ifaces = { lo: [{ address: '127.0.0.1' }], eth0: [{ address: '10.1.2.3' }, { address: 'fe80::1' }] } as never;
-  it('loopback, this PC\'s own addresses and its names are this PC', () => {
+  it("loopback, this PC's own addresses and its names are this PC", () => {
     for (const a of ['127.0.0.1:5201', '::ffff:127.0.0.1', '[::1]:5201', '::1', '10.1.2.3:7000', 'localhost:5201', 'vm:5201', '127.0.0.2'])
       assert.equal(samePcOf(a, ifaces, 'vm'), true, a);
   });

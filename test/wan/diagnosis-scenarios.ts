@@ -145,7 +145,7 @@ export const SCENARIOS: DiagnosisScenario[] = [
     // Sender, receiver and the kernel's copying share this PC's cores: on the 2-core VM the data threads ran near half
     // a core each at 12-20 Gbit/s while /proc/stat counted the cores ~99 % busy. (On a PC with cores to spare one
     // thread reaches a full core instead: cpu-limited too, naming the thread.)
-    built: 'longhaul loopback, 1 stream, both ends on this PC (127.0.0.1), no link: the limit is this PC\'s CPU',
+    built: "longhaul loopback, 1 stream, both ends on this PC (127.0.0.1), no link: the limit is this PC's CPU",
     link: { rateBitsPerSec: 10_000 * MBIT, oneWayDelayMs: 0 }, // not built: loopback
     loopback: true,
     senderCc: 'cubic',
@@ -228,7 +228,11 @@ async function runLoopback(s: DiagnosisScenario): Promise<LonghaulResult> {
   const dir = await mkdtemp(path.join(tmpdir(), 'longhaul-diag-loopback-'));
   try {
     const json = path.join(dir, 'result.json');
-    await runCmd(process.execPath, [path.join(REPO_ROOT, 'bin', 'longhaul.js'), 'loopback', '-t', String(s.seconds), '--json', json, ...s.flags], s.seconds * 1000 + 60_000);
+    await runCmd(
+      process.execPath,
+      [path.join(REPO_ROOT, 'bin', 'longhaul.js'), 'loopback', '-t', String(s.seconds), '--json', json, ...s.flags],
+      s.seconds * 1000 + 60_000,
+    );
     return JSON.parse(await readFile(json, 'utf8')) as LonghaulResult;
   } finally {
     await rm(dir, { recursive: true, force: true });

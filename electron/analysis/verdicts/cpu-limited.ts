@@ -75,7 +75,10 @@ export function pcCpuRule(c: VerdictContext): RuleVerdict | null {
     return use ? `${pct(use.shareOfOneCore)} of one core` : 'an unknown share';
   };
   const cores = cpu.controller?.cores ?? cpu.responder?.cores ?? null;
-  const irq = pc.interruptShare !== null ? ` (${pct(pc.interruptShare)} of their time in interrupts and softirq${(pc.stealShare ?? 0) >= 0.005 ? `, ${pct(pc.stealShare ?? 0)} taken by the hypervisor` : ''})` : '';
+  const irq =
+    pc.interruptShare !== null
+      ? ` (${pct(pc.interruptShare)} of their time in interrupts and softirq${(pc.stealShare ?? 0) >= 0.005 ? `, ${pct(pc.stealShare ?? 0)} taken by the hypervisor` : ''})`
+      : '';
   const busy = share(c.i.busySeconds, c.i.transferSeconds);
   const idle = busy !== null && busy < 0.97 ? ` The sender left its socket empty ${pct(1 - busy)} of its time, waiting for a core.` : '';
   return {
@@ -92,7 +95,7 @@ export function cpuLikelyRule(c: VerdictContext): RuleVerdict | null {
   const min = c.i.minRttSeconds ?? c.rttSeconds;
   const unmeasured = !c.i.cpu || samePcUnmeasured(c);
   if (!unmeasured || min >= LOCAL_RTT_SECONDS || c.measured < FAST_BITS_PER_SECOND) return null;
-  const what = c.i.cpu ? "both ends ran on this PC, but how busy its cores were was not measured" : 'CPU was not measured in this run';
+  const what = c.i.cpu ? 'both ends ran on this PC, but how busy its cores were was not measured' : 'CPU was not measured in this run';
   return {
     verdict: 'cpu-limited',
     sentence:

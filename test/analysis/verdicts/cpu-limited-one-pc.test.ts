@@ -11,7 +11,7 @@ import { describe, it } from 'node:test';
 import { diagnosed, recorded } from './recorded.js';
 
 describe('cpu-limited: both ends on this PC', () => {
-  it('the recorded loopback run: this PC\'s CPU, shared by both ends and the kernel; advice names two PCs, not buffers', () => {
+  it("the recorded loopback run: this PC's CPU, shared by both ends and the kernel; advice names two PCs, not buffers", () => {
     const { result } = recorded('loopback');
     const { d, advice } = diagnosed(result);
     assert.equal(d.verdict, 'cpu-limited', d.sentence);

@@ -10,11 +10,14 @@ import { describe, it } from 'node:test';
 import { diagnosed, recorded } from './recorded.js';
 
 describe('receiver-limited: a reader starved of CPU', () => {
-  it('the recorded quota run: the receiving application\'s CPU, advice on the receiving application, no buffer advice', () => {
+  it("the recorded quota run: the receiving application's CPU, advice on the receiving application, no buffer advice", () => {
     const { result } = recorded('receiver-cpu');
     const { d, advice } = diagnosed(result);
     assert.equal(d.verdict, 'receiver-limited', d.sentence);
-    assert.match(d.sentence, /^The receiving side \(the responder\) was starved of CPU: its receiver thread \(stream 0\) had data to read nearly all the time but ran only 5% of one core/);
+    assert.match(
+      d.sentence,
+      /^The receiving side \(the responder\) was starved of CPU: its receiver thread \(stream 0\) had data to read nearly all the time but ran only 5% of one core/,
+    );
     assert.deepEqual(
       advice.map((a) => `${a.side} ${a.topic}`),
       ['responder application'],
