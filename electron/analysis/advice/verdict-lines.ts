@@ -87,13 +87,19 @@ function onePcLine(streams: number, cores: number | null): AdviceLine {
   };
 }
 
-function receiverLine(): AdviceLine {
+function receiverLine(starved: boolean): AdviceLine {
   return {
     setting: 'the receiving application and its CPU (not its buffers)',
     currentValue: null,
-    neededValue: 'an application that reads as fast as data arrives',
-    how: "check the receiving PC's CPU load during a run; for other applications, whatever slows their reads (disk writes, processing, a CPU quota)",
-    why: 'Its receive buffer had room for a larger window, but unread data filled it: a larger buffer would fill the same way.',
+    neededValue: starved
+      ? 'the CPU the reading application needs: no quota below it, or less other work on that PC'
+      : 'an application that reads as fast as data arrives',
+    how: starved
+      ? "check the receiving process's CPU limits (a container's or cgroup's CPU quota, nice level, a VM's share) and the PC's load during a run"
+      : "check the receiving PC's CPU load during a run; for other applications, whatever slows their reads (disk writes, processing, a CPU quota)",
+    why: starved
+      ? 'Its reader always had data to read but mostly waited for a core: the CPU it was given set the rate. No buffer or TCP setting changes that.'
+      : 'Its receive buffer had room for a larger window, but unread data filled it: a larger buffer would fill the same way.',
   };
 }
 
@@ -121,7 +127,7 @@ export function verdictLines(d: Diagnosis, r: LonghaulResult, streams: number, l
       }
       return [{ topic: 'cpu', end: 'sender', line: cpuLine(cpuSide) }];
     case 'receiver-limited':
-      return [{ topic: 'application', end: 'receiver', line: receiverLine() }];
+      return [{ topic: 'application', end: 'receiver', line: receiverLine(/starved of CPU/.test(d.sentence)) }];
     default:
       return [];
   }

@@ -23,6 +23,7 @@ describe('receiver-limited: a reader starved of CPU', () => {
       ['responder application'],
     );
     assert.doesNotMatch(JSON.stringify(advice), /rmem|wmem|--window|--buffer/);
+    assert.match(advice[0]!.why, /mostly waited for a core/);
   });
 
   it('the same reader with a core to spare (waited 10 % of the transfer): not starved', () => {
