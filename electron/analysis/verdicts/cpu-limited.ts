@@ -61,6 +61,16 @@ export function samePcUnmeasured(c: VerdictContext): boolean {
   return c.i.cpu?.samePc === true && onePc(c) === null;
 }
 
+/** The data threads' waits for a core, in words ("" when no thread says): the time they were ready to run and were not. */
+function threadWaits(cpu: NonNullable<VerdictContext['i']['cpu']>): string {
+  const parts = (['controller', 'responder'] as Side[]).flatMap((side) => {
+    const use = cpu[side];
+    if (!use || use.wallSeconds <= 0) return [];
+    return (use.threads ?? []).flatMap((t) => (t.waitSeconds == null ? [] : [`the ${t.kind} thread ${pct(Math.min(1, t.waitSeconds / use.wallSeconds))}`]));
+  });
+  return parts.length ? ` The data threads waited for a core (ready to run, not running): ${parts.join(', ')} of the transfer.` : '';
+}
+
 /**
  * Both ends on this PC and its cores near fully busy: this PC's CPU, shared by both ends and the
  * kernel, is the limit. The share not charged to Longhaul's processes is named (the kernel's
@@ -80,13 +90,14 @@ export function pcCpuRule(c: VerdictContext): RuleVerdict | null {
       ? ` (${pct(pc.interruptShare)} of their time in interrupts and softirq${(pc.stealShare ?? 0) >= 0.005 ? `, ${pct(pc.stealShare ?? 0)} taken by the hypervisor` : ''})`
       : '';
   const busy = share(c.i.busySeconds, c.i.transferSeconds);
-  const idle = busy !== null && busy < 0.97 ? ` The sender left its socket empty ${pct(1 - busy)} of its time, waiting for a core.` : '';
+  const idle = busy !== null && busy < 0.97 ? ` The sender left its socket empty ${pct(1 - busy)} of its time.` : '';
+  const waits = threadWaits(cpu);
   return {
     verdict: 'cpu-limited',
     sentence:
       `Both ends ran on this PC, and its ${cores !== null ? `${cores} cores` : 'cores'} were ${pct(pc.busyShare)} busy over the transfer${irq}; ` +
       `Longhaul's controller used ${used('controller')} and its responder ${used('responder')}, the rest went to the kernel's copying and packet processing and to other programs: ` +
-      `measured ${c.m}, this PC's CPU, shared by both ends and the kernel, is the limit, not the network.${idle}`,
+      `measured ${c.m}, this PC's CPU, shared by both ends and the kernel, is the limit, not the network.${idle}${waits}`,
   };
 }
 
