@@ -88,6 +88,9 @@ export function diagnoseLimiter(i: LimiterInputs, streams = 1): Omit<Diagnosis, 
   }
   if (!c) return verdict('unknown', `Measured ${m}, but the RTT is unknown (${i.missingReason ?? 'TCP_INFO was not available'}), so the limit cannot be told.`);
   // A starved reader closes the window and delays the ACKs: it goes first, or its symptoms would be named instead.
-  const v = receiverStarvedRule(c) ?? windowRule(c) ?? sendBufferRule(c) ?? pathRules(c, Math.max(1, streams));
+  // So does a receiver sharing one busy PC with its sender (loopback: the window fills while the reader waits for a
+  // core), unless the user set the window, which then may well be the limit.
+  const onePc = i.windowRequestedBytes == null ? pcCpuRule(c) : null;
+  const v = receiverStarvedRule(c) ?? onePc ?? windowRule(c) ?? sendBufferRule(c) ?? pathRules(c, Math.max(1, streams));
   return verdict(v.verdict, v.verdict === 'loss-limited' ? v.sentence : v.sentence + lossNote(i, v.sentence));
 }

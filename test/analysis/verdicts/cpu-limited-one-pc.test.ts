@@ -28,6 +28,22 @@ describe('cpu-limited: both ends on this PC', () => {
     assert.doesNotMatch(JSON.stringify(advice), /--buffer/);
   });
 
+  it('the receiver fell behind and its window filled (rwnd-limited): still this PC, not the receive window', () => {
+    const { result } = recorded('loopback');
+    for (const st of result.streams) for (const x of st.send?.tcp ?? []) x.rwndLimitedUs = x.busyUs;
+    const { d, advice } = diagnosed(result);
+    assert.equal(d.verdict, 'cpu-limited', d.sentence);
+    assert.match(d.sentence, /shared by both ends and the kernel/);
+    assert.ok(!advice.some((a) => a.topic === 'receive-window'), advice.map((a) => a.topic).join(', '));
+  });
+
+  it('the same with a window the user set (--window): the window rule is asked before this PC', () => {
+    const { result } = recorded('loopback');
+    for (const st of result.streams) for (const x of st.send?.tcp ?? []) x.rwndLimitedUs = x.busyUs;
+    result.params.windowBytes = 65_536;
+    assert.equal(diagnosed(result).d.verdict, 'window-limited');
+  });
+
   it("both ends on this PC but its cores' busy share not measured: unknown, in words", () => {
     const { result } = recorded('loopback');
     for (const side of ['controller', 'responder'] as const) result.cpu![side]!.pc = null;
