@@ -26,7 +26,11 @@ export function diagnoseResult(r: LonghaulResult, linkBitsPerSecond: number | nu
       out.push(diagnoseEmulated(r.link, r.link.settings, direction, total, streams, linkBitsPerSecond));
       continue;
     }
-    const inputs = { ...limiterInputs(streams, total.bitsPerSecond, total.seconds, linkBitsPerSecond), cpu: r.cpu ?? null };
+    const inputs = {
+      ...limiterInputs(streams, total.bitsPerSecond, total.seconds, linkBitsPerSecond),
+      cpu: r.cpu ?? null,
+      windowRequestedBytes: r.params.windowBytes,
+    };
     const d = diagnoseLimiter(inputs, Math.max(1, streams.length));
     const mss = mssFigures(streams, r.params.mssBytes ?? null);
     if (mss && mssIsSmall(mss) && !inputs.linkBitsPerSecond) {

@@ -54,6 +54,8 @@ export interface LimiterInputs {
   /** Which side sent, and the CPU figures of the run (absent: not measured). */
   senderSide?: Side;
   cpu?: CpuInfo | null;
+  /** The window the user asked for (--window), bytes; null or absent: the OS's own. */
+  windowRequestedBytes?: number | null;
 }
 
 function median(xs: number[]): number | null {

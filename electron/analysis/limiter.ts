@@ -15,9 +15,10 @@ import type { LimiterInputs } from './limiter-inputs.js';
 import { applicationRule } from './verdicts/application-limited.js';
 import { congestionRule } from './verdicts/congestion-limited.js';
 import { share, verdictContext, type RuleVerdict, type VerdictContext } from './verdicts/context.js';
-import { cpuLikelyRule, cpuRule } from './verdicts/cpu-limited.js';
+import { cpuLikelyRule, cpuRule, pcCpuRule } from './verdicts/cpu-limited.js';
 import { linkSentence } from './verdicts/link-limited.js';
 import { lossNote, lossRatio, lossRule } from './verdicts/loss-limited.js';
+import { receiverStarvedRule } from './verdicts/receiver-starved.js';
 import { sendBufferRule } from './verdicts/send-buffer-limited.js';
 import { windowRule } from './verdicts/window-limited.js';
 
@@ -53,6 +54,7 @@ function pathRules(c: VerdictContext, streams: number): RuleVerdict {
     .join(' and ');
   return (
     cpuRule(c) ??
+    pcCpuRule(c) ??
     lossRule(c, streams) ??
     congestionRule(c) ??
     applicationRule(c, bounds) ??
@@ -85,6 +87,10 @@ export function diagnoseLimiter(i: LimiterInputs, streams = 1): Omit<Diagnosis, 
     return verdict('link-limited', sentence + lossNote(i, sentence));
   }
   if (!c) return verdict('unknown', `Measured ${m}, but the RTT is unknown (${i.missingReason ?? 'TCP_INFO was not available'}), so the limit cannot be told.`);
-  const v = windowRule(c) ?? sendBufferRule(c) ?? pathRules(c, Math.max(1, streams));
+  // A starved reader closes the window and delays the ACKs: it goes first, or its symptoms would be named instead.
+  // So does a receiver sharing one busy PC with its sender (loopback: the window fills while the reader waits for a
+  // core), unless the user set the window, which then may well be the limit.
+  const onePc = i.windowRequestedBytes == null ? pcCpuRule(c) : null;
+  const v = receiverStarvedRule(c) ?? onePc ?? windowRule(c) ?? sendBufferRule(c) ?? pathRules(c, Math.max(1, streams));
   return verdict(v.verdict, v.verdict === 'loss-limited' ? v.sentence : v.sentence + lossNote(i, v.sentence));
 }

@@ -7,7 +7,8 @@
  * figures a verdict can only blame the path.
  */
 import os from 'node:os';
-import type { CpuUse, DataThreadCpu, LonghaulResult, Side, UnavailableField } from '../contract/result.js';
+import type { CpuUse, DataThreadCpu, LonghaulResult, PcCpu, Side, UnavailableField } from '../contract/result.js';
+import { pcCpuBetween, readPcCpuTimes, type PcCpuTimes } from './pc-cpu.js';
 
 /** One native loop thread's CPU over the streams it served (the share of one core is the engine's to compute). */
 export type ThreadSeconds = Omit<DataThreadCpu, 'shareOfOneCore'>;
@@ -25,17 +26,29 @@ export interface ThreadCpuReading {
   thread: number;
   startNs: number;
   endNs: number;
+  /** Its run-queue wait at the same two moments, ns; -1 (or absent: an older addon) = unknown. */
+  waitStartNs?: number;
+  waitEndNs?: number;
 }
 
-/** The CPU this process has used, and the wall time, since the clock was made (both from the same moment). */
+/**
+ * The CPU this process has used, and the wall time, since the clock was made (both from the same moment);
+ * with `pc`, the whole PC's busy share over the same span too (one reader per side is enough).
+ */
 export class ProcessCpuClock {
   private readonly cpu0 = process.cpuUsage();
   private readonly wall0 = process.hrtime.bigint();
+  private readonly pc0: PcCpuTimes | null | undefined;
 
-  /** User and system CPU seconds and wall seconds since the clock was made. */
-  elapsed(): { userSeconds: number; systemSeconds: number; wallSeconds: number } {
+  constructor(opts: { pc?: boolean } = {}) {
+    this.pc0 = opts.pc ? readPcCpuTimes() : undefined;
+  }
+
+  /** User and system CPU seconds and wall seconds since the clock was made; `pc` when asked for (null: the OS did not say). */
+  elapsed(): { userSeconds: number; systemSeconds: number; wallSeconds: number; pc?: PcCpu | null } {
     const d = process.cpuUsage(this.cpu0);
-    return { userSeconds: d.user / 1e6, systemSeconds: d.system / 1e6, wallSeconds: Number(process.hrtime.bigint() - this.wall0) / 1e9 };
+    const pc = this.pc0 === undefined ? {} : { pc: pcCpuBetween(this.pc0, readPcCpuTimes()) };
+    return { userSeconds: d.user / 1e6, systemSeconds: d.system / 1e6, wallSeconds: Number(process.hrtime.bigint() - this.wall0) / 1e9, ...pc };
   }
 }
 
@@ -45,21 +58,30 @@ export class ProcessCpuClock {
  * stream ran on a native thread, or one did and the OS did not give its CPU time.
  */
 export function threadsOf(kind: DataThreadCpu['kind'], streams: { id: number; reading: ThreadCpuReading | null; native: boolean }[]): ThreadSeconds[] | null {
-  const byThread = new Map<number, { streams: number[]; startNs: number; endNs: number }>();
+  const byThread = new Map<number, { streams: number[]; startNs: number; endNs: number; waitStartNs: number; waitEndNs: number }>();
   for (const { id, reading, native } of streams) {
     if (!native) continue;
     if (!reading || reading.thread === 0) continue; // a native stream whose loop never started: nothing ran
     if (reading.startNs < 0 || reading.endNs < 0) return null;
+    const [ws, we] = [reading.waitStartNs ?? -1, reading.waitEndNs ?? -1];
     const t = byThread.get(reading.thread);
-    if (!t) byThread.set(reading.thread, { streams: [id], startNs: reading.startNs, endNs: reading.endNs });
+    if (!t) byThread.set(reading.thread, { streams: [id], startNs: reading.startNs, endNs: reading.endNs, waitStartNs: ws, waitEndNs: we });
     else {
       t.streams.push(id);
       t.startNs = Math.min(t.startNs, reading.startNs);
       t.endNs = Math.max(t.endNs, reading.endNs);
+      // One unknown reading makes the thread's wait unknown.
+      t.waitStartNs = ws < 0 || t.waitStartNs < 0 ? -1 : Math.min(t.waitStartNs, ws);
+      t.waitEndNs = we < 0 || t.waitEndNs < 0 ? -1 : Math.max(t.waitEndNs, we);
     }
   }
   if (byThread.size === 0) return null;
-  return [...byThread.values()].map((t) => ({ kind, streams: t.streams.sort((a, b) => a - b), cpuSeconds: Math.max(0, t.endNs - t.startNs) / 1e9 }));
+  return [...byThread.values()].map((t) => ({
+    kind,
+    streams: t.streams.sort((a, b) => a - b),
+    cpuSeconds: Math.max(0, t.endNs - t.startNs) / 1e9,
+    waitSeconds: t.waitStartNs < 0 || t.waitEndNs < 0 ? null : Math.max(0, t.waitEndNs - t.waitStartNs) / 1e9,
+  }));
 }
 
 /** One side's CPU use from its processes' CPU seconds, the transfer's wall seconds and its threads. */

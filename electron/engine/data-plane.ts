@@ -236,7 +236,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
   }
 
   start(startNs: bigint): void {
-    this.cpuClock ??= new ProcessCpuClock();
+    this.cpuClock ??= new ProcessCpuClock({ pc: true });
     for (const slot of this.slots) this.tell(slot, { type: 'start', startNs: startNs.toString() });
   }
 
@@ -288,7 +288,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
     const workers = this.slots.flatMap((s) => (s.cpu ? [s.cpu] : []));
     // A worker whose streams ran on Node's loop has no threads of its own: the side's threads are the native ones.
     const threads = workers.flatMap((w) => w.threads ?? []);
-    return cpuUse([mine, ...workers], mine.wallSeconds, threads.length ? threads : null);
+    return { ...cpuUse([mine, ...workers], mine.wallSeconds, threads.length ? threads : null), pc: mine.pc ?? null };
   }
 
   /** Kill every worker. Safe to call twice. */

@@ -9,6 +9,7 @@
  * holds no more than the first and last ticks and a coarser middle.
  */
 import type {
+  CpuInfo,
   CpuUse,
   EndView,
   ErrorInfo,
@@ -33,6 +34,7 @@ import { adviseResult } from '../analysis/advice/advise.js';
 import type { LocalSettings } from './local-settings.js';
 import { attachTcpFields } from './tcp-results.js';
 import { cpuUnavailable } from './cpu-use.js';
+import { samePcOf } from './same-pc.js';
 import { ThinnedSeries, type Grouping } from './thinned-series.js';
 
 /** Ticks one side may run ahead of the other before its intervals are built without the other's sample (a peer gone quiet). */
@@ -190,7 +192,7 @@ export class RunRecorder {
       partialReason: this.partialReason,
       errors: this.errors,
       ...(this.meta.link ? { link: this.meta.link() } : {}),
-      ...(this.cpu.controller || this.cpu.responder ? { cpu: { controller: this.cpu.controller ?? null, responder: this.cpu.responder ?? null } } : {}),
+      ...(this.cpu.controller || this.cpu.responder ? { cpu: this.cpuInfo() } : {}),
       ...(this.meta.pathRateBitsPerSec ? { pathRate: { bitsPerSecond: this.meta.pathRateBitsPerSec, source: 'given' as const } } : {}),
     };
     attachTcpFields(result, (side, id) => this.tcp.get(`${side}:${id}`)?.series.values() ?? [], this.ends, this.advertised ?? []);
@@ -198,6 +200,12 @@ export class RunRecorder {
     result.detail = detailInfo(this.grouping, this.intervals.recentFromIndex);
     result.advice = adviseResult(result, this.meta.localSettings?.() ?? {});
     return result;
+  }
+
+  /** Both sides' CPU, and whether the peer is this PC itself (by the address this side knows it by). */
+  private cpuInfo(): CpuInfo {
+    const peer = this.meta.writtenBy === 'controller' ? this.meta.responder : this.meta.controller;
+    return { controller: this.cpu.controller ?? null, responder: this.cpu.responder ?? null, samePc: samePcOf(peer.address) };
   }
 
   private endView(side: Side, id: number, role: 'send' | 'receive'): EndView | null {

@@ -96,9 +96,10 @@ export interface NativePump {
    * [bytes, completions, firstNs, lastNs (0n = none yet), running]; times on process.hrtime.bigint()'s clock.
    * Builds with thread CPU add [thread, threadCpuStartNs, threadCpuEndNs]: which loop thread of this
    * process served the stream (0 = none yet) and that thread's CPU time when it took the stream on
-   * and when the stream ended (-1 = unknown, or not yet).
+   * and when the stream ended (-1 = unknown, or not yet); then [threadWaitStartNs, threadWaitEndNs], the
+   * thread's run-queue wait at the same moments (Linux; -1 elsewhere, absent from older builds).
    */
-  snapshot(): [number, number, bigint, bigint, boolean, number?, number?, number?];
+  snapshot(): [number, number, bigint, bigint, boolean, number?, number?, number?, number?, number?];
   /** Ask the loop to end; it does within 50 ms and then calls onDone with 'stopped' (unless something ended it first). */
   stop(): void;
 }

@@ -14,6 +14,16 @@ export const dataThreadCpuSchema = z.object({
   streams: z.array(z.number().int().min(0).max(255)).max(256),
   cpuSeconds: seconds,
   shareOfOneCore: share,
+  waitSeconds: seconds.nullable().optional(),
+});
+
+const fraction = z.number().min(0).max(1);
+
+export const pcCpuSchema = z.object({
+  busyShare: fraction,
+  interruptShare: fraction.nullable(),
+  stealShare: fraction.nullable(),
+  source: z.enum(['proc-stat', 'os-cpus']),
 });
 
 export const cpuUseSchema = z.object({
@@ -25,4 +35,5 @@ export const cpuUseSchema = z.object({
   shareOfPc: share,
   coresKnown: z.literal(false).optional(),
   threads: z.array(dataThreadCpuSchema).max(256).nullable(),
+  pc: pcCpuSchema.nullable().optional(),
 }) satisfies z.ZodType<CpuUse>;

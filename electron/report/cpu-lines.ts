@@ -25,6 +25,28 @@ function roleOf(r: LonghaulResult, side: Side): string {
   return sends && receives ? 'both' : sends ? 'sender' : 'receiver';
 }
 
+/**
+ * How busy the PC's cores were over the transfer (what no process or thread figure shows: the kernel's
+ * packet processing, the other end on the same PC, other programs), and whether both ends ran on it.
+ */
+function pcBusyLine(r: LonghaulResult): string | null {
+  const cpu = r.cpu;
+  if (!cpu) return null;
+  const one = cpu.samePc === true;
+  const parts = (['controller', 'responder'] as Side[]).flatMap((side) => {
+    const pc = cpu[side]?.pc;
+    if (pc === undefined) return [];
+    if (pc === null) return [`${side}'s PC unknown (its OS did not say)`];
+    const irq = pc.interruptShare !== null ? `, interrupts and softirq ${pct(pc.interruptShare)}` : '';
+    const steal = pc.stealShare ? `, stolen by the hypervisor ${pct(pc.stealShare)}` : '';
+    return [`${one ? 'this PC' : `${side}'s PC`} ${pct(pc.busyShare)} busy${irq}${steal}`];
+  });
+  if (one && parts.length > 1) parts.splice(1); // one PC, counted twice over nearly the same span
+  const where = one ? 'both ends ran on this PC' : cpu.samePc === false ? 'the ends ran on different PCs (or network namespaces)' : null;
+  if (!parts.length && !where) return null;
+  return `  all cores: ${parts.length ? parts.join('; ') : 'not measured'}${where ? ` (${where})` : ''}`;
+}
+
 /** The CPU lines, or none when the result carries no CPU figures (older results). */
 export function formatCpuLines(r: LonghaulResult): string[] {
   if (!r.cpu) return [];
@@ -46,5 +68,7 @@ export function formatCpuLines(r: LonghaulResult): string[] {
     const pc = c.coresKnown === false ? 'share of the PC unknown (it did not say how many cores it has)' : `${pct(c.shareOfPc)} of the PC's ${c.cores} cores`;
     lines.push(`  ${side}: ${pc}; data threads: ${threads}`);
   }
+  const busy = pcBusyLine(r);
+  if (busy) lines.push(busy);
   return lines;
 }

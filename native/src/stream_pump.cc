@@ -91,6 +91,9 @@ struct PumpState {
   std::atomic<uint32_t> thread{0};
   std::atomic<int64_t> cpuStartNs{-1};
   std::atomic<int64_t> cpuEndNs{-1};
+  // The same thread's run-queue wait (ThreadWaitNs) at the same two moments; -1 = unknown.
+  std::atomic<int64_t> waitStartNs{-1};
+  std::atomic<int64_t> waitEndNs{-1};
   EndReason reason = EndReason::kNone;
   int err = 0;
   const char* where = "";
@@ -107,6 +110,7 @@ uint32_t NextThreadSerial() {
 void TakeOn(PumpState* s, uint32_t thread) {
   s->thread.store(thread, std::memory_order_relaxed);
   s->cpuStartNs.store(ThreadCpuNs(), std::memory_order_relaxed);
+  s->waitStartNs.store(ThreadWaitNs(), std::memory_order_relaxed);
 }
 
 // Wait until the socket is ready for `events` or kPollMs passed; EINTR counts as a wake-up.
@@ -118,6 +122,7 @@ void Finish(const std::shared_ptr<PumpState>& s, EndReason reason, int err = 0, 
   s->err = err;
   s->where = where;
   s->cpuEndNs.store(ThreadCpuNs(), std::memory_order_relaxed);  // Finish always runs on the loop's own thread
+  s->waitEndNs.store(ThreadWaitNs(), std::memory_order_relaxed);
 #ifndef _WIN32
   ::close(s->fd);  // our dup; Windows borrows the JS side's socket, which closes it after onDone
 #endif
@@ -396,10 +401,11 @@ class Pump : public Napi::ObjectWrap<Pump> {
 
  private:
   // snapshot() -> [bytes, completions, firstNs (bigint, 0n = none), lastNs (bigint), running,
-  //                thread (0 = none yet), threadCpuStartNs, threadCpuEndNs (-1 = unknown or not yet)]
+  //                thread (0 = none yet), threadCpuStartNs, threadCpuEndNs (-1 = unknown or not yet),
+  //                threadWaitStartNs, threadWaitEndNs (run-queue wait; -1 = unknown or not yet)]
   Napi::Value Snapshot(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
-    Napi::Array a = Napi::Array::New(env, 8);
+    Napi::Array a = Napi::Array::New(env, 10);
     if (!state_) return a;
     a.Set(0u, Napi::Number::New(env, state_->bytes.load(std::memory_order_relaxed)));
     a.Set(1u, Napi::Number::New(env, state_->completions.load(std::memory_order_relaxed)));
@@ -409,6 +415,8 @@ class Pump : public Napi::ObjectWrap<Pump> {
     a.Set(5u, Napi::Number::New(env, state_->thread.load(std::memory_order_relaxed)));
     a.Set(6u, Napi::Number::New(env, static_cast<double>(state_->cpuStartNs.load(std::memory_order_relaxed))));
     a.Set(7u, Napi::Number::New(env, static_cast<double>(state_->cpuEndNs.load(std::memory_order_relaxed))));
+    a.Set(8u, Napi::Number::New(env, static_cast<double>(state_->waitStartNs.load(std::memory_order_relaxed))));
+    a.Set(9u, Napi::Number::New(env, static_cast<double>(state_->waitEndNs.load(std::memory_order_relaxed))));
     return a;
   }
 

@@ -21,9 +21,21 @@ describe('CPU per side and per data thread', () => {
       { id: 2, native: true, reading: { thread: 9, startNs: 0, endNs: 5e8 } },
     ]);
     assert.deepEqual(threads, [
-      { kind: 'sender', streams: [0, 1], cpuSeconds: 3 },
-      { kind: 'sender', streams: [2], cpuSeconds: 0.5 },
+      { kind: 'sender', streams: [0, 1], cpuSeconds: 3, waitSeconds: null },
+      { kind: 'sender', streams: [2], cpuSeconds: 0.5, waitSeconds: null },
     ]);
+  });
+
+  it("a thread's run-queue wait over the same span; one unknown reading makes its wait unknown", () => {
+    const threads = threadsOf('receiver', [
+      { id: 0, native: true, reading: { thread: 4, startNs: 0, endNs: 1e8, waitStartNs: 2e8, waitEndNs: 4.7e9 } },
+      { id: 1, native: true, reading: { thread: 5, startNs: 0, endNs: 1e8, waitStartNs: 0, waitEndNs: 1e9 } },
+      { id: 2, native: true, reading: { thread: 5, startNs: 0, endNs: 1e8, waitStartNs: -1, waitEndNs: -1 } },
+    ]);
+    assert.deepEqual(
+      threads?.map((t) => t.waitSeconds),
+      [4.5, null],
+    );
   });
 
   it('no threads where Node moved the bytes; unknown (null) when the OS did not give a thread its CPU time', () => {
@@ -35,7 +47,7 @@ describe('CPU per side and per data thread', () => {
         { id: 0, native: false, reading: null },
         { id: 1, native: true, reading: { thread: 3, startNs: 0, endNs: 2e8 } },
       ]),
-      [{ kind: 'receiver', streams: [1], cpuSeconds: 0.2 }],
+      [{ kind: 'receiver', streams: [1], cpuSeconds: 0.2, waitSeconds: null }],
     );
   });
 

@@ -8,10 +8,12 @@
  * initial namespace the kernel allows only those in the global `tcp_allowed_congestion_control`,
  * so `withAllowedCongestionControl` widens that list for the run and restores it afterwards.
  */
-import { mkdir, readFile, rmdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, rmdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AdviceTopic } from '../../electron/contract/advice.js';
 import type { LimiterVerdict, LonghaulResult } from '../../electron/contract/result.js';
+import { REPO_ROOT } from './helper-build.js';
 import { longhaulAtoB } from './longhaul-probe.js';
 import { longhaulAtoWineB } from './wine-listener-probe.js';
 import { readCmdSync, runCmd } from './run-cmd.js';
@@ -29,8 +31,13 @@ export interface DiagnosisScenario {
   receiverRmem?: string;
   /** `net.ipv4.tcp_wmem` in the sending namespace (A), when capped. */
   senderWmem?: string;
-  /** CPU the receiving Longhaul may use, % of one core (a cgroup v1 `cpu` quota on the listener). */
+  /** CPU the receiving Longhaul's data workers (its reading processes) may use together, % of one core (a cgroup v1 `cpu` quota). */
   receiverCpuPercent?: number;
+  /**
+   * Both ends on this PC: `longhaul loopback` instead of the harness (no namespaces; `link` is not built,
+   * and the congestion control and sysctls are this PC's own).
+   */
+  loopback?: true;
   /** Extra `longhaul run` flags. */
   flags: string[];
   seconds: number;
@@ -177,6 +184,34 @@ export const SCENARIOS: DiagnosisScenario[] = [
     adviceTopic: 'longhaul-request',
     receiverRuntime: 'wine',
   },
+  {
+    name: 'receiver-cpu',
+    // Fast and short, so only the reader can be the limit: unquota'd its thread ran at 0.26-0.77 of a core for
+    // 2.1-3.5 Gbit/s on this loaded VM; held to 5 % of a core it was runnable ~95 % of the time and carried 0.33-1 Gbit/s.
+    built: "10 Gbit/s, no added delay (sub-ms RTT), CUBIC; the receiver's data worker held to 5 % of one core (cgroup v1 cpu quota)",
+    link: { rateBitsPerSec: 10_000 * MBIT, oneWayDelayMs: 0 },
+    senderCc: 'cubic',
+    receiverCpuPercent: 5,
+    flags: [],
+    seconds: 5,
+    expected: 'receiver-limited',
+    adviceTopic: 'application',
+    sentenceMatch: /starved of CPU/,
+  },
+  {
+    name: 'loopback',
+    // Sender, receiver and the kernel's copying share this PC's cores: on the 2-core VM the data threads ran near half
+    // a core each at 12-20 Gbit/s while /proc/stat counted the cores ~99 % busy. (On a PC with cores to spare one
+    // thread reaches a full core instead: cpu-limited too, naming the thread.)
+    built: "longhaul loopback, 1 stream, both ends on this PC (127.0.0.1), no link: the limit is this PC's CPU",
+    link: { rateBitsPerSec: 10_000 * MBIT, oneWayDelayMs: 0 }, // not built: loopback
+    loopback: true,
+    senderCc: 'cubic',
+    flags: [],
+    seconds: 3,
+    expected: 'cpu-limited',
+    adviceTopic: 'cpu',
+  },
 ];
 
 const ALLOWED = '/proc/sys/net/ipv4/tcp_allowed_congestion_control';
@@ -216,8 +251,55 @@ export async function withCpuQuota<T>(percent: number, fn: (join: (pid: number) 
   }
 }
 
+/** How often the quota's group looks for the listener's new data workers, ms (a run's data starts after its streams are set up). */
+const JOIN_POLL_MS = 20;
+
+/**
+ * Move every child `pid` forks (the listener's data workers, which read the streams) into the quota's
+ * group as they appear, until stopped. Only the reading processes are held back: with the whole
+ * listener at 1 % of a core its control channel timed out before any data moved.
+ */
+export function joinChildrenOf(pid: number, join: (pid: number) => Promise<void>): { stop: () => void } {
+  const joined = new Set<number>();
+  const look = async (): Promise<void> => {
+    const tasks = await readdir(`/proc/${pid}/task`).catch(() => [] as string[]);
+    for (const tid of tasks) {
+      const children = (await readFile(`/proc/${pid}/task/${tid}/children`, 'utf8').catch(() => '')).split(/\s+/).filter(Boolean).map(Number);
+      for (const child of children) {
+        if (joined.has(child)) continue;
+        joined.add(child);
+        await join(child).catch(() => joined.delete(child)); // it exited, or is not ours yet: try again next time
+      }
+    }
+  };
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    void look().finally(() => (busy = false));
+  }, JOIN_POLL_MS);
+  return { stop: () => clearInterval(timer) };
+}
+
+/** `longhaul loopback` on this PC (bounded), resolving with its result. */
+async function runLoopback(s: DiagnosisScenario): Promise<LonghaulResult> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'longhaul-diag-loopback-'));
+  try {
+    const json = path.join(dir, 'result.json');
+    await runCmd(
+      process.execPath,
+      [path.join(REPO_ROOT, 'bin', 'longhaul.js'), 'loopback', '-t', String(s.seconds), '--json', json, ...s.flags],
+      s.seconds * 1000 + 60_000,
+    );
+    return JSON.parse(await readFile(json, 'utf8')) as LonghaulResult;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 /** Build the scenario's path, run Longhaul A→B through it, tear the path down; resolves with the result. */
 export async function runScenario(s: DiagnosisScenario): Promise<LonghaulResult> {
+  if (s.loopback) return runLoopback(s);
   return withAllowedCongestionControl(s.senderCc, async () => {
     const link = await createWanLink(s.link);
     try {
@@ -227,7 +309,14 @@ export async function runScenario(s: DiagnosisScenario): Promise<LonghaulResult>
       if (s.receiverRmem) await link.execInB('sysctl', ['-qw', `net.ipv4.tcp_rmem=${s.receiverRmem}`]);
       if (s.receiverRuntime === 'wine') return await longhaulAtoWineB(link, { seconds: s.seconds, flags: s.flags });
       if (!s.receiverCpuPercent) return await longhaulAtoB(link, { seconds: s.seconds, flags: s.flags });
-      return await withCpuQuota(s.receiverCpuPercent, (join) => longhaulAtoB(link, { seconds: s.seconds, flags: s.flags, onListener: join }));
+      return await withCpuQuota(s.receiverCpuPercent, async (join) => {
+        let joiner = null as { stop: () => void } | null;
+        try {
+          return await longhaulAtoB(link, { seconds: s.seconds, flags: s.flags, onListener: async (pid) => void (joiner = joinChildrenOf(pid, join)) });
+        } finally {
+          joiner?.stop();
+        }
+      });
     } finally {
       await link.destroy();
     }

@@ -2,7 +2,8 @@
  * The truth matrix: Longhaul's verdict on paths whose limit is known because they were built that way
  * (diagnosis-scenarios.ts: receive window by -w; the receiver's tcp_rmem capped under BBR and CUBIC; a
  * shallow queue; bufferbloat at 10 × BDP under CUBIC; 1 % loss under CUBIC and BBR; the sender's tcp_wmem
- * capped under BBR; 10 × BDP under BBR; unequal streams with -n). Each run is real
+ * capped under BBR; 10 × BDP under BBR; unequal streams with -n; a receiving data worker held to 5 % of a
+ * core; loopback, where both ends share this PC's cores). Each run is real
  * kernel TCP through the WAN harness, ≤ 8 s of data; the test asserts the verdict and the advice's topic,
  * never a tight rate (the machine is shared). The congestion control is widened into the allowed list
  * for the run and restored after it; the harness removes its namespaces also when a run fails.

@@ -76,13 +76,30 @@ function cpuLine(side: Side | null): AdviceLine {
   };
 }
 
-function receiverLine(): AdviceLine {
+/** Both ends on one PC with its cores busy: what the run measured is this PC, not a network. */
+function onePcLine(streams: number, cores: number | null): AdviceLine {
+  return {
+    setting: "this PC's CPU, shared by both ends and the kernel (both ends ran on it)",
+    currentValue: cores !== null ? `${cores} cores, nearly all busy` : null,
+    neededValue: 'the two ends on two PCs to measure a network; on one PC, the rate is what its cores can copy',
+    how: `longhaul listen on a second PC and longhaul run <that PC> from this one; here, compare fewer and more streams (now ${streams}; -P 1, -P ${Math.max(2, cores ?? 2)}): the total that stays is this PC's limit`,
+    why: "Sender, receiver and the kernel's copying took turns on the same cores: this is Longhaul's and this PC's limit, not the network's. No TCP setting or buffer changes it.",
+  };
+}
+
+function receiverLine(starved: boolean): AdviceLine {
   return {
     setting: 'the receiving application and its CPU (not its buffers)',
     currentValue: null,
-    neededValue: 'an application that reads as fast as data arrives',
-    how: "check the receiving PC's CPU load during a run; for other applications, whatever slows their reads (disk writes, processing, a CPU quota)",
-    why: 'Its receive buffer had room for a larger window, but unread data filled it: a larger buffer would fill the same way.',
+    neededValue: starved
+      ? 'the CPU the reading application needs: no quota below it, or less other work on that PC'
+      : 'an application that reads as fast as data arrives',
+    how: starved
+      ? "check the receiving process's CPU limits (a container's or cgroup's CPU quota, nice level, a VM's share) and the PC's load during a run"
+      : "check the receiving PC's CPU load during a run; for other applications, whatever slows their reads (disk writes, processing, a CPU quota)",
+    why: starved
+      ? 'Its reader always had data to read but mostly waited for a core: the CPU it was given set the rate. No buffer or TCP setting changes that.'
+      : 'Its receive buffer had room for a larger window, but unread data filled it: a larger buffer would fill the same way.',
   };
 }
 
@@ -104,9 +121,13 @@ export function verdictLines(d: Diagnosis, r: LonghaulResult, streams: number, l
     case 'congestion-limited':
       return [{ topic: 'run', end: 'sender', line: runLine(r.params.seconds) }];
     case 'cpu-limited':
+      if (/shared by both ends and the kernel/.test(d.sentence)) {
+        const cores = r.cpu?.controller?.cores ?? r.cpu?.responder?.cores ?? null;
+        return [{ topic: 'cpu', end: 'sender', line: onePcLine(streams, cores) }];
+      }
       return [{ topic: 'cpu', end: 'sender', line: cpuLine(cpuSide) }];
     case 'receiver-limited':
-      return [{ topic: 'application', end: 'receiver', line: receiverLine() }];
+      return [{ topic: 'application', end: 'receiver', line: receiverLine(/starved of CPU/.test(d.sentence)) }];
     default:
       return [];
   }

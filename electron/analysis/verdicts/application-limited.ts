@@ -4,6 +4,7 @@
  * RFC 4898 Snd time, which is sender-limited). A stream that finished its bytes is not idle.
  */
 import { pct, share, type RuleVerdict, type VerdictContext } from './context.js';
+import { samePcUnmeasured } from './cpu-limited.js';
 
 /** The sender kept data in flight less than this share of its active time: it idled. */
 const BUSY_SHARE = 0.9;
@@ -20,8 +21,14 @@ export function applicationRule(c: VerdictContext, bounds: string): RuleVerdict 
       ? `the OS counted it sender-limited (nothing to send) ${pct(idle)} of the stream's active time`
       : `the kernel had data in flight only ${pct(1 - idle)} of the stream's active time`;
   // On a sub-ms path at Gbit/s a sender that leaves the socket empty is usually waiting for a core.
-  const local = (i.minRttSeconds ?? c.rttSeconds) < 0.001 && c.measured >= 1e9 && !i.cpu;
-  const cpu = local ? ' On a path this short at this rate, the sender waiting for CPU is the likely cause; CPU was not measured in this run.' : '';
+  const local = (i.minRttSeconds ?? c.rttSeconds) < 0.001 && c.measured >= 1e9;
+  const cpu = !local
+    ? ''
+    : !i.cpu
+      ? ' On a path this short at this rate, the sender waiting for CPU is the likely cause; CPU was not measured in this run.'
+      : samePcUnmeasured(c)
+        ? " Both ends ran on this PC: the sender waiting for a core it shares with the receiver and the kernel is the likely cause, but how busy this PC's cores were was not measured, so that is unknown."
+        : '';
   const flag = i.appLimitedShare != null ? ` The kernel marked ${pct(i.appLimitedShare)} of its rate samples application-limited.` : '';
   return {
     verdict: 'application-limited',

@@ -1,14 +1,22 @@
 /**
  * CPU-limited: a side's process, or one of its native data threads, near one full core over the
- * transfer (result.cpu). Without CPU figures, a loopback or LAN run at multi-Gbit/s with a sub-ms
- * RTT that no window explains is not claimed for the path: copying bytes on shared cores is the
- * likely limit there, and the sentence says it was not measured.
+ * transfer (result.cpu); or both ends on this PC with its cores near fully busy, where the
+ * sender, the receiver and the kernel's copying share the same cores and no one thread need be near
+ * a core. Without CPU figures, a loopback or LAN run at multi-Gbit/s with a sub-ms RTT that no window
+ * explains is not claimed for the path: copying bytes on shared cores is the likely limit there, and
+ * the sentence says it was not measured.
  */
-import type { CpuUse, Side } from '../../contract/result.js';
-import { pct, type RuleVerdict, type VerdictContext } from './context.js';
+import type { CpuUse, PcCpu, Side } from '../../contract/result.js';
+import { pct, share, type RuleVerdict, type VerdictContext } from './context.js';
 
 /** A thread (or single-threaded process) this close to one full core had no time to spare. */
 const NEAR_ONE_CORE = 0.9;
+/**
+ * All of the PC's cores this busy over the transfer: nothing was left for either end. A loopback run on
+ * a 2-core VM (14 Gbit/s, threads at 0.39 and 0.49 of a core) found /proc/stat 99 % busy; an idle
+ * PC's background work is a few %.
+ */
+const PC_BUSY = 0.9;
 /** Sub-millisecond minimum RTT: the two ends are on one PC or one LAN, where the wire rarely limits before the CPU. */
 const LOCAL_RTT_SECONDS = 0.001;
 /** Rates where copying is a known limit on one core (a few Gbit/s per stream on common PCs). */
@@ -40,14 +48,69 @@ export function cpuRule(c: VerdictContext): RuleVerdict | null {
   return null;
 }
 
-/** Without CPU figures: a fast local run that no window or timer explains. */
+/** The PC's figures both ends recorded (one PC: either will do; the busier is taken), or null when neither did. */
+function onePc(c: VerdictContext): PcCpu | null {
+  const cpu = c.i.cpu;
+  if (!cpu || cpu.samePc !== true) return null;
+  const pcs = [cpu.controller?.pc, cpu.responder?.pc].filter((p): p is PcCpu => p != null);
+  return pcs.reduce<PcCpu | null>((a, p) => (a === null || p.busyShare > a.busyShare ? p : a), null);
+}
+
+/** Both ends ran on this PC, as the result records it, but its cores' busy share was not measured. */
+export function samePcUnmeasured(c: VerdictContext): boolean {
+  return c.i.cpu?.samePc === true && onePc(c) === null;
+}
+
+/** The data threads' waits for a core, in words ("" when no thread says): the time they were ready to run and were not. */
+function threadWaits(cpu: NonNullable<VerdictContext['i']['cpu']>): string {
+  const parts = (['controller', 'responder'] as Side[]).flatMap((side) => {
+    const use = cpu[side];
+    if (!use || use.wallSeconds <= 0) return [];
+    return (use.threads ?? []).flatMap((t) => (t.waitSeconds == null ? [] : [`the ${t.kind} thread ${pct(Math.min(1, t.waitSeconds / use.wallSeconds))}`]));
+  });
+  return parts.length ? ` The data threads waited for a core (ready to run, not running): ${parts.join(', ')} of the transfer.` : '';
+}
+
+/**
+ * Both ends on this PC and its cores near fully busy: this PC's CPU, shared by both ends and the
+ * kernel, is the limit. The share not charged to Longhaul's processes is named (the kernel's
+ * packet processing, the time threads waited for a core, other programs).
+ */
+export function pcCpuRule(c: VerdictContext): RuleVerdict | null {
+  const pc = onePc(c);
+  const cpu = c.i.cpu;
+  if (!pc || !cpu || pc.busyShare < PC_BUSY) return null;
+  const used = (side: Side): string => {
+    const use = cpu[side];
+    return use ? `${pct(use.shareOfOneCore)} of one core` : 'an unknown share';
+  };
+  const cores = cpu.controller?.cores ?? cpu.responder?.cores ?? null;
+  const irq =
+    pc.interruptShare !== null
+      ? ` (${pct(pc.interruptShare)} of their time in interrupts and softirq${(pc.stealShare ?? 0) >= 0.005 ? `, ${pct(pc.stealShare ?? 0)} taken by the hypervisor` : ''})`
+      : '';
+  const busy = share(c.i.busySeconds, c.i.transferSeconds);
+  const idle = busy !== null && busy < 0.97 ? ` The sender left its socket empty ${pct(1 - busy)} of its time.` : '';
+  const waits = threadWaits(cpu);
+  return {
+    verdict: 'cpu-limited',
+    sentence:
+      `Both ends ran on this PC, and its ${cores !== null ? `${cores} cores` : 'cores'} were ${pct(pc.busyShare)} busy over the transfer${irq}; ` +
+      `Longhaul's controller used ${used('controller')} and its responder ${used('responder')}, the rest went to the kernel's copying and packet processing and to other programs: ` +
+      `measured ${c.m}, this PC's CPU, shared by both ends and the kernel, is the limit, not the network.${idle}${waits}`,
+  };
+}
+
+/** Without CPU figures (or, with both ends on this PC, without its cores' busy share): a fast local run that no window or timer explains. */
 export function cpuLikelyRule(c: VerdictContext): RuleVerdict | null {
   const min = c.i.minRttSeconds ?? c.rttSeconds;
-  if (c.i.cpu || min >= LOCAL_RTT_SECONDS || c.measured < FAST_BITS_PER_SECOND) return null;
+  const unmeasured = !c.i.cpu || samePcUnmeasured(c);
+  if (!unmeasured || min >= LOCAL_RTT_SECONDS || c.measured < FAST_BITS_PER_SECOND) return null;
+  const what = c.i.cpu ? 'both ends ran on this PC, but how busy its cores were was not measured' : 'CPU was not measured in this run';
   return {
     verdict: 'cpu-limited',
     sentence:
       `Measured ${c.m} at RTT ${c.rtt} with the socket kept full and no window binding: on a path this short, copying the bytes on the PCs' cores is the likely limit, ` +
-      `not the path; CPU was not measured in this run, so this is unconfirmed.`,
+      `not the path; ${what}, so this is unconfirmed.`,
   };
 }

@@ -68,8 +68,9 @@ export class PumpRun {
   private foldTimes(): void {
     if (!this.pump) return;
     const s = this.s;
-    const [, , firstNs, lastNs, , thread, cpuStartNs, cpuEndNs] = this.pump.snapshot();
-    if (thread !== undefined && cpuStartNs !== undefined && cpuEndNs !== undefined) s.thread = { thread, startNs: cpuStartNs, endNs: cpuEndNs };
+    const [, , firstNs, lastNs, , thread, cpuStartNs, cpuEndNs, waitStartNs = -1, waitEndNs = -1] = this.pump.snapshot();
+    if (thread !== undefined && cpuStartNs !== undefined && cpuEndNs !== undefined)
+      s.thread = { thread, startNs: cpuStartNs, endNs: cpuEndNs, waitStartNs, waitEndNs };
     if (firstNs !== 0n && (s.firstNs === 0n || firstNs < s.firstNs)) s.firstNs = firstNs;
     if (this.host.role === 'receive' && lastNs > s.lastNs) s.lastNs = lastNs;
   }

@@ -1,8 +1,8 @@
 /**
  * Receiver-limited: the receiver's advertised window stayed far below what its receive buffer allowed,
- * so its application (or CPU) did not read fast enough. A receiving Longhaul held to 1-3 % of a core by a
- * cgroup on the WAN harness still read 55 Mbit/s (the kernel receives into the buffer outside the quota)
- * or stalled the control channel, so no run could be recorded. The test takes the recorded rmem-cubic run
+ * so its application (or CPU) did not read fast enough. (A reader starved of CPU by a quota is recorded
+ * and tested in receiver-starved.test.ts: on a fast path it keeps the window open and delays the ACKs
+ * instead, so it is told from its thread's run-queue wait.) The test takes the recorded rmem-cubic run
  * (20 Mbit/s, 40 ms, CUBIC) and gives its receiver a 1 MiB buffer it did not use, as a slow reader's run reads.
  */
 import assert from 'node:assert/strict';

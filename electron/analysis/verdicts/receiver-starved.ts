@@ -1,0 +1,49 @@
+/**
+ * Receiver-limited by its CPU: the receiving side's reader thread always had work (it was running or
+ * ready to run nearly the whole transfer: a blocking reader with nothing to read sleeps) yet mostly
+ * waited for a core. A cgroup quota does exactly this, and so does a PC busy with other work; either
+ * way the reader, not the path or a buffer, set the rate. The kernel's view alone cannot tell it: the
+ * throttled reader holds its socket while it waits, arriving segments wait in the backlog unacknowledged,
+ * and the sender sees a long RTT with an open window, which reads as "the path is the limit".
+ * Measured on the WAN harness (10 Gbit/s tbf, no added delay): unquota'd the reader ran at 0.77 of a
+ * core for 3.5 Gbit/s; held to 5 % of a core it was runnable 94 % of the time and the run fell to 0.5-1 Gbit/s.
+ */
+import type { DataThreadCpu, Side } from '../../contract/result.js';
+import { pct, type RuleVerdict, type VerdictContext } from './context.js';
+
+/** The reader waited for a core at least this share of the transfer... */
+const STARVED_WAIT_SHARE = 0.5;
+/** ...and was running or waiting at least this share of it: it always had data to read. */
+const RUNNABLE_SHARE = 0.8;
+
+/** The receiving side's most starved reader thread, with its wait as a share of the transfer; null when none says. */
+function starvedReader(c: VerdictContext, receiver: Side): { t: DataThreadCpu; wait: number } | null {
+  const use = c.i.cpu?.[receiver];
+  if (!use?.threads || use.wallSeconds <= 0) return null;
+  let worst: { t: DataThreadCpu; wait: number } | null = null;
+  for (const t of use.threads) {
+    if (t.kind !== 'receiver' || t.waitSeconds == null) continue;
+    const wait = Math.min(1, t.waitSeconds / use.wallSeconds);
+    if (!worst || wait > worst.wait) worst = { t, wait };
+  }
+  return worst;
+}
+
+/** The receiving application's reader was starved of CPU; null when it was not, or it is unknown. */
+export function receiverStarvedRule(c: VerdictContext): RuleVerdict | null {
+  const { i } = c;
+  // Both ends on one PC: a reader waiting for the cores it shares with the sender is the PC's limit (cpu-limited.ts).
+  if (i.cpu?.samePc === true) return null;
+  const receiver: Side | null = i.senderSide === 'controller' ? 'responder' : i.senderSide === 'responder' ? 'controller' : null;
+  if (!receiver) return null;
+  const s = starvedReader(c, receiver);
+  if (!s || s.wait < STARVED_WAIT_SHARE || s.wait + s.t.shareOfOneCore < RUNNABLE_SHARE) return null;
+  const streams = `stream${s.t.streams.length === 1 ? '' : 's'} ${s.t.streams.join(', ')}`;
+  return {
+    verdict: 'receiver-limited',
+    sentence:
+      `The receiving side (the ${receiver}) was starved of CPU: its receiver thread (${streams}) had data to read nearly all the time ` +
+      `but ran only ${pct(s.t.shareOfOneCore)} of one core and waited for a core ${pct(s.wait)} of the transfer (a CPU quota, or other work on that PC); ` +
+      `measured ${c.m}: the receiving application's CPU did not keep up, not the path or its buffers.`,
+  };
+}
