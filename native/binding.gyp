@@ -9,6 +9,7 @@
         "src/addon.cc",
         "src/congestion.cc",
         "src/owned_conn.cc",
+        "src/pacing_rate.cc",
         "src/relay_pump.cc",
         "src/socket_handoff.cc",
         "src/socket_posix.cc",

@@ -15,7 +15,7 @@ import {
   runParamsSchema,
   type RunParams,
 } from '../engine/params.js';
-import { MAX_PATH_RATE_BITS_PER_SEC } from '../contract/limits.js';
+import { MAX_BITRATE_BITS_PER_SEC, MAX_PATH_RATE_BITS_PER_SEC, MIN_BITRATE_BITS_PER_SEC } from '../contract/limits.js';
 import { ArgumentError } from '../util/errors.js';
 import { parseDuration, parseRate, parseSize } from '../util/units.js';
 import { addReportOptions, type ReportFlags } from './run-reports.js';
@@ -57,11 +57,12 @@ export function secondsIn(min: number, max: number, what: string): (v: string) =
   });
 }
 
-/** A rate flag (`4mbit`, `1g`), above 0. */
-function rateIn(what: string, max: number): (v: string) => number {
+/** A rate flag (`4mbit`, `1g`), above 0 (or at least `min`). */
+export function rateIn(what: string, max: number, min = 0): (v: string) => number {
   return wrap((v) => {
     const r = parseRate(v);
     if (!(r > 0)) throw new Error(`${what} must be above 0, got "${v}"`);
+    if (r < min) throw new Error(`${what} must be at least ${min / 1e3} kbit/s, got "${v}"`);
     if (r > max) throw new Error(`${what} must be at most ${max / 1e9} Gbit/s, got "${v}"`);
     return r;
   });
@@ -80,6 +81,7 @@ export interface RunFlags extends ReportFlags {
   json?: string;
   workers?: number;
   pathRate?: number;
+  bitrate?: number;
 }
 
 /** Add the run options to a command. */
@@ -120,6 +122,12 @@ export function addRunOptions(cmd: Command): Command {
     )
     .addOption(
       new Option(
+        '-b, --bitrate <rate>',
+        'pace every sending stream at this rate, PER STREAM as iperf3 -b (e.g. 5M = 5 Mbit/s of payload each), both ends: Linux SO_MAX_PACING_RATE, elsewhere Longhaul\'s own pacing; default: unpaced',
+      ).argParser(rateIn('bitrate', MAX_BITRATE_BITS_PER_SEC, MIN_BITRATE_BITS_PER_SEC)),
+    )
+    .addOption(
+      new Option(
         '--path-rate <rate>',
         "the path's rate as you know it (what the line carries), e.g. 4mbit: the advice and the what-if name the window that fills it",
       ).argParser(rateIn('path rate', MAX_PATH_RATE_BITS_PER_SEC)),
@@ -140,6 +148,7 @@ export function runParamsFromFlags(f: RunFlags): RunParams {
     direction: f.bidir ? 'bidir' : f.reverse ? 'reverse' : 'forward',
     intervalSeconds: f.interval,
     ...(f.mss !== undefined ? { mssBytes: f.mss } : {}),
+    ...(f.bitrate !== undefined ? { bitrateBitsPerSec: f.bitrate } : {}),
   };
   const r = runParamsSchema.safeParse(params);
   if (!r.success) throw new ArgumentError(`invalid run parameters: ${r.error.issues[0]?.message ?? 'unknown'}`);

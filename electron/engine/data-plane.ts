@@ -147,6 +147,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
       windowBytes: params.windowBytes,
       streams,
       mssBytes: params.mssBytes ?? null,
+      bitrateBitsPerSec: params.bitrateBitsPerSec ?? null,
       ...(listener.listenerWindow ? { listenerWindow: listener.listenerWindow } : {}),
       ...(listener.listenerMss ? { listenerMss: listener.listenerMss } : {}),
     });

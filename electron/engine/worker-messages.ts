@@ -26,6 +26,8 @@ export interface WorkerInit {
   mssBytes: number | null;
   /** Responder side: how setting the listening socket's MSS went (accepted sockets inherit it); absent when none was requested. */
   listenerMss?: MssSetup | null;
+  /** Pace each sending stream at this many payload bits/s (`--bitrate`, per stream); null = unpaced. */
+  bitrateBitsPerSec?: number | null;
 }
 
 export type ToWorker =

@@ -30,6 +30,10 @@
 //   turns batching off when the user set a window, so a window test's
 //   advertised window is never reduced by bytes held for batching.
 //
+// - Pacing (sender, `pacingBytesPerSec`, where the kernel cannot pace: --bitrate off Linux):
+//   each stream's sends draw on a token bucket (lh_pacer.h); a stream ahead of its rate
+//   sleeps with the full ones, for at most the time until its bucket refills.
+//
 // Windows (Winsock): the same loops on the addon-owned socket itself (there is
 // no dup(), and Node never holds a Windows data socket: owned_conn.cc), always
 // non-blocking with WSAPoll() for the bounded waits, and without read batching
@@ -38,6 +42,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -46,6 +51,7 @@
 #include <vector>
 
 #include "lh_net.h"
+#include "lh_pacer.h"
 #include "lh_receive_options.h"
 #include "lh_socket.h"
 #include "lh_thread_cpu.h"
@@ -78,6 +84,7 @@ struct PumpState {
   size_t bufferBytes = 0;
   int64_t budgetBytes = -1;  // -1: no byte budget
   bool batchReads = false;   // receiver: adapt SO_RCVLOWAT to the rate
+  double pacingBytesPerSec = 0;  // sender: Longhaul's own pacing (lh_pacer.h); 0: none
   uint64_t deadlineNs = 0;   // net::MonoNs(); 0: none
   std::atomic<double> bytes{0};
   std::atomic<double> completions{0};
@@ -161,6 +168,8 @@ class SenderGroup {
     double bytes = 0;
     double completions = 0;
     bool full = false;  // the last send() said EAGAIN
+    Pacer pacer;        // off unless the stream is paced by this loop
+    uint64_t wakeNs = 0;  // paced: no send before this (0: may send)
   };
 
   static bool StopOrDeadline(Stream& st, uint64_t now) {
@@ -195,10 +204,23 @@ class SenderGroup {
       st.off = 0;
       st.want = want;
     }
-    long long n = net::SendSome(s->fd, payload.data() + st.off, st.want - st.off);
+    size_t chunk = st.want - st.off;
+    if (st.pacer.on()) {
+      uint64_t now = net::MonoNs();
+      chunk = st.pacer.Allow(now, chunk);
+      if (chunk == 0) {
+        // Ahead of the rate: sleep (Run) until the bucket has a burst; a stop or the deadline still ends it.
+        st.full = false;
+        st.wakeNs = now + st.pacer.WaitNs(now, st.want - st.off);
+        return !StopOrDeadline(st, now);
+      }
+      st.wakeNs = 0;
+    }
+    long long n = net::SendSome(s->fd, payload.data() + st.off, chunk);
     if (n > 0) {
       *progress = true;
       st.full = false;
+      st.pacer.Spent(static_cast<size_t>(n));
       st.off += static_cast<size_t>(n);
       st.bytes += static_cast<double>(n);
       s->bytes.store(st.bytes, std::memory_order_relaxed);
@@ -234,7 +256,9 @@ class SenderGroup {
         for (auto& s : pending_) {
           TakeOn(s.get(), thread);
           if (payload.size() < s->bufferBytes) payload.assign(s->bufferBytes, 0x5a);
-          streams.push_back(Stream{std::move(s)});
+          Stream st{std::move(s)};
+          if (st.s->pacingBytesPerSec > 0) st.pacer = Pacer(st.s->pacingBytesPerSec, net::MonoNs());
+          streams.push_back(std::move(st));
         }
         pending_.clear();
         if (streams.empty()) {
@@ -253,15 +277,23 @@ class SenderGroup {
         }
       }
       if (progress || streams.empty()) continue;
-      // Every socket is full: sleep until one has room (or kPollMs, to see stops and deadlines).
+      // Every socket is full or paced: sleep until one has room, a paced one may send again,
+      // or kPollMs passed (to see stops and deadlines).
+      int waitMs = kPollMs;
       fds.clear();
+      uint64_t now = net::MonoNs();
       for (auto& st : streams) {
+        if (st.wakeNs != 0) {
+          waitMs = std::min<int>(waitMs, static_cast<int>((std::max(st.wakeNs, now) - now + 999999) / 1000000));
+          continue;
+        }
         net::PollFd p{};
         p.fd = st.s->fd;
         p.events = net::kPollOut;
         fds.push_back(p);
       }
-      net::Poll(fds.data(), fds.size(), kPollMs);
+      if (fds.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(std::max(waitMs, 1)));
+      else net::Poll(fds.data(), fds.size(), std::max(waitMs, 1));
     }
   }
 
@@ -318,7 +350,7 @@ void RunReceiverThread(std::shared_ptr<PumpState> s) {
   Finish(s, s->reason, s->err, s->where);
 }
 
-// new Pump(fd, { role, bufferBytes, budgetBytes, deadlineNs }, onDone(err, reason))
+// new Pump(fd, { role, bufferBytes, budgetBytes, deadlineNs, batchReads, pacingBytesPerSec }, onDone(err, reason))
 class Pump : public Napi::ObjectWrap<Pump> {
  public:
   static Napi::Function Define(Napi::Env env) {
@@ -348,6 +380,8 @@ class Pump : public Napi::ObjectWrap<Pump> {
     Napi::Value budget = o.Get("budgetBytes");
     if (budget.IsNumber()) s->budgetBytes = budget.As<Napi::Number>().Int64Value();
     s->batchReads = o.Get("batchReads").ToBoolean().Value();
+    Napi::Value pacing = o.Get("pacingBytesPerSec");
+    if (pacing.IsNumber() && pacing.As<Napi::Number>().DoubleValue() > 0) s->pacingBytesPerSec = pacing.As<Napi::Number>().DoubleValue();
     Napi::Value deadline = o.Get("deadlineNs");
     if (deadline.IsBigInt()) {
       bool lossless = false;

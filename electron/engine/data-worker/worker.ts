@@ -26,6 +26,9 @@ import { drainSenders } from './drain.js';
 import { NativeSocketLoop } from './native-loop.js';
 import { NodeLoop, receiveOptions, watchSocket } from './node-loop.js';
 import { OwnedLoop } from './owned-loop.js';
+import { PACING_KERNEL } from '../../contract/pacing-info.js';
+import { applyPacing } from './pacing.js';
+import { TokenBucket } from './token-bucket.js';
 import { watchStop } from './stop-watchdog.js';
 import { Stream, systemClock, type Clock, type LoopHost } from './stream.js';
 
@@ -146,6 +149,7 @@ export class DataWorker implements LoopHost {
       lastT: this.secondsSinceStart(s.lastNs),
       error: s.error as StreamEnd['error'],
       ...(s.report ? { socket: s.report } : {}),
+      ...(s.pacing ? { pacing: s.pacing } : {}),
     }));
     this.send({ type: 'done', streams: ends, ...(this.cpuClock ? { cpu: this.cpuUse(this.cpuClock) } : {}) });
     // Owned sockets stay open until now, so the final TCP_INFO could still be read.
@@ -270,6 +274,7 @@ export class DataWorker implements LoopHost {
     this.scheduleTick();
     if (this.role === 'send') {
       this.boundBacklogs();
+      this.pace();
       for (const s of this.streams.values()) s.pump();
     }
     this.maybeDone();
@@ -314,6 +319,17 @@ export class DataWorker implements LoopHost {
       if (fd === null) continue;
       fds.set(s.id, fd);
       this.backlog.add(s.id, fd);
+    }
+  }
+
+  /** `--bitrate`: the kernel paces each sending stream where it can, else its byte loop does (pacing.ts). */
+  private pace(): void {
+    const bitsPerSec = this.init.bitrateBitsPerSec;
+    if (!bitsPerSec) return;
+    for (const s of this.streams.values()) {
+      if (s.finished) continue;
+      s.pacing = applyPacing(this.native, s.loop.tcpFd(), bitsPerSec);
+      if (s.pacing.mechanism !== PACING_KERNEL) s.bucket = new TokenBucket(bitsPerSec / 8, this.clock.nowNs());
     }
   }
 
