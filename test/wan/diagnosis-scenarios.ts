@@ -38,6 +38,8 @@ export interface DiagnosisScenario {
   adviceTopic: AdviceTopic;
   /** A word the sentence must contain (e.g. 'bufferbloat'). */
   sentenceMatch?: RegExp;
+  /** Advice topics that must NOT appear (e.g. no window advice for a paced sender). */
+  forbiddenTopics?: AdviceTopic[];
 }
 
 const MBIT = 1_000_000;
@@ -118,6 +120,18 @@ export const SCENARIOS: DiagnosisScenario[] = [
     expected: 'link-limited',
     adviceTopic: 'path',
     sentenceMatch: /not the limit/,
+  },
+  {
+    name: 'rate-limited-sender',
+    built: '20 Mbit/s, 40 ms RTT, CUBIC, a rate-limited sender application: longhaul -b 5M (paced at 5 Mbit/s per stream)',
+    link: { rateBitsPerSec: 20 * MBIT, oneWayDelayMs: 20 },
+    senderCc: 'cubic',
+    flags: ['--bitrate', '5M'],
+    seconds: 6,
+    expected: 'application-limited',
+    adviceTopic: 'application',
+    sentenceMatch: /paced at 5 Mbit\/s per stream by --bitrate/,
+    forbiddenTopics: ['receive-window', 'send-buffer', 'longhaul-request', 'window-scaling', 'path'],
   },
 ];
 
