@@ -23,10 +23,15 @@ export function diagnoseResult(r: LonghaulResult, linkBitsPerSecond: number | nu
     if (!total) continue;
     const sender = direction === 'controllerToResponder' ? 'controller' : 'responder';
     const streams = r.streams.filter((s) => s.sender === sender);
-    // --bitrate held the senders to what they carried: that is the limit, emulated link or not.
-    if (r.params.bitrateBitsPerSec) {
-      const base = diagnoseLimiter({ ...limiterInputs(streams, total.bitsPerSecond, total.seconds, linkBitsPerSecond), cpu: r.cpu ?? null }, Math.max(1, streams.length));
-      const paced = pacedDiagnosis(r.params.bitrateBitsPerSec, r.pacing, sender, streams.length, { direction, ...base });
+    // --bitrate held the senders to what they carried: that is the limit, emulated link or not. (A trimmed
+    // document re-diagnosed from its link and streams alone may come without params: unpaced.)
+    const asked = (r.params as LonghaulResult['params'] | undefined)?.bitrateBitsPerSec ?? null;
+    if (asked) {
+      const base = diagnoseLimiter(
+        { ...limiterInputs(streams, total.bitsPerSecond, total.seconds, linkBitsPerSecond), cpu: r.cpu ?? null },
+        Math.max(1, streams.length),
+      );
+      const paced = pacedDiagnosis(asked, r.pacing, sender, streams.length, { direction, ...base });
       if (paced) {
         out.push(paced);
         continue;

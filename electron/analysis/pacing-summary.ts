@@ -19,7 +19,8 @@ export interface PacedEnd {
 function sideOf(side: Side, ends: PacedEnd[]): PacingSide {
   const told = ends.map((e) => e.pacing).filter((p): p is StreamPacing => p !== null);
   const kinds = new Set(told.map((p) => p.mechanism));
-  const mechanism: PacingMechanism = told.length < ends.length || kinds.size === 0 ? 'unknown' : kinds.size > 1 ? 'mixed' : [...kinds][0]!;
+  const only = kinds.size === 1 ? [...kinds][0] : undefined;
+  const mechanism: PacingMechanism = told.length < ends.length || kinds.size === 0 ? 'unknown' : (only ?? 'mixed');
   const rates = ends.flatMap((e) => e.kernelRates).filter((r): r is number => typeof r === 'number' && r > 0 && r < 2 ** 63);
   return {
     side,
@@ -31,7 +32,8 @@ function sideOf(side: Side, ends: PacedEnd[]): PacingSide {
 }
 
 function sideText(s: PacingSide): string {
-  const kernel = s.kernelPacingBitsPerSec !== null && s.mechanism === PACING_KERNEL ? `, TCP_INFO pacing rate at most ${formatRateTick(s.kernelPacingBitsPerSec)}` : '';
+  const kernel =
+    s.kernelPacingBitsPerSec !== null && s.mechanism === PACING_KERNEL ? `, TCP_INFO pacing rate at most ${formatRateTick(s.kernelPacingBitsPerSec)}` : '';
   if (s.mechanism === 'unknown') return `${s.side}: unknown (it did not say how it paced)`;
   const why = s.mechanism !== PACING_KERNEL && s.reason ? ` (${s.reason})` : '';
   return `${s.side}: ${s.mechanism}${why}${kernel}`;
@@ -41,8 +43,10 @@ function sideText(s: PacingSide): string {
 export function summarizePacing(r: Pick<LonghaulResult, 'params'>, ends: PacedEnd[]): PacingInfo | undefined {
   const asked = r.params.bitrateBitsPerSec ?? null;
   if (asked === null) return undefined;
-  const sides = (['controller', 'responder'] as const).map((side) => ends.filter((e) => e.side === side)).filter((e) => e.length > 0);
-  const perSide = sides.map((e) => sideOf(e[0]!.side, e));
+  const perSide = (['controller', 'responder'] as const).flatMap((side) => {
+    const mine = ends.filter((e) => e.side === side);
+    return mine.length ? [sideOf(side, mine)] : [];
+  });
   const how = perSide.length ? perSide.map(sideText).join('; ') : 'no sending stream reported how it was paced';
   const total = asked * r.params.streams;
   return {

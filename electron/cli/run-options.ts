@@ -123,7 +123,7 @@ export function addRunOptions(cmd: Command): Command {
     .addOption(
       new Option(
         '-b, --bitrate <rate>',
-        'pace every sending stream at this rate, PER STREAM as iperf3 -b (e.g. 5M = 5 Mbit/s of payload each), both ends: Linux SO_MAX_PACING_RATE, elsewhere Longhaul\'s own pacing; default: unpaced',
+        "pace every sending stream at this rate, PER STREAM as iperf3 -b (e.g. 5M = 5 Mbit/s of payload each), both ends: Linux SO_MAX_PACING_RATE, elsewhere Longhaul's own pacing; default: unpaced",
       ).argParser(rateIn('bitrate', MAX_BITRATE_BITS_PER_SEC, MIN_BITRATE_BITS_PER_SEC)),
     )
     .addOption(

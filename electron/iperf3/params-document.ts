@@ -9,7 +9,15 @@
  */
 import { z } from 'zod';
 import type { ResultParams } from '../contract/result.js';
-import { MAX_BITRATE_BITS_PER_SEC, MAX_BUFFER_BYTES, MAX_MSS_BYTES, MAX_SECONDS, MAX_WINDOW_BYTES, MIN_BITRATE_BITS_PER_SEC, MIN_MSS_BYTES } from '../contract/limits.js';
+import {
+  MAX_BITRATE_BITS_PER_SEC,
+  MAX_BUFFER_BYTES,
+  MAX_MSS_BYTES,
+  MAX_SECONDS,
+  MAX_WINDOW_BYTES,
+  MIN_BITRATE_BITS_PER_SEC,
+  MIN_MSS_BYTES,
+} from '../contract/limits.js';
 import { ProtocolError } from '../util/errors.js';
 import { printable } from '../util/printable.js';
 import { IPERF3_ERRNO } from './states.js';

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { LonghaulResult } from '../../electron/contract/result.js';
+import { sweepPlanFromFlags } from '../../electron/cli/sweep-options.js';
 import { cli } from '../helpers/cli.js';
 
 const TOLERANCE = 0.15;
@@ -48,6 +49,15 @@ describe('longhaul -b/--bitrate', { timeout: 150_000 }, () => {
       assert.ok(r.stderr.includes('--bitrate'), `stderr names --bitrate: ${r.stderr}`);
     });
   }
+
+  it('sweep -b 5M: every run of the plan is paced at 5 Mbit/s per stream (the base, not a dimension)', () => {
+    const plan = sweepPlanFromFlags(null, { loopback: true, streams: [1, 2], seconds: 2, interval: 1, repeat: 1, pause: 0, order: 'sequential', bitrate: 5e6 });
+    assert.equal(plan.base.bitrateBitsPerSec, 5e6);
+    assert.deepEqual(
+      plan.dimensions.map((d) => d.name),
+      ['streams'],
+    );
+  });
 
   it('loopback -b 50M -t 3: 50 Mbit/s (±15 %), paced by the kernel, whose TCP_INFO pacing rate is the asked rate', async () => {
     const r = await pacedRun(['-b', '50M']);

@@ -39,7 +39,8 @@ const TOPIC_WORDS: Record<AdviceTopic, (a: Advice) => string> = {
   'window-scaling': (a) => `turn TCP window scaling on at ${a.hostname}`,
   mss: (a) => `check the segment size (MSS) on ${a.hostname}`,
   // A run paced by --bitrate (advise.ts's pacedLine) is changed on the Test step, not in a program.
-  application: (a) => (a.setting.includes('--bitrate') ? 'clear Bitrate per stream on the Test step' : `make the sending program on ${a.hostname} write more at a time`),
+  application: (a) =>
+    a.setting.includes('--bitrate') ? 'clear Bitrate per stream on the Test step' : `make the sending program on ${a.hostname} write more at a time`,
   'longhaul-request': () => 'ask for a bigger window on the Test step',
   'link-emulator': (a) => `change ${shortSetting(a.setting)}`,
   path: () => 'the path is the limit',
