@@ -11,6 +11,7 @@
         "src/owned_conn.cc",
         "src/pacing_rate.cc",
         "src/relay_pump.cc",
+        "src/sender_group.cc",
         "src/socket_handoff.cc",
         "src/socket_posix.cc",
         "src/socket_win.cc",
