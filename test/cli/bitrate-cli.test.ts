@@ -79,6 +79,25 @@ describe('longhaul -b/--bitrate', { timeout: 150_000 }, () => {
     );
   });
 
+  it('loopback --bidir -b 20M: the responder paces its senders too (it gets the rate with the run), 20 Mbit/s each way', async () => {
+    const r = await pacedRun(['--bidir', '-b', '20M']);
+    for (const key of ['controllerToResponder', 'responderToController'] as const) {
+      const ratio = (r.directions[key]?.bitsPerSecond ?? 0) / 20e6;
+      assert.ok(Math.abs(ratio - 1) <= TOLERANCE, `${key}: ratio ${ratio.toFixed(3)}`);
+    }
+    assert.deepEqual(
+      r.pacing?.sides.map((s) => [s.side, s.mechanism]),
+      [
+        ['controller', 'kernel SO_MAX_PACING_RATE'],
+        ['responder', 'kernel SO_MAX_PACING_RATE'],
+      ],
+    );
+    assert.deepEqual(
+      r.diagnosis?.map((d) => d.verdict),
+      ['application-limited', 'application-limited'],
+    );
+  });
+
   for (const [dataPath, io] of [
     ['native', 'native'],
     ['node', 'node'],
