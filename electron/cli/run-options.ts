@@ -19,6 +19,8 @@ import { MAX_BITRATE_BITS_PER_SEC, MAX_PATH_RATE_BITS_PER_SEC, MIN_BITRATE_BITS_
 import { ArgumentError } from '../util/errors.js';
 import { parseDuration, parseRate, parseSize } from '../util/units.js';
 import { addReportOptions, type ReportFlags } from './run-reports.js';
+import { congestionRefusal } from '../engine/data-worker/congestion.js';
+import { nativeSockets } from '../native/load-native.js';
 
 function wrap<T>(fn: (v: string) => T): (v: string) => T {
   return (v: string) => {
@@ -82,6 +84,7 @@ export interface RunFlags extends ReportFlags {
   workers?: number;
   pathRate?: number;
   bitrate?: number;
+  congestion?: string;
 }
 
 /** Add the run options to a command. */
@@ -128,6 +131,12 @@ export function addRunOptions(cmd: Command): Command {
     )
     .addOption(
       new Option(
+        '-C, --congestion <name>',
+        "congestion control for every stream end's socket (Linux TCP_CONGESTION, e.g. bbr, cubic, reno); the result says what each end used; default: the system's",
+      ),
+    )
+    .addOption(
+      new Option(
         '--path-rate <rate>',
         "the path's rate as you know it (what the line carries), e.g. 4mbit: the advice and the what-if name the window that fills it",
       ).argParser(rateIn('path rate', MAX_PATH_RATE_BITS_PER_SEC)),
@@ -149,7 +158,14 @@ export function runParamsFromFlags(f: RunFlags): RunParams {
     intervalSeconds: f.interval,
     ...(f.mss !== undefined ? { mssBytes: f.mss } : {}),
     ...(f.bitrate !== undefined ? { bitrateBitsPerSec: f.bitrate } : {}),
+    ...(f.congestion !== undefined ? { congestionControl: f.congestion } : {}),
   };
+  if (f.congestion !== undefined) {
+    // This PC's own sockets are asked now, so a typo or a system-wide setting is an exit 2, not a failed run.
+    if (!/^[a-z0-9_-]{1,15}$/i.test(f.congestion)) throw new ArgumentError(`--congestion: "${f.congestion}" is not a congestion control name`, '--congestion');
+    const refused = congestionRefusal(nativeSockets().api, f.congestion);
+    if (refused) throw new ArgumentError(`--congestion ${f.congestion}: ${refused}`, '--congestion');
+  }
   const r = runParamsSchema.safeParse(params);
   if (!r.success) throw new ArgumentError(`invalid run parameters: ${r.error.issues[0]?.message ?? 'unknown'}`);
   return r.data;

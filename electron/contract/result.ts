@@ -42,6 +42,8 @@ export interface ResultParams {
   mssBytes?: number | null;
   /** Asked pacing rate, payload bits/s PER STREAM (`--bitrate`); null or absent: unpaced. How each side applied it is in `pacing`. */
   bitrateBitsPerSec?: number | null;
+  /** Asked congestion control (`-C, --congestion`, Linux TCP_CONGESTION on every stream end); null or absent: the system's. What each end used: `socket.congestionControl`. */
+  congestionControl?: string | null;
 }
 
 export interface ErrorInfo {

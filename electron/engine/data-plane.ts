@@ -148,6 +148,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
       streams,
       mssBytes: params.mssBytes ?? null,
       bitrateBitsPerSec: params.bitrateBitsPerSec ?? null,
+      congestionControl: params.congestionControl ?? null,
       ...(listener.listenerWindow ? { listenerWindow: listener.listenerWindow } : {}),
       ...(listener.listenerMss ? { listenerMss: listener.listenerMss } : {}),
     });

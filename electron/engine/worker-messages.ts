@@ -28,6 +28,8 @@ export interface WorkerInit {
   listenerMss?: MssSetup | null;
   /** Pace each sending stream at this many payload bits/s (`--bitrate`, per stream); null = unpaced. */
   bitrateBitsPerSec?: number | null;
+  /** `--congestion`: TCP_CONGESTION for every stream end; null = the system's. */
+  congestionControl?: string | null;
 }
 
 export type ToWorker =

@@ -57,6 +57,15 @@ export const runParamsSchema = z
      * responder's too). Absent rather than null on the wire when not set, as `mssBytes`.
      */
     bitrateBitsPerSec: z.number().min(MIN_BITRATE_BITS_PER_SEC).max(MAX_BITRATE_BITS_PER_SEC).nullable().optional(),
+    /**
+     * `-C, --congestion`: the congestion control every stream end asks its socket for (Linux TCP_CONGESTION,
+     * e.g. `bbr`); null or absent = the system's. What each end used is in its socket report.
+     */
+    congestionControl: z
+      .string()
+      .regex(/^[a-z0-9_-]{1,15}$/i, 'a congestion control name: letters, digits, - and _, at most 15')
+      .nullable()
+      .optional(),
   })
   .strict()
   .refine((p) => (p.bytes === null) !== (p.seconds === null), {

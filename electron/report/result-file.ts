@@ -62,6 +62,7 @@ export const resultSchema = z.object({
     intervalSeconds: z.number().positive(),
     mssBytes: count.nullable().optional(),
     bitrateBitsPerSec: z.number().positive().nullable().optional(),
+    congestionControl: z.string().nullable().optional(),
   }),
   window: z.object({ requestedBytes: count.nullable(), applied: z.boolean(), note: z.string() }),
   streams: z.array(

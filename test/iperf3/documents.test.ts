@@ -60,6 +60,14 @@ describe('iperf3 parameters', () => {
     assert.equal(none.kind === 'ok' && none.ask.params.bitrateBitsPerSec, undefined, 'iperf3 -b 0: unlimited');
   });
 
+  it("takes a client's -C (congestion) as the congestion control of every stream end, and sends --congestion as it", () => {
+    const c = readClientParams({ ...real, congestion: 'reno' }, limits);
+    assert.equal(c.kind === 'ok' && c.ask.params.congestionControl, 'reno');
+    assert.equal(readClientParams({ ...real, congestion: 'x; rm' }, limits).kind, 'refuse');
+    const params = { streams: 1, bufferBytes: 8192, windowBytes: null, bytes: null, seconds: 2, direction: 'forward' as const, intervalSeconds: 1 };
+    assert.equal(clientParamsDocument({ ...params, congestionControl: 'bbr' }, false).congestion, 'bbr');
+  });
+
   it('refuses UDP, SCTP, authentication, bursts and out-of-range values with iperf3 error numbers', () => {
     const cases: [Record<string, unknown>, number][] = [
       [{ ...real, tcp: undefined, udp: true }, IPERF3_ERRNO.IEUNIMP],

@@ -28,6 +28,7 @@ import { NodeLoop, receiveOptions, watchSocket } from './node-loop.js';
 import { OwnedLoop } from './owned-loop.js';
 import { PACING_KERNEL } from '../../contract/pacing-info.js';
 import { applyPacing } from './pacing.js';
+import { applyCongestion } from './congestion.js';
 import { TokenBucket } from './token-bucket.js';
 import { watchStop } from './stop-watchdog.js';
 import { Stream, systemClock, type Clock, type LoopHost } from './stream.js';
@@ -272,6 +273,8 @@ export class DataWorker implements LoopHost {
     this.cpuClock = new ProcessCpuClock();
     if (this.init.seconds !== null) this.deadlineNs = startNs + BigInt(Math.round(this.init.seconds * 1e9));
     this.scheduleTick();
+    const cc = this.init.congestionControl;
+    if (cc) for (const s of this.streams.values()) if (!s.finished) applyCongestion(this.native, s.loop.tcpFd(), cc, s.report);
     if (this.role === 'send') {
       this.boundBacklogs();
       this.pace();
