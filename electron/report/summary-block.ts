@@ -10,7 +10,7 @@ import { transferRttSeconds } from '../analysis/diagnosis.js';
 import { formatBytes, formatRate, groupDigits } from '../util/units.js';
 import { bitrateText } from '../contract/pacing-info.js';
 import { formatTcpSummary } from './tcp-lines.js';
-import { congestionLine } from './congestion-line.js';
+import { congestionLine } from '../contract/congestion-text.js';
 import { formatCpuLines } from './cpu-lines.js';
 import { bitMetresPerSec, formatBitMetres } from './path-metrics.js';
 import { bdpLine, rttLine } from './bdp-line.js';

@@ -32,6 +32,11 @@ describe('Test screen: Bitrate per stream', { skip: skip ?? false, timeout: 90_0
     await field.fill('500');
     assert.match(await error.innerText(), /from 1 kbit\/s to 1 Tbit\/s per stream/);
 
+    const cc = page.getByLabel('Congestion control');
+    await cc.fill('bbr; rm');
+    assert.match(await page.locator('#congestion-error').innerText(), /a name such as bbr, cubic or reno/);
+    await cc.fill('reno');
+    assert.equal(await page.locator('#congestion-error').innerText(), '');
     await field.fill('20M');
     assert.equal(await error.innerText(), '');
     await page.getByRole('button', { name: 'Start the test' }).click();
@@ -40,6 +45,12 @@ describe('Test screen: Bitrate per stream', { skip: skip ?? false, timeout: 90_0
     assert.match(await page.getByTestId('diagnosis-sentence').first().innerText(), /paced at 20 Mbit\/s per stream by --bitrate/);
     assert.match(await page.getByTestId('headline-change').innerText(), /^clear Bitrate per stream on the Test step/);
     assert.match(await page.getByTestId('pacing-line').innerText(), /20 Mbit\/s per stream .*controller: (kernel SO_MAX_PACING_RATE|Longhaul's own pacing)/);
+    assert.match(await page.getByTestId('pacing-line').innerText(), /\S/);
+    assert.match(
+      await page.getByTestId('congestion-line').innerText(),
+      /Congestion control \(--congestion\): reno asked; controller used reno, responder used reno/,
+      'the summary names what each end used',
+    );
     await page.getByTestId('pacing-line').scrollIntoViewIfNeeded();
     await shot(page, 'bitrate-2-results');
   });

@@ -37,6 +37,8 @@ export interface TestForm {
   pathRate: string;
   /** Pace each sending stream at this rate (the CLI's --bitrate, per stream); '' = unpaced. */
   bitrate: string;
+  /** Congestion control for every stream end (the CLI's -C, Linux TCP_CONGESTION); '' = the system's. */
+  congestion: string;
 }
 
 export const DEFAULT_FORM: TestForm = {
@@ -52,6 +54,7 @@ export const DEFAULT_FORM: TestForm = {
   distance: '',
   pathRate: '',
   bitrate: '',
+  congestion: '',
 };
 
 export type FormErrors = Partial<Record<keyof TestForm, string>>;
@@ -150,6 +153,9 @@ export function validateTestForm(f: TestForm): FormOutcome {
     else pathRateBitsPerSec = r.value;
   }
   const bitrateBitsPerSec = parseBitrate(f.bitrate, errors);
+  const congestionControl = f.congestion.trim() === '' ? null : f.congestion.trim();
+  if (congestionControl !== null && !/^[a-z0-9_-]{1,15}$/i.test(congestionControl))
+    errors.congestion = 'a name such as bbr, cubic or reno (letters, digits, - and _, at most 15)';
   if (Object.keys(errors).length > 0) return { params: null, distanceMeters, pathRateBitsPerSec, errors };
   return {
     params: {
@@ -162,6 +168,7 @@ export function validateTestForm(f: TestForm): FormOutcome {
       intervalSeconds: i.ok ? i.value : 1,
       ...(mssBytes !== null ? { mssBytes } : {}),
       ...(bitrateBitsPerSec !== null ? { bitrateBitsPerSec } : {}),
+      ...(congestionControl !== null ? { congestionControl } : {}),
     },
     distanceMeters,
     pathRateBitsPerSec,

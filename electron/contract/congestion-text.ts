@@ -3,7 +3,7 @@
  * end's sockets used, as they reported it (TCP_CONGESTION read after it was set), or why an end could
  * not use it, in its OS's words.
  */
-import type { LonghaulResult, Side } from '../contract/result.js';
+import type { LonghaulResult, Side } from './result.js';
 
 /** `Congestion control (--congestion): bbr asked; controller used bbr, responder used bbr`, or null when none was asked. */
 export function congestionLine(r: LonghaulResult): string | null {
