@@ -146,6 +146,13 @@ export function addRunOptions(cmd: Command): Command {
   return addReportOptions(withRunOptions); // --log, --csv, --distance-km, --force: see run-reports.ts
 }
 
+/** `--congestion NAME`: this PC's own socket is asked now, so a typo or a system-wide setting is an exit 2, not a failed run. */
+export function checkCongestion(name: string): void {
+  if (!/^[a-z0-9_-]{1,15}$/i.test(name)) throw new ArgumentError(`--congestion: "${name}" is not a congestion control name`, '--congestion');
+  const refused = congestionRefusal(nativeSockets().api, name);
+  if (refused) throw new ArgumentError(`--congestion ${name}: ${refused}`, '--congestion');
+}
+
 /** Flags → validated parameters. Throws ArgumentError naming the flag. */
 export function runParamsFromFlags(f: RunFlags): RunParams {
   const params: RunParams = {
@@ -160,12 +167,7 @@ export function runParamsFromFlags(f: RunFlags): RunParams {
     ...(f.bitrate !== undefined ? { bitrateBitsPerSec: f.bitrate } : {}),
     ...(f.congestion !== undefined ? { congestionControl: f.congestion } : {}),
   };
-  if (f.congestion !== undefined) {
-    // This PC's own sockets are asked now, so a typo or a system-wide setting is an exit 2, not a failed run.
-    if (!/^[a-z0-9_-]{1,15}$/i.test(f.congestion)) throw new ArgumentError(`--congestion: "${f.congestion}" is not a congestion control name`, '--congestion');
-    const refused = congestionRefusal(nativeSockets().api, f.congestion);
-    if (refused) throw new ArgumentError(`--congestion ${f.congestion}: ${refused}`, '--congestion');
-  }
+  if (f.congestion !== undefined) checkCongestion(f.congestion);
   const r = runParamsSchema.safeParse(params);
   if (!r.success) throw new ArgumentError(`invalid run parameters: ${r.error.issues[0]?.message ?? 'unknown'}`);
   return r.data;

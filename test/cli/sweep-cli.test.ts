@@ -22,6 +22,7 @@ describe('longhaul sweep arguments', { timeout: 60_000 }, () => {
     [['--loopback', '--order', 'random'], '--order'],
     [['--loopback', '--seconds', 'abc'], '--seconds'],
     [['--loopback', '--bitrate', '5Q'], '--bitrate'],
+    [['--loopback', '--congestion', 'bbrr'], '--congestion'],
     [['127.0.0.1', '--link', 'lan'], '--link'],
     [['127.0.0.1', '--loopback'], '--loopback'],
     [['host:99999'], 'HOST'],
