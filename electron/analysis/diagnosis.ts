@@ -8,6 +8,7 @@ import type { Diagnosis, LonghaulResult } from '../contract/result.js';
 import { diagnoseEmulated } from './emulated-diagnosis.js';
 import { diagnoseLimiter } from './limiter.js';
 import { limiterInputs } from './limiter-inputs.js';
+import { pacedDiagnosis } from './verdicts/paced.js';
 import { mssCanExplain, mssCaveat, mssFigures, mssIsSmall, mssSentence } from './mss-verdict.js';
 
 export { diagnoseLimiter } from './limiter.js';
@@ -22,6 +23,20 @@ export function diagnoseResult(r: LonghaulResult, linkBitsPerSecond: number | nu
     if (!total) continue;
     const sender = direction === 'controllerToResponder' ? 'controller' : 'responder';
     const streams = r.streams.filter((s) => s.sender === sender);
+    // --bitrate held the senders to what they carried: that is the limit, emulated link or not. (A trimmed
+    // document re-diagnosed from its link and streams alone may come without params: unpaced.)
+    const asked = (r.params as LonghaulResult['params'] | undefined)?.bitrateBitsPerSec ?? null;
+    if (asked) {
+      const base = diagnoseLimiter(
+        { ...limiterInputs(streams, total.bitsPerSecond, total.seconds, linkBitsPerSecond), cpu: r.cpu ?? null },
+        Math.max(1, streams.length),
+      );
+      const paced = pacedDiagnosis(asked, r.pacing, sender, streams.length, { direction, ...base });
+      if (paced) {
+        out.push(paced);
+        continue;
+      }
+    }
     if (r.link?.settings) {
       out.push(diagnoseEmulated(r.link, r.link.settings, direction, total, streams, linkBitsPerSecond));
       continue;

@@ -15,10 +15,12 @@ import {
   runParamsSchema,
   type RunParams,
 } from '../engine/params.js';
-import { MAX_PATH_RATE_BITS_PER_SEC } from '../contract/limits.js';
+import { MAX_BITRATE_BITS_PER_SEC, MAX_PATH_RATE_BITS_PER_SEC, MIN_BITRATE_BITS_PER_SEC } from '../contract/limits.js';
 import { ArgumentError } from '../util/errors.js';
 import { parseDuration, parseRate, parseSize } from '../util/units.js';
 import { addReportOptions, type ReportFlags } from './run-reports.js';
+import { congestionRefusal } from '../engine/data-worker/congestion.js';
+import { nativeSockets } from '../native/load-native.js';
 
 function wrap<T>(fn: (v: string) => T): (v: string) => T {
   return (v: string) => {
@@ -57,11 +59,12 @@ export function secondsIn(min: number, max: number, what: string): (v: string) =
   });
 }
 
-/** A rate flag (`4mbit`, `1g`), above 0. */
-function rateIn(what: string, max: number): (v: string) => number {
+/** A rate flag (`4mbit`, `1g`), above 0 (or at least `min`). */
+export function rateIn(what: string, max: number, min = 0): (v: string) => number {
   return wrap((v) => {
     const r = parseRate(v);
     if (!(r > 0)) throw new Error(`${what} must be above 0, got "${v}"`);
+    if (r < min) throw new Error(`${what} must be at least ${min / 1e3} kbit/s, got "${v}"`);
     if (r > max) throw new Error(`${what} must be at most ${max / 1e9} Gbit/s, got "${v}"`);
     return r;
   });
@@ -80,6 +83,8 @@ export interface RunFlags extends ReportFlags {
   json?: string;
   workers?: number;
   pathRate?: number;
+  bitrate?: number;
+  congestion?: string;
 }
 
 /** Add the run options to a command. */
@@ -120,6 +125,18 @@ export function addRunOptions(cmd: Command): Command {
     )
     .addOption(
       new Option(
+        '-b, --bitrate <rate>',
+        "pace every sending stream at this rate, PER STREAM as iperf3 -b (e.g. 5M = 5 Mbit/s of payload each), both ends: Linux SO_MAX_PACING_RATE, elsewhere Longhaul's own pacing; default: unpaced",
+      ).argParser(rateIn('bitrate', MAX_BITRATE_BITS_PER_SEC, MIN_BITRATE_BITS_PER_SEC)),
+    )
+    .addOption(
+      new Option(
+        '-C, --congestion <name>',
+        "congestion control for every stream end's socket (Linux TCP_CONGESTION, e.g. bbr, cubic, reno); the result says what each end used; default: the system's",
+      ),
+    )
+    .addOption(
+      new Option(
         '--path-rate <rate>',
         "the path's rate as you know it (what the line carries), e.g. 4mbit: the advice and the what-if name the window that fills it",
       ).argParser(rateIn('path rate', MAX_PATH_RATE_BITS_PER_SEC)),
@@ -127,6 +144,13 @@ export function addRunOptions(cmd: Command): Command {
     .addOption(new Option('--json <file>', 'write the result (longhaul.result/1) to this file, also when the run fails'))
     .addOption(new Option('--workers <n>', 'data worker processes per role (default: number of CPUs)').argParser(intIn(1, 64, 'workers')).hideHelp());
   return addReportOptions(withRunOptions); // --log, --csv, --distance-km, --force: see run-reports.ts
+}
+
+/** `--congestion NAME`: this PC's own socket is asked now, so a typo or a system-wide setting is an exit 2, not a failed run. */
+export function checkCongestion(name: string): void {
+  if (!/^[a-z0-9_-]{1,15}$/i.test(name)) throw new ArgumentError(`--congestion: "${name}" is not a congestion control name`, '--congestion');
+  const refused = congestionRefusal(nativeSockets().api, name);
+  if (refused) throw new ArgumentError(`--congestion ${name}: ${refused}`, '--congestion');
 }
 
 /** Flags → validated parameters. Throws ArgumentError naming the flag. */
@@ -140,7 +164,10 @@ export function runParamsFromFlags(f: RunFlags): RunParams {
     direction: f.bidir ? 'bidir' : f.reverse ? 'reverse' : 'forward',
     intervalSeconds: f.interval,
     ...(f.mss !== undefined ? { mssBytes: f.mss } : {}),
+    ...(f.bitrate !== undefined ? { bitrateBitsPerSec: f.bitrate } : {}),
+    ...(f.congestion !== undefined ? { congestionControl: f.congestion } : {}),
   };
+  if (f.congestion !== undefined) checkCongestion(f.congestion);
   const r = runParamsSchema.safeParse(params);
   if (!r.success) throw new ArgumentError(`invalid run parameters: ${r.error.issues[0]?.message ?? 'unknown'}`);
   return r.data;

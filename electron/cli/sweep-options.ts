@@ -20,7 +20,8 @@ import {
 import { LINK_PRESETS, findPreset } from '../proxy/presets.js';
 import { MAX_SWEEP_REPEAT } from '../sweep/sweep-file.js';
 import { ArgumentError } from '../util/errors.js';
-import { intIn, secondsIn, sizeIn } from './run-options.js';
+import { MAX_BITRATE_BITS_PER_SEC, MIN_BITRATE_BITS_PER_SEC } from '../contract/limits.js';
+import { checkCongestion, intIn, rateIn, secondsIn, sizeIn } from './run-options.js';
 
 export interface SweepFlags {
   loopback?: boolean;
@@ -33,6 +34,10 @@ export interface SweepFlags {
   path?: SweepPath[];
   seconds: number;
   interval: number;
+  /** --bitrate, bit/s per stream, the same for every run (not a dimension). */
+  bitrate?: number;
+  /** --congestion, the same for every run (not a dimension). */
+  congestion?: string;
   repeat: number;
   pause: number;
   order: SweepOrder;
@@ -113,6 +118,14 @@ export function addSweepOptions(cmd: Command): Command {
         .argParser(secondsIn(MIN_INTERVAL_SECONDS, 60, 'interval'))
         .default(DEFAULT_PARAMS.intervalSeconds),
     )
+    .addOption(
+      new Option('-b, --bitrate <rate>', 'pace every sending stream of every run at this rate, per stream as iperf3 -b (e.g. 5M); default: unpaced').argParser(
+        rateIn('bitrate', MAX_BITRATE_BITS_PER_SEC, MIN_BITRATE_BITS_PER_SEC),
+      ),
+    )
+    .addOption(
+      new Option('-C, --congestion <name>', "congestion control of every stream end of every run (Linux TCP_CONGESTION, e.g. bbr); default: the system's"),
+    )
     .addOption(new Option('--repeat <n>', `runs per cell, 1-${MAX_SWEEP_REPEAT}`).argParser(intIn(1, MAX_SWEEP_REPEAT, 'repeat')).default(3))
     .addOption(new Option('--pause <time>', 'idle time between runs, e.g. 2s, 500ms').argParser(secondsIn(0, 3600, 'pause')).default(2, '2s'))
     .addOption(
@@ -131,7 +144,7 @@ export function addSweepOptions(cmd: Command): Command {
 }
 
 /** Flags that describe a plan: none of them may come with --resume (the plan is the file's). */
-export const PLAN_FLAGS = ['loopback', 'window', 'buffer', 'streams', 'mss', 'direction', 'link', 'path', 'seed'] as const;
+export const PLAN_FLAGS = ['loopback', 'window', 'buffer', 'streams', 'mss', 'direction', 'link', 'path', 'seed', 'bitrate', 'congestion'] as const;
 
 /** Flags and the HOST argument → a plan. Throws ArgumentError naming the flag. */
 export function sweepPlanFromFlags(hostPort: { host: string; port: number } | null, f: SweepFlags): SweepPlan {
@@ -139,6 +152,7 @@ export function sweepPlanFromFlags(hostPort: { host: string; port: number } | nu
   if (hostPort && f.loopback) throw new ArgumentError('give HOST[:PORT] or --loopback, not both', '--loopback');
   if (!f.loopback && f.link?.some((l) => l !== null))
     throw new ArgumentError('--link: the link emulator runs with --loopback only (use --path relay for a plain relay on this PC)', '--link');
+  if (f.congestion) checkCongestion(f.congestion);
   const target: SweepTarget = hostPort ? { kind: 'peer', ...hostPort } : { kind: 'loopback' };
   const dims: SweepDimension[] = [];
   if (f.window) dims.push({ name: 'windowBytes', values: f.window });
@@ -150,7 +164,14 @@ export function sweepPlanFromFlags(hostPort: { host: string; port: number } | nu
   if (f.path) dims.push({ name: 'path', values: f.path });
   return {
     target,
-    base: { ...DEFAULT_PARAMS, seconds: f.seconds, bytes: null, intervalSeconds: f.interval },
+    base: {
+      ...DEFAULT_PARAMS,
+      seconds: f.seconds,
+      bytes: null,
+      intervalSeconds: f.interval,
+      ...(f.bitrate ? { bitrateBitsPerSec: f.bitrate } : {}),
+      ...(f.congestion ? { congestionControl: f.congestion } : {}),
+    },
     dimensions: dims,
     repeat: f.repeat,
     pauseSeconds: f.pause,

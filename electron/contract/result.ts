@@ -15,6 +15,7 @@ import type { Advice, PeerOs } from './advice.js';
 
 import type { LinkInfo } from './link-info.js';
 import type { CpuInfo } from './cpu-info.js';
+import type { PacingInfo } from './pacing-info.js';
 import type { TcpSample } from './tcp-reading.js';
 
 // The link emulator's part of a result has its own file; importers of result.js keep finding it here.
@@ -22,6 +23,7 @@ export type { EmulatorDirectionInfo, EmulatorWatchInfo, LinkInfo, LinkSettingsIn
 // So are the TCP_INFO readings and the CPU figures.
 export type * from './tcp-reading.js';
 export type * from './cpu-info.js';
+export type * from './pacing-info.js';
 
 export const RESULT_SCHEMA = 'longhaul.result/1' as const;
 
@@ -38,6 +40,10 @@ export interface ResultParams {
   intervalSeconds: number;
   /** Requested MSS, bytes (TCP_MAXSEG before the handshake); null or absent: the OS's own. What the kernel used is per stream (`tcp.sndMssBytes`) and in `mss`. */
   mssBytes?: number | null;
+  /** Asked pacing rate, payload bits/s PER STREAM (`--bitrate`); null or absent: unpaced. How each side applied it is in `pacing`. */
+  bitrateBitsPerSec?: number | null;
+  /** Asked congestion control (`-C, --congestion`, Linux TCP_CONGESTION on every stream end); null or absent: the system's. What each end used: `socket.congestionControl`. */
+  congestionControl?: string | null;
 }
 
 export interface ErrorInfo {
@@ -286,6 +292,8 @@ export interface Diagnosis {
     rwndLimitedShare: number | null;
     sndbufLimitedShare: number | null;
     windowScale: number | null;
+    /** The rate `--bitrate` held this direction to (per stream × streams), bit/s, when the verdict is that pacing; absent otherwise. */
+    pacedBitsPerSecond?: number | null;
   };
 }
 
@@ -328,4 +336,6 @@ export interface LonghaulResult {
   detail?: DetailInfo;
   /** CPU per side over the transfer (absent in older results). */
   cpu?: CpuInfo;
+  /** How the senders were paced (`--bitrate`); absent when the run was unpaced. */
+  pacing?: PacingInfo;
 }

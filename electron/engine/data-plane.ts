@@ -147,6 +147,8 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
       windowBytes: params.windowBytes,
       streams,
       mssBytes: params.mssBytes ?? null,
+      bitrateBitsPerSec: params.bitrateBitsPerSec ?? null,
+      congestionControl: params.congestionControl ?? null,
       ...(listener.listenerWindow ? { listenerWindow: listener.listenerWindow } : {}),
       ...(listener.listenerMss ? { listenerMss: listener.listenerMss } : {}),
     });

@@ -13,6 +13,8 @@ export {
   MIN_INTERVAL_SECONDS,
   MAX_MSS_BYTES,
   MIN_MSS_BYTES,
+  MIN_BITRATE_BITS_PER_SEC,
+  MAX_BITRATE_BITS_PER_SEC,
   directionSchema,
   runParamsSchema,
   type Direction,

@@ -7,6 +7,7 @@ import type { EndView, LonghaulResult, Side, TcpSample, UnavailableField } from 
 import type { StreamEnd } from '../protocol/messages.js';
 import { diagnoseResult } from '../analysis/diagnosis.js';
 import { summarizeMss, type MssEnd } from '../analysis/mss-summary.js';
+import { summarizePacing, type PacedEnd } from '../analysis/pacing-summary.js';
 import { summarizeWindow } from '../analysis/window-summary.js';
 
 function addUnavailable(list: UnavailableField[], u: UnavailableField): void {
@@ -26,6 +27,7 @@ export function attachTcpFields(
   const unavailable: UnavailableField[] = [];
   const reports = [];
   const mssEnds: MssEnd[] = [];
+  const pacedEnds: PacedEnd[] = [];
   for (const s of result.streams) {
     for (const [view, role] of [
       [s.send, 'send'],
@@ -47,10 +49,15 @@ export function attachTcpFields(
       }
       const series = tcpOf(view.side, s.id);
       if (series.length) view.tcp = series;
+      if (role === 'send' && ends[view.side]) {
+        pacedEnds.push({ side: view.side, pacing: end?.pacing ?? null, kernelRates: series.map((t) => t.pacingRateBitsPerSecond) });
+      }
     }
   }
   result.window = summarizeWindow(result.params.windowBytes, reports, advertised, result.link !== undefined);
   result.mss = summarizeMss(result.params.mssBytes ?? null, mssEnds);
+  const pacing = summarizePacing(result, pacedEnds);
+  if (pacing) result.pacing = pacing;
   result.unavailable = unavailable;
   // A path rate the user gave (--path-rate) is the link's rate for the verdict, as an emulated link's is.
   result.diagnosis = diagnoseResult(result, result.pathRate?.bitsPerSecond ?? null);

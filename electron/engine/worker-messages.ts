@@ -26,6 +26,10 @@ export interface WorkerInit {
   mssBytes: number | null;
   /** Responder side: how setting the listening socket's MSS went (accepted sockets inherit it); absent when none was requested. */
   listenerMss?: MssSetup | null;
+  /** Pace each sending stream at this many payload bits/s (`--bitrate`, per stream); null = unpaced. */
+  bitrateBitsPerSec?: number | null;
+  /** `--congestion`: TCP_CONGESTION for every stream end; null = the system's. */
+  congestionControl?: string | null;
 }
 
 /*

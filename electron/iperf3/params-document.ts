@@ -9,7 +9,15 @@
  */
 import { z } from 'zod';
 import type { ResultParams } from '../contract/result.js';
-import { MAX_BUFFER_BYTES, MAX_MSS_BYTES, MAX_SECONDS, MAX_WINDOW_BYTES, MIN_MSS_BYTES } from '../contract/limits.js';
+import {
+  MAX_BITRATE_BITS_PER_SEC,
+  MAX_BUFFER_BYTES,
+  MAX_MSS_BYTES,
+  MAX_SECONDS,
+  MAX_WINDOW_BYTES,
+  MIN_BITRATE_BITS_PER_SEC,
+  MIN_MSS_BYTES,
+} from '../contract/limits.js';
 import { ProtocolError } from '../util/errors.js';
 import { printable } from '../util/printable.js';
 import { IPERF3_ERRNO } from './states.js';
@@ -39,6 +47,7 @@ const paramsSchema = z
     bandwidth: count.optional(),
     fqrate: count.optional(),
     burst: count.optional(),
+    congestion: z.string().max(64).optional(),
     get_server_output: count.optional(),
     authtoken: z.string().max(8192).optional(),
     client_version: z.string().max(200).optional(),
@@ -81,7 +90,15 @@ export function readClientParams(value: unknown, limits: ServerLimits): ParamsVe
   if (p.authtoken !== undefined)
     return refuse(IPERF3_ERRNO.IEAUTHTEST, 'an authenticated test (--username): Longhaul does not check iperf3 credentials; run without them');
   if (on(p.reverse) && on(p.bidirectional)) return refuse(IPERF3_ERRNO.IEMESSAGE, 'both -R and --bidir');
-  if (p.bandwidth || p.fqrate || p.burst) return refuse(IPERF3_ERRNO.IEUNIMP, 'a paced test (-b, --fq-rate): Longhaul sends as fast as TCP allows');
+  if (p.burst) return refuse(IPERF3_ERRNO.IEUNIMP, 'a burst (-b RATE/COUNT): Longhaul paces evenly; give -b RATE alone');
+  // -b and --fq-rate are both bits/s per stream in iperf3 (its own pacing and SO_MAX_PACING_RATE): Longhaul's
+  // --bitrate is both, so the lower one asked is the rate its senders (reverse, bidir) keep to.
+  // -C: iperf3's `congestion`, the same TCP_CONGESTION name Longhaul's --congestion sets on every stream end.
+  const cc = p.congestion ?? null;
+  if (cc !== null && !/^[a-z0-9_-]{1,15}$/i.test(cc)) return refuse(IPERF3_ERRNO.IEUNIMP, `a congestion control named "${printable(cc, 40)}"`);
+  const bitrate = Math.min(p.bandwidth || Infinity, p.fqrate || Infinity);
+  if (Number.isFinite(bitrate) && (bitrate < MIN_BITRATE_BITS_PER_SEC || bitrate > MAX_BITRATE_BITS_PER_SEC))
+    return refuse(IPERF3_ERRNO.IEUNIMP, `a bitrate of ${bitrate} bit/s (${MIN_BITRATE_BITS_PER_SEC} to ${MAX_BITRATE_BITS_PER_SEC} bit/s per stream)`);
   if (p.omit) return refuse(IPERF3_ERRNO.IEUNIMP, 'omitted seconds (-O): Longhaul counts every byte from the start');
   const streams = p.parallel ?? 1;
   if (streams < 1 || streams > limits.maxStreams)
@@ -111,6 +128,8 @@ export function readClientParams(value: unknown, limits: ServerLimits): ParamsVe
         direction: on(p.bidirectional) ? 'bidir' : on(p.reverse) ? 'reverse' : 'forward',
         intervalSeconds: 1,
         ...(mss !== null ? { mssBytes: mss } : {}),
+        ...(Number.isFinite(bitrate) ? { bitrateBitsPerSec: bitrate } : {}),
+        ...(cc !== null ? { congestionControl: cc } : {}),
       },
       version: p.client_version !== undefined ? printable(p.client_version, 40) : null,
       getServerOutput: Boolean(p.get_server_output),
@@ -135,7 +154,10 @@ export function clientParamsDocument(params: ResultParams, getServerOutput: bool
     ...(params.direction === 'bidir' ? { bidirectional: true } : {}),
     ...(params.windowBytes !== null ? { window: params.windowBytes } : {}),
     len: params.bufferBytes,
+    // --bitrate is per stream, as iperf3's -b (`bandwidth`, bits/s): an iperf3 server paces its senders (-R, --bidir) with it.
+    ...(params.bitrateBitsPerSec ? { bandwidth: Math.round(params.bitrateBitsPerSec) } : {}),
     pacing_timer: 1000,
+    ...(params.congestionControl ? { congestion: params.congestionControl } : {}),
     ...(getServerOutput ? { get_server_output: 1 } : {}),
   };
 }

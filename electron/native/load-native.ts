@@ -130,6 +130,10 @@ function wrap(b: NativeBinding): NativeApi {
     congestionControl:
       b.congestionControlSupported === true && b.getCongestion && b.setCongestion ? { get: b.getCongestion.bind(b), set: b.setCongestion.bind(b) } : null,
     maxSeg: b.setMaxSeg && b.getMaxSeg ? { set: b.setMaxSeg.bind(b), get: b.getMaxSeg.bind(b) } : null,
+    maxPacingRate:
+      b.maxPacingRateSupported === true && b.getMaxPacingRate && b.setMaxPacingRate
+        ? { get: b.getMaxPacingRate.bind(b), set: b.setMaxPacingRate.bind(b) }
+        : null,
     setNotSentLowat: b.notSentLowatSupported === true && b.setNotSentLowat ? b.setNotSentLowat.bind(b) : null,
     createTcpSocket: (o) => b.createTcpSocket(o),
     setBuffers: (fd, snd, rcv) => b.setBuffers(fd, snd, rcv),

@@ -85,6 +85,8 @@ export interface PumpOptions {
    * (SO_RCVLOWAT, at most one read buffer and 1/16 of SO_RCVBUF) instead of once per segment.
    */
   batchReads?: boolean;
+  /** send: pace this stream at this many payload bytes per second with the loop's own token bucket (where the kernel cannot: --bitrate off Linux); absent: unpaced. */
+  pacingBytesPerSec?: number;
 }
 
 /** Why a native byte loop ended. */
@@ -158,6 +160,10 @@ export interface NativeBinding {
   readonly congestionControlSupported?: boolean;
   getCongestion?(fd: number): string;
   setCongestion?(fd: number, name: string): void;
+  /** native/src/pacing_rate.cc (absent in builds before it): true where the kernel paces a socket (Linux SO_MAX_PACING_RATE). */
+  readonly maxPacingRateSupported?: boolean;
+  setMaxPacingRate?(fd: number, bytesPerSec: number): void;
+  getMaxPacingRate?(fd: number): number;
   /** POSIX builds with the relay thread (absent on Windows and in older builds). */
   readonly Relay?: new (srcFd: number, dstFd: number, notify: RelayNotify) => NativeRelay;
 }
@@ -232,6 +238,11 @@ export interface NativeApi {
    * this kernel; EPERM: not in net.ipv4.tcp_allowed_congestion_control and no CAP_NET_ADMIN).
    */
   readonly congestionControl: { get(fd: number): string; set(fd: number, name: string): void } | null;
+  /**
+   * The kernel's pacing cap of a socket (Linux SO_MAX_PACING_RATE, bytes per second), or null where
+   * the OS has none (Windows, macOS) or the addon predates it. `set` throws the OS's refusal.
+   */
+  readonly maxPacingRate: { get(fd: number): number; set(fd: number, bytesPerSec: number): void } | null;
   /** The link emulator's native relay; null where this OS or build has none (Windows). */
   readonly startRelay: ((srcFd: number, dstFd: number, notify: RelayNotify) => NativeRelay) | null;
 }

@@ -67,6 +67,14 @@ export const streamEndSchema = z.object({
   socket: socketReportSchema.optional(),
   /** Optional: which byte loop moved this end's bytes ('native': the addon's thread; 'node': Node's socket). */
   io: z.enum(['native', 'node']).optional(),
+  /** Optional: a paced sender's pacing (`--bitrate`): the kernel's cap or Longhaul's own, and why not the kernel. */
+  pacing: z
+    .object({
+      mechanism: z.enum(['kernel SO_MAX_PACING_RATE', "Longhaul's own pacing"]),
+      reason: peerText(300).nullable(),
+      kernelCapBytesPerSec: z.number().min(0).nullable(),
+    })
+    .optional(),
 });
 
 /** An end's TCP settings as it read them (`net.ipv4.tcp_rmem` → `4096 131072 6291456`): dotted names, printable values, at most 32. */

@@ -15,8 +15,12 @@ export {
   MIN_INTERVAL_SECONDS,
   MIN_MSS_BYTES,
   MIN_SECONDS,
+  MIN_BITRATE_BITS_PER_SEC,
+  MAX_BITRATE_BITS_PER_SEC,
 } from '../contract/limits.js';
 import {
+  MAX_BITRATE_BITS_PER_SEC,
+  MIN_BITRATE_BITS_PER_SEC,
   MAX_BUFFER_BYTES,
   MAX_INTERVAL_SECONDS,
   MAX_MSS_BYTES,
@@ -47,6 +51,21 @@ export const runParamsSchema = z
      * the OS's own. Absent rather than null on the wire when not set, so an older peer's strict schema still accepts the run.
      */
     mssBytes: z.number().int().min(MIN_MSS_BYTES).max(MAX_MSS_BYTES).nullable().optional(),
+    /**
+     * Pace every sending stream at this many payload bits per second, PER STREAM (as iperf3's -b);
+     * null or absent = unpaced. Both ends pace the streams they send (reverse and bidir: the
+     * responder's too). Absent rather than null on the wire when not set, as `mssBytes`.
+     */
+    bitrateBitsPerSec: z.number().min(MIN_BITRATE_BITS_PER_SEC).max(MAX_BITRATE_BITS_PER_SEC).nullable().optional(),
+    /**
+     * `-C, --congestion`: the congestion control every stream end asks its socket for (Linux TCP_CONGESTION,
+     * e.g. `bbr`); null or absent = the system's. What each end used is in its socket report.
+     */
+    congestionControl: z
+      .string()
+      .regex(/^[a-z0-9_-]{1,15}$/i, 'a congestion control name: letters, digits, - and _, at most 15')
+      .nullable()
+      .optional(),
   })
   .strict()
   .refine((p) => (p.bytes === null) !== (p.seconds === null), {

@@ -6,6 +6,7 @@
  * from its saved result read the same.
  */
 import type { IntervalResult, LonghaulResult, ResultParams } from '../contract/result.js';
+import { bitrateText } from '../contract/pacing-info.js';
 import { IntervalTotals } from './interval-totals.js';
 import { alignRow, fixedOrUnknown, formatPetaBumpsTable, UNITS_LINE, type PetaBumpsInput } from './petabumps-table.js';
 
@@ -16,10 +17,11 @@ export function consoleLogHead(p: ResultParams): string {
   const limit = p.bytes !== null ? `${p.bytes} bytes` : `${p.seconds} s`;
   const window = p.windowBytes === null ? 'OS default (autotuning)' : `${p.windowBytes} bytes requested`;
   const mss = p.mssBytes ? `${p.mssBytes} bytes requested` : 'OS default';
+  const bitrate = p.bitrateBitsPerSec ? `, bitrate ${bitrateText(p.bitrateBitsPerSec)} (--bitrate)` : '';
   return (
     [
       `Longhaul receiver log (PetaBumps layout). ${UNITS_LINE}`,
-      `Parameters: ${p.streams} stream(s) per direction, ${p.direction}, limit ${limit}, buffer ${p.bufferBytes} bytes, window ${window}, MSS ${mss}, interval ${p.intervalSeconds} s`,
+      `Parameters: ${p.streams} stream(s) per direction, ${p.direction}, limit ${limit}, buffer ${p.bufferBytes} bytes, window ${window}, MSS ${mss}${bitrate}, interval ${p.intervalSeconds} s`,
       INTERVAL_HEADER.join(' '),
     ].join('\n') + '\n'
   );
@@ -67,6 +69,7 @@ export function consoleLogSummary(r: LonghaulResult): string {
       `Run ${r.id}: ${r.controller.hostname} -> ${r.responder.hostname} (${r.responder.address}), started ${r.startedAt}, ended ${r.endedAt}, ${status}`,
       ...r.errors.map((e) => `  ${e.code}: ${e.message}`),
       // What the kernels did with the MSS: the parameters line above can only say what was asked.
+      ...(r.pacing ? [`Bitrate (--bitrate, per stream): ${r.pacing.note}`] : []),
       ...(r.mss ? [`MSS: ${r.mss.requestedBytes === null ? '' : `${r.mss.requestedBytes} bytes requested, `}${r.mss.note}`] : []),
       ...formatPetaBumpsTable(petaBumpsInputFromResult(r)),
     ].join('\n') + '\n'

@@ -28,6 +28,8 @@ export const CSV_COLUMNS = [
   'buffer_bytes',
   'window_bytes',
   'mss_requested_bytes',
+  'bitrate_per_stream_mbit_per_s',
+  'pacing_mechanism',
   'limit_bytes',
   'limit_seconds',
   'sample_interval_seconds',
@@ -89,6 +91,7 @@ function runCells(c: CsvRunContext): CsvRow {
     buffer_bytes: num(p.bufferBytes),
     window_bytes: num(p.windowBytes),
     mss_requested_bytes: num(p.mssBytes),
+    bitrate_per_stream_mbit_per_s: p.bitrateBitsPerSec ? num(p.bitrateBitsPerSec / 1e6, 6) : '',
     limit_bytes: num(p.bytes),
     limit_seconds: num(p.seconds),
     sample_interval_seconds: num(p.intervalSeconds),
@@ -207,6 +210,8 @@ export function summaryRows(r: LonghaulResult): CsvRow[] {
     partial_reason: r.partialReason ?? '',
     controller_host: r.controller.hostname,
     responder_host: r.responder.hostname,
+    // How each sending side paced (--bitrate): `controller: kernel SO_MAX_PACING_RATE`, sides joined by "; ".
+    pacing_mechanism: r.pacing ? r.pacing.sides.map((s) => `${s.side}: ${s.mechanism}`).join('; ') : '',
   };
   const rows = r.streams.map((s) => streamRow(base, s));
   if (r.directions.controllerToResponder && r.directions.responderToController) {

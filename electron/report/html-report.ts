@@ -78,11 +78,13 @@ export function formatHtmlReport(r: LonghaulResult): string {
   const head =
     `<p class="big">${esc(formatRate(total.bitsPerSecond))} wall-clock aggregate · ${esc(formatRate(total.streamSumBitsPerSecond))} per-stream sum</p>` +
     `<p class="muted">Wall-clock aggregate: all bytes × 8 / first byte to last byte. Per-stream sum: each stream over its own time (the PetaBumps "Total Throughput"). Never compare one with the other. Mbit = 10^6 bit.</p>`;
+  const paced = r.pacing ? `<p>Paced by --bitrate: ${esc(r.pacing.note)}</p>` : '';
   const whatIf = formatWhatIf(r);
   return htmlPage(
     `Longhaul run ${r.id}: ${r.controller.hostname} → ${r.responder.hostname}`,
     `<h1>Longhaul run ${esc(r.id)}${r.partial ? ' (PARTIAL)' : ''}</h1><p class="muted">${esc(r.controller.hostname)} → ${esc(r.responder.hostname)} (${esc(r.responder.address)}), started ${esc(r.startedAt)}, written by the ${esc(r.writtenBy)} with ${esc(r.software)}</p>` +
       head +
+      paced +
       section('Why not faster?', verdicts(r)) +
       section('Advice', adviceTable(r)) +
       section('What-if', whatIfChart(r) + (whatIf.length ? `<pre>${esc(whatIf.join('\n'))}</pre>` : '')) +

@@ -60,6 +60,8 @@ export const resultSchema = z.object({
     direction: z.enum(['forward', 'reverse', 'bidir']),
     intervalSeconds: z.number().positive(),
     mssBytes: count.nullable().optional(),
+    bitrateBitsPerSec: z.number().positive().nullable().optional(),
+    congestionControl: z.string().nullable().optional(),
   }),
   window: z.object({ requestedBytes: count.nullable(), applied: z.boolean(), note: z.string() }),
   streams: z.array(
@@ -93,6 +95,8 @@ export const resultSchema = z.object({
   errors: z.array(errorInfo),
   /** Checked: the summary block prints it. */
   cpu: z.object({ controller: cpuUseSchema.nullable(), responder: cpuUseSchema.nullable() }).optional(),
+  /** Checked: the summary, the console log, the CSV and the HTML print it. */
+  pacing: z.object({ note: z.string(), sides: z.array(z.object({ side, mechanism: z.string() })) }).optional(),
 });
 
 /** Validate a parsed JSON value as a result; `source` names it in the error. */

@@ -8,7 +8,9 @@
 import type { LonghaulResult, TotalResult } from '../contract/result.js';
 import { transferRttSeconds } from '../analysis/diagnosis.js';
 import { formatBytes, formatRate, groupDigits } from '../util/units.js';
+import { bitrateText } from '../contract/pacing-info.js';
 import { formatTcpSummary } from './tcp-lines.js';
+import { congestionLine } from '../contract/congestion-text.js';
 import { formatCpuLines } from './cpu-lines.js';
 import { bitMetresPerSec, formatBitMetres } from './path-metrics.js';
 import { bdpLine, rttLine } from './bdp-line.js';
@@ -90,6 +92,10 @@ export function formatSummary(r: LonghaulResult, extras: SummaryExtras = {}): st
     `Longhaul ${r.controller.hostname} -> ${r.responder.hostname} (${r.responder.address}): ${p.streams} stream(s), ${p.direction}, ${limit}, ${groupDigits(p.bufferBytes)}-byte buffers`,
   );
   lines.push(`Window: ${r.window.requestedBytes === null ? r.window.note : `${groupDigits(r.window.requestedBytes)} bytes requested, ${r.window.note}`}`);
+  if (r.pacing) lines.push(`Bitrate (--bitrate, per stream): ${r.pacing.note}`);
+  else if (p.bitrateBitsPerSec) lines.push(`Bitrate (--bitrate, per stream): ${bitrateText(p.bitrateBitsPerSec)} asked; how it was applied is unknown`);
+  const cc = congestionLine(r);
+  if (cc) lines.push(cc);
   if (r.mss) lines.push(`MSS: ${r.mss.requestedBytes === null ? r.mss.note : `${groupDigits(r.mss.requestedBytes)} bytes requested, ${r.mss.note}`}`);
   lines.push('');
   lines.push(

@@ -23,6 +23,7 @@ void RegisterOwnedConn(Napi::Env env, Napi::Object exports);    // owned_conn.cc
 void RegisterSocketHandoff(Napi::Env env, Napi::Object exports);  // socket_handoff.cc
 void RegisterRelay(Napi::Env env, Napi::Object exports);          // relay_pump.cc
 void RegisterCongestion(Napi::Env env, Napi::Object exports);     // congestion.cc
+void RegisterPacingRate(Napi::Env env, Napi::Object exports);     // pacing_rate.cc
 
 Napi::Error OsErrorValue(Napi::Env env, int code, const std::string& where) {
   Napi::Error e = Napi::Error::New(env, where + ": " + ErrorText(code));
@@ -241,6 +242,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   lh::RegisterSocketHandoff(env, exports);
   lh::RegisterRelay(env, exports);
   lh::RegisterCongestion(env, exports);
+  lh::RegisterPacingRate(env, exports);
   return exports;
 }
 

@@ -2,7 +2,7 @@
 // buffer "from thin air" (ttcp style) with send(2) until a byte budget, a
 // deadline or a stop; receivers read into one fixed buffer with recv(2) until
 // the peer's FIN, a byte budget or a stop, counting bytes and read completions. All senders of a
-// process share one thread (SenderGroup); each receiver has its own.
+// process share one thread (SenderGroup, sender_group.cc); each receiver has its own.
 //
 // Why: in Node every write is a JS call, a libuv request and a callback. At
 // 128 KiB writes on loopback that per-write cost, not the kernel, was the
@@ -30,6 +30,10 @@
 //   turns batching off when the user set a window, so a window test's
 //   advertised window is never reduced by bytes held for batching.
 //
+// - Pacing (sender, `pacingBytesPerSec`, where the kernel cannot pace: --bitrate off Linux):
+//   each stream's sends draw on a token bucket (lh_pacer.h); a stream ahead of its rate
+//   sleeps with the full ones, for at most the time until its bucket refills.
+//
 // Windows (Winsock): the same loops on the addon-owned socket itself (there is
 // no dup(), and Node never holds a Windows data socket: owned_conn.cc), always
 // non-blocking with WSAPoll() for the bounded waits, and without read batching
@@ -38,6 +42,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -46,59 +51,12 @@
 #include <vector>
 
 #include "lh_net.h"
+#include "lh_pump_state.h"
 #include "lh_receive_options.h"
 #include "lh_socket.h"
 #include "lh_thread_cpu.h"
 
 namespace lh {
-namespace {
-
-constexpr int kPollMs = 50;
-
-using net::Sock;
-
-// Why a loop ended.
-enum class EndReason { kNone, kEof, kBudget, kDeadline, kStopped, kError };
-
-const char* ReasonName(EndReason r) {
-  switch (r) {
-    case EndReason::kEof: return "eof";
-    case EndReason::kBudget: return "budget";
-    case EndReason::kDeadline: return "deadline";
-    case EndReason::kStopped: return "stopped";
-    case EndReason::kError: return "error";
-    default: return "none";
-  }
-}
-
-// Shared between the JS object and its thread; whichever lets go last frees it.
-struct PumpState {
-  Sock fd = net::kBadSock;
-  bool send = false;
-  size_t bufferBytes = 0;
-  int64_t budgetBytes = -1;  // -1: no byte budget
-  bool batchReads = false;   // receiver: adapt SO_RCVLOWAT to the rate
-  uint64_t deadlineNs = 0;   // net::MonoNs(); 0: none
-  std::atomic<double> bytes{0};
-  std::atomic<double> completions{0};
-  std::atomic<uint64_t> firstNs{0};
-  std::atomic<uint64_t> lastNs{0};
-  std::atomic<bool> stop{false};
-  std::atomic<bool> running{true};
-  // The thread that served this stream (a serial per process, 0 = none yet) and its CPU time
-  // (ThreadCpuNs) when it took the stream on and when the stream ended; -1 = unknown or not yet.
-  // A sender thread serves several streams: its cost is max(end) - min(start) over them.
-  std::atomic<uint32_t> thread{0};
-  std::atomic<int64_t> cpuStartNs{-1};
-  std::atomic<int64_t> cpuEndNs{-1};
-  // The same thread's run-queue wait (ThreadWaitNs) at the same two moments; -1 = unknown.
-  std::atomic<int64_t> waitStartNs{-1};
-  std::atomic<int64_t> waitEndNs{-1};
-  EndReason reason = EndReason::kNone;
-  int err = 0;
-  const char* where = "";
-  Napi::ThreadSafeFunction done;
-};
 
 // A number for each byte-loop thread of this process, so the JS side can tell which streams shared one.
 uint32_t NextThreadSerial() {
@@ -113,11 +71,25 @@ void TakeOn(PumpState* s, uint32_t thread) {
   s->waitStartNs.store(ThreadWaitNs(), std::memory_order_relaxed);
 }
 
-// Wait until the socket is ready for `events` or kPollMs passed; EINTR counts as a wake-up.
-void WaitReady(Sock fd, short events) { net::WaitOne(fd, events, kPollMs); }
+namespace {
+
+using net::Sock;
+
+const char* ReasonName(EndReason r) {
+  switch (r) {
+    case EndReason::kEof: return "eof";
+    case EndReason::kBudget: return "budget";
+    case EndReason::kDeadline: return "deadline";
+    case EndReason::kStopped: return "stopped";
+    case EndReason::kError: return "error";
+    default: return "none";
+  }
+}
+
+}  // namespace
 
 // Hand the end to JS (once) and let go of the socket.
-void Finish(const std::shared_ptr<PumpState>& s, EndReason reason, int err = 0, const char* where = "") {
+void Finish(const std::shared_ptr<PumpState>& s, EndReason reason, int err, const char* where) {
   s->reason = reason;
   s->err = err;
   s->where = where;
@@ -141,144 +113,10 @@ void Finish(const std::shared_ptr<PumpState>& s, EndReason reason, int err = 0, 
   s->done.Release();
 }
 
-// All senders of this process share ONE thread, which serves their sockets
-// round-robin, one send() per stream per turn, and sleeps in poll() only when
-// every socket is full (iperf3's structure). Measured on 2 CPUs, loopback,
-// 2 streams x 1 MiB writes: one thread per stream put four busy threads (two
-// senders, two receivers) on two cores and lost to iperf3 -P 2; one sender
-// thread keeps the receivers' core free.
-class SenderGroup {
- public:
-  static void Add(std::shared_ptr<PumpState> s) {
-    std::lock_guard<std::mutex> lock(mu_);
-    pending_.push_back(std::move(s));
-    if (!running_) {
-      running_ = true;
-      std::thread(Run).detach();
-    }
-  }
+namespace {
 
- private:
-  struct Stream {
-    std::shared_ptr<PumpState> s;
-    size_t off = 0;   // bytes of the current buffer already sent
-    size_t want = 0;  // size of the current buffer (0: between buffers)
-    double bytes = 0;
-    double completions = 0;
-    bool full = false;  // the last send() said EAGAIN
-  };
-
-  static bool StopOrDeadline(Stream& st, uint64_t now) {
-    PumpState* s = st.s.get();
-    if (s->stop.load(std::memory_order_relaxed)) {
-      Finish(st.s, EndReason::kStopped);
-      return true;
-    }
-    if (s->deadlineNs != 0 && now >= s->deadlineNs) {
-      Finish(st.s, EndReason::kDeadline);
-      return true;
-    }
-    return false;
-  }
-
-  // One send() for this stream; false when the stream has ended.
-  static bool Turn(Stream& st, const std::vector<char>& payload, bool* progress) {
-    PumpState* s = st.s.get();
-    if (st.off == st.want) {
-      // Between buffers: the only place a healthy, unblocked stream stops.
-      if (StopOrDeadline(st, net::MonoNs())) return false;
-      size_t want = s->bufferBytes;
-      if (s->budgetBytes >= 0) {
-        double left = static_cast<double>(s->budgetBytes) - st.bytes;
-        if (left <= 0) {
-          Finish(st.s, EndReason::kBudget);
-          return false;
-        }
-        if (left < static_cast<double>(want)) want = static_cast<size_t>(left);
-      }
-      if (s->firstNs.load(std::memory_order_relaxed) == 0) s->firstNs.store(net::MonoNs(), std::memory_order_relaxed);
-      st.off = 0;
-      st.want = want;
-    }
-    long long n = net::SendSome(s->fd, payload.data() + st.off, st.want - st.off);
-    if (n > 0) {
-      *progress = true;
-      st.full = false;
-      st.off += static_cast<size_t>(n);
-      st.bytes += static_cast<double>(n);
-      s->bytes.store(st.bytes, std::memory_order_relaxed);
-      if (st.off == st.want) {
-        st.completions += 1;
-        s->completions.store(st.completions, std::memory_order_relaxed);
-        s->lastNs.store(net::MonoNs(), std::memory_order_relaxed);
-      }
-      return true;
-    }
-    int e = n < 0 ? net::LastError() : 0;
-    if (n < 0 && net::Interrupted(e)) {
-      *progress = true;
-      return true;
-    }
-    if (n < 0 && net::WouldBlock(e)) {
-      // A window-limited sender waits; a stop or the deadline may cut its buffer short.
-      st.full = true;
-      return !StopOrDeadline(st, net::MonoNs());
-    }
-    Finish(st.s, EndReason::kError, n < 0 ? e : net::kConnReset, "send");
-    return false;
-  }
-
-  static void Run() {
-    std::vector<Stream> streams;
-    std::vector<char> payload;
-    std::vector<net::PollFd> fds;
-    const uint32_t thread = NextThreadSerial();
-    for (;;) {
-      {
-        std::lock_guard<std::mutex> lock(mu_);
-        for (auto& s : pending_) {
-          TakeOn(s.get(), thread);
-          if (payload.size() < s->bufferBytes) payload.assign(s->bufferBytes, 0x5a);
-          streams.push_back(Stream{std::move(s)});
-        }
-        pending_.clear();
-        if (streams.empty()) {
-          running_ = false;
-          return;
-        }
-      }
-      bool progress = false;
-      for (size_t i = 0; i < streams.size();) {
-        if (Turn(streams[i], payload, &progress)) {
-          i++;
-        } else {
-          streams[i] = std::move(streams.back());
-          streams.pop_back();
-          progress = true;
-        }
-      }
-      if (progress || streams.empty()) continue;
-      // Every socket is full: sleep until one has room (or kPollMs, to see stops and deadlines).
-      fds.clear();
-      for (auto& st : streams) {
-        net::PollFd p{};
-        p.fd = st.s->fd;
-        p.events = net::kPollOut;
-        fds.push_back(p);
-      }
-      net::Poll(fds.data(), fds.size(), kPollMs);
-    }
-  }
-
-  static std::mutex mu_;
-  static std::vector<std::shared_ptr<PumpState>> pending_;
-  static bool running_;
-};
-
-std::mutex SenderGroup::mu_;
-std::vector<std::shared_ptr<PumpState>> SenderGroup::pending_;
-bool SenderGroup::running_ = false;
-
+// Wait until the socket is ready for `events` or kPollMs passed; EINTR counts as a wake-up.
+void WaitReady(Sock fd, short events) { net::WaitOne(fd, events, kPollMs); }
 
 void RunReceiver(PumpState* s) {
   std::vector<char> buf(s->bufferBytes);
@@ -331,7 +169,7 @@ void RunReceiverThread(std::shared_ptr<PumpState> s) {
   Finish(s, s->reason, s->err, s->where);
 }
 
-// new Pump(fd, { role, bufferBytes, budgetBytes, deadlineNs }, onDone(err, reason))
+// new Pump(fd, { role, bufferBytes, budgetBytes, deadlineNs, batchReads, pacingBytesPerSec }, onDone(err, reason))
 class Pump : public Napi::ObjectWrap<Pump> {
  public:
   static Napi::Function Define(Napi::Env env) {
@@ -361,6 +199,8 @@ class Pump : public Napi::ObjectWrap<Pump> {
     Napi::Value budget = o.Get("budgetBytes");
     if (budget.IsNumber()) s->budgetBytes = budget.As<Napi::Number>().Int64Value();
     s->batchReads = o.Get("batchReads").ToBoolean().Value();
+    Napi::Value pacing = o.Get("pacingBytesPerSec");
+    if (pacing.IsNumber() && pacing.As<Napi::Number>().DoubleValue() > 0) s->pacingBytesPerSec = pacing.As<Napi::Number>().DoubleValue();
     Napi::Value deadline = o.Get("deadlineNs");
     if (deadline.IsBigInt()) {
       bool lossless = false;
@@ -390,7 +230,7 @@ class Pump : public Napi::ObjectWrap<Pump> {
     s->fd = fd;
     s->done = Napi::ThreadSafeFunction::New(env, info[2].As<Napi::Function>(), "longhaul-pump", 0, 1);
     state_ = s;
-    if (s->send) SenderGroup::Add(s);
+    if (s->send) AddSender(s);
     else std::thread(RunReceiverThread, s).detach();
   }
 

@@ -21,6 +21,8 @@ describe('longhaul sweep arguments', { timeout: 60_000 }, () => {
     [['--loopback', '--pause', '-1s'], '--pause'],
     [['--loopback', '--order', 'random'], '--order'],
     [['--loopback', '--seconds', 'abc'], '--seconds'],
+    [['--loopback', '--bitrate', '5Q'], '--bitrate'],
+    [['--loopback', '--congestion', 'bbrr'], '--congestion'],
     [['127.0.0.1', '--link', 'lan'], '--link'],
     [['127.0.0.1', '--loopback'], '--loopback'],
     [['host:99999'], 'HOST'],

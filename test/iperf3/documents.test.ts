@@ -51,12 +51,30 @@ describe('iperf3 parameters', () => {
     assert.equal(k.kind === 'ok' && k.ask.params.seconds, null);
   });
 
-  it('refuses UDP, SCTP, authentication, pacing and out-of-range values with iperf3 error numbers', () => {
+  it("takes a client's -b (bandwidth) and --fq-rate as the bitrate per stream, the lower of the two", () => {
+    const b = readClientParams({ ...real, bandwidth: 5_000_000 }, limits);
+    assert.equal(b.kind === 'ok' && b.ask.params.bitrateBitsPerSec, 5_000_000);
+    const both = readClientParams({ ...real, bandwidth: 5_000_000, fqrate: 2_000_000 }, limits);
+    assert.equal(both.kind === 'ok' && both.ask.params.bitrateBitsPerSec, 2_000_000);
+    const none = readClientParams({ ...real, bandwidth: 0 }, limits);
+    assert.equal(none.kind === 'ok' && none.ask.params.bitrateBitsPerSec, undefined, 'iperf3 -b 0: unlimited');
+  });
+
+  it("takes a client's -C (congestion) as the congestion control of every stream end, and sends --congestion as it", () => {
+    const c = readClientParams({ ...real, congestion: 'reno' }, limits);
+    assert.equal(c.kind === 'ok' && c.ask.params.congestionControl, 'reno');
+    assert.equal(readClientParams({ ...real, congestion: 'x; rm' }, limits).kind, 'refuse');
+    const params = { streams: 1, bufferBytes: 8192, windowBytes: null, bytes: null, seconds: 2, direction: 'forward' as const, intervalSeconds: 1 };
+    assert.equal(clientParamsDocument({ ...params, congestionControl: 'bbr' }, false).congestion, 'bbr');
+  });
+
+  it('refuses UDP, SCTP, authentication, bursts and out-of-range values with iperf3 error numbers', () => {
     const cases: [Record<string, unknown>, number][] = [
       [{ ...real, tcp: undefined, udp: true }, IPERF3_ERRNO.IEUNIMP],
       [{ ...real, tcp: undefined, sctp: true }, IPERF3_ERRNO.IEUNIMP],
       [{ ...real, authtoken: 'abc' }, IPERF3_ERRNO.IEAUTHTEST],
-      [{ ...real, bandwidth: 1000000 }, IPERF3_ERRNO.IEUNIMP],
+      [{ ...real, bandwidth: 1000000, burst: 10 }, IPERF3_ERRNO.IEUNIMP],
+      [{ ...real, bandwidth: 500 }, IPERF3_ERRNO.IEUNIMP],
       [{ ...real, parallel: 129 }, IPERF3_ERRNO.IENUMSTREAMS],
       [{ ...real, parallel: 0 }, IPERF3_ERRNO.IENUMSTREAMS],
       [{ ...real, len: 17 * 1024 * 1024 }, IPERF3_ERRNO.IEBLOCKSIZE],
@@ -106,6 +124,15 @@ describe('iperf3 parameters', () => {
     });
     const back = readClientParams(doc, limits);
     assert.equal(back.kind === 'ok' && back.ask.params.direction, 'bidir');
+  });
+
+  it("sends --bitrate as iperf3's own bandwidth key (bits/s per stream), and reads it back", () => {
+    const params = { streams: 2, bufferBytes: 8192, windowBytes: null, bytes: null, seconds: 2, direction: 'reverse' as const, intervalSeconds: 1 };
+    const doc = clientParamsDocument({ ...params, bitrateBitsPerSec: 5e6 }, false);
+    assert.equal(doc.bandwidth, 5_000_000);
+    assert.equal('bandwidth' in clientParamsDocument(params, false), false, 'unpaced: no key, iperf3 sends as fast as TCP allows');
+    const back = readClientParams(doc, limits);
+    assert.equal(back.kind === 'ok' && back.ask.params.bitrateBitsPerSec, 5e6);
   });
 });
 

@@ -51,6 +51,8 @@ export interface DiagnosisScenario {
    * Wine, docs/windows-lane.md). Wine rows run in wan-diagnosis-wine.test.ts, which holds the lane's prefix.
    */
   receiverRuntime?: 'wine';
+  /** Advice topics that must NOT appear (e.g. no window advice for a paced sender). */
+  forbiddenTopics?: AdviceTopic[];
 }
 
 const MBIT = 1_000_000;
@@ -211,6 +213,18 @@ export const SCENARIOS: DiagnosisScenario[] = [
     seconds: 3,
     expected: 'cpu-limited',
     adviceTopic: 'cpu',
+  },
+  {
+    name: 'rate-limited-sender',
+    built: '20 Mbit/s, 40 ms RTT, CUBIC, a rate-limited sender application: longhaul -b 5M (paced at 5 Mbit/s per stream)',
+    link: { rateBitsPerSec: 20 * MBIT, oneWayDelayMs: 20 },
+    senderCc: 'cubic',
+    flags: ['--bitrate', '5M'],
+    seconds: 6,
+    expected: 'application-limited',
+    adviceTopic: 'application',
+    sentenceMatch: /paced at 5 Mbit\/s per stream by --bitrate/,
+    forbiddenTopics: ['receive-window', 'send-buffer', 'longhaul-request', 'window-scaling', 'path'],
   },
 ];
 

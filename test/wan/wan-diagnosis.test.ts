@@ -33,6 +33,8 @@ describe('diagnosis truth matrix on the kernel WAN harness', { skip, timeout: 48
         advice.some((a) => a.topic === s.adviceTopic),
         `advice topics ${advice.map((a) => `${a.side} ${a.topic}`).join(', ') || 'none'}`,
       );
+      for (const topic of s.forbiddenTopics ?? [])
+        assert.ok(!advice.some((a) => a.topic === topic), `no ${topic} advice: ${advice.map((a) => a.topic).join(', ')}`);
     });
   }
 });

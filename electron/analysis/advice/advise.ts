@@ -10,6 +10,7 @@
  */
 import type { Advice, AdviceTopic } from '../../contract/advice.js';
 import { PATH_RATE_WHERE } from '../../contract/limits.js';
+import { bitrateText } from '../../contract/pacing-info.js';
 import { bdpBytes, MAX_SCALED_WINDOW, MAX_UNSCALED_WINDOW, rateContradicted, splitWindow, wholeBytesUp } from '../../contract/path-math.js';
 import type { Diagnosis, LonghaulResult, Side } from '../../contract/result.js';
 import { DEFAULT_MSS_BYTES } from '../../contract/wire.js';
@@ -76,6 +77,17 @@ function requestLine(asked: number, need: AdviceNeed): AdviceLine {
   };
 }
 
+/** The sender was paced by --bitrate: that option, not a TCP or OS setting, set the rate. */
+function pacedLine(bitsPerSec: number): AdviceLine {
+  return {
+    setting: "Longhaul's --bitrate (the senders' pacing, per stream)",
+    currentValue: bitrateText(bitsPerSec),
+    neededValue: 'no pacing (leave --bitrate out) to measure what the path and the PCs carry, or a higher rate',
+    how: 'longhaul run <partner> without -b/--bitrate',
+    why: 'This run asked its senders to go no faster: no window, buffer or OS setting would change what it carried.',
+  };
+}
+
 function applicationLine(r: LonghaulResult): AdviceLine {
   return {
     setting: 'the sending application: how much it writes per call and how soon it writes again (Longhaul: --buffer)',
@@ -136,7 +148,10 @@ export function adviseResult(r: LonghaulResult, local: LocalSettings): Advice[] 
     if (!emulated && d.verdict === 'window-limited' && r.params.windowBytes !== null) {
       push('controller', 'longhaul-request', requestLine(r.params.windowBytes, needFor('controller')), osFamily(r.controller.os).label);
     }
-    if (d.verdict === 'application-limited') push(sender, 'application', applicationLine(r), osFamily(r[sender].os).label);
+    if (d.verdict === 'application-limited') {
+      const line = d.numbers.pacedBitsPerSecond ? pacedLine(r.params.bitrateBitsPerSec ?? d.numbers.pacedBitsPerSecond) : applicationLine(r);
+      push(sender, 'application', line, osFamily(r[sender].os).label);
+    }
     for (const [topic, end] of topicsFor(d, r, needFor(sender))) {
       const side = sideOf(d.direction, end);
       const family = osFamily(r[side].os);

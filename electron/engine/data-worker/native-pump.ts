@@ -35,6 +35,8 @@ export class PumpRun {
           ...(role === 'send' && this.s.byteLimit !== null ? { budgetBytes: this.s.byteLimit } : {}),
           ...(role === 'receive' && this.s.cap !== null ? { budgetBytes: Math.max(0, this.s.cap - this.s.bytes) } : {}),
           ...(role === 'send' && this.host.deadlineNs !== 0n ? { deadlineNs: this.host.deadlineNs } : {}),
+          // --bitrate where the kernel does not pace this socket: the loop's own token bucket.
+          ...(role === 'send' && this.s.bucket ? { pacingBytesPerSec: this.s.bucket.bytesPerSec } : {}),
           // Batching holds up to ~250 µs of data in the kernel: never when the user set a window to test.
           ...(role === 'receive' ? { batchReads: init.windowBytes === null } : {}),
         },

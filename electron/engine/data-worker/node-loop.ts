@@ -112,6 +112,17 @@ export class NodeLoop implements StreamLoop {
         if (left <= 0) return this.endSending();
         if (left < chunk.length) chunk = chunk.subarray(0, left);
       }
+      if (s.bucket) {
+        // --bitrate, paced here: write what the bucket allows, or come back when it has a burst.
+        const now = host.clock.nowNs();
+        const allowed = s.bucket.allow(now, chunk.length);
+        if (allowed === 0) {
+          host.clock.setTimeout(s.pump, s.bucket.waitMs(now, chunk.length));
+          return;
+        }
+        chunk = chunk.subarray(0, allowed);
+        s.bucket.spent(allowed);
+      }
       if (s.firstNs === 0n) s.firstNs = host.clock.nowNs();
       const ok = socket.write(chunk);
       s.bytes += chunk.length;

@@ -10,11 +10,12 @@
  * A native loop that cannot start on a Node socket hands the stream to a `NodeLoop`
  * (fallBackToNode); the stream's `io` says which loop moved it.
  */
-import type { SocketReport, TcpSample } from '../../contract/result.js';
+import type { SocketReport, StreamPacing, TcpSample } from '../../contract/result.js';
 import type { NativeApi } from '../../native/native-api.js';
 import type { StreamIo } from '../../native/stream-io.js';
 import type { ThreadCpuReading } from '../cpu-use.js';
 import type { FromWorker, WorkerInit, WorkerRole } from '../worker-messages.js';
+import type { TokenBucket } from './token-bucket.js';
 
 export interface StreamError {
   code: string;
@@ -115,6 +116,10 @@ export class Stream {
   /** The native loop thread that moved its bytes and that thread's CPU clock, once the loop has ended (null: none, or an older addon). */
   thread: ThreadCpuReading | null = null;
   loop: StreamLoop;
+  /** Sender with `--bitrate`: how it is paced (null: unpaced). */
+  pacing: StreamPacing | null = null;
+  /** Longhaul's own pacing, when the kernel does not pace this stream: the byte loop draws on it. */
+  bucket: TokenBucket | null = null;
   /** Pump through whichever loop the stream has now (a 'drain' listener outlives a fallback). */
   readonly pump = (): void => this.loop.pump();
 

@@ -26,6 +26,10 @@ import { drainSenders } from './drain.js';
 import { NativeSocketLoop } from './native-loop.js';
 import { NodeLoop, receiveOptions, watchSocket } from './node-loop.js';
 import { OwnedLoop } from './owned-loop.js';
+import { PACING_KERNEL } from '../../contract/pacing-info.js';
+import { applyPacing } from './pacing.js';
+import { applyCongestion } from './congestion.js';
+import { TokenBucket } from './token-bucket.js';
 import { watchStop } from './stop-watchdog.js';
 import { Stream, systemClock, type Clock, type LoopHost } from './stream.js';
 
@@ -150,6 +154,7 @@ export class DataWorker implements LoopHost {
       lastT: this.secondsSinceStart(s.lastNs),
       error: s.error as StreamEnd['error'],
       ...(s.report ? { socket: s.report } : {}),
+      ...(s.pacing ? { pacing: s.pacing } : {}),
     }));
     this.send({ type: 'done', streams: ends, ...(this.cpuClock ? { cpu: this.cpuUse(this.cpuClock) } : {}) });
     // Owned sockets stay open until now, so the final TCP_INFO could still be read.
@@ -272,8 +277,11 @@ export class DataWorker implements LoopHost {
     this.cpuClock = new ProcessCpuClock();
     if (this.init.seconds !== null) this.deadlineNs = startNs + BigInt(Math.round(this.init.seconds * 1e9));
     this.scheduleTick();
+    const cc = this.init.congestionControl;
+    if (cc) for (const s of this.streams.values()) if (!s.finished) applyCongestion(this.native, s.loop.tcpFd(), cc, s.report);
     if (this.role === 'send') {
       this.boundBacklogs();
+      this.pace();
       for (const s of this.streams.values()) s.pump();
     }
     this.maybeDone();
@@ -342,6 +350,17 @@ export class DataWorker implements LoopHost {
       if (fd === null) continue;
       fds.set(s.id, fd);
       this.backlog.add(s.id, fd);
+    }
+  }
+
+  /** `--bitrate`: the kernel paces each sending stream where it can, else its byte loop does (pacing.ts). */
+  private pace(): void {
+    const bitsPerSec = this.init.bitrateBitsPerSec;
+    if (!bitsPerSec) return;
+    for (const s of this.streams.values()) {
+      if (s.finished) continue;
+      s.pacing = applyPacing(this.native, s.loop.tcpFd(), bitsPerSec);
+      if (s.pacing.mechanism !== PACING_KERNEL) s.bucket = new TokenBucket(bitsPerSec / 8, this.clock.nowNs());
     }
   }
 

@@ -38,7 +38,9 @@ const TOPIC_WORDS: Record<AdviceTopic, (a: Advice) => string> = {
   'send-buffer': (a) => `raise the send buffer on ${a.hostname}`,
   'window-scaling': (a) => `turn TCP window scaling on at ${a.hostname}`,
   mss: (a) => `check the segment size (MSS) on ${a.hostname}`,
-  application: (a) => `make the sending program on ${a.hostname} write more at a time`,
+  // A run paced by --bitrate (advise.ts's pacedLine) is changed on the Test step, not in a program.
+  application: (a) =>
+    a.setting.includes('--bitrate') ? 'clear Bitrate per stream on the Test step' : `make the sending program on ${a.hostname} write more at a time`,
   'longhaul-request': () => 'ask for a bigger window on the Test step',
   'link-emulator': (a) => `change ${shortSetting(a.setting)}`,
   path: () => 'the path is the limit',

@@ -38,6 +38,8 @@ export function runAgainChoices(r: LonghaulResult, current: TestForm): RunAgainC
     interval: String(p.intervalSeconds),
     distance: current.distance,
     pathRate: r.pathRate ? rateText(r.pathRate.bitsPerSecond) : '',
+    bitrate: p.bitrateBitsPerSec ? rateText(p.bitrateBitsPerSec) : '',
+    congestion: p.congestionControl ?? '',
   };
   const link = r.link?.settings ? formFromSettings(r.link.settings, r.link.preset, 'proxy') : null;
   const partner = r.link ? (r.link.target ?? null) : r.responder.address;

@@ -35,6 +35,10 @@ export interface TestForm {
   distance: string;
   /** The path's rate as the user knows it (the CLI's --path-rate); '' = not given. */
   pathRate: string;
+  /** Pace each sending stream at this rate (the CLI's --bitrate, per stream); '' = unpaced. */
+  bitrate: string;
+  /** Congestion control for every stream end (the CLI's -C, Linux TCP_CONGESTION); '' = the system's. */
+  congestion: string;
 }
 
 export const DEFAULT_FORM: TestForm = {
@@ -49,6 +53,8 @@ export const DEFAULT_FORM: TestForm = {
   interval: '1',
   distance: '',
   pathRate: '',
+  bitrate: '',
+  congestion: '',
 };
 
 export type FormErrors = Partial<Record<keyof TestForm, string>>;
@@ -83,6 +89,17 @@ export interface FormOutcome {
   /** bit/s, or null when not given. */
   pathRateBitsPerSec: number | null;
   errors: FormErrors;
+}
+
+/** The Bitrate field: '' is unpaced (null); otherwise a rate from 1 kbit/s to 1 Tbit/s, or its message in `errors.bitrate`. */
+function parseBitrate(text: string, errors: FormErrors): number | null {
+  if (text.trim() === '') return null;
+  const r = parseRate(text);
+  const range = `from ${L.MIN_BITRATE_BITS_PER_SEC / 1e3} kbit/s to ${L.MAX_BITRATE_BITS_PER_SEC / 1e12} Tbit/s per stream, e.g. 5M`;
+  if (!r.ok) errors.bitrate = r.error === 'too large' ? range : r.error;
+  else if (!(r.value >= L.MIN_BITRATE_BITS_PER_SEC && r.value <= L.MAX_BITRATE_BITS_PER_SEC)) errors.bitrate = range;
+  else return r.value;
+  return null;
 }
 
 export function validateTestForm(f: TestForm): FormOutcome {
@@ -135,6 +152,10 @@ export function validateTestForm(f: TestForm): FormOutcome {
     else if (!(r.value > 0 && r.value <= L.MAX_PATH_RATE_BITS_PER_SEC)) errors.pathRate = `above 0 and at most ${L.MAX_PATH_RATE_BITS_PER_SEC / 1e9} Gbit/s`;
     else pathRateBitsPerSec = r.value;
   }
+  const bitrateBitsPerSec = parseBitrate(f.bitrate, errors);
+  const congestionControl = f.congestion.trim() === '' ? null : f.congestion.trim();
+  if (congestionControl !== null && !/^[a-z0-9_-]{1,15}$/i.test(congestionControl))
+    errors.congestion = 'a name such as bbr, cubic or reno (letters, digits, - and _, at most 15)';
   if (Object.keys(errors).length > 0) return { params: null, distanceMeters, pathRateBitsPerSec, errors };
   return {
     params: {
@@ -146,6 +167,8 @@ export function validateTestForm(f: TestForm): FormOutcome {
       direction: f.direction,
       intervalSeconds: i.ok ? i.value : 1,
       ...(mssBytes !== null ? { mssBytes } : {}),
+      ...(bitrateBitsPerSec !== null ? { bitrateBitsPerSec } : {}),
+      ...(congestionControl !== null ? { congestionControl } : {}),
     },
     distanceMeters,
     pathRateBitsPerSec,

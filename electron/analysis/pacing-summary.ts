@@ -1,0 +1,59 @@
+/**
+ * The run's pacing line (`--bitrate`): the asked rate, per stream, and how each sending side
+ * applied it, from its stream ends (the kernel's SO_MAX_PACING_RATE or Longhaul's own
+ * pacing) and what its kernel then reported (TCP_INFO's pacing rate). A side that did not
+ * say (an older peer) is `unknown`, never assumed.
+ */
+import { bitrateText, PACING_KERNEL, type PacingInfo, type PacingMechanism, type PacingSide, type StreamPacing } from '../contract/pacing-info.js';
+import type { LonghaulResult, Side } from '../contract/result.js';
+import { formatRateTick } from '../contract/units.js';
+
+/** One sending stream end as seen here: its side, its pacing (null: the side did not say) and its kernel's pacing rates. */
+export interface PacedEnd {
+  side: Side;
+  pacing: StreamPacing | null;
+  /** tcpi_pacing_rate readings over the transfer, bits/s (null: not reported). */
+  kernelRates: (number | null | undefined)[];
+}
+
+function sideOf(side: Side, ends: PacedEnd[]): PacingSide {
+  const told = ends.map((e) => e.pacing).filter((p): p is StreamPacing => p !== null);
+  const kinds = new Set(told.map((p) => p.mechanism));
+  const only = kinds.size === 1 ? [...kinds][0] : undefined;
+  const mechanism: PacingMechanism = told.length < ends.length || kinds.size === 0 ? 'unknown' : (only ?? 'mixed');
+  const rates = ends.flatMap((e) => e.kernelRates).filter((r): r is number => typeof r === 'number' && r > 0 && r < 2 ** 63);
+  return {
+    side,
+    mechanism,
+    streams: ends.length,
+    reason: told.find((p) => p.reason !== null)?.reason ?? null,
+    kernelPacingBitsPerSec: rates.length ? Math.max(...rates) : null,
+  };
+}
+
+function sideText(s: PacingSide): string {
+  const kernel =
+    s.kernelPacingBitsPerSec !== null && s.mechanism === PACING_KERNEL ? `, TCP_INFO pacing rate at most ${formatRateTick(s.kernelPacingBitsPerSec)}` : '';
+  if (s.mechanism === 'unknown') return `${s.side}: unknown (it did not say how it paced)`;
+  const why = s.mechanism !== PACING_KERNEL && s.reason ? ` (${s.reason})` : '';
+  return `${s.side}: ${s.mechanism}${why}${kernel}`;
+}
+
+/** The pacing of a run asked to pace, or undefined for an unpaced run. */
+export function summarizePacing(r: Pick<LonghaulResult, 'params'>, ends: PacedEnd[]): PacingInfo | undefined {
+  const asked = r.params.bitrateBitsPerSec ?? null;
+  if (asked === null) return undefined;
+  const perSide = (['controller', 'responder'] as const).flatMap((side) => {
+    const mine = ends.filter((e) => e.side === side);
+    return mine.length ? [sideOf(side, mine)] : [];
+  });
+  const how = perSide.length ? perSide.map(sideText).join('; ') : 'no sending stream reported how it was paced';
+  const total = asked * r.params.streams;
+  return {
+    requestedBitsPerSec: asked,
+    scope: 'per stream',
+    totalBitsPerSec: total,
+    sides: perSide,
+    note: `${bitrateText(asked)} (at most ${formatRateTick(total)} over ${r.params.streams} stream${r.params.streams === 1 ? '' : 's'}); ${how}`,
+  };
+}

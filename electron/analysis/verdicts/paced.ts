@@ -1,0 +1,50 @@
+/**
+ * A run asked to pace (`--bitrate`) that carried about what it asked for: the pacing is the
+ * limit, by construction, whatever the timers say (a kernel-paced socket is never
+ * "application-limited" to TCP_INFO: it always has data queued). The verdict is
+ * application-limited with the mechanism named, and advice names --bitrate, not a buffer.
+ * A run that carried far less than it asked for met another limit first: the other
+ * verdicts decide it.
+ */
+import { bitrateText, type PacingInfo } from '../../contract/pacing-info.js';
+import type { Diagnosis, Side } from '../../contract/result.js';
+import { formatRate } from '../../contract/units.js';
+
+/** Measured ÷ asked (per stream × streams) at or above this: the pacing held the rate. */
+export const PACED_MIN_SHARE = 0.8;
+/** Above this the senders were not held to the asked rate (it did not apply): no pacing verdict. */
+export const PACED_MAX_SHARE = 1.25;
+
+/** How the side that sent was paced, in words: `kernel SO_MAX_PACING_RATE on the controller`. */
+function mechanismOf(pacing: PacingInfo | undefined, sender: Side): string {
+  const s = pacing?.sides.find((x) => x.side === sender);
+  return s ? `${s.mechanism === 'unknown' ? 'a mechanism it did not report' : s.mechanism} on the ${sender}` : `on the ${sender}`;
+}
+
+/**
+ * The paced diagnosis of one direction, or null when the run was unpaced or carried less than
+ * PACED_MIN_SHARE (or more than PACED_MAX_SHARE) of what it asked for. `base` is the limiter's
+ * diagnosis, whose numbers (RTT, windows) are kept.
+ */
+export function pacedDiagnosis(
+  asked: number | null | undefined,
+  pacing: PacingInfo | undefined,
+  sender: Side,
+  streams: number,
+  base: Diagnosis,
+): Diagnosis | null {
+  const measured = base.numbers.measuredBitsPerSecond;
+  if (!asked || measured === null || streams < 1) return null;
+  const ceiling = asked * streams;
+  const share = measured / ceiling;
+  if (share < PACED_MIN_SHARE || share > PACED_MAX_SHARE) return null;
+  const of = streams === 1 ? '' : ` (${streams} streams: at most ${formatRate(ceiling)} in all)`;
+  return {
+    ...base,
+    verdict: 'application-limited',
+    sentence:
+      `The sender was paced at ${bitrateText(asked)} by --bitrate${of} (${mechanismOf(pacing, sender)}) and carried ${formatRate(measured)}, ` +
+      `${Math.round(share * 100)} % of that: the pacing is the limit, not a window, a buffer or the path.`,
+    numbers: { ...base.numbers, pacedBitsPerSecond: ceiling },
+  };
+}

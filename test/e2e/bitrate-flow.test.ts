@@ -1,0 +1,57 @@
+/**
+ * The Test screen's Bitrate field, as a user: a typo shows its own message next to the field
+ * and the test does not start; 20M on "Both on this PC" runs paced, and Results name the
+ * pacing as the limit (application-limited, --bitrate) with the rate per stream and how it
+ * was applied. Screenshots: test/e2e/screenshots/bitrate-*.png.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { browserMissing, shot, uiSession } from './browser.js';
+
+const skip = browserMissing();
+
+describe('Test screen: Bitrate per stream', { skip: skip ?? false, timeout: 90_000 }, () => {
+  const session = uiSession('longhaul-bitrate-');
+
+  it('refuses a typo in its own words, then paces a local run at 20 Mbit/s and says so in Results', async () => {
+    const { page, url } = session();
+    await page.goto(url);
+    await page.getByTestId('hostname').waitFor();
+    await page.getByRole('button', { name: /Both on this PC/ }).click();
+    await page.getByRole('heading', { name: 'The link' }).waitFor();
+    await page.getByLabel('Direct, over the network as it is').check();
+    await page.getByRole('button', { name: 'Next: the test' }).click();
+    await page.getByLabel('Duration', { exact: true }).fill('3');
+
+    const field = page.getByLabel('Bitrate per stream');
+    await field.fill('12Q');
+    const error = page.locator('#bitrate-error');
+    assert.match(await error.innerText(), /\S/, 'a message next to the field');
+    assert.equal(await field.getAttribute('aria-invalid'), 'true');
+    await shot(page, 'bitrate-1-typo');
+    await field.fill('500');
+    assert.match(await error.innerText(), /from 1 kbit\/s to 1 Tbit\/s per stream/);
+
+    const cc = page.getByLabel('Congestion control');
+    await cc.fill('bbr; rm');
+    assert.match(await page.locator('#congestion-error').innerText(), /a name such as bbr, cubic or reno/);
+    await cc.fill('reno');
+    assert.equal(await page.locator('#congestion-error').innerText(), '');
+    await field.fill('20M');
+    assert.equal(await error.innerText(), '');
+    await page.getByRole('button', { name: 'Start the test' }).click();
+    await page.getByRole('heading', { name: /^Results/ }).waitFor({ timeout: 40_000 });
+    assert.equal(await page.getByTestId('verdict').first().innerText(), 'Application-limited.');
+    assert.match(await page.getByTestId('diagnosis-sentence').first().innerText(), /paced at 20 Mbit\/s per stream by --bitrate/);
+    assert.match(await page.getByTestId('headline-change').innerText(), /^clear Bitrate per stream on the Test step/);
+    assert.match(await page.getByTestId('pacing-line').innerText(), /20 Mbit\/s per stream .*controller: (kernel SO_MAX_PACING_RATE|Longhaul's own pacing)/);
+    assert.match(await page.getByTestId('pacing-line').innerText(), /\S/);
+    assert.match(
+      await page.getByTestId('congestion-line').innerText(),
+      /Congestion control \(--congestion\): reno asked; controller used reno, responder used reno/,
+      'the summary names what each end used',
+    );
+    await page.getByTestId('pacing-line').scrollIntoViewIfNeeded();
+    await shot(page, 'bitrate-2-results');
+  });
+});
