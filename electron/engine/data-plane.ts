@@ -10,15 +10,14 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { CpuUse, TcpSample } from '../contract/result.js';
 import { cpuUse, ProcessCpuClock, type WorkerCpu } from './cpu-use.js';
-import type { AppliedWindow } from '../native/advertised-window.js';
-import type { MssSetup } from '../native/mss-setup.js';
 import { LonghaulError } from '../util/errors.js';
 import { nativeSockets } from '../native/load-native.js';
 import { rawHandle } from './connection-sorter.js';
 import { TickMerger } from './tick-merger.js';
 import { awaitDrained } from './plane-drain.js';
 import type { StreamEnd } from '../protocol/messages.js';
-import type { PlannedStream, RunParams, StreamSender } from './params.js';
+import type { DataPlaneOptions } from './data-plane-options.js';
+import type { RunParams } from './params.js';
 import type { FromWorker, ToWorker, WorkerRole } from './worker-messages.js';
 import { itemAt, present } from '../contract/present.js';
 
@@ -60,25 +59,7 @@ export interface DataPlaneEvents {
   limit: [number, number, number];
 }
 
-export interface DataPlaneOptions {
-  params: RunParams;
-  plan: PlannedStream[];
-  /** Which end this process is; decides the role of each stream here. */
-  side: StreamSender;
-  /** Cap on worker processes per role; default: the machine's parallelism. */
-  maxWorkersPerRole?: number;
-  /** Responder side: whether the listening socket's buffers were set to the requested window. */
-  listenerWindow?: { applied: boolean; reason: string | null; window?: AppliedWindow | null };
-  /** Responder side: how setting the listener's MSS went (see WorkerInit.listenerMss). */
-  listenerMss?: MssSetup | null;
-  /** Responder side: stream id → the most it may move whatever the peer does (responder-limits.ts streamCaps). */
-  caps?: ReadonlyMap<number, number>;
-  /**
-   * Keep the workers (and so their sockets) after every stream has ended, until destroy():
-   * drained() can then still read the senders' TCP_INFO.
-   */
-  keepWorkersAfterDone?: boolean;
-}
+export type { DataPlaneOptions } from './data-plane-options.js';
 
 /** Close a descriptor this process no longer needs; an error means it is gone already. */
 function closeQuietly(fd: number): void {

@@ -18,7 +18,8 @@ import { chooseStreamIo, type StreamIoChoice } from '../../native/stream-io.js';
 import { chooseDataConn, type DataConnChoice } from '../../native/data-conn.js';
 import { dialOwned, ownedDialFailure } from '../../native/owned-socket.js';
 import type { StreamEnd } from '../../protocol/messages.js';
-import { SendBacklog } from '../send-backlog.js';
+import type { SendBacklog } from '../send-backlog.js';
+import { boundSendBacklogs } from './backlog-bound.js';
 import { ProcessCpuClock, threadsOf, type WorkerCpu } from '../cpu-use.js';
 import { adoptedSetup, dialStream, ownedStream, reportSocket, type StreamTuning } from '../stream-socket.js';
 import type { FromWorker, ToWorker, WorkerInit, WorkerRole } from '../worker-messages.js';
@@ -280,7 +281,7 @@ export class DataWorker implements LoopHost {
     const cc = this.init.congestionControl;
     if (cc) for (const s of this.streams.values()) if (!s.finished) applyCongestion(this.native, s.loop.tcpFd(), cc, s.report);
     if (this.role === 'send') {
-      this.boundBacklogs();
+      this.backlog = boundSendBacklogs(this.native, this.streams, this.clock);
       this.pace();
       for (const s of this.streams.values()) s.pump();
     }
@@ -322,35 +323,6 @@ export class DataWorker implements LoopHost {
       this.finish(s);
     }
     this.maybeDone();
-  }
-
-  /** TCP_NOTSENT_LOWAT on every sending stream, so a timed run does not leave seconds of data queued behind its deadline. */
-  private boundBacklogs(): void {
-    const api = this.native;
-    const set = api?.setNotSentLowat ?? null;
-    if (!api || !set || process.env.LONGHAUL_SEND_BACKLOG === 'unbounded') return;
-    const fds = new Map<number, number>();
-    this.backlog = new SendBacklog(
-      set,
-      (id) => {
-        const s = this.streams.get(id);
-        const fd = fds.get(id);
-        if (!s || fd === undefined || s.finished || s.loop.tcpFd() === null) return null;
-        try {
-          return api.tcpInfo(fd).bytesAcked; // null where the OS does not say: the bound then stays as it is
-        } catch {
-          return null;
-        }
-      },
-      true,
-      () => this.clock.nowNs(),
-    );
-    for (const s of this.streams.values()) {
-      const fd = s.finished ? null : s.loop.tcpFd();
-      if (fd === null) continue;
-      fds.set(s.id, fd);
-      this.backlog.add(s.id, fd);
-    }
   }
 
   /** `--bitrate`: the kernel paces each sending stream where it can, else its byte loop does (pacing.ts). */
