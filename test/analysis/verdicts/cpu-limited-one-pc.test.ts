@@ -60,10 +60,13 @@ describe('cpu-limited: both ends on this PC', () => {
     assert.doesNotMatch(d.sentence, /Both ends ran on this PC/);
   });
 
-  it("one PC whose cores had time to spare (60 % busy): not this PC's CPU", () => {
+  it('one PC whose cores had time to spare (60 % busy) on a fast sub-millisecond run: still this PC, and the spare time is said', () => {
+    // A quiet CI machine's loopback run (22 Gbit/s, RTT 112 µs) was called "link-limited … the path is the limit":
+    // with both ends on one PC there is no network to blame; the threads took turns on the cores.
     const { result } = recorded('loopback');
     for (const side of ['controller', 'responder'] as const) result.cpu![side]!.pc!.busyShare = 0.6;
     const { d } = diagnosed(result);
-    assert.doesNotMatch(d.sentence, /shared by both ends and the kernel, is the limit/);
+    assert.equal(d.verdict, 'cpu-limited', d.sentence);
+    assert.match(d.sentence, /60% busy over the transfer .*not all the time: the threads also waited on each other and for a core/);
   });
 });
