@@ -8,11 +8,11 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { adviseResult } from '../../electron/analysis/advice/advise.js';
 import { formatSummary } from '../../electron/report/summary-block.js';
 import { laneReady, useWindowsLane } from '../windows/wine-node.js';
 import { SCENARIOS, runScenario } from './diagnosis-scenarios.js';
 import { wanSkipReason } from './preflight.js';
+import { assertScenarioVerdict } from './scenario-verdict.js';
 
 const skip = (await wanSkipReason()) ?? false;
 
@@ -23,18 +23,9 @@ describe('diagnosis truth matrix, Windows receiver under Wine', { skip, timeout:
     it(`${s.name} (${s.built}): ${s.expected}, advice on ${s.adviceTopic}`, { timeout: 150_000 }, async (t) => {
       if (!laneReady(t)) return;
       const r = await runScenario(s);
-      const d = r.diagnosis?.[0];
       const st = r.streams[0];
-      t.diagnostic(`${s.name}: ${((r.total.bitsPerSecond ?? 0) / 1e6).toFixed(2)} Mbit/s, ${d?.verdict}: ${d?.sentence}`);
+      assertScenarioVerdict(s, r, (line) => t.diagnostic(line));
       t.diagnostic(`responder ${JSON.stringify(r.responder.os)}; not measured: ${JSON.stringify(r.unavailable)}`);
-      assert.equal(r.partial, false, r.partialReason ?? '');
-      assert.equal(d?.verdict, s.expected, d?.sentence);
-      if (s.sentenceMatch) assert.match(d.sentence, s.sentenceMatch);
-      const advice = r.advice ?? adviseResult(r, {});
-      assert.ok(
-        advice.some((a) => a.topic === s.adviceTopic),
-        `advice topics ${advice.map((a) => `${a.side} ${a.topic}`).join(', ') || 'none'}`,
-      );
       // The receiving end is the Windows build (Wine reports itself as win32), and its Winsock loop moved the bytes.
       const recv = st?.receive;
       assert.equal(recv?.side, 'responder');
