@@ -67,7 +67,8 @@ export class RunReports {
     if (!this.live) return;
     const live = this.live;
     run.on('phase', (p) => {
-      if (p === 'start') live.start(new Date());
+      // The result's own start, so the live CSV's timestamps are the ones `report` renders from the saved result.
+      if (p === 'start') live.start(run.startedAt ?? new Date());
     });
     run.on('sample', (s, side) => {
       for (const iv of this.assembler.add(s, side)) live.interval(iv);

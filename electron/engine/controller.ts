@@ -77,6 +77,8 @@ export interface RunEvents {
 /** What a display or a report needs of a run in progress, whoever runs it (this controller, or engine/iperf3-client.ts). */
 export interface RunHandle extends EventEmitter<RunEvents> {
   readonly result: Promise<LonghaulResult>;
+  /** The run's start as its result records it (wall clock), once the 'start' phase is entered; absent where a run does not say. */
+  readonly startedAt?: Date | null;
 }
 
 /** A run in progress. `result` settles with the result document; it never rejects for run failures. */
@@ -95,6 +97,8 @@ export class ControllerRun extends EventEmitter<RunEvents> {
   private settle!: (r: LonghaulResult) => void;
   private watchdog: NodeJS.Timeout | null = null;
   private startNs: bigint | null = null;
+  /** The run's start, wall clock: the result's `startedAt`, set before the 'start' phase is told so live reports use the same instant. */
+  startedAt: Date | null = null;
 
   constructor(private readonly opts: ControllerOptions) {
     super();
@@ -285,9 +289,10 @@ export class ControllerRun extends EventEmitter<RunEvents> {
 
   private begin(channel: ControlChannel): void {
     channel.enter('start');
+    this.startedAt = new Date();
+    this.recorder.setStartedAt(this.startedAt);
     this.emit('phase', 'start');
     this.lifecycle.advance('running');
-    this.recorder.setStartedAt(new Date());
     channel.send({ type: 'start' });
     this.startNs = process.hrtime.bigint();
     present(this.plane, 'the data plane (streams-ready comes after params-ok)').start(this.startNs);

@@ -100,12 +100,12 @@ export class RunRecorder {
     return this.meta.responder;
   }
 
-  /** The run's start, wall clock (informational: durations come from monotonic clocks). */
   /** The partner's TCP settings from its results (absent from peers that do not send them: unknown). */
   setPeerSettings(side: Side, settings: Record<string, string> | undefined): void {
     if (settings) this.meta = { ...this.meta, [side]: { ...this.meta[side], settings } };
   }
 
+  /** The run's start, wall clock (informational: durations come from monotonic clocks). */
   setStartedAt(at: Date): void {
     this.meta = { ...this.meta, startedAt: at };
   }

@@ -33,7 +33,15 @@ async function run(params: Partial<RunParams>) {
     responder.once('session-end', (...args: unknown[]) => resolve(args as never));
   });
   const r = startRun({ host: '127.0.0.1', port, security, params: { ...DEFAULT_PARAMS, ...params } });
+  let startedAtTold: Date | null | undefined;
+  r.once('phase', function onPhase(p) {
+    if (p === 'start') startedAtTold = r.startedAt;
+    else r.once('phase', onPhase);
+  });
   const result = await within(r.result, 30_000, 'run');
+  // Live reports take the start from the 'start' phase: it must be the instant the result records (a 1 ms
+  // difference made a live CSV's timestamps differ from `report`'s in the fresh-clone CI run).
+  if (!result.partial) assert.equal(startedAtTold?.toISOString(), result.startedAt, "the start told with the 'start' phase is the result's");
   const [responderResult] = (await within(responderEnd, 5_000, 'responder session end')) as unknown as [
     import('../../electron/contract/result.js').LonghaulResult | null,
   ];
