@@ -95,6 +95,16 @@ export interface IntervalStream {
   /** Bytes the receiver read in this interval (null if that side's sample is missing). */
   receivedBytes: number | null;
   receiveCompletions: number | null;
+  /**
+   * Segments the sender retransmitted in this interval (its cumulative count at this tick less at the
+   * previous one; the first interval counts from the handshake). Null: unknown (a reading missing here or
+   * at the previous tick, or the OS does not count); absent in older results and where the sender sent no readings.
+   */
+  retransSegments?: number | null;
+  /** 'estimated': Windows counts retransmitted bytes, the segments are bytes ÷ MSS (retrans-text.ts says so). Absent: counted. */
+  retransSource?: 'counted' | 'estimated';
+  /** The sender's congestion window at the interval's end, bytes (Linux: segments × MSS; Windows and macOS report bytes). Null: unknown. */
+  cwndBytes?: number | null;
 }
 
 export interface IntervalResult {

@@ -28,7 +28,7 @@ import { RESULT_SCHEMA } from '../contract/result.js';
 import type { StreamEnd } from '../protocol/messages.js';
 import type { SideSample } from './data-plane.js';
 import { detailInfo, groupingFor, mergeIntervals, mergeTcp } from '../analysis/detail-rule.js';
-import { IntervalBuilder, referenceSide } from './interval-builder.js';
+import { IntervalBuilder, referenceSide, slimTcp, type CumulativeSample } from './interval-builder.js';
 import type { PlannedStream } from './params.js';
 import { adviseResult } from '../analysis/advice/advise.js';
 import type { LocalSettings } from './local-settings.js';
@@ -64,7 +64,7 @@ export interface RecorderMeta {
 export class RunRecorder {
   private readonly last: Record<Side, SideSample | undefined> = { controller: undefined, responder: undefined };
   /** Samples waiting for the other side's sample of the same tick (insertion order is tick order). */
-  private readonly pending: Record<Side, Map<number, SideSample>> = { controller: new Map(), responder: new Map() };
+  private readonly pending: Record<Side, Map<number, CumulativeSample>> = { controller: new Map(), responder: new Map() };
   private readonly ends: Record<Side, StreamEnd[] | null> = { controller: null, responder: null };
   private readonly errors: ErrorInfo[] = [];
   /** Each side's CPU over the transfer (undefined: not reported yet; null: it sent none). */
@@ -117,7 +117,7 @@ export class RunRecorder {
     for (const [id, reading] of s.tcp ?? []) this.addTcp(side, id, reading);
     // Without its TCP_INFO (kept above): a sample may wait here a while (the responder's recorder waits
     // MAX_LAG_TICKS for controller samples that never come), and what waits long costs a full GC to free.
-    this.pending[side].set(s.index, { index: s.index, t: s.t, final: s.final, streams: s.streams });
+    this.pending[side].set(s.index, { index: s.index, t: s.t, final: s.final, streams: s.streams, ...(s.tcp ? { tcp: slimTcp(s.tcp) } : {}) });
     this.drain(false);
   }
 
@@ -292,7 +292,7 @@ export class RunRecorder {
     }
   }
 
-  private buildInterval(index: number, c: SideSample | undefined, r: SideSample | undefined): IntervalResult {
+  private buildInterval(index: number, c: CumulativeSample | undefined, r: CumulativeSample | undefined): IntervalResult {
     const ref = this.builder.ref === 'controller' ? c : r;
     const other = this.builder.ref === 'controller' ? r : c;
     if (ref && other && !ref.final && !other.final && this.offsets.length < OFFSET_TICKS) {

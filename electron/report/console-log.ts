@@ -7,10 +7,12 @@
  */
 import type { IntervalResult, LonghaulResult, ResultParams } from '../contract/result.js';
 import { bitrateText } from '../contract/pacing-info.js';
+import { intervalRetransText } from '../contract/interval-tcp-text.js';
 import { IntervalTotals } from './interval-totals.js';
 import { alignRow, fixedOrUnknown, formatPetaBumpsTable, UNITS_LINE, type PetaBumpsInput } from './petabumps-table.js';
 
-export const INTERVAL_HEADER = ['Interval', 'Thread', 'End(s)', 'Seconds', 'Received(bytes)', 'Throughput(Mbit/s)'] as const;
+/** `Retr(segments)` and `Cwnd(bytes)` are the sender's, as iperf3 prints them: retransmits in the interval (`≈`: Windows' estimate), cwnd at its end. */
+export const INTERVAL_HEADER = ['Interval', 'Thread', 'End(s)', 'Seconds', 'Received(bytes)', 'Throughput(Mbit/s)', 'Retr(segments)', 'Cwnd(bytes)'] as const;
 
 /** The lines written before the first interval: units, parameters, interval header. */
 export function consoleLogHead(p: ResultParams): string {
@@ -40,6 +42,8 @@ export function consoleLogInterval(iv: IntervalResult): string {
           iv.seconds.toFixed(3),
           s.receivedBytes === null ? 'unknown' : String(s.receivedBytes),
           fixedOrUnknown(mbit, 3),
+          intervalRetransText(s),
+          s.cwndBytes === null || s.cwndBytes === undefined ? 'unknown' : String(s.cwndBytes),
         ]) + '\n'
       );
     })
