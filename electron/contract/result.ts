@@ -44,6 +44,8 @@ export interface ResultParams {
   bitrateBitsPerSec?: number | null;
   /** Asked congestion control (`-C, --congestion`, Linux TCP_CONGESTION on every stream end); null or absent: the system's. What each end used: `socket.congestionControl`. */
   congestionControl?: string | null;
+  /** `-O, --omit`: seconds at the start left out of the totals and the verdict (their intervals are marked `omitted`); absent or 0: none. */
+  omitSeconds?: number | null;
 }
 
 export interface ErrorInfo {
@@ -126,6 +128,8 @@ export interface IntervalResult {
   receivedBytes: number | null;
   /** Sample ticks merged into this interval (a thinned result: see `detail`); absent means 1. */
   ticks?: number;
+  /** In the first `params.omitSeconds` (`-O, --omit`): shown, left out of the totals and the verdict. Absent: counted. */
+  omitted?: boolean;
 }
 
 export interface TotalResult {

@@ -28,6 +28,7 @@ import { RESULT_SCHEMA } from '../contract/result.js';
 import type { StreamEnd } from '../protocol/messages.js';
 import type { SideSample } from './data-plane.js';
 import { detailInfo, groupingFor, mergeIntervals, mergeTcp } from '../analysis/detail-rule.js';
+import { markOmitted, omitStream, omittedSentBytes } from '../analysis/omit-rule.js';
 import { IntervalBuilder, referenceSide, slimTcp, type CumulativeSample } from './interval-builder.js';
 import type { PlannedStream } from './params.js';
 import { adviseResult } from '../analysis/advice/advise.js';
@@ -159,7 +160,9 @@ export class RunRecorder {
   build(endedAt = new Date()): LonghaulResult {
     this.drain(true);
     this.commit(null);
-    const streams = this.plan.map((p) => this.streamResult(p));
+    const intervals = this.intervals.values();
+    const boundary = markOmitted(intervals, this.meta.params.omitSeconds);
+    const streams = this.plan.map((p) => (boundary ? omitStream(this.streamResult(p), intervals, boundary.t) : this.streamResult(p)));
     for (const s of streams) {
       for (const v of [s.send, s.receive]) if (v?.error) this.addError(v.error);
     }
@@ -170,8 +173,9 @@ export class RunRecorder {
     const directions: LonghaulResult['directions'] = {};
     const c2r = streams.filter((s) => s.sender === 'controller');
     const r2c = streams.filter((s) => s.sender === 'responder');
-    if (c2r.length) directions.controllerToResponder = totalOf(c2r);
-    if (r2c.length) directions.responderToController = totalOf(r2c);
+    const total = (ss: StreamResult[]): TotalResult => (boundary ? omitTotal(totalOf(ss, boundary.t), ss, intervals) : totalOf(ss));
+    if (c2r.length) directions.controllerToResponder = total(c2r);
+    if (r2c.length) directions.responderToController = total(r2c);
 
     const result: LonghaulResult = {
       schema: RESULT_SCHEMA,
@@ -185,8 +189,8 @@ export class RunRecorder {
       params: this.meta.params,
       window: this.meta.window,
       streams,
-      intervals: this.intervals.values(),
-      total: totalOf(streams),
+      intervals,
+      total: total(streams),
       directions,
       partial: this.partialReason !== null,
       partialReason: this.partialReason,
@@ -320,10 +324,14 @@ function median(xs: number[]): number {
 }
 
 /** Totals under both named conventions. */
-export function totalOf(streams: StreamResult[]): TotalResult {
+export function totalOf(streams: StreamResult[], fromT = -Infinity): TotalResult {
   const bytes = streams.reduce((a, s) => a + s.bytes, 0);
   const sentBytes = streams.reduce((a, s) => a + (s.send?.bytes ?? 0), 0);
-  const firsts = streams.map((s) => s.receive?.firstT).filter((v): v is number => typeof v === 'number');
+  // --omit: the wall clock starts where the omitted seconds end (fromT), or at a later first byte.
+  const firsts = streams
+    .map((s) => s.receive?.firstT)
+    .filter((v): v is number => typeof v === 'number')
+    .map((t) => Math.max(t, fromT));
   const lasts = streams.map((s) => s.receive?.lastT).filter((v): v is number => typeof v === 'number');
   const seconds = firsts.length && lasts.length ? Math.max(...lasts) - Math.min(...firsts) : null;
   const rates = streams.map((s) => s.bitsPerSecond);
@@ -335,4 +343,9 @@ export function totalOf(streams: StreamResult[]): TotalResult {
     streamSumBitsPerSecond: rates.some((r) => r !== null) ? rates.reduce<number>((a, r) => a + (r ?? 0), 0) : null,
     completions: streams.reduce((a, s) => a + s.completions, 0),
   };
+}
+
+/** --omit: the senders' bytes of the omitted intervals are out of `sentBytes` too. */
+function omitTotal(t: TotalResult, streams: StreamResult[], intervals: IntervalResult[]): TotalResult {
+  return { ...t, sentBytes: Math.max(0, t.sentBytes - streams.reduce((a, s) => a + omittedSentBytes(intervals, s.id), 0)) };
 }
