@@ -8,12 +8,17 @@
  */
 import type { IntervalResult, LonghaulResult, StreamResult, TcpSample } from '../contract/result.js';
 
+/** The one rule: an interval is omitted when its middle lies before S. */
+export function isOmitted(iv: Pick<IntervalResult, 't' | 'seconds'>, omitSeconds: number | null | undefined): boolean {
+  return Boolean(omitSeconds && omitSeconds > 0 && iv.t - iv.seconds / 2 < omitSeconds);
+}
+
 /** Mark the intervals in the omitted seconds; returns the index and end time of the last one (null: none). */
 export function markOmitted(intervals: IntervalResult[], omitSeconds: number | null | undefined): { index: number; t: number } | null {
   if (!omitSeconds || omitSeconds <= 0) return null;
   let last: { index: number; t: number } | null = null;
   for (const iv of intervals) {
-    if (iv.t - iv.seconds / 2 >= omitSeconds) break;
+    if (!isOmitted(iv, omitSeconds)) break;
     iv.omitted = true;
     last = { index: iv.index, t: iv.t };
   }

@@ -35,6 +35,7 @@ export class LiveProgress {
     private readonly out: NodeJS.WriteStream = process.stdout,
   ) {
     this.tty = Boolean(out.isTTY) && process.env.CI !== 'true';
+    this.omitSeconds = params.omitSeconds ?? 0;
     const plan = planStreams(params);
     const both = params.direction === 'bidir';
     for (const sender of ['controller', 'responder'] as const) {
@@ -53,6 +54,7 @@ export class LiveProgress {
   }
 
   private headerShown = false;
+  private readonly omitSeconds: number;
 
   /** The newest TCP reading of each sending stream end, from whichever side sends it. */
   private readonly readings = new Map<number, TcpSample>();
@@ -82,7 +84,8 @@ export class LiveProgress {
           );
         }
         const range = `[${d.lastT.toFixed(2).padStart(6)}-${sample.t.toFixed(2).padStart(6)} s]`;
-        const tag = d.label ? ` ${d.label}` : '';
+        // --omit: the same rule as the result's (analysis/omit-rule.ts): the interval's middle before S.
+        const tag = `${d.label ? ` ${d.label}` : ''}${(d.lastT + sample.t) / 2 < this.omitSeconds ? ' (omitted)' : ''}`;
         this.release(d); // the previous line's readings never came: it goes out with what is known
         d.held = {
           index: sample.index,

@@ -7,6 +7,7 @@
  * controller's for bidir); when that side's sample is missing, the other
  * side's time shifted by `offset` (reference t − other t).
  */
+import { isOmitted } from '../analysis/omit-rule.js';
 import type { Direction, IntervalResult, IntervalStream, Side, TcpSample } from '../contract/result.js';
 
 /** The two figures of a sender's TCP reading an interval keeps (the rest stays in `streams[].send.tcp`). */
@@ -49,11 +50,13 @@ export class IntervalBuilder {
   /**
    * @param ref whose clock `t` is on
    * @param offset reference t − other t, for intervals the reference side did not sample (the recorder updates it as it learns it)
+   * @param omitSeconds `--omit`: intervals in these first seconds come out marked `omitted` (analysis/omit-rule.ts's rule)
    */
   constructor(
     private readonly plan: readonly StreamSenderPlan[],
     readonly ref: Side,
     public offset = 0,
+    private readonly omitSeconds = 0,
   ) {}
 
   /** The interval `index`, from whichever sides sampled it (at least one). */
@@ -82,6 +85,7 @@ export class IntervalBuilder {
       sentBytes: sumOrNull(streams.map((s) => s.sentBytes)),
       receivedBytes: sumOrNull(streams.map((s) => s.receivedBytes)),
     };
+    if (isOmitted(interval, this.omitSeconds)) interval.omitted = true;
     this.prevT = t;
     return interval;
   }

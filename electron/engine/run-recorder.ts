@@ -87,7 +87,7 @@ export class RunRecorder {
   ) {
     this.grouping = groupingFor(plan.length, meta.detailCells);
     this.intervals = new ThinnedSeries(this.grouping, mergeIntervals);
-    this.builder = new IntervalBuilder(plan, referenceSide(meta.params.direction));
+    this.builder = new IntervalBuilder(plan, referenceSide(meta.params.direction), 0, meta.params.omitSeconds ?? 0);
   }
 
   /** The same recorder, now knowing who the responder is (learnt from its hello). */

@@ -8,6 +8,7 @@
 import type { IntervalResult, LonghaulResult, ResultParams } from '../contract/result.js';
 import { bitrateText } from '../contract/pacing-info.js';
 import { intervalRetransText } from '../contract/interval-tcp-text.js';
+import { omitText } from '../contract/omit-text.js';
 import { IntervalTotals } from './interval-totals.js';
 import { alignRow, fixedOrUnknown, formatPetaBumpsTable, UNITS_LINE, type PetaBumpsInput } from './petabumps-table.js';
 
@@ -44,7 +45,10 @@ export function consoleLogInterval(iv: IntervalResult): string {
           fixedOrUnknown(mbit, 3),
           intervalRetransText(s),
           s.cwndBytes === null || s.cwndBytes === undefined ? 'unknown' : String(s.cwndBytes),
-        ]) + '\n'
+        ]) +
+        // --omit: shown, not counted (as iperf3 marks its omitted lines)
+        (iv.omitted ? ' (omitted)' : '') +
+        '\n'
       );
     })
     .join('');
@@ -73,6 +77,7 @@ export function consoleLogSummary(r: LonghaulResult): string {
       `Run ${r.id}: ${r.controller.hostname} -> ${r.responder.hostname} (${r.responder.address}), started ${r.startedAt}, ended ${r.endedAt}, ${status}`,
       ...r.errors.map((e) => `  ${e.code}: ${e.message}`),
       // What the kernels did with the MSS: the parameters line above can only say what was asked.
+      ...(omitText(r) ? [omitText(r)] : []),
       ...(r.pacing ? [`Bitrate (--bitrate, per stream): ${r.pacing.note}`] : []),
       ...(r.mss ? [`MSS: ${r.mss.requestedBytes === null ? '' : `${r.mss.requestedBytes} bytes requested, `}${r.mss.note}`] : []),
       ...formatPetaBumpsTable(petaBumpsInputFromResult(r)),

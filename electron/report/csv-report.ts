@@ -59,6 +59,7 @@ export const CSV_COLUMNS = [
   'retransmits_segments',
   'retransmits_estimated',
   'cwnd_at_end_bytes',
+  'omitted',
 ] as const;
 
 export type CsvColumn = (typeof CSV_COLUMNS)[number];
@@ -168,6 +169,7 @@ export function intervalRows(c: CsvRunContext, iv: IntervalResult): CsvRow[] {
     sent_mbit_per_s: mbit(s.sentBytes, iv.seconds),
     received_mbit_per_s: mbit(s.receivedBytes, iv.seconds),
     ...intervalTcpCells(s),
+    omitted: String(Boolean(iv.omitted)),
   }));
 }
 
