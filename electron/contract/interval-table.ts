@@ -33,7 +33,7 @@ export function intervalTableRows(r: LonghaulResult): IntervalTableRow[] {
       bitrate: s.receivedBytes === null || !(iv.seconds > 0) ? 'unknown' : formatRate((s.receivedBytes * 8) / iv.seconds),
       retr: intervalRetransText(s),
       cwnd: intervalCwndText(s),
-      omitted: Boolean((iv as { omitted?: boolean }).omitted),
+      omitted: Boolean(iv.omitted),
     })),
   );
 }
