@@ -29,12 +29,16 @@ export function markOmitted(intervals: IntervalResult[], omitSeconds: number | n
 export function omitStream(s: StreamResult, intervals: IntervalResult[], boundaryT: number): StreamResult {
   let received = 0;
   let completions = 0;
+  let sampled = false;
   for (const iv of intervals) {
     if (!iv.omitted) continue;
     const x = iv.streams.find((e) => e.id === s.id);
+    sampled ||= x?.receivedBytes !== null && x?.receivedBytes !== undefined;
     received += x?.receivedBytes ?? 0;
     completions += x?.receiveCompletions ?? 0;
   }
+  // A receiver that sent no samples of those seconds reported its totals only: iperf3's already leave its -O seconds out.
+  if (!sampled) return s;
   const bytes = Math.max(0, s.bytes - received);
   const first = s.receive?.firstT ?? null;
   const lastT = s.receive?.lastT ?? null;

@@ -28,7 +28,7 @@ import { RESULT_SCHEMA } from '../contract/result.js';
 import type { StreamEnd } from '../protocol/messages.js';
 import type { SideSample } from './data-plane.js';
 import { detailInfo, groupingFor, mergeIntervals, mergeTcp } from '../analysis/detail-rule.js';
-import { markOmitted, omitStream, omittedSentBytes } from '../analysis/omit-rule.js';
+import { isOmitted, markOmitted, omitStream, omittedSentBytes } from '../analysis/omit-rule.js';
 import { IntervalBuilder, referenceSide, slimTcp, type CumulativeSample } from './interval-builder.js';
 import type { PlannedStream } from './params.js';
 import { adviseResult } from '../analysis/advice/advise.js';
@@ -120,6 +120,32 @@ export class RunRecorder {
     // MAX_LAG_TICKS for controller samples that never come), and what waits long costs a full GC to free.
     this.pending[side].set(s.index, { index: s.index, t: s.t, final: s.final, streams: s.streams, ...(s.tcp ? { tcp: slimTcp(s.tcp) } : {}) });
     this.drain(false);
+  }
+
+  /** --omit: the bytes `side` moved per stream in the intervals marked omitted so far, and where they end; null: none. */
+  omittedSoFar(side: Side): { t: number; bytes: Map<number, number> } | null {
+    const omitted = [...this.intervals.values(), ...(this.held ? [this.held] : [])].filter((iv) => iv.omitted);
+    if (!omitted.length) return this.omittedPending(side);
+    const bytes = new Map<number, number>();
+    for (const iv of omitted) {
+      for (const s of iv.streams) {
+        const n = this.plan.find((p) => p.id === s.id)?.sender === side ? s.sentBytes : s.receivedBytes;
+        bytes.set(s.id, (bytes.get(s.id) ?? 0) + (n ?? 0));
+      }
+    }
+    return { t: Math.max(...omitted.map((iv) => iv.t)), bytes };
+  }
+
+  /** The same from `side`'s own samples still waiting for the other side's (an iperf3 peer sends none): its count at the last omitted tick. */
+  private omittedPending(side: Side): { t: number; bytes: Map<number, number> } | null {
+    let prevT = 0;
+    let last: CumulativeSample | null = null;
+    for (const s of this.pending[side].values()) {
+      if (!isOmitted({ t: s.t, seconds: s.t - prevT }, this.meta.params.omitSeconds)) break;
+      last = s;
+      prevT = s.t;
+    }
+    return last ? { t: last.t, bytes: new Map(last.streams.map(([id, bytes]) => [id, bytes])) } : null;
   }
 
   /** Latest cumulative sample of a side, for live displays. */
