@@ -64,7 +64,8 @@ export function readingsAfterOmit(series: TcpSample[], lastOmittedIndex: number)
 
 /** The result as the diagnosis should see it: every stream's sending readings after the omitted seconds. */
 export function analysisView(r: LonghaulResult): LonghaulResult {
-  const lastOmitted = [...r.intervals].reverse().find((iv) => iv.omitted);
+  // A trimmed document re-diagnosed from its streams alone may come without intervals: nothing omitted.
+  const lastOmitted = [...((r.intervals as IntervalResult[] | undefined) ?? [])].reverse().find((iv) => iv.omitted);
   if (!lastOmitted) return r;
   const streams = r.streams.map((s) => (s.send?.tcp ? { ...s, send: { ...s.send, tcp: readingsAfterOmit(s.send.tcp, lastOmitted.index) } } : s));
   return { ...r, streams };
