@@ -56,6 +56,15 @@ function sumOrNull(a: number | null, b: number | null): number | null {
   return a === null ? b : b === null ? a : a + b;
 }
 
+/** Retransmits add up (unknown in either part: unknown), the cwnd is the later end's; nothing where neither part had readings. */
+function mergedTcp(a: IntervalStream, b: IntervalStream): Partial<IntervalStream> {
+  if (a.retransSegments === undefined && b.retransSegments === undefined) return {};
+  const ra = a.retransSegments ?? null;
+  const rb = b.retransSegments ?? null;
+  const source = a.retransSource === 'estimated' || b.retransSource === 'estimated' ? 'estimated' : (b.retransSource ?? a.retransSource);
+  return { retransSegments: ra === null || rb === null ? null : ra + rb, ...(source ? { retransSource: source } : {}), cwndBytes: b.cwndBytes ?? null };
+}
+
 /** Two neighbouring intervals as one: bytes and seconds add up, the end is the later one's. */
 export function mergeIntervals(a: IntervalResult, b: IntervalResult): IntervalResult {
   const byId = new Map<number, IntervalStream>(a.streams.map((s) => [s.id, s]));
@@ -67,6 +76,7 @@ export function mergeIntervals(a: IntervalResult, b: IntervalResult): IntervalRe
           sentBytes: sumOrNull(e.sentBytes, s.sentBytes),
           receivedBytes: sumOrNull(e.receivedBytes, s.receivedBytes),
           receiveCompletions: sumOrNull(e.receiveCompletions, s.receiveCompletions),
+          ...mergedTcp(e, s),
         }
       : s;
   });

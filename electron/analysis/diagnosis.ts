@@ -9,6 +9,7 @@ import { diagnoseEmulated } from './emulated-diagnosis.js';
 import { diagnoseLimiter } from './limiter.js';
 import { limiterInputs } from './limiter-inputs.js';
 import { pacedDiagnosis } from './verdicts/paced.js';
+import { analysisView } from './omit-rule.js';
 import { mssCanExplain, mssCaveat, mssFigures, mssIsSmall, mssSentence } from './mss-verdict.js';
 
 export { diagnoseLimiter } from './limiter.js';
@@ -16,7 +17,8 @@ export { modelledLossWindow } from './emulated-diagnosis.js';
 export { limiterInputs, transferRttSeconds, type LimiterInputs } from './limiter-inputs.js';
 
 /** One diagnosis per direction that carried data. */
-export function diagnoseResult(r: LonghaulResult, linkBitsPerSecond: number | null = null): Diagnosis[] {
+export function diagnoseResult(whole: LonghaulResult, linkBitsPerSecond: number | null = null): Diagnosis[] {
+  const r = analysisView(whole); // --omit: the readings of the omitted seconds are not the transfer's
   const out: Diagnosis[] = [];
   for (const direction of ['controllerToResponder', 'responderToController'] as const) {
     const total = r.directions[direction];

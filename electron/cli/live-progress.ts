@@ -7,6 +7,11 @@ import type { Side } from '../contract/result.js';
 import type { SideSample } from '../engine/data-plane.js';
 import { planStreams, type RunParams } from '../engine/params.js';
 import { formatBytes, formatRate } from '../util/units.js';
+import { intervalRetransText } from '../contract/interval-tcp-text.js';
+import type { TcpSample } from '../contract/result.js';
+
+/** The senders' congestion windows at the line's end, summed over the direction's streams (iperf3's Cwnd, one stream: its own). */
+const CWND_HEAD = 'cwnd';
 
 interface DirectionState {
   label: string;
@@ -15,6 +20,10 @@ interface DirectionState {
   ids: Set<number>;
   lastBytes: number;
   lastT: number;
+  /** The senders' cumulative retransmits when the previous line was printed (null: unknown then). */
+  lastRetrans: number | null;
+  /** A plain line waiting for the senders' readings of its tick (they may come after the receiver's sample). */
+  held: { index: number; head: string; tail: string } | null;
 }
 
 export class LiveProgress {
@@ -26,6 +35,7 @@ export class LiveProgress {
     private readonly out: NodeJS.WriteStream = process.stdout,
   ) {
     this.tty = Boolean(out.isTTY) && process.env.CI !== 'true';
+    this.omitSeconds = params.omitSeconds ?? 0;
     const plan = planStreams(params);
     const both = params.direction === 'bidir';
     for (const sender of ['controller', 'responder'] as const) {
@@ -37,14 +47,25 @@ export class LiveProgress {
         ids,
         lastBytes: 0,
         lastT: 0,
+        lastRetrans: 0,
+        held: null,
       });
     }
   }
 
   private headerShown = false;
+  private readonly omitSeconds: number;
+
+  /** The newest TCP reading of each sending stream end, from whichever side sends it. */
+  private readonly readings = new Map<number, TcpSample>();
 
   /** Feed every sample of both sides; only the receiving side's samples are shown. */
   onSample(sample: SideSample, side: Side): void {
+    for (const d of this.directions) {
+      if (d.receiver === side) continue;
+      for (const [id, r] of sample.tcp ?? []) if (d.ids.has(id)) this.readings.set(id, r);
+      if (d.held && [...d.ids].every((id) => (this.readings.get(id)?.index ?? 0) >= (d.held?.index ?? 0))) this.release(d);
+    }
     const parts: string[] = [];
     for (const d of this.directions) {
       if (d.receiver !== side) continue;
@@ -58,11 +79,20 @@ export class LiveProgress {
       } else {
         if (!this.headerShown) {
           this.headerShown = true;
-          this.out.write(`${'interval'.padEnd(17)} ${'bytes'.padStart(10)} ${'rate (received)'.padStart(16)}\n`);
+          this.out.write(
+            `${'interval'.padEnd(17)} ${'bytes'.padStart(10)} ${'rate (received)'.padStart(16)} ${'retr'.padStart(8)} ${CWND_HEAD.padStart(10)}\n`,
+          );
         }
         const range = `[${d.lastT.toFixed(2).padStart(6)}-${sample.t.toFixed(2).padStart(6)} s]`;
-        const tag = d.label ? ` ${d.label}` : '';
-        this.out.write(`${range} ${formatBytes(bytes - d.lastBytes).padStart(10)} ${formatRate(nowRate).padStart(16)}${tag}${sample.final ? ' (last)' : ''}\n`);
+        // --omit: the same rule as the result's (analysis/omit-rule.ts): the interval's middle before S.
+        const tag = `${d.label ? ` ${d.label}` : ''}${(d.lastT + sample.t) / 2 < this.omitSeconds ? ' (omitted)' : ''}`;
+        this.release(d); // the previous line's readings never came: it goes out with what is known
+        d.held = {
+          index: sample.index,
+          head: `${range} ${formatBytes(bytes - d.lastBytes).padStart(10)} ${formatRate(nowRate).padStart(16)}`,
+          tail: `${tag}${sample.final ? ' (last)' : ''}`,
+        };
+        if ([...d.ids].every((id) => (this.readings.get(id)?.index ?? 0) >= sample.index)) this.release(d);
       }
       d.lastBytes = bytes;
       d.lastT = sample.t;
@@ -72,8 +102,31 @@ export class LiveProgress {
     }
   }
 
+  /** Print the held line with the senders' newest readings. */
+  private release(d: DirectionState): void {
+    if (!d.held) return;
+    const tcp = this.tcpCells(d);
+    this.out.write(`${d.held.head} ${tcp.retr.padStart(8)} ${tcp.cwnd.padStart(10)}${d.held.tail}\n`);
+    d.held = null;
+  }
+
+  /**
+   * The direction's retransmits since its previous line and its senders' cwnd summed, from the newest
+   * readings: those of the line's own tick, unless they never came. Unknown when any sender's reading is, never 0.
+   */
+  private tcpCells(d: DirectionState): { retr: string; cwnd: string } {
+    const rs = [...d.ids].map((id) => this.readings.get(id));
+    const total = rs.every((r) => r?.totalRetransSegments != null) ? rs.reduce((a, r) => a + (r?.totalRetransSegments ?? 0), 0) : null;
+    const estimated = rs.some((r) => r?.retransSource === 'estimated');
+    const retr = total !== null && d.lastRetrans !== null ? Math.max(0, total - d.lastRetrans) : null;
+    d.lastRetrans = total;
+    const cwnd = rs.every((r) => r?.sndCwndBytes != null) ? rs.reduce((a, r) => a + (r?.sndCwndBytes ?? 0), 0) : null;
+    return { retr: intervalRetransText({ retransSegments: retr, ...(estimated ? { retransSource: 'estimated' as const } : {}) }), cwnd: formatBytes(cwnd) };
+  }
+
   /** End the live line so the summary starts on a fresh one. */
   end(): void {
+    for (const d of this.directions) this.release(d);
     if (this.tty) this.out.write('\n');
   }
 

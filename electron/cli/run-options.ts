@@ -85,6 +85,7 @@ export interface RunFlags extends ReportFlags {
   pathRate?: number;
   bitrate?: number;
   congestion?: string;
+  omit?: number;
 }
 
 /** Add the run options to a command. */
@@ -137,6 +138,12 @@ export function addRunOptions(cmd: Command): Command {
     )
     .addOption(
       new Option(
+        '-O, --omit <s>',
+        'leave the first S seconds (slow start) out of the totals and the verdict, as iperf3 -O; their intervals are kept, marked omitted',
+      ).argParser(secondsIn(0, MAX_SECONDS, 'omit')),
+    )
+    .addOption(
+      new Option(
         '--path-rate <rate>',
         "the path's rate as you know it (what the line carries), e.g. 4mbit: the advice and the what-if name the window that fills it",
       ).argParser(rateIn('path rate', MAX_PATH_RATE_BITS_PER_SEC)),
@@ -166,7 +173,11 @@ export function runParamsFromFlags(f: RunFlags): RunParams {
     ...(f.mss !== undefined ? { mssBytes: f.mss } : {}),
     ...(f.bitrate !== undefined ? { bitrateBitsPerSec: f.bitrate } : {}),
     ...(f.congestion !== undefined ? { congestionControl: f.congestion } : {}),
+    ...(f.omit ? { omitSeconds: f.omit } : {}),
   };
+  if (f.omit && f.bytes === undefined && f.omit >= (params.seconds ?? Infinity)) {
+    throw new ArgumentError(`--omit ${f.omit} s must be shorter than the run (${params.seconds} s): nothing would be left to measure`, '--omit');
+  }
   if (f.congestion !== undefined) checkCongestion(f.congestion);
   const r = runParamsSchema.safeParse(params);
   if (!r.success) throw new ArgumentError(`invalid run parameters: ${r.error.issues[0]?.message ?? 'unknown'}`);

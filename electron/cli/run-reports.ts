@@ -50,7 +50,7 @@ export class RunReports {
     jsonFile?: string,
   ) {
     const senders = planStreams(params).map((p) => ({ id: p.id, sender: p.sender }));
-    this.assembler = new IntervalAssembler(senders, params.direction);
+    this.assembler = new IntervalAssembler(senders, params.direction, params.omitSeconds ?? 0);
     // Names Windows would change, and two flags naming one file, are refused before anything is created.
     checkOutputFiles([
       { flag: '--json', path: jsonFile },

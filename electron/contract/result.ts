@@ -44,6 +44,8 @@ export interface ResultParams {
   bitrateBitsPerSec?: number | null;
   /** Asked congestion control (`-C, --congestion`, Linux TCP_CONGESTION on every stream end); null or absent: the system's. What each end used: `socket.congestionControl`. */
   congestionControl?: string | null;
+  /** `-O, --omit`: seconds at the start left out of the totals and the verdict (their intervals are marked `omitted`); absent or 0: none. */
+  omitSeconds?: number | null;
 }
 
 export interface ErrorInfo {
@@ -95,6 +97,16 @@ export interface IntervalStream {
   /** Bytes the receiver read in this interval (null if that side's sample is missing). */
   receivedBytes: number | null;
   receiveCompletions: number | null;
+  /**
+   * Segments the sender retransmitted in this interval (its cumulative count at this tick less at the
+   * previous one; the first interval counts from the handshake). Null: unknown (a reading missing here or
+   * at the previous tick, or the OS does not count); absent in older results and where the sender sent no readings.
+   */
+  retransSegments?: number | null;
+  /** 'estimated': Windows counts retransmitted bytes, the segments are bytes ÷ MSS (retrans-text.ts says so). Absent: counted. */
+  retransSource?: 'counted' | 'estimated';
+  /** The sender's congestion window at the interval's end, bytes (Linux: segments × MSS; Windows and macOS report bytes). Null: unknown. */
+  cwndBytes?: number | null;
 }
 
 export interface IntervalResult {
@@ -116,6 +128,8 @@ export interface IntervalResult {
   receivedBytes: number | null;
   /** Sample ticks merged into this interval (a thinned result: see `detail`); absent means 1. */
   ticks?: number;
+  /** In the first `params.omitSeconds` (`-O, --omit`): shown, left out of the totals and the verdict. Absent: counted. */
+  omitted?: boolean;
 }
 
 export interface TotalResult {

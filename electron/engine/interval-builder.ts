@@ -7,7 +7,11 @@
  * controller's for bidir); when that side's sample is missing, the other
  * side's time shifted by `offset` (reference t − other t).
  */
-import type { Direction, IntervalResult, IntervalStream, Side } from '../contract/result.js';
+import { isOmitted } from '../analysis/omit-rule.js';
+import type { Direction, IntervalResult, IntervalStream, Side, TcpSample } from '../contract/result.js';
+
+/** The two figures of a sender's TCP reading an interval keeps (the rest stays in `streams[].send.tcp`). */
+export type IntervalTcp = Pick<TcpSample, 'totalRetransSegments' | 'retransSource' | 'sndCwndBytes'>;
 
 /** One side's cumulative counters at a tick: [stream id, bytes, completions]. */
 export interface CumulativeSample {
@@ -15,6 +19,16 @@ export interface CumulativeSample {
   t: number;
   final: boolean;
   streams: [number, number, number][];
+  /** That side's TCP readings at this tick, by stream id (only the sending ends' are used). */
+  tcp?: [number, IntervalTcp][];
+}
+
+/** Only what an interval keeps of each reading: a sample may wait a while in the recorder, and whole readings cost memory. */
+export function slimTcp(tcp: [number, TcpSample][] | undefined): [number, IntervalTcp][] | undefined {
+  return tcp?.map(([id, r]) => [
+    id,
+    { totalRetransSegments: r.totalRetransSegments, sndCwndBytes: r.sndCwndBytes, ...(r.retransSource ? { retransSource: r.retransSource } : {}) },
+  ]);
 }
 
 export interface StreamSenderPlan {
@@ -30,15 +44,19 @@ export function referenceSide(direction: Direction): Side {
 export class IntervalBuilder {
   private readonly prev: Record<Side, Map<number, [number, number]>> = { controller: new Map(), responder: new Map() };
   private prevT = 0;
+  /** Each sending end's retransmit count at the last tick it reported one (null: that tick had none); absent: none yet, so 0 (the handshake). */
+  private readonly prevRetrans = new Map<number, number | null>();
 
   /**
    * @param ref whose clock `t` is on
    * @param offset reference t − other t, for intervals the reference side did not sample (the recorder updates it as it learns it)
+   * @param omitSeconds `--omit`: intervals in these first seconds come out marked `omitted` (analysis/omit-rule.ts's rule)
    */
   constructor(
     private readonly plan: readonly StreamSenderPlan[],
     readonly ref: Side,
     public offset = 0,
+    private readonly omitSeconds = 0,
   ) {}
 
   /** The interval `index`, from whichever sides sampled it (at least one). */
@@ -51,7 +69,8 @@ export class IntervalBuilder {
       const recvSide: Side = p.sender === 'controller' ? 'responder' : 'controller';
       const sent = deltas[p.sender].get(p.id);
       const recv = deltas[recvSide].get(p.id);
-      return { id: p.id, sentBytes: sent?.[0] ?? null, receivedBytes: recv?.[0] ?? null, receiveCompletions: recv?.[1] ?? null };
+      const base: IntervalStream = { id: p.id, sentBytes: sent?.[0] ?? null, receivedBytes: recv?.[0] ?? null, receiveCompletions: recv?.[1] ?? null };
+      return { ...base, ...this.tcpOf(p.id, p.sender === 'controller' ? c : r) };
     });
     const refSample = this.ref === 'controller' ? c : r;
     const otherSample = this.ref === 'controller' ? r : c;
@@ -66,8 +85,26 @@ export class IntervalBuilder {
       sentBytes: sumOrNull(streams.map((s) => s.sentBytes)),
       receivedBytes: sumOrNull(streams.map((s) => s.receivedBytes)),
     };
+    if (isOmitted(interval, this.omitSeconds)) interval.omitted = true;
     this.prevT = t;
     return interval;
+  }
+
+  /**
+   * The sender's retransmits in this interval (the difference of its cumulative count; unknown when this
+   * reading or the previous one is) and its cwnd at the interval's end. Nothing when the sender sent no readings.
+   */
+  private tcpOf(id: number, sample: CumulativeSample | undefined): Partial<IntervalStream> {
+    if (!sample?.tcp) return {};
+    const reading = sample.tcp.find((e) => e[0] === id)?.[1];
+    const now = reading?.totalRetransSegments ?? null;
+    const before = this.prevRetrans.has(id) ? (this.prevRetrans.get(id) ?? null) : 0;
+    this.prevRetrans.set(id, now);
+    return {
+      retransSegments: now !== null && before !== null ? Math.max(0, now - before) : null,
+      ...(reading?.retransSource ? { retransSource: reading.retransSource } : {}),
+      cwndBytes: reading?.sndCwndBytes ?? null,
+    };
   }
 
   private delta(side: Side, sample: CumulativeSample | undefined): Map<number, [number, number]> {

@@ -56,20 +56,26 @@ export function peerEnds(plan: PlannedStream[], peerSide: StreamSender, results:
 }
 
 /** This side's ends as iperf3's per-stream results (retransmissions from the last TCP_INFO reading of a sending end, and whether they are an estimate). */
-export function localResults(plan: PlannedStream[], ends: StreamEnd[], tcp: [number, TcpSample][] | undefined): LocalStreamResult[] {
+export function localResults(
+  plan: PlannedStream[],
+  ends: StreamEnd[],
+  tcp: [number, TcpSample][] | undefined,
+  omitted: { t: number; bytes: ReadonlyMap<number, number> } | null = null,
+): LocalStreamResult[] {
   const lastTcp = new Map(tcp ?? []);
   return plan.map((p, index) => {
     const e = ends.find((x) => x.id === p.id);
     const last = e?.role === 'send' ? lastTcp.get(p.id) : undefined;
     const retrans = last?.totalRetransSegments ?? null;
-    const start = e?.firstT ?? 0;
+    // A client's -O: iperf3 reports the seconds after them only, so this end does too.
+    const start = Math.max(e?.firstT ?? 0, omitted?.t ?? -Infinity);
     return {
       iperfId: iperfStreamId(index),
-      bytes: e?.bytes ?? 0,
+      bytes: Math.max(0, (e?.bytes ?? 0) - (omitted?.bytes.get(p.id) ?? 0)),
       retransmits: retrans,
       ...(retrans !== null && last?.retransSource === 'estimated' ? { retransEstimated: true } : {}),
       startSeconds: 0,
-      endSeconds: Math.max(0, (e?.lastT ?? start) - Math.min(0, start)),
+      endSeconds: Math.max(0, (e?.lastT ?? start) - (omitted ? start : Math.min(0, start))),
     };
   });
 }

@@ -177,7 +177,10 @@ export class Iperf3ServerSession extends EventEmitter<Iperf3SessionEvents> {
     const tcp = recorder.latest('responder')?.tcp;
     const sending = this.plan.some((p) => p.sender === 'responder');
     const text = ask.getServerOutput ? this.outputText(mine.reduce((a, e) => a + (e.role === 'receive' ? e.bytes : 0), 0)) : null;
-    c.writeJson(resultsDocument(localResults(this.plan, mine, tcp), sending, text, plane.cpu), MAX_SERVER_RESULTS_JSON_BYTES);
+    c.writeJson(
+      resultsDocument(localResults(this.plan, mine, tcp, recorder.omittedSoFar('responder')), sending, text, plane.cpu),
+      MAX_SERVER_RESULTS_JSON_BYTES,
+    );
     c.writeState(IPERF3_STATE.DISPLAY_RESULTS);
     this.emit('phase', 'done');
     try {

@@ -28,7 +28,8 @@ import { RESULT_SCHEMA } from '../contract/result.js';
 import type { StreamEnd } from '../protocol/messages.js';
 import type { SideSample } from './data-plane.js';
 import { detailInfo, groupingFor, mergeIntervals, mergeTcp } from '../analysis/detail-rule.js';
-import { IntervalBuilder, referenceSide } from './interval-builder.js';
+import { isOmitted, markOmitted, omitStream, omittedSentBytes } from '../analysis/omit-rule.js';
+import { IntervalBuilder, referenceSide, slimTcp, type CumulativeSample } from './interval-builder.js';
 import type { PlannedStream } from './params.js';
 import { adviseResult } from '../analysis/advice/advise.js';
 import type { LocalSettings } from './local-settings.js';
@@ -64,7 +65,7 @@ export interface RecorderMeta {
 export class RunRecorder {
   private readonly last: Record<Side, SideSample | undefined> = { controller: undefined, responder: undefined };
   /** Samples waiting for the other side's sample of the same tick (insertion order is tick order). */
-  private readonly pending: Record<Side, Map<number, SideSample>> = { controller: new Map(), responder: new Map() };
+  private readonly pending: Record<Side, Map<number, CumulativeSample>> = { controller: new Map(), responder: new Map() };
   private readonly ends: Record<Side, StreamEnd[] | null> = { controller: null, responder: null };
   private readonly errors: ErrorInfo[] = [];
   /** Each side's CPU over the transfer (undefined: not reported yet; null: it sent none). */
@@ -86,7 +87,7 @@ export class RunRecorder {
   ) {
     this.grouping = groupingFor(plan.length, meta.detailCells);
     this.intervals = new ThinnedSeries(this.grouping, mergeIntervals);
-    this.builder = new IntervalBuilder(plan, referenceSide(meta.params.direction));
+    this.builder = new IntervalBuilder(plan, referenceSide(meta.params.direction), 0, meta.params.omitSeconds ?? 0);
   }
 
   /** The same recorder, now knowing who the responder is (learnt from its hello). */
@@ -117,8 +118,34 @@ export class RunRecorder {
     for (const [id, reading] of s.tcp ?? []) this.addTcp(side, id, reading);
     // Without its TCP_INFO (kept above): a sample may wait here a while (the responder's recorder waits
     // MAX_LAG_TICKS for controller samples that never come), and what waits long costs a full GC to free.
-    this.pending[side].set(s.index, { index: s.index, t: s.t, final: s.final, streams: s.streams });
+    this.pending[side].set(s.index, { index: s.index, t: s.t, final: s.final, streams: s.streams, ...(s.tcp ? { tcp: slimTcp(s.tcp) } : {}) });
     this.drain(false);
+  }
+
+  /** --omit: the bytes `side` moved per stream in the intervals marked omitted so far, and where they end; null: none. */
+  omittedSoFar(side: Side): { t: number; bytes: Map<number, number> } | null {
+    const omitted = [...this.intervals.values(), ...(this.held ? [this.held] : [])].filter((iv) => iv.omitted);
+    if (!omitted.length) return this.omittedPending(side);
+    const bytes = new Map<number, number>();
+    for (const iv of omitted) {
+      for (const s of iv.streams) {
+        const n = this.plan.find((p) => p.id === s.id)?.sender === side ? s.sentBytes : s.receivedBytes;
+        bytes.set(s.id, (bytes.get(s.id) ?? 0) + (n ?? 0));
+      }
+    }
+    return { t: Math.max(...omitted.map((iv) => iv.t)), bytes };
+  }
+
+  /** The same from `side`'s own samples still waiting for the other side's (an iperf3 peer sends none): its count at the last omitted tick. */
+  private omittedPending(side: Side): { t: number; bytes: Map<number, number> } | null {
+    let prevT = 0;
+    let last: CumulativeSample | null = null;
+    for (const s of this.pending[side].values()) {
+      if (!isOmitted({ t: s.t, seconds: s.t - prevT }, this.meta.params.omitSeconds)) break;
+      last = s;
+      prevT = s.t;
+    }
+    return last ? { t: last.t, bytes: new Map(last.streams.map(([id, bytes]) => [id, bytes])) } : null;
   }
 
   /** Latest cumulative sample of a side, for live displays. */
@@ -159,7 +186,9 @@ export class RunRecorder {
   build(endedAt = new Date()): LonghaulResult {
     this.drain(true);
     this.commit(null);
-    const streams = this.plan.map((p) => this.streamResult(p));
+    const intervals = this.intervals.values();
+    const boundary = markOmitted(intervals, this.meta.params.omitSeconds);
+    const streams = this.plan.map((p) => (boundary ? omitStream(this.streamResult(p), intervals, boundary.t) : this.streamResult(p)));
     for (const s of streams) {
       for (const v of [s.send, s.receive]) if (v?.error) this.addError(v.error);
     }
@@ -170,8 +199,9 @@ export class RunRecorder {
     const directions: LonghaulResult['directions'] = {};
     const c2r = streams.filter((s) => s.sender === 'controller');
     const r2c = streams.filter((s) => s.sender === 'responder');
-    if (c2r.length) directions.controllerToResponder = totalOf(c2r);
-    if (r2c.length) directions.responderToController = totalOf(r2c);
+    const total = (ss: StreamResult[]): TotalResult => (boundary ? omitTotal(totalOf(ss, boundary.t), ss, intervals) : totalOf(ss));
+    if (c2r.length) directions.controllerToResponder = total(c2r);
+    if (r2c.length) directions.responderToController = total(r2c);
 
     const result: LonghaulResult = {
       schema: RESULT_SCHEMA,
@@ -185,8 +215,8 @@ export class RunRecorder {
       params: this.meta.params,
       window: this.meta.window,
       streams,
-      intervals: this.intervals.values(),
-      total: totalOf(streams),
+      intervals,
+      total: total(streams),
       directions,
       partial: this.partialReason !== null,
       partialReason: this.partialReason,
@@ -292,7 +322,7 @@ export class RunRecorder {
     }
   }
 
-  private buildInterval(index: number, c: SideSample | undefined, r: SideSample | undefined): IntervalResult {
+  private buildInterval(index: number, c: CumulativeSample | undefined, r: CumulativeSample | undefined): IntervalResult {
     const ref = this.builder.ref === 'controller' ? c : r;
     const other = this.builder.ref === 'controller' ? r : c;
     if (ref && other && !ref.final && !other.final && this.offsets.length < OFFSET_TICKS) {
@@ -320,10 +350,14 @@ function median(xs: number[]): number {
 }
 
 /** Totals under both named conventions. */
-export function totalOf(streams: StreamResult[]): TotalResult {
+export function totalOf(streams: StreamResult[], fromT = -Infinity): TotalResult {
   const bytes = streams.reduce((a, s) => a + s.bytes, 0);
   const sentBytes = streams.reduce((a, s) => a + (s.send?.bytes ?? 0), 0);
-  const firsts = streams.map((s) => s.receive?.firstT).filter((v): v is number => typeof v === 'number');
+  // --omit: the wall clock starts where the omitted seconds end (fromT), or at a later first byte.
+  const firsts = streams
+    .map((s) => s.receive?.firstT)
+    .filter((v): v is number => typeof v === 'number')
+    .map((t) => Math.max(t, fromT));
   const lasts = streams.map((s) => s.receive?.lastT).filter((v): v is number => typeof v === 'number');
   const seconds = firsts.length && lasts.length ? Math.max(...lasts) - Math.min(...firsts) : null;
   const rates = streams.map((s) => s.bitsPerSecond);
@@ -335,4 +369,9 @@ export function totalOf(streams: StreamResult[]): TotalResult {
     streamSumBitsPerSecond: rates.some((r) => r !== null) ? rates.reduce<number>((a, r) => a + (r ?? 0), 0) : null,
     completions: streams.reduce((a, s) => a + s.completions, 0),
   };
+}
+
+/** --omit: the senders' bytes of the omitted intervals are out of `sentBytes` too. */
+function omitTotal(t: TotalResult, streams: StreamResult[], intervals: IntervalResult[]): TotalResult {
+  return { ...t, sentBytes: Math.max(0, t.sentBytes - streams.reduce((a, s) => a + omittedSentBytes(intervals, s.id), 0)) };
 }

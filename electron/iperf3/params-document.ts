@@ -99,7 +99,6 @@ export function readClientParams(value: unknown, limits: ServerLimits): ParamsVe
   const bitrate = Math.min(p.bandwidth || Infinity, p.fqrate || Infinity);
   if (Number.isFinite(bitrate) && (bitrate < MIN_BITRATE_BITS_PER_SEC || bitrate > MAX_BITRATE_BITS_PER_SEC))
     return refuse(IPERF3_ERRNO.IEUNIMP, `a bitrate of ${bitrate} bit/s (${MIN_BITRATE_BITS_PER_SEC} to ${MAX_BITRATE_BITS_PER_SEC} bit/s per stream)`);
-  if (p.omit) return refuse(IPERF3_ERRNO.IEUNIMP, 'omitted seconds (-O): Longhaul counts every byte from the start');
   const streams = p.parallel ?? 1;
   if (streams < 1 || streams > limits.maxStreams)
     return refuse(IPERF3_ERRNO.IENUMSTREAMS, `${streams} parallel streams (this server takes 1 to ${limits.maxStreams})`);
@@ -111,7 +110,9 @@ export function readClientParams(value: unknown, limits: ServerLimits): ParamsVe
     return refuse(IPERF3_ERRNO.IEUNIMP, `an MSS of ${mss} bytes (${MIN_MSS_BYTES} to ${MAX_MSS_BYTES})`);
   // iperf3 ends on the first of: bytes (-n), blocks (-k, whole blocks of -l), time (-t).
   const bytes = p.num ? p.num : p.blockcount ? p.blockcount * len : null;
-  const seconds = bytes === null ? (p.time ?? 10) : null;
+  // -O: iperf3 runs its -t AFTER the omitted seconds, so the run lasts time + omit, of which the first omit are left out.
+  const omit = p.omit ?? 0;
+  const seconds = bytes === null ? (p.time ?? 10) + (p.time ? omit : 0) : null;
   if (bytes === null && (!seconds || seconds > Math.min(limits.maxSeconds, MAX_SECONDS))) {
     return refuse(IPERF3_ERRNO.IEDURATION, seconds ? `a ${seconds}-second test (at most ${limits.maxSeconds})` : 'an endless test (-t 0)');
   }
@@ -130,6 +131,7 @@ export function readClientParams(value: unknown, limits: ServerLimits): ParamsVe
         ...(mss !== null ? { mssBytes: mss } : {}),
         ...(Number.isFinite(bitrate) ? { bitrateBitsPerSec: bitrate } : {}),
         ...(cc !== null ? { congestionControl: cc } : {}),
+        ...(omit > 0 ? { omitSeconds: omit } : {}),
       },
       version: p.client_version !== undefined ? printable(p.client_version, 40) : null,
       getServerOutput: Boolean(p.get_server_output),
@@ -144,8 +146,9 @@ export function readClientParams(value: unknown, limits: ServerLimits): ParamsVe
 export function clientParamsDocument(params: ResultParams, getServerOutput: boolean): Record<string, unknown> {
   return {
     tcp: true,
-    omit: 0,
-    time: params.seconds === null ? 0 : Math.ceil(params.seconds),
+    // --omit is inside Longhaul's --seconds; iperf3's -t starts after its -O (whole seconds): the same run is time − omit.
+    omit: omitOf(params),
+    time: params.seconds === null ? 0 : Math.max(1, Math.ceil(params.seconds) - omitOf(params)),
     num: params.bytes ?? 0,
     blockcount: 0,
     ...(params.mssBytes ? { MSS: params.mssBytes } : {}),
@@ -160,4 +163,9 @@ export function clientParamsDocument(params: ResultParams, getServerOutput: bool
     ...(params.congestionControl ? { congestion: params.congestionControl } : {}),
     ...(getServerOutput ? { get_server_output: 1 } : {}),
   };
+}
+
+/** `--omit` in iperf3's whole seconds (rounded up: never fewer seconds left out than asked). */
+function omitOf(params: ResultParams): number {
+  return params.omitSeconds ? Math.ceil(params.omitSeconds) : 0;
 }

@@ -66,10 +66,15 @@ export const runParamsSchema = z
       .regex(/^[a-z0-9_-]{1,15}$/i, 'a congestion control name: letters, digits, - and _, at most 15')
       .nullable()
       .optional(),
+    /** `-O, --omit`: seconds at the start left out of the totals and the verdict; absent when not set, as `mssBytes`. */
+    omitSeconds: z.number().min(0).max(MAX_SECONDS).nullable().optional(),
   })
   .strict()
   .refine((p) => (p.bytes === null) !== (p.seconds === null), {
     message: 'exactly one of bytes or seconds must be set',
+  })
+  .refine((p) => !p.omitSeconds || p.seconds === null || p.omitSeconds < p.seconds, {
+    message: '--omit must be shorter than the run (--seconds)',
   });
 
 export type RunParams = z.infer<typeof runParamsSchema>;

@@ -7,10 +7,13 @@
  */
 import type { IntervalResult, LonghaulResult, ResultParams } from '../contract/result.js';
 import { bitrateText } from '../contract/pacing-info.js';
+import { intervalRetransText } from '../contract/interval-tcp-text.js';
+import { omitText } from '../contract/omit-text.js';
 import { IntervalTotals } from './interval-totals.js';
 import { alignRow, fixedOrUnknown, formatPetaBumpsTable, UNITS_LINE, type PetaBumpsInput } from './petabumps-table.js';
 
-export const INTERVAL_HEADER = ['Interval', 'Thread', 'End(s)', 'Seconds', 'Received(bytes)', 'Throughput(Mbit/s)'] as const;
+/** `Retr(segments)` and `Cwnd(bytes)` are the sender's, as iperf3 prints them: retransmits in the interval (`≈`: Windows' estimate), cwnd at its end. */
+export const INTERVAL_HEADER = ['Interval', 'Thread', 'End(s)', 'Seconds', 'Received(bytes)', 'Throughput(Mbit/s)', 'Retr(segments)', 'Cwnd(bytes)'] as const;
 
 /** The lines written before the first interval: units, parameters, interval header. */
 export function consoleLogHead(p: ResultParams): string {
@@ -40,7 +43,12 @@ export function consoleLogInterval(iv: IntervalResult): string {
           iv.seconds.toFixed(3),
           s.receivedBytes === null ? 'unknown' : String(s.receivedBytes),
           fixedOrUnknown(mbit, 3),
-        ]) + '\n'
+          intervalRetransText(s),
+          s.cwndBytes === null || s.cwndBytes === undefined ? 'unknown' : String(s.cwndBytes),
+        ]) +
+        // --omit: shown, not counted (as iperf3 marks its omitted lines)
+        (iv.omitted ? ' (omitted)' : '') +
+        '\n'
       );
     })
     .join('');
@@ -69,6 +77,7 @@ export function consoleLogSummary(r: LonghaulResult): string {
       `Run ${r.id}: ${r.controller.hostname} -> ${r.responder.hostname} (${r.responder.address}), started ${r.startedAt}, ended ${r.endedAt}, ${status}`,
       ...r.errors.map((e) => `  ${e.code}: ${e.message}`),
       // What the kernels did with the MSS: the parameters line above can only say what was asked.
+      ...(omitText(r) ? [omitText(r)] : []),
       ...(r.pacing ? [`Bitrate (--bitrate, per stream): ${r.pacing.note}`] : []),
       ...(r.mss ? [`MSS: ${r.mss.requestedBytes === null ? '' : `${r.mss.requestedBytes} bytes requested, `}${r.mss.note}`] : []),
       ...formatPetaBumpsTable(petaBumpsInputFromResult(r)),

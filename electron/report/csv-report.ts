@@ -15,7 +15,7 @@
  */
 import { stringify } from 'csv-stringify/sync';
 import type { IntervalTotals } from './interval-totals.js';
-import type { EndView, IntervalResult, LonghaulResult, ResultParams, StreamResult, TotalResult } from '../contract/result.js';
+import type { EndView, IntervalResult, IntervalStream, LonghaulResult, ResultParams, StreamResult, TotalResult } from '../contract/result.js';
 
 export const CSV_COLUMNS = [
   'row_type',
@@ -56,6 +56,10 @@ export const CSV_COLUMNS = [
   'path_mtu_bytes',
   'error_code',
   'error_message',
+  'retransmits_segments',
+  'retransmits_estimated',
+  'cwnd_at_end_bytes',
+  'omitted',
 ] as const;
 
 export type CsvColumn = (typeof CSV_COLUMNS)[number];
@@ -132,6 +136,16 @@ export function noFormulas<R extends Record<string, string | undefined>>(row: R)
   return out as R;
 }
 
+/** The sender's retransmits in the interval and cwnd at its end; empty = unknown (never 0 for unknown). */
+function intervalTcpCells(s: IntervalStream): CsvRow {
+  const known = s.retransSegments !== null && s.retransSegments !== undefined;
+  return {
+    retransmits_segments: num(s.retransSegments),
+    retransmits_estimated: known ? String(s.retransSource === 'estimated') : '',
+    cwnd_at_end_bytes: num(s.cwndBytes),
+  };
+}
+
 /** One row per stream for one interval: both ends' views, each side's own clock. */
 export function intervalRows(c: CsvRunContext, iv: IntervalResult): CsvRow[] {
   const start = iv.t - iv.seconds;
@@ -154,6 +168,8 @@ export function intervalRows(c: CsvRunContext, iv: IntervalResult): CsvRow[] {
     receive_completions: num(s.receiveCompletions),
     sent_mbit_per_s: mbit(s.sentBytes, iv.seconds),
     received_mbit_per_s: mbit(s.receivedBytes, iv.seconds),
+    ...intervalTcpCells(s),
+    omitted: String(Boolean(iv.omitted)),
   }));
 }
 

@@ -18,8 +18,8 @@ export class IntervalAssembler {
   private readonly builder: IntervalBuilder;
   private next = 1;
 
-  constructor(plan: readonly StreamSenderPlan[], direction: Direction) {
-    this.builder = new IntervalBuilder(plan, referenceSide(direction));
+  constructor(plan: readonly StreamSenderPlan[], direction: Direction, omitSeconds = 0) {
+    this.builder = new IntervalBuilder(plan, referenceSide(direction), 0, omitSeconds);
   }
 
   /** Index of the last interval emitted (0 before the first). */

@@ -5,6 +5,7 @@
  * diagnosis, the Land Speed Record metric. Unknown is printed as "unknown",
  * never guessed.
  */
+import { omitText } from '../contract/omit-text.js';
 import type { LonghaulResult, TotalResult } from '../contract/result.js';
 import { transferRttSeconds } from '../analysis/diagnosis.js';
 import { formatBytes, formatRate, groupDigits } from '../util/units.js';
@@ -92,6 +93,8 @@ export function formatSummary(r: LonghaulResult, extras: SummaryExtras = {}): st
     `Longhaul ${r.controller.hostname} -> ${r.responder.hostname} (${r.responder.address}): ${p.streams} stream(s), ${p.direction}, ${limit}, ${groupDigits(p.bufferBytes)}-byte buffers`,
   );
   lines.push(`Window: ${r.window.requestedBytes === null ? r.window.note : `${groupDigits(r.window.requestedBytes)} bytes requested, ${r.window.note}`}`);
+  const omitted = omitText(r);
+  if (omitted) lines.push(omitted);
   if (r.pacing) lines.push(`Bitrate (--bitrate, per stream): ${r.pacing.note}`);
   else if (p.bitrateBitsPerSec) lines.push(`Bitrate (--bitrate, per stream): ${bitrateText(p.bitrateBitsPerSec)} asked; how it was applied is unknown`);
   const cc = congestionLine(r);

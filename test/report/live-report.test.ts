@@ -35,7 +35,7 @@ describe('live report', { timeout: 10_000 }, () => {
     live.interval(intervals[0]!);
     live.interval(intervals[1]!);
     const log = readFileSync(logFile, 'utf8');
-    assert.match(log, /^ +2 +1 +2\.000 +1\.000 +2500000 +20\.000$/m);
+    assert.match(log, /^ +2 +1 +2\.000 +1\.000 +2500000 +20\.000 +unknown +unknown$/m);
     assert.match(log, /PARTIAL: the run is still going or was interrupted after interval 2 \(t = 2\.000 s\)/);
     assert.deepEqual(log.match(/^Total Bytes\(MEG\).*\n +(\S+)/m)?.[1], '7.000000');
     const rows = parse(readFileSync(csvFile, 'utf8'), { columns: true, bom: true }) as Record<string, string>[];
