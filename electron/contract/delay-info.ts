@@ -24,8 +24,14 @@ export interface DelayInfo {
   /** RTT under load (median smoothed RTT over the transfer's readings, median over streams), ms; null: unknown. */
   loadedRttMs: number | null;
   loadedSource: LoadedRttSource;
-  /** The queueing the path added under load, ms (≥ 0); null: unknown. */
+  /** The queueing the path added under load, ms (≥ 0): the typical one (median over the transfer's readings); null: unknown. */
   queueingMs: number | null;
+  /**
+   * The most queueing any reading saw, ms (per stream the highest smoothed RTT less the minimum, median over
+   * streams): what a full queue holds at the link rate, where a loss-based sender (CUBIC) fills it before it
+   * backs off. Absent in results without it; null: unknown.
+   */
+  peakQueueingMs?: number | null;
 }
 
 /** One stream's queueing from one reading, µs: smoothed RTT less the minimum, never below zero; null when either is unknown. */
@@ -45,5 +51,6 @@ export function delaySentence(d: DelayInfo): string {
   const idle = `${formatDelayMs(d.idleRttMs)}${d.idleRttMs === null ? '' : ` (${d.idleSource})`}`;
   const loaded = `${formatDelayMs(d.loadedRttMs)}${d.loadedRttMs === null ? '' : ` (${d.loadedSource})`}`;
   const diff = d.queueingMs === null ? 'the queueing under load is unknown' : `the path adds ${formatDelayMs(d.queueingMs)} of queueing under load`;
-  return `RTT idle ${idle}, under load ${loaded}: ${diff}`;
+  const peak = d.peakQueueingMs === null || d.peakQueueingMs === undefined || d.queueingMs === null ? '' : ` (at most ${formatDelayMs(d.peakQueueingMs)})`;
+  return `RTT idle ${idle}, under load ${loaded}: ${diff}${peak}`;
 }
