@@ -8,6 +8,7 @@
  */
 import type { CpuInfo, Side, StreamResult, TcpSample } from '../contract/result.js';
 import { streamTimers } from './transfer-timers.js';
+import { queueingUs } from '../contract/delay-info.js';
 
 /** The figures the verdict is computed from, per direction. */
 export interface LimiterInputs {
@@ -121,7 +122,7 @@ export function limiterInputs(
     const mss = s.send?.socket?.sndMssBytes ?? null;
     return {
       minRttUs,
-      queueUs: minRttUs !== null && rttUs !== null ? Math.max(0, rttUs - minRttUs) : null,
+      queueUs: queueingUs(rttUs, minRttUs),
       wnd: median(values(use, 'sndWndBytes')),
       cwnd: median(values(use, 'sndCwndBytes')),
       retrans: last(series, 'totalRetransSegments'),

@@ -18,6 +18,8 @@ export function sendersOf(params: RunParams): Map<number, Side> {
 /** An estimated retransmit count (Windows: bytes ÷ MSS) goes with its label and the bytes behind it, so the panel says so. */
 function liveTcp(id: number, t: TcpSample): LiveTcp {
   const out: LiveTcp = { id, rttUs: t.rttUs, sndCwndBytes: t.sndCwndBytes, sndWndBytes: t.sndWndBytes, totalRetransSegments: t.totalRetransSegments };
+  // The path idle, for the panel's queueing figure (contract/delay-info.ts queueingUs).
+  if (t.minRttUs !== undefined && t.minRttUs !== null) out.minRttUs = t.minRttUs;
   if (t.retransSource === 'estimated' && t.totalRetransSegments !== null) {
     out.retransSource = 'estimated';
     out.bytesRetrans = t.bytesRetrans ?? null;

@@ -132,6 +132,8 @@ export interface LiveTcp {
   id: number;
   /** Smoothed round-trip time, microseconds. */
   rttUs: number | null;
+  /** Lowest RTT the kernel saw on this connection (tcp_info min_rtt), microseconds: the path idle. Absent or null: not reported. */
+  minRttUs?: number | null;
   /** Congestion window, bytes. */
   sndCwndBytes: number | null;
   /** The peer's advertised receive window, bytes. */

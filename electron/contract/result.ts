@@ -11,6 +11,7 @@
  * - A stream's headline numbers are the receiver's view: what arrived is what counts.
  */
 
+import type { DelayInfo } from './delay-info.js';
 import type { Advice, PeerOs } from './advice.js';
 
 import type { LinkInfo } from './link-info.js';
@@ -352,4 +353,6 @@ export interface LonghaulResult {
   cpu?: CpuInfo;
   /** How the senders were paced (`--bitrate`); absent when the run was unpaced. */
   pacing?: PacingInfo;
+  /** The RTT idle and under load, and the queueing the path added (contract/delay-info.ts); absent in older results. */
+  delay?: DelayInfo;
 }

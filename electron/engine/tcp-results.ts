@@ -9,6 +9,7 @@ import { diagnoseResult } from '../analysis/diagnosis.js';
 import { summarizeMss, type MssEnd } from '../analysis/mss-summary.js';
 import { summarizePacing, type PacedEnd } from '../analysis/pacing-summary.js';
 import { summarizeWindow } from '../analysis/window-summary.js';
+import { summarizeDelay } from '../analysis/delay-summary.js';
 
 function addUnavailable(list: UnavailableField[], u: UnavailableField): void {
   if (!list.some((x) => x.side === u.side && x.field === u.field && x.reason === u.reason)) list.push(u);
@@ -61,4 +62,6 @@ export function attachTcpFields(
   result.unavailable = unavailable;
   // A path rate the user gave (--path-rate) is the link's rate for the verdict, as an emulated link's is.
   result.diagnosis = diagnoseResult(result, result.pathRate?.bitsPerSecond ?? null);
+  const delay = summarizeDelay(result);
+  if (delay) result.delay = delay;
 }

@@ -60,6 +60,9 @@ export const CSV_COLUMNS = [
   'retransmits_estimated',
   'cwnd_at_end_bytes',
   'omitted',
+  'idle_rtt_ms',
+  'loaded_rtt_ms',
+  'queueing_ms',
 ] as const;
 
 export type CsvColumn = (typeof CSV_COLUMNS)[number];
@@ -228,6 +231,10 @@ export function summaryRows(r: LonghaulResult): CsvRow[] {
     responder_host: r.responder.hostname,
     // How each sending side paced (--bitrate): `controller: kernel SO_MAX_PACING_RATE`, sides joined by "; ".
     pacing_mechanism: r.pacing ? r.pacing.sides.map((s) => `${s.side}: ${s.mechanism}`).join('; ') : '',
+    // Delay under load (result `delay`): the run's, on every summary row; empty = unknown.
+    idle_rtt_ms: num(r.delay?.idleRttMs, 3),
+    loaded_rtt_ms: num(r.delay?.loadedRttMs, 3),
+    queueing_ms: num(r.delay?.queueingMs, 3),
   };
   const rows = r.streams.map((s) => streamRow(base, s));
   if (r.directions.controllerToResponder && r.directions.responderToController) {

@@ -15,6 +15,7 @@ import { htmlPage, section } from './html-page.js';
 import { esc } from './html-svg.js';
 import { formatSummary } from './summary-block.js';
 import { formatWhatIf } from '../contract/what-if-text.js';
+import { delaySentence } from '../contract/delay-info.js';
 
 function streamTable(r: LonghaulResult): string {
   const rows = r.streams
@@ -72,6 +73,12 @@ function linkSettings(r: LonghaulResult): string {
   return `<table><tbody>${[['preset', l.preset ?? 'none'] as [string, string], ...rows].map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('')}</tbody></table><p class="muted">${esc(l.note)}</p>`;
 }
 
+/** Delay under load: the RTT idle and under load and the queueing between them; unknown in words. */
+function delayParagraph(r: LonghaulResult): string {
+  if (!r.delay) return '<p class="muted" data-delay="unknown">Delay under load: unknown (this result carries no delay figures).</p>';
+  return `<p data-delay="known"><b>Delay under load:</b> ${esc(delaySentence(r.delay))}.</p>`;
+}
+
 /** The whole report as one HTML document. */
 export function formatHtmlReport(r: LonghaulResult): string {
   const total = r.total;
@@ -89,7 +96,7 @@ export function formatHtmlReport(r: LonghaulResult): string {
       section('Advice', adviceTable(r)) +
       section('What-if', whatIfChart(r) + (whatIf.length ? `<pre>${esc(whatIf.join('\n'))}</pre>` : '')) +
       section('Throughput over time', throughputChart(r)) +
-      section('RTT and congestion window', tcpCharts(r)) +
+      section('RTT and congestion window', delayParagraph(r) + tcpCharts(r)) +
       section('Streams', streamTable(r)) +
       section('Summary', `<pre>${esc(formatSummary(r))}</pre>`) +
       section('Link emulator', linkSettings(r)) +

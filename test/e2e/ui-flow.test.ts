@@ -146,6 +146,9 @@ describe('browser mode, end to end', { skip: skip ?? false, timeout: 120_000 }, 
     if (nativeApi) {
       await page.getByTestId('rtt-now').filter({ hasText: / ms$/ }).waitFor();
       assert.match(await page.getByTestId('cwnd-now').innerText(), /(B|KiB|MiB)$/);
+      // The path idle (min_rtt) and the queueing under load: figures in ms, never blank.
+      assert.match(await page.getByTestId('idle-rtt-now').innerText(), / ms$|^unknown$/);
+      assert.match(await page.getByTestId('queueing-now').innerText(), / ms$|^unknown$/);
       assert.match(await page.getByTestId('tcp-note').innerText(), /local hop/);
     } else {
       await page.getByTestId('tcp-unknown').waitFor();

@@ -9,12 +9,16 @@
 import type { LiveSample, LiveTcp } from '../../../electron/contract/api.js';
 import type { Side } from '../../../electron/contract/result.js';
 import { TickPoints, type Point } from './live-series.js';
+import { queueingUs } from '../../../electron/contract/delay-info.js';
 
 export class TcpSeries {
   readonly rttMs: Point[] = [];
   readonly cwndBytes: Point[] = [];
   /** Latest figures (null = not reported). */
   rttNowMs: number | null = null;
+  /** The path idle (lowest min_rtt over the sending streams) and the queueing now (median over streams of smoothed less minimum), ms. */
+  idleRttMs: number | null = null;
+  queueingNowMs: number | null = null;
   cwndNowBytes: number | null = null;
   peerWindowNowBytes: number | null = null;
   retransSegments: number | null = null;
@@ -49,6 +53,10 @@ export class TcpSeries {
         .filter(known)
         .map((us) => us / 1000),
     );
+    const mins = tcp.map((x) => x.minRttUs).filter(known);
+    this.idleRttMs = mins.length ? Math.min(...mins) / 1000 : null;
+    const queues = tcp.map((x) => queueingUs(x.rttUs, x.minRttUs)).filter(known);
+    this.queueingNowMs = queues.length ? median(queues.map((us) => us / 1000)) : null;
     this.cwndNowBytes = sum(tcp, 'sndCwndBytes');
     this.peerWindowNowBytes = sum(tcp, 'sndWndBytes');
     this.retransSegments = sum(tcp, 'totalRetransSegments');
@@ -63,7 +71,7 @@ export class TcpSeries {
   }
 }
 
-function known(v: number | null): v is number {
+function known(v: number | null | undefined): v is number {
   return v !== null && Number.isFinite(v);
 }
 

@@ -55,6 +55,22 @@ describe('tcp series', () => {
     ]);
   });
 
+  it('the path idle (lowest min_rtt) and the queueing now (median of smoothed less minimum); unknown without min_rtt', () => {
+    const s = new TcpSeries();
+    s.add(
+      sample(1, [
+        { id: 0, rttUs: 220_000, minRttUs: 20_000, sndCwndBytes: 1, sndWndBytes: 1, totalRetransSegments: 0 },
+        { id: 1, rttUs: 180_000, minRttUs: 21_000, sndCwndBytes: 1, sndWndBytes: 1, totalRetransSegments: 0 },
+        { id: 2, rttUs: 180_000, minRttUs: 30_000, sndCwndBytes: 1, sndWndBytes: 1, totalRetransSegments: 0 },
+      ]),
+    );
+    assert.equal(s.idleRttMs, 20);
+    assert.equal(s.queueingNowMs, 159);
+    s.add(sample(2, [{ id: 0, rttUs: 220_000, sndCwndBytes: 1, sndWndBytes: 1, totalRetransSegments: 0 }]));
+    assert.equal(s.idleRttMs, null);
+    assert.equal(s.queueingNowMs, null);
+  });
+
   it('ignores samples without readings, and reports unknown rather than zero', () => {
     const s = new TcpSeries();
     s.add(sample(1));
