@@ -4,7 +4,9 @@
  * keeping the partial result, the summary, the JSON file. Returns the exit code.
  */
 import type { LonghaulResult } from '../contract/result.js';
-import { startRun, type RunHandle, type RunLinkHook } from '../engine/controller.js';
+import type { RunHandle, RunLinkHook } from '../engine/controller.js';
+import { startRunWithCapacity } from '../engine/capacity-run.js';
+import { capacityProgressText } from '../contract/capacity.js';
 import type { RunParams } from '../engine/params.js';
 import type { ControllerSecurity } from '../security/controller-security.js';
 import { describeError } from '../util/errors.js';
@@ -27,6 +29,8 @@ interface ExecuteRunBase {
   link?: RunLinkHook;
   /** --path-rate, bit/s. */
   pathRateBitsPerSec?: number | null;
+  /** --capacity: measure the path after the run (engine/capacity-run.ts). */
+  capacity?: boolean;
 }
 
 /**
@@ -54,7 +58,8 @@ export async function executeRun(o: ExecuteRunOptions): Promise<{ code: number; 
   const progress = new LiveProgress(o.params);
   const run = o.start
     ? o.start(abort.signal)
-    : startRun({
+    : startRunWithCapacity({
+        capacity: o.capacity,
         host: o.host,
         port: o.port,
         params: o.params,
@@ -69,6 +74,7 @@ export async function executeRun(o: ExecuteRunOptions): Promise<{ code: number; 
     if (text) progress.phase(text);
   });
   run.on('sample', (s, side) => progress.onSample(s, side));
+  run.on('capacity', (p) => progress.line(capacityProgressText(p)));
   o.reports?.attach(run);
   const result = await run.result;
   stopListening();

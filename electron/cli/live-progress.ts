@@ -134,4 +134,9 @@ export class LiveProgress {
   phase(text: string): void {
     if (this.tty) this.out.write(`\r\x1b[K${text}`);
   }
+
+  /** A line of its own in every mode (the path's measurement after the run: it takes seconds, logs must show it). */
+  line(text: string): void {
+    this.out.write(`${this.tty ? '\r\x1b[K' : ''}${text}\n`);
+  }
 }

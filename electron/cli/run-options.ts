@@ -86,6 +86,7 @@ export interface RunFlags extends ReportFlags {
   bitrate?: number;
   congestion?: string;
   omit?: number;
+  capacity?: boolean;
 }
 
 /** Add the run options to a command. */
@@ -147,6 +148,12 @@ export function addRunOptions(cmd: Command): Command {
         '--path-rate <rate>',
         "the path's rate as you know it (what the line carries), e.g. 4mbit: the advice and the what-if name the window that fills it",
       ).argParser(rateIn('path rate', MAX_PATH_RATE_BITS_PER_SEC)),
+    )
+    .addOption(
+      new Option(
+        '--capacity',
+        "after the run, measure the path: Longhaul's own tuned run (4 streams, windows it sets on both ends) reports the bottleneck's rate; the verdict and advice use it when --path-rate is absent",
+      ),
     )
     .addOption(new Option('--json <file>', 'write the result (longhaul.result/1) to this file, also when the run fails'))
     .addOption(new Option('--workers <n>', 'data worker processes per role (default: number of CPUs)').argParser(intIn(1, 64, 'workers')).hideHelp());

@@ -11,6 +11,7 @@
  * - A stream's headline numbers are the receiver's view: what arrived is what counts.
  */
 
+import type { CapacityInfo } from './capacity.js';
 import type { DelayInfo } from './delay-info.js';
 import type { Advice, PeerOs } from './advice.js';
 
@@ -341,8 +342,13 @@ export interface LonghaulResult {
   diagnosis?: Diagnosis[];
   /** The emulated link the run went through (`longhaul loopback --link …`); absent for direct runs. See docs/proxy.md. */
   link?: LinkInfo;
-  /** The path's wire rate as the user stated it (`--path-rate`), bit/s: what advice and what-if fill; absent when not given. */
-  pathRate?: { bitsPerSecond: number; source: 'given' };
+  /**
+   * The path's wire rate, bit/s: as the user stated it (`--path-rate`, source `given`) or as Longhaul measured it
+   * (`--capacity`, source `measured`: `capacity`'s wire rate); what the verdict, advice and what-if fill. Absent when neither.
+   */
+  pathRate?: { bitsPerSecond: number; source: 'given' | 'measured' };
+  /** The path's capacity, measured by Longhaul's own tuned run after this one (`--capacity`; contract/capacity.ts). Absent when not asked. */
+  capacity?: CapacityInfo;
   /** The path's length as the user stated it (`--distance-km`, the Test screen's Distance), metres: the bit·m/s metric. Absent when not given. */
   distance?: { meters: number; source: 'given' };
   /** What to change, on which PC, for the limit this run met (absent in older results; empty when nothing to change). */

@@ -18,7 +18,7 @@ export interface WhatIfView {
   /** Which RTT the model uses: the path's minimum (what a window must cover), else the diagnosis's median. */
   rttSource: 'minimum' | 'median';
   /** Where the rate came from, for the caption. */
-  rateSource: 'given' | 'emulated link' | null;
+  rateSource: 'given' | 'measured' | 'emulated link' | null;
   /** A stated rate the measured one exceeded (path-math.ts, rateContradicted), left out of the model, bit/s; null: none. */
   rateLeftOut: number | null;
   /** Where the loss came from. */
@@ -46,7 +46,7 @@ export function whatIfOf(r: LonghaulResult): WhatIfView | null {
   const total = r.directions[d.direction];
   const rateLeftOut = rateContradicted(stated, total?.bitsPerSecond ?? null) ? stated : null;
   const rate = rateLeftOut === null ? stated : null;
-  const rateSource = rate === null ? null : r.pathRate ? 'given' : 'emulated link';
+  const rateSource = rate === null ? null : r.pathRate ? r.pathRate.source : 'emulated link';
   const sender = d.direction === 'controllerToResponder' ? 'controller' : 'responder';
   const streams = Math.max(1, r.streams.filter((s) => s.sender === sender).length);
   const mssBytes = link?.mssBytes ?? r.mss?.sendMssBytes?.max ?? DEFAULT_MSS_BYTES;

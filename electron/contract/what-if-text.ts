@@ -45,7 +45,7 @@ export function formatWhatIf(r: LonghaulResult): string[] {
       ? `path rate ${formatRateShort(w.rateLeftOut)} left out: the run measured more, so it is not this path's`
       : w.path.rateBitsPerSec === null
         ? 'path rate unknown'
-        : `path rate ${formatRateShort(w.path.rateBitsPerSec)} (${w.rateSource === 'given' ? `given by the user: ${PATH_RATE_WHERE}` : "the emulated link's"})`;
+        : `path rate ${formatRateShort(w.path.rateBitsPerSec)} (${w.rateSource === 'given' ? `given by the user: ${PATH_RATE_WHERE}` : w.rateSource === 'measured' ? "measured by Longhaul's tuned run: --capacity" : "the emulated link's"})`;
   const lossText =
     w.path.lossRatio === null
       ? 'no loss term'

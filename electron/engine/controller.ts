@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import net from 'node:net';
 import os from 'node:os';
+import type { CapacityProgress } from '../contract/capacity.js';
 import type { LinkInfo, LonghaulResult, PeerInfo, Side } from '../contract/result.js';
 import { ControlChannel } from '../protocol/control-channel.js';
 import { secureControl, type ControllerSecurity } from '../security/controller-security.js';
@@ -72,6 +73,8 @@ export interface RunEvents {
   phase: [SessionState];
   /** One side's cumulative counters at an interval tick. */
   sample: [SideSample, Side];
+  /** Only a run that measures the path after (capacity-run.ts): its tuned phase began, or ended with a figure. */
+  capacity: [CapacityProgress];
 }
 
 /** What a display or a report needs of a run in progress, whoever runs it (this controller, or engine/iperf3-client.ts). */
@@ -131,6 +134,11 @@ export class ControllerRun extends EventEmitter<RunEvents> {
     return this.recorder.latest(side);
   }
 
+  /** This PC's TCP settings as read for the advice ({} until read, or where unreadable). */
+  get localSettings(): Record<string, string> {
+    return this.settings.value ?? {};
+  }
+
   /** The responder as it introduced itself (host name 'unknown' before its hello). */
   get responder(): PeerInfo {
     return this.recorder.responder;
@@ -152,6 +160,15 @@ export class ControllerRun extends EventEmitter<RunEvents> {
     }
     this.sendStop(reason, message);
     this.plane?.stop(STOP_GRACE_MS);
+  }
+
+  /** Stop now, both ends dropping what is in flight (the path's measurement, once it has its figure); partial. */
+  cutNow(why: string): void {
+    if (this.lifecycle.reached('settled')) return;
+    if (!this.channel || !this.lifecycle.reached('running')) return this.stop('user');
+    this.recorder.markPartial(why);
+    this.sendStop('user', why, true);
+    this.plane?.cut();
   }
 
   private async connect(): Promise<void> {
@@ -324,9 +341,9 @@ export class ControllerRun extends EventEmitter<RunEvents> {
     return total;
   }
 
-  private sendStop(reason: 'complete' | 'user' | 'error', message: string | null): void {
+  private sendStop(reason: 'complete' | 'user' | 'error', message: string | null, cut = false): void {
     if (!this.channel || !this.lifecycle.advance('stopping')) return;
-    this.channel.send({ type: 'stop', reason, message });
+    this.channel.send({ type: 'stop', reason, message, ...(cut ? { cut } : {}) });
     if (this.channel.state === 'running' || this.channel.state === 'start') this.channel.enter('results');
     this.emit('phase', 'results');
   }

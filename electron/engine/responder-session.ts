@@ -336,7 +336,9 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
     }
     const plane = present(this.plane, 'the data plane (a stop after streams)');
     if (this.channel.state === 'start' && this.lifecycle.start()) plane.start(process.hrtime.bigint());
-    plane.stop(STOP_GRACE_MS);
+    // A cut (the controller measured enough): what is still in flight is dropped, not drained for minutes.
+    if (m.cut) plane.cut();
+    else plane.stop(STOP_GRACE_MS);
     // Until our own streams have drained (minutes, on a slow link) the controller has nothing
     // to say: no read timeout then. The workers' idle watchdog bounds the wait instead.
     this.channel.setTimeout('results', 0);

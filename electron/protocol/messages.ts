@@ -121,6 +121,11 @@ export const messageSchema = z.discriminatedUnion('type', [
     message: peerText(1000).nullable(),
     /** Why, as a stable code (LH_ERR_RESPONDER_LIMIT: a limit of the responder). Optional: older peers leave it out, and drop it. */
     code: errorCode.optional(),
+    /**
+     * The controller has what it needed and the bytes still in flight are worth nothing (the path's measurement,
+     * engine/capacity-run.ts): stop reading and close now instead of draining. Optional: older peers drop it and drain.
+     */
+    cut: z.boolean().optional(),
   }),
   resultsMessageSchema,
   z.object({ type: z.literal('done') }),

@@ -41,7 +41,7 @@ export function bdpLine(r: LonghaulResult, given: number | null, median: number 
   const stated = r.pathRate?.bitsPerSecond ?? link?.rateBitsPerSec ?? null;
   const measured = d?.numbers.measuredBitsPerSecond ?? r.total.bitsPerSecond;
   const rate = rateContradicted(stated, measured) ? null : stated;
-  const which = r.pathRate ? 'the stated path rate' : 'the emulated link';
+  const which = r.pathRate ? (r.pathRate.source === 'measured' ? 'the path rate Longhaul measured' : 'the stated path rate') : 'the emulated link';
   const sender = d?.direction === 'responderToController' ? 'responder' : 'controller';
   const streams = Math.max(1, r.streams.filter((s) => s.sender === sender).length);
   const window = d?.numbers.windowBytes ?? null;

@@ -16,6 +16,7 @@ import { esc } from './html-svg.js';
 import { formatSummary } from './summary-block.js';
 import { formatWhatIf } from '../contract/what-if-text.js';
 import { delaySentence } from '../contract/delay-info.js';
+import { capacityLines } from './capacity-lines.js';
 
 function streamTable(r: LonghaulResult): string {
   const rows = r.streams
@@ -79,6 +80,14 @@ function delayParagraph(r: LonghaulResult): string {
   return `<p data-delay="known"><b>Delay under load:</b> ${esc(delaySentence(r.delay))}.</p>`;
 }
 
+/** The path's measured capacity (`--capacity`), when the result has it. */
+function capacityParagraph(r: LonghaulResult): string {
+  const lines = capacityLines(r);
+  if (!lines.length) return '';
+  const [head, ...rest] = lines;
+  return `<p data-capacity="${r.capacity?.payloadBitsPerSecond === null ? 'unknown' : 'measured'}"><b>${esc(head ?? '')}</b><br>${rest.map((l) => esc(l.trim())).join('<br>')}</p>`;
+}
+
 /** The whole report as one HTML document. */
 export function formatHtmlReport(r: LonghaulResult): string {
   const total = r.total;
@@ -92,7 +101,7 @@ export function formatHtmlReport(r: LonghaulResult): string {
     `<h1>Longhaul run ${esc(r.id)}${r.partial ? ' (PARTIAL)' : ''}</h1><p class="muted">${esc(r.controller.hostname)} → ${esc(r.responder.hostname)} (${esc(r.responder.address)}), started ${esc(r.startedAt)}, written by the ${esc(r.writtenBy)} with ${esc(r.software)}</p>` +
       head +
       paced +
-      section('Why not faster?', verdicts(r)) +
+      section('Why not faster?', verdicts(r) + capacityParagraph(r)) +
       section('Advice', adviceTable(r)) +
       section('What-if', whatIfChart(r) + (whatIf.length ? `<pre>${esc(whatIf.join('\n'))}</pre>` : '')) +
       section('Throughput over time', throughputChart(r)) +

@@ -18,6 +18,7 @@ import { bdpLine, rttLine } from './bdp-line.js';
 import { formatAdvice } from '../contract/advice-text.js';
 import { formatWhatIf } from '../contract/what-if-text.js';
 import { delaySentence } from '../contract/delay-info.js';
+import { capacityLines } from './capacity-lines.js';
 
 /** What the result does not carry (yet): measured by the native addon, or given by the user. */
 export interface SummaryExtras {
@@ -69,6 +70,7 @@ function pathLines(r: LonghaulResult, x: SummaryExtras): string[] {
   const median = ms === null ? null : ms / 1000;
   lines.push(rttLine(r, given, median), bdpLine(r, given, median));
   if (r.delay) lines.push(`Delay under load: ${delaySentence(r.delay)}`);
+  lines.push(...capacityLines(r));
   lines.push(`Limiter: ${x.diagnosis ?? diagnosisText(r) ?? 'unknown (no diagnosis available for this run)'}`);
   const distanceKm = x.distanceKm ?? (r.distance ? r.distance.meters / 1000 : null);
   if (distanceKm !== null) {

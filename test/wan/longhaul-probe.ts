@@ -29,10 +29,17 @@ function stopAfter(opts: LonghaulRunOptions): string[] {
   return byBytes ? [] : ['-t', String(opts.seconds)];
 }
 
+/** `--capacity` runs a second, tuned run against the same listener: then it must not be `--once`. */
+export function listensForRuns(opts: LonghaulRunOptions): { once: string[]; extraMs: number } {
+  const capacity = (opts.flags ?? []).includes('--capacity');
+  return { once: capacity ? [] : ['--once'], extraMs: capacity ? 70_000 : 0 };
+}
+
 /** Run longhaul from A to B through the link; resolves with the controller's result. */
 export async function longhaulAtoB(link: WanLink, opts: LonghaulRunOptions): Promise<LonghaulResult> {
   const dir = await mkdtemp(join(tmpdir(), 'longhaul-wan-'));
-  const listener = link.spawnInB(process.execPath, [LONGHAUL_BIN, 'listen', '--port', '0', '--once'], {
+  const runs = listensForRuns(opts);
+  const listener = link.spawnInB(process.execPath, [LONGHAUL_BIN, 'listen', '--port', '0', ...runs.once], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const listenerDone = new Promise<void>((resolve) => listener.once('close', () => resolve()));
@@ -43,12 +50,13 @@ export async function longhaulAtoB(link: WanLink, opts: LonghaulRunOptions): Pro
     const jsonFile = join(dir, 'result.json');
     const rttMs = 2 * link.config.oneWayDelayMs;
     // Handshake and result exchange take a few RTTs on top of the run itself.
-    const boundMs = opts.seconds * 1000 + 20 * rttMs + 20_000;
+    const boundMs = opts.seconds * 1000 + 20 * rttMs + 20_000 + runs.extraMs;
     await link.execInA(
       process.execPath,
       [LONGHAUL_BIN, 'run', `${link.bAddr}:${port}`, ...stopAfter(opts), '--json', jsonFile, ...(opts.flags ?? [])],
       boundMs,
     );
+    if (!runs.once.length) listener.kill('SIGTERM');
     await within(listenerDone, 10_000, 'longhaul listen --once after the run');
     return JSON.parse(await readFile(jsonFile, 'utf8')) as LonghaulResult;
   } finally {

@@ -17,7 +17,7 @@ import type { LonghaulResult } from '../../electron/contract/result.js';
 import { nodeExePath, PROJECT_DIR, wineEnv } from '../../scripts/windows-lane/lane.js';
 import { within } from '../helpers/net.js';
 import { stopWine, toWindowsPath } from '../windows/wine-node.js';
-import type { LonghaulRunOptions } from './longhaul-probe.js';
+import { listensForRuns, type LonghaulRunOptions } from './longhaul-probe.js';
 import type { WanLink } from './wan-link.js';
 
 const LONGHAUL_BIN = join(PROJECT_DIR, 'bin', 'longhaul.js');
@@ -64,7 +64,8 @@ export async function longhaulAtoWineB(link: WanLink, opts: LonghaulRunOptions):
   const out = openSync(outFile, 'w');
   const err = openSync(errFile, 'w');
   // detached: a process group of its own; Wine re-parents the Windows children to init but they stay in it.
-  const listener = link.spawnInB('wine', [nodeExePath(), LONGHAUL_BIN, 'listen', '--port', '0', '--once', '--no-advertise'], {
+  const runs = listensForRuns(opts);
+  const listener = link.spawnInB('wine', [nodeExePath(), LONGHAUL_BIN, 'listen', '--port', '0', ...runs.once, '--no-advertise'], {
     cwd: PROJECT_DIR,
     stdio: ['ignore', out, err],
     env: windowsChildEnv({ LONGHAUL_TRUST_DIR: toWindowsPath(trust) }),
@@ -90,7 +91,7 @@ export async function longhaulAtoWineB(link: WanLink, opts: LonghaulRunOptions):
     const jsonFile = join(dir, 'result.json');
     const rttMs = 2 * link.config.oneWayDelayMs;
     // Handshake and result exchange take a few RTTs, and the Windows end starts its data workers under Wine.
-    const boundMs = opts.seconds * 1000 + 20 * rttMs + 60_000;
+    const boundMs = opts.seconds * 1000 + 20 * rttMs + 60_000 + runs.extraMs;
     await link.execInA(
       'env',
       [
@@ -107,6 +108,7 @@ export async function longhaulAtoWineB(link: WanLink, opts: LonghaulRunOptions):
       ],
       boundMs,
     );
+    if (!runs.once.length) return JSON.parse(await readFile(jsonFile, 'utf8')) as LonghaulResult; // killed below
     await within(listenerDone, 20_000, 'the Windows `longhaul listen --once` after the run').catch(async (e: Error) => {
       throw new Error(`${e.message}:\n${await printed()}`);
     });

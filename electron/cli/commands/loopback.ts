@@ -40,7 +40,8 @@ export function register(program: Command): void {
     const mine = await loadCliTrust();
     let responder: PairedLocalResponder;
     try {
-      responder = await startPairedLocalResponder(mine, { workers: flags.workers });
+      // --capacity runs a second, tuned run against the same responder: it must not exit after the first.
+      responder = await startPairedLocalResponder(mine, { workers: flags.workers, once: !flags.capacity });
     } catch (err) {
       process.stderr.write(`longhaul: ${(err as Error).message}\n`);
       process.exitCode = EXIT_RUN_FAILED;
@@ -63,6 +64,7 @@ export function register(program: Command): void {
         link: proxy?.hook(bypassAt),
         security,
         pathRateBitsPerSec: flags.pathRate ?? null,
+        capacity: flags.capacity,
       });
       for (const b of proxy?.bypassToggles ?? []) process.stdout.write(`bypass ${b.bypass ? 'on ' : 'off'} at ${b.t.toFixed(3)} s\n`);
       const loss = proxy?.modelledLoss;
@@ -79,6 +81,7 @@ export function register(program: Command): void {
       // The responder exits by itself after its one run; make sure of it.
       const exited = new Promise((r) => responder.child.once('exit', r));
       if (responder.child.exitCode === null) {
+        if (flags.capacity) responder.child.kill('SIGTERM'); // it served two runs and was told to stay
         setTimeout(() => responder.child.kill('SIGKILL'), 3000).unref();
         await exited;
       }

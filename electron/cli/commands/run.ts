@@ -25,6 +25,8 @@ export function register(program: Command): void {
     const [only] = hosts.length === 1 ? hosts : [];
     if (flags.iperf3) {
       if (!only) throw new ArgumentError('--iperf3 runs against one iperf3 server at a time', 'HOST');
+      if (flags.capacity)
+        throw new ArgumentError("--capacity: the path's measurement is Longhaul's own tuned run, which an iperf3 server cannot take part in", '--capacity');
       const { host, port } = only;
       const reports = openRunReports(flags, params, flags.json);
       if (!reports) return;
@@ -48,6 +50,7 @@ export function register(program: Command): void {
         reports,
         security,
         pathRateBitsPerSec: flags.pathRate ?? null,
+        capacity: flags.capacity,
       });
       process.exitCode = code;
       return;
@@ -58,6 +61,7 @@ export function register(program: Command): void {
       if (seen.has(key)) throw new ArgumentError(`${h.host}:${h.port} is named twice: each responder takes one run at a time`, 'HOST');
       seen.add(key);
     }
+    if (flags.capacity) throw new ArgumentError('--capacity: measures one path, so it goes with one responder; run it against each on its own', '--capacity');
     if (flags.pathRate !== undefined) {
       // One rate cannot stand for several paths, and the peers share this PC's link: each run's verdict would misread it.
       throw new ArgumentError("--path-rate: states one path's rate, so it goes with one responder; a run with several has a path to each", '--path-rate');

@@ -1,0 +1,104 @@
+/**
+ * The path's capacity as Longhaul measured it (`--capacity`, the Test screen's
+ * "Measure the path"): after the user's run, a short run Longhaul tunes itself
+ * (several streams, windows it sets on both ends before the handshake) carries
+ * as much as the path takes; its receiver's rate once slow start is over is the
+ * bottleneck's payload rate. The wire rate adds the IP and TCP headers of each
+ * segment (the path MTU over the MSS); link-layer framing is not counted, as
+ * no OS tells it. One sentence rule for the summary, the HTML report and the UI.
+ */
+import { formatRate } from './units.js';
+
+/**
+ * Why the figure is only a floor: the tuned run's own windows, it never left slow start before its time ran out,
+ * or the tuned run met a limit on a PC, not the path's (a CPU, the link emulator, the receiving application).
+ */
+export type CapacityBound = 'windows' | 'slow-start' | 'cpu' | 'emulator' | 'receiver' | null;
+
+/** longhaul.result/1 `capacity` (docs/results.md). */
+export interface CapacityInfo {
+  /** Which direction was measured (the user's run's; a bidir run measures controller→responder). */
+  direction: 'controllerToResponder' | 'responderToController';
+  /** The bottleneck's payload rate (TCP payload delivered to the receiving application), bit/s; null: not measured (see `failure`). */
+  payloadBitsPerSecond: number | null;
+  /** The same on the wire as IP packets (payload × path MTU ÷ MSS), bit/s; null where the MSS or the path MTU is unknown. */
+  wireBitsPerSecond: number | null;
+  /** How the wire rate was derived, in words ("IP packets: payload × 1500 ÷ 1448; Ethernet framing not counted"), or why unknown. */
+  wireConvention: string;
+  /** `tuned-streams`: Longhaul's own run, its receiver's rate after slow start. */
+  method: 'tuned-streams';
+  /** The tuned run's streams and the window Longhaul set on each (advertised-window clamp and buffers, both ends), bytes. */
+  streams: number;
+  windowBytes: number;
+  /** The RTT the phase was planned with, ms (the user's run's minimum RTT); null: unknown, then the phase ran its longest. */
+  plannedRttMs: number | null;
+  /** Seconds after the tuned run's start when slow start was over, and the span the rate was measured over. */
+  slowStartEndSeconds: number | null;
+  measuredFromSeconds: number | null;
+  measuredToSeconds: number | null;
+  /** Wall-clock seconds the whole phase took (connect, slow start, measure, stop). */
+  phaseSeconds: number;
+  /** The spread of the rate over the measured span: lowest and highest rate of its RTT-long slices, bit/s; null with fewer than two. */
+  sliceRange: { min: number; max: number } | null;
+  /** The tuned run's receiver rate per slice (an RTT, at least the sample interval): slice end s, bit/s; the last 120. */
+  slices?: { t: number; bitsPerSecond: number }[];
+  /** Set when the figure is only a floor and why; null when the path, not the tuned run, was the limit. */
+  lowerBound: CapacityBound;
+  /** The tuned run failed or was stopped before a figure: its words. Absent when a figure was measured. */
+  failure?: string;
+}
+
+/** What a run measuring the path tells a display: the tuned phase began (its streams, window, planned RTT), or its figure. */
+export type CapacityProgress =
+  { state: 'measuring'; streams: number; windowBytes: number; seconds: number; rttS: number | null } | { state: 'done'; info: CapacityInfo };
+
+/** The progress line of the tuned phase: "measuring the path: 4 streams × 4,194,304-byte windows, at most 22 s…" or its figure. */
+export function capacityProgressText(p: CapacityProgress): string {
+  if (p.state === 'done') return `path measured: ${capacityFigureText(p.info)}${capacityBoundText(p.info)}`;
+  return `measuring the path: Longhaul's own run, ${p.streams} streams × ${p.windowBytes.toLocaleString('en-US')}-byte windows, at most ${Math.round(p.seconds)} s…`;
+}
+
+/** "the path carried 9.57 Mbit/s of payload (10.0 Mbit/s as IP packets)", or why not: the summary's and the UI's words. */
+export function capacityFigureText(c: CapacityInfo): string {
+  if (c.payloadBitsPerSecond === null) return `not measured: ${c.failure ?? 'the tuned run gave no figure'}`;
+  const floor = c.lowerBound ? 'at least ' : '';
+  const wire = c.wireBitsPerSecond !== null ? ` (${floor}${formatRate(c.wireBitsPerSecond)} as IP packets)` : '';
+  return `${floor}${formatRate(c.payloadBitsPerSecond)} of payload${wire}`;
+}
+
+/** Why a floor is a floor, in words; empty when the figure is the path's. */
+export function capacityBoundText(c: CapacityInfo): string {
+  if (c.lowerBound === 'windows') return ` (a floor: the tuned run's own windows, ${c.streams} × ${c.windowBytes.toLocaleString('en-US')} bytes, were full)`;
+  if (c.lowerBound === 'slow-start') return ' (a floor: the tuned run was still speeding up when its time ran out)';
+  if (c.lowerBound === 'cpu') return " (a floor: a PC's CPU was the tuned run's limit, not the path)";
+  if (c.lowerBound === 'emulator') return " (a floor: the link emulator on this PC fell behind; this is the emulator's rate, not the path's)";
+  if (c.lowerBound === 'receiver') return ' (a floor: the receiving end did not read fast enough in the tuned run)';
+  return '';
+}
+
+/** How it was measured, in one line: "4 streams × 4,194,304-byte windows set by Longhaul, slow start over at 2.1 s, measured 2.1–5.1 s; 6.3 s in all". */
+export function capacityMethodText(c: CapacityInfo): string {
+  const span =
+    c.measuredFromSeconds !== null && c.measuredToSeconds !== null
+      ? `, slow start over at ${(c.slowStartEndSeconds ?? c.measuredFromSeconds).toFixed(1)} s, measured ${c.measuredFromSeconds.toFixed(1)}–${c.measuredToSeconds.toFixed(1)} s`
+      : '';
+  return `${c.streams} streams × ${c.windowBytes.toLocaleString('en-US')}-byte windows set by Longhaul on both ends${span}; ${c.phaseSeconds.toFixed(1)} s in all`;
+}
+
+/**
+ * The comparison that matters: "This PC's settings got 3.10 Mbit/s; tuned by Longhaul the path carried
+ * 9.57 Mbit/s of payload: the settings left 68 % of the path unused."
+ */
+export function capacityComparisonText(c: CapacityInfo, gotBitsPerSecond: number | null): string {
+  const carried = `tuned by Longhaul the path carried ${capacityFigureText(c)}${capacityBoundText(c)}`;
+  if (gotBitsPerSecond === null || c.payloadBitsPerSecond === null)
+    return `This run's settings got ${gotBitsPerSecond === null ? 'an unknown rate' : formatRate(gotBitsPerSecond)}; ${carried}.`;
+  const share = gotBitsPerSecond / c.payloadBitsPerSecond;
+  if (c.lowerBound && c.lowerBound !== 'windows' && c.lowerBound !== 'slow-start')
+    return `This run's settings got ${formatRate(gotBitsPerSecond)}; ${carried}: the path's own rate was not reached, so the difference says nothing of the settings.`;
+  const diff =
+    share >= 0.9
+      ? 'the settings used the path (within 10 % of what it carried)'
+      : `the settings left ${Math.round((1 - share) * 100)} % of the path unused (${(c.payloadBitsPerSecond / Math.max(gotBitsPerSecond, 1)).toFixed(1)}× more was there)`;
+  return `This run's settings got ${formatRate(gotBitsPerSecond)}; ${carried}: ${diff}.`;
+}

@@ -1,0 +1,58 @@
+/**
+ * A run with `--capacity` through a fresh WAN link whose receiving namespace's
+ * tcp_rmem is capped small, and what its capacity figure must hold to
+ * (wan-capacity.test.ts, wan-capacity-wine.test.ts).
+ */
+import assert from 'node:assert/strict';
+import type { TestContext } from 'node:test';
+import type { LonghaulResult } from '../../electron/contract/result.js';
+import { TCP_PAYLOAD_FRACTION } from './link-config.js';
+import { longhaulAtoB } from './longhaul-probe.js';
+import { createWanLink, type WanLink, type WanLinkOptions } from './wan-link.js';
+import { longhaulAtoWineB } from './wine-listener-probe.js';
+
+/** The receiver's OS default buffer, capped small: 64 KiB at most, whatever autotuning would do. */
+const CAPPED_RMEM = '4096 65536 65536';
+
+let link: WanLink | undefined;
+
+/** Destroy a link a failed test left (the test file's after()). */
+export async function destroyCapacityLink(): Promise<void> {
+  await link?.destroy();
+  link = undefined;
+}
+
+/** A run with --capacity through a fresh link whose receiver's tcp_rmem is capped; the link destroyed after, also on failure. */
+export async function capacityRun(opts: WanLinkOptions, seconds: number, receiver: 'linux' | 'wine' = 'linux'): Promise<LonghaulResult> {
+  link = await createWanLink(opts);
+  try {
+    await link.execInB('sysctl', ['-qw', `net.ipv4.tcp_rmem=${CAPPED_RMEM}`]);
+    const run = receiver === 'wine' ? longhaulAtoWineB : longhaulAtoB;
+    return await run(link, { seconds, flags: ['--capacity'] });
+  } finally {
+    await link.destroy();
+    link = undefined;
+  }
+}
+
+/** The capacity within ±10 % of the tbf rate's payload share; the user's run below it; the verdict using it. */
+export function assertCapacity(t: TestContext, r: LonghaulResult, rateBitsPerSec: number): void {
+  const c = r.capacity;
+  const expected = rateBitsPerSec * TCP_PAYLOAD_FRACTION;
+  t.diagnostic(
+    `capacity ${JSON.stringify(c)}; expected payload ${(expected / 1e6).toFixed(2)} Mbit/s; the run got ${(r.total.bitsPerSecond ?? 0) / 1e6} Mbit/s`,
+  );
+  assert.ok(c, 'the result carries the capacity');
+  assert.equal(c.method, 'tuned-streams');
+  assert.ok(c.payloadBitsPerSecond !== null, `a figure: ${c.failure ?? ''}`);
+  assert.equal(c.lowerBound, null, 'the path, not the tuned run, was the limit');
+  const ratio = c.payloadBitsPerSecond / expected;
+  assert.ok(Math.abs(ratio - 1) <= 0.1, `capacity / tbf payload share = ${ratio.toFixed(3)}`);
+  assert.ok(c.wireBitsPerSecond !== null && c.wireBitsPerSecond > c.payloadBitsPerSecond, 'the wire rate adds the headers');
+  // The capped receiver held the user's run well under the path: the estimate did not inherit the cap.
+  assert.ok((r.total.bitsPerSecond ?? 0) < 0.8 * c.payloadBitsPerSecond, 'the capped run is below the capacity');
+  assert.equal(r.pathRate?.source, 'measured');
+  const d = r.diagnosis?.find((x) => x.direction === 'controllerToResponder');
+  assert.ok(d, 'a verdict');
+  assert.notEqual(d.verdict, 'link-limited', `the capped run is not the path's limit: ${d.sentence}`);
+}

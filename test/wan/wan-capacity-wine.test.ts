@@ -1,0 +1,26 @@
+/**
+ * The path's capacity (`--capacity`) with the Windows build under Wine as the
+ * receiver in namespace B (the Linux CLI sends from A): the figure must hold on
+ * a Windows receiver too, whose window Longhaul sets through the addon's
+ * buffers. Needs root and the Windows lane.
+ */
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { laneReady, useWindowsLane } from '../windows/wine-node.js';
+import { assertCapacity, capacityRun, destroyCapacityLink } from './capacity-probe.js';
+import { wanSkipReason } from './preflight.js';
+
+const skip = (await wanSkipReason()) ?? false;
+
+useWindowsLane();
+
+describe('path capacity (--capacity), Windows receiver under Wine', { skip, timeout: 300_000 }, () => {
+  after(destroyCapacityLink);
+
+  it('10 Mbit/s, 40 ms RTT, receiver tcp_rmem capped: within ±10 % of the tbf payload rate', { timeout: 200_000 }, async (t) => {
+    if (!laneReady(t)) return;
+    const r = await capacityRun({ rateBitsPerSec: 10_000_000, oneWayDelayMs: 20 }, 3, 'wine');
+    assert.equal(r.responder.os?.platform, 'win32', 'the receiver is the Windows build');
+    assertCapacity(t, r, 10_000_000);
+  });
+});
