@@ -5,6 +5,7 @@
  * PetaBumps log. No script and no network: the file reads the same in any
  * browser, offline, and prints to PDF cleanly (print CSS, no page-split charts).
  */
+import { bypassCaveat } from '../contract/bypass-text.js';
 import { VERDICT_LABELS } from '../contract/verdict-labels.js';
 import type { LonghaulResult } from '../contract/result.js';
 import { formatRate, formatRateShort, groupDigits } from '../util/units.js';
@@ -32,13 +33,17 @@ function streamTable(r: LonghaulResult): string {
 
 function verdicts(r: LonghaulResult): string {
   const ds = r.diagnosis ?? [];
-  if (!ds.length) return '<p class="muted">Limiter: unknown (this result carries no diagnosis).</p>';
-  return ds
-    .map(
-      (d) =>
-        `<p class="verdict"><b>${esc(VERDICT_LABELS[d.verdict] ?? d.verdict)}</b> (${d.direction === 'controllerToResponder' ? 'controller → responder' : 'responder → controller'}): ${esc(d.sentence)}</p>`,
-    )
-    .join('');
+  const bypass = bypassCaveat(r);
+  const caveat = bypass ? `<p data-bypass-caveat><b>${esc(bypass)}</b></p>` : '';
+  if (!ds.length) return '<p class="muted">Limiter: unknown (this result carries no diagnosis).</p>' + caveat;
+  return (
+    ds
+      .map(
+        (d) =>
+          `<p class="verdict"><b>${esc(VERDICT_LABELS[d.verdict] ?? d.verdict)}</b> (${d.direction === 'controllerToResponder' ? 'controller → responder' : 'responder → controller'}): ${esc(d.sentence)}</p>`,
+      )
+      .join('') + caveat
+  );
 }
 
 function adviceTable(r: LonghaulResult): string {

@@ -19,6 +19,8 @@ import { formatAdvice } from '../contract/advice-text.js';
 import { formatWhatIf } from '../contract/what-if-text.js';
 import { delaySentence } from '../contract/delay-info.js';
 import { capacityLines } from './capacity-lines.js';
+import { bypassCaveat } from '../contract/bypass-text.js';
+import { VERDICT_LABELS } from '../contract/verdict-labels.js';
 
 /** What the result does not carry (yet): measured by the native addon, or given by the user. */
 export interface SummaryExtras {
@@ -57,9 +59,12 @@ function diagnosisText(r: LonghaulResult): string | null {
   const ds = (r.diagnosis ?? []).filter((d) => d.verdict !== 'unknown' || d.sentence);
   const [first] = ds;
   if (!first) return null;
-  if (ds.length === 1) return `${first.verdict}. ${first.sentence}`;
+  if (ds.length === 1) return `${VERDICT_LABELS[first.verdict]}. ${first.sentence}`;
   return ds
-    .map((d) => `\n  ${d.direction === 'controllerToResponder' ? 'controller -> responder' : 'responder -> controller'}: ${d.verdict}. ${d.sentence}`)
+    .map(
+      (d) =>
+        `\n  ${d.direction === 'controllerToResponder' ? 'controller -> responder' : 'responder -> controller'}: ${VERDICT_LABELS[d.verdict]}. ${d.sentence}`,
+    )
     .join('');
 }
 
@@ -72,6 +77,8 @@ function pathLines(r: LonghaulResult, x: SummaryExtras): string[] {
   if (r.delay) lines.push(`Delay under load: ${delaySentence(r.delay)}`);
   lines.push(...capacityLines(r));
   lines.push(`Limiter: ${x.diagnosis ?? diagnosisText(r) ?? 'unknown (no diagnosis available for this run)'}`);
+  const bypass = bypassCaveat(r);
+  if (bypass) lines.push(bypass);
   const distanceKm = x.distanceKm ?? (r.distance ? r.distance.meters / 1000 : null);
   if (distanceKm !== null) {
     const km = `${groupDigits(distanceKm)} km`;

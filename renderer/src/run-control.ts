@@ -11,7 +11,7 @@ import { GroupSeries } from './lib/group-series.js';
 import { phaseName, type LivePhase } from './lib/run-phase-text.js';
 import { startFailure } from './lib/start-failure.js';
 import { formatRate } from './lib/units.js';
-import { app, newLiveRun, partnerDefaultPort, splitPartner, type GroupLive, type LiveRun } from './state.svelte.js';
+import { app, beginRun, failStart, newLiveRun, partnerDefaultPort, showGroup, showResult, splitPartner, type GroupLive, type LiveRun } from './state.svelte.js';
 
 /** The order a run goes through its phases: a group is as far as its slowest peer. */
 const PHASE_ORDER: RunPhase[] = ['hello', 'params', 'streams', 'start', 'running', 'results', 'done', 'failed'];
@@ -30,17 +30,11 @@ export async function startRun(
   // An iperf3 server speaks no Longhaul: the emulator's control hook has no one to talk to, so it goes direct.
   const kind = app.partnerKind;
   if (kind === 'iperf3') link = { kind: 'direct' };
-  app.result = null;
-  app.group = null;
-  app.distanceMeters = distanceMeters;
-  app.startFailure = null;
-  app.announcement = '';
   // The Run screen from the click: the host starts the link emulator (if any) before it answers, which
   // takes a moment; the run's id comes with the answer (PENDING until then).
   // Raw object: $state would proxy the series, and a chart must not read through proxies 10×/s.
-  app.run = { ...newLiveRun(PENDING, params, senderOf(params.direction, params.streams), link), partner: kind };
-  setPhase(app.run, link.kind === 'proxy' ? 'link' : 'hello');
-  app.screen = 'run';
+  beginRun({ ...newLiveRun(PENDING, params, senderOf(params.direction, params.streams), link), partner: kind }, distanceMeters);
+  if (app.run) setPhase(app.run, link.kind === 'proxy' ? 'link' : 'hello');
   try {
     const { runId } = await api.startRun({
       host: partner.host,
@@ -63,7 +57,7 @@ export async function startRun(
   } catch (err) {
     early.clear();
     const e = err as Partial<ApiError>;
-    failStart(typeof e?.code === 'string' ? e.code : 'LH_ERR_BAD_ARGUMENT', typeof e?.message === 'string' ? e.message : errorText(err));
+    failedStart(typeof e?.code === 'string' ? e.code : 'LH_ERR_BAD_ARGUMENT', typeof e?.message === 'string' ? e.message : errorText(err));
     return null;
   }
 }
@@ -103,19 +97,12 @@ export function partnerName(): string {
 }
 
 /** Back to the step that can fix a failed start, with the reason in words (lib/start-failure.ts). */
-function failStart(code: LonghaulErrorCode, message: string): void {
-  const failure = startFailure(code, message, app.partner);
-  app.run = null;
-  app.startFailure = failure;
-  app.announcement = '';
-  app.screen = failure.step;
+function failedStart(code: LonghaulErrorCode, message: string): void {
+  failStart(startFailure(code, message, app.partner));
 }
 
 /** Start a group run with the partners ticked on the Pair screen (direct to each; the host checks them again). */
 export async function startGroupRun(params: UiRunParams, distanceMeters: number | null, peers: { host: string; port: number }[]): Promise<string | null> {
-  app.result = null;
-  app.group = null;
-  app.distanceMeters = distanceMeters;
   try {
     const { runId } = await api.startGroupRun({ peers, params });
     const run = newLiveRun(runId, params, senderOf(params.direction, params.streams));
@@ -128,8 +115,7 @@ export async function startGroupRun(params: UiRunParams, distanceMeters: number 
       receiver: series('receiver'),
       sender: series('sender'),
     };
-    app.run = { ...run, group };
-    app.screen = 'run';
+    beginRun({ ...run, group }, distanceMeters);
     return null;
   } catch (err) {
     return errorText(err);
@@ -188,17 +174,14 @@ function onSample(s: LiveSample): void {
 function onRunEnd(e: RunEnded): void {
   const { runId, result, savedPath, saveError } = e;
   if (app.run?.runId !== runId) return void keepEarly(runId, () => onRunEnd(e));
-  app.group = null;
-  app.result = result;
-  app.resultSavedPath = savedPath;
   if (saveError) app.run.error = `the result could not be stored in History: ${saveError}`;
   app.announcement = `Finished: ${formatRate(result.total.bitsPerSecond)} wall-clock aggregate${result.partial ? ' (partial result)' : ''}.`;
-  app.screen = 'results';
+  showResult(result, savedPath);
 }
 
 function onRunFailed(e: RunFailed): void {
   if (app.run?.runId !== e.runId) return void keepEarly(e.runId, () => onRunFailed(e));
-  failStart(e.error.code, e.error.message);
+  failedStart(e.error.code, e.error.message);
 }
 
 let wired = false;
@@ -213,11 +196,8 @@ export function wireEvents(): void {
   api.onRunFailed(onRunFailed);
   api.onGroupEnd(({ runId, group, savedPath, saveError }) => {
     if (app.run?.runId !== runId) return;
-    app.result = null;
-    app.group = group;
-    app.resultSavedPath = savedPath;
     if (saveError) app.run.error = `the group could not be stored in History: ${saveError}`;
-    app.screen = 'results';
+    showGroup(group, savedPath);
   });
   api.onResponder((s) => {
     app.responder = s;

@@ -1,7 +1,8 @@
 /**
  * The app's state, one object with explicit fields, in the order a user goes:
  * screen → partner → link → test form → run → result. Screens read and write
- * it; only `run-control.ts` talks to the API about runs.
+ * it; only `run-control.ts` talks to the API about runs. The screen changes only
+ * through the named transitions at the end (lib/screen-transitions.ts).
  */
 import {
   IPERF3_DEFAULT_PORT,
@@ -25,11 +26,12 @@ import type { StartFailure } from './lib/start-failure.js';
 import type { LivePhase } from './lib/run-phase-text.js';
 import { LiveSeries } from './lib/live-series.js';
 import { TcpSeries } from './lib/tcp-series.js';
+import { screenTransitions, type Screen } from './lib/screen-transitions.js';
 import { DEFAULT_FORM, type TestForm } from './lib/test-form.js';
 import { DEFAULT_SWEEP_FORM, type SweepForm } from './lib/sweep-form.js';
 import type { LiveSweep } from './lib/sweep-live.js';
 
-export type Screen = 'start' | 'pair' | 'link' | 'test' | 'run' | 'results' | 'history' | 'waiting' | 'sweep';
+export type { Screen };
 
 /** The steps of a controller run, for the step bar. */
 export const STEPS: { screen: Screen; label: string }[] = [
@@ -133,6 +135,9 @@ class AppState {
 }
 
 export const app = new AppState();
+
+/** Every screen change: `goTo` for a plain step, the others set what their screen shows (lib/screen-transitions.ts). */
+export const { goTo, beginRun, failStart, showResult, showGroup, openStoredResult, openStoredGroup, showSweep } = screenTransitions<LiveRun>(app);
 
 /** The port a partner address without one means: iperf3's own for an iperf3 partner. */
 export function partnerDefaultPort(): number {

@@ -8,13 +8,12 @@ import { api } from './bridge/index.js';
 import { errorText } from './bridge/ws-client.js';
 import { deliverExport } from './save-export.js';
 import { applyProgress, liveSweep } from './lib/sweep-live.js';
-import { app } from './state.svelte.js';
+import { app, showSweep } from './state.svelte.js';
 
 /** Start a sweep and show it; returns what went wrong, or null. */
 export async function startSweep(plan: SweepPlan): Promise<string | null> {
   try {
-    app.sweep = liveSweep(await api.sweepStart({ plan }));
-    app.screen = 'sweep';
+    showSweep(liveSweep(await api.sweepStart({ plan })));
     return null;
   } catch (err) {
     return errorText(err);
@@ -23,8 +22,7 @@ export async function startSweep(plan: SweepPlan): Promise<string | null> {
 
 export async function resumeSweep(id: string): Promise<string | null> {
   try {
-    app.sweep = liveSweep(await api.sweepResume({ id }));
-    app.screen = 'sweep';
+    showSweep(liveSweep(await api.sweepResume({ id })));
     return null;
   } catch (err) {
     return errorText(err);
@@ -45,8 +43,7 @@ export async function stopSweep(): Promise<string | null> {
 /** Show a stored (or the running) sweep on the Sweep screen. */
 export async function openSweep(id: string): Promise<string | null> {
   try {
-    app.sweep = liveSweep(await api.sweepGet({ id }));
-    app.screen = 'sweep';
+    showSweep(liveSweep(await api.sweepGet({ id })));
     return null;
   } catch (err) {
     return errorText(err);

@@ -196,7 +196,7 @@ describe('a real longhaul run through the proxy', () => {
           d!.sentence,
           /The link emulator on this PC, not the emulated link, was the limit: its process did not run for \d+ % of the time it carried data/,
         );
-        assert.match(r.stdout, /Limiter: emulator-limited\./);
+        assert.match(r.stdout, /Limiter: Emulator-limited\./);
       } finally {
         if (cycling) clearInterval(cycling);
         if (proxyPid !== null && stopped) {
