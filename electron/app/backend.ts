@@ -7,7 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import type { ApiHandlers, EmulatorCapacityInfo, ExportOutcome, InvokeName, Invokes, RunPhase, SystemInfo } from '../contract/api.js';
 import type { LonghaulResult } from '../contract/result.js';
-import { startRun, type ControllerRun } from '../engine/controller.js';
+import type { ControllerRun } from '../engine/controller.js';
+import { startRunWithCapacity, type RunWithCapacity } from '../engine/capacity-run.js';
 import { startIperf3Run, type Iperf3ClientRun } from '../engine/iperf3-client.js';
 import { LonghaulError } from '../util/errors.js';
 import { loadTrust, type LoadedTrust } from '../security/load-trust.js';
@@ -46,7 +47,7 @@ export interface BackendOptions {
 interface ActiveRun {
   runId: string;
   /** Against a Longhaul responder, or an `iperf3 -s` (same events, same result document). */
-  run: ControllerRun | Iperf3ClientRun;
+  run: ControllerRun | RunWithCapacity | Iperf3ClientRun;
   /** The delay proxy the run goes through, or null for a direct run. */
   link: RunLink | null;
   /** The last phase the run reported (a failed start is told apart by it: electron/app/failed-start.ts). */
@@ -175,15 +176,23 @@ export class AppBackend {
         req.partner === 'iperf3'
           ? startIperf3Run({ host: req.host, port: req.port, params: req.params, pathRateBitsPerSec: req.pathRateBitsPerSec ?? null })
           : link
-            ? startRun({
+            ? startRunWithCapacity({
                 host: '127.0.0.1',
                 port: link.port,
                 params: req.params,
                 link: link.hook(),
                 security,
                 pathRateBitsPerSec: req.pathRateBitsPerSec ?? null,
+                capacity: req.capacity,
               })
-            : startRun({ host: req.host, port: req.port, params: req.params, security, pathRateBitsPerSec: req.pathRateBitsPerSec ?? null });
+            : startRunWithCapacity({
+                host: req.host,
+                port: req.port,
+                params: req.params,
+                security,
+                pathRateBitsPerSec: req.pathRateBitsPerSec ?? null,
+                capacity: req.capacity,
+              });
       const runId = randomBytes(8).toString('hex');
       const active: ActiveRun = { runId, run, link, phase: null, distanceMeters: req.distanceMeters ?? null };
       this.active = active;
@@ -193,6 +202,12 @@ export class AppBackend {
         this.hub.emit('onPhase', { runId, phase });
       });
       run.on('sample', (s, side) => this.hub.emit('onSample', toLiveSample(runId, side, s, senders)));
+      // The path's measurement after the run: a phase of its own on the Run screen (its samples are not the run's).
+      run.on('capacity', (p) => {
+        if (p.state !== 'measuring') return;
+        active.phase = 'capacity';
+        this.hub.emit('onPhase', { runId, phase: 'capacity' });
+      });
       void run.result.then((result) => this.onRunEnd(runId, result));
       return { runId };
     } catch (err) {

@@ -100,10 +100,12 @@ const SCHEMAS: { [K in InvokeName]: z.ZodType<Invokes[K]['req']> } = {
       partner: z.enum(['longhaul', 'iperf3']).optional(),
       pathRateBitsPerSec: z.number().positive().max(MAX_PATH_RATE_BITS_PER_SEC).optional(),
       distanceMeters: z.number().positive().max(4e7).optional(),
+      capacity: z.boolean().optional(),
     })
     .strict()
     // The emulator's hook speaks Longhaul's control channel (bypass, link report); an iperf3 server has none.
-    .refine((r) => r.partner !== 'iperf3' || r.link.kind === 'direct', 'the link emulator is for Longhaul partners: a run against iperf3 -s goes direct'),
+    .refine((r) => r.partner !== 'iperf3' || r.link.kind === 'direct', 'the link emulator is for Longhaul partners: a run against iperf3 -s goes direct')
+    .refine((r) => r.partner !== 'iperf3' || !r.capacity, "measuring the path is Longhaul's own tuned run: an iperf3 server cannot take part in it"),
   stopRun: z.object({ runId: z.string().max(64) }).strict(),
   startResponder: z.object({ port: listenPort, bind: host.nullable() }).strict(),
   stopResponder: z.null(),

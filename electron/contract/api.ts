@@ -122,6 +122,8 @@ export interface StartRunRequest {
   pathRateBitsPerSec?: number;
   /** The path's length as the user knows it (the Test screen's Distance), metres, 0 < x ≤ 4e7 (once round the Earth): recorded in the result for the bit·m/s metric. Absent: not given. */
   distanceMeters?: number;
+  /** Measure the path after the run (the CLI's --capacity; engine/capacity-run.ts): the result gains `capacity`. Absent: not measured. */
+  capacity?: boolean;
 }
 
 /**
@@ -181,7 +183,8 @@ export interface RunFailed {
   phase: RunPhase;
 }
 
-export type RunPhase = 'hello' | 'params' | 'streams' | 'start' | 'running' | 'results' | 'done' | 'failed';
+/** The engine's session phases, and `capacity` while Longhaul's own tuned run measures the path after the user's. */
+export type RunPhase = 'hello' | 'params' | 'streams' | 'start' | 'running' | 'results' | 'done' | 'failed' | 'capacity';
 
 export interface HistoryEntry {
   id: string;

@@ -7,50 +7,11 @@
  * segment (the path MTU over the MSS); link-layer framing is not counted, as
  * no OS tells it. One sentence rule for the summary, the HTML report and the UI.
  */
+import type { CapacityInfo, CapacityProgress } from './capacity-info.js';
+import type { LonghaulResult } from './result.js';
+
+export type { CapacityBound, CapacityInfo, CapacityProgress } from './capacity-info.js';
 import { formatRate } from './units.js';
-
-/**
- * Why the figure is only a floor: the tuned run's own windows, it never left slow start before its time ran out,
- * or the tuned run met a limit on a PC, not the path's (a CPU, the link emulator, the receiving application).
- */
-export type CapacityBound = 'windows' | 'slow-start' | 'cpu' | 'emulator' | 'receiver' | null;
-
-/** longhaul.result/1 `capacity` (docs/results.md). */
-export interface CapacityInfo {
-  /** Which direction was measured (the user's run's; a bidir run measures controller→responder). */
-  direction: 'controllerToResponder' | 'responderToController';
-  /** The bottleneck's payload rate (TCP payload delivered to the receiving application), bit/s; null: not measured (see `failure`). */
-  payloadBitsPerSecond: number | null;
-  /** The same on the wire as IP packets (payload × path MTU ÷ MSS), bit/s; null where the MSS or the path MTU is unknown. */
-  wireBitsPerSecond: number | null;
-  /** How the wire rate was derived, in words ("IP packets: payload × 1500 ÷ 1448; Ethernet framing not counted"), or why unknown. */
-  wireConvention: string;
-  /** `tuned-streams`: Longhaul's own run, its receiver's rate after slow start. */
-  method: 'tuned-streams';
-  /** The tuned run's streams and the window Longhaul set on each (advertised-window clamp and buffers, both ends), bytes. */
-  streams: number;
-  windowBytes: number;
-  /** The RTT the phase was planned with, ms (the user's run's minimum RTT); null: unknown, then the phase ran its longest. */
-  plannedRttMs: number | null;
-  /** Seconds after the tuned run's start when slow start was over, and the span the rate was measured over. */
-  slowStartEndSeconds: number | null;
-  measuredFromSeconds: number | null;
-  measuredToSeconds: number | null;
-  /** Wall-clock seconds the whole phase took (connect, slow start, measure, stop). */
-  phaseSeconds: number;
-  /** The spread of the rate over the measured span: lowest and highest rate of its RTT-long slices, bit/s; null with fewer than two. */
-  sliceRange: { min: number; max: number } | null;
-  /** The tuned run's receiver rate per slice (an RTT, at least the sample interval): slice end s, bit/s; the last 120. */
-  slices?: { t: number; bitsPerSecond: number }[];
-  /** Set when the figure is only a floor and why; null when the path, not the tuned run, was the limit. */
-  lowerBound: CapacityBound;
-  /** The tuned run failed or was stopped before a figure: its words. Absent when a figure was measured. */
-  failure?: string;
-}
-
-/** What a run measuring the path tells a display: the tuned phase began (its streams, window, planned RTT), or its figure. */
-export type CapacityProgress =
-  { state: 'measuring'; streams: number; windowBytes: number; seconds: number; rttS: number | null } | { state: 'done'; info: CapacityInfo };
 
 /** The progress line of the tuned phase: "measuring the path: 4 streams × 4,194,304-byte windows, at most 22 s…" or its figure. */
 export function capacityProgressText(p: CapacityProgress): string {
@@ -101,4 +62,27 @@ export function capacityComparisonText(c: CapacityInfo, gotBitsPerSecond: number
       ? 'the settings used the path (within 10 % of what it carried)'
       : `the settings left ${Math.round((1 - share) * 100)} % of the path unused (${(c.payloadBitsPerSecond / Math.max(gotBitsPerSecond, 1)).toFixed(1)}× more was there)`;
   return `This run's settings got ${formatRate(gotBitsPerSecond)}; ${carried}: ${diff}.`;
+}
+
+/** What this run carried in the measured direction, bit/s (the verdict's figure, else the direction's total); null: unknown. */
+export function gotInMeasuredDirection(r: LonghaulResult): number | null {
+  const c = r.capacity;
+  if (!c) return null;
+  const d = r.diagnosis?.find((x) => x.direction === c.direction);
+  return d?.numbers.measuredBitsPerSecond ?? r.directions[c.direction]?.bitsPerSecond ?? r.total.bitsPerSecond;
+}
+
+/** `Path capacity (measured by Longhaul): …` lines; none when the result carries no capacity. */
+export function capacityLines(r: LonghaulResult): string[] {
+  const c = r.capacity;
+  if (!c) return [];
+  const lines = [
+    `Path capacity (measured by Longhaul, ${c.direction === 'controllerToResponder' ? 'controller -> responder' : 'responder -> controller'}): ${capacityFigureText(c)}`,
+  ];
+  lines.push(`  how: ${capacityMethodText(c)}`);
+  if (c.wireBitsPerSecond !== null || c.payloadBitsPerSecond !== null) lines.push(`  wire rate: ${c.wireConvention}`);
+  lines.push(`  ${capacityComparisonText(c, gotInMeasuredDirection(r))}`);
+  if (r.pathRate?.source === 'given') lines.push('  (the verdict and advice use the rate given with --path-rate)');
+  else if (r.pathRate?.source === 'measured') lines.push('  (the verdict, the bandwidth-delay product and the advice use this measured rate)');
+  return lines;
 }

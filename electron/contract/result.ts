@@ -11,7 +11,7 @@
  * - A stream's headline numbers are the receiver's view: what arrived is what counts.
  */
 
-import type { CapacityInfo } from './capacity.js';
+import type { CapacityInfo } from './capacity-info.js';
 import type { DelayInfo } from './delay-info.js';
 import type { Advice, PeerOs } from './advice.js';
 

@@ -17,7 +17,7 @@ import { esc } from './html-svg.js';
 import { formatSummary } from './summary-block.js';
 import { formatWhatIf } from '../contract/what-if-text.js';
 import { delaySentence } from '../contract/delay-info.js';
-import { capacityLines } from './capacity-lines.js';
+import { capacityLines } from '../contract/capacity.js';
 
 function streamTable(r: LonghaulResult): string {
   const rows = r.streams

@@ -18,7 +18,7 @@ import { bdpLine, rttLine } from './bdp-line.js';
 import { formatAdvice } from '../contract/advice-text.js';
 import { formatWhatIf } from '../contract/what-if-text.js';
 import { delaySentence } from '../contract/delay-info.js';
-import { capacityLines } from './capacity-lines.js';
+import { capacityLines } from '../contract/capacity.js';
 import { bypassCaveat } from '../contract/bypass-text.js';
 import { VERDICT_LABELS } from '../contract/verdict-labels.js';
 

@@ -24,6 +24,7 @@ export async function startRun(
   distanceMeters: number | null,
   link: LinkChoice,
   pathRateBitsPerSec: number | null = null,
+  capacity = false,
 ): Promise<string | null> {
   const partner = splitPartner(app.partner, partnerDefaultPort());
   if (!partner) return 'the partner address is not HOST or HOST:PORT';
@@ -44,6 +45,8 @@ export async function startRun(
       partner: kind,
       ...(pathRateBitsPerSec !== null ? { pathRateBitsPerSec } : {}),
       ...(distanceMeters !== null ? { distanceMeters } : {}),
+      // The path's measurement is Longhaul's own run: an iperf3 server cannot take part.
+      ...(capacity && kind !== 'iperf3' ? { capacity: true } : {}),
     });
     const run = app.run;
     if (run?.runId !== PENDING) return null;

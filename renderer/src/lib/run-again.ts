@@ -37,9 +37,12 @@ export function runAgainChoices(r: LonghaulResult, current: TestForm): RunAgainC
     direction: p.direction,
     interval: String(p.intervalSeconds),
     distance: current.distance,
-    pathRate: r.pathRate ? rateText(r.pathRate.bitsPerSecond) : '',
+    // A measured rate is the path's measurement, not something the user typed: run again measures again.
+    pathRate: r.pathRate?.source === 'given' ? rateText(r.pathRate.bitsPerSecond) : '',
     bitrate: p.bitrateBitsPerSec ? rateText(p.bitrateBitsPerSec) : '',
     congestion: p.congestionControl ?? '',
+    omit: p.omitSeconds ? String(p.omitSeconds) : '',
+    measurePath: r.capacity !== undefined || current.measurePath,
   };
   const link = r.link?.settings ? formFromSettings(r.link.settings, r.link.preset, 'proxy') : null;
   const partner = r.link ? (r.link.target ?? null) : r.responder.address;

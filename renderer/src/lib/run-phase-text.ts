@@ -55,6 +55,8 @@ export function phaseName(phase: LivePhase, ctx: Pick<PhaseContext, 'partner' | 
       return 'Done';
     case 'failed':
       return 'Failed';
+    case 'capacity':
+      return "Measuring the path: Longhaul's own tuned run (a few seconds; longer on a long round trip)…";
   }
 }
 

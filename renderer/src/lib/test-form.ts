@@ -39,6 +39,10 @@ export interface TestForm {
   bitrate: string;
   /** Congestion control for every stream end (the CLI's -C, Linux TCP_CONGESTION); '' = the system's. */
   congestion: string;
+  /** Seconds at the start left out of the totals and the verdict (the CLI's -O, --omit); '' or 0 = none. */
+  omit: string;
+  /** Measure the path after the run (the CLI's --capacity). */
+  measurePath: boolean;
 }
 
 export const DEFAULT_FORM: TestForm = {
@@ -55,6 +59,8 @@ export const DEFAULT_FORM: TestForm = {
   pathRate: '',
   bitrate: '',
   congestion: '',
+  omit: '',
+  measurePath: true,
 };
 
 export type FormErrors = Partial<Record<keyof TestForm, string>>;
@@ -156,6 +162,13 @@ export function validateTestForm(f: TestForm): FormOutcome {
   const congestionControl = f.congestion.trim() === '' ? null : f.congestion.trim();
   if (congestionControl !== null && !/^[a-z0-9_-]{1,15}$/i.test(congestionControl))
     errors.congestion = 'a name such as bbr, cubic or reno (letters, digits, - and _, at most 15)';
+  let omitSeconds: number | null = null;
+  if (f.omit.trim() !== '') {
+    const o = parseDuration(f.omit);
+    if (!o.ok) errors.omit = o.error;
+    else if (o.value < 0 || (seconds !== null && o.value >= seconds)) errors.omit = 'from 0 s to less than the test length';
+    else if (o.value > 0) omitSeconds = o.value;
+  }
   if (Object.keys(errors).length > 0) return { params: null, distanceMeters, pathRateBitsPerSec, errors };
   return {
     params: {
@@ -169,6 +182,7 @@ export function validateTestForm(f: TestForm): FormOutcome {
       ...(mssBytes !== null ? { mssBytes } : {}),
       ...(bitrateBitsPerSec !== null ? { bitrateBitsPerSec } : {}),
       ...(congestionControl !== null ? { congestionControl } : {}),
+      ...(omitSeconds !== null ? { omitSeconds } : {}),
     },
     distanceMeters,
     pathRateBitsPerSec,
