@@ -5,6 +5,7 @@
  * PetaBumps log. No script and no network: the file reads the same in any
  * browser, offline, and prints to PDF cleanly (print CSS, no page-split charts).
  */
+import { pathDirectionLabel } from '../contract/direction.js';
 import { VERDICT_LABELS } from '../contract/verdict-labels.js';
 import type { LonghaulResult } from '../contract/result.js';
 import { formatRate, formatRateShort, groupDigits } from '../util/units.js';
@@ -35,7 +36,7 @@ function verdicts(r: LonghaulResult): string {
   return ds
     .map(
       (d) =>
-        `<p class="verdict"><b>${esc(VERDICT_LABELS[d.verdict] ?? d.verdict)}</b> (${d.direction === 'controllerToResponder' ? 'controller → responder' : 'responder → controller'}): ${esc(d.sentence)}</p>`,
+        `<p class="verdict"><b>${esc(VERDICT_LABELS[d.verdict] ?? d.verdict)}</b> (${pathDirectionLabel(d.direction)}): ${esc(d.sentence)}</p>`,
     )
     .join('');
 }

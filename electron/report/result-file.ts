@@ -11,6 +11,7 @@
  * last, so a reader wanting the head (History's list) stops before them.
  */
 import { z } from 'zod';
+import { DIRECTIONS } from '../contract/direction.js';
 import { RESULT_SCHEMA, type LonghaulResult } from '../contract/result.js';
 import { LonghaulError } from '../util/errors.js';
 import { jsonDocument } from '../util/json-chunks.js';
@@ -57,7 +58,7 @@ export const resultSchema = z.object({
     windowBytes: count.nullable(),
     bytes: count.nullable(),
     seconds: secs,
-    direction: z.enum(['forward', 'reverse', 'bidir']),
+    direction: z.enum(DIRECTIONS),
     intervalSeconds: z.number().positive(),
     mssBytes: count.nullable().optional(),
     bitrateBitsPerSec: z.number().positive().nullable().optional(),

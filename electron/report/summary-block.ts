@@ -5,6 +5,7 @@
  * diagnosis, the Land Speed Record metric. Unknown is printed as "unknown",
  * never guessed.
  */
+import { pathDirectionLabel } from '../contract/direction.js';
 import { omitText } from '../contract/omit-text.js';
 import type { LonghaulResult, TotalResult } from '../contract/result.js';
 import { transferRttSeconds } from '../analysis/diagnosis.js';
@@ -58,7 +59,7 @@ function diagnosisText(r: LonghaulResult): string | null {
   if (!first) return null;
   if (ds.length === 1) return `${first.verdict}. ${first.sentence}`;
   return ds
-    .map((d) => `\n  ${d.direction === 'controllerToResponder' ? 'controller -> responder' : 'responder -> controller'}: ${d.verdict}. ${d.sentence}`)
+    .map((d) => `\n  ${pathDirectionLabel(d.direction, true)}: ${d.verdict}. ${d.sentence}`)
     .join('');
 }
 
