@@ -116,8 +116,8 @@ export function formatSummary(r: LonghaulResult, extras: SummaryExtras = {}): st
   }
   lines.push('');
   if (r.directions.controllerToResponder && r.directions.responderToController) {
-    lines.push(...totalLines('controller -> responder', r.directions.controllerToResponder));
-    lines.push(...totalLines('responder -> controller', r.directions.responderToController));
+    lines.push(...totalLines(pathDirectionLabel('controllerToResponder', true), r.directions.controllerToResponder));
+    lines.push(...totalLines(pathDirectionLabel('responderToController', true), r.directions.responderToController));
   } else {
     lines.push(...totalLines('Total', r.total));
   }

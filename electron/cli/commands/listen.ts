@@ -2,7 +2,8 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import os from 'node:os';
 import { readFileSync } from 'node:fs';
-import { DEFAULT_PORT, Responder } from '../../engine/responder.js';
+import { DEFAULT_PORT } from '../../contract/api.js';
+import { Responder } from '../../engine/responder.js';
 import { DEFAULT_RESPONDER_LIMITS } from '../../engine/responder-session.js';
 import { shortFingerprint } from '../../security/identity.js';
 import { loadCliTrust } from '../cli-trust.js';
