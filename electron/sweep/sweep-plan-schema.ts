@@ -63,7 +63,7 @@ function planSchema(strict: boolean) {
 }
 
 /** A new plan, from the CLI's flags or the Sweep screen: checked strictly. */
-export const newSweepPlanSchema = planSchema(true) as unknown as z.ZodType<SweepPlan>;
+export const newSweepPlanSchema = planSchema(true) satisfies z.ZodType<SweepPlan>;
 
 /** A plan read back from a saved `longhaul.sweep/1` file: the same limits, extra fields allowed. */
 export const savedSweepPlanSchema = planSchema(false);
