@@ -8,7 +8,7 @@
 import { pathDirectionLabel } from '../contract/direction.js';
 import { VERDICT_LABELS } from '../contract/verdict-labels.js';
 import type { LonghaulResult } from '../contract/result.js';
-import { formatRate, formatRateShort, groupDigits } from '../util/units.js';
+import { formatRate, formatRateShort, groupDigits } from '../contract/units.js';
 import { adviceNow, adviceWho } from '../contract/advice-text.js';
 import { formatConsoleLog } from './console-log.js';
 import { tcpCharts, throughputChart, whatIfChart } from './html-charts.js';

@@ -9,7 +9,7 @@ import { pathDirectionLabel } from '../contract/direction.js';
 import { omitText } from '../contract/omit-text.js';
 import type { LonghaulResult, TotalResult } from '../contract/result.js';
 import { transferRttSeconds } from '../analysis/diagnosis.js';
-import { formatBytes, formatRate, groupDigits } from '../util/units.js';
+import { formatBytes, formatRate, groupDigits } from '../contract/units.js';
 import { bitrateText } from '../contract/pacing-info.js';
 import { formatTcpSummary } from './tcp-lines.js';
 import { congestionLine } from '../contract/congestion-text.js';

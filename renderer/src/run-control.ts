@@ -11,7 +11,7 @@ import { errorText } from './bridge/ws-client.js';
 import { GroupSeries } from './lib/group-series.js';
 import { phaseName, type LivePhase } from './lib/run-phase-text.js';
 import { startFailure } from './lib/start-failure.js';
-import { formatRate } from './lib/units.js';
+import { formatRate } from '../../electron/contract/units.js';
 import { app, newLiveRun, partnerDefaultPort, splitPartner, type GroupLive, type LiveRun } from './state.svelte.js';
 
 /** The order a run goes through its phases: a group is as far as its slowest peer. */

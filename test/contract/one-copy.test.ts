@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { sourceFiles } from '../helpers/imports.js';
+import { importSpecifiers, sourceFiles } from '../helpers/imports.js';
 import { REPO } from '../helpers/processes.js';
 
 interface Rule {
@@ -44,6 +44,17 @@ function copies(file: string, text: string): string[] {
   return [...found];
 }
 
+/** The units and formatters are imported from electron/contract/units.ts only; these files still use the renderer's re-export. */
+const RENDERER_UNITS = path.join(REPO, 'renderer', 'src', 'lib', 'units.js');
+const PENDING_UNITS_IMPORTERS = [
+  'renderer/src/components/LiveChart.svelte',
+  'renderer/src/components/OverlayChart.svelte',
+  'renderer/src/components/SweepBars.svelte',
+  'renderer/src/components/SweepHeatmap.svelte',
+  'renderer/src/components/TcpPanel.svelte',
+  'renderer/src/components/WhatIfPanel.svelte',
+];
+
 describe('one copy of each contract rule', () => {
   it('finds copies in a bad sample, and not in comments or examples', () => {
     const sample = [
@@ -68,5 +79,14 @@ describe('one copy of each contract rule', () => {
       'a copy of a rule whose home is in contract/: import it from there',
     );
     for (const p of expectedPending) assert.ok(found.includes(p), `${p} is gone: remove it from PENDING`);
+  });
+
+  it('formatters are imported one way: from electron/contract/units.ts', () => {
+    const files = [...sourceFiles(path.join(REPO, 'renderer', 'src'), /\.(ts|svelte)$/), ...sourceFiles(path.join(REPO, 'test'), /\.ts$/)];
+    const viaRenderer = files
+      .filter((f) => importSpecifiers(readFileSync(f, 'utf8')).some((s) => path.resolve(path.dirname(f), s) === RENDERER_UNITS))
+      .map((f) => path.relative(REPO, f).split(path.sep).join('/'))
+      .sort();
+    assert.deepEqual(viaRenderer, PENDING_UNITS_IMPORTERS, 'import the formatters from electron/contract/units.js (and drop a file from the pending list once it does)');
   });
 });

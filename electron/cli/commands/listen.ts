@@ -13,7 +13,7 @@ import { advertise } from '../../discovery/dns-sd.js';
 import { ArgumentError, describeError } from '../../util/errors.js';
 import { localAddresses } from '../../util/net.js';
 import { parseSize } from '../../util/units.js';
-import { formatRate, groupDigits } from '../../util/units.js';
+import { formatRate, groupDigits } from '../../contract/units.js';
 import { EXIT_OK, EXIT_RUN_FAILED } from '../exit-codes.js';
 import { intIn } from '../run-options.js';
 import { onStop } from '../stop-signals.js';

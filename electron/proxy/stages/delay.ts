@@ -11,7 +11,7 @@
  */
 import { z } from 'zod';
 import { LINK_MAX_DELAY_MS, LINK_MAX_JITTER_MS } from '../../contract/link-limits.js';
-import { formatMs } from '../../util/units.js';
+import { formatMs } from '../../contract/units.js';
 import { registerStage } from '../registry.js';
 import { seededRandom, type StageContext, type QueueStage } from '../stage.js';
 

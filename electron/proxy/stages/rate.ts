@@ -16,7 +16,7 @@
  */
 import { z } from 'zod';
 import { LINK_MAX_MSS_BYTES, LINK_MAX_RATE_BITS_PER_SEC, LINK_MIN_MSS_BYTES } from '../../contract/link-limits.js';
-import { formatRate } from '../../util/units.js';
+import { formatRate } from '../../contract/units.js';
 import { registerStage } from '../registry.js';
 import { DEFAULT_MSS_BYTES, WIRE_OVERHEAD_BYTES, payloadFraction } from '../../contract/wire.js';
 import type { StageContext, QueueStage } from '../stage.js';

@@ -16,7 +16,7 @@ import {
 } from '../../../electron/contract/link-limits.js';
 import type { LinkSettingsInfo } from '../../../electron/contract/result.js';
 import { parseWindow, sizeText } from './test-form.js';
-import { parseDuration, parseRate, type Parsed } from './units.js';
+import { parseDuration, parseRate, type Parsed } from '../../../electron/contract/units.js';
 
 export interface LinkForm {
   kind: 'direct' | 'proxy';

@@ -9,7 +9,7 @@ import { SWEEP_LIMITS } from '../../../electron/contract/sweep-app.js';
 import type { Direction } from '../../../electron/contract/direction.js';
 import type { SweepDimension, SweepOrder, SweepPath, SweepPlan, SweepTarget } from '../../../electron/contract/sweep.js';
 import { LIMITS } from './test-form.js';
-import { parseDuration, parseSize } from './units.js';
+import { parseDuration, parseSize } from '../../../electron/contract/units.js';
 
 const { maxValues: MAX_VALUES, maxCells: MAX_CELLS, maxRepeat: MAX_REPEAT, maxPauseSeconds: MAX_PAUSE_SECONDS, minSeconds: MIN_SECONDS } = SWEEP_LIMITS;
 

@@ -1,7 +1,8 @@
 /**
- * What a user types and reads in the UI: sizes (binary, `64K` = 65,536 B),
- * rates (decimal bits, `4mbit` = 4,000,000 bit/s), durations (`650ms`, `1.3s`).
- * The rules are the CLI's own, from the contract: one copy for every door.
+ * Not a second home for the units: import electron/contract/units.js. This
+ * re-export stays only for the six Chart.js components until their shared
+ * chart action lands; then they import the contract too and this file goes
+ * (test/contract/one-copy.test.ts lists them and fails once none needs it).
  */
 export {
   formatBinaryBytes,

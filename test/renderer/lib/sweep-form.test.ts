@@ -7,7 +7,7 @@ import { MAX_MSS_BYTES, MIN_MSS_BYTES, runParamsSchema } from '../../../electron
 import { parseRequest } from '../../../electron/app/request-schemas.js';
 import { DEFAULT_SWEEP_FORM, parseList, validateSweepForm, type SweepForm } from '../../../renderer/src/lib/sweep-form.js';
 import { LIMITS } from '../../../renderer/src/lib/test-form.js';
-import { parseSize } from '../../../renderer/src/lib/units.js';
+import { parseSize } from '../../../electron/contract/units.js';
 
 const form = (over: Partial<SweepForm> = {}): SweepForm => ({ ...DEFAULT_SWEEP_FORM, ...over });
 const loopback = { kind: 'loopback' } as const;
