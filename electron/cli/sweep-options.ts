@@ -92,11 +92,7 @@ export function addSweepOptions(cmd: Command): Command {
         listOf(intIn(MIN_MSS_BYTES, MAX_MSS_BYTES, 'mss'), 'default'),
       ),
     )
-    .addOption(
-      new Option('--direction <list>', 'forward (this PC sends), reverse, bidir, e.g. forward,reverse').argParser(
-        noNull(listOf(choice(DIRECTIONS))),
-      ),
-    )
+    .addOption(new Option('--direction <list>', 'forward (this PC sends), reverse, bidir, e.g. forward,reverse').argParser(noNull(listOf(choice(DIRECTIONS)))))
     .addOption(
       new Option(
         '--link <list>',
@@ -127,7 +123,9 @@ export function addSweepOptions(cmd: Command): Command {
       new Option('-C, --congestion <name>', "congestion control of every stream end of every run (Linux TCP_CONGESTION, e.g. bbr); default: the system's"),
     )
     .addOption(new Option('--repeat <n>', `runs per cell, 1-${SWEEP_LIMITS.maxRepeat}`).argParser(intIn(1, SWEEP_LIMITS.maxRepeat, 'repeat')).default(3))
-    .addOption(new Option('--pause <time>', 'idle time between runs, e.g. 2s, 500ms').argParser(secondsIn(0, SWEEP_LIMITS.maxPauseSeconds, 'pause')).default(2, '2s'))
+    .addOption(
+      new Option('--pause <time>', 'idle time between runs, e.g. 2s, 500ms').argParser(secondsIn(0, SWEEP_LIMITS.maxPauseSeconds, 'pause')).default(2, '2s'),
+    )
     .addOption(
       new Option(
         '--order <order>',

@@ -34,10 +34,7 @@ function verdicts(r: LonghaulResult): string {
   const ds = r.diagnosis ?? [];
   if (!ds.length) return '<p class="muted">Limiter: unknown (this result carries no diagnosis).</p>';
   return ds
-    .map(
-      (d) =>
-        `<p class="verdict"><b>${esc(VERDICT_LABELS[d.verdict] ?? d.verdict)}</b> (${pathDirectionLabel(d.direction)}): ${esc(d.sentence)}</p>`,
-    )
+    .map((d) => `<p class="verdict"><b>${esc(VERDICT_LABELS[d.verdict] ?? d.verdict)}</b> (${pathDirectionLabel(d.direction)}): ${esc(d.sentence)}</p>`)
     .join('');
 }
 

@@ -58,9 +58,7 @@ function diagnosisText(r: LonghaulResult): string | null {
   const [first] = ds;
   if (!first) return null;
   if (ds.length === 1) return `${first.verdict}. ${first.sentence}`;
-  return ds
-    .map((d) => `\n  ${pathDirectionLabel(d.direction, true)}: ${d.verdict}. ${d.sentence}`)
-    .join('');
+  return ds.map((d) => `\n  ${pathDirectionLabel(d.direction, true)}: ${d.verdict}. ${d.sentence}`).join('');
 }
 
 function pathLines(r: LonghaulResult, x: SummaryExtras): string[] {

@@ -39,27 +39,32 @@ function planSchema(strict: boolean) {
     obj({ name: z.literal('link'), values: values(preset.nullable()) }),
     obj({ name: z.literal('path'), values: values(z.enum(['direct', 'relay'])) }),
   ]);
-  return obj({
-    target: z.discriminatedUnion('kind', [
-      obj({ kind: z.literal('peer'), host: strict ? hostSchema : z.string().min(1), port: portSchema }),
-      obj({ kind: z.literal('loopback') }),
-    ]),
-    base: strict ? runParamsSchema : resultSchema.shape.params,
-    dimensions: z.array(dimension).max(maxDimensions),
-    repeat: z.number().int().min(1).max(maxRepeat),
-    pauseSeconds: z.number().min(0).max(maxPauseSeconds),
-    order: z.enum(['shuffled', 'sequential']),
-    seed: z
-      .number()
-      .int()
-      .min(0)
-      .max(2 ** 32 - 1),
-  })
-    .refine((p) => new Set(p.dimensions.map((d) => d.name)).size === p.dimensions.length, 'a setting is swept twice')
-    .refine((p) => p.base.seconds === null || p.base.seconds >= minSeconds, `runs of at least ${minSeconds} s`)
-    .refine((p) => p.dimensions.reduce((n, d) => n * d.values.length, 1) <= maxCells, `at most ${maxCells} cells (the values of every setting multiplied)`)
-    // The emulator runs on this PC in front of its own responder; a partner's sweep has no preset to apply.
-    .refine((p) => p.target.kind === 'loopback' || !p.dimensions.some((d) => d.name === 'link' && d.values.some((v) => v !== null)), 'link presets are for sweeps on this PC');
+  return (
+    obj({
+      target: z.discriminatedUnion('kind', [
+        obj({ kind: z.literal('peer'), host: strict ? hostSchema : z.string().min(1), port: portSchema }),
+        obj({ kind: z.literal('loopback') }),
+      ]),
+      base: strict ? runParamsSchema : resultSchema.shape.params,
+      dimensions: z.array(dimension).max(maxDimensions),
+      repeat: z.number().int().min(1).max(maxRepeat),
+      pauseSeconds: z.number().min(0).max(maxPauseSeconds),
+      order: z.enum(['shuffled', 'sequential']),
+      seed: z
+        .number()
+        .int()
+        .min(0)
+        .max(2 ** 32 - 1),
+    })
+      .refine((p) => new Set(p.dimensions.map((d) => d.name)).size === p.dimensions.length, 'a setting is swept twice')
+      .refine((p) => p.base.seconds === null || p.base.seconds >= minSeconds, `runs of at least ${minSeconds} s`)
+      .refine((p) => p.dimensions.reduce((n, d) => n * d.values.length, 1) <= maxCells, `at most ${maxCells} cells (the values of every setting multiplied)`)
+      // The emulator runs on this PC in front of its own responder; a partner's sweep has no preset to apply.
+      .refine(
+        (p) => p.target.kind === 'loopback' || !p.dimensions.some((d) => d.name === 'link' && d.values.some((v) => v !== null)),
+        'link presets are for sweeps on this PC',
+      )
+  );
 }
 
 /** A new plan, from the CLI's flags or the Sweep screen: checked strictly. */

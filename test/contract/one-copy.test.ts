@@ -58,15 +58,20 @@ const PENDING_UNITS_IMPORTERS = [
 describe('one copy of each contract rule', () => {
   it('finds copies in a bad sample, and not in comments or examples', () => {
     const sample = [
-      "const port = app.system?.defaultPort ?? 5211;",
+      'const port = app.system?.defaultPort ?? 5211;',
       "const d = z.enum(['forward', 'reverse', 'bidir']);",
       "type P = 'hello' | 'params' | 'streams' | 'start';",
-      "<th>controller → responder</th>",
+      '<th>controller → responder</th>',
       ' * e.g. lab-pc:5211, a partner',
       "// ['forward', 'reverse', 'bidir'] was here",
       "const example = 'lab-7:5211';",
     ].join('\n');
-    assert.deepEqual(copies('x.ts', sample), ['x.ts: the default port', 'x.ts: the Direction list', 'x.ts: the session phases', 'x.ts: the path direction label']);
+    assert.deepEqual(copies('x.ts', sample), [
+      'x.ts: the default port',
+      'x.ts: the Direction list',
+      'x.ts: the session phases',
+      'x.ts: the path direction label',
+    ]);
   });
 
   it('holds for electron/ and renderer/src/', () => {
@@ -87,6 +92,10 @@ describe('one copy of each contract rule', () => {
       .filter((f) => importSpecifiers(readFileSync(f, 'utf8')).some((s) => path.resolve(path.dirname(f), s) === RENDERER_UNITS))
       .map((f) => path.relative(REPO, f).split(path.sep).join('/'))
       .sort();
-    assert.deepEqual(viaRenderer, PENDING_UNITS_IMPORTERS, 'import the formatters from electron/contract/units.js (and drop a file from the pending list once it does)');
+    assert.deepEqual(
+      viaRenderer,
+      PENDING_UNITS_IMPORTERS,
+      'import the formatters from electron/contract/units.js (and drop a file from the pending list once it does)',
+    );
   });
 });

@@ -31,7 +31,11 @@ describe('one sweep plan schema', () => {
     const plan = cliPlan(['--repeat', String(maxRepeat), '--pause', `${maxPauseSeconds}s`, '--streams', streams.join(','), '--seconds', '1']);
     assert.equal(plan.repeat, maxRepeat);
     assert.deepEqual(uiAccepts(plan), { plan });
-    const form = validateSweepForm({ ...DEFAULT_SWEEP_FORM, streams: streams.join(','), repeat: String(maxRepeat), pause: String(maxPauseSeconds) }, { kind: 'loopback' }, 7);
+    const form = validateSweepForm(
+      { ...DEFAULT_SWEEP_FORM, streams: streams.join(','), repeat: String(maxRepeat), pause: String(maxPauseSeconds) },
+      { kind: 'loopback' },
+      7,
+    );
     assert.deepEqual(form.errors, {});
     assert.equal(form.plan?.repeat, maxRepeat);
   });

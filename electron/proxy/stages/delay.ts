@@ -20,7 +20,10 @@ export const DEFAULT_DELAY_QUEUE_BYTES = 32 * 1024 * 1024;
 export const delaySchema = z
   .object({
     type: z.literal('delay'),
-    delayMs: z.number().min(0, 'delayMs cannot be negative').max(LINK_MAX_DELAY_MS, `delayMs above ${LINK_MAX_DELAY_MS / 1000} s`),
+    delayMs: z
+      .number()
+      .min(0, 'delayMs cannot be negative')
+      .max(LINK_MAX_DELAY_MS, `delayMs above ${LINK_MAX_DELAY_MS / 1000} s`),
     jitterMs: z.number().min(0, 'jitterMs cannot be negative').max(LINK_MAX_JITTER_MS).default(0),
     queueBytes: z.number().int().positive().default(DEFAULT_DELAY_QUEUE_BYTES),
     seed: z.number().int().optional(),

@@ -39,7 +39,10 @@ import { DEFAULT_MSS_BYTES, EMULATION_NOTE, seededRandom, type FlightView, type 
 export const lossSchema = z
   .object({
     type: z.literal('loss'),
-    lossRatio: z.number().min(0, 'lossRatio cannot be negative').max(LINK_MAX_LOSS_RATIO, `lossRatio above ${LINK_MAX_LOSS_RATIO * 100} % is not a link`),
+    lossRatio: z
+      .number()
+      .min(0, 'lossRatio cannot be negative')
+      .max(LINK_MAX_LOSS_RATIO, `lossRatio above ${LINK_MAX_LOSS_RATIO * 100} % is not a link`),
     mssBytes: z.number().int().min(LINK_MIN_MSS_BYTES).max(LINK_MAX_MSS_BYTES).default(DEFAULT_MSS_BYTES),
     queueBytes: z
       .number()
