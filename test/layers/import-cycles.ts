@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { importSpecifiers } from '../helpers/imports.js';
 
-/** `./x.js` from `file` → the `.ts` source it names, or null for a package. */
+/** `./x.js` from `file` → the `.ts` source it names (`./X.svelte` as it is), or null for a package. */
 function resolveSource(file: string, spec: string): string | null {
   if (!spec.startsWith('.')) return null;
   return path.resolve(path.dirname(file), spec).replace(/\.js$/, '.ts');
