@@ -7,7 +7,7 @@
 import type { Diagnosis, LinkInfo, StreamResult, TotalResult } from '../contract/result.js';
 import { payloadFraction } from '../contract/wire.js';
 import { INITIAL_WINDOW_SEGMENTS, rampRoundTrips, renoWindowBytes } from '../contract/what-if.js';
-import { formatRateShort, formatRtt, groupDigits } from '../util/units.js';
+import { formatRateShort, formatRtt, groupDigits } from '../contract/units.js';
 import { emulatorLag, emulatorSentence } from './emulator-verdict.js';
 import { diagnoseLimiter } from './limiter.js';
 import { BINDING_FACTOR } from './verdicts/context.js';

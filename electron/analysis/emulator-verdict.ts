@@ -17,7 +17,7 @@
  */
 import type { EmulatorDirectionInfo, EmulatorWatchInfo, LinkInfo } from '../contract/result.js';
 import { payloadFraction } from '../contract/wire.js';
-import { formatRateShort } from '../util/units.js';
+import { formatRateShort } from '../contract/units.js';
 
 export const LATE_SHARE = 0.05;
 export const BEHIND_SHARE = 0.25;

@@ -10,7 +10,7 @@
  */
 import type { Diagnosis, LimiterVerdict } from '../contract/result.js';
 import { rateContradicted } from '../contract/path-math.js';
-import { formatRateShort } from '../util/units.js';
+import { formatRateShort } from '../contract/units.js';
 import type { LimiterInputs } from './limiter-inputs.js';
 import { applicationRule } from './verdicts/application-limited.js';
 import { congestionRule } from './verdicts/congestion-limited.js';

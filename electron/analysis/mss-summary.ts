@@ -5,7 +5,7 @@
  * the range is null, never a guess.
  */
 import type { MssInfo, SocketReport } from '../contract/result.js';
-import { groupDigits } from '../util/units.js';
+import { groupDigits } from '../contract/units.js';
 
 type Range = { min: number; max: number };
 

@@ -15,7 +15,7 @@
  * possibility to check, not made the verdict. The sentence says how to check.
  */
 import type { StreamResult } from '../contract/result.js';
-import { formatRateShort, groupDigits } from '../util/units.js';
+import { formatRateShort, groupDigits } from '../contract/units.js';
 
 /** An MSS at most this share of what the path MTU allows counts as small. */
 const SMALL_SHARE = 0.5;

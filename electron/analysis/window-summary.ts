@@ -4,7 +4,7 @@
  * placeholder the engine had before the native addon.
  */
 import type { SocketReport, WindowInfo } from '../contract/result.js';
-import { groupDigits } from '../util/units.js';
+import { groupDigits } from '../contract/units.js';
 
 export const OS_DEFAULT_NOTE = 'OS default (autotuning)';
 

@@ -6,22 +6,17 @@
 import { z } from 'zod';
 import type { InvokeName, Invokes } from '../contract/api.js';
 import { EXPORT_FORMATS } from '../contract/api.js';
-import { SWEEP_EXPORT_FORMATS, SWEEP_LIMITS } from '../contract/sweep-app.js';
+import { SWEEP_EXPORT_FORMATS } from '../contract/sweep-app.js';
 import { GROUP_EXPORT_FORMATS, MAX_GROUP_PEERS } from '../contract/group-app.js';
 import { MAX_PATH_RATE_BITS_PER_SEC } from '../contract/limits.js';
-import type { SweepPlan } from '../contract/sweep.js';
-import { MAX_BUFFER_BYTES, MAX_MSS_BYTES, MAX_STREAMS, MAX_WINDOW_BYTES, MIN_MSS_BYTES, directionSchema, runParamsSchema } from '../engine/params.js';
+import { runParamsSchema } from '../engine/params.js';
+import { hostSchema, portSchema } from '../protocol/address-schema.js';
 import { linkSettingsSchema } from '../proxy/link-settings.js';
-import { findPreset } from '../proxy/presets.js';
+import { newSweepPlanSchema } from '../sweep/sweep-plan-schema.js';
 import { ArgumentError } from '../util/errors.js';
 
-const host = z
-  .string()
-  .trim()
-  .min(1, 'the address is empty')
-  .max(255)
-  .regex(/^[A-Za-z0-9.:_%-]+$/, 'the address may hold letters, digits, ".", ":", "-" only');
-const port = z.number().int().min(1).max(65535);
+const host = hostSchema;
+const port = portSchema;
 const listenPort = z.number().int().min(0).max(65535);
 const id = z.string().regex(/^[0-9a-f]{8,64}$/, 'not a result id');
 
@@ -31,51 +26,6 @@ const link = z.discriminatedUnion('kind', [
 ]);
 const format = z.enum(EXPORT_FORMATS as [string, ...string[]]) as z.ZodType<Invokes['exportResult']['req']['format']>;
 
-// A sweep plan: every value a run could take is checked as a run's parameters would be.
-const values = <T extends z.ZodType>(v: T) => z.array(v).min(1).max(SWEEP_LIMITS.maxValues);
-const dimension = z.discriminatedUnion('name', [
-  z.object({ name: z.literal('windowBytes'), values: values(z.number().int().min(1).max(MAX_WINDOW_BYTES).nullable()) }).strict(),
-  z.object({ name: z.literal('bufferBytes'), values: values(z.number().int().min(1).max(MAX_BUFFER_BYTES)) }).strict(),
-  z.object({ name: z.literal('streams'), values: values(z.number().int().min(1).max(MAX_STREAMS)) }).strict(),
-  z.object({ name: z.literal('mssBytes'), values: values(z.number().int().min(MIN_MSS_BYTES).max(MAX_MSS_BYTES).nullable()) }).strict(),
-  z.object({ name: z.literal('direction'), values: values(directionSchema) }).strict(),
-  z
-    .object({
-      name: z.literal('link'),
-      values: values(
-        z
-          .string()
-          .max(64)
-          .refine((n) => findPreset(n) !== undefined, 'not a link preset')
-          .nullable(),
-      ),
-    })
-    .strict(),
-  z.object({ name: z.literal('path'), values: values(z.enum(['direct', 'relay'])) }).strict(),
-]);
-const sweepPlan = z
-  .object({
-    target: z.discriminatedUnion('kind', [z.object({ kind: z.literal('peer'), host, port }).strict(), z.object({ kind: z.literal('loopback') }).strict()]),
-    base: runParamsSchema,
-    dimensions: z.array(dimension).max(7),
-    repeat: z.number().int().min(1).max(SWEEP_LIMITS.maxRepeat),
-    pauseSeconds: z.number().min(0).max(SWEEP_LIMITS.maxPauseSeconds),
-    order: z.enum(['shuffled', 'sequential']),
-    seed: z
-      .number()
-      .int()
-      .min(0)
-      .max(2 ** 32 - 1),
-  })
-  .strict()
-  .refine((p) => new Set(p.dimensions.map((d) => d.name)).size === p.dimensions.length, 'a setting is swept twice')
-  .refine((p) => p.base.seconds === null || p.base.seconds >= SWEEP_LIMITS.minSeconds, `runs of at least ${SWEEP_LIMITS.minSeconds} s`)
-  .refine((p) => p.dimensions.reduce((n, d) => n * d.values.length, p.repeat) <= SWEEP_LIMITS.maxRuns, `at most ${SWEEP_LIMITS.maxRuns} runs (cells × repeats)`)
-  // The emulator runs on this PC in front of its own responder; a partner's sweep has no preset to apply.
-  .refine(
-    (p) => p.target.kind === 'loopback' || !p.dimensions.some((d) => d.name === 'link'),
-    'link presets are for sweeps on this PC',
-  ) as z.ZodType<SweepPlan>;
 // The runner's UUIDs; nothing else reaches a path.
 const sweepId = z.string().regex(/^[0-9a-f-]{8,64}$/, 'not a sweep id');
 const sweepFormat = z.enum(SWEEP_EXPORT_FORMATS as [string, ...string[]]) as z.ZodType<Invokes['sweepExport']['req']['format']>;
@@ -122,7 +72,7 @@ const SCHEMAS: { [K in InvokeName]: z.ZodType<Invokes[K]['req']> } = {
   pairPeer: z.object({ host, port, code: z.string().trim().min(1).max(40) }).strict(),
   listPeers: z.null(),
   forgetPeer: z.object({ fingerprint: z.string().regex(/^[0-9a-f]{64}$/, 'not a certificate fingerprint (64 lowercase hex digits)') }).strict(),
-  sweepStart: z.object({ plan: sweepPlan }).strict(),
+  sweepStart: z.object({ plan: newSweepPlanSchema }).strict(),
   sweepStop: z.object({ id: sweepId }).strict(),
   sweepResume: z.object({ id: sweepId }).strict(),
   sweepGet: z.object({ id: sweepId }).strict(),

@@ -2,7 +2,7 @@
 import os from 'node:os';
 import type { Features, SystemInfo } from '../contract/api.js';
 import { localAddresses } from '../util/net.js';
-import { DEFAULT_PORT } from '../engine/responder.js';
+import { DEFAULT_PORT } from '../contract/api.js';
 import { nativeSockets } from '../native/load-native.js';
 import { SOFTWARE } from '../util/version.js';
 

@@ -9,7 +9,7 @@ import { GroupIntervalSum, type GroupLiveInterval } from '../contract/group-live
 import type { Side } from '../contract/result.js';
 import type { SideSample } from '../engine/data-plane.js';
 import { planStreams, type RunParams } from '../engine/params.js';
-import { formatBytes, formatRate } from '../util/units.js';
+import { formatBytes, formatRate } from '../contract/units.js';
 
 interface PeerTrack {
   /** Per receiving side: the stream ids it receives, and its cumulative bytes by interval index. */

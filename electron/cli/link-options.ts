@@ -11,6 +11,7 @@ import { LINK_PRESETS, findPreset } from '../proxy/presets.js';
 import { ArgumentError } from '../util/errors.js';
 import { parseDuration, parseRate, parseSize } from '../util/units.js';
 import { present } from '../contract/present.js';
+import { parseLossRatio } from '../contract/link-limits.js';
 
 export interface LinkFlags {
   /** `--preset` (proxy) */
@@ -63,14 +64,11 @@ function nonNegative(flag: string, text: string, parse: (t: string, f?: string) 
   return parse(text, flag);
 }
 
-/** `0.1%` → 0.001; `0.001` → 0.001. */
-export function parseLossRatio(text: string): number {
-  const m = /^\s*(-?[0-9]+(?:\.[0-9]+)?)\s*(%?)\s*$/.exec(text);
-  if (!m) throw new ArgumentError(`--loss: "${text}" is not a ratio (e.g. 0.1% or 0.001)`, '--loss');
-  const v = Number(m[1]) / (m[2] ? 100 : 1);
-  if (v < 0) throw new ArgumentError(`--loss: cannot be negative ("${text}")`, '--loss');
-  if (v > 0.5) throw new ArgumentError(`--loss: ${text} is above 50 %`, '--loss');
-  return v;
+/** `--loss`: `0.1%` → 0.001; `0.001` → 0.001 (the contract's parser). Throws ArgumentError naming the flag. */
+export function lossFlag(text: string): number {
+  const r = parseLossRatio(text);
+  if (!r.ok) throw new ArgumentError(`--loss: "${text}": ${r.error}`, '--loss');
+  return r.value;
 }
 
 /** Did the user ask for a link at all? */
@@ -107,7 +105,7 @@ export function linkSpecFromFlags(f: LinkFlags, windowBytes: number | null = nul
   const window = f.window !== undefined ? (typeof f.window === 'number' ? f.window : nonNegative('--window', f.window, parseSize)) : windowBytes;
   if (window !== null && window !== undefined) s.windowBytes = window;
   if (f.slowstart !== undefined) s.slowstart = f.slowstart;
-  if (f.loss !== undefined) s.lossRatio = parseLossRatio(f.loss);
+  if (f.loss !== undefined) s.lossRatio = lossFlag(f.loss);
   if (f.lossPattern !== undefined) {
     if (s.lossRatio === 0) throw new ArgumentError('--loss-pattern: needs a --loss above 0', '--loss-pattern');
     s.lossPattern = f.lossPattern as 'random' | 'periodic';

@@ -10,7 +10,7 @@ import { HistoryStore } from '../app/history-store.js';
 import { Iperf3Server } from '../engine/iperf3-server.js';
 import type { ServerLimits } from '../iperf3/params-document.js';
 import { describeError } from '../util/errors.js';
-import { formatRate, groupDigits } from '../util/units.js';
+import { formatRate, groupDigits } from '../contract/units.js';
 import { EXIT_OK, EXIT_RUN_FAILED } from './exit-codes.js';
 import { onStop } from './stop-signals.js';
 import { TurnedAwayLog } from './turned-away-log.js';

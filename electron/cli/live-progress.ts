@@ -6,7 +6,7 @@
 import type { Side } from '../contract/result.js';
 import type { SideSample } from '../engine/data-plane.js';
 import { planStreams, type RunParams } from '../engine/params.js';
-import { formatBytes, formatRate } from '../util/units.js';
+import { formatBytes, formatRate } from '../contract/units.js';
 import { intervalRetransText } from '../contract/interval-tcp-text.js';
 import type { TcpSample } from '../contract/result.js';
 

@@ -5,7 +5,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import type { Direction } from '../contract/result.js';
+import { DIRECTIONS, type Direction } from '../contract/direction.js';
 import type { SweepDimension, SweepOrder, SweepPath, SweepPlan, SweepTarget } from '../contract/sweep.js';
 import {
   DEFAULT_PARAMS,
@@ -18,9 +18,9 @@ import {
   MIN_MSS_BYTES,
 } from '../engine/params.js';
 import { LINK_PRESETS, findPreset } from '../proxy/presets.js';
-import { MAX_SWEEP_REPEAT } from '../sweep/sweep-file.js';
 import { ArgumentError } from '../util/errors.js';
 import { MAX_BITRATE_BITS_PER_SEC, MIN_BITRATE_BITS_PER_SEC } from '../contract/limits.js';
+import { SWEEP_LIMITS } from '../contract/sweep-app.js';
 import { checkCongestion, intIn, rateIn, secondsIn, sizeIn } from './run-options.js';
 
 export interface SweepFlags {
@@ -92,11 +92,7 @@ export function addSweepOptions(cmd: Command): Command {
         listOf(intIn(MIN_MSS_BYTES, MAX_MSS_BYTES, 'mss'), 'default'),
       ),
     )
-    .addOption(
-      new Option('--direction <list>', 'forward (this PC sends), reverse, bidir, e.g. forward,reverse').argParser(
-        noNull(listOf(choice(['forward', 'reverse', 'bidir'] as const))),
-      ),
-    )
+    .addOption(new Option('--direction <list>', 'forward (this PC sends), reverse, bidir, e.g. forward,reverse').argParser(noNull(listOf(choice(DIRECTIONS)))))
     .addOption(
       new Option(
         '--link <list>',
@@ -110,7 +106,7 @@ export function addSweepOptions(cmd: Command): Command {
     )
     .addOption(
       new Option('-t, --seconds <s>', 'length of each run, e.g. 10, 1.5s, 2m')
-        .argParser(secondsIn(0.1, MAX_SECONDS, 'seconds'))
+        .argParser(secondsIn(SWEEP_LIMITS.minSeconds, MAX_SECONDS, 'seconds'))
         .default(DEFAULT_PARAMS.seconds ?? 10),
     )
     .addOption(
@@ -126,8 +122,10 @@ export function addSweepOptions(cmd: Command): Command {
     .addOption(
       new Option('-C, --congestion <name>', "congestion control of every stream end of every run (Linux TCP_CONGESTION, e.g. bbr); default: the system's"),
     )
-    .addOption(new Option('--repeat <n>', `runs per cell, 1-${MAX_SWEEP_REPEAT}`).argParser(intIn(1, MAX_SWEEP_REPEAT, 'repeat')).default(3))
-    .addOption(new Option('--pause <time>', 'idle time between runs, e.g. 2s, 500ms').argParser(secondsIn(0, 3600, 'pause')).default(2, '2s'))
+    .addOption(new Option('--repeat <n>', `runs per cell, 1-${SWEEP_LIMITS.maxRepeat}`).argParser(intIn(1, SWEEP_LIMITS.maxRepeat, 'repeat')).default(3))
+    .addOption(
+      new Option('--pause <time>', 'idle time between runs, e.g. 2s, 500ms').argParser(secondsIn(0, SWEEP_LIMITS.maxPauseSeconds, 'pause')).default(2, '2s'),
+    )
     .addOption(
       new Option(
         '--order <order>',

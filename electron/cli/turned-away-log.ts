@@ -9,7 +9,7 @@
  *   turned away 127.0.0.2:51234: not TLS
  *   turned away 3,412 more connections from 127.0.0.2 (not TLS) in the last 10 s
  */
-import { groupDigits } from '../util/units.js';
+import { groupDigits } from '../contract/units.js';
 import { plainAddress } from '../util/net.js';
 import { printable } from '../util/printable.js';
 

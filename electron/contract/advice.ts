@@ -5,7 +5,8 @@
  * value where this PC could read it, the value the measured path needs, and
  * where to change it. A second run shows whether the change worked.
  */
-import type { LimiterVerdict, Side } from './result.js';
+import type { Side } from './direction.js';
+import type { LimiterVerdict } from './limiter-verdict.js';
 
 /** The OS an end reported in its hello (`os.platform()`, `os.release()`); absent from older peers. */
 export interface PeerOs {

@@ -13,6 +13,7 @@
  * Errors cross as `{ code: 'LH_ERR_*', message }`; the UI matches on `code`.
  */
 import type { LonghaulErrorCode } from './error-codes.js';
+import type { SessionPhase } from './session-phases.js';
 import type { Direction, LinkSettingsInfo, LonghaulResult, ResultParams, Side } from './result.js';
 import type { GroupEnded, GroupExportFormat, GroupListing, StartGroupRunRequest } from './group-app.js';
 import type { LonghaulGroupResult } from './group.js';
@@ -107,6 +108,9 @@ export interface ReportText {
  */
 export type PartnerKind = 'longhaul' | 'iperf3';
 
+/** A Longhaul responder's port when none is given (`longhaul listen`, a partner typed without `:port`). */
+export const DEFAULT_PORT = 5211;
+
 /** iperf3's own default port (`iperf3 -s`, and the Waiting screen's iperf3 answerer). */
 export const IPERF3_DEFAULT_PORT = 5201;
 
@@ -183,8 +187,8 @@ export interface RunFailed {
   phase: RunPhase;
 }
 
-/** The engine's session phases, and `capacity` while Longhaul's own tuned run measures the path after the user's. */
-export type RunPhase = 'hello' | 'params' | 'streams' | 'start' | 'running' | 'results' | 'done' | 'failed' | 'capacity';
+/** The engine's session phases, and `capacity` while Longhaul's own tuned run measures the path after the user's (engine/capacity-run.ts). */
+export type RunPhase = SessionPhase | 'capacity';
 
 export interface HistoryEntry {
   id: string;

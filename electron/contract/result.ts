@@ -13,6 +13,8 @@
 
 import type { CapacityInfo } from './capacity-info.js';
 import type { DelayInfo } from './delay-info.js';
+import type { Direction, Side } from './direction.js';
+import type { LimiterVerdict } from './limiter-verdict.js';
 import type { Advice, PeerOs } from './advice.js';
 
 import type { LinkInfo } from './link-info.js';
@@ -29,8 +31,8 @@ export type * from './pacing-info.js';
 
 export const RESULT_SCHEMA = 'longhaul.result/1' as const;
 
-export type Direction = 'forward' | 'reverse' | 'bidir';
-export type Side = 'controller' | 'responder';
+/** Defined beside their words (direction.ts, limiter-verdict.ts); named here too, as every result reader knows them by this file. */
+export type { Direction, Side, LimiterVerdict };
 
 export interface ResultParams {
   streams: number;
@@ -263,27 +265,6 @@ export interface DetailInfo {
   /** The same in words. */
   note: string;
 }
-
-/**
- * Which limit explains a direction's throughput (docs/results.md, "Diagnosis"; labels in contract/verdict-labels.ts).
- * `send-buffer-limited`: the sender's send buffer; `receiver-limited`: the receiving application (or its CPU) did not
- * read fast enough, so the advertised window stayed below what its buffer allowed; `loss-limited`: packet loss set the
- * pace (a Mathis/Reno estimate); `cpu-limited`: a side or data thread near one full core; `emulator-limited`: the link
- * emulator on this PC fell behind its own schedule (analysis/emulator-verdict.ts); `mss-limited`: segments far smaller
- * than the path allows, with no window binding (analysis/mss-verdict.ts).
- */
-export type LimiterVerdict =
-  | 'window-limited'
-  | 'send-buffer-limited'
-  | 'receiver-limited'
-  | 'congestion-limited'
-  | 'loss-limited'
-  | 'application-limited'
-  | 'cpu-limited'
-  | 'link-limited'
-  | 'emulator-limited'
-  | 'mss-limited'
-  | 'unknown';
 
 export interface Diagnosis {
   direction: 'controllerToResponder' | 'responderToController';

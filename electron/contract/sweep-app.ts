@@ -3,14 +3,25 @@
  * host about sweeps (electron/contract/api.ts names the channels that carry them).
  * Pure types and constants, no Node imports: the renderer shares it.
  */
+import { MIN_SECONDS } from './limits.js';
 import type { SweepDimensionName, SweepFile, SweepProgress, SweepRunHeadline, SweepTarget } from './sweep.js';
 
 /**
- * What the app accepts in a sweep plan (the Sweep form checks them as typed,
- * the host's request schema again): longer lists are typos, longer sweeps
- * are better started from the CLI where a closed window cannot end them.
+ * What a sweep plan may hold, for every door: `longhaul sweep`'s flags, the
+ * Sweep screen's form and the one plan schema (sweep/sweep-plan-schema.ts)
+ * that both the CLI and the app's host check a plan with. A setting of more
+ * than 64 values, or more than 1,000 cells, is a typo; 100 repeats already
+ * gives a median of a hundred runs.
  */
-export const SWEEP_LIMITS = { maxValues: 12, maxRuns: 1000, maxRepeat: 50, maxPauseSeconds: 600, minSeconds: 0.5 } as const;
+export const SWEEP_LIMITS = {
+  maxValues: 64,
+  maxDimensions: 7,
+  maxCells: 1000,
+  maxRepeat: 100,
+  maxPauseSeconds: 3600,
+  /** A sweep's runs are at least a run's shortest (--seconds 0.1). */
+  minSeconds: MIN_SECONDS,
+} as const;
 
 /** Sweep exports: the `longhaul.sweep/1` file itself, one CSV row per run, or the self-contained HTML report. */
 export type SweepExportFormat = 'json' | 'csv' | 'html';

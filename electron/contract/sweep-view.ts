@@ -5,6 +5,7 @@
  * row per cell from the contract's `SweepCellSummary` (medians and min–max are
  * the runner's, never recomputed here).
  */
+import { directionLabel } from './direction.js';
 import type { LimiterVerdict } from './result.js';
 import { planDuration } from './sweep-plan.js';
 import { VERDICT_WORDS } from './verdict-labels.js';
@@ -21,8 +22,6 @@ export const DIMENSION_LABEL: Record<SweepDimensionName, string> = {
   path: 'path',
 };
 
-const DIRECTION_WORDS: Record<string, string> = { forward: 'this PC sends', reverse: 'partner sends', bidir: 'both ways' };
-
 /** One dimension value in words, with its unit: `64.0 KiB`, `OS default`, `4 streams`, `no emulator`. */
 export function formatDimensionValue(name: SweepDimensionName, value: number | string | null | undefined): string {
   if (value === undefined) return '–';
@@ -35,7 +34,7 @@ export function formatDimensionValue(name: SweepDimensionName, value: number | s
     case 'streams':
       return value === 1 ? '1 stream' : `${value} streams`;
     case 'direction':
-      return DIRECTION_WORDS[String(value)] ?? String(value);
+      return directionLabel(String(value));
     case 'link':
       return value === null ? 'no emulator' : String(value);
     case 'path':

@@ -7,7 +7,7 @@
 import type { GroupDiagnosis, GroupInterval, GroupPeer, GroupTotal, LonghaulGroupResult } from '../contract/group.js';
 import { GROUP_SCHEMA, peerLabel } from '../contract/group.js';
 import type { ErrorInfo, PeerInfo, ResultParams, Side, StreamResult } from '../contract/result.js';
-import { formatRate } from '../util/units.js';
+import { formatRate } from '../contract/units.js';
 
 /** Below this share of its single-peer rate a peer counts as held back in the group. */
 export const SHARED_SIDE_SHARE = 0.8;

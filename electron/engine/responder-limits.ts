@@ -12,7 +12,7 @@
  * not answered within LIMIT_ANSWER_MS.
  */
 import { planStreams, type PlannedStream, type RunParams } from './params.js';
-import { formatBytes } from '../util/units.js';
+import { formatBytes } from '../contract/units.js';
 
 /**
  * What a responder allows a peer to ask for, and enforces while the run goes: the

@@ -5,6 +5,7 @@
  */
 import { EventEmitter } from 'node:events';
 import net from 'node:net';
+import { DEFAULT_PORT } from '../contract/api.js';
 import type { LonghaulResult } from '../contract/result.js';
 import { encodeFrame } from '../protocol/framing.js';
 import type { SessionState } from '../protocol/session-state.js';
@@ -18,7 +19,6 @@ import type { ResponderSecurity } from '../security/responder-security.js';
 import { holdsWholeTlsRecord, looksLikeTls, passGate } from '../security/secure-gate.js';
 import { answerAndClose } from '../util/answer-and-close.js';
 
-export const DEFAULT_PORT = 5211;
 /** server.maxConnections: everything a responder holds at once. */
 const MAX_CONNECTIONS = 1024;
 

@@ -4,6 +4,7 @@
  * channel's messages carry it (protocol/messages.ts).
  */
 import { z } from 'zod';
+import { DIRECTIONS, type Direction } from '../contract/direction.js';
 
 export {
   MAX_BUFFER_BYTES,
@@ -31,9 +32,8 @@ import {
   MIN_MSS_BYTES,
 } from '../contract/limits.js';
 
-export const directionSchema = z.enum(['forward', 'reverse', 'bidir']);
-/** forward: controller sends; reverse: responder sends; bidir: both, N streams each way. */
-export type Direction = z.infer<typeof directionSchema>;
+export const directionSchema = z.enum(DIRECTIONS);
+export type { Direction };
 
 export const runParamsSchema = z
   .object({

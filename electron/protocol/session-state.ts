@@ -22,12 +22,13 @@
  * `error {code, message}` may come in any state and ends the session.
  * Every state has a read timeout: a peer that says nothing is dropped.
  */
+import type { SessionPhase } from '../contract/session-phases.js';
 import { ProtocolError } from '../util/errors.js';
 import type { MessageType } from './messages.js';
 
 export type Role = 'controller' | 'responder';
 
-export type SessionState = 'hello' | 'params' | 'streams' | 'start' | 'running' | 'results' | 'done' | 'failed';
+export type SessionState = SessionPhase;
 
 /** Legal transitions; `failed` is reachable from anywhere. */
 const NEXT: Record<SessionState, readonly SessionState[]> = {

@@ -3,7 +3,7 @@
  * carries its unit; loss is always called what it is here: a model.
  */
 import type { EmulatorWatchInfo, LinkInfo, ModelledLossInfo } from '../contract/result.js';
-import { formatMs, formatRate, groupDigits } from '../util/units.js';
+import { formatMs, formatRate, groupDigits } from '../contract/units.js';
 import { modelCeilingBitsPerSec, type LinkSpec } from './link-settings.js';
 import { describeStageConfig, stageCaveats } from './registry.js';
 import { EMULATION_NOTE, type StageConfig } from './stage.js';

@@ -6,6 +6,14 @@
  * settings cannot say (asymmetric links, several delays…).
  */
 import { z } from 'zod';
+import {
+  LINK_MAX_DELAY_MS,
+  LINK_MAX_JITTER_MS,
+  LINK_MAX_LOSS_RATIO,
+  LINK_MAX_MSS_BYTES,
+  LINK_MAX_RATE_BITS_PER_SEC,
+  LINK_MIN_MSS_BYTES,
+} from '../contract/link-limits.js';
 import type { LinkSettingsInfo } from '../contract/result.js';
 import { ArgumentError } from '../util/errors.js';
 import type { LinkChains } from './proxy-connection.js';
@@ -18,10 +26,13 @@ import { payloadFraction } from './stages/rate.js';
 export const linkSettingsSchema = z
   .object({
     /** One-way delay, each direction, ms (the round trip is twice this). */
-    delayMs: z.number().min(0, 'delay cannot be negative').max(60_000, 'delay above 60 s'),
-    jitterMs: z.number().min(0, 'jitter cannot be negative').max(60_000).default(0),
+    delayMs: z
+      .number()
+      .min(0, 'delay cannot be negative')
+      .max(LINK_MAX_DELAY_MS, `delay above ${LINK_MAX_DELAY_MS / 1000} s`),
+    jitterMs: z.number().min(0, 'jitter cannot be negative').max(LINK_MAX_JITTER_MS).default(0),
     /** Link rate each way, bit/s; null = no rate limit. */
-    rateBitsPerSec: z.number().positive('rate must be above 0 (leave it out for no limit)').max(1e12).nullable(),
+    rateBitsPerSec: z.number().positive('rate must be above 0 (leave it out for no limit)').max(LINK_MAX_RATE_BITS_PER_SEC).nullable(),
     /** The emulated TCP window (bytes in flight); null = not emulated. */
     windowBytes: z
       .number()
@@ -31,10 +42,13 @@ export const linkSettingsSchema = z
       .nullable(),
     slowstart: z.boolean(),
     /** Modelled loss per segment, 0-0.5. */
-    lossRatio: z.number().min(0, 'loss cannot be negative').max(0.5, 'loss above 50 %'),
+    lossRatio: z
+      .number()
+      .min(0, 'loss cannot be negative')
+      .max(LINK_MAX_LOSS_RATIO, `loss above ${LINK_MAX_LOSS_RATIO * 100} %`),
     /** Which segments are lost: `random` (absent = random) or `periodic` (every round(1 / lossRatio)-th). */
     lossPattern: z.enum(['random', 'periodic']).optional(),
-    mssBytes: z.number().int().min(500).max(65_535).default(DEFAULT_MSS_BYTES),
+    mssBytes: z.number().int().min(LINK_MIN_MSS_BYTES).max(LINK_MAX_MSS_BYTES).default(DEFAULT_MSS_BYTES),
   })
   .strict() satisfies z.ZodType<LinkSettingsInfo>;
 

@@ -8,7 +8,7 @@
 import { PATH_RATE_WHERE } from '../contract/limits.js';
 import { bdpBytes, MAX_SCALED_WINDOW, rateContradicted, splitWindow } from '../contract/path-math.js';
 import type { LonghaulResult } from '../contract/result.js';
-import { formatRate, formatRtt, groupDigits } from '../util/units.js';
+import { formatRate, formatRtt, groupDigits } from '../contract/units.js';
 
 /** Above this multiple of the measured rate, window ÷ RTT is given in words, not as a figure. */
 const WINDOW_FIGURE_ABOVE_MEASURED = 10;

@@ -4,7 +4,7 @@
  * OS advice is what each system's documentation says, phrased as settings to
  * check, never as a claim about this PC (we have not looked at it).
  */
-import { formatRate, groupDigits } from '../util/units.js';
+import { formatRate, groupDigits } from '../contract/units.js';
 import { bdpBytes, MAX_UNSCALED_WINDOW, wholeBytesUp, windowCeilingBitsPerSec, windowScaleShift } from '../contract/path-math.js';
 
 export interface BdpQuery {

@@ -5,7 +5,7 @@
  */
 import { GROUP_ROLE_TEXT, peerLabel, type GroupTotal, type LonghaulGroupResult } from '../contract/group.js';
 import { printable } from '../util/printable.js';
-import { formatBytes, formatRate, groupDigits } from '../util/units.js';
+import { formatBytes, formatRate, groupDigits } from '../contract/units.js';
 import { formatSummary, type SummaryExtras } from './summary-block.js';
 
 function seconds(s: number | null): string {

@@ -7,7 +7,7 @@ import type { LonghaulResult, TcpSample } from '../contract/result.js';
 import { whatIfCurves, whatIfOf, windowTickLabel } from '../contract/what-if-result.js';
 import { whatIfAxisNote } from '../contract/what-if-text.js';
 import { receivedRatePoints } from '../contract/interval-rates.js';
-import { groupDigits } from '../util/units.js';
+import { groupDigits } from '../contract/units.js';
 import { esc, svgLineChart, type SvgSeries } from './html-svg.js';
 
 const COLORS = ['#0b5fff', '#e8590c', '#2f9e44', '#ae3ec9'] as const;

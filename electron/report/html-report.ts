@@ -6,9 +6,10 @@
  * browser, offline, and prints to PDF cleanly (print CSS, no page-split charts).
  */
 import { bypassCaveat } from '../contract/bypass-text.js';
+import { pathDirectionLabel } from '../contract/direction.js';
 import { VERDICT_LABELS } from '../contract/verdict-labels.js';
 import type { LonghaulResult } from '../contract/result.js';
-import { formatRate, formatRateShort, groupDigits } from '../util/units.js';
+import { formatRate, formatRateShort, groupDigits } from '../contract/units.js';
 import { adviceNow, adviceWho } from '../contract/advice-text.js';
 import { formatConsoleLog } from './console-log.js';
 import { tcpCharts, throughputChart, whatIfChart } from './html-charts.js';
@@ -38,10 +39,7 @@ function verdicts(r: LonghaulResult): string {
   if (!ds.length) return '<p class="muted">Limiter: unknown (this result carries no diagnosis).</p>' + caveat;
   return (
     ds
-      .map(
-        (d) =>
-          `<p class="verdict"><b>${esc(VERDICT_LABELS[d.verdict] ?? d.verdict)}</b> (${d.direction === 'controllerToResponder' ? 'controller → responder' : 'responder → controller'}): ${esc(d.sentence)}</p>`,
-      )
+      .map((d) => `<p class="verdict"><b>${esc(VERDICT_LABELS[d.verdict] ?? d.verdict)}</b> (${pathDirectionLabel(d.direction)}): ${esc(d.sentence)}</p>`)
       .join('') + caveat
   );
 }

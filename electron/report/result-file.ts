@@ -11,6 +11,7 @@
  * last, so a reader wanting the head (History's list) stops before them.
  */
 import { z } from 'zod';
+import { DIRECTIONS } from '../contract/direction.js';
 import { RESULT_SCHEMA, type LonghaulResult } from '../contract/result.js';
 import { LonghaulError } from '../util/errors.js';
 import { jsonDocument } from '../util/json-chunks.js';
@@ -42,6 +43,13 @@ const total = z.object({
 });
 const peer = z.object({ hostname: z.string(), address: z.string(), software: z.string() });
 
+/**
+ * What the schema may check of a result: any part of it, each with the contract's own type, so a
+ * field checked here with another type fails to compile. A field the contract types as a set of
+ * words may be checked as any string: a later version may add a word (a pacing mechanism).
+ */
+type Checked<T> = T extends string ? string : T extends readonly (infer E)[] ? Checked<E>[] : T extends object ? { [K in keyof T]?: Checked<T[K]> } : T;
+
 export const resultSchema = z.object({
   schema: z.literal(RESULT_SCHEMA),
   id: z.string(),
@@ -57,7 +65,7 @@ export const resultSchema = z.object({
     windowBytes: count.nullable(),
     bytes: count.nullable(),
     seconds: secs,
-    direction: z.enum(['forward', 'reverse', 'bidir']),
+    direction: z.enum(DIRECTIONS),
     intervalSeconds: z.number().positive(),
     mssBytes: count.nullable().optional(),
     bitrateBitsPerSec: z.number().positive().nullable().optional(),
@@ -97,7 +105,21 @@ export const resultSchema = z.object({
   cpu: z.object({ controller: cpuUseSchema.nullable(), responder: cpuUseSchema.nullable() }).optional(),
   /** Checked: the summary, the console log, the CSV and the HTML print it. */
   pacing: z.object({ note: z.string(), sides: z.array(z.object({ side, mechanism: z.string() })) }).optional(),
-});
+}) satisfies z.ZodType<Checked<LonghaulResult>>;
+
+/** Names of the fields a schema's output `S` has and the contract `T` does not, at any depth (never: none). */
+type StrayKeys<S, T> = S extends readonly (infer E)[]
+  ? T extends readonly (infer F)[]
+    ? StrayKeys<E, F>
+    : never
+  : S extends object
+    ? T extends object
+      ? { [K in keyof S]-?: K extends keyof T ? StrayKeys<S[K], NonNullable<T[K]>> : K }[keyof S]
+      : never
+    : never;
+
+/** Fields the schema checks that `LonghaulResult` does not name: a typo or a stale field. Must be `never` (test/report/result-file.test.ts). */
+export type StrayResultFields = StrayKeys<z.output<typeof resultSchema>, LonghaulResult>;
 
 /** Validate a parsed JSON value as a result; `source` names it in the error. */
 export function parseResult(value: unknown, source: string): LonghaulResult {

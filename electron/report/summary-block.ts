@@ -5,10 +5,11 @@
  * diagnosis, the Land Speed Record metric. Unknown is printed as "unknown",
  * never guessed.
  */
+import { pathDirectionLabel } from '../contract/direction.js';
 import { omitText } from '../contract/omit-text.js';
 import type { LonghaulResult, TotalResult } from '../contract/result.js';
 import { transferRttSeconds } from '../analysis/diagnosis.js';
-import { formatBytes, formatRate, groupDigits } from '../util/units.js';
+import { formatBytes, formatRate, groupDigits } from '../contract/units.js';
 import { bitrateText } from '../contract/pacing-info.js';
 import { formatTcpSummary } from './tcp-lines.js';
 import { congestionLine } from '../contract/congestion-text.js';
@@ -60,12 +61,7 @@ function diagnosisText(r: LonghaulResult): string | null {
   const [first] = ds;
   if (!first) return null;
   if (ds.length === 1) return `${VERDICT_LABELS[first.verdict]}. ${first.sentence}`;
-  return ds
-    .map(
-      (d) =>
-        `\n  ${d.direction === 'controllerToResponder' ? 'controller -> responder' : 'responder -> controller'}: ${VERDICT_LABELS[d.verdict]}. ${d.sentence}`,
-    )
-    .join('');
+  return ds.map((d) => `\n  ${pathDirectionLabel(d.direction, true)}: ${VERDICT_LABELS[d.verdict]}. ${d.sentence}`).join('');
 }
 
 function pathLines(r: LonghaulResult, x: SummaryExtras): string[] {
@@ -124,8 +120,8 @@ export function formatSummary(r: LonghaulResult, extras: SummaryExtras = {}): st
   }
   lines.push('');
   if (r.directions.controllerToResponder && r.directions.responderToController) {
-    lines.push(...totalLines('controller -> responder', r.directions.controllerToResponder));
-    lines.push(...totalLines('responder -> controller', r.directions.responderToController));
+    lines.push(...totalLines(pathDirectionLabel('controllerToResponder', true), r.directions.controllerToResponder));
+    lines.push(...totalLines(pathDirectionLabel('responderToController', true), r.directions.responderToController));
   } else {
     lines.push(...totalLines('Total', r.total));
   }

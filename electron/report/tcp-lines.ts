@@ -7,7 +7,7 @@ import type { EndView, LonghaulResult, TcpSample } from '../contract/result.js';
 import { transferRttSeconds } from '../analysis/diagnosis.js';
 import { OS_DEFAULT_NOTE } from '../analysis/window-summary.js';
 import { retransText } from '../contract/retrans-text.js';
-import { formatRtt, groupDigits } from '../util/units.js';
+import { formatRtt, groupDigits } from '../contract/units.js';
 
 /** Show at most this many streams' TCP lines; the JSON has them all. */
 const MAX_STREAM_LINES = 8;

@@ -9,50 +9,15 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { SWEEP_SCHEMA, type SweepFile, type SweepPlan, type SweepRunRecord } from '../contract/sweep.js';
 import { expandPlan, pendingRuns, summarizeCells } from '../contract/sweep-plan.js';
-import { MAX_BUFFER_BYTES, MAX_MSS_BYTES, MAX_STREAMS, MAX_WINDOW_BYTES, MIN_MSS_BYTES } from '../engine/params.js';
 import { fileError, replaceFileAtomically } from '../report/report-file.js';
 import { resultSchema } from '../report/result-file.js';
+import { newSweepPlanSchema, savedSweepPlanSchema } from './sweep-plan-schema.js';
 import { LonghaulError } from '../util/errors.js';
 import { jsonDocument } from '../util/json-chunks.js';
 import { JsonSyntaxError, readJsonFile } from '../util/json-file.js';
 import { SOFTWARE } from '../util/version.js';
 
-/** More cells than this is a typo (a 7-dimension sweep of 4 values each is 16,384 runs of a day each). */
-export const MAX_SWEEP_CELLS = 1000;
-export const MAX_SWEEP_REPEAT = 100;
-
-const windowValue = z.number().int().min(1).max(MAX_WINDOW_BYTES).nullable();
-const mss = z.number().int().min(MIN_MSS_BYTES).max(MAX_MSS_BYTES).nullable();
-const direction = z.enum(['forward', 'reverse', 'bidir']);
-const sweepPath = z.enum(['direct', 'relay']);
-const values = <T extends z.ZodType>(v: T) => z.array(v).min(1).max(64);
-const dimension = z.discriminatedUnion('name', [
-  z.object({ name: z.literal('windowBytes'), values: values(windowValue) }),
-  z.object({ name: z.literal('bufferBytes'), values: values(z.number().int().min(1).max(MAX_BUFFER_BYTES)) }),
-  z.object({ name: z.literal('streams'), values: values(z.number().int().min(1).max(MAX_STREAMS)) }),
-  z.object({ name: z.literal('mssBytes'), values: values(mss) }),
-  z.object({ name: z.literal('direction'), values: values(direction) }),
-  z.object({ name: z.literal('link'), values: values(z.string().min(1).nullable()) }),
-  z.object({ name: z.literal('path'), values: values(sweepPath) }),
-]);
-
-const planSchema = z
-  .object({
-    target: z.discriminatedUnion('kind', [
-      z.object({ kind: z.literal('peer'), host: z.string().min(1), port: z.number().int().min(1).max(65535) }),
-      z.object({ kind: z.literal('loopback') }),
-    ]),
-    base: resultSchema.shape.params,
-    dimensions: z.array(dimension).max(7),
-    repeat: z.number().int().min(1).max(MAX_SWEEP_REPEAT),
-    pauseSeconds: z.number().min(0).max(3600),
-    order: z.enum(['shuffled', 'sequential']),
-    seed: z.number().int().min(0).max(0xffffffff),
-  })
-  .refine((p) => new Set(p.dimensions.map((d) => d.name)).size === p.dimensions.length, 'a dimension appears twice')
-  .refine((p) => p.dimensions.reduce((n, d) => n * d.values.length, 1) <= MAX_SWEEP_CELLS, `more than ${MAX_SWEEP_CELLS} cells`);
-
-const settings = z.object({ params: resultSchema.shape.params, link: z.string().nullable(), path: sweepPath });
+const settings = z.object({ params: resultSchema.shape.params, link: z.string().nullable(), path: z.enum(['direct', 'relay']) });
 const runSchema = z.object({
   cell: z.number().int().min(0),
   repeat: z.number().int().min(0),
@@ -76,7 +41,7 @@ const fileSchema = z.object({
   startedAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
   complete: z.boolean(),
-  plan: planSchema,
+  plan: savedSweepPlanSchema,
   runs: z.array(runSchema),
   // Recomputed from the runs on every write; only its presence is checked.
   cells: z.array(z.unknown()),
@@ -91,7 +56,7 @@ export function sweepTitle(plan: SweepPlan): string {
 
 /** A new, empty sweep for a plan (validated: throws LH_ERR_BAD_SWEEP naming the problem). */
 export function newSweepFile(plan: SweepPlan, now = new Date()): SweepFile {
-  const r = planSchema.safeParse(plan);
+  const r = newSweepPlanSchema.safeParse(plan);
   if (!r.success) throw badSweep('the sweep plan', r.error);
   const at = now.toISOString();
   return {

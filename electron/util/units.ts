@@ -1,23 +1,11 @@
 /**
- * The CLI's side of the units (electron/contract/units.ts holds the rules and
- * the formatters, shared with the renderer): parsers that throw an
- * ArgumentError naming the flag, for commander's option parsers and the
- * engine's own validation.
+ * The CLI's side of the units: parsers that throw an ArgumentError naming the
+ * flag, for commander's option parsers and the engine's own validation. The
+ * rules and the formatters are electron/contract/units.ts's, imported from
+ * there by every caller (nothing is re-exported here: one way to import each).
  */
 import { EXAMPLES, parseDuration as parseDurationText, parseRate as parseRateText, parseSize as parseSizeText, type Parsed } from '../contract/units.js';
 import { ArgumentError } from './errors.js';
-
-export {
-  formatBinaryBytes,
-  formatBitMetres,
-  formatBytes,
-  formatMs,
-  formatRate,
-  formatRateShort,
-  formatRtt,
-  formatSeconds,
-  groupDigits,
-} from '../contract/units.js';
 
 function valueOf(r: Parsed, text: string, what: string, flag?: string): number {
   if (r.ok) return r.value;

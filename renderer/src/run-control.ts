@@ -2,6 +2,7 @@
  * Runs from the UI: start, live samples into the series, stop, end → Results.
  * Subscribes once to the API's events (for the controller and the responder side).
  */
+import { SESSION_PHASES } from '../../electron/contract/session-phases.js';
 import type { ApiError, Events, LinkChoice, LiveSample, RunEnded, RunFailed, RunPhase, UiRunParams } from '../../electron/contract/api.js';
 import type { LonghaulErrorCode } from '../../electron/contract/error-codes.js';
 import { senderOf } from '../../electron/contract/stream-plan.js';
@@ -10,11 +11,11 @@ import { errorText } from './bridge/ws-client.js';
 import { GroupSeries } from './lib/group-series.js';
 import { phaseName, type LivePhase } from './lib/run-phase-text.js';
 import { startFailure } from './lib/start-failure.js';
-import { formatRate } from './lib/units.js';
+import { formatRate } from '../../electron/contract/units.js';
 import { app, beginRun, failStart, newLiveRun, partnerDefaultPort, showGroup, showResult, splitPartner, type GroupLive, type LiveRun } from './state.svelte.js';
 
 /** The order a run goes through its phases: a group is as far as its slowest peer. */
-const PHASE_ORDER: RunPhase[] = ['hello', 'params', 'streams', 'start', 'running', 'results', 'done', 'failed'];
+const PHASE_ORDER: readonly RunPhase[] = SESSION_PHASES;
 
 /** Who sends stream `id`: the engine's own rule (contract/stream-plan.ts). */
 export { senderOf };

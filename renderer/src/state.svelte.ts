@@ -5,6 +5,7 @@
  * through the named transitions at the end (lib/screen-transitions.ts).
  */
 import {
+  DEFAULT_PORT,
   IPERF3_DEFAULT_PORT,
   type BypassState,
   type ConnectionCheck,
@@ -141,7 +142,7 @@ export const { goTo, beginRun, failStart, showResult, showGroup, openStoredResul
 
 /** The port a partner address without one means: iperf3's own for an iperf3 partner. */
 export function partnerDefaultPort(): number {
-  return app.partnerKind === 'iperf3' ? IPERF3_DEFAULT_PORT : (app.system?.defaultPort ?? 5211);
+  return app.partnerKind === 'iperf3' ? IPERF3_DEFAULT_PORT : (app.system?.defaultPort ?? DEFAULT_PORT);
 }
 
 /** host[:port] as typed → parts (IPv6 in brackets). null when it does not parse. */
@@ -188,7 +189,7 @@ export function tickedPartners(defaultPort: number): { host: string; port: numbe
 
 /** A multi-peer run: two or more Longhaul partners ticked on the Pair screen (one run per partner, direct to each). */
 export function isGroupRun(): boolean {
-  return app.partnerKind !== 'iperf3' && tickedPartners(app.system?.defaultPort ?? 5211).length >= 2;
+  return app.partnerKind !== 'iperf3' && tickedPartners(app.system?.defaultPort ?? DEFAULT_PORT).length >= 2;
 }
 
 /** Why the Link step does not apply to the run being set up, or null when it does. */

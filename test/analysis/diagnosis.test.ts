@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { StreamResult } from '../../electron/contract/result.js';
 import { diagnoseLimiter, limiterInputs, type LimiterInputs } from '../../electron/analysis/diagnosis.js';
-import { formatRateShort, formatRtt } from '../../electron/util/units.js';
+import { formatRateShort, formatRtt } from '../../electron/contract/units.js';
 import { tcpSample } from '../helpers/result-fixtures.js';
 
 function inputs(over: Partial<LimiterInputs>): LimiterInputs {

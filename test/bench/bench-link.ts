@@ -27,7 +27,7 @@
  *   npm run bench:link -- --loss-pattern random --repeat 5 --only "1 %"   # random loss, 5 runs a cell, medians [ranges]
  *   npm run bench:link -- --cc host                      # the kernel ends keep the host's default congestion control (default: reno, what the proxy models; a child namespace may only pick from net.ipv4.tcp_allowed_congestion_control)
  */
-import { formatRate } from '../../electron/util/units.js';
+import { formatRate } from '../../electron/contract/units.js';
 import { measureKernelPath } from './kernel-path.js';
 import { cellName, linkMatrix, modelCeiling, steadySecondsOf, type LinkCell, type PathMeasurement, type PathRunner } from './link-matrix.js';
 import { HIGH_RATE_CELLS, runHighRateCells } from './high-rate.js';

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LonghaulResult } from '../../electron/contract/result.js';
-import { formatRate } from '../../electron/util/units.js';
+import { formatRate } from '../../electron/contract/units.js';
 
 const BIN = fileURLToPath(new URL('../../../bin/longhaul.js', import.meta.url));
 

@@ -43,7 +43,7 @@ describe('proxy bad input', () => {
     const cases: [string[], RegExp][] = [
       [['proxy', '--listen', '0', '--target', '127.0.0.1:9', '--rate', '0'], /--rate: must be above 0/],
       [['proxy', '--listen', '0', '--target', '127.0.0.1:9', '--delay', '-650ms'], /--delay: cannot be negative/],
-      [['proxy', '--listen', '0', '--target', '127.0.0.1:9', '--loss', '70%'], /--loss: 70% is above 50 %/],
+      [['proxy', '--listen', '0', '--target', '127.0.0.1:9', '--loss', '70%'], /--loss: "70%": at most 50 %/],
       [['loopback', '--link', 'mars'], /unknown link preset "mars"/],
     ];
     for (const [args, message] of cases) {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { linkSpecFromFlags, parseBypassTimes, parseLossRatio } from '../../electron/cli/link-options.js';
+import { linkSpecFromFlags, lossFlag, parseBypassTimes } from '../../electron/cli/link-options.js';
 import { chainFromSettings, modelCeilingBitsPerSec, parseLinkSettings } from '../../electron/proxy/link-settings.js';
 import { LINK_PRESETS, findPreset } from '../../electron/proxy/presets.js';
 
@@ -54,10 +54,10 @@ describe('link presets and flags', () => {
   });
 
   it('parses loss ratios and bypass times, and refuses nonsense', () => {
-    assert.equal(parseLossRatio('0.1%'), 0.001);
-    assert.equal(parseLossRatio('0.01'), 0.01);
-    assert.throws(() => parseLossRatio('-1%'), { code: 'LH_ERR_BAD_ARGUMENT' });
-    assert.throws(() => parseLossRatio('lots'), { code: 'LH_ERR_BAD_ARGUMENT' });
+    assert.equal(lossFlag('0.1%'), 0.001);
+    assert.equal(lossFlag('0.01'), 0.01);
+    assert.throws(() => lossFlag('-1%'), { code: 'LH_ERR_BAD_ARGUMENT' });
+    assert.throws(() => lossFlag('lots'), { code: 'LH_ERR_BAD_ARGUMENT' });
     assert.deepEqual(parseBypassTimes('3s,6s,500ms'.replace('500ms', '6.5')), [3, 6, 6.5]);
     assert.throws(() => parseBypassTimes('6s,3s'), { code: 'LH_ERR_BAD_ARGUMENT', message: /increase/ });
   });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatRate, parseDuration, parseRate, parseSize } from '../../electron/util/units.js';
+import { parseDuration, parseRate, parseSize } from '../../electron/util/units.js';
+import { formatRate } from '../../electron/contract/units.js';
 import { ArgumentError } from '../../electron/util/errors.js';
 
 describe('units', () => {

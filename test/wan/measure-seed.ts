@@ -8,7 +8,7 @@
  *   npm run wan:seed [-- SECONDS [CONGESTION_CONTROL]]   # e.g. -- 30 reno (default: the host's)
  */
 import type { LonghaulResult } from '../../electron/contract/result.js';
-import { groupDigits } from '../../electron/util/units.js';
+import { groupDigits } from '../../electron/contract/units.js';
 import { modelCeilingBitsPerSec, modelRttSeconds } from './link-config.js';
 import { longhaulAtoB } from './longhaul-probe.js';
 import { wanSkipReason } from './preflight.js';

@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { LonghaulResult } from '../../electron/contract/result.js';
-import { groupDigits } from '../../electron/util/units.js';
+import { groupDigits } from '../../electron/contract/units.js';
 import { modelCeilingBitsPerSec, modelRttSeconds } from './link-config.js';
 import { longhaulAtoB } from './longhaul-probe.js';
 import { wanSkipReason } from './preflight.js';

@@ -14,7 +14,7 @@ import { bitrateText } from '../../contract/pacing-info.js';
 import { bdpBytes, MAX_SCALED_WINDOW, MAX_UNSCALED_WINDOW, rateContradicted, splitWindow, wholeBytesUp } from '../../contract/path-math.js';
 import type { Diagnosis, LonghaulResult, Side } from '../../contract/result.js';
 import { DEFAULT_MSS_BYTES } from '../../contract/wire.js';
-import { groupDigits } from '../../util/units.js';
+import { groupDigits } from '../../contract/units.js';
 import type { LocalSettings } from './settings-keys.js';
 import { emulatedLines, REAL_PATH } from './emulated.js';
 import { osFamily } from './os-family.js';

@@ -9,9 +9,8 @@
  * same RTT and rate.
  */
 import { PATH_RATE_WHERE } from '../../contract/limits.js';
-import { formatRateShort } from '../../contract/units.js';
+import { formatRateShort, groupDigits } from '../../contract/units.js';
 import type { Diagnosis, LinkInfo, LinkSettingsInfo } from '../../contract/result.js';
-import { groupDigits } from '../../util/units.js';
 import type { AdviceLine } from './os-rules.js';
 
 /** Prefix of every OS line's reason on an emulated run: the OS settings matter on the real path. */

@@ -5,7 +5,7 @@
  * (the RTT grew under load) the link is; with neither, the window was still growing (slow start
  * in a short run). An unknown retransmit count is said as unknown, never as "none".
  */
-import { formatRateShort, groupDigits } from '../../util/units.js';
+import { formatRateShort, groupDigits } from '../../contract/units.js';
 import { BINDING_FACTOR, boundsAreTautological, retransWords, type RuleVerdict, type VerdictContext } from './context.js';
 import { linkSentence } from './link-limited.js';
 import { lossRatio } from './loss-limited.js';

@@ -4,7 +4,7 @@
  * the rules in order.
  */
 import type { Diagnosis, LimiterVerdict } from '../../contract/result.js';
-import { formatRateShort, formatRtt } from '../../util/units.js';
+import { formatRateShort, formatRtt } from '../../contract/units.js';
 import type { LimiterInputs } from '../limiter-inputs.js';
 
 /** A bound "binds" when the measured rate is within this factor of it. */

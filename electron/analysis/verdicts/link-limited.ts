@@ -4,7 +4,7 @@
  * more than the path's own round trip is named bufferbloat: the rate is the link's, but every
  * other flow on it waits that long too.
  */
-import { formatRtt } from '../../util/units.js';
+import { formatRtt } from '../../contract/units.js';
 import type { VerdictContext } from './context.js';
 
 /** Queueing of at least this is bufferbloat whatever the path: a person notices 100 ms in every interaction (ITU-T G.114 puts one-way comfort at 150 ms). */

@@ -5,7 +5,7 @@
  * present, not the limit. A bottleneck queue that overflows also causes retransmits; there the
  * RTT stands well above the minimum and the rate is above the estimate, so the link is named instead.
  */
-import { formatRateShort } from '../../util/units.js';
+import { formatRateShort } from '../../contract/units.js';
 import type { LimiterInputs } from '../limiter-inputs.js';
 import type { RuleVerdict, VerdictContext } from './context.js';
 

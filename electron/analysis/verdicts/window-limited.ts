@@ -9,7 +9,7 @@
  * *blocked* by it. On the WAN harness (20 Mbit/s, 40 ms, tcp_rmem capped at 32 KiB, BBR) the
  * rate was within 5 % of window ÷ RTT while the kernel counted 50 % rwnd-limited time.
  */
-import { formatRateShort, formatRtt, groupDigits } from '../../util/units.js';
+import { formatRateShort, formatRtt, groupDigits } from '../../contract/units.js';
 import { BINDING_FACTOR, boundsAreTautological, pct, WINDOW_SHARE, type RuleVerdict, type VerdictContext } from './context.js';
 
 /** Measured within this fraction of window ÷ RTT: the window sets the rate (RTT noise and ACK timing make a few % common). */

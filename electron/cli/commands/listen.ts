@@ -2,7 +2,8 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import os from 'node:os';
 import { readFileSync } from 'node:fs';
-import { DEFAULT_PORT, Responder } from '../../engine/responder.js';
+import { DEFAULT_PORT } from '../../contract/api.js';
+import { Responder } from '../../engine/responder.js';
 import { DEFAULT_RESPONDER_LIMITS } from '../../engine/responder-session.js';
 import { shortFingerprint } from '../../security/identity.js';
 import { loadCliTrust } from '../cli-trust.js';
@@ -12,7 +13,7 @@ import { advertise } from '../../discovery/dns-sd.js';
 import { ArgumentError, describeError } from '../../util/errors.js';
 import { localAddresses } from '../../util/net.js';
 import { parseSize } from '../../util/units.js';
-import { formatRate, groupDigits } from '../../util/units.js';
+import { formatRate, groupDigits } from '../../contract/units.js';
 import { EXIT_OK, EXIT_RUN_FAILED } from '../exit-codes.js';
 import { intIn } from '../run-options.js';
 import { onStop } from '../stop-signals.js';

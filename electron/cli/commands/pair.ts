@@ -1,6 +1,6 @@
 /** `longhaul pair HOST[:PORT] --code CODE`: pair this PC with a responder, once. */
 import type { Command } from 'commander';
-import { DEFAULT_PORT } from '../../engine/responder.js';
+import { DEFAULT_PORT } from '../../contract/api.js';
 import { shortFingerprint } from '../../security/identity.js';
 import { loadCliTrust } from '../cli-trust.js';
 import { pairWith } from '../../security/pair-client.js';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { SweepFile } from '../../contract/sweep.js';
 import { describeCellValues, expandPlan } from '../../contract/sweep-plan.js';
-import { DEFAULT_PORT } from '../../engine/responder.js';
+import { DEFAULT_PORT } from '../../contract/api.js';
 import { checkWritable } from '../../report/report-file.js';
 import { LoopbackTarget, PeerTarget, type RunTarget } from '../../sweep/run-target.js';
 import { newSweepFile, readSweepFile } from '../../sweep/sweep-file.js';

@@ -10,7 +10,8 @@
  * bytes the emulated path can hold in propagation (default 32 MiB).
  */
 import { z } from 'zod';
-import { formatMs } from '../../util/units.js';
+import { LINK_MAX_DELAY_MS, LINK_MAX_JITTER_MS } from '../../contract/link-limits.js';
+import { formatMs } from '../../contract/units.js';
 import { registerStage } from '../registry.js';
 import { seededRandom, type StageContext, type QueueStage } from '../stage.js';
 
@@ -19,8 +20,11 @@ export const DEFAULT_DELAY_QUEUE_BYTES = 32 * 1024 * 1024;
 export const delaySchema = z
   .object({
     type: z.literal('delay'),
-    delayMs: z.number().min(0, 'delayMs cannot be negative').max(60_000, 'delayMs above 60 s'),
-    jitterMs: z.number().min(0, 'jitterMs cannot be negative').max(60_000).default(0),
+    delayMs: z
+      .number()
+      .min(0, 'delayMs cannot be negative')
+      .max(LINK_MAX_DELAY_MS, `delayMs above ${LINK_MAX_DELAY_MS / 1000} s`),
+    jitterMs: z.number().min(0, 'jitterMs cannot be negative').max(LINK_MAX_JITTER_MS).default(0),
     queueBytes: z.number().int().positive().default(DEFAULT_DELAY_QUEUE_BYTES),
     seed: z.number().int().optional(),
   })

@@ -32,14 +32,18 @@
  * lost 2.6 % of them in one run and ran at 0.73 of Reno's rate.)
  */
 import { z } from 'zod';
+import { LINK_MAX_LOSS_RATIO, LINK_MAX_MSS_BYTES, LINK_MIN_MSS_BYTES } from '../../contract/link-limits.js';
 import { registerStage } from '../registry.js';
 import { DEFAULT_MSS_BYTES, EMULATION_NOTE, seededRandom, type FlightView, type Stage, type StageContext, type QueueGateStage } from '../stage.js';
 
 export const lossSchema = z
   .object({
     type: z.literal('loss'),
-    lossRatio: z.number().min(0, 'lossRatio cannot be negative').max(0.5, 'lossRatio above 50 % is not a link'),
-    mssBytes: z.number().int().min(500).max(65_535).default(DEFAULT_MSS_BYTES),
+    lossRatio: z
+      .number()
+      .min(0, 'lossRatio cannot be negative')
+      .max(LINK_MAX_LOSS_RATIO, `lossRatio above ${LINK_MAX_LOSS_RATIO * 100} % is not a link`),
+    mssBytes: z.number().int().min(LINK_MIN_MSS_BYTES).max(LINK_MAX_MSS_BYTES).default(DEFAULT_MSS_BYTES),
     queueBytes: z
       .number()
       .int()

@@ -15,7 +15,8 @@
  * TCP payload. `"wireOverheadBytes": 0` makes it a payload rate.
  */
 import { z } from 'zod';
-import { formatRate } from '../../util/units.js';
+import { LINK_MAX_MSS_BYTES, LINK_MAX_RATE_BITS_PER_SEC, LINK_MIN_MSS_BYTES } from '../../contract/link-limits.js';
+import { formatRate } from '../../contract/units.js';
 import { registerStage } from '../registry.js';
 import { DEFAULT_MSS_BYTES, WIRE_OVERHEAD_BYTES, payloadFraction } from '../../contract/wire.js';
 import type { StageContext, QueueStage } from '../stage.js';
@@ -29,12 +30,12 @@ export { WIRE_OVERHEAD_BYTES, payloadFraction };
 export const rateSchema = z
   .object({
     type: z.literal('rate'),
-    rateBitsPerSec: z.number().positive('rateBitsPerSec must be above 0 (leave the stage out for no limit)').max(1e12),
+    rateBitsPerSec: z.number().positive('rateBitsPerSec must be above 0 (leave the stage out for no limit)').max(LINK_MAX_RATE_BITS_PER_SEC),
     /** Default: 100 ms of the rate, at least 64 KiB. */
     queueBytes: z.number().int().positive().optional(),
     /** Header bytes per segment of `mssBytes` payload that the wire also carries (0: the rate counts payload only). */
     wireOverheadBytes: z.number().int().min(0).max(1000).default(WIRE_OVERHEAD_BYTES),
-    mssBytes: z.number().int().min(500).max(65_535).default(MSS_BYTES),
+    mssBytes: z.number().int().min(LINK_MIN_MSS_BYTES).max(LINK_MAX_MSS_BYTES).default(MSS_BYTES),
   })
   .strict();
 

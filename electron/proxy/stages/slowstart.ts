@@ -9,13 +9,14 @@
  *   { "type": "slowstart", "mssBytes": 1448, "initialSegments": 10 }
  */
 import { z } from 'zod';
+import { LINK_MAX_MSS_BYTES, LINK_MIN_MSS_BYTES } from '../../contract/link-limits.js';
 import { registerStage } from '../registry.js';
 import { DEFAULT_MSS_BYTES, type FlightView, type Stage, type GateStage } from '../stage.js';
 
 export const slowstartSchema = z
   .object({
     type: z.literal('slowstart'),
-    mssBytes: z.number().int().min(500).max(65_535).default(DEFAULT_MSS_BYTES),
+    mssBytes: z.number().int().min(LINK_MIN_MSS_BYTES).max(LINK_MAX_MSS_BYTES).default(DEFAULT_MSS_BYTES),
     initialSegments: z.number().int().min(1).max(1000).default(10),
     /** Upper bound on the congestion window, bytes (optional). */
     maxBytes: z.number().int().positive().optional(),

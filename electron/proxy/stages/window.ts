@@ -9,7 +9,7 @@
  *   { "type": "window", "windowBytes": 65536 }
  */
 import { z } from 'zod';
-import { groupDigits } from '../../util/units.js';
+import { groupDigits } from '../../contract/units.js';
 import { registerStage } from '../registry.js';
 import type { GateStage } from '../stage.js';
 

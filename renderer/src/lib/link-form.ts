@@ -6,9 +6,17 @@
  * because the real sockets only see the fast local hop to the proxy.
  */
 import type { LinkChoice, UiLinkPreset } from '../../../electron/contract/api.js';
+import {
+  LINK_MAX_DELAY_MS,
+  LINK_MAX_JITTER_MS,
+  LINK_MAX_MSS_BYTES,
+  LINK_MAX_RATE_BITS_PER_SEC,
+  LINK_MIN_MSS_BYTES,
+  parseLossRatio,
+} from '../../../electron/contract/link-limits.js';
 import type { LinkSettingsInfo } from '../../../electron/contract/result.js';
 import { parseWindow, sizeText } from './test-form.js';
-import { parseDuration, parseRate, type Parsed } from './units.js';
+import { parseDuration, parseRate, type Parsed } from '../../../electron/contract/units.js';
 
 export interface LinkForm {
   kind: 'direct' | 'proxy';
@@ -88,14 +96,6 @@ export function applyPreset(p: UiLinkPreset, kind: LinkForm['kind'], windowText:
   return { link: formFromPreset(p, kind), window };
 }
 
-/** `1%` → 0.01, `0.001` → 0.001; 0 to 50 %. */
-export function parseLoss(text: string): Parsed {
-  const m = /^\s*([0-9]+(?:\.[0-9]+)?)\s*(%?)\s*$/.exec(text);
-  if (!m) return { ok: false, error: /^\s*-/.test(text) ? 'cannot be negative' : 'a ratio, e.g. 0.1% or 0.001' };
-  const v = Number(m[1]) / (m[2] ? 100 : 1);
-  return v > 0.5 ? { ok: false, error: 'at most 50 %' } : { ok: true, value: v };
-}
-
 function range(p: Parsed, lo: number, hi: number, msg: string): Parsed {
   return !p.ok ? p : p.value < lo || p.value > hi ? { ok: false, error: msg } : p;
 }
@@ -103,12 +103,12 @@ function range(p: Parsed, lo: number, hi: number, msg: string): Parsed {
 /** Validate the form; `windowBytes` is the test's window (null = OS default, not emulated). */
 export function validateLinkForm(f: LinkForm, windowBytes: number | null): LinkOutcome {
   const errors: LinkErrors = {};
-  const rtt = range(parseDuration(f.rtt), 0, 120, 'between 0 and 120 s');
-  const jitter = range(parseDuration(f.jitter), 0, 60, 'between 0 and 60 s');
-  const rate = range(parseRate(f.rate), 1, 1e12, 'above 0, e.g. 4mbit');
-  const loss = parseLoss(f.loss);
+  const rtt = range(parseDuration(f.rtt), 0, (2 * LINK_MAX_DELAY_MS) / 1000, `between 0 and ${(2 * LINK_MAX_DELAY_MS) / 1000} s`);
+  const jitter = range(parseDuration(f.jitter), 0, LINK_MAX_JITTER_MS / 1000, `between 0 and ${LINK_MAX_JITTER_MS / 1000} s`);
+  const rate = range(parseRate(f.rate), 1, LINK_MAX_RATE_BITS_PER_SEC, 'above 0, e.g. 4mbit');
+  const loss = parseLossRatio(f.loss);
   const mss = /^\s*\d+\s*$/.test(f.mss)
-    ? range({ ok: true, value: Number(f.mss) }, 500, 65_535, 'from 500 to 65535 bytes')
+    ? range({ ok: true, value: Number(f.mss) }, LINK_MIN_MSS_BYTES, LINK_MAX_MSS_BYTES, `from ${LINK_MIN_MSS_BYTES} to ${LINK_MAX_MSS_BYTES} bytes`)
     : { ok: false as const, error: 'whole bytes, e.g. 1448' };
   if (!rtt.ok) errors.rtt = rtt.error;
   if (!jitter.ok) errors.jitter = jitter.error;

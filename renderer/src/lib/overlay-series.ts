@@ -8,7 +8,7 @@
  * gap in the line (y = null), never a zero: the run did not say.
  */
 import type { IntervalResult, LonghaulResult } from '../../../electron/contract/result.js';
-import { formatBinaryBytes, formatSeconds } from './units.js';
+import { formatBinaryBytes, formatSeconds } from '../../../electron/contract/units.js';
 
 /** One point of an overlay line: seconds since start (end of the interval), bit/s over the interval or null (unknown). */
 export interface OverlayPoint {

@@ -9,7 +9,7 @@
  * that is not this version's JSON is ignored whole. Reading never throws.
  */
 import type { PartnerKind } from '../../../electron/contract/api.js';
-import type { Direction } from '../../../electron/contract/result.js';
+import { DIRECTIONS } from '../../../electron/contract/direction.js';
 import type { SweepOrder, SweepPath } from '../../../electron/contract/sweep.js';
 import { DEFAULT_LINK_FORM, type LinkForm } from './link-form.js';
 import { DEFAULT_SWEEP_FORM, type SweepForm } from './sweep-form.js';
@@ -39,7 +39,6 @@ const MAX_PARTNERS = 32;
 /** Longer text in a field is not something a user typed. */
 const MAX_TEXT = 200;
 
-const DIRECTIONS: readonly Direction[] = ['forward', 'reverse', 'bidir'];
 const PATHS: readonly SweepPath[] = ['direct', 'relay'];
 const ORDERS: readonly SweepOrder[] = ['shuffled', 'sequential'];
 

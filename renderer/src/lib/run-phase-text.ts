@@ -7,7 +7,7 @@
  * satellite link the set-up alone takes ~5 s).
  */
 import type { RunPhase, UiRunParams } from '../../../electron/contract/api.js';
-import { formatBytes } from './units.js';
+import { formatBytes } from '../../../electron/contract/units.js';
 
 /** A run's phase as the Run screen shows it: the engine's, or 'link' while the host starts the link emulator (before the engine's first). */
 export type LivePhase = RunPhase | 'link';

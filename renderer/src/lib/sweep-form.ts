@@ -6,12 +6,12 @@
  * and limits (units.ts, test-form.ts); the host validates the plan again.
  */
 import { SWEEP_LIMITS } from '../../../electron/contract/sweep-app.js';
-import type { Direction } from '../../../electron/contract/result.js';
+import type { Direction } from '../../../electron/contract/direction.js';
 import type { SweepDimension, SweepOrder, SweepPath, SweepPlan, SweepTarget } from '../../../electron/contract/sweep.js';
 import { LIMITS } from './test-form.js';
-import { parseDuration, parseSize } from './units.js';
+import { parseDuration, parseSize } from '../../../electron/contract/units.js';
 
-const { maxValues: MAX_VALUES, maxRuns: MAX_RUNS, maxRepeat: MAX_REPEAT, maxPauseSeconds: MAX_PAUSE_SECONDS, minSeconds: MIN_SECONDS } = SWEEP_LIMITS;
+const { maxValues: MAX_VALUES, maxCells: MAX_CELLS, maxRepeat: MAX_REPEAT, maxPauseSeconds: MAX_PAUSE_SECONDS, minSeconds: MIN_SECONDS } = SWEEP_LIMITS;
 
 export interface SweepForm {
   /** Window per stream end; "OS default" (or "default") = autotuning. */
@@ -148,7 +148,12 @@ export function validateSweepForm(f: SweepForm, target: SweepTarget, seed: numbe
   if (f.paths.length > 1 || f.paths[0] !== 'direct') dimensions.push({ name: 'path', values: [...f.paths] });
 
   const cells = dimensions.reduce((n, d) => n * d.values.length, 1);
-  if (cells * repeat > MAX_RUNS) return { plan: null, errors: { repeat: `${cells} cells × ${repeat} repeats = ${cells * repeat} runs: at most ${MAX_RUNS}` } };
+  // Shown under the longest list: the one to shorten first.
+  if (cells > MAX_CELLS) {
+    const lists = { window: windows.value, buffer: buffers.value, streams: streams.value, mss: mss.value };
+    const longest = (Object.keys(lists) as (keyof typeof lists)[]).reduce((a, b) => (lists[b].length > lists[a].length ? b : a));
+    return { plan: null, errors: { [longest]: `${cells} cells (the values of every setting multiplied): at most ${MAX_CELLS}` } };
+  }
   const mssBytes = mss.value[0] ?? null;
   const plan: SweepPlan = {
     target,

@@ -6,7 +6,7 @@
 import type { Direction } from '../../../electron/contract/result.js';
 import type { UiRunParams } from '../../../electron/contract/api.js';
 import * as L from '../../../electron/contract/limits.js';
-import { groupDigits, parseDistance, parseDuration, parseRate, parseSize, type Parsed } from './units.js';
+import { groupDigits, parseDistance, parseDuration, parseRate, parseSize, type Parsed } from '../../../electron/contract/units.js';
 
 export const LIMITS = {
   maxStreams: L.MAX_STREAMS,

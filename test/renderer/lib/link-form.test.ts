@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { uiLinkPresets } from '../../../electron/app/run-link.js';
 import { parseLinkSettings } from '../../../electron/proxy/link-settings.js';
-import { applyPreset, DEFAULT_LINK_FORM, formFromPreset, linkChoice, parseLoss, rateText, validateLinkForm } from '../../../renderer/src/lib/link-form.js';
+import { parseLossRatio } from '../../../electron/contract/link-limits.js';
+import { applyPreset, DEFAULT_LINK_FORM, formFromPreset, linkChoice, rateText, validateLinkForm } from '../../../renderer/src/lib/link-form.js';
 import { parseWindow } from '../../../renderer/src/lib/test-form.js';
 
 describe('link form', () => {
@@ -32,9 +33,9 @@ describe('link form', () => {
   });
 
   it('reads loss as percent or ratio, and writes rates as typed', () => {
-    assert.deepEqual(parseLoss('0.1%'), { ok: true, value: 0.001 });
-    assert.deepEqual(parseLoss('0.01'), { ok: true, value: 0.01 });
-    assert.equal(parseLoss('-1%').ok, false);
+    assert.deepEqual(parseLossRatio('0.1%'), { ok: true, value: 0.001 });
+    assert.deepEqual(parseLossRatio('0.01'), { ok: true, value: 0.01 });
+    assert.equal(parseLossRatio('-1%').ok, false);
     assert.deepEqual([rateText(4e6), rateText(1e9), rateText(30e6), rateText(56e3)], ['4mbit', '1gbit', '30mbit', '56kbit']);
   });
 });

@@ -61,8 +61,8 @@ describe('sweep chart', () => {
       [
         'direction this PC sends · path direct',
         'direction this PC sends · path relay (local proxy)',
-        'direction partner sends · path direct',
-        'direction partner sends · path relay (local proxy)',
+        'direction the partner sends · path direct',
+        'direction the partner sends · path relay (local proxy)',
       ],
     );
     assert.deepEqual(chart.series[0]!.median, [1e6, null, null]);

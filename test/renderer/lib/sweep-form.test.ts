@@ -7,7 +7,7 @@ import { MAX_MSS_BYTES, MIN_MSS_BYTES, runParamsSchema } from '../../../electron
 import { parseRequest } from '../../../electron/app/request-schemas.js';
 import { DEFAULT_SWEEP_FORM, parseList, validateSweepForm, type SweepForm } from '../../../renderer/src/lib/sweep-form.js';
 import { LIMITS } from '../../../renderer/src/lib/test-form.js';
-import { parseSize } from '../../../renderer/src/lib/units.js';
+import { parseSize } from '../../../electron/contract/units.js';
 
 const form = (over: Partial<SweepForm> = {}): SweepForm => ({ ...DEFAULT_SWEEP_FORM, ...over });
 const loopback = { kind: 'loopback' } as const;
@@ -52,7 +52,7 @@ describe('sweep form', () => {
 
   it('names each bad field, and gives no plan', () => {
     const { plan, errors } = validateSweepForm(
-      form({ window: '64K, huge', buffer: '17M', streams: '0', mss: '40', directions: [], seconds: '0.1', repeat: '0', pause: 'soon' }),
+      form({ window: '64K, huge', buffer: '17M', streams: '0', mss: '40', directions: [], seconds: '0.05', repeat: '0', pause: 'soon' }),
       loopback,
       1,
     );
@@ -72,17 +72,15 @@ describe('sweep form', () => {
       { ok: false, error: 'at least one value' },
     );
     const many = Array.from({ length: SWEEP_LIMITS.maxValues + 1 }, (_, i) => String(i + 1)).join(',');
-    assert.match(validateSweepForm(form({ streams: many }), loopback, 1).errors.streams!, /at most 12 values/);
+    assert.match(validateSweepForm(form({ streams: many }), loopback, 1).errors.streams!, new RegExp(`at most ${SWEEP_LIMITS.maxValues} values`));
   });
 
-  it('refuses more runs than the limit, saying how many', () => {
-    const { plan, errors } = validateSweepForm(
-      form({ window: '1K,2K,3K,4K,5K,6K,7K,8K,9K,10K', streams: '1,2,3,4,5,6,7,8,9,10,11', repeat: '10' }),
-      loopback,
-      1,
-    );
+  it('refuses more cells than the limit, saying how many, under the longest list', () => {
+    const list = (n: number, unit = '') => Array.from({ length: n }, (_, i) => `${i + 1}${unit}`).join(',');
+    const { plan, errors } = validateSweepForm(form({ window: list(20, 'K'), streams: list(51) }), loopback, 1);
     assert.equal(plan, null);
-    assert.match(errors.repeat!, /110 cells × 10 repeats = 1100 runs: at most 1000/);
+    assert.deepEqual(Object.keys(errors), ['streams']);
+    assert.match(errors.streams!, /1020 cells \(the values of every setting multiplied\): at most 1000/);
   });
 
   it("uses the engine's MSS limits", () => {

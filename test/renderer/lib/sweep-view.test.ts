@@ -35,7 +35,7 @@ describe('sweep view', () => {
     assert.equal(formatDimensionValue('streams', 4), '4 streams');
     assert.equal(formatDimensionValue('link', null), 'no emulator');
     assert.equal(formatDimensionValue('path', 'relay'), 'relay (local proxy)');
-    assert.equal(formatDimensionValue('direction', 'bidir'), 'both ways');
+    assert.equal(formatDimensionValue('direction', 'bidir'), 'both at once');
   });
 
   it("fills a row per cell from the runner's summaries: median, min–max, per-stream sum, runs, verdicts", () => {
