@@ -12,7 +12,7 @@ import type { CpuUse, TcpSample } from '../contract/result.js';
 import { cpuUse, ProcessCpuClock, type WorkerCpu } from './cpu-use.js';
 import { LonghaulError } from '../util/errors.js';
 import { nativeSockets } from '../native/load-native.js';
-import { rawHandle } from './connection-sorter.js';
+import { rawHandle } from '../native/node-handle.js';
 import { TickMerger } from './tick-merger.js';
 import { awaitDrained } from './plane-drain.js';
 import type { StreamEnd } from '../protocol/messages.js';
@@ -292,7 +292,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
         this.pendingReady.delete(m.id);
         return;
       case 'stream-error': {
-        const err = new LonghaulError('LH_ERR_DATA_STREAM', m.message);
+        const err = new LonghaulError(m.code, m.message);
         const p = this.pendingReady.get(m.id);
         if (p) {
           this.pendingReady.delete(m.id);

@@ -9,12 +9,7 @@ import net from 'node:net';
 import { bufferBytesFor, clampWindow, type AppliedWindow } from './advertised-window.js';
 import { applyMss, type MssSetup } from './mss-setup.js';
 import type { NativeApi, NativeBuffers } from './native-api.js';
-
-/** The OS descriptor behind a Node socket or server (Unix); null where Node does not expose one (Windows). */
-export function socketFd(s: net.Socket | net.Server): number | null {
-  const fd = (s as unknown as { _handle?: { fd?: number } | null })._handle?.fd;
-  return typeof fd === 'number' && fd >= 0 ? fd : null;
-}
+import { socketFd } from './node-handle.js';
 
 /** Resolve `host` once so the native socket is created in the family it will connect in. */
 export async function resolveHost(host: string): Promise<{ address: string; family: 4 | 6 }> {

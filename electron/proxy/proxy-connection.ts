@@ -12,7 +12,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type net from 'node:net';
-import { socketFd } from '../native/tuned-socket.js';
+import { socketFd } from '../native/node-handle.js';
 import { PeerError, type LonghaulError } from '../util/errors.js';
 import { NodeMover, type ByteMover } from './byte-mover.js';
 import type { EmulatorWatch } from './emulator-watch.js';

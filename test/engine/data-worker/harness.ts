@@ -64,6 +64,9 @@ export function fakeNative(startPump?: (fd: number, opts: PumpOptions) => Native
   f.api = {
     pumpSupported: true,
     owned: null,
+    // The worker describes its sockets with this addon too (never the process's): it answers like an OS that says little.
+    tcpInfoSource: 'test-fake',
+    getBuffers: () => ({ sndBufBytes: null, rcvBufBytes: null, sndLocked: null, rcvLocked: null }),
     startPump(fd: number, opts: PumpOptions, onDone: (err: NodeJS.ErrnoException | null, reason: PumpEndReason) => void): NativePump | null {
       f.log.push('pump');
       if (startPump) return startPump(fd, opts);
@@ -76,7 +79,7 @@ export function fakeNative(startPump?: (fd: number, opts: PumpOptions) => Native
       f.lowat.push([fd, bytes]);
     },
     tcpInfo(fd: number) {
-      return { bytesAcked: f.acked.get(fd) ?? 0, unackedSegments: 0, notSentBytes: 0 };
+      return { source: 'test-fake', bytesAcked: f.acked.get(fd) ?? 0, unackedSegments: 0, notSentBytes: 0 };
     },
   } as unknown as NativeApi;
   return f;
