@@ -12,9 +12,9 @@
 import net from 'node:net';
 
 /** The cap on connections held at once: a run's 2 × 128 data connections, its control connection, the pending pool and its reserve fit well below it. */
-export const MAX_CONNECTIONS = 1024;
+const MAX_CONNECTIONS = 1024;
 
-export interface CappedListenerOptions {
+interface CappedListenerOptions {
   /** Connections held at once; more are closed at accept (default MAX_CONNECTIONS). */
   maxConnections?: number;
   /** Each accepted connection; a rejection ends that connection. */

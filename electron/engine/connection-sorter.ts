@@ -7,7 +7,7 @@ import type net from 'node:net';
 import { DATA_HEADER_BYTES, isDataMagic } from '../protocol/data-header.js';
 import { stopReading } from '../native/node-handle.js';
 
-export type Sorted = { kind: 'control'; firstBytes: Buffer } | { kind: 'data'; header: Buffer } | { kind: 'dead'; reason: string };
+type Sorted = { kind: 'control'; firstBytes: Buffer } | { kind: 'data'; header: Buffer } | { kind: 'dead'; reason: string };
 
 /**
  * Resolve once the connection has shown what it is. A data connection is paused

@@ -47,7 +47,7 @@ interface WorkerSlot {
   exited: boolean;
 }
 
-export interface DataPlaneEvents {
+interface DataPlaneEvents {
   sample: [SideSample];
   /** All local streams ended (naturally, by stop, or by error). */
   done: [StreamEnd[]];
@@ -59,8 +59,6 @@ export interface DataPlaneEvents {
   limit: [number, number, number];
 }
 
-export type { DataPlaneOptions } from './data-plane-options.js';
-
 /** Close a descriptor this process no longer needs; an error means it is gone already. */
 function closeQuietly(fd: number): void {
   try {
@@ -71,7 +69,7 @@ function closeQuietly(fd: number): void {
 }
 
 /** How many worker processes to use for `streamCount` streams of one role. */
-export function workerCount(streamCount: number, maxWorkersPerRole?: number): number {
+function workerCount(streamCount: number, maxWorkersPerRole?: number): number {
   return Math.max(1, Math.min(streamCount, maxWorkersPerRole ?? Math.max(1, os.availableParallelism())));
 }
 

@@ -40,7 +40,7 @@ export interface Iperf3ServerTimeouts {
 
 export const DEFAULT_IPERF3_SERVER_TIMEOUTS: Iperf3ServerTimeouts = { params: 10_000, streams: 10_000, running: 10_000, results: 10_000, done: 10_000 };
 
-export interface Iperf3SessionOptions {
+interface Iperf3SessionOptions {
   limits: ServerLimits;
   timeoutsMs: Iperf3ServerTimeouts;
   maxWorkersPerRole?: number;
@@ -49,7 +49,7 @@ export interface Iperf3SessionOptions {
   tuneListenerMss?: (mssBytes: number) => ListenerMss;
 }
 
-export interface Iperf3SessionEvents {
+interface Iperf3SessionEvents {
   phase: [string];
   sample: [SideSample, Side];
   /** The test ended: its result (null when it never started) and the error that ended it, if any. */

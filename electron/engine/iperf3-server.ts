@@ -23,7 +23,7 @@ import { Iperf3Control } from './iperf3-control.js';
 import { takeOverPort, type TakeoverTuning } from './iperf3-port-takeover.js';
 import { DEFAULT_IPERF3_SERVER_TIMEOUTS, Iperf3ServerSession, type Iperf3ServerTimeouts } from './iperf3-server-session.js';
 
-export interface Iperf3ServerOptions {
+interface Iperf3ServerOptions {
   port?: number;
   host?: string;
   limits?: Partial<ServerLimits>;
@@ -37,7 +37,7 @@ export interface Iperf3ServerOptions {
   maxConnections?: number;
 }
 
-export interface Iperf3ServerEvents {
+interface Iperf3ServerEvents {
   session: [Iperf3ServerSession];
   'session-end': [LonghaulResult | null, LonghaulError | null];
   rejected: [string, string];

@@ -40,7 +40,7 @@ export interface ResponderOptions {
   security: ResponderSecurity;
 }
 
-export interface ResponderEvents {
+interface ResponderEvents {
   session: [ResponderSession];
   'session-end': [LonghaulResult | null, LonghaulError | null];
   /** A connection was turned away (busy, garbage, timeout, bad cookie, too many pending). */

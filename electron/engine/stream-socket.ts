@@ -18,7 +18,7 @@ import { adoptionUnsupportedReason, createTunedSocket, resolveHost } from '../na
 import { socketFd } from '../native/node-handle.js';
 import { present } from '../contract/present.js';
 
-export interface DialedStream {
+interface DialedStream {
   socket: net.Socket;
   setup: WindowSetup;
 }
@@ -30,7 +30,7 @@ export interface StreamTuning {
 }
 
 /** What the responder's listener (or owned listener) did for a run: its window and MSS setups, which accepted sockets inherit. */
-export interface ListenerSetup {
+interface ListenerSetup {
   window?: { applied: boolean; reason: string | null; window?: AppliedWindow | null };
   mss?: MssSetup | null;
 }

@@ -68,7 +68,7 @@ const FAST_POLL_MS = 5;
 const FAST_POLL_LIMIT_NS = 60_000_000_000n;
 
 /** The clock and timer a poller runs on (a data worker's Clock fits; tests mock it). */
-export interface PollClock {
+interface PollClock {
   nowNs(): bigint;
   setInterval(fn: () => void, ms: number): NodeJS.Timeout;
   clearInterval(t: NodeJS.Timeout): void;

@@ -27,7 +27,7 @@ export function adoptionUnsupportedReason(platform: NodeJS.Platform = process.pl
   return platform === 'win32' ? 'Node cannot adopt a native SOCKET on Windows, so the window cannot be set before connect there yet' : null;
 }
 
-export interface TunedSocketOptions {
+interface TunedSocketOptions {
   family: 4 | 6;
   /** The window, bytes, set before connect: the advertised-window clamp where the OS has one, else SO_SNDBUF and SO_RCVBUF (advertised-window.ts); null = the OS default. */
   windowBytes: number | null;

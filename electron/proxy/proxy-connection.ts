@@ -27,7 +27,7 @@ export interface LinkChains {
   down: StageConfig[];
 }
 
-export interface ConnectionOptions {
+interface ConnectionOptions {
   client: net.Socket;
   target: net.Socket;
   chains: LinkChains;
@@ -41,7 +41,7 @@ export interface ConnectionOptions {
   watch: Record<LinkDirection, EmulatorWatch>;
 }
 
-export interface ConnectionEvents {
+interface ConnectionEvents {
   /** Both sockets closed; `err` when the connection was torn down abnormally. */
   close: [LonghaulError | null];
 }

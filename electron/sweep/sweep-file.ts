@@ -18,7 +18,7 @@ import { JsonSyntaxError, readJsonFile } from '../util/json-file.js';
 import { SOFTWARE } from '../util/version.js';
 
 /** More cells than this is a typo (a 7-dimension sweep of 4 values each is 16,384 runs of a day each). */
-export const MAX_SWEEP_CELLS = 1000;
+const MAX_SWEEP_CELLS = 1000;
 export const MAX_SWEEP_REPEAT = 100;
 
 const windowValue = z.number().int().min(1).max(MAX_WINDOW_BYTES).nullable();
@@ -83,7 +83,7 @@ const fileSchema = z.object({
 });
 
 /** `peer 192.0.2.7:5211: windowBytes × bufferBytes`, for history lists. */
-export function sweepTitle(plan: SweepPlan): string {
+function sweepTitle(plan: SweepPlan): string {
   const where = plan.target.kind === 'loopback' ? 'loopback' : `${plan.target.host}:${plan.target.port}`;
   const dims = plan.dimensions.filter((d) => d.values.length > 1).map((d) => d.name);
   return `${where}: ${dims.length ? dims.join(' × ') : 'one cell'}`;

@@ -16,9 +16,6 @@ import { app, newLiveRun, partnerDefaultPort, splitPartner, type GroupLive, type
 /** The order a run goes through its phases: a group is as far as its slowest peer. */
 const PHASE_ORDER: RunPhase[] = ['hello', 'params', 'streams', 'start', 'running', 'results', 'done', 'failed'];
 
-/** Who sends stream `id`: the engine's own rule (contract/stream-plan.ts). */
-export { senderOf };
-
 export async function startRun(
   params: UiRunParams,
   distanceMeters: number | null,

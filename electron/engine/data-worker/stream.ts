@@ -19,7 +19,7 @@ import type { TokenBucket } from './token-bucket.js';
 import type { StreamSockets } from '../stream-socket.js';
 import type { LonghaulErrorCode } from '../../contract/error-codes.js';
 
-export interface StreamError {
+interface StreamError {
   code: LonghaulErrorCode;
   message: string;
 }
@@ -158,7 +158,7 @@ export class Stream {
 }
 
 /** A stream not connected yet: it has moved nothing, and has nothing to stop or sample. */
-export class PendingLoop implements StreamLoop {
+class PendingLoop implements StreamLoop {
   readonly connected = false;
   readonly running = false;
   constructor(

@@ -43,7 +43,7 @@ const RECEIVE_BUFFER_MAX_BYTES = 128 * 1024;
 const OWNED_CONNECT_TIMEOUT_MS = 10_000;
 
 /** What a worker runs on; all but `send` default to this process's own. */
-export interface WorkerDeps {
+interface WorkerDeps {
   send(msg: FromWorker): void;
   clock?: Clock;
   native?: NativeApi | null;

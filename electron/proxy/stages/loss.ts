@@ -35,7 +35,7 @@ import { z } from 'zod';
 import { registerStage } from '../registry.js';
 import { DEFAULT_MSS_BYTES, EMULATION_NOTE, seededRandom, type FlightView, type Stage, type StageContext, type QueueGateStage } from '../stage.js';
 
-export const lossSchema = z
+const lossSchema = z
   .object({
     type: z.literal('loss'),
     lossRatio: z.number().min(0, 'lossRatio cannot be negative').max(0.5, 'lossRatio above 50 % is not a link'),
@@ -57,7 +57,7 @@ export const lossSchema = z
   })
   .strict();
 
-export type LossConfig = z.infer<typeof lossSchema>;
+type LossConfig = z.infer<typeof lossSchema>;
 
 /** What the loss model did on one direction of a link, all its connections together. */
 export interface LossStats {

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { registerStage } from '../registry.js';
 import { DEFAULT_MSS_BYTES, type FlightView, type Stage, type GateStage } from '../stage.js';
 
-export const slowstartSchema = z
+const slowstartSchema = z
   .object({
     type: z.literal('slowstart'),
     mssBytes: z.number().int().min(500).max(65_535).default(DEFAULT_MSS_BYTES),
@@ -22,7 +22,7 @@ export const slowstartSchema = z
   })
   .strict();
 
-export type SlowstartConfig = z.infer<typeof slowstartSchema>;
+type SlowstartConfig = z.infer<typeof slowstartSchema>;
 
 export class SlowstartStage implements GateStage {
   readonly type = 'slowstart';

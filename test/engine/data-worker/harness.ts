@@ -20,7 +20,7 @@ export function mockTime(): void {
 export const mockClock: Clock = { ...systemClock, nowNs: () => BigInt(Date.now()) * 1_000_000n };
 
 /** A byte loop that moves nothing by itself: the test sets its counters and ends it. */
-export class FakePump implements NativePump {
+class FakePump implements NativePump {
   bytes = 0;
   completions = 0;
   firstNs = 0n;
@@ -47,7 +47,7 @@ export class FakePump implements NativePump {
   }
 }
 
-export interface FakeNative {
+interface FakeNative {
   api: NativeApi;
   pumps: FakePump[];
   /** Every setNotSentLowat call: [fd, bytes]. */
