@@ -47,7 +47,7 @@ interface WorkerDeps {
   send(msg: FromWorker): void;
   clock?: Clock;
   native?: NativeApi | null;
-  /** Which byte loop streams start on (default: chooseStreamIo()). */
+  /** Which byte loop streams start on (default: chooseStreamIo() with `native`). */
   io?: StreamIoChoice;
   /** Who owns data connections (default: chooseDataConn(native)). */
   dataConn?: DataConnChoice;
@@ -97,7 +97,7 @@ export class DataWorker implements LoopHost {
     this.sockets = new StreamSockets(this.native, status.reason, this.clampPoller);
     this.warn = deps.warn ?? ((text) => process.emitWarning(text));
     this.dataConn = deps.dataConn ?? chooseDataConn(this.native);
-    let io = deps.io ?? chooseStreamIo();
+    let io = deps.io ?? chooseStreamIo(process.env, status);
     const cpus = deps.cpus ?? os.availableParallelism();
     // The native receive loop is one thread per stream: never more of them than CPUs, or a
     // 128-stream run starves everything else on the machine, the UI included (measured: the

@@ -51,4 +51,16 @@ describe('data worker: the addon it is given', { timeout: 20_000 }, () => {
     await h.next('done');
     assert.equal(h.worker.clampPoller.size, 0, 'the poller let go of every watch with the results');
   });
+
+  it("given no addon, its streams start on Node's loop (never a native loop that must fall back)", async (t) => {
+    if (process.env.LONGHAUL_DATA_PATH === 'node') return t.skip('LONGHAUL_DATA_PATH=node chooses Node anyway');
+    const port = await peer.listen();
+    mockTime();
+    const h = new Harness(initMsg('send', { streams: 1 }), null, 'chosen');
+    await h.connect(1, port, 100_000);
+    h.start();
+    const done = await h.next('done');
+    assert.equal(done.streams[0]?.io, 'node');
+    assert.deepEqual(h.warnings, [], 'no fallback from a native loop chosen with the process addon');
+  });
 });

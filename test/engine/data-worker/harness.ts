@@ -96,7 +96,8 @@ export class Harness {
   readonly worker: DataWorker;
   private waiters: { type: FromWorker['type']; resolve: (m: FromWorker) => void }[] = [];
 
-  constructor(init: WorkerInit, native: NativeApi | null, io: 'native' | 'node') {
+  /** `io` 'chosen': the worker chooses its byte loop itself, as in a run. */
+  constructor(init: WorkerInit, native: NativeApi | null, io: 'native' | 'node' | 'chosen') {
     this.worker = new DataWorker(init, {
       send: (m) => {
         this.msgs.push(m);
@@ -105,7 +106,7 @@ export class Harness {
       },
       clock: mockClock,
       native,
-      io: io === 'native' ? { io, reason: null } : { io, reason: 'test' },
+      ...(io === 'chosen' ? {} : { io: io === 'native' ? { io, reason: null } : { io, reason: 'test' } }),
       dataConn: { mode: 'node', reason: null },
       warn: (text) => void this.warnings.push(text),
       cpus: 64,
