@@ -10,7 +10,7 @@ export interface IpcMainInvokeEvent {
   senderFrame: { url: string } | null;
 }
 
-export interface WebContentsLike {
+interface WebContentsLike {
   id: number;
   send(channel: string, payload: unknown): void;
   setWindowOpenHandler(fn: () => { action: 'deny' }): void;

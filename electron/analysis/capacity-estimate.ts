@@ -19,18 +19,18 @@
 /** A slice that carried this many times the one before it is still slow start (which doubles per RTT). */
 export const GROWTH = 1.25;
 /** RTTs the rate is measured over once slow start is over (the goal: at most 3). */
-export const MEASURE_RTTS = 3;
+const MEASURE_RTTS = 3;
 /** But never less than this, s: a sub-second span of a LAN's sub-ms RTT is a few samples. */
-export const MIN_MEASURE_S = 2;
+const MIN_MEASURE_S = 2;
 /** A span of this many slices or more is averaged whole; fewer (a long RTT) keep the leading slices that agree. */
-export const AVERAGE_FROM_SLICES = 6;
+const AVERAGE_FROM_SLICES = 6;
 /** Slices agree when within this share of the first after slow start. */
-export const AGREE = 0.15;
+const AGREE = 0.15;
 
 /** Slices kept in the result's trace (a 60 s phase at 0.1 s slices would be 600). */
 const MAX_SLICES_KEPT = 120;
 
-export type CapacityState = 'slow-start' | 'measuring' | 'done';
+type CapacityState = 'slow-start' | 'measuring' | 'done';
 
 export interface CapacityEstimate {
   state: CapacityState;

@@ -29,9 +29,9 @@ export interface Grouping {
 /** Stream-intervals kept as they came at the start of a run. */
 export const HEAD_CELLS = 4096;
 /** Fewest ticks kept as they came at the start, whatever the stream count. */
-export const MIN_HEAD = 64;
+const MIN_HEAD = 64;
 /** Ticks kept as they came at the end of a run (the live reports finish from these). */
-export const RECENT = 64;
+const RECENT = 64;
 
 /** The grouping for a run of `streams` streams; `headCells` overrides HEAD_CELLS (tests). */
 export function groupingFor(streams: number, headCells = HEAD_CELLS): Grouping {

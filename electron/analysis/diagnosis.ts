@@ -13,7 +13,6 @@ import { analysisView } from './omit-rule.js';
 import { mssCanExplain, mssCaveat, mssFigures, mssIsSmall, mssSentence } from './mss-verdict.js';
 
 export { diagnoseLimiter } from './limiter.js';
-export { modelledLossWindow } from './emulated-diagnosis.js';
 export { limiterInputs, transferRttSeconds, type LimiterInputs } from './limiter-inputs.js';
 
 /** One diagnosis per direction that carried data. */

@@ -18,7 +18,7 @@ type Settings = NonNullable<LinkInfo['settings']>;
  * Reno's average window under a loss ratio p, bytes, for `streams` streams: MSS × √(3 / (2p))
  * each (Mathis et al.; what the proxy's loss model approximates). Null without loss.
  */
-export function modelledLossWindow(lossRatio: number, mssBytes: number, streams: number): number | null {
+function modelledLossWindow(lossRatio: number, mssBytes: number, streams: number): number | null {
   const w = renoWindowBytes(lossRatio, mssBytes);
   return w === null ? null : streams * w;
 }

@@ -19,13 +19,13 @@ import type { EmulatorDirectionInfo, EmulatorWatchInfo, LinkInfo } from '../cont
 import { payloadFraction } from '../contract/wire.js';
 import { formatRateShort } from '../contract/units.js';
 
-export const LATE_SHARE = 0.05;
-export const BEHIND_SHARE = 0.25;
-export const SHORT_OF_MODEL = 0.9;
-export const CPU_SHARE = 0.4;
-export const STALL_SHARE = 0.1;
+const LATE_SHARE = 0.05;
+const BEHIND_SHARE = 0.25;
+const SHORT_OF_MODEL = 0.9;
+const CPU_SHARE = 0.4;
+const STALL_SHARE = 0.1;
 
-export interface EmulatorLag {
+interface EmulatorLag {
   /** The emulator's watch on itself these shares come from. */
   watch: EmulatorWatchInfo;
   lateShare: number;
@@ -40,7 +40,7 @@ export interface EmulatorLag {
 }
 
 /** What the emulated link allows `streams` streams, bit/s of payload, or null when nothing in its settings limits them. */
-export function emulatedCeiling(link: LinkInfo, streams: number): number | null {
+function emulatedCeiling(link: LinkInfo, streams: number): number | null {
   const s = link.settings;
   if (!s) return null;
   const rate = s.rateBitsPerSec === null ? Infinity : s.rateBitsPerSec * payloadFraction(s.mssBytes);

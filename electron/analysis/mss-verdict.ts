@@ -24,7 +24,7 @@ const TCP_IPV4_HEADERS = 40;
 /** A full-size segment on Ethernet (1,500 B MTU) and on most of the Internet, bytes. */
 const ETHERNET_MSS_BYTES = 1460;
 
-export interface MssFigures {
+interface MssFigures {
   /** The senders' MSS (TCP_INFO snd_mss), bytes, largest over streams. */
   sendMssBytes: number;
   /** The path MTU the kernel held, bytes, smallest over streams. */
@@ -57,7 +57,7 @@ export function mssIsSmall(f: MssFigures): boolean {
 }
 
 /** What the window verdict said, where it matters for the MSS sentence. */
-export interface WindowContext {
+interface WindowContext {
   /** The verdict before the MSS was considered. */
   verdict: string;
   cwndBytes: number | null;

@@ -52,7 +52,7 @@ export function omittedSentBytes(intervals: IntervalResult[], id: number): numbe
 }
 
 /** The readings after the omitted seconds, retransmits counted from the last omitted reading: what the diagnosis reads. */
-export function readingsAfterOmit(series: TcpSample[], lastOmittedIndex: number): TcpSample[] {
+function readingsAfterOmit(series: TcpSample[], lastOmittedIndex: number): TcpSample[] {
   const base = [...series].reverse().find((x) => x.index <= lastOmittedIndex);
   const baseRetrans = base?.totalRetransSegments ?? null;
   return series

@@ -9,7 +9,7 @@
 import type { EndView, TcpSample } from '../contract/result.js';
 
 /** One stream's timers over its active time; null: not reported. */
-export interface StreamTimers {
+interface StreamTimers {
   busyUs: number | null;
   rwndLimitedUs: number | null;
   sndbufLimitedUs: number | null;

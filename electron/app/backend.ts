@@ -34,7 +34,7 @@ import { systemInfo } from './system-info.js';
 /** Results of the latest runs kept in memory (each bounded by the recorder's detail rule). */
 const RECENT_RESULTS = 8;
 
-export interface BackendOptions {
+interface BackendOptions {
   mode: SystemInfo['mode'];
   dataDir: string;
   /** Electron: show the save dialog and write; browser mode: hand the file to the page. */

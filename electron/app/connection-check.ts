@@ -11,7 +11,7 @@ import type { ControllerSecurity } from '../security/controller-security.js';
 import { partnerFirewallAdvice } from './firewall-guidance.js';
 import { probePairing } from './pairing-probe.js';
 
-export const DEFAULT_CHECK_TIMEOUT_MS = 3000;
+const DEFAULT_CHECK_TIMEOUT_MS = 3000;
 
 /** The verdict for an OS error code from `connect()`. Pure, so it is tested for every code. */
 export function verdictOf(errno: string | undefined): ConnectionVerdict {

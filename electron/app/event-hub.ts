@@ -4,7 +4,7 @@
  */
 import type { EventName, Events } from '../contract/api.js';
 
-export type EventSink = <K extends EventName>(name: K, payload: Events[K]['payload']) => void;
+type EventSink = <K extends EventName>(name: K, payload: Events[K]['payload']) => void;
 
 export class EventHub {
   private readonly sinks = new Set<EventSink>();

@@ -23,7 +23,7 @@ export function exportAs(r: LonghaulResult, format: ExportFormat): ExportFile {
 }
 
 /** A file name stem that sorts by time and says what it is. */
-export function baseName(r: LonghaulResult): string {
+function baseName(r: LonghaulResult): string {
   return `longhaul-${r.startedAt.replace(/[:.]/g, '-').replace(/Z$/, 'Z')}-${r.id}`;
 }
 

@@ -17,7 +17,7 @@ import { describeError, LonghaulError } from '../util/errors.js';
 
 const ID = /^[0-9a-f]{8,64}$/;
 /** Newest first, at most this many in a listing (older files stay on disk). */
-export const MAX_GROUPS_LISTED = 100;
+const MAX_GROUPS_LISTED = 100;
 
 export class GroupStore {
   readonly dir: string;
@@ -73,7 +73,7 @@ export class GroupStore {
   }
 }
 
-export function entryOf(g: LonghaulGroupResult, fileName: string): GroupEntry {
+function entryOf(g: LonghaulGroupResult, fileName: string): GroupEntry {
   const role = g.peers[0]?.role ?? 'sender';
   return {
     id: g.id,

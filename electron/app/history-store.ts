@@ -13,7 +13,7 @@ import { fileInFolder, LIST_READ_MAX_BYTES } from './history-files.js';
 
 const ID = /^[0-9a-f]{8,64}$/;
 /** Newest first, at most this many in a listing (older files stay on disk). */
-export const MAX_LISTED = 200;
+const MAX_LISTED = 200;
 
 export class HistoryStore {
   constructor(readonly dir: string) {}
@@ -89,7 +89,7 @@ export class HistoryStore {
  * One row per run: a run with both ends on this PC is stored twice under one id (the controller's
  * result and the local responder's), and the listing keeps the controller's. Order is kept.
  */
-export function oneEntryPerRun(entries: HistoryEntry[]): HistoryEntry[] {
+function oneEntryPerRun(entries: HistoryEntry[]): HistoryEntry[] {
   const controllerRuns = new Set(entries.filter((e) => e.writtenBy === 'controller').map((e) => e.id));
   const seen = new Set<string>();
   return entries.filter((e) => {
@@ -103,7 +103,7 @@ export function oneEntryPerRun(entries: HistoryEntry[]): HistoryEntry[] {
  * The partner as History names it. Through the link emulator the controller dialled the local proxy, so
  * `responder.address` is the proxy's 127.0.0.1 port: the link record's target is the real partner.
  */
-export function responderText(r: Pick<ResultHead, 'responder' | 'link'>): string {
+function responderText(r: Pick<ResultHead, 'responder' | 'link'>): string {
   if (!r.link) return `${r.responder.hostname} (${r.responder.address})`;
   return r.link.target ? `${r.responder.hostname} (${r.link.target}, through the link emulator)` : `${r.responder.hostname} (through the link emulator)`;
 }

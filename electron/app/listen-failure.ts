@@ -8,7 +8,7 @@ import type { LonghaulErrorCode } from '../contract/error-codes.js';
 import { describeError } from '../util/errors.js';
 
 /** Who is likely holding a busy port, and what to do instead: each listener says it its own way. */
-export interface PortInUseAdvice {
+interface PortInUseAdvice {
   /** e.g. "an iperf3 -s or another program holds it" */
   holder: string;
   /** e.g. "stop that program, or pick another port" */

@@ -19,10 +19,10 @@ import { secureControl, type ControllerSecurity } from '../security/controller-s
 import { shortFingerprint } from '../security/identity.js';
 
 /** The TLS handshake's budget after TCP connected: a few round trips, even over a satellite hop. */
-export const PROBE_TIMEOUT_MS = 4000;
+const PROBE_TIMEOUT_MS = 4000;
 
 /** What the probe found; when it could not tell (`unknown`), why, for the connection check's `detail`. */
-export interface ProbeOutcome {
+interface ProbeOutcome {
   pairing: PartnerPairing;
   reason: string | null;
 }

@@ -20,7 +20,7 @@ import { LINK_PRESETS } from '../proxy/presets.js';
 import { LonghaulError } from '../util/errors.js';
 
 /** How long the proxy has to confirm a bypass switch. */
-export const BYPASS_CONFIRM_MS = 3000;
+const BYPASS_CONFIRM_MS = 3000;
 
 /** The presets, as plain data for the Link screen (the renderer never imports electron/proxy). */
 export function uiLinkPresets(): UiLinkPreset[] {

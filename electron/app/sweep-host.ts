@@ -26,7 +26,7 @@ import type { ExportFile } from './exporters.js';
 /** Sweep ids are the runner's UUIDs: checked before they touch a path, so a request cannot walk out of the folder. */
 const ID = /^[0-9a-f-]{8,64}$/;
 /** Newest first, at most this many in a listing (older files stay on disk). */
-export const MAX_SWEEPS_LISTED = 100;
+const MAX_SWEEPS_LISTED = 100;
 /** How long `close()` waits for the run in flight to end and be written. */
 const CLOSE_WAIT_MS = 10_000;
 
@@ -157,11 +157,11 @@ export class SweepHost {
 }
 
 /** The file without each run's full result, for the screen. */
-export function viewOf(file: SweepFile, running: boolean): SweepView {
+function viewOf(file: SweepFile, running: boolean): SweepView {
   return { ...file, runs: file.runs.map(headline), running };
 }
 
-export function entryOf(file: SweepFile, running: boolean): SweepEntry {
+function entryOf(file: SweepFile, running: boolean): SweepEntry {
   const cells = expandPlan(file.plan).length;
   return {
     id: file.id,

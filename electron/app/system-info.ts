@@ -11,7 +11,7 @@ import { SOFTWARE } from '../util/version.js';
  * socket addon (`npm ci` builds it where a C++ compiler exists); without it
  * runs use the OS default window and the UI says why.
  */
-export function buildFeatures(): Features {
+function buildFeatures(): Features {
   const native = nativeSockets();
   return {
     rttCwnd: native.api !== null,

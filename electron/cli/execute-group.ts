@@ -21,7 +21,7 @@ import { GroupProgress } from './group-progress.js';
 import type { ReportFlags } from './run-reports.js';
 import { onStopSignal } from './stop-signals.js';
 
-export interface ExecuteGroupOptions {
+interface ExecuteGroupOptions {
   peers: GroupPeerTarget[];
   params: RunParams;
   jsonFile?: string;

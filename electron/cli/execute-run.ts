@@ -38,7 +38,7 @@ interface ExecuteRunBase {
  * (security/load-trust.ts); a run started another way (`start`: an iperf3 server,
  * engine/iperf3-client.ts, which has no pairing) does not.
  */
-export type ExecuteRunOptions = ExecuteRunBase &
+type ExecuteRunOptions = ExecuteRunBase &
   ({ security: ControllerSecurity; start?: undefined } | { start: (signal: AbortSignal) => RunHandle; security?: undefined });
 
 const PHASE_TEXT: Record<string, string> = {

@@ -15,7 +15,7 @@ import { EXIT_OK, EXIT_RUN_FAILED } from './exit-codes.js';
 import { onStop } from './stop-signals.js';
 import { TurnedAwayLog } from './turned-away-log.js';
 
-export interface ListenIperf3Options {
+interface ListenIperf3Options {
   port: number;
   bind?: string;
   once?: boolean;

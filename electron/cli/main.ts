@@ -12,7 +12,7 @@ import { SOFTWARE_VERSION } from '../util/version.js';
 import { COMMANDS } from './commands/index.js';
 import { EXIT_BAD_ARGS } from './exit-codes.js';
 
-export function buildProgram(): Command {
+function buildProgram(): Command {
   const program = new Command('longhaul')
     .description('TCP throughput test bench for two PCs: how fast TCP really goes on this link, and why not faster.')
     .version(SOFTWARE_VERSION)

@@ -24,10 +24,10 @@ export const STOP_SIGNALS = ['SIGINT', 'SIGBREAK', 'SIGHUP', 'SIGTERM'] as const
 /** What a console sends to every process attached to it. */
 const CONSOLE_SIGNALS = ['SIGINT', 'SIGBREAK', 'SIGHUP'] as const;
 
-export type StopSignal = (typeof STOP_SIGNALS)[number];
+type StopSignal = (typeof STOP_SIGNALS)[number];
 
 /** The part of `process` this module uses (tests pass an EventEmitter). */
-export interface SignalSource {
+interface SignalSource {
   on(event: string, listener: (...args: unknown[]) => void): unknown;
   off(event: string, listener: (...args: unknown[]) => void): unknown;
 }

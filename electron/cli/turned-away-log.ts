@@ -13,7 +13,7 @@ import { groupDigits } from '../contract/units.js';
 import { plainAddress } from '../util/net.js';
 import { printable } from '../util/printable.js';
 
-export interface TurnedAwayLogOptions {
+interface TurnedAwayLogOptions {
   /** Where each line goes (without its newline). */
   write: (line: string) => void;
   /** How often the counts are told, ms. */
@@ -22,7 +22,7 @@ export interface TurnedAwayLogOptions {
   maxAddresses?: number;
 }
 
-export const TURNED_AWAY_INTERVAL_MS = 10_000;
+const TURNED_AWAY_INTERVAL_MS = 10_000;
 const MAX_ADDRESSES = 5;
 /** Reasons named per address; more are summed as "other". */
 const MAX_REASONS = 3;

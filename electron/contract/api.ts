@@ -96,7 +96,7 @@ export interface BypassState {
 }
 
 /** A report rendered as text (for the Results screen's panes and Copy; exports save the same text). */
-export interface ReportText {
+interface ReportText {
   fileName: string;
   mimeType: string;
   text: string;
@@ -114,7 +114,7 @@ export const DEFAULT_PORT = 5211;
 /** iperf3's own default port (`iperf3 -s`, and the Waiting screen's iperf3 answerer). */
 export const IPERF3_DEFAULT_PORT = 5201;
 
-export interface StartRunRequest {
+interface StartRunRequest {
   host: string;
   port: number;
   params: UiRunParams;
@@ -280,8 +280,6 @@ export interface Events {
 
 export type InvokeName = keyof Invokes;
 export type EventName = keyof Events;
-export type InvokeChannel = Invokes[InvokeName]['channel'];
-export type EventChannel = Events[EventName]['channel'];
 
 /** Runtime tables (the types above checked against them), walked by every bridge. */
 export const INVOKES: { readonly [K in InvokeName]: Invokes[K]['channel'] } = {
@@ -341,9 +339,6 @@ export type LonghaulApi = {
 export type ApiHandlers = {
   readonly [K in InvokeName]: (req: Invokes[K]['req']) => Promise<Invokes[K]['res']>;
 };
-
-/** Payload of an event channel, for hosts that route by channel. */
-export type EventPayload<C extends EventChannel> = Extract<Events[EventName], { channel: C }>['payload'];
 
 /** An error as it crosses IPC or the WebSocket; the UI may act on `code`. */
 export interface ApiError {

@@ -12,6 +12,7 @@ import type { LonghaulResult } from './result.js';
 
 export type { CapacityBound, CapacityInfo, CapacityProgress } from './capacity-info.js';
 import { formatRate } from './units.js';
+import { pathDirectionLabel } from './direction.js';
 
 /** The progress line of the tuned phase: "measuring the path: 4 streams × 4,194,304-byte windows, at most 22 s…" or its figure. */
 export function capacityProgressText(p: CapacityProgress): string {
@@ -20,7 +21,7 @@ export function capacityProgressText(p: CapacityProgress): string {
 }
 
 /** "the path carried 9.57 Mbit/s of payload (10.0 Mbit/s as IP packets)", or why not: the summary's and the UI's words. */
-export function capacityFigureText(c: CapacityInfo): string {
+function capacityFigureText(c: CapacityInfo): string {
   if (c.payloadBitsPerSecond === null) return `not measured: ${c.failure ?? 'the tuned run gave no figure'}`;
   const floor = c.lowerBound ? 'at least ' : '';
   const wire = c.wireBitsPerSecond !== null ? ` (${floor}${formatRate(c.wireBitsPerSecond)} as IP packets)` : '';
@@ -28,7 +29,7 @@ export function capacityFigureText(c: CapacityInfo): string {
 }
 
 /** Why a floor is a floor, in words; empty when the figure is the path's. */
-export function capacityBoundText(c: CapacityInfo): string {
+function capacityBoundText(c: CapacityInfo): string {
   if (c.lowerBound === 'windows') return ` (a floor: the tuned run's own windows, ${c.streams} × ${c.windowBytes.toLocaleString('en-US')} bytes, were full)`;
   if (c.lowerBound === 'slow-start') return ' (a floor: the tuned run was still speeding up when its time ran out)';
   if (c.lowerBound === 'cpu') return " (a floor: a PC's CPU was the tuned run's limit, not the path)";
@@ -38,7 +39,7 @@ export function capacityBoundText(c: CapacityInfo): string {
 }
 
 /** How it was measured, in one line: "4 streams × 4,194,304-byte windows set by Longhaul, slow start over at 2.1 s, measured 2.1–5.1 s; 6.3 s in all". */
-export function capacityMethodText(c: CapacityInfo): string {
+function capacityMethodText(c: CapacityInfo): string {
   const span =
     c.measuredFromSeconds !== null && c.measuredToSeconds !== null
       ? `, slow start over at ${(c.slowStartEndSeconds ?? c.measuredFromSeconds).toFixed(1)} s, measured ${c.measuredFromSeconds.toFixed(1)}–${c.measuredToSeconds.toFixed(1)} s`
@@ -65,7 +66,7 @@ export function capacityComparisonText(c: CapacityInfo, gotBitsPerSecond: number
 }
 
 /** What this run carried in the measured direction, bit/s (the verdict's figure, else the direction's total); null: unknown. */
-export function gotInMeasuredDirection(r: LonghaulResult): number | null {
+function gotInMeasuredDirection(r: LonghaulResult): number | null {
   const c = r.capacity;
   if (!c) return null;
   const d = r.diagnosis?.find((x) => x.direction === c.direction);
@@ -76,9 +77,7 @@ export function gotInMeasuredDirection(r: LonghaulResult): number | null {
 export function capacityLines(r: LonghaulResult): string[] {
   const c = r.capacity;
   if (!c) return [];
-  const lines = [
-    `Path capacity (measured by Longhaul, ${c.direction === 'controllerToResponder' ? 'controller -> responder' : 'responder -> controller'}): ${capacityFigureText(c)}`,
-  ];
+  const lines = [`Path capacity (measured by Longhaul, ${pathDirectionLabel(c.direction, true)}): ${capacityFigureText(c)}`];
   lines.push(`  how: ${capacityMethodText(c)}`);
   if (c.wireBitsPerSecond !== null || c.payloadBitsPerSecond !== null) lines.push(`  wire rate: ${c.wireConvention}`);
   lines.push(`  ${capacityComparisonText(c, gotInMeasuredDirection(r))}`);

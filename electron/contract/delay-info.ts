@@ -10,9 +10,9 @@
  */
 
 /** Where the idle RTT came from; 'unknown' when nothing reported it. */
-export type IdleRttSource = 'tcp_info min_rtt' | 'unknown';
+type IdleRttSource = 'tcp_info min_rtt' | 'unknown';
 /** Where the loaded RTT came from; 'unknown' when nothing reported it. */
-export type LoadedRttSource = 'tcp_info smoothed rtt' | 'unknown';
+type LoadedRttSource = 'tcp_info smoothed rtt' | 'unknown';
 
 /** The delay-under-load figures of one run (longhaul.result/1 `delay`; docs/results.md). */
 export interface DelayInfo {
@@ -41,7 +41,7 @@ export function queueingUs(rttUs: number | null | undefined, minRttUs: number | 
 }
 
 /** A delay in ms as the reports print it: two decimals under 10 ms, one under 100 ms, whole above. */
-export function formatDelayMs(ms: number | null): string {
+function formatDelayMs(ms: number | null): string {
   if (ms === null) return 'unknown';
   return `${ms.toFixed(ms < 10 ? 2 : ms < 100 ? 1 : 0)} ms`;
 }

@@ -25,7 +25,7 @@ export function directionLabel(direction: string, sentence = false): string {
 export type Side = 'controller' | 'responder';
 
 /** One measured direction of a result: its totals and its diagnosis are per path direction. */
-export type PathDirection = 'controllerToResponder' | 'responderToController';
+type PathDirection = 'controllerToResponder' | 'responderToController';
 
 /** `controller → responder`; `ascii` gives `controller -> responder` for a console that may not print the arrow. */
 export function pathDirectionLabel(direction: PathDirection, ascii = false): string {

@@ -10,7 +10,7 @@ import type { Direction, ErrorInfo, LonghaulResult, PeerInfo, ResultParams } fro
 export const GROUP_SCHEMA = 'longhaul.group/1' as const;
 
 /** What this PC does with a peer's bytes: `sender` (dual transmit), `receiver` (dual receive), `both` (bidir). */
-export type GroupRole = 'sender' | 'receiver' | 'both';
+type GroupRole = 'sender' | 'receiver' | 'both';
 
 /** How every report and the app name a role: short (titles) and what it means. */
 export const GROUP_ROLE_TEXT: Record<GroupRole, { short: string; long: string }> = {

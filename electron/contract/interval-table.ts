@@ -9,7 +9,7 @@ import type { LonghaulResult } from './result.js';
 import { formatBytes, formatRate } from './units.js';
 
 /** One row of the table, every cell already in words. */
-export interface IntervalTableRow {
+interface IntervalTableRow {
   key: string;
   streamId: number;
   /** `0.00–1.00 s`, the receiver's clock. */

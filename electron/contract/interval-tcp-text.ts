@@ -5,7 +5,7 @@
  * "unknown", never 0). Where the sender sent no TCP readings at all (an older result, no addon) the
  * interval has no such fields and both cells say "unknown".
  */
-import type { IntervalResult, IntervalStream } from './result.js';
+import type { IntervalStream } from './result.js';
 import { retransParts } from './retrans-text.js';
 import { formatBytes } from './units.js';
 
@@ -17,16 +17,4 @@ export function intervalRetransText(s: Pick<IntervalStream, 'retransSegments' | 
 /** `1.2 MB` or `unknown`: the sender's cwnd at the interval's end. */
 export function intervalCwndText(s: Pick<IntervalStream, 'cwndBytes'>): string {
   return s.cwndBytes === null || s.cwndBytes === undefined ? 'unknown' : formatBytes(s.cwndBytes);
-}
-
-/** Retransmits of every stream in the interval, summed (iperf3's SUM row); null when any stream's count is unknown. */
-export function intervalRetransSum(iv: IntervalResult): { segments: number | null; source?: 'estimated' } {
-  let sum = 0;
-  let estimated = false;
-  for (const s of iv.streams) {
-    if (s.retransSegments === null || s.retransSegments === undefined) return { segments: null };
-    sum += s.retransSegments;
-    estimated ||= s.retransSource === 'estimated';
-  }
-  return estimated ? { segments: sum, source: 'estimated' } : { segments: sum };
 }

@@ -4,7 +4,7 @@
  */
 
 /** One stage of an emulated link, as configured: `{ type: 'delay', delayMs: 650, … }`. */
-export interface LinkStageInfo {
+interface LinkStageInfo {
   type: string;
   [field: string]: unknown;
 }

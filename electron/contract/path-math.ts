@@ -24,7 +24,7 @@ export function windowCeilingBitsPerSec(windowBytes: number, rttSeconds: number)
  * travels below the wire rate): a --path-rate typed wrong, or a run that bypassed the emulator. The verdict,
  * the what-if and the advice then leave the rate out, and say so.
  */
-export const RATE_CONTRADICTED_FACTOR = 1.1;
+const RATE_CONTRADICTED_FACTOR = 1.1;
 
 /** Whether a measured payload rate contradicts a stated wire rate (both bit/s; unknown contradicts nothing). */
 export function rateContradicted(statedBitsPerSec: number | null, measuredBitsPerSec: number | null): boolean {

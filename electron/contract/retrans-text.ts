@@ -7,7 +7,7 @@
 import { groupDigits } from './units.js';
 
 /** A retransmit figure as the readings give it. */
-export interface RetransFigure {
+interface RetransFigure {
   /** Retransmitted segments (counted or estimated), or null when the OS did not say. */
   segments: number | null;
   /** 'estimated': bytes retransmitted ÷ MSS (the OS counts only bytes). Absent: counted. */

@@ -34,7 +34,7 @@ export function senderOf(direction: Direction, streams: number): (id: number) =>
 }
 
 /** Share `total` bytes over `n` streams: equal parts, the remainder to the first streams. */
-export function splitBytes(total: number, n: number, index: number): number {
+function splitBytes(total: number, n: number, index: number): number {
   const base = Math.floor(total / n);
   return base + (index < total % n ? 1 : 0);
 }

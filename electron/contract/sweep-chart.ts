@@ -32,7 +32,7 @@ export interface HeatMapData {
   high: number | null;
 }
 
-export interface BarSeries {
+interface BarSeries {
   /** Legend text: the other settings' values, or 'median' when only one setting is swept. */
   label: string;
   /** One per x label: median, min, max bit/s; null where nothing is measured yet. */

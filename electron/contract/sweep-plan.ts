@@ -80,7 +80,7 @@ export function pendingRuns(plan: SweepPlan, runs: readonly SweepRunHeadline[]):
   return runOrder(plan).filter((k) => !done.has(runKey(k)));
 }
 
-export interface SweepDuration {
+interface SweepDuration {
   cells: number;
   repeat: number;
   runs: number;
@@ -116,7 +116,7 @@ function stats(values: (number | null)[]): SweepStats | null {
 }
 
 /** One cell's figures over its `done` runs. */
-export function summarizeCell(plan: SweepPlan, cell: SweepCell, runs: readonly SweepRunHeadline[]): SweepCellSummary {
+function summarizeCell(plan: SweepPlan, cell: SweepCell, runs: readonly SweepRunHeadline[]): SweepCellSummary {
   const counted = runs.filter((r) => r.cell === cell.index && r.status === 'done');
   const verdicts: Partial<Record<LimiterVerdict, number>> = {};
   for (const v of counted.flatMap((r) => r.verdicts)) verdicts[v] = (verdicts[v] ?? 0) + 1;

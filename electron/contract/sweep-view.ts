@@ -91,7 +91,7 @@ export function tableDimensions(plan: SweepPlan): SweepDimensionName[] {
   return plan.dimensions.map((d) => d.name);
 }
 
-export interface SweepRow {
+interface SweepRow {
   cell: number;
   /** One per `tableDimensions`, in words. */
   settings: string[];

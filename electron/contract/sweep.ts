@@ -37,9 +37,6 @@ export type SweepDimension =
 
 export type SweepDimensionName = SweepDimension['name'];
 
-/** Every dimension name, in the order the CLI lists them and tables show them. */
-export const SWEEP_DIMENSION_NAMES: readonly SweepDimensionName[] = ['windowBytes', 'bufferBytes', 'streams', 'mssBytes', 'direction', 'link', 'path'];
-
 export interface SweepPlan {
   target: SweepTarget;
   /** The parameters every run starts from; a cell overrides the swept ones. */
@@ -145,7 +142,7 @@ export interface SweepFile {
 export type SweepState = 'idle' | 'running' | 'pausing' | 'stopping' | 'done' | 'stopped';
 
 /** Where a run stands in this session's queue: `position` of `total` (1-based). */
-export interface SweepQueuePosition {
+interface SweepQueuePosition {
   position: number;
   total: number;
 }

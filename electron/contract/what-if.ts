@@ -25,14 +25,14 @@ export interface PathModel {
 }
 
 /** One configuration to predict for. */
-export interface WhatIfCase {
+interface WhatIfCase {
   /** Window per stream, bytes (null: unlimited by the window, e.g. autotuning big enough). */
   windowBytes: number | null;
   streams: number;
   mssBytes: number;
 }
 
-export type WhatIfBound = 'rate' | 'window' | 'loss' | 'none';
+type WhatIfBound = 'rate' | 'window' | 'loss' | 'none';
 
 export interface WhatIfPrediction extends WhatIfCase {
   /** Predicted payload rate after slow start, bit/s; null when nothing bounds it (no rate, no window, no loss). */

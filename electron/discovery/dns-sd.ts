@@ -6,7 +6,7 @@
 import { Bonjour } from 'bonjour-service';
 import { advertisementFor, parseService, SERVICE_TYPE, type DiscoveredResponder } from './records.js';
 
-export interface MdnsOptions {
+interface MdnsOptions {
   /** The interface address to send and receive multicast on (tests: 127.0.0.1 inside a namespace). */
   interface?: string;
 }

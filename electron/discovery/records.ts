@@ -9,9 +9,9 @@ import { printable } from '../util/printable.js';
 
 export type { DiscoveredResponder };
 export const SERVICE_TYPE = 'longhaul';
-export const TXT_VERSION = '1';
+const TXT_VERSION = '1';
 
-export interface Advertisement {
+interface Advertisement {
   name: string;
   type: typeof SERVICE_TYPE;
   protocol: 'tcp';

@@ -16,11 +16,11 @@ import type { LimiterVerdict, LonghaulResult } from '../contract/result.js';
 import type { CapacityEstimate } from '../analysis/capacity-estimate.js';
 import { DEFAULT_PARAMS, type RunParams } from './params.js';
 
-export const CAPACITY_STREAMS = 4;
+const CAPACITY_STREAMS = 4;
 /** The rate the windows are sized to carry at the planned RTT, bit/s (more is reported as a floor). */
-export const COVER_BITS_PER_SEC = 1e9;
-export const MIN_WINDOW_BYTES = 512 * 1024;
-export const MAX_WINDOW_BYTES = 16 * 1024 * 1024;
+const COVER_BITS_PER_SEC = 1e9;
+const MIN_WINDOW_BYTES = 512 * 1024;
+const MAX_WINDOW_BYTES = 16 * 1024 * 1024;
 /** RTTs allowed for slow start before the phase gives up with a floor (4 MiB from IW10 doubles in ≈ 9). */
 const SLOW_START_RTTS = 14;
 const MIN_PHASE_S = 4;

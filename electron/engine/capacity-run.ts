@@ -25,7 +25,7 @@ import type { RunParams } from './params.js';
 type State = 'main' | 'capacity' | 'settled';
 
 /** Starts one controller run (the same host, port, security and link as the user's; `forCapacity` drops the link's start hook). */
-export type StartOne = (params: RunParams, forCapacity: boolean) => ControllerRun;
+type StartOne = (params: RunParams, forCapacity: boolean) => ControllerRun;
 
 export class RunWithCapacity extends EventEmitter<RunEvents> implements RunHandle {
   readonly result: Promise<LonghaulResult>;

@@ -5,8 +5,9 @@
  */
 import type net from 'node:net';
 import { DATA_HEADER_BYTES, isDataMagic } from '../protocol/data-header.js';
+import { stopReading } from '../native/node-handle.js';
 
-export type Sorted = { kind: 'control'; firstBytes: Buffer } | { kind: 'data'; header: Buffer } | { kind: 'dead'; reason: string };
+type Sorted = { kind: 'control'; firstBytes: Buffer } | { kind: 'data'; header: Buffer } | { kind: 'dead'; reason: string };
 
 /**
  * Resolve once the connection has shown what it is. A data connection is paused
@@ -50,15 +51,4 @@ export function sortConnection(socket: net.Socket, timeoutMs: number): Promise<S
     socket.on('error', onGone);
     socket.on('close', onGone);
   });
-}
-
-/** Stop libuv reading so no payload is consumed by this process before the handover. */
-function stopReading(socket: net.Socket): void {
-  const handle = (socket as unknown as { _handle?: { readStop?: () => number } })._handle;
-  handle?.readStop?.();
-}
-
-/** The raw TCP handle behind a socket, for `child.send(msg, handle)`. */
-export function rawHandle(socket: net.Socket): unknown {
-  return (socket as unknown as { _handle?: unknown })._handle;
 }

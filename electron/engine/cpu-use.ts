@@ -11,7 +11,7 @@ import type { CpuUse, DataThreadCpu, LonghaulResult, PcCpu, Side, UnavailableFie
 import { pcCpuBetween, readPcCpuTimes, type PcCpuTimes } from './pc-cpu.js';
 
 /** One native loop thread's CPU over the streams it served (the share of one core is the engine's to compute). */
-export type ThreadSeconds = Omit<DataThreadCpu, 'shareOfOneCore'>;
+type ThreadSeconds = Omit<DataThreadCpu, 'shareOfOneCore'>;
 
 /** One data worker's CPU over the transfer, as its `done` message reports it. */
 export interface WorkerCpu {

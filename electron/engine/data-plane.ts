@@ -12,7 +12,7 @@ import type { CpuUse, TcpSample } from '../contract/result.js';
 import { cpuUse, ProcessCpuClock, type WorkerCpu } from './cpu-use.js';
 import { LonghaulError } from '../util/errors.js';
 import { nativeSockets } from '../native/load-native.js';
-import { rawHandle } from './connection-sorter.js';
+import { rawHandle } from '../native/node-handle.js';
 import { TickMerger } from './tick-merger.js';
 import { awaitDrained } from './plane-drain.js';
 import type { StreamEnd } from '../protocol/messages.js';
@@ -47,7 +47,7 @@ interface WorkerSlot {
   exited: boolean;
 }
 
-export interface DataPlaneEvents {
+interface DataPlaneEvents {
   sample: [SideSample];
   /** All local streams ended (naturally, by stop, or by error). */
   done: [StreamEnd[]];
@@ -59,8 +59,6 @@ export interface DataPlaneEvents {
   limit: [number, number, number];
 }
 
-export type { DataPlaneOptions } from './data-plane-options.js';
-
 /** Close a descriptor this process no longer needs; an error means it is gone already. */
 function closeQuietly(fd: number): void {
   try {
@@ -71,7 +69,7 @@ function closeQuietly(fd: number): void {
 }
 
 /** How many worker processes to use for `streamCount` streams of one role. */
-export function workerCount(streamCount: number, maxWorkersPerRole?: number): number {
+function workerCount(streamCount: number, maxWorkersPerRole?: number): number {
   return Math.max(1, Math.min(streamCount, maxWorkersPerRole ?? Math.max(1, os.availableParallelism())));
 }
 
@@ -292,7 +290,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
         this.pendingReady.delete(m.id);
         return;
       case 'stream-error': {
-        const err = new LonghaulError('LH_ERR_DATA_STREAM', m.message);
+        const err = new LonghaulError(m.code, m.message);
         const p = this.pendingReady.get(m.id);
         if (p) {
           this.pendingReady.delete(m.id);

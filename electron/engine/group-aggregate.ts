@@ -10,7 +10,7 @@ import type { ErrorInfo, PeerInfo, ResultParams, Side, StreamResult } from '../c
 import { formatRate } from '../contract/units.js';
 
 /** Below this share of its single-peer rate a peer counts as held back in the group. */
-export const SHARED_SIDE_SHARE = 0.8;
+const SHARED_SIDE_SHARE = 0.8;
 
 export interface GroupMeta {
   id: string;

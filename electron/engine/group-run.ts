@@ -29,7 +29,7 @@ import { itemAt } from '../contract/present.js';
  * How long the peers ready first wait for the last one. Below the responder's 10 s read timeout
  * in its `start` state (protocol/session-state.ts), so a waiting responder never gives up first.
  */
-export const START_WAIT_MS = 8_000;
+const START_WAIT_MS = 8_000;
 
 export interface GroupPeerTarget {
   host: string;
@@ -38,7 +38,7 @@ export interface GroupPeerTarget {
   link?: RunLinkHook;
 }
 
-export interface GroupRunOptions extends Pick<ControllerOptions, 'connectTimeoutMs' | 'timeoutsMs' | 'maxWorkersPerRole'> {
+interface GroupRunOptions extends Pick<ControllerOptions, 'connectTimeoutMs' | 'timeoutsMs' | 'maxWorkersPerRole'> {
   peers: GroupPeerTarget[];
   params: RunParams;
   /** Abort to stop every peer's run; results are kept, marked partial. */
@@ -49,7 +49,7 @@ export interface GroupRunOptions extends Pick<ControllerOptions, 'connectTimeout
   baselineBitsPerSecond?: (number | null)[];
 }
 
-export type GroupState = 'gathering' | 'running' | 'done' | 'failed';
+type GroupState = 'gathering' | 'running' | 'done' | 'failed';
 
 const NEXT: Record<GroupState, readonly GroupState[]> = {
   gathering: ['running', 'failed'],
@@ -58,7 +58,7 @@ const NEXT: Record<GroupState, readonly GroupState[]> = {
   failed: [],
 };
 
-export interface GroupEvents {
+interface GroupEvents {
   /** A peer's session phase (index into `peers`). */
   phase: [number, SessionState];
   /** A peer's side sample, as `ControllerRun` emits it. */

@@ -119,18 +119,6 @@ export class IntervalBuilder {
   }
 }
 
-/** Median of (reference t − other t) over the ordinary ticks both sides sampled; 0 if none. */
-export function clockOffset(refs: ReadonlyMap<number, CumulativeSample>, others: ReadonlyMap<number, CumulativeSample>): number {
-  const diffs: number[] = [];
-  for (const [index, r] of refs) {
-    const o = others.get(index);
-    if (o && !o.final && !r.final) diffs.push(r.t - o.t);
-  }
-  if (diffs.length === 0) return 0;
-  diffs.sort((a, b) => a - b);
-  return diffs[Math.floor(diffs.length / 2)] ?? 0;
-}
-
 function sumOrNull(values: (number | null)[]): number | null {
   const known = values.filter((v): v is number => v !== null);
   return known.length ? known.reduce((a, b) => a + b, 0) : null;

@@ -27,7 +27,7 @@ import { RunRecorder } from './run-recorder.js';
 import { present } from '../contract/present.js';
 import { LocalSettingsRead } from './local-settings.js';
 
-export interface Iperf3ClientOptions {
+interface Iperf3ClientOptions {
   host: string;
   port: number;
   params: RunParams;

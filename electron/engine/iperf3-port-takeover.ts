@@ -20,7 +20,7 @@ import type { ListenerTuning } from '../native/tuned-socket.js';
 import { COOKIE_BYTES } from '../iperf3/states.js';
 import { OwnedDataListener } from './owned-listener.js';
 
-export interface TakeoverOptions {
+interface TakeoverOptions {
   /** Node's listener on the iperf3 port; stopped for the streams, listened again after. */
   server: net.Server;
   /** The address and port Node listened on (undefined host: all addresses). */

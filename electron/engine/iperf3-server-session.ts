@@ -17,7 +17,7 @@ import { readResults, resultsDocument } from '../iperf3/results-document.js';
 import { IPERF3_ERRNO, IPERF3_STATE, MAX_CLIENT_RESULTS_JSON_BYTES, MAX_PARAMS_JSON_BYTES, MAX_SERVER_RESULTS_JSON_BYTES } from '../iperf3/states.js';
 import { LonghaulError, PeerError, describeError } from '../util/errors.js';
 import { SOFTWARE } from '../util/version.js';
-import { rawHandle } from './connection-sorter.js';
+import { rawHandle, stopReading } from '../native/node-handle.js';
 import { DataPlane, type SideSample } from './data-plane.js';
 import { Iperf3Control, readStateWhileMoving, unexpectedState } from './iperf3-control.js';
 import { localResults, peerCpu, peerEnds } from './iperf3-ends.js';
@@ -40,7 +40,7 @@ export interface Iperf3ServerTimeouts {
 
 export const DEFAULT_IPERF3_SERVER_TIMEOUTS: Iperf3ServerTimeouts = { params: 10_000, streams: 10_000, running: 10_000, results: 10_000, done: 10_000 };
 
-export interface Iperf3SessionOptions {
+interface Iperf3SessionOptions {
   limits: ServerLimits;
   timeoutsMs: Iperf3ServerTimeouts;
   maxWorkersPerRole?: number;
@@ -49,7 +49,7 @@ export interface Iperf3SessionOptions {
   tuneListenerMss?: (mssBytes: number) => ListenerMss;
 }
 
-export interface Iperf3SessionEvents {
+interface Iperf3SessionEvents {
   phase: [string];
   sample: [SideSample, Side];
   /** The test ended: its result (null when it never started) and the error that ended it, if any. */
@@ -91,7 +91,7 @@ export class Iperf3ServerSession extends EventEmitter<Iperf3SessionEvents> {
   async acceptData(socket: net.Socket): Promise<void> {
     const index = this.accepted++;
     // Stop libuv reading before the handover: the worker must see every payload byte.
-    (socket as unknown as { _handle?: { readStop?: () => number } })._handle?.readStop?.();
+    stopReading(socket);
     try {
       await present(this.plane, 'the data plane').adopt(itemAt(this.plan, index, 'planned stream').id, rawHandle(socket));
     } catch (err) {

@@ -16,13 +16,14 @@ import { encodeState } from '../iperf3/reader.js';
 import { isWellFormedCookie } from '../iperf3/cookie.js';
 import { COOKIE_BYTES, IPERF3_DEFAULT_PORT, IPERF3_STATE, MAX_CLIENT_RESULTS_JSON_BYTES } from '../iperf3/states.js';
 import { answerAndClose } from '../util/answer-and-close.js';
+import { cappedServer, listenOn } from './capped-listener.js';
 import type { LonghaulError } from '../util/errors.js';
 import { DEFAULT_RESPONDER_LIMITS } from './responder-session.js';
 import { Iperf3Control } from './iperf3-control.js';
 import { takeOverPort, type TakeoverTuning } from './iperf3-port-takeover.js';
 import { DEFAULT_IPERF3_SERVER_TIMEOUTS, Iperf3ServerSession, type Iperf3ServerTimeouts } from './iperf3-server-session.js';
 
-export interface Iperf3ServerOptions {
+interface Iperf3ServerOptions {
   port?: number;
   host?: string;
   limits?: Partial<ServerLimits>;
@@ -32,9 +33,11 @@ export interface Iperf3ServerOptions {
   /** Cap on connections that have not sent their cookie yet; more are closed at once. */
   maxPendingConnections?: number;
   maxWorkersPerRole?: number;
+  /** Connections held at once, of every kind; more are closed at accept (default MAX_CONNECTIONS, capped-listener.ts). */
+  maxConnections?: number;
 }
 
-export interface Iperf3ServerEvents {
+interface Iperf3ServerEvents {
   session: [Iperf3ServerSession];
   'session-end': [LonghaulResult | null, LonghaulError | null];
   rejected: [string, string];
@@ -86,26 +89,15 @@ export class Iperf3Server extends EventEmitter<Iperf3ServerEvents> {
 
   constructor(private readonly opts: Iperf3ServerOptions = {}) {
     super();
-    this.server = net.createServer((s) => {
-      // A connection's failure ends that connection, never the process (the app's main process hosts this too).
-      this.onConnection(s).catch((err: unknown) => {
-        this.emit('rejected', `${s.remoteAddress}:${s.remotePort}`, `dropped after an internal error: ${(err as Error)?.message ?? String(err)}`);
-        s.destroy();
-      });
-    });
-    this.server.on('error', (err) => {
-      if (this.server.listening) this.emit('rejected', 'listener', `accept failed: ${err.message}`);
+    this.server = cappedServer({
+      maxConnections: opts.maxConnections,
+      onConnection: (s) => this.onConnection(s),
+      onRejected: (peer, why) => this.emit('rejected', peer, why),
     });
   }
 
   listen(): Promise<net.AddressInfo> {
-    return new Promise((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(this.opts.port ?? IPERF3_DEFAULT_PORT, this.opts.host, () => {
-        this.server.off('error', reject);
-        resolve(this.server.address() as net.AddressInfo);
-      });
-    });
+    return listenOn(this.server, this.opts.port ?? IPERF3_DEFAULT_PORT, this.opts.host);
   }
 
   get busy(): boolean {

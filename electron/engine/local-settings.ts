@@ -18,10 +18,10 @@ import os from 'node:os';
 
 import { LINUX_KEYS, MACOS_KEYS, WINDOWS_AUTOTUNING_KEY, type LocalSettings } from '../analysis/advice/settings-keys.js';
 
-export { LINUX_KEYS, MACOS_KEYS, WINDOWS_AUTOTUNING_KEY, type LocalSettings };
+export { WINDOWS_AUTOTUNING_KEY, type LocalSettings };
 
 /** Runs a command and resolves with its standard output; the default runs it for real, bounded to 3 s. */
-export type RunCommand = (file: string, args: string[]) => Promise<string>;
+type RunCommand = (file: string, args: string[]) => Promise<string>;
 
 const run: RunCommand = (file, args) =>
   new Promise((resolve, reject) => {
@@ -30,7 +30,7 @@ const run: RunCommand = (file, args) =>
   });
 
 /** `key: value` lines of `sysctl KEY…` (macOS), for the keys asked. */
-export function parseSysctl(text: string, keys: readonly string[]): LocalSettings {
+function parseSysctl(text: string, keys: readonly string[]): LocalSettings {
   const out: LocalSettings = {};
   for (const line of text.split('\n')) {
     const m = /^([\w.]+)\s*[:=]\s*(.+)$/.exec(line.trim());
@@ -41,7 +41,7 @@ export function parseSysctl(text: string, keys: readonly string[]): LocalSetting
 }
 
 /** The autotuning level from `netsh interface tcp show global` (English Windows), or nothing. */
-export function parseNetshGlobal(text: string): LocalSettings {
+function parseNetshGlobal(text: string): LocalSettings {
   const m = /Receive Window Auto-Tuning Level\s*:\s*([A-Za-z]+)/i.exec(text);
   const level = m?.[1];
   return level ? { [WINDOWS_AUTOTUNING_KEY]: level.toLowerCase() } : {};

@@ -31,12 +31,12 @@ export interface OwnedConnection {
   header: Buffer;
 }
 
-export interface OwnedListenerEvents {
+interface OwnedListenerEvents {
   connection: [OwnedConnection];
   rejected: [string, string];
 }
 
-export interface OwnedListenerOptions {
+interface OwnedListenerOptions {
   /** Where the controller reached us (the control connection's local address). */
   bindAddress: string;
   /** Only connections from here are read (the control connection's remote address). */

@@ -13,11 +13,8 @@ export {
   MIN_INTERVAL_SECONDS,
   MAX_MSS_BYTES,
   MIN_MSS_BYTES,
-  MIN_BITRATE_BITS_PER_SEC,
-  MAX_BITRATE_BITS_PER_SEC,
-  directionSchema,
   runParamsSchema,
   type Direction,
   type RunParams,
 } from '../protocol/run-params.js';
-export { planStreams, senderOf, splitBytes, type PlannedStream, type StreamSender } from '../contract/stream-plan.js';
+export { planStreams, type PlannedStream, type StreamSender } from '../contract/stream-plan.js';

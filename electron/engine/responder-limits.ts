@@ -64,7 +64,7 @@ export function streamCaps(plan: readonly PlannedStream[], limits: ResponderLimi
 }
 
 /** The sentence for a stream that reached its cap (the worker's `limit`): names --max-bytes. */
-export function capReason(limits: ResponderLimits, streamEnds: number, id: number, capBytes: number): string {
+function capReason(limits: ResponderLimits, streamEnds: number, id: number, capBytes: number): string {
   const over = streamEnds > 1 ? `, its share of this responder's limit of ${formatBytes(limits.maxBytes)} per run over ${streamEnds} stream ends` : '';
   return `stream ${id} moved ${formatBytes(capBytes)}${over}: the run reached this responder's limit of ${formatBytes(limits.maxBytes)} per run (--max-bytes)`;
 }

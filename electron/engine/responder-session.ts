@@ -30,7 +30,7 @@ import { present } from '../contract/present.js';
 
 export { DEFAULT_RESPONDER_LIMITS, type ResponderLimits } from './responder-limits.js';
 
-export interface ResponderSessionOptions {
+interface ResponderSessionOptions {
   limits: ResponderLimits;
   timeoutsMs?: Partial<Record<SessionState, number>>;
   maxWorkersPerRole?: number;
@@ -43,7 +43,7 @@ export interface ResponderSessionOptions {
   tuneListenerMss?: (mssBytes: number) => ListenerMss;
 }
 
-export interface ResponderSessionEvents {
+interface ResponderSessionEvents {
   sample: [SideSample, 'controller' | 'responder'];
   /** The session is over; `result` is what was measured (null if no run began). */
   end: [LonghaulResult | null, LonghaulError | null];

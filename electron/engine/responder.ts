@@ -10,7 +10,8 @@ import type { LonghaulResult } from '../contract/result.js';
 import { encodeFrame } from '../protocol/framing.js';
 import type { SessionState } from '../protocol/session-state.js';
 import { LonghaulError } from '../util/errors.js';
-import { rawHandle, sortConnection } from './connection-sorter.js';
+import { sortConnection } from './connection-sorter.js';
+import { rawHandle } from '../native/node-handle.js';
 import { nativeSockets } from '../native/load-native.js';
 import { tuneListener, tuneListenerMss, type ListenerMss, type ListenerTuning } from '../native/tuned-socket.js';
 import { DEFAULT_RESPONDER_LIMITS, ResponderSession, type ResponderLimits } from './responder-session.js';
@@ -18,9 +19,7 @@ import { DEFAULT_PENDING, PendingPool, type PendingTicket } from '../security/pe
 import type { ResponderSecurity } from '../security/responder-security.js';
 import { holdsWholeTlsRecord, looksLikeTls, passGate } from '../security/secure-gate.js';
 import { answerAndClose } from '../util/answer-and-close.js';
-
-/** server.maxConnections: everything a responder holds at once. */
-const MAX_CONNECTIONS = 1024;
+import { cappedServer, listenOn } from './capped-listener.js';
 
 export interface ResponderOptions {
   port?: number;
@@ -34,11 +33,13 @@ export interface ResponderOptions {
   identifyTimeoutMs?: number;
   timeoutsMs?: Partial<Record<SessionState, number>>;
   maxWorkersPerRole?: number;
+  /** Connections held at once, of every kind; more are closed at accept (default MAX_CONNECTIONS, capped-listener.ts). */
+  maxConnections?: number;
   /** Identity, paired peers, pairing code: control connections are TLS 1.3 from paired controllers only. */
   security: ResponderSecurity;
 }
 
-export interface ResponderEvents {
+interface ResponderEvents {
   session: [ResponderSession];
   'session-end': [LonghaulResult | null, LonghaulError | null];
   /** A connection was turned away (busy, garbage, timeout, bad cookie, too many pending). */
@@ -65,32 +66,16 @@ export class Responder extends EventEmitter<ResponderEvents> {
         s.destroy();
       },
     });
-    this.server = net.createServer({ pauseOnConnect: false }, (s) => {
-      // Whatever a connection's handling hits, it ends that connection, never the process.
-      this.onConnection(s).catch((err: unknown) => {
-        this.emit('rejected', `${s.remoteAddress}:${s.remotePort}`, `dropped after an internal error: ${(err as Error)?.message ?? String(err)}`);
-        s.destroy();
-      });
-    });
-    // Every connection this responder holds at once: a run's 2 × 128 data connections, its control
-    // connection, the pending pool and its reserve fit well below it; a flood past it is closed at accept.
-    this.server.maxConnections = MAX_CONNECTIONS;
-    // After listen(): an accept that fails (EMFILE under a flood) is an 'error' on the server; without a
-    // listener Node would throw it and end the process. The listener keeps accepting what it can.
-    this.server.on('error', (err) => {
-      if (this.server.listening) this.emit('rejected', 'listener', `accept failed: ${err.message}`);
+    this.server = cappedServer({
+      maxConnections: opts.maxConnections,
+      onConnection: (s) => this.onConnection(s),
+      onRejected: (peer, why) => this.emit('rejected', peer, why),
     });
   }
 
   /** Start listening; resolves with the bound address (port 0 picks a free port). */
   listen(): Promise<net.AddressInfo> {
-    return new Promise((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(this.opts.port ?? DEFAULT_PORT, this.opts.host, () => {
-        this.server.off('error', reject);
-        resolve(this.server.address() as net.AddressInfo);
-      });
-    });
+    return listenOn(this.server, this.opts.port ?? DEFAULT_PORT, this.opts.host);
   }
 
   get address(): net.AddressInfo | null {

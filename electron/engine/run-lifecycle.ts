@@ -18,8 +18,8 @@
  *                     └─own ends─► drained ──stop──────────┘
  */
 
-export type ControllerPhase = 'setup' | 'running' | 'stopping' | 'ended' | 'settled';
-export type ResponderPhase = 'setup' | 'running' | 'stopped' | 'drained' | 'reporting' | 'settled';
+type ControllerPhase = 'setup' | 'running' | 'stopping' | 'ended' | 'settled';
+type ResponderPhase = 'setup' | 'running' | 'stopped' | 'drained' | 'reporting' | 'settled';
 
 const CONTROLLER_ORDER: readonly ControllerPhase[] = ['setup', 'running', 'stopping', 'ended', 'settled'];
 

@@ -43,7 +43,7 @@ export const MAX_LAG_TICKS = 600;
 /** The clock offset between the sides is the median over at most this many ticks (the first ones both sampled). */
 const OFFSET_TICKS = 1024;
 
-export interface RecorderMeta {
+interface RecorderMeta {
   id: string;
   software: string;
   writtenBy: Side;

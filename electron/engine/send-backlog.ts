@@ -20,7 +20,7 @@
  */
 
 /** Unsent data kept, in seconds of the stream's measured rate. */
-export const BACKLOG_SECONDS = 0.25;
+const BACKLOG_SECONDS = 0.25;
 export const MIN_LOWAT_BYTES = 16 * 1024;
 export const MAX_LOWAT_BYTES = 8 * 1024 * 1024;
 /** Before the first measurement (the first 100 ms): a slow link must not get 4 MB in that time. */

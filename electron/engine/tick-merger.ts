@@ -10,14 +10,14 @@
 import type { TcpSample } from '../contract/result.js';
 
 /** One worker's sample of one tick: its clock reading and its streams' cumulative [id, bytes, completions] then. */
-export interface WorkerTick {
+interface WorkerTick {
   t: number;
   streams: [number, number, number][];
   tcp: [number, TcpSample][];
 }
 
 /** A side sample's body: the clock, every stream's cumulative counts, the latest reading per stream. */
-export interface MergedTick {
+interface MergedTick {
   t: number;
   streams: [number, number, number][];
   tcp?: [number, TcpSample][];

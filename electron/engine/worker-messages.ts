@@ -6,6 +6,7 @@ import type { TcpSample } from '../contract/result.js';
 import type { AppliedWindow } from '../native/advertised-window.js';
 import type { MssSetup } from '../native/mss-setup.js';
 import type { StreamEnd } from '../protocol/messages.js';
+import type { LonghaulErrorCode } from '../contract/error-codes.js';
 import type { WorkerCpu } from './cpu-use.js';
 
 export type WorkerRole = 'send' | 'receive';
@@ -58,7 +59,7 @@ export type ToWorker =
 
 export type FromWorker =
   | { type: 'ready'; id: number }
-  | { type: 'stream-error'; id: number; code: string; message: string }
+  | { type: 'stream-error'; id: number; code: LonghaulErrorCode; message: string }
   | { type: 'sample'; index: number; t: number; final: boolean; streams: [number, number, number][]; tcp?: [number, TcpSample][] }
   /** `cpu`: this worker's CPU from the start to now (absent from a worker that never started). */
   | { type: 'done'; streams: StreamEnd[]; cpu?: WorkerCpu }

@@ -23,7 +23,7 @@ import { printable } from '../util/printable.js';
 import { IPERF3_ERRNO } from './states.js';
 
 /** iperf3's default block for TCP (DEFAULT_TCP_BLKSIZE). */
-export const IPERF3_DEFAULT_LEN = 128 * 1024;
+const IPERF3_DEFAULT_LEN = 128 * 1024;
 
 const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const flag = z.literal(true).or(z.literal(1)).or(z.literal(0)).or(z.literal(false));
@@ -62,7 +62,7 @@ export interface Iperf3ClientAsk {
   getServerOutput: boolean;
 }
 
-export type ParamsVerdict =
+type ParamsVerdict =
   | { kind: 'ok'; ask: Iperf3ClientAsk }
   /** Refused: the i_errno sent after SERVER_ERROR (the client prints its text) and Longhaul's own sentence. */
   | { kind: 'refuse'; iperfErrno: number; message: string };

@@ -45,7 +45,7 @@ const resultsSchema = z
   .passthrough();
 
 /** One stream as the peer counted it. */
-export interface PeerStreamResult {
+interface PeerStreamResult {
   /** Longhaul's 0-based index of the stream (accept/connect order). */
   index: number;
   bytes: number;
@@ -101,7 +101,7 @@ export function readResults(value: unknown, streamCount: number): PeerResults {
 }
 
 /** The output text's line when this end's Retr figures are estimates. */
-export const RETRANS_ESTIMATE_LINE = `Retr here is estimated: ${RETRANS_ESTIMATE_NOTE}.`;
+const RETRANS_ESTIMATE_LINE = `Retr here is estimated: ${RETRANS_ESTIMATE_NOTE}.`;
 
 /** One local stream for the results we send. */
 export interface LocalStreamResult {

@@ -39,8 +39,7 @@ export const IPERF3_STATE = {
   SERVER_ERROR: -2,
 } as const;
 
-export type Iperf3StateName = keyof typeof IPERF3_STATE;
-export type Iperf3State = (typeof IPERF3_STATE)[Iperf3StateName];
+type Iperf3StateName = keyof typeof IPERF3_STATE;
 
 const NAMES = new Map<number, Iperf3StateName>((Object.entries(IPERF3_STATE) as [Iperf3StateName, number][]).map(([name, value]) => [value, name]));
 

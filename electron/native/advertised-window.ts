@@ -14,8 +14,8 @@
  * measured on 6.18: already at the handshake on loopback, at the first data
  * segment through a veth link), which undoes a clamp set before the handshake.
  * `ClampWatch` puts it back: once when the connection is up, then every 5 ms
- * for the connection's first minute (one timer for all sockets, one
- * getsockopt each), then at every sampling tick. Between the kernel's change
+ * for the connection's first minute (one `ClampPoller` timer per data worker
+ * for all its sockets, one getsockopt each), then at every sampling tick. Between the kernel's change
  * and the correction (≤ 5 ms in the first minute) the advertised window can
  * exceed W.
  */
@@ -65,21 +65,69 @@ export function clampWindow(api: NativeApi, fd: number, windowBytes: number): Ap
 
 const FAST_POLL_MS = 5;
 /** How long after the connection a socket is polled: the data's first segments arrive within it. */
-const FAST_POLL_LIMIT_MS = 60_000;
+const FAST_POLL_LIMIT_NS = 60_000_000_000n;
 
-/** Every watch still polled, and the one timer that polls them all. */
-const polled = new Map<ClampWatch, number>();
-let pollTimer: NodeJS.Timeout | null = null;
+/** The clock and timer a poller runs on (a data worker's Clock fits; tests mock it). */
+interface PollClock {
+  nowNs(): bigint;
+  setInterval(fn: () => void, ms: number): NodeJS.Timeout;
+  clearInterval(t: NodeJS.Timeout): void;
+}
 
-function pollAll(): void {
-  const now = Date.now();
-  for (const [w, until] of polled) {
-    w.check();
-    if (now > until) w.stopPolling();
+/**
+ * The watches of one owner (a data worker) and the one timer that polls them
+ * all in their first minute. The owner drives it with its clock and closes it
+ * when its run is over; nothing is kept at module level, so two workers (or a
+ * test and a worker) in one process do not share a timer.
+ */
+export class ClampPoller {
+  /** Every watch still polled, and until when (on the clock's nowNs). */
+  private readonly polled = new Map<ClampWatch, bigint>();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly clock: PollClock) {}
+
+  /** Start keeping one connected socket's clamp at `clampBytes` (see ClampWatch). */
+  watch(api: NativeApi, fd: number, clampBytes: number, isOpen: () => boolean): ClampWatch {
+    const w = new ClampWatch(api, fd, clampBytes, isOpen, this);
+    this.polled.set(w, this.clock.nowNs() + FAST_POLL_LIMIT_NS);
+    if (!this.timer) {
+      this.timer = this.clock.setInterval(() => this.pollAll(), FAST_POLL_MS);
+      // A poll never keeps the process alive: the sockets it watches do, while they matter.
+      this.timer.unref?.();
+    }
+    return w;
+  }
+
+  /** How many watches are still polled (for tests and the worker's end). */
+  get size(): number {
+    return this.polled.size;
+  }
+
+  /** Stop polling one watch (its socket closed, or its minute is over). */
+  release(w: ClampWatch): void {
+    this.polled.delete(w);
+    if (this.polled.size === 0 && this.timer) {
+      this.clock.clearInterval(this.timer);
+      this.timer = null;
+    }
+  }
+
+  /** Stop polling every watch; the timer is gone. Safe to call twice. */
+  close(): void {
+    for (const w of [...this.polled.keys()]) this.release(w);
+  }
+
+  private pollAll(): void {
+    const now = this.clock.nowNs();
+    for (const [w, until] of this.polled) {
+      w.check();
+      if (now > until) this.release(w);
+    }
   }
 }
 
-/** Keeps one connected socket's clamp at W (see the file comment). */
+/** Keeps one connected socket's clamp at W (see the file comment); made by ClampPoller.watch(). */
 export class ClampWatch {
   /** How often the kernel had replaced the clamp (each time put back). */
   corrections = 0;
@@ -90,13 +138,9 @@ export class ClampWatch {
     private readonly fd: number,
     readonly clampBytes: number,
     private readonly isOpen: () => boolean,
+    private readonly poller: ClampPoller,
   ) {
     this.check(); // the handshake may have replaced it already (seen on loopback)
-    polled.set(this, Date.now() + FAST_POLL_LIMIT_MS);
-    if (!pollTimer) {
-      pollTimer = setInterval(pollAll, FAST_POLL_MS);
-      pollTimer.unref();
-    }
   }
 
   /** Put the clamp back if the kernel replaced it; true when it did. */
@@ -113,10 +157,6 @@ export class ClampWatch {
   }
 
   stopPolling(): void {
-    polled.delete(this);
-    if (polled.size === 0 && pollTimer) {
-      clearInterval(pollTimer);
-      pollTimer = null;
-    }
+    this.poller.release(this);
   }
 }

@@ -12,7 +12,7 @@ import type { NativeApi } from './native-api.js';
 /** `owned` or `node` forces a mode (tests, troubleshooting); anything else: the platform's default. */
 export const DATA_CONN_ENV = 'LONGHAUL_DATA_CONN';
 
-export type DataConnMode = 'owned' | 'node';
+type DataConnMode = 'owned' | 'node';
 
 export interface DataConnChoice {
   mode: DataConnMode;

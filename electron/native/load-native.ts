@@ -12,7 +12,7 @@ import type { NativeApi, NativeBinding, NativeOwnedConn, NativeTcpInfo, RelayNot
 /** Set to 1 to run as if the addon were not built (tests, troubleshooting). */
 export const NO_NATIVE_ENV = 'LONGHAUL_NO_NATIVE';
 
-export type NativeStatus = { api: NativeApi; reason: null } | { api: null; reason: string };
+type NativeStatus = { api: NativeApi; reason: null } | { api: null; reason: string };
 
 /** native/ at the package root: dist/electron/native/ → ../../../native. */
 const NATIVE_DIR = fileURLToPath(new URL('../../../native/', import.meta.url));

@@ -60,7 +60,7 @@ export interface NativeBuffers {
   rcvLocked: boolean | null;
 }
 
-export interface CreateSocketOptions {
+interface CreateSocketOptions {
   family: 4 | 6;
   /** 0 or absent: leave the OS default. */
   sndBufBytes?: number;
@@ -194,7 +194,7 @@ export interface NativeOwnedConn {
  * The advertised-window controls of Linux: TCP_WINDOW_CLAMP, and SO_*BUFFORCE
  * (buffers above net.core.rmem_max / wmem_max, for a process with CAP_NET_ADMIN).
  */
-export interface NativeWindowClamp {
+interface NativeWindowClamp {
   set(fd: number, bytes: number): void;
   get(fd: number): number;
   /** Throws (EPERM) without CAP_NET_ADMIN; 0 leaves a size alone. */

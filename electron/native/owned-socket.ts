@@ -10,7 +10,7 @@ import type { NativeApi, NativeOwnedConn } from './native-api.js';
 import type { WindowSetup } from './socket-report.js';
 import { resolveHost } from './tuned-socket.js';
 
-export interface OwnedDial {
+interface OwnedDial {
   /** The connected socket (SOCKET on Windows, descriptor elsewhere); the caller closes it with api.closeFd. */
   fd: number;
   setup: WindowSetup;
@@ -23,7 +23,7 @@ export function ownedApi(api: NativeApi): NativeOwnedConn {
 }
 
 /** The window setup of a socket whose window was (or was not) requested before its handshake. */
-export function ownedSetup(windowBytes: number | null, window: ReturnType<typeof clampWindow> | null, mss: MssSetup | null = null): WindowSetup {
+function ownedSetup(windowBytes: number | null, window: ReturnType<typeof clampWindow> | null, mss: MssSetup | null = null): WindowSetup {
   if (windowBytes === null) return { requestedBytes: null, appliedBeforeHandshake: false, reason: null, mss };
   return { requestedBytes: windowBytes, appliedBeforeHandshake: true, reason: null, window, mss };
 }

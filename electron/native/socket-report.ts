@@ -9,8 +9,6 @@ import type { MssSetup } from './mss-setup.js';
 import type { NativeApi, NativeTcpInfo } from './native-api.js';
 import { missingSampleFields, sampleFrom } from './tcp-sample.js';
 
-export { sampleFrom, TCP_SAMPLE_FIELDS } from './tcp-sample.js';
-
 /** How the window request fared on this end before the handshake. */
 export interface WindowSetup {
   requestedBytes: number | null;
@@ -122,7 +120,7 @@ function maxSegOf(api: NativeApi, fd: number): number | null {
 }
 
 /** Why TCP_INFO could not be read, naming Wine when it is Wine (not Windows) that lacks the call. */
-export function tcpInfoFailure(api: NativeApi, err: unknown): string {
+function tcpInfoFailure(api: NativeApi, err: unknown): string {
   const message = (err as Error).message ?? String(err);
   return api.wineVersion ? `${message} (running under Wine ${api.wineVersion}, which does not implement SIO_TCP_INFO; Windows 10 1703 and later do)` : message;
 }

@@ -5,6 +5,7 @@
  * cannot, and the reason recorded either way.
  */
 import { nativeSockets } from './load-native.js';
+import type { NativeApi } from './native-api.js';
 
 /** `node` forces Node's byte loop (comparisons, troubleshooting); `native` (or unset) prefers the addon's. */
 export const DATA_PATH_ENV = 'LONGHAUL_DATA_PATH';
@@ -17,11 +18,14 @@ export interface StreamIoChoice {
   reason: string | null;
 }
 
-export function chooseStreamIo(env: NodeJS.ProcessEnv = process.env): StreamIoChoice {
+/** `native`: the addon the streams will run with and why it is missing (default: this process's). */
+export function chooseStreamIo(
+  env: NodeJS.ProcessEnv = process.env,
+  native: { api: NativeApi | null; reason: string | null } = nativeSockets(),
+): StreamIoChoice {
   const wanted = env[DATA_PATH_ENV];
   if (wanted === 'node') return { io: 'node', reason: `${DATA_PATH_ENV}=node` };
-  const native = nativeSockets();
-  if (!native.api) return { io: 'node', reason: native.reason };
+  if (!native.api) return { io: 'node', reason: native.reason ?? 'the native socket addon is not available' };
   if (!native.api.pumpSupported) {
     return { io: 'node', reason: 'this build of the native addon has no byte loop (run npm run build:native)' };
   }

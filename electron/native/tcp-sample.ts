@@ -18,7 +18,7 @@ import type { TcpSample } from '../contract/result.js';
 import type { NativeTcpInfo } from './native-api.js';
 
 /** The OS families whose counters need a mapping, by the addon's `source` name. */
-export type TcpInfoFamily = 'linux' | 'windows' | 'macos' | 'other';
+type TcpInfoFamily = 'linux' | 'windows' | 'macos' | 'other';
 
 /** `linux-tcp_info` → 'linux', `windows-sio_tcp_info_v1` → 'windows', … */
 export function tcpInfoFamily(source: string): TcpInfoFamily {
@@ -105,7 +105,7 @@ export function sampleFrom(info: NativeTcpInfo, index: number, t: number): TcpSa
 }
 
 /** The fields of a TcpSample every OS reader should give, in the order they are checked for absence. */
-export const TCP_SAMPLE_FIELDS = [
+const TCP_SAMPLE_FIELDS = [
   'rttUs',
   'rttVarUs',
   'minRttUs',

@@ -9,12 +9,7 @@ import net from 'node:net';
 import { bufferBytesFor, clampWindow, type AppliedWindow } from './advertised-window.js';
 import { applyMss, type MssSetup } from './mss-setup.js';
 import type { NativeApi, NativeBuffers } from './native-api.js';
-
-/** The OS descriptor behind a Node socket or server (Unix); null where Node does not expose one (Windows). */
-export function socketFd(s: net.Socket | net.Server): number | null {
-  const fd = (s as unknown as { _handle?: { fd?: number } | null })._handle?.fd;
-  return typeof fd === 'number' && fd >= 0 ? fd : null;
-}
+import { socketFd } from './node-handle.js';
 
 /** Resolve `host` once so the native socket is created in the family it will connect in. */
 export async function resolveHost(host: string): Promise<{ address: string; family: 4 | 6 }> {
@@ -32,7 +27,7 @@ export function adoptionUnsupportedReason(platform: NodeJS.Platform = process.pl
   return platform === 'win32' ? 'Node cannot adopt a native SOCKET on Windows, so the window cannot be set before connect there yet' : null;
 }
 
-export interface TunedSocketOptions {
+interface TunedSocketOptions {
   family: 4 | 6;
   /** The window, bytes, set before connect: the advertised-window clamp where the OS has one, else SO_SNDBUF and SO_RCVBUF (advertised-window.ts); null = the OS default. */
   windowBytes: number | null;

@@ -10,14 +10,14 @@ import { encodeFrame, FrameParser, DEFAULT_MAX_FRAME_BYTES } from './framing.js'
 import { parseMessage, type Message } from './messages.js';
 import { DEFAULT_STATE_TIMEOUTS_MS, SessionMachine, type Role, type SessionState } from './session-state.js';
 
-export interface ControlChannelEvents {
+interface ControlChannelEvents {
   message: [Message];
   /** The session ended abnormally: protocol fault, timeout, peer gone, or peer's `error`. */
   failure: [LonghaulError];
   close: [];
 }
 
-export interface ControlChannelOptions {
+interface ControlChannelOptions {
   role: Role;
   maxFrameBytes?: number;
   timeoutsMs?: Partial<Record<SessionState, number>>;

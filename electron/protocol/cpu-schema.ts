@@ -9,7 +9,7 @@ import type { CpuUse } from '../contract/result.js';
 const seconds = z.number().min(0).max(1e9);
 const share = z.number().min(0).max(1e6);
 
-export const dataThreadCpuSchema = z.object({
+const dataThreadCpuSchema = z.object({
   kind: z.enum(['sender', 'receiver']),
   streams: z.array(z.number().int().min(0).max(255)).max(256),
   cpuSeconds: seconds,
@@ -19,7 +19,7 @@ export const dataThreadCpuSchema = z.object({
 
 const fraction = z.number().min(0).max(1);
 
-export const pcCpuSchema = z.object({
+const pcCpuSchema = z.object({
   busyShare: fraction,
   interruptShare: fraction.nullable(),
   stealShare: fraction.nullable(),

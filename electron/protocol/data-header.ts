@@ -10,9 +10,9 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 
-export const DATA_MAGIC = Buffer.from('LHD1', 'ascii');
+const DATA_MAGIC = Buffer.from('LHD1', 'ascii');
 export const DATA_HEADER_BYTES = 24;
-export const COOKIE_BYTES = 16;
+const COOKIE_BYTES = 16;
 
 export function encodeDataHeader(cookieHex: string, streamId: number): Buffer {
   const header = Buffer.alloc(DATA_HEADER_BYTES);

@@ -14,7 +14,7 @@ import { ProtocolError } from '../util/errors.js';
 
 /** Default cap on one control frame. Results are sent as per-stream totals, so this is generous. */
 export const DEFAULT_MAX_FRAME_BYTES = 256 * 1024;
-export const FRAME_HEADER_BYTES = 4;
+const FRAME_HEADER_BYTES = 4;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 

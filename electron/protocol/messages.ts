@@ -18,7 +18,7 @@ const errorCode = z
   .regex(/^LH_ERR_[A-Z_]+$/)
   .max(64);
 
-export const helloSchema = z.object({
+const helloSchema = z.object({
   type: z.literal('hello'),
   protocol: z.number().int().min(1),
   software: peerText(200),
@@ -28,7 +28,7 @@ export const helloSchema = z.object({
   os: z.object({ platform: peerText(32), release: peerText(128) }).optional(),
 });
 
-export const paramsMessageSchema = z.object({
+const paramsMessageSchema = z.object({
   type: z.literal('params'),
   /** 128-bit run cookie, hex; repeated as the first bytes of every data connection. */
   cookie: z.string().regex(/^[0-9a-f]{32}$/),
@@ -36,13 +36,13 @@ export const paramsMessageSchema = z.object({
 });
 
 /** Per-side cumulative counters at one tick: [streamId, bytes, completions]. */
-export const sampleStreamSchema = z.tuple([
+const sampleStreamSchema = z.tuple([
   z.number().int().min(0).max(255),
   z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
   z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
 ]);
 
-export const sampleMessageSchema = z.object({
+const sampleMessageSchema = z.object({
   type: z.literal('sample'),
   /** Tick number: this sample closes interval `index` (1-based). */
   index: z.number().int().min(1).max(10_000_000),
@@ -54,7 +54,7 @@ export const sampleMessageSchema = z.object({
   tcp: sampleTcpSchema.optional(),
 });
 
-export const streamEndSchema = z.object({
+const streamEndSchema = z.object({
   id: z.number().int().min(0).max(255),
   role: z.enum(['send', 'receive']),
   bytes: z.number().int().min(0),
@@ -78,7 +78,7 @@ export const streamEndSchema = z.object({
 });
 
 /** An end's TCP settings as it read them (`net.ipv4.tcp_rmem` → `4096 131072 6291456`): dotted names, printable values, at most 32. */
-export const endSettingsSchema = z
+const endSettingsSchema = z
   .record(
     z
       .string()
@@ -88,7 +88,7 @@ export const endSettingsSchema = z
   )
   .refine((o) => Object.keys(o).length <= 32, 'at most 32 settings');
 
-export const resultsMessageSchema = z.object({
+const resultsMessageSchema = z.object({
   type: z.literal('results'),
   streams: z.array(streamEndSchema).max(256),
   partial: z.boolean(),
@@ -99,7 +99,7 @@ export const resultsMessageSchema = z.object({
   cpu: cpuUseSchema.optional(),
 });
 
-export const messageSchema = z.discriminatedUnion('type', [
+const messageSchema = z.discriminatedUnion('type', [
   helloSchema,
   paramsMessageSchema,
   z.object({
@@ -136,7 +136,6 @@ export type Message = z.infer<typeof messageSchema>;
 export type MessageType = Message['type'];
 export type MessageOf<T extends MessageType> = Extract<Message, { type: T }>;
 export type StreamEnd = z.infer<typeof streamEndSchema>;
-export type SampleMessage = MessageOf<'sample'>;
 
 /** Validate one decoded frame. Throws `ProtocolError` naming the first bad field. */
 export function parseMessage(value: unknown): Message {

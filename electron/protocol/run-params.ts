@@ -6,19 +6,7 @@
 import { z } from 'zod';
 import { DIRECTIONS, type Direction } from '../contract/direction.js';
 
-export {
-  MAX_BUFFER_BYTES,
-  MAX_INTERVAL_SECONDS,
-  MAX_MSS_BYTES,
-  MAX_SECONDS,
-  MAX_STREAMS,
-  MAX_WINDOW_BYTES,
-  MIN_INTERVAL_SECONDS,
-  MIN_MSS_BYTES,
-  MIN_SECONDS,
-  MIN_BITRATE_BITS_PER_SEC,
-  MAX_BITRATE_BITS_PER_SEC,
-} from '../contract/limits.js';
+export { MAX_BUFFER_BYTES, MAX_MSS_BYTES, MAX_SECONDS, MAX_STREAMS, MAX_WINDOW_BYTES, MIN_INTERVAL_SECONDS, MIN_MSS_BYTES } from '../contract/limits.js';
 import {
   MAX_BITRATE_BITS_PER_SEC,
   MIN_BITRATE_BITS_PER_SEC,
@@ -32,7 +20,7 @@ import {
   MIN_MSS_BYTES,
 } from '../contract/limits.js';
 
-export const directionSchema = z.enum(DIRECTIONS);
+const directionSchema = z.enum(DIRECTIONS);
 export type { Direction };
 
 export const runParamsSchema = z

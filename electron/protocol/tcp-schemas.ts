@@ -10,7 +10,7 @@ import type { SocketReport, TcpSample } from '../contract/result.js';
 const count = z.number().min(0).max(Number.MAX_SAFE_INTEGER).nullable();
 const text = peerText(500);
 
-export const tcpSampleSchema = z.object({
+const tcpSampleSchema = z.object({
   index: z.number().int().min(0).max(10_000_000),
   t: z.number().min(0).max(1e7),
   rttUs: count,

@@ -14,9 +14,9 @@ export const DEFAULT_CHUNK_BYTES = 64 * 1024;
 const WIRE_OUT_BYTES = 64 * 1024;
 
 /** What a queue needs of its stage: when bytes depart it (a queue stage always says). */
-export type QueueStage = QueueBehaviour & { readonly type: string };
+type QueueStage = QueueBehaviour & { readonly type: string };
 
-export interface Queued {
+interface Queued {
   /** Bytes of this chunk (the bytes themselves stay in order in the pipe's mover). */
   bytes: number;
   /** Ideal time this chunk may leave its queue, ms (pipe clock). */

@@ -8,10 +8,8 @@ import { modelCeilingBitsPerSec, type LinkSpec } from './link-settings.js';
 import { describeStageConfig, stageCaveats } from './registry.js';
 import { EMULATION_NOTE, type StageConfig } from './stage.js';
 
-export { EMULATION_NOTE } from './stage.js';
-
 /** One stage in words: its own definition says it (proxy/registry.ts). */
-export function describeStage(c: StageConfig): string {
+function describeStage(c: StageConfig): string {
   return describeStageConfig(c);
 }
 

@@ -26,7 +26,7 @@ import { STALL_MS, StallClock } from './stall-clock.js';
 import type { LinkDirection } from './stage.js';
 import { lossStatsOf, type LossStats } from './stages/loss.js';
 
-export interface LinkProxyOptions {
+interface LinkProxyOptions {
   target: { host: string; port: number };
   link: LinkSpec;
   /** Listen address; default 127.0.0.1 (the proxy is a local tool). */
@@ -40,7 +40,7 @@ export interface LinkProxyOptions {
   relay?: RelayChoice;
 }
 
-export interface LinkProxyEvents {
+interface LinkProxyEvents {
   connection: [ProxyConnection];
   /** A client could not be connected to the target, or a connection was torn down. */
   'connection-error': [LonghaulError];

@@ -95,7 +95,7 @@ export function chainFromSettings(s: LinkSettings): StageConfig[] {
 }
 
 /** Validate a raw chain pair. Unknown stage types and bad fields are rejected with the stage's position. */
-export function parseLinkChains(json: unknown): LinkChains {
+function parseLinkChains(json: unknown): LinkChains {
   if (typeof json !== 'object' || json === null) throw new ArgumentError('invalid link: expected { "up": [...], "down": [...] }');
   const out: Partial<LinkChains> = {};
   for (const dir of ['up', 'down'] as const) {

@@ -26,7 +26,7 @@ import type { EmulatorWatch } from './emulator-watch.js';
 import { linkShape } from './registry.js';
 import type { FlightView, StageConfig, StageContext } from './stage.js';
 
-export const DEFAULT_INBOX_BYTES = 256 * 1024;
+const DEFAULT_INBOX_BYTES = 256 * 1024;
 const MIN_INBOX_BYTES = 16 * 1024;
 const MAX_INBOX_BYTES = 2 * 1024 * 1024;
 
@@ -75,7 +75,7 @@ export function relaySocketBytesFor(configs: readonly StageConfig[]): number | n
   return Math.round(Math.min(MAX_RELAY_SOCKET_BYTES, Math.max(MIN_RELAY_SOCKET_BYTES, bytes)));
 }
 
-export interface PipeOptions {
+interface PipeOptions {
   mover: ByteMover;
   configs: readonly StageConfig[];
   ctx: StageContext;
@@ -87,7 +87,7 @@ export interface PipeOptions {
   watch?: EmulatorWatch;
 }
 
-export interface PipeEvents {
+interface PipeEvents {
   /** Every byte was delivered and the sink was ended (the source's FIN passed on). */
   finished: [];
 }

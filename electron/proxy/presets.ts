@@ -4,7 +4,7 @@
  */
 import type { LinkSettings } from './link-settings.js';
 
-export interface LinkPreset {
+interface LinkPreset {
   /** What `--link NAME` takes. */
   name: string;
   label: string;

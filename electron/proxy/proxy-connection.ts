@@ -12,7 +12,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type net from 'node:net';
-import { socketFd } from '../native/tuned-socket.js';
+import { socketFd } from '../native/node-handle.js';
 import { PeerError, type LonghaulError } from '../util/errors.js';
 import { NodeMover, type ByteMover } from './byte-mover.js';
 import type { EmulatorWatch } from './emulator-watch.js';
@@ -27,7 +27,7 @@ export interface LinkChains {
   down: StageConfig[];
 }
 
-export interface ConnectionOptions {
+interface ConnectionOptions {
   client: net.Socket;
   target: net.Socket;
   chains: LinkChains;
@@ -41,7 +41,7 @@ export interface ConnectionOptions {
   watch: Record<LinkDirection, EmulatorWatch>;
 }
 
-export interface ConnectionEvents {
+interface ConnectionEvents {
   /** Both sockets closed; `err` when the connection was torn down abnormally. */
   close: [LonghaulError | null];
 }

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { ArgumentError } from '../util/errors.js';
 import type { LinkShare, Stage, StageConfig, StageContext } from './stage.js';
 
-export interface StageDefinition<C extends StageConfig = StageConfig> {
+interface StageDefinition<C extends StageConfig = StageConfig> {
   type: string;
   /** One line for help texts and the UI (`stageSummaries`). */
   summary: string;
@@ -78,7 +78,7 @@ export function describeStageConfig(c: StageConfig): string {
 }
 
 /** Registered stage types, in registration order. */
-export function stageTypes(): string[] {
+function stageTypes(): string[] {
   return [...definitions.keys()];
 }
 

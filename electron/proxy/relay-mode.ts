@@ -9,7 +9,7 @@ import type { NativeApi } from '../native/native-api.js';
 import type { MoverKind } from './byte-mover.js';
 
 /** `js` or `native` forces a mover (tests, troubleshooting, benchmarks); anything else: the default. */
-export const RELAY_ENV = 'LONGHAUL_RELAY';
+const RELAY_ENV = 'LONGHAUL_RELAY';
 
 export interface RelayChoice {
   kind: MoverKind;

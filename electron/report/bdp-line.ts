@@ -13,12 +13,6 @@ import { formatRate, formatRtt, groupDigits } from '../contract/units.js';
 /** Above this multiple of the measured rate, window ÷ RTT is given in words, not as a figure. */
 const WINDOW_FIGURE_ABOVE_MEASURED = 10;
 
-/** The RTTs a result offers, seconds: the median while data flowed (the limiter's) and the minimum (the path's). */
-export interface ResultRtts {
-  medianSeconds: number | null;
-  minSeconds: number | null;
-}
-
 /** `Round-trip time: …` with which RTT is which, and who uses it. */
 export function rttLine(r: LonghaulResult, given: number | null, median: number | null): string {
   if (given !== null) return `Round-trip time: ${formatRtt(given)}`;

@@ -7,7 +7,7 @@
 import { formatRate, groupDigits } from '../contract/units.js';
 import { bdpBytes, MAX_UNSCALED_WINDOW, wholeBytesUp, windowCeilingBitsPerSec, windowScaleShift } from '../contract/path-math.js';
 
-export interface BdpQuery {
+interface BdpQuery {
   rttSeconds: number;
   rateBitsPerSec?: number;
   windowBytes?: number;

@@ -13,7 +13,7 @@ import { IntervalTotals } from './interval-totals.js';
 import { alignRow, fixedOrUnknown, formatPetaBumpsTable, UNITS_LINE, type PetaBumpsInput } from './petabumps-table.js';
 
 /** `Retr(segments)` and `Cwnd(bytes)` are the sender's, as iperf3 prints them: retransmits in the interval (`≈`: Windows' estimate), cwnd at its end. */
-export const INTERVAL_HEADER = ['Interval', 'Thread', 'End(s)', 'Seconds', 'Received(bytes)', 'Throughput(Mbit/s)', 'Retr(segments)', 'Cwnd(bytes)'] as const;
+const INTERVAL_HEADER = ['Interval', 'Thread', 'End(s)', 'Seconds', 'Received(bytes)', 'Throughput(Mbit/s)', 'Retr(segments)', 'Cwnd(bytes)'] as const;
 
 /** The lines written before the first interval: units, parameters, interval header. */
 export function consoleLogHead(p: ResultParams): string {
@@ -55,7 +55,7 @@ export function consoleLogInterval(iv: IntervalResult): string {
 }
 
 /** The PetaBumps numbers of a finished (or failed) run, from its result. */
-export function petaBumpsInputFromResult(r: LonghaulResult): PetaBumpsInput {
+function petaBumpsInputFromResult(r: LonghaulResult): PetaBumpsInput {
   return {
     threads: r.streams.map((s) => ({ id: s.id, bytes: s.bytes, seconds: s.seconds })),
     totalBytes: r.total.bytes,

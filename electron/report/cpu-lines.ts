@@ -13,7 +13,7 @@ function pct(x: number): string {
 }
 
 /** `X% (Y%u/Z%s)` as iperf3 prints it: total, user and system, each in percent of one core. */
-export function formatCpuUse(c: CpuUse): string {
+function formatCpuUse(c: CpuUse): string {
   const one = (s: number): number => (c.wallSeconds > 0 ? s / c.wallSeconds : 0);
   return `${pct(c.shareOfOneCore)} (${pct(one(c.userSeconds))}u/${pct(one(c.systemSeconds))}s)`;
 }

@@ -65,7 +65,7 @@ export const CSV_COLUMNS = [
   'queueing_ms',
 ] as const;
 
-export type CsvColumn = (typeof CSV_COLUMNS)[number];
+type CsvColumn = (typeof CSV_COLUMNS)[number];
 export type CsvRow = Partial<Record<CsvColumn, string>>;
 
 /** What every row repeats about its run, so rows of many runs can share one sheet. */

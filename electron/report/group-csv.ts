@@ -9,7 +9,7 @@
 import { peerLabel, type GroupTotal, type LonghaulGroupResult } from '../contract/group.js';
 import { CSV_COLUMNS, csvContextOf, csvHeader, csvRows, intervalRows, num, summaryRows, type CsvRow } from './csv-report.js';
 
-export const GROUP_CSV_COLUMNS = ['peer', ...CSV_COLUMNS, 'peer_sum_mbit_per_s'] as const;
+const GROUP_CSV_COLUMNS = ['peer', ...CSV_COLUMNS, 'peer_sum_mbit_per_s'] as const;
 
 type GroupCsvRow = CsvRow & { peer?: string; peer_sum_mbit_per_s?: string };
 
@@ -39,7 +39,7 @@ function totalRow(g: LonghaulGroupResult, rowType: string, t: GroupTotal): Group
 }
 
 /** The aggregate rows: one per interval (empty bytes = unknown: a peer's figure is missing), then the totals. */
-export function groupAggregateRows(g: LonghaulGroupResult): GroupCsvRow[] {
+function groupAggregateRows(g: LonghaulGroupResult): GroupCsvRow[] {
   const rows: GroupCsvRow[] = g.intervals.map((iv) => ({
     peer: 'all',
     row_type: 'group_interval',

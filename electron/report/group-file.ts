@@ -17,7 +17,7 @@ const secs = z.number().nullable();
 const total = z.object({ bytes: count, sentBytes: count, seconds: secs, bitsPerSecond: secs, peerSumBitsPerSecond: secs, streamSumBitsPerSecond: secs });
 const role = z.enum(['sender', 'receiver', 'both']);
 
-export const groupSchema = z
+const groupSchema = z
   .object({
     schema: z.literal(GROUP_SCHEMA),
     id: z.string(),
@@ -59,7 +59,7 @@ export const groupSchema = z
   .refine((g) => g.peers.every((p, i) => p.index === i), 'peers[].index must be 0, 1, 2, … in order');
 
 /** Validate a parsed JSON value as a group document; `source` names it in the error. */
-export function parseGroup(value: unknown, source: string): LonghaulGroupResult {
+function parseGroup(value: unknown, source: string): LonghaulGroupResult {
   const r = groupSchema.safeParse(value);
   // As for a result: zod's output would strip what the schema does not name (TCP_INFO, the link, …), so the value itself is kept.
   if (r.success) return value as LonghaulGroupResult;
@@ -74,7 +74,7 @@ export async function readGroupFile(path: string): Promise<LonghaulGroupResult> 
 }
 
 /** A saved document of either kind, told apart by its `schema` (what `longhaul report --from` takes). */
-export type SavedDocument =
+type SavedDocument =
   | { kind: 'result'; result: LonghaulResult }
   | { kind: 'group'; group: LonghaulGroupResult }
   /** A `longhaul.sweep/1` file, not yet checked: its schema lives a layer up (sweep/sweep-file.ts parseSweep). */

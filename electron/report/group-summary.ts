@@ -13,7 +13,7 @@ function seconds(s: number | null): string {
 }
 
 /** The aggregate lines of one direction (or of the whole group). */
-export function groupTotalLines(label: string, t: GroupTotal): string[] {
+function groupTotalLines(label: string, t: GroupTotal): string[] {
   return [
     `${label}: ${groupDigits(t.bytes)} bytes (${formatBytes(t.bytes)}, decimal) received in ${seconds(t.seconds)} (group clock)`,
     `  wall-clock aggregate (all bytes x 8 / first byte to last byte, all peers): ${formatRate(t.bitsPerSecond)}`,
@@ -23,7 +23,7 @@ export function groupTotalLines(label: string, t: GroupTotal): string[] {
 }
 
 /** The aggregate block alone (after the peers' blocks). */
-export function formatGroupAggregate(g: LonghaulGroupResult): string {
+function formatGroupAggregate(g: LonghaulGroupResult): string {
   const role = g.peers[0]?.role ?? 'sender';
   const skew = g.startSkewSeconds === null ? 'the common start never happened' : `started within ${(g.startSkewSeconds * 1000).toFixed(3)} ms of each other`;
   const lines = [`Group ${g.id}: ${g.peers.length} peers, ${GROUP_ROLE_TEXT[role].long}; ${skew}`, ''];

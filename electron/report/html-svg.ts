@@ -12,7 +12,7 @@ export interface SvgSeries {
   dashed?: boolean;
 }
 
-export interface SvgChart {
+interface SvgChart {
   title: string;
   xTitle: string;
   yTitle: string;

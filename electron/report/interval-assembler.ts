@@ -10,8 +10,6 @@ import type { Direction, IntervalResult, Side } from '../contract/result.js';
 import { IntervalBuilder, referenceSide, type CumulativeSample, type StreamSenderPlan } from '../engine/interval-builder.js';
 import { MAX_LAG_TICKS } from '../engine/run-recorder.js';
 
-export type { CumulativeSample, StreamSenderPlan };
-
 export class IntervalAssembler {
   private readonly pending: Record<Side, Map<number, CumulativeSample>> = { controller: new Map(), responder: new Map() };
   private readonly lastIndex: Record<Side, number> = { controller: 0, responder: 0 };

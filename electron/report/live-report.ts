@@ -19,7 +19,7 @@ import { csvHeader, csvRows, intervalRows, provisionalRows, summaryRows, type Cs
 import { IntervalTotals } from './interval-totals.js';
 import { ReportFile } from './report-file.js';
 
-export interface LiveReportOptions {
+interface LiveReportOptions {
   logFile?: string;
   csvFile?: string;
   /** Overwrite existing files (otherwise they are refused before the run starts). */

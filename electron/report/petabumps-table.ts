@@ -14,7 +14,7 @@
  */
 
 /** One thread (stream) as the receiver saw it. */
-export interface PetaBumpsThread {
+interface PetaBumpsThread {
   id: number;
   bytes: number;
   /** First byte to last byte, seconds; null when unknown. */
@@ -30,8 +30,8 @@ export interface PetaBumpsInput {
   completions: number;
 }
 
-export const THREAD_HEADER = ['Thread', 'Realtime(s)', 'Throughput(KB/s)', 'Throughput(Mbit/s)'] as const;
-export const TOTAL_HEADER = ['Total Bytes(MEG)', 'Realtime(s)', 'Total Throughput(Trans/s)', 'Total Throughput(Mbit/s)'] as const;
+const THREAD_HEADER = ['Thread', 'Realtime(s)', 'Throughput(KB/s)', 'Throughput(Mbit/s)'] as const;
+const TOTAL_HEADER = ['Total Bytes(MEG)', 'Realtime(s)', 'Total Throughput(Trans/s)', 'Total Throughput(Mbit/s)'] as const;
 
 /** The one-line header that names every unit the table uses. */
 export const UNITS_LINE =
@@ -53,13 +53,13 @@ export function alignRow(header: readonly string[], cells: readonly string[]): s
 }
 
 /** Per-thread sum of rates in bit/s (null when no thread has a known time). */
-export function threadSumBitsPerSecond(threads: PetaBumpsThread[]): number | null {
+function threadSumBitsPerSecond(threads: PetaBumpsThread[]): number | null {
   const rates = threads.map((t) => rate(t.bytes, t.seconds)).filter((r): r is number => r !== null);
   return rates.length ? rates.reduce((a, r) => a + r * 8, 0) : null;
 }
 
 /** Wall-clock aggregate in bit/s: total bytes × 8 / first start to last end. */
-export function wallClockBitsPerSecond(input: PetaBumpsInput): number | null {
+function wallClockBitsPerSecond(input: PetaBumpsInput): number | null {
   const r = rate(input.totalBytes, input.totalSeconds);
   return r === null ? null : r * 8;
 }

@@ -50,7 +50,7 @@ function totalLines(label: string, t: TotalResult): string[] {
  * sending kernels' smoothed RTT while data was in flight (analysis/limiter-inputs.ts transferRttSeconds).
  * Null if none was measured.
  */
-export function measuredRttMs(r: LonghaulResult): number | null {
+function measuredRttMs(r: LonghaulResult): number | null {
   const seconds = r.diagnosis?.find((d) => d.numbers.rttSeconds !== null)?.numbers.rttSeconds ?? transferRttSeconds(r.streams);
   return seconds === null ? null : seconds * 1000;
 }

@@ -20,7 +20,7 @@ function svg(h: number, title: string, parts: string[]): string {
 }
 
 /** Rows = the first swept setting, columns = the second; each cell's median wall-clock rate written in it. */
-export function heatMapSvg(d: HeatMapData): string {
+function heatMapSvg(d: HeatMapData): string {
   const left = 130;
   const top = 50;
   const cw = Math.min(140, (W - left - 10) / Math.max(1, d.xLabels.length));
@@ -46,7 +46,7 @@ export function heatMapSvg(d: HeatMapData): string {
 }
 
 /** Grouped bars: median per x value and series, with a min–max whisker. */
-export function barsSvg(d: BarData): string {
+function barsSvg(d: BarData): string {
   const [left, right, top, bottom, h] = [70, 16, 50, 48, 300];
   const all = d.series.flatMap((s) => s.max).filter((v): v is number => v !== null);
   const yMax = (all.length ? Math.max(...all) : 1) * 1.08;

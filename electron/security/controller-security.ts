@@ -15,7 +15,7 @@ export interface ControllerSecurity {
   trustSelf?: boolean;
 }
 
-export interface SecuredControl {
+interface SecuredControl {
   socket: tls.TLSSocket;
   /** The responder's certificate fingerprint, as seen here. */
   fingerprint: string;

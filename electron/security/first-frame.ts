@@ -6,10 +6,10 @@ import type net from 'node:net';
 import { FrameParser } from '../protocol/framing.js';
 import { LonghaulError, ProtocolError } from '../util/errors.js';
 
-export type FirstFrame = { ok: true; message: Record<string, unknown>; raw: Buffer } | { ok: false; error: LonghaulError | null };
+type FirstFrame = { ok: true; message: Record<string, unknown>; raw: Buffer } | { ok: false; error: LonghaulError | null };
 
 /** Before authentication a frame is a hello or a pair request: a few hundred bytes. */
-export const UNAUTHENTICATED_MAX_FRAME_BYTES = 16 * 1024;
+const UNAUTHENTICATED_MAX_FRAME_BYTES = 16 * 1024;
 
 export function readFirstFrame(socket: net.Socket, timeoutMs: number, maxFrameBytes = UNAUTHENTICATED_MAX_FRAME_BYTES): Promise<FirstFrame> {
   return new Promise((resolve) => {

@@ -12,7 +12,7 @@ import { parsePairReply } from './pair-messages.js';
 import { EXPORTER_LABEL, normalizeCode, pairingProof, proofsEqual } from './pairing-code.js';
 import type { PeerRecord } from './peer-store.js';
 
-export interface PairOptions {
+interface PairOptions {
   host: string;
   port: number;
   code: string;

@@ -18,7 +18,7 @@ import { printable } from '../util/printable.js';
 
 const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
 
-export const pairRequestSchema = z
+const pairRequestSchema = z
   .object({
     type: z.literal('pair'),
     protocol: z.literal(1),
@@ -29,7 +29,7 @@ export const pairRequestSchema = z
   })
   .strict();
 
-export const pairReplySchema = z.discriminatedUnion('type', [
+const pairReplySchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('pair-ok'), name: peerText(255).refine((x) => x.length > 0, 'empty name'), proof: hex64 }).strict(),
   z.object({
     type: z.literal('error'),

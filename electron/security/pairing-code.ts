@@ -12,8 +12,7 @@ import { createHash, createHmac, randomBytes, scrypt, timingSafeEqual } from 'no
 import { ArgumentError } from '../util/errors.js';
 
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'; // Crockford: no I, L, O, U
-export const CODE_CHARS = 12;
-export const CODE_BITS = CODE_CHARS * 5;
+const CODE_CHARS = 12;
 /** TLS exporter label; both ends derive the same 32 bytes from one TLS session only. */
 export const EXPORTER_LABEL = 'EXPORTER-longhaul-pair/1';
 /** scrypt cost: 2^14 × 8 × 128 B = 16 MiB and tens of ms per evaluation. */
@@ -51,7 +50,7 @@ export function normalizeCode(input: string, flag = '--code'): string {
 }
 
 /** What both ends must agree on for a proof to match. */
-export interface PairingTranscript {
+interface PairingTranscript {
   /** 32 bytes from `tlsSocket.exportKeyingMaterial(32, EXPORTER_LABEL)`. */
   exporter: Buffer;
   controllerFingerprint: string;

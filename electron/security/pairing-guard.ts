@@ -17,9 +17,9 @@ export interface PairingGuardOptions {
   maxAddresses: number;
 }
 
-export const DEFAULT_PAIRING_GUARD: PairingGuardOptions = { maxAttempts: 5, lockoutMs: 30_000, maxLockoutMs: 15 * 60_000, maxAddresses: 4096 };
+const DEFAULT_PAIRING_GUARD: PairingGuardOptions = { maxAttempts: 5, lockoutMs: 30_000, maxLockoutMs: 15 * 60_000, maxAddresses: 4096 };
 
-export type GuardVerdict = { allowed: true } | { allowed: false; retryInMs: number };
+type GuardVerdict = { allowed: true } | { allowed: false; retryInMs: number };
 
 interface AddressState {
   failures: number;

@@ -36,7 +36,7 @@ import { Strikes } from './strikes.js';
  * How far a connection got, in order: sent nothing; sent its first bytes; sent a whole first TLS
  * record (a ClientHello, not a stalled fragment of one); finished its TLS handshake.
  */
-export type PendingProgress = 'idle' | 'bytes' | 'hello' | 'secure';
+type PendingProgress = 'idle' | 'bytes' | 'hello' | 'secure';
 const PROGRESS_RANK: Record<PendingProgress, number> = { idle: 0, bytes: 1, hello: 2, secure: 3 };
 
 export interface PendingTicket {
@@ -50,7 +50,7 @@ export interface PendingTicket {
   readonly dropped: boolean;
 }
 
-export interface PendingPoolOptions {
+interface PendingPoolOptions {
   /** How many strangers may wait at once. */
   cap: number;
   /** How many may wait from one address. */

@@ -15,7 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 
-export interface PrivateFileOptions {
+interface PrivateFileOptions {
   platform?: NodeJS.Platform;
   /** The rename step (tests pass one that fails a few times). */
   rename?: (from: string, to: string) => void;

@@ -25,7 +25,7 @@ export const PAIRING_CODE_TTL_MS = 10 * 60_000;
 export const REFUSED_NAME_MAX_CHARS = 64;
 
 /** Why a controller was turned away: not paired, a wrong pairing code, or its address locked after too many wrong codes. */
-export type RefusalKind = 'not-paired' | 'wrong-code' | 'locked';
+type RefusalKind = 'not-paired' | 'wrong-code' | 'locked';
 
 /** One controller turned away, as the 'refused' event tells it (name printable and bounded, address without `::ffff:`). */
 export interface Refusal {
@@ -53,7 +53,7 @@ export interface ResponderSecurityOptions {
   trustSelf?: boolean;
 }
 
-export interface ResponderSecurityEvents {
+interface ResponderSecurityEvents {
   paired: [PeerRecord];
   /** A pairing attempt failed: peer address, error code, message. */
   'pairing-failed': [string, string, string];

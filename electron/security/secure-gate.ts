@@ -16,7 +16,7 @@ import { commonName, fingerprintOf, shortFingerprint } from './identity.js';
 import { handlePairRequest } from './pair-server.js';
 import type { ResponderSecurity } from './responder-security.js';
 
-export type GateOutcome = { kind: 'run'; socket: tls.TLSSocket; firstBytes: Buffer; fingerprint: string } | { kind: 'closed'; reason: string };
+type GateOutcome = { kind: 'run'; socket: tls.TLSSocket; firstBytes: Buffer; fingerprint: string } | { kind: 'closed'; reason: string };
 
 /** A TLS record of type handshake (0x16) opens every TLS connection. */
 export function looksLikeTls(firstBytes: Buffer): boolean {

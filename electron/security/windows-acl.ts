@@ -33,7 +33,7 @@ export interface CommandOutcome {
 export type CommandRunner = (file: string, args: readonly string[], timeoutMs: number) => Promise<CommandOutcome>;
 
 /** Per icacls step. It takes milliseconds on a new, empty folder; a hung one must not hold up a start for long. */
-export const ACL_STEP_TIMEOUT_MS = 5000;
+const ACL_STEP_TIMEOUT_MS = 5000;
 
 /** `*SID` is icacls' syntax for an account given by SID. */
 const SYSTEM_SID = '*S-1-5-18';
@@ -63,13 +63,13 @@ export const runBounded: CommandRunner = (file, args, timeoutMs) =>
   });
 
 /** icacls.exe by its full path. */
-export function icaclsPath(host: HostPaths): string {
+function icaclsPath(host: HostPaths): string {
   const root = envValue(host, 'SystemRoot') ?? envValue(host, 'windir') ?? 'C:\\Windows';
   return path.win32.join(root, 'System32', 'icacls.exe');
 }
 
 /** The account to keep, as `DOMAIN\user` (a local account's domain is the PC's name), or null if unknown. */
-export function currentAccount(host: HostPaths): string | null {
+function currentAccount(host: HostPaths): string | null {
   const user = envValue(host, 'USERNAME');
   if (!user) return null;
   const domain = envValue(host, 'USERDOMAIN');

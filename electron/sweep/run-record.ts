@@ -7,7 +7,7 @@ import type { SweepRunKey } from '../contract/sweep-plan.js';
  * `done`: complete; `partial`: cut short but something was measured; `failed`: nothing
  * measured (never connected, refused, broke before the first interval).
  */
-export function runStatus(r: LonghaulResult): SweepRunStatus {
+function runStatus(r: LonghaulResult): SweepRunStatus {
   if (!r.partial) return 'done';
   return r.total.bytes > 0 || r.intervals.length > 0 ? 'partial' : 'failed';
 }

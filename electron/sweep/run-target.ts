@@ -30,7 +30,7 @@ export interface RunTarget {
 }
 
 /** The proxy a cell needs: its preset's link, or a plain relay; null for a direct run. */
-export function linkForCell(s: SweepCellSettings): { spec: LinkSpec; preset: string | null } | null {
+function linkForCell(s: SweepCellSettings): { spec: LinkSpec; preset: string | null } | null {
   if (s.link !== null) {
     const p = findPreset(s.link);
     if (!p) throw new ArgumentError(`unknown link preset "${s.link}" (known: ${LINK_PRESETS.map((x) => x.name).join(', ')})`, '--link');

@@ -13,7 +13,7 @@ import type { SweepCellSettings, SweepCellSummary, SweepFile, SweepRunRecord, Sw
 import { CSV_FORMAT, noFormulas, num } from '../report/csv-report.js';
 import { replaceFileAtomically } from '../report/report-file.js';
 
-export const SWEEP_CSV_COLUMNS = [
+const SWEEP_CSV_COLUMNS = [
   'row_type',
   'sweep_id',
   'cell',

@@ -48,7 +48,7 @@ const fileSchema = z.object({
 });
 
 /** `peer 192.0.2.7:5211: windowBytes × bufferBytes`, for history lists. */
-export function sweepTitle(plan: SweepPlan): string {
+function sweepTitle(plan: SweepPlan): string {
   const where = plan.target.kind === 'loopback' ? 'loopback' : `${plan.target.host}:${plan.target.port}`;
   const dims = plan.dimensions.filter((d) => d.values.length > 1).map((d) => d.name);
   return `${where}: ${dims.length ? dims.join(' × ') : 'one cell'}`;

@@ -34,7 +34,7 @@ import { itemAt } from '../contract/present.js';
  * a vanished host each further attempt costs a connection timeout, and a resume
  * later loses nothing.
  */
-export const DEFAULT_MAX_CONSECUTIVE_FAILURES = 2;
+const DEFAULT_MAX_CONSECUTIVE_FAILURES = 2;
 
 /** Failures that say something about the cell's settings, not about the partner: they never stop a sweep. */
 const CELL_ERRORS = new Set(['LH_ERR_PARAMS_REJECTED', 'LH_ERR_BAD_ARGUMENT']);
@@ -48,7 +48,7 @@ const TRANSITIONS: Record<SweepState, readonly SweepState[]> = {
   stopped: [],
 };
 
-export interface SweepRunnerOptions {
+interface SweepRunnerOptions {
   /** A new sweep (`newSweepFile(plan)`) or one read back for a resume (`readSweepFile`). */
   file: SweepFile;
   /** Where the sweep's JSON goes, rewritten after every run. */
@@ -59,7 +59,7 @@ export interface SweepRunnerOptions {
   maxConsecutiveFailures?: number;
 }
 
-export interface SweepRunnerEvents {
+interface SweepRunnerEvents {
   progress: [SweepProgress];
   state: [SweepState];
   /** The run in flight, for live displays (its `sample` events). */

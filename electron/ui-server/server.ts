@@ -12,7 +12,7 @@ import { serveStatic } from './static-files.js';
 import { UiSession } from './ui-session.js';
 import { WsBridge } from './ws-bridge.js';
 
-export interface UiServerOptions {
+interface UiServerOptions {
   port: number;
   dataDir: string;
   /** Where the built renderer is (tests may point elsewhere). */

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The built renderer, next to the compiled server: dist/ui. */
-export const RENDERER_DIR = fileURLToPath(new URL('../../ui/', import.meta.url));
+const RENDERER_DIR = fileURLToPath(new URL('../../ui/', import.meta.url));
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -21,7 +21,7 @@ const TYPES: Record<string, string> = {
 };
 
 /** The policy the page runs under: only its own scripts and styles, sockets only back to this server. */
-export function contentSecurityPolicy(port: number): string {
+function contentSecurityPolicy(port: number): string {
   return [
     "default-src 'none'",
     "script-src 'self'",

@@ -11,7 +11,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type http from 'node:http';
 
-export type PageAccess =
+type PageAccess =
   | { kind: 'ok' }
   /** A fresh launch URL: answer with `setCookie` and a redirect to `/`. */
   | { kind: 'exchange'; setCookie: string }

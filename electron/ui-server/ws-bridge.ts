@@ -17,9 +17,9 @@ import { isInvokeName } from '../app/request-schemas.js';
 import { describeError } from '../util/errors.js';
 import type { UiSession } from './ui-session.js';
 
-export const MAX_BUFFERED_BYTES = 1024 * 1024;
+const MAX_BUFFERED_BYTES = 1024 * 1024;
 /** Largest frame a page may send (calls are small JSON). */
-export const MAX_PAYLOAD_BYTES = 64 * 1024;
+const MAX_PAYLOAD_BYTES = 64 * 1024;
 const DROPPABLE: ReadonlySet<EventName> = new Set(['onSample', 'onResponderSample']);
 
 export class WsBridge {

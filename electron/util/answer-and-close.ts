@@ -11,7 +11,7 @@ import type net from 'node:net';
  * frame of a few hundred bytes: on any link it is in the kernel's send buffer at once, and a peer that
  * does not read cannot hold the descriptor longer than this.
  */
-export const ANSWER_FLUSH_MS = 1000;
+const ANSWER_FLUSH_MS = 1000;
 
 /** Send `frame`, then destroy the socket as soon as it is written, at the latest after `ANSWER_FLUSH_MS`. */
 export function answerAndClose(socket: net.Socket, frame: Buffer | Uint8Array): void {

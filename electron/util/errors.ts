@@ -5,8 +5,6 @@
  */
 import type { LonghaulErrorCode } from '../contract/error-codes.js';
 
-export type { LonghaulErrorCode } from '../contract/error-codes.js';
-
 /** Base class: every error Longhaul raises on purpose has a stable code. */
 export class LonghaulError extends Error {
   readonly code: LonghaulErrorCode;

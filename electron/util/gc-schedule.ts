@@ -11,7 +11,7 @@
 import v8 from 'node:v8';
 
 /** The old generation may grow this much (percent of the live heap after a full GC) before the next one. */
-export const HEAP_GROWING_PERCENT = 10;
+const HEAP_GROWING_PERCENT = 10;
 
 /**
  * Node flags for the long-lived `longhaul` processes Longhaul forks (a loopback

@@ -40,7 +40,7 @@ export class JsonSyntaxError extends Error {
 }
 
 /** What to do with a member of the top-level object: read it, skip it unparsed, or stop reading. */
-export type TopKeyChoice = 'read' | 'skip' | 'stop';
+type TopKeyChoice = 'read' | 'skip' | 'stop';
 
 export interface JsonPiecesOptions {
   /** A value whose text is longer than this is walked rather than parsed whole. Default 256 KiB. */

@@ -25,7 +25,7 @@ export interface MemoryLine {
   spaces: Record<string, [number, number]>;
 }
 
-export function memoryLine(t: number): MemoryLine {
+function memoryLine(t: number): MemoryLine {
   const m = process.memoryUsage();
   const spaces: MemoryLine['spaces'] = {};
   for (const s of v8.getHeapSpaceStatistics()) spaces[s.space_name] = [s.physical_space_size, s.space_used_size];

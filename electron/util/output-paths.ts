@@ -15,7 +15,7 @@ import path from 'node:path';
 import { pathFor, type HostPaths } from './app-paths.js';
 import { ArgumentError } from './errors.js';
 
-export interface OutputFile {
+interface OutputFile {
   /** The flag as the user knows it, e.g. `--csv`. */
   flag: string;
   /** As typed; undefined when the flag was not given. */

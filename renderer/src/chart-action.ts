@@ -8,7 +8,7 @@ import { Chart, type ChartConfiguration, type ChartType, type DefaultDataPoint }
 import { followTheme, paintChart } from './chart-theme.js';
 
 /** What a component gives `use:chart`. */
-export interface ChartUse<TType extends ChartType, TData, TLabel> {
+interface ChartUse<TType extends ChartType, TData, TLabel> {
   /** The chart's configuration, built when the canvas mounts. */
   config: () => ChartConfiguration<TType, TData, TLabel>;
   /** The chart once made and painted (draw the first data here); null when it is destroyed. */

@@ -17,9 +17,6 @@ import { app, beginRun, failStart, newLiveRun, partnerDefaultPort, showGroup, sh
 /** The order a run goes through its phases: a group is as far as its slowest peer. */
 const PHASE_ORDER: readonly RunPhase[] = SESSION_PHASES;
 
-/** Who sends stream `id`: the engine's own rule (contract/stream-plan.ts). */
-export { senderOf };
-
 export async function startRun(
   params: UiRunParams,
   distanceMeters: number | null,

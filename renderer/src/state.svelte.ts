@@ -55,7 +55,7 @@ export interface GroupLive {
 }
 
 /** A partner on the Pair screen's list: ticked ones are in the next test (two or more: a group run). */
-export interface PartnerChoice {
+interface PartnerChoice {
   address: string;
   ticked: boolean;
 }

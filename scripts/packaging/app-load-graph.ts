@@ -35,13 +35,13 @@ const BUILTINS = new Set(builtinModules);
 
 function refsIn(text: string, patterns: RegExp[]): string[] {
   const out: string[] = [];
-  for (const re of patterns) for (const m of text.matchAll(re)) out.push(m[1]!);
+  for (const re of patterns) for (const m of text.matchAll(re)) if (m[1] !== undefined) out.push(m[1]);
   return out;
 }
 
 function packageName(spec: string): string {
   const parts = spec.split('/');
-  return spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+  return spec.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? spec);
 }
 
 const rel = (root: string, abs: string): string => path.relative(root, abs).split(path.sep).join('/');
@@ -54,8 +54,7 @@ export function loadGraph(projectDir: string, entry: string): LoadGraph {
   const missing: string[] = [];
   const queue = [path.resolve(projectDir, entry)];
   const seen = new Set<string>();
-  while (queue.length > 0) {
-    const abs = queue.shift()!;
+  for (let abs = queue.shift(); abs !== undefined; abs = queue.shift()) {
     if (seen.has(abs)) continue;
     seen.add(abs);
     files.push(rel(projectDir, abs));

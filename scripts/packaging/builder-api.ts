@@ -149,8 +149,9 @@ export function filesFilter(dir: string, config: BuilderConfig): PathFilter {
   const outDir = outDirOf(projectDir, copy);
   const matchers = lib.files().getMainFileMatchers(projectDir, '/app', (s) => s, {}, { info }, outDir, false);
   const own = matchers.filter((m) => m.from === projectDir);
-  if (own.length !== 1) throw new Error(`expected one files matcher rooted at the project, got ${own.length}`);
-  return toPathFilter(projectDir, own[0]!.createFilter());
+  const [mine] = own;
+  if (own.length !== 1 || !mine) throw new Error(`expected one files matcher rooted at the project, got ${own.length}`);
+  return toPathFilter(projectDir, mine.createFilter());
 }
 
 /** The filter for `asarUnpack`: the files electron-builder leaves outside app.asar. Null when none. */
@@ -162,6 +163,6 @@ export function asarUnpackFilter(dir: string, config: BuilderConfig): PathFilter
     globalOutDir: outDirOf(projectDir, config),
     defaultSrc: projectDir,
   });
-  if (!matchers || matchers.length === 0) return null;
-  return toPathFilter(projectDir, matchers[0]!.createFilter());
+  const first = matchers?.[0];
+  return first ? toPathFilter(projectDir, first.createFilter()) : null;
 }

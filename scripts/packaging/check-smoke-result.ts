@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { RESULT_SCHEMA, type EndView, type LonghaulResult } from '../../electron/contract/result.js';
 
 /** The window the smoke run asks for (`-w 64K`). */
-export const SMOKE_WINDOW_BYTES = 64 * 1024;
+const SMOKE_WINDOW_BYTES = 64 * 1024;
 
 function endLabel(streamId: number, end: 'send' | 'receive', view: EndView | null): string {
   return `stream ${streamId} ${end} end${view ? ` (${view.side})` : ''}`;

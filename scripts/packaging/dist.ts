@@ -72,7 +72,8 @@ async function main(): Promise<void> {
 
   const config = await loadBuilderConfig(projectDir);
   const outAt = process.argv.indexOf('--out');
-  if (outAt > 0 && process.argv[outAt + 1]) config.directories = { ...config.directories, output: path.resolve(process.argv[outAt + 1]!) };
+  const outArg = outAt > 0 ? process.argv[outAt + 1] : undefined;
+  if (outArg) config.directories = { ...config.directories, output: path.resolve(outArg) };
   try {
     await validateBuilderConfig(projectDir, config);
   } catch (err) {

@@ -7,10 +7,10 @@
  */
 
 /** What a failed download was for, from the URL or file name in the error. */
-export type Artifact = 'electron' | 'nsis' | 'appimage' | 'winCodeSign' | 'other';
+type Artifact = 'electron' | 'nsis' | 'appimage' | 'winCodeSign' | 'other';
 
 /** A classified download failure. */
-export interface DownloadFailure {
+interface DownloadFailure {
   artifact: Artifact;
   url: string | null;
   reason: string;

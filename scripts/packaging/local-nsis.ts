@@ -70,12 +70,12 @@ export function findLocalTools(): LocalTools | { missing: string[] } {
   const sevenZip = which('7za') ?? which('7zz');
   const hdr = makensis ? spawnSync(makensis, ['-HDRINFO'], { encoding: 'utf8', timeout: 10_000 }).stdout : '';
   const nsisDir = /NSISDIR=([^,\s]+)/.exec(hdr)?.[1] ?? null;
-  const missing = [...(makensis && nsisDir ? [] : ['nsis (makensis)']), ...(sevenZip ? [] : ['p7zip-full (7za)'])];
-  return missing.length > 0 ? { missing } : { makensis: makensis!, nsisDir: nsisDir!, sevenZip: sevenZip! };
+  if (makensis && nsisDir && sevenZip) return { makensis, nsisDir, sevenZip };
+  return { missing: [...(makensis && nsisDir ? [] : ['nsis (makensis)']), ...(sevenZip ? [] : ['p7zip-full (7za)'])] };
 }
 
 /** A Windows exe to stand in for Electron's: a small x64 console program that npm ships with electron-builder. */
-export function defaultStandInExe(): string {
+function defaultStandInExe(): string {
   const require = createRequire(import.meta.url);
   const squirrel = require.resolve('electron-winstaller/package.json', {
     paths: [path.dirname(require.resolve('app-builder-lib/package.json', { paths: [path.dirname(require.resolve('electron-builder'))] }))],
@@ -99,7 +99,7 @@ async function refusingMirror(): Promise<{ url: string; requests: string[]; clos
  * electron-builder reads its tool overrides from process.env, so this sets them there
  * for good: run it in a process of its own (as `main` below does).
  */
-export async function buildWithLocalTools(
+async function buildWithLocalTools(
   projectDir: string,
   outDir: string,
   tools: LocalTools,

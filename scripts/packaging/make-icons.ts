@@ -17,7 +17,7 @@ import png2icons from 'png2icons';
 export const LINUX_SIZES = [16, 32, 48, 64, 128, 256, 512] as const;
 
 /** Renders the SVG to a square PNG of `sizePx`. */
-export function renderPng(svg: Buffer, sizePx: number): Buffer {
+function renderPng(svg: Buffer, sizePx: number): Buffer {
   return new Resvg(svg, { fitTo: { mode: 'width', value: sizePx }, background: 'rgba(0,0,0,0)' }).render().asPng();
 }
 

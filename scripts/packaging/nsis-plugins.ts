@@ -34,7 +34,7 @@ const GAP = /Plugin (function )?not found, cannot call ([A-Za-z_]\w*)::(\w+)/;
 const MAX_GAPS = 200;
 
 /** One plugin function makensis could not find. */
-export interface PluginGap {
+interface PluginGap {
   /** The DLL makensis looked for, e.g. `UAC.dll`. */
   dll: string;
   function: string;
@@ -124,7 +124,7 @@ export function probeMissingPlugins(makensis: string, args: string[], script: Bu
 export function callSite(gap: PluginGap): string | null {
   for (const w of gap.where) {
     const m = /^(?:!include: error in script|Error in script):? "([^"]+)" on line (\d+)/.exec(w);
-    if (m) return `${m[1]!.split(/[\\/]/).pop()}:${m[2]}`;
+    if (m?.[1] !== undefined) return `${m[1].split(/[\\/]/).pop()}:${m[2]}`;
   }
   return null;
 }

@@ -11,13 +11,13 @@ import { asarUnpackFilter, filesFilter, type BuilderConfig, type PathFilter } fr
 import { prebuildPath } from './prebuild-native.js';
 
 /** One platform-arch the configuration produces installers for. */
-export interface BuildTarget {
+interface BuildTarget {
   platform: NodeJS.Platform;
   arch: string;
 }
 
 /** The verdict, with the evidence. Every list empty = the package is complete. */
-export interface ContentsReport {
+interface ContentsReport {
   graph: LoadGraph;
   targets: BuildTarget[];
   /** Files the app loads that `files` leaves out. */
@@ -47,7 +47,7 @@ export function buildTargets(config: BuilderConfig): BuildTarget[] {
 }
 
 /** True when electron-builder would copy `relPath`: it and every folder above it pass the filter. */
-export function selects(filter: PathFilter, relPath: string, isDirectory = false): boolean {
+function selects(filter: PathFilter, relPath: string, isDirectory = false): boolean {
   const parts = relPath.split('/');
   for (let i = 1; i < parts.length; i++) if (!filter(parts.slice(0, i).join('/'), true)) return false;
   return filter(relPath, isDirectory);

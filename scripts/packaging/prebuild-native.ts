@@ -57,7 +57,8 @@ export function prebuildNative(projectDir: string, arches: string[]): string[] {
 
 function main(): void {
   const i = process.argv.indexOf('--arch');
-  const arches = i > 0 && process.argv[i + 1] ? process.argv[i + 1]!.split(',') : [process.arch];
+  const archArg = i > 0 ? process.argv[i + 1] : undefined;
+  const arches = archArg ? archArg.split(',') : [process.arch];
   const root = fileURLToPath(new URL('../../../', import.meta.url));
   for (const p of prebuildNative(root, arches)) console.log(`longhaul: built ${p}`);
 }

@@ -35,11 +35,14 @@ export function stubPluginDll(dllName: string, functions: string[]): Buffer {
   const namePtrsAt = funcsAt + 4 * names.length;
   const ordinalsAt = namePtrsAt + 4 * names.length;
   let stringsAt = ordinalsAt + 2 * names.length;
-  const strings: { at: number; text: string }[] = [];
-  for (const s of [`${dllName}.dll`, ...names]) {
-    strings.push({ at: stringsAt, text: s });
-    stringsAt += Buffer.byteLength(s, 'latin1') + 1;
-  }
+  // The DLL's name first, then one string per export, in `names` order.
+  const strings = [`${dllName}.dll`, ...names].map((text) => {
+    const at = stringsAt;
+    stringsAt += Buffer.byteLength(text, 'latin1') + 1;
+    return { at, text };
+  });
+  const [dllString, ...exportStrings] = strings;
+  if (!dllString) throw new Error('unreachable: the DLL name string is the first');
   const dataSize = stringsAt;
   const rawSize = align(dataSize, FILE_ALIGN);
   const buf = Buffer.alloc(FILE_ALIGN + rawSize);
@@ -79,17 +82,17 @@ export function stubPluginDll(dllName: string, functions: string[]): Buffer {
 
   const sec = FILE_ALIGN;
   const rva = (offset: number): number => SECTION_RVA + offset;
-  buf.writeUInt32LE(rva(strings[0]!.at), sec + 12); // Name
+  buf.writeUInt32LE(rva(dllString.at), sec + 12); // Name
   buf.writeUInt32LE(1, sec + 16); // Base ordinal
   buf.writeUInt32LE(names.length, sec + 20); // NumberOfFunctions
   buf.writeUInt32LE(names.length, sec + 24); // NumberOfNames
   buf.writeUInt32LE(rva(funcsAt), sec + 28);
   buf.writeUInt32LE(rva(namePtrsAt), sec + 32);
   buf.writeUInt32LE(rva(ordinalsAt), sec + 36);
-  names.forEach((_, i) => {
+  exportStrings.forEach((name, i) => {
     // Every export points at the DLL's name string: there is no code to point at.
-    buf.writeUInt32LE(rva(strings[0]!.at), sec + funcsAt + 4 * i);
-    buf.writeUInt32LE(rva(strings[i + 1]!.at), sec + namePtrsAt + 4 * i);
+    buf.writeUInt32LE(rva(dllString.at), sec + funcsAt + 4 * i);
+    buf.writeUInt32LE(rva(name.at), sec + namePtrsAt + 4 * i);
     buf.writeUInt16LE(i, sec + ordinalsAt + 2 * i);
   });
   for (const s of strings) buf.write(s.text, sec + s.at, 'latin1');

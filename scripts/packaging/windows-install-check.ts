@@ -24,7 +24,7 @@ import { describeEnds, smokeResultProblems } from './check-smoke-result.js';
 import { prebuildPath } from './prebuild-native.js';
 
 /** One registry key's values as `reg query` prints them: name → value text. */
-export type RegValues = Record<string, string>;
+type RegValues = Record<string, string>;
 
 const UNINSTALL_KEY = 'HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Uninstall';
 
@@ -39,7 +39,7 @@ export function parseRegQuery(text: string): Map<string, RegValues> {
       continue;
     }
     const m = /^ {4}(.+?) {4}(REG_\w+)(?: {4}(.*))?$/.exec(line);
-    if (m && current) current[m[1]!] = m[3] ?? '';
+    if (m?.[1] !== undefined && current) current[m[1]] = m[3] ?? '';
   }
   return keys;
 }
@@ -53,7 +53,7 @@ export function findUninstallEntry(keys: Map<string, RegValues>, productName: st
 /** A command line that starts with a quoted path (`"C:\…\Uninstall X.exe" /currentuser /S`), split. */
 export function splitCommand(command: string): { exe: string; args: string[] } | null {
   const m = /^"([^"]+)"\s*(.*)$/.exec(command.trim());
-  return m ? { exe: m[1]!, args: m[2]!.split(/\s+/).filter(Boolean) } : null;
+  return m?.[1] !== undefined ? { exe: m[1], args: (m[2] ?? '').split(/\s+/).filter(Boolean) } : null;
 }
 
 function uninstallEntry(): { key: string; values: RegValues } | null {
@@ -86,7 +86,7 @@ function smokeFromInstalled(installDir: string, problems: string[]): void {
 
 async function main(): Promise<void> {
   const at = process.argv.indexOf('--release');
-  const release = path.resolve(at > 0 ? process.argv[at + 1]! : 'release');
+  const release = path.resolve((at > 0 ? process.argv[at + 1] : undefined) ?? 'release');
   const arch = process.arch === 'arm64' ? 'arm64' : 'x64';
   const setup = readdirSync(release).find((f) => new RegExp(`^Longhaul-Setup-.*-${arch}\\.exe$`).test(f));
   if (process.platform !== 'win32' || !setup) {

@@ -22,9 +22,10 @@ import { readGypTarget } from './gyp-target.js';
 import { MINGW, nodeExePath, PROJECT_DIR, WIN_ADDON } from './lane.js';
 import { makeNodeApiImportLibs } from './node-api-imports.js';
 import { checkTools, checkWinDll, run } from './toolchain.js';
+import { itemAt } from '../../electron/contract/present.js';
 
 /** Sources only the mingw build compiles (MSVC links node-gyp's own delay-load hook). */
-export const LANE_SOURCES = ['native/src/win_delay_load.cc'];
+const LANE_SOURCES = ['native/src/win_delay_load.cc'];
 
 /** Defines node-gyp adds to every addon, and the Windows SDK level (see above). */
 const WIN_DEFINES = ['BUILDING_NODE_EXTENSION', 'NODE_GYP_MODULE_NAME=longhaul_native', 'NTDDI_VERSION=0x0A000003', '_WIN32_WINNT=0x0A00'];
@@ -38,7 +39,7 @@ export function nodeApiIncludeDir(env: NodeJS.ProcessEnv = process.env): string 
   return null;
 }
 
-export interface WinBuild {
+interface WinBuild {
   out: string;
   sources: string[];
   /** Sources compiled in this run. */
@@ -55,7 +56,7 @@ async function pool<T>(items: T[], jobs: number, work: (item: T) => Promise<void
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < items.length) {
-      const item = items[next++]!;
+      const item = itemAt(items, next++);
       await work(item).catch((e: Error) => errors.push(e.message));
     }
   };
@@ -89,11 +90,11 @@ function staleObjects(stamp: string, key: string, sources: string[], objects: st
     return sources.map((_, i) => i);
   }
   const headerTime = newest(headers(headerDirs));
-  return sources.map((_, i) => i).filter((i) => mtime(objects[i]!) < Math.max(mtime(sources[i]!), headerTime));
+  return sources.map((_, i) => i).filter((i) => mtime(itemAt(objects, i, 'object')) < Math.max(mtime(itemAt(sources, i, 'source')), headerTime));
 }
 
 /** Builds the addon. Throws with a message that says what is missing or what failed. */
-export async function buildNativeWin(projectDir = PROJECT_DIR, nodeExe = nodeExePath()): Promise<WinBuild> {
+async function buildNativeWin(projectDir = PROJECT_DIR, nodeExe = nodeExePath()): Promise<WinBuild> {
   const started = performance.now();
   checkTools();
   if (!existsSync(nodeExe)) throw new Error(`the Windows node.exe is not in the lane's cache (${nodeExe}); run scripts/windows-lane/setup.sh`);
@@ -115,9 +116,10 @@ export async function buildNativeWin(projectDir = PROJECT_DIR, nodeExe = nodeExe
   const key = JSON.stringify([MINGW.cxx, ...flags]);
   const stale = staleObjects(stamp, key, sources, objects, [path.join(projectDir, 'native', 'src'), ...includeDirs]);
   // A translation unit takes 2-8 s; five minutes ends a hung compiler, not a slow one.
-  await pool(stale, os.availableParallelism(), (i) =>
-    run(MINGW.cxx, ['-c', ...flags, sources[i]!, '-o', objects[i]!], 300_000, path.relative(projectDir, sources[i]!)),
-  );
+  await pool(stale, os.availableParallelism(), (i) => {
+    const source = itemAt(sources, i, 'source');
+    return run(MINGW.cxx, ['-c', ...flags, source, '-o', itemAt(objects, i, 'object')], 300_000, path.relative(projectDir, source));
+  });
   writeFileSync(stamp, key);
 
   const out = path.join(projectDir, WIN_ADDON);
@@ -135,7 +137,7 @@ export async function buildNativeWin(projectDir = PROJECT_DIR, nodeExe = nodeExe
   );
   checkWinDll(linked);
   // What a test needs to link the same objects differently (the control without the hook).
-  const hookObject = objects[sources.indexOf(path.join(projectDir, LANE_SOURCES[0]!))];
+  const hookObject = objects[sources.indexOf(path.join(projectDir, itemAt(LANE_SOURCES, 0, 'lane source')))];
   writeFileSync(path.join(workDir, 'build.json'), JSON.stringify({ objects, hookObject, libs, libraries: target.libraries }, null, 2));
   copyFileSync(linked, `${out}.tmp`);
   renameSync(`${out}.tmp`, out);

@@ -14,12 +14,12 @@ import { fileURLToPath } from 'node:url';
 import { laneDir, NODE_EXE_SHA256, NODE_WIN_VERSION, nodeExePath } from './lane.js';
 
 /** sha256 of a file, hex. */
-export function sha256File(file: string): string {
+function sha256File(file: string): string {
   return createHash('sha256').update(readFileSync(file)).digest('hex');
 }
 
 /** True when the cached node.exe exists and is the pinned one. */
-export function nodeExeReady(file = nodeExePath()): boolean {
+function nodeExeReady(file = nodeExePath()): boolean {
   return existsSync(file) && sha256File(file) === NODE_EXE_SHA256;
 }
 
@@ -33,7 +33,7 @@ function run(cmd: string, args: string[], cwd: string, timeoutMs: number): void 
  * Downloads, verifies and caches node.exe unless the cached copy is already right.
  * Returns what it did. Throws (saying why) on a failed download or a wrong hash.
  */
-export function fetchNodeExe(): 'cached' | 'downloaded' {
+function fetchNodeExe(): 'cached' | 'downloaded' {
   const target = nodeExePath();
   if (nodeExeReady(target)) return 'cached';
   mkdirSync(laneDir(), { recursive: true });

@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** What a target compiles and links with, paths absolute. */
-export interface GypTarget {
+interface GypTarget {
   sources: string[];
   defines: string[];
   includeDirs: string[];
@@ -27,7 +27,7 @@ export interface GypTarget {
 type GypDict = Record<string, unknown>;
 
 /** Parses a .gyp/.gypi file: Python literal syntax (single quotes, comments, trailing commas). */
-export function parseGypText(text: string): GypDict {
+function parseGypText(text: string): GypDict {
   const code = 'import ast, json, sys; print(json.dumps(ast.literal_eval(sys.stdin.read())))';
   const r = spawnSync('python3', ['-c', code], { input: text, encoding: 'utf8', timeout: 30_000 });
   if (r.error) throw new Error(`python3 is needed to read gyp files: ${r.error.message}`);
@@ -65,8 +65,8 @@ export function resolveSettings(d: GypDict, os: string): GypDict {
 /** `<!(cmd)` as gyp expands it: the command's output, run in the gyp file's folder. */
 function expand(s: string, dir: string): string {
   const m = /^<!\((.*)\)(.*)$/.exec(s);
-  if (!m) return s;
-  return execSync(m[1]!, { cwd: dir, encoding: 'utf8', timeout: 30_000 }).trim() + m[2];
+  if (m?.[1] === undefined) return s;
+  return execSync(m[1], { cwd: dir, encoding: 'utf8', timeout: 30_000 }).trim() + m[2];
 }
 
 type ReadGyp = (file: string) => GypDict;
@@ -110,6 +110,6 @@ export function readGypTarget(gypFile: string, name: string, os = 'win', read: R
 }
 
 /** Reads and parses a gyp file from disk. */
-export function readGypFile(file: string): GypDict {
+function readGypFile(file: string): GypDict {
   return parseGypText(readFileSync(file, 'utf8'));
 }

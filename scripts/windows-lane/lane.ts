@@ -25,11 +25,12 @@ export const MINGW = {
 } as const;
 
 /** Set to a folder to keep the lane somewhere else than ~/.cache/longhaul/windows-lane. */
-export const LANE_DIR_ENV = 'LONGHAUL_WINDOWS_LANE_DIR';
+const LANE_DIR_ENV = 'LONGHAUL_WINDOWS_LANE_DIR';
 
 /** Where the lane keeps node.exe and its Wine prefix: outside the repo, shared by every clone. */
 export function laneDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env[LANE_DIR_ENV]) return path.resolve(env[LANE_DIR_ENV]!);
+  const dir = env[LANE_DIR_ENV];
+  if (dir) return path.resolve(dir);
   const cache = env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
   return path.join(cache, 'longhaul', 'windows-lane');
 }

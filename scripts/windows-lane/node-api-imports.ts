@@ -22,7 +22,7 @@ import { MINGW } from './lane.js';
 export function nodeApiExports(objdumpText: string): string[] {
   const names = new Set<string>();
   // Lines of the "[Ordinal/Name Pointer] Table": "\t[ 8753] napi_acquire_threadsafe_function".
-  for (const m of objdumpText.matchAll(/^\s*\[\s*\d+\]\s+((?:napi|node_api)_\w+)\s*$/gm)) names.add(m[1]!);
+  for (const m of objdumpText.matchAll(/^\s*\[\s*\d+\]\s+((?:napi|node_api)_\w+)\s*$/gm)) if (m[1] !== undefined) names.add(m[1]);
   return [...names].sort();
 }
 
@@ -38,7 +38,7 @@ function tool(cmd: string, args: string[], timeoutMs = 120_000): string {
   return r.stdout;
 }
 
-export interface NodeApiImportLibs {
+interface NodeApiImportLibs {
   /** The delay-load import library the addon links. */
   delayLib: string;
   /** dlltool's descriptor symbol in it (__DELAY_IMPORT_DESCRIPTOR_<file>), for win_delay_load.cc. */

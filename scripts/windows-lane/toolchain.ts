@@ -46,7 +46,7 @@ export function run(cmd: string, args: string[], timeoutMs: number, label: strin
 
 /** The DLLs a PE file imports (its regular import table), from `objdump -p`. */
 export function importedDlls(objdumpText: string): string[] {
-  return [...objdumpText.matchAll(/^\s*DLL Name: (\S+)\s*$/gm)].map((m) => m[1]!);
+  return [...objdumpText.matchAll(/^\s*DLL Name: (\S+)\s*$/gm)].flatMap((m) => (m[1] === undefined ? [] : [m[1]]));
 }
 
 /**

@@ -61,7 +61,7 @@ if (lossPattern !== 'periodic' && lossPattern !== 'random') {
 }
 const repeat = Math.max(1, Math.min(20, Math.floor(Number(argValue('--repeat') ?? 1)) || 1));
 
-export const PATHS: Record<'proxy' | 'kernel', PathRunner | null> = {
+const PATHS: Record<'proxy' | 'kernel', PathRunner | null> = {
   proxy: measureProxyPath,
   kernel: (cell) => measureKernelPath(cell, { congestionControl }),
 };

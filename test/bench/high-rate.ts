@@ -20,7 +20,7 @@ import { formatRate } from '../../electron/contract/units.js';
 
 const BIN = fileURLToPath(new URL('../../../bin/longhaul.js', import.meta.url));
 
-export interface HighRateCell {
+interface HighRateCell {
   name: string;
   /** `longhaul loopback` arguments (link and run). */
   args: string[];

@@ -20,7 +20,7 @@ import { steadySecondsOf, type LinkCell, type PathMeasurement } from './link-mat
 const INTERVAL_SECONDS = 0.5;
 
 /** Options of the kernel path: which congestion control the two end namespaces use (null = the host's default). */
-export interface KernelPathOptions {
+interface KernelPathOptions {
   congestionControl: string | null;
 }
 

@@ -27,14 +27,14 @@ export interface ReceivedInterval {
   receivedBytes: number | null;
 }
 
-export interface CellRun {
+interface CellRun {
   intervals: ReceivedInterval[];
   /** The result document, null when the run was cut while draining. */
   result: LonghaulResult | null;
 }
 
 /** The receiver intervals in a longhaul CSV report so far (single stream). */
-export async function csvIntervals(file: string): Promise<ReceivedInterval[]> {
+async function csvIntervals(file: string): Promise<ReceivedInterval[]> {
   const text = await readFile(file, 'utf8').catch(() => '');
   // The last line may be half written: keep whole records only.
   const whole = text.slice(0, text.lastIndexOf('\r\n') + 2);

@@ -17,7 +17,7 @@ import type { MemoryLine } from '../../electron/util/memory-log.js';
 
 const BIN = fileURLToPath(new URL('../../../bin/longhaul.js', import.meta.url));
 
-export interface SoakOptions {
+interface SoakOptions {
   seconds: number;
   streams: number;
   intervalSeconds: number;
@@ -26,14 +26,14 @@ export interface SoakOptions {
   log?: (line: string) => void;
 }
 
-export interface ProcessMemory {
+interface ProcessMemory {
   pid: number;
   name: string;
   /** [seconds since the start, RSS bytes]. */
   samples: [number, number][];
 }
 
-export interface SoakOutcome {
+interface SoakOutcome {
   code: number | null;
   stderr: string;
   processes: ProcessMemory[];
@@ -147,7 +147,7 @@ export function runSoak(o: SoakOptions): Promise<SoakOutcome> {
   });
 }
 
-export interface Flatness {
+interface Flatness {
   name: string;
   pid: number;
   meanBytes: number;
@@ -179,7 +179,7 @@ export function flatness(processes: ProcessMemory[], warmupSeconds: number): Fla
   return out;
 }
 
-export interface MemoryParts {
+interface MemoryParts {
   pid: number;
   role: string;
   /** [min, max] after the warm-up, bytes: V8's heap as committed, its old space in use, and the rest of the RSS (binary, native memory). */
@@ -212,7 +212,7 @@ export function memoryParts(memoryDir: string, warmupSeconds: number): MemoryPar
   });
 }
 
-export interface FileCheck {
+interface FileCheck {
   result: LonghaulResult;
   /** Ticks the result covers (merged intervals count their ticks). */
   ticks: number;

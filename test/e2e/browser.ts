@@ -56,7 +56,7 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /** `longhaul ui` on a fresh data folder, and Chromium: what a browser-mode test drives. */
-export interface UiSession {
+interface UiSession {
   dataDir: string;
   url: string;
   ui: ChildProcess;
@@ -94,7 +94,7 @@ export function uiSession(prefix: string, o: { stopMs?: number; env?: NodeJS.Pro
 }
 
 /** The live chart's point count now (0 while it is not on the screen). */
-export async function chartPoints(page: Page): Promise<number> {
+async function chartPoints(page: Page): Promise<number> {
   return Number(
     await page
       .getByTestId('live-chart')

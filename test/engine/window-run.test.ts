@@ -17,7 +17,7 @@ import type { LonghaulResult } from '../../electron/contract/result.js';
 import { startRun } from '../../electron/engine/controller.js';
 import { DEFAULT_PARAMS, type RunParams } from '../../electron/engine/params.js';
 import type { Responder } from '../../electron/engine/responder.js';
-import { socketFd } from '../../electron/native/tuned-socket.js';
+import { socketFd } from '../../electron/native/node-handle.js';
 import { requireNative, skipWithoutNative, sysctlBytes } from '../helpers/native.js';
 import { startResponder, within } from '../helpers/net.js';
 

@@ -6,7 +6,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 
-export interface ChildEnd {
+interface ChildEnd {
   code: number | null;
   signal: NodeJS.Signals | null;
 }

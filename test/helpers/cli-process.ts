@@ -8,9 +8,9 @@ import { fileURLToPath } from 'node:url';
 import type { TestContext } from 'node:test';
 import { childEnded } from './child-exit.js';
 
-export const BIN = fileURLToPath(new URL('../../../bin/longhaul.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../../bin/longhaul.js', import.meta.url));
 
-export interface CliProcess {
+interface CliProcess {
   child: ChildProcess;
   stdout(): string;
   stderr(): string;

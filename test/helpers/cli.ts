@@ -3,9 +3,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { childEnded } from './child-exit.js';
 
-export const BIN = fileURLToPath(new URL('../../../bin/longhaul.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../../bin/longhaul.js', import.meta.url));
 
-export interface CliResult {
+interface CliResult {
   code: number | null;
   signal: NodeJS.Signals | null;
   stdout: string;

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import { childEnded } from './child-exit.js';
 
-export const IPERF3 = '/usr/bin/iperf3';
+const IPERF3 = '/usr/bin/iperf3';
 export const HAVE_IPERF3 = existsSync(IPERF3);
 
 export interface Iperf3Exit {

@@ -12,7 +12,7 @@ import type { LoadedTrust } from '../../electron/security/load-trust.js';
 import { pairWith } from '../../electron/security/pair-client.js';
 import { newPairingCode } from '../../electron/security/pairing-code.js';
 
-export interface PairedListener {
+interface PairedListener {
   child: ChildProcess;
   port: number;
 }

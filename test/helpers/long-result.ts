@@ -6,7 +6,7 @@
 import type { IntervalResult, LonghaulResult, TcpSample } from '../../electron/contract/result.js';
 import { makeResult } from './result-fixtures.js';
 
-export interface LongResultOptions {
+interface LongResultOptions {
   streams: number;
   intervals: number;
   intervalSeconds: number;

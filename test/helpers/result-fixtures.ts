@@ -6,7 +6,7 @@
 import type { Diagnosis, IntervalResult, LonghaulResult, Side, StreamResult, TcpSample } from '../../electron/contract/result.js';
 import { totalOf } from '../../electron/engine/run-recorder.js';
 
-export interface FixtureStream {
+interface FixtureStream {
   bytes: number;
   seconds: number | null;
   completions: number;
@@ -15,7 +15,7 @@ export interface FixtureStream {
   sender?: Side;
 }
 
-export interface FixtureOptions {
+interface FixtureOptions {
   streams: FixtureStream[];
   intervals?: IntervalResult[];
   partialReason?: string | null;

@@ -7,9 +7,9 @@
 import net from 'node:net';
 
 /** The first bytes of a TLS ClientHello (record header and the handshake's start), then nothing more. */
-export const PARTIAL_HELLO = Buffer.from([0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xfc, 0x03, 0x03]);
+const PARTIAL_HELLO = Buffer.from([0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xfc, 0x03, 0x03]);
 
-export interface Flood {
+interface Flood {
   /** Connections the responder ended so far. */
   dropped(): number;
   /** Connections opened so far. */

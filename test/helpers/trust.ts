@@ -9,7 +9,7 @@ import { PeerStore, type PeerRecord } from '../../electron/security/peer-store.j
 import { ResponderSecurity, type ResponderSecurityOptions } from '../../electron/security/responder-security.js';
 import type { LoadedTrust } from '../../electron/security/load-trust.js';
 
-export interface PairedTrust {
+interface PairedTrust {
   controller: ControllerSecurity;
   responder: ResponderSecurity;
 }

@@ -2,7 +2,7 @@
 import { crc32 } from 'node:zlib';
 
 /** One file of the archive: its path inside, bytes and Unix mode. */
-export interface ZipEntry {
+interface ZipEntry {
   name: string;
   data: Buffer;
   mode?: number;

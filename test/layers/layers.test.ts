@@ -56,7 +56,7 @@ function layerOf(file: string): string | null {
 }
 
 /** The imports of one file that point up or sideways (empty when it is clean). */
-export function upwardImports(file: string, text: string): string[] {
+function upwardImports(file: string, text: string): string[] {
   const from = layerOf(file);
   if (from === null) return [];
   const rank = RANKS[from];

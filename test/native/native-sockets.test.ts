@@ -7,8 +7,9 @@ import assert from 'node:assert/strict';
 import { openSync, closeSync } from 'node:fs';
 import net from 'node:net';
 import { describe, it } from 'node:test';
-import { ClampWatch } from '../../electron/native/advertised-window.js';
-import { adoptionUnsupportedReason, createTunedSocket, socketFd, tuneListener } from '../../electron/native/tuned-socket.js';
+import { ClampPoller } from '../../electron/native/advertised-window.js';
+import { adoptionUnsupportedReason, createTunedSocket, tuneListener } from '../../electron/native/tuned-socket.js';
+import { socketFd } from '../../electron/native/node-handle.js';
 import { closeServer, listenLocal, requireNative, skipWithoutNative, sysctlBytes, writeBytes } from '../helpers/native.js';
 import { within } from '../helpers/net.js';
 
@@ -100,7 +101,8 @@ describe('native sockets (Linux, loopback)', () => {
       assert.equal(mine.rcvWscale, 0, 'the client announced scale 0 in its SYN');
       // Linux >= 6.8 replaces a pre-handshake clamp when it first measures the data's payload/memory
       // ratio; the engine's ClampWatch (as stream-socket.ts sets it) puts it back.
-      const watch = api.windowClamp ? new ClampWatch(api, socketFd(client)!, 8760, () => !client.destroyed) : null;
+      const poller = new ClampPoller({ nowNs: () => process.hrtime.bigint(), setInterval, clearInterval });
+      const watch = api.windowClamp ? poller.watch(api, socketFd(client)!, 8760, () => !client.destroyed) : null;
       client.once('close', () => watch?.stopPolling());
       client.write('g');
       await within(new Promise((r) => client.once('end', r)), 15_000, 'receive 256 KiB');
@@ -112,6 +114,7 @@ describe('native sockets (Linux, loopback)', () => {
         assert.equal(api.windowClamp.get(socketFd(client)!), 8760, `clamp after the watch (corrections: ${watch.corrections})`);
       }
       watch?.stopPolling();
+      assert.equal(poller.size, 0, 'the poller lets go of a watch that stopped');
       assert.equal(received, total);
       assert.ok(reads >= total / readBuffer.length, `${reads} reads into the 16 KiB user buffer`);
     } finally {

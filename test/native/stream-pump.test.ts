@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import net from 'node:net';
 import { describe, it } from 'node:test';
 import type { NativePump, PumpEndReason, PumpOptions } from '../../electron/native/native-api.js';
-import { socketFd } from '../../electron/native/tuned-socket.js';
+import { socketFd } from '../../electron/native/node-handle.js';
 import { closeServer, listenLocal, requireNative, skipWithoutNative } from '../helpers/native.js';
 import { within } from '../helpers/net.js';
 

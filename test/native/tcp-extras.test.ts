@@ -10,7 +10,8 @@ import { describe, it } from 'node:test';
 import type { NativeApi } from '../../electron/native/native-api.js';
 import { describeSocket } from '../../electron/native/socket-report.js';
 import { sampleFrom } from '../../electron/native/tcp-sample.js';
-import { createTunedSocket, socketFd } from '../../electron/native/tuned-socket.js';
+import { createTunedSocket } from '../../electron/native/tuned-socket.js';
+import { socketFd } from '../../electron/native/node-handle.js';
 import { closeServer, listenLocal, requireNative, writeBytes } from '../helpers/native.js';
 import { within } from '../helpers/net.js';
 

@@ -6,14 +6,14 @@ import { LinkProxy } from '../../electron/proxy/link-proxy.js';
 import { parseLinkSpec } from '../../electron/proxy/link-settings.js';
 import { chooseRelay, type RelayChoice } from '../../electron/proxy/relay-mode.js';
 
-export interface Arrival {
+interface Arrival {
   /** ms since the connection was accepted */
   tMs: number;
   bytes: number;
 }
 
 /** A target that records every byte's arrival time, hashes the stream, and ends when the client ends. */
-export interface SinkTarget {
+interface SinkTarget {
   port: number;
   server: net.Server;
   /** Resolves per accepted connection when its stream ends. */

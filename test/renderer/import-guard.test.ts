@@ -15,7 +15,7 @@ const CONTRACT = path.join(REPO, 'electron', 'contract') + path.sep;
 const PACKAGES = /^(svelte|svelte\/[\w/-]+|chart\.js|chartjs-chart-matrix)$/;
 
 /** The forbidden imports of one file's text (empty when it is clean). */
-export function badImports(file: string, text: string): string[] {
+function badImports(file: string, text: string): string[] {
   const bad: string[] = [];
   for (const spec of importSpecifiers(text)) {
     if (spec.startsWith('.')) {

@@ -25,7 +25,7 @@ export interface DelayHelper {
 const READY_TIMEOUT_MS = 5_000;
 
 /** Parse the helper's "stats packets=… released=… dropped_full=… held_at_exit=…" line. */
-export function parseHelperStats(stderr: string): DelayHelperStats | null {
+function parseHelperStats(stderr: string): DelayHelperStats | null {
   const m = /stats packets=(\d+) released=(\d+) dropped_full=(\d+) held_at_exit=(\d+)/.exec(stderr);
   if (!m) return null;
   return { packets: Number(m[1]), released: Number(m[2]), droppedFull: Number(m[3]), heldAtExit: Number(m[4]) };

@@ -231,7 +231,7 @@ export const SCENARIOS: DiagnosisScenario[] = [
 const ALLOWED = '/proc/sys/net/ipv4/tcp_allowed_congestion_control';
 
 /** Run `fn` with `cc` allowed in namespaces other than the initial one; the global list is restored afterwards. */
-export async function withAllowedCongestionControl<T>(cc: string, fn: () => Promise<T>): Promise<T> {
+async function withAllowedCongestionControl<T>(cc: string, fn: () => Promise<T>): Promise<T> {
   const before = readCmdSync('cat', [ALLOWED]).trim();
   if (!before) throw new Error(`could not read ${ALLOWED}; refusing to change it`);
   const widened = before.split(/\s+/).includes(cc) ? null : `${before} ${cc}`;
@@ -250,7 +250,7 @@ const CPU_CGROUP_ROOT = '/sys/fs/cgroup/cpu';
  * moves a process (all its threads) into it. The group is removed afterwards (its processes have exited
  * or are moved back to the root group first).
  */
-export async function withCpuQuota<T>(percent: number, fn: (join: (pid: number) => Promise<void>) => Promise<T>): Promise<T> {
+async function withCpuQuota<T>(percent: number, fn: (join: (pid: number) => Promise<void>) => Promise<T>): Promise<T> {
   const dir = path.join(CPU_CGROUP_ROOT, `lhwan-diag-${process.pid}-${Math.random().toString(36).slice(2, 8)}`);
   await mkdir(dir);
   try {
@@ -273,7 +273,7 @@ const JOIN_POLL_MS = 20;
  * group as they appear, until stopped. Only the reading processes are held back: with the whole
  * listener at 1 % of a core its control channel timed out before any data moved.
  */
-export function joinChildrenOf(pid: number, join: (pid: number) => Promise<void>): { stop: () => void } {
+function joinChildrenOf(pid: number, join: (pid: number) => Promise<void>): { stop: () => void } {
   const joined = new Set<number>();
   const look = async (): Promise<void> => {
     const tasks = await readdir(`/proc/${pid}/task`).catch(() => [] as string[]);

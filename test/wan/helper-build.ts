@@ -15,7 +15,7 @@ import { runCmd } from './run-cmd.js';
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 /** The C source, always read from the source tree (tsc does not copy it to dist/). */
-export const HELPER_SOURCE = join(REPO_ROOT, 'test', 'wan', 'nfq-delay.c');
+const HELPER_SOURCE = join(REPO_ROOT, 'test', 'wan', 'nfq-delay.c');
 
 const CACHE_DIR = join(REPO_ROOT, 'node_modules', '.cache', 'longhaul-wan');
 const GCC_TIMEOUT_MS = 60_000;

@@ -27,7 +27,7 @@ export interface Iperf3Interval {
 }
 
 /** What both ends of one run reported. */
-export interface InteropRun {
+interface InteropRun {
   longhaul: LonghaulResult;
   /** iperf3's own intervals: the server's (receiver) or the client's (sender), its clock. */
   iperf3Intervals: Iperf3Interval[];

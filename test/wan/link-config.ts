@@ -38,7 +38,7 @@ export interface ResolvedLinkConfig {
 }
 
 /** Ethernet frame of a full-sized TCP segment at MTU 1500: what tbf counts. */
-export const FULL_FRAME_BYTES = 1514;
+const FULL_FRAME_BYTES = 1514;
 
 /**
  * TCP payload per byte tbf counts, for MTU 1500 with timestamps (MSS 1448,
@@ -83,7 +83,7 @@ export function tbfArgs(rateBitsPerSec: number, queueBytes: number): string[] {
 }
 
 /** iptables' statistic match takes a probability 0–1. */
-export function lossProbability(lossPercent: number): string {
+function lossProbability(lossPercent: number): string {
   return (lossPercent / 100).toFixed(6);
 }
 

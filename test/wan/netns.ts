@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { readCmdSync, runCmdSync } from './run-cmd.js';
 
-export const NETNS_PREFIX = 'lhwan-';
+const NETNS_PREFIX = 'lhwan-';
 const NAME_RE = /^lhwan-(\d+)-([0-9a-f]+)-([arbp])$/;
 
 /** The namespaces of one harness instance. */
@@ -22,7 +22,7 @@ export interface NetnsNames {
 }
 
 /** A fresh random tag, unique enough for parallel links in one process. */
-export function newTag(): string {
+function newTag(): string {
   return randomBytes(4).toString('hex');
 }
 

@@ -13,7 +13,7 @@ import { killAndDeleteNetnsSync, probeNetnsName, sweepStaleNetns } from './netns
 import { runCmd } from './run-cmd.js';
 
 /** Tools every harness link needs; tests name their own extra tools (iperf3, ping). */
-export const BASE_TOOLS = ['ip', 'tc', 'iptables', 'ethtool', 'sysctl', 'gcc'] as const;
+const BASE_TOOLS = ['ip', 'tc', 'iptables', 'ethtool', 'sysctl', 'gcc'] as const;
 
 let baseResult: Promise<string | null> | null = null;
 

@@ -6,7 +6,7 @@ import { LonghaulError } from '../../electron/util/errors.js';
 import type { WanLink } from './wan-link.js';
 
 /** ping's summary, milliseconds. */
-export interface PingResult {
+interface PingResult {
   transmitted: number;
   received: number;
   minMs: number;
@@ -36,7 +36,7 @@ export async function pingAtoB(link: WanLink, count: number, intervalSec = 0.2):
 }
 
 /** What one iperf3 run reported. */
-export interface IperfResult {
+interface IperfResult {
   /** Receiver's payload rate over the measured part (after the omitted ramp), bits per second. */
   receivedBitsPerSec: number;
   /** Sender's retransmitted segments (from TCP_INFO). */
@@ -45,7 +45,7 @@ export interface IperfResult {
   intervalBitsPerSec: number[];
 }
 
-export interface IperfOptions {
+interface IperfOptions {
   seconds: number;
   /** Seconds at the start left out of the result (iperf3 -O): the slow-start ramp. */
   omitSeconds?: number;

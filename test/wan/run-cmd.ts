@@ -14,7 +14,7 @@ export interface CmdOutput {
 }
 
 /** Default limit for one setup command: they take milliseconds when healthy. */
-export const SETUP_TIMEOUT_MS = 10_000;
+const SETUP_TIMEOUT_MS = 10_000;
 
 function describeCmd(cmd: string, args: readonly string[]): string {
   return [cmd, ...args].join(' ');

@@ -7,7 +7,7 @@
 import type { LonghaulResult, TcpSample } from '../../electron/contract/result.js';
 
 /** What one forward run says about its window, first stream's sender. */
-export interface SeedFigures {
+interface SeedFigures {
   /** Receiver's whole-run rate (first byte to last byte), bit/s. */
   measuredBitsPerSec: number | null;
   /** The receive window the sender saw while data was in flight, bytes. */

@@ -7,7 +7,7 @@
  */
 
 /** Something that can tear itself down without awaiting anything. */
-export interface SyncDestroyable {
+interface SyncDestroyable {
   destroySync(): void;
 }
 

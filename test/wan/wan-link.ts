@@ -28,7 +28,7 @@ const QUEUE_NUM = 0;
 const KILL_GRACE_MS = 2_000;
 
 /** Drop counters read from the router, packets. */
-export interface WanLinkCounters {
+interface WanLinkCounters {
   /** Dropped by the loss rule (both directions). */
   lossDrops: number;
   /** Dropped by the tbf queue toward B (A→B) and toward A (B→A). */

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { after, before, type TestContext } from 'node:test';
 import { laneDir, nodeExePath, prefixDir, PROJECT_DIR, WIN_ADDON, wineEnv } from '../../scripts/windows-lane/lane.js';
 
-export interface WineRun {
+interface WineRun {
   code: number | null;
   signal: NodeJS.Signals | null;
   stdout: string;
@@ -25,7 +25,7 @@ export interface WineRun {
   ms: number;
 }
 
-export interface WineRunOptions {
+interface WineRunOptions {
   /** Added to the environment (after the lane's own variables, so they can be overridden). */
   env?: NodeJS.ProcessEnv;
   /** Linux folder to start in (Wine maps it to Z:\…). Default: the project. */
@@ -47,7 +47,7 @@ function inheritedEnv(): NodeJS.ProcessEnv {
 }
 
 /** Why the lane cannot run here, or null when it can. */
-export function laneMissingReason(): string | null {
+function laneMissingReason(): string | null {
   if (process.platform !== 'linux') return `the Windows lane runs on Linux only (this is ${process.platform})`;
   if (spawnSync('wine', ['--version'], { stdio: 'ignore', timeout: 30_000 }).error) return 'wine is not installed';
   if (!existsSync(nodeExePath())) return `the Windows node.exe is not cached (${nodeExePath()})`;

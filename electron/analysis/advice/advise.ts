@@ -55,9 +55,9 @@ function sideOf(direction: Diagnosis['direction'], end: 'sender' | 'receiver'): 
 }
 
 /** The window per stream that fills the path: the given path rate × the path's RTT, over the streams. */
-export function neededWindowBytes(rateBitsPerSec: number, rttSeconds: number, streams: number): number;
-export function neededWindowBytes(rateBitsPerSec: number | null, rttSeconds: number, streams: number): number | null;
-export function neededWindowBytes(rateBitsPerSec: number | null, rttSeconds: number, streams: number): number | null {
+function neededWindowBytes(rateBitsPerSec: number, rttSeconds: number, streams: number): number;
+function neededWindowBytes(rateBitsPerSec: number | null, rttSeconds: number, streams: number): number | null;
+function neededWindowBytes(rateBitsPerSec: number | null, rttSeconds: number, streams: number): number | null {
   return rateBitsPerSec === null ? null : wholeBytesUp(bdpBytes(rateBitsPerSec, rttSeconds) / Math.max(1, streams));
 }
 

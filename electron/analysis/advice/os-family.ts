@@ -6,7 +6,7 @@ import type { OsRules } from './os-rules.js';
 import { WINDOWS_RULES } from './windows.js';
 import { windowsLegacyRules } from './windows-legacy.js';
 
-export interface OsFamily {
+interface OsFamily {
   /** The name advice shows, e.g. `Linux 6.18.0`, `Windows (before Vista) 5.1.2600`, `unknown`. */
   label: string;
   /** Null when the OS is unknown: no settings can be named. */

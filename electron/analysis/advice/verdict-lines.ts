@@ -8,7 +8,7 @@ import type { Diagnosis, LonghaulResult, Side } from '../../contract/result.js';
 import type { AdviceLine } from './os-rules.js';
 
 /** One advice line with the topic and the end that must act. */
-export interface VerdictAdvice {
+interface VerdictAdvice {
   topic: AdviceTopic;
   end: 'sender' | 'receiver';
   line: AdviceLine;

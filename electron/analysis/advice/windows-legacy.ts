@@ -11,7 +11,7 @@ const TCPIP = 'HKLM\\SYSTEM\\CurrentControlSet\\Services\\Tcpip\\Parameters';
 const MSTCP = 'HKLM\\System\\CurrentControlSet\\Services\\VxD\\MSTCP';
 
 /** Windows 95/98/Me report a 4.x release with a minor version of 10 or more (98: 4.10, Me: 4.90) — NT 4 is 4.0. */
-export function isWin9x(release: string): boolean {
+function isWin9x(release: string): boolean {
   const [major, minor] = release.split('.').map(Number);
   return major === 4 && (minor ?? 0) >= 10;
 }

@@ -17,12 +17,12 @@ const BLOAT_FLOOR_SECONDS = 0.01;
 const QUEUE_MIN_RTT_SECONDS = 0.001;
 
 /** Whether the queueing delay is large enough to call bufferbloat. */
-export function isBufferbloat(queueingSeconds: number, minRttSeconds: number): boolean {
+function isBufferbloat(queueingSeconds: number, minRttSeconds: number): boolean {
   return queueingSeconds >= BLOAT_SECONDS || (queueingSeconds >= BLOAT_FLOOR_SECONDS && queueingSeconds >= BLOAT_RTT_FACTOR * minRttSeconds);
 }
 
 /** The queueing words of a link-limited sentence: stated, or unknown in words. */
-export function queueingWords(c: VerdictContext): string {
+function queueingWords(c: VerdictContext): string {
   const q = c.i.queueingSeconds ?? null;
   const min = c.i.minRttSeconds ?? null;
   if (q === null || min === null) return ' The queueing delay under load is unknown (no minimum RTT was reported).';

@@ -38,7 +38,7 @@ export function lossRatio(i: LimiterInputs): number | null {
 }
 
 /** Mathis's Reno estimate for `streams` streams, bit/s. */
-export function mathisBitsPerSecond(p: number, mssBytes: number, rttSeconds: number, streams: number): number {
+function mathisBitsPerSecond(p: number, mssBytes: number, rttSeconds: number, streams: number): number {
   return (streams * (mssBytes * 8 * MATHIS_C)) / (rttSeconds * Math.sqrt(p));
 }
 

@@ -11,9 +11,9 @@ import type { Diagnosis, Side } from '../../contract/result.js';
 import { formatRate } from '../../contract/units.js';
 
 /** Measured ÷ asked (per stream × streams) at or above this: the pacing held the rate. */
-export const PACED_MIN_SHARE = 0.8;
+const PACED_MIN_SHARE = 0.8;
 /** Above this the senders were not held to the asked rate (it did not apply): no pacing verdict. */
-export const PACED_MAX_SHARE = 1.25;
+const PACED_MAX_SHARE = 1.25;
 
 /** How the side that sent was paced, in words: `kernel SO_MAX_PACING_RATE on the controller`. */
 function mechanismOf(pacing: PacingInfo | undefined, sender: Side): string {

@@ -7,7 +7,7 @@ import type { SocketReport } from '../../contract/result.js';
 import type { NativeApi } from '../../native/native-api.js';
 
 /** Why this OS cannot choose the congestion control per socket, naming where it is set instead. */
-export function noPerSocketCongestionReason(platform: NodeJS.Platform = process.platform): string {
+function noPerSocketCongestionReason(platform: NodeJS.Platform = process.platform): string {
   if (platform === 'win32')
     return 'Windows chooses the congestion control per system TCP template, not per socket (netsh int tcp set supplemental template=internet congestionprovider=NAME, or Set-NetTCPSetting)';
   if (platform === 'darwin') return 'macOS chooses the congestion control for the whole system (sysctl net.inet.tcp.cc.algorithm), not per socket';

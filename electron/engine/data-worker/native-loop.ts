@@ -6,7 +6,7 @@
  */
 import type net from 'node:net';
 import type { PumpEndReason } from '../../native/native-api.js';
-import { socketFd } from '../../native/tuned-socket.js';
+import { socketFd } from '../../native/node-handle.js';
 import { NodeLoop } from './node-loop.js';
 import { PumpRun } from './native-pump.js';
 import type { Counts, LoopHost, Stream } from './stream.js';

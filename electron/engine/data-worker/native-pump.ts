@@ -5,7 +5,7 @@
 import type { NativePump, PumpEndReason } from '../../native/native-api.js';
 import type { Counts, LoopHost, Stream } from './stream.js';
 
-export type PumpDone = (err: NodeJS.ErrnoException | null, reason: PumpEndReason) => void;
+type PumpDone = (err: NodeJS.ErrnoException | null, reason: PumpEndReason) => void;
 
 export class PumpRun {
   /** The loop, once started; its counters add to the stream's. */

@@ -6,8 +6,7 @@
  */
 import type net from 'node:net';
 import type { TcpSample } from '../../contract/result.js';
-import { socketFd } from '../../native/tuned-socket.js';
-import { sampleSocket } from '../stream-socket.js';
+import { socketFd } from '../../native/node-handle.js';
 import type { Counts, LoopHost, Stream, StreamLoop } from './stream.js';
 
 /** Writes per event-loop turn before yielding, so timers (samples, deadline) still run. */
@@ -160,7 +159,7 @@ export class NodeLoop implements StreamLoop {
 
   sample(index: number, t: number): TcpSample | null {
     // A finished sender's socket stays open while the kernel drains it: its readings still count.
-    return sampleSocket(this.socket.destroyed ? null : this.socket, index, t);
+    return this.host.sockets.sample(this.socket.destroyed ? null : this.socket, index, t);
   }
 
   settle(): void {

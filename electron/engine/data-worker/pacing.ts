@@ -15,7 +15,7 @@ function own(reason: string): StreamPacing {
 }
 
 /** Why this OS has no per-socket pacing cap, in words for the result. */
-export function noKernelPacingReason(platform: NodeJS.Platform = process.platform): string {
+function noKernelPacingReason(platform: NodeJS.Platform = process.platform): string {
   if (platform === 'linux') return 'this build of the native addon cannot set SO_MAX_PACING_RATE';
   const name = platform === 'win32' ? 'Windows' : platform === 'darwin' ? 'macOS' : platform;
   return `${name} has no per-socket pacing cap (SO_MAX_PACING_RATE is Linux's)`;

@@ -7,7 +7,7 @@
 import type { LoopHost, Stream } from './stream.js';
 
 /** How often a stopping worker checks its receivers against their byte targets, ms. */
-export const TARGET_CHECK_MS = 10;
+const TARGET_CHECK_MS = 10;
 
 /**
  * Watch `streams` until each has finished: complete once a receiver has its target

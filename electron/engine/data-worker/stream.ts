@@ -16,9 +16,11 @@ import type { StreamIo } from '../../native/stream-io.js';
 import type { ThreadCpuReading } from '../cpu-use.js';
 import type { FromWorker, WorkerInit, WorkerRole } from '../worker-messages.js';
 import type { TokenBucket } from './token-bucket.js';
+import type { StreamSockets } from '../stream-socket.js';
+import type { LonghaulErrorCode } from '../../contract/error-codes.js';
 
-export interface StreamError {
-  code: string;
+interface StreamError {
+  code: LonghaulErrorCode;
   message: string;
 }
 
@@ -83,6 +85,8 @@ export interface LoopHost {
   readonly role: WorkerRole;
   readonly native: NativeApi | null;
   readonly clock: Clock;
+  /** The worker's stream sockets (TCP_INFO reads, clamps kept). */
+  readonly sockets: StreamSockets;
   /** The one buffer every sender writes (ttcp style). */
   readonly payload: Buffer;
   /** Senders stop writing here (0n: no deadline, a byte budget instead). */
@@ -154,7 +158,7 @@ export class Stream {
 }
 
 /** A stream not connected yet: it has moved nothing, and has nothing to stop or sample. */
-export class PendingLoop implements StreamLoop {
+class PendingLoop implements StreamLoop {
   readonly connected = false;
   readonly running = false;
   constructor(

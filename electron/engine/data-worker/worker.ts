@@ -14,6 +14,7 @@ import os from 'node:os';
 import type { TcpSample } from '../../contract/result.js';
 import { nativeSockets } from '../../native/load-native.js';
 import type { NativeApi } from '../../native/native-api.js';
+import type { WindowSetup } from '../../native/socket-report.js';
 import { chooseStreamIo, type StreamIoChoice } from '../../native/stream-io.js';
 import { chooseDataConn, type DataConnChoice } from '../../native/data-conn.js';
 import { dialOwned, ownedDialFailure } from '../../native/owned-socket.js';
@@ -21,7 +22,8 @@ import type { StreamEnd } from '../../protocol/messages.js';
 import type { SendBacklog } from '../send-backlog.js';
 import { boundSendBacklogs } from './backlog-bound.js';
 import { ProcessCpuClock, threadsOf, type WorkerCpu } from '../cpu-use.js';
-import { adoptedSetup, dialStream, ownedStream, reportSocket, type StreamTuning } from '../stream-socket.js';
+import { adoptedSetup, StreamSockets, type StreamTuning } from '../stream-socket.js';
+import { ClampPoller } from '../../native/advertised-window.js';
 import type { FromWorker, ToWorker, WorkerInit, WorkerRole } from '../worker-messages.js';
 import { drainSenders } from './drain.js';
 import { NativeSocketLoop } from './native-loop.js';
@@ -41,11 +43,11 @@ const RECEIVE_BUFFER_MAX_BYTES = 128 * 1024;
 const OWNED_CONNECT_TIMEOUT_MS = 10_000;
 
 /** What a worker runs on; all but `send` default to this process's own. */
-export interface WorkerDeps {
+interface WorkerDeps {
   send(msg: FromWorker): void;
   clock?: Clock;
   native?: NativeApi | null;
-  /** Which byte loop streams start on (default: chooseStreamIo()). */
+  /** Which byte loop streams start on (default: chooseStreamIo() with `native`). */
   io?: StreamIoChoice;
   /** Who owns data connections (default: chooseDataConn(native)). */
   dataConn?: DataConnChoice;
@@ -58,6 +60,8 @@ export class DataWorker implements LoopHost {
   readonly role: WorkerRole;
   readonly native: NativeApi | null;
   readonly clock: Clock;
+  /** Its stream sockets: dialled, described and sampled with `native`, clamps kept on `clock`. */
+  readonly sockets: StreamSockets;
   readonly payload: Buffer;
   readonly send: (msg: FromWorker) => void;
   readonly warn: (text: string) => void;
@@ -76,6 +80,8 @@ export class DataWorker implements LoopHost {
   private cpuClock: ProcessCpuClock | null = null;
   /** Bounds each sender's unsent kernel backlog (send-backlog.ts); null where the OS cannot, or LONGHAUL_SEND_BACKLOG=unbounded. */
   private backlog: SendBacklog | null = null;
+  /** Keeps the advertised-window clamp of its streams on `clock` (advertised-window.ts); closed when the results are out. */
+  readonly clampPoller: ClampPoller;
 
   constructor(
     readonly init: WorkerInit,
@@ -84,10 +90,14 @@ export class DataWorker implements LoopHost {
     this.role = init.role;
     this.send = deps.send;
     this.clock = deps.clock ?? systemClock;
-    this.native = deps.native !== undefined ? deps.native : nativeSockets().api;
+    const status =
+      deps.native !== undefined ? { api: deps.native, reason: deps.native ? null : 'no native socket addon was given to this worker' } : nativeSockets();
+    this.native = status.api;
+    this.clampPoller = new ClampPoller(this.clock);
+    this.sockets = new StreamSockets(this.native, status.reason, this.clampPoller);
     this.warn = deps.warn ?? ((text) => process.emitWarning(text));
     this.dataConn = deps.dataConn ?? chooseDataConn(this.native);
-    let io = deps.io ?? chooseStreamIo();
+    let io = deps.io ?? chooseStreamIo(process.env, status);
     const cpus = deps.cpus ?? os.availableParallelism();
     // The native receive loop is one thread per stream: never more of them than CPUs, or a
     // 128-stream run starves everything else on the machine, the UI included (measured: the
@@ -153,13 +163,14 @@ export class DataWorker implements LoopHost {
       io: s.io,
       firstT: this.secondsSinceStart(s.firstNs),
       lastT: this.secondsSinceStart(s.lastNs),
-      error: s.error as StreamEnd['error'],
+      error: s.error,
       ...(s.report ? { socket: s.report } : {}),
       ...(s.pacing ? { pacing: s.pacing } : {}),
     }));
     this.send({ type: 'done', streams: ends, ...(this.cpuClock ? { cpu: this.cpuUse(this.cpuClock) } : {}) });
     // Owned sockets stay open until now, so the final TCP_INFO could still be read.
     for (const s of this.streams.values()) s.loop.close();
+    this.clampPoller.close();
   }
 
   /** This worker's CPU since the start, and its loop threads'. */
@@ -184,11 +195,11 @@ export class DataWorker implements LoopHost {
   private connect(s: Stream, host: string, port: number, header: Buffer): void {
     if (this.dataConn.mode === 'owned') return this.connectOwned(s, host, port, header);
     const onread = this.role === 'receive' ? receiveOptions(this, s, this.recvBuffer) : undefined;
-    dialStream(host, port, this.tuning(), onread).then(
+    this.sockets.dial(host, port, this.tuning(), onread).then(
       ({ socket, setup }) => {
         this.attach(s, socket);
         socket.once('connect', () => {
-          s.report = reportSocket(socket, setup);
+          s.report = this.sockets.report(socket, setup);
           socket.write(header);
           if (this.role === 'receive') s.loop.startReceiving();
           s.ready = true;
@@ -207,7 +218,7 @@ export class DataWorker implements LoopHost {
     if (this.role === 'receive') opts.onread = receiveOptions(this, s, this.recvBuffer);
     const socket = new net.Socket(opts);
     this.attach(s, socket);
-    s.report = reportSocket(socket, adoptedSetup(this.tuning(), { window: this.init.listenerWindow, mss: this.init.listenerMss }));
+    s.report = this.sockets.report(socket, adoptedSetup(this.tuning(), { window: this.init.listenerWindow, mss: this.init.listenerMss }));
     if (this.role === 'receive') s.loop.startReceiving();
     s.ready = true;
     this.send({ type: 'ready', id: s.id });
@@ -255,8 +266,8 @@ export class DataWorker implements LoopHost {
   }
 
   /** A connected owned socket joins the run: described, its receiver loop started, announced. */
-  private becomeOwned(s: Stream, fd: number, setup: Parameters<typeof ownedStream>[1]): void {
-    const owned = ownedStream(fd, setup);
+  private becomeOwned(s: Stream, fd: number, setup: WindowSetup): void {
+    const owned = this.sockets.owned(fd, setup);
     s.report = owned.report;
     s.loop = new OwnedLoop(this, s, owned);
     if (this.role === 'receive' && !s.loop.startReceiving()) {

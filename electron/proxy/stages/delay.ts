@@ -15,9 +15,9 @@ import { formatMs } from '../../contract/units.js';
 import { registerStage } from '../registry.js';
 import { seededRandom, type StageContext, type QueueStage } from '../stage.js';
 
-export const DEFAULT_DELAY_QUEUE_BYTES = 32 * 1024 * 1024;
+const DEFAULT_DELAY_QUEUE_BYTES = 32 * 1024 * 1024;
 
-export const delaySchema = z
+const delaySchema = z
   .object({
     type: z.literal('delay'),
     delayMs: z
@@ -30,9 +30,9 @@ export const delaySchema = z
   })
   .strict();
 
-export type DelayConfig = z.infer<typeof delaySchema>;
+type DelayConfig = z.infer<typeof delaySchema>;
 
-export class DelayStage implements QueueStage {
+class DelayStage implements QueueStage {
   readonly type = 'delay';
   readonly kind = 'queue';
   readonly queueLimitBytes: number;

@@ -36,7 +36,7 @@ import { LINK_MAX_LOSS_RATIO, LINK_MAX_MSS_BYTES, LINK_MIN_MSS_BYTES } from '../
 import { registerStage } from '../registry.js';
 import { DEFAULT_MSS_BYTES, EMULATION_NOTE, seededRandom, type FlightView, type Stage, type StageContext, type QueueGateStage } from '../stage.js';
 
-export const lossSchema = z
+const lossSchema = z
   .object({
     type: z.literal('loss'),
     lossRatio: z
@@ -61,7 +61,7 @@ export const lossSchema = z
   })
   .strict();
 
-export type LossConfig = z.infer<typeof lossSchema>;
+type LossConfig = z.infer<typeof lossSchema>;
 
 /** What the loss model did on one direction of a link, all its connections together. */
 export interface LossStats {

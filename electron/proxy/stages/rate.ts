@@ -25,9 +25,9 @@ const MIN_QUEUE_BYTES = 64 * 1024;
 /** Chunks of about 2 ms of serialization, at least one segment: smooth pacing, few timers. */
 const CHUNK_MS = 2;
 const MSS_BYTES = DEFAULT_MSS_BYTES;
-export { WIRE_OVERHEAD_BYTES, payloadFraction };
+export { payloadFraction };
 
-export const rateSchema = z
+const rateSchema = z
   .object({
     type: z.literal('rate'),
     rateBitsPerSec: z.number().positive('rateBitsPerSec must be above 0 (leave the stage out for no limit)').max(LINK_MAX_RATE_BITS_PER_SEC),
@@ -39,14 +39,14 @@ export const rateSchema = z
   })
   .strict();
 
-export type RateConfig = z.infer<typeof rateSchema>;
+type RateConfig = z.infer<typeof rateSchema>;
 
 /** The shared clock: when the emulated wire is next free, ms. */
 interface WireClock {
   nextFreeMs: number;
 }
 
-export class RateStage implements QueueStage {
+class RateStage implements QueueStage {
   readonly type = 'rate';
   readonly kind = 'queue';
   readonly queueLimitBytes: number;

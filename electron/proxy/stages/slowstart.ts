@@ -13,7 +13,7 @@ import { LINK_MAX_MSS_BYTES, LINK_MIN_MSS_BYTES } from '../../contract/link-limi
 import { registerStage } from '../registry.js';
 import { DEFAULT_MSS_BYTES, type FlightView, type Stage, type GateStage } from '../stage.js';
 
-export const slowstartSchema = z
+const slowstartSchema = z
   .object({
     type: z.literal('slowstart'),
     mssBytes: z.number().int().min(LINK_MIN_MSS_BYTES).max(LINK_MAX_MSS_BYTES).default(DEFAULT_MSS_BYTES),
@@ -23,7 +23,7 @@ export const slowstartSchema = z
   })
   .strict();
 
-export type SlowstartConfig = z.infer<typeof slowstartSchema>;
+type SlowstartConfig = z.infer<typeof slowstartSchema>;
 
 export class SlowstartStage implements GateStage {
   readonly type = 'slowstart';

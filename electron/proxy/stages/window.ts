@@ -13,7 +13,7 @@ import { groupDigits } from '../../contract/units.js';
 import { registerStage } from '../registry.js';
 import type { GateStage } from '../stage.js';
 
-export const windowSchema = z
+const windowSchema = z
   .object({
     type: z.literal('window'),
     windowBytes: z
@@ -24,9 +24,9 @@ export const windowSchema = z
   })
   .strict();
 
-export type WindowConfig = z.infer<typeof windowSchema>;
+type WindowConfig = z.infer<typeof windowSchema>;
 
-export class WindowStage implements GateStage {
+class WindowStage implements GateStage {
   readonly type = 'window';
   readonly kind = 'gate';
   constructor(readonly config: WindowConfig) {}

@@ -12,7 +12,7 @@ declare global {
   }
 }
 
-export function getApi(): LonghaulApi {
+function getApi(): LonghaulApi {
   if (window.longhaul) return window.longhaul;
   // The session cookie the launch URL was traded for goes with the upgrade request (ui-session.ts).
   return connectWs(`ws://${location.host}/ws`);

@@ -12,7 +12,7 @@ import { GroupIntervalSum } from '../../../electron/contract/group-live.js';
 import type { Direction, Side } from '../../../electron/contract/result.js';
 import { push, type Point } from './live-series.js';
 
-export interface GroupSeriesOptions {
+interface GroupSeriesOptions {
   view: 'receiver' | 'sender';
   direction: Direction;
   /** Stream ids by who sends them (the same plan for every peer). */

@@ -43,9 +43,9 @@ export const DEFAULT_LINK_FORM: LinkForm = {
   slowstart: true,
 };
 
-export type LinkErrors = Partial<Record<'rtt' | 'jitter' | 'rate' | 'loss' | 'mss', string>>;
+type LinkErrors = Partial<Record<'rtt' | 'jitter' | 'rate' | 'loss' | 'mss', string>>;
 
-export interface LinkOutcome {
+interface LinkOutcome {
   rttMs: number | null;
   rateBitsPerSec: number | null;
   /** The proxy's settings, or null while a field is wrong. */

@@ -13,7 +13,7 @@ import { DEFAULT_MSS_BYTES, WIRE_OVERHEAD_BYTES, payloadFraction } from '../../.
 
 export { DEFAULT_MSS_BYTES, WIRE_OVERHEAD_BYTES };
 
-export interface LinkModelInput {
+interface LinkModelInput {
   rateBitsPerSec: number;
   rttMs: number;
   /** null = OS default (autotuning): the effective window is not known in advance. */
@@ -23,7 +23,7 @@ export interface LinkModelInput {
   mssBytes?: number;
 }
 
-export interface LinkModel {
+interface LinkModel {
   /** Bytes in flight needed to fill the link. */
   bdpBytes: number;
   /** Per-stream ceiling from the window, bit/s; null when the window is the OS default or RTT is 0. */

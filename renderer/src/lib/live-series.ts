@@ -24,7 +24,7 @@ interface Counter {
   t: number;
 }
 
-export interface SeriesOptions {
+interface SeriesOptions {
   /** Which side's samples to use for each stream: the receiver's (default) or the sender's. */
   view: 'receiver' | 'sender';
   /** Stream ids by who sends them. */

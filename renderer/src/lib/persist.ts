@@ -17,7 +17,7 @@ import { DEFAULT_FORM, type TestForm } from './test-form.js';
 
 /** The storage key; its `/1` is the layout's version (a new layout gets a new key, the old one is then ignored). */
 export const WIZARD_KEY = 'longhaul.wizard/1';
-export const WIZARD_SCHEMA = 'longhaul.wizard/1' as const;
+const WIZARD_SCHEMA = 'longhaul.wizard/1' as const;
 
 /** The part of localStorage this module uses (a Map-backed fake in tests). */
 export interface KeyValueStore {

@@ -14,7 +14,7 @@ import type { Diagnosis, LimiterVerdict, LonghaulResult } from '../../../electro
 import { verdictInline } from '../../../electron/contract/verdict-labels.js';
 import { DEFAULT_MSS_BYTES, payloadFraction } from '../../../electron/contract/wire.js';
 
-export interface Headline {
+interface Headline {
   /** The wall-clock aggregate (all bytes / first byte to last), bit/s; null when unknown. */
   bitsPerSecond: number | null;
   /** The measured rate against the most the link carries, where the link's rate is known. */

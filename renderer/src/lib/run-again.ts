@@ -10,7 +10,7 @@ import type { LonghaulResult } from '../../../electron/contract/result.js';
 import { formFromSettings, rateText, type LinkForm } from './link-form.js';
 import { sizeText, type TestForm } from './test-form.js';
 
-export interface RunAgainChoices {
+interface RunAgainChoices {
   form: TestForm;
   /** The Link form, or null to keep the one on screen (a direct run says nothing about the numbers there). */
   link: LinkForm | null;

@@ -12,7 +12,7 @@ import { formatBytes } from '../../../electron/contract/units.js';
 /** A run's phase as the Run screen shows it: the engine's, or 'link' while the host starts the link emulator (before the engine's first). */
 export type LivePhase = RunPhase | 'link';
 
-export interface PhaseContext {
+interface PhaseContext {
   /** The partner as the user knows it ("lab-7:5211", "this PC"). */
   partner: string;
   params: UiRunParams | null;
@@ -29,7 +29,7 @@ function streamText(p: UiRunParams | null): string {
 }
 
 /** Bytes the views count for a byte-limited run: the limit is per direction, a both-ways view counts both. */
-export function targetBytes(p: UiRunParams | null): number | null {
+function targetBytes(p: UiRunParams | null): number | null {
   if (!p || p.bytes === null) return null;
   return p.direction === 'bidir' ? p.bytes * 2 : p.bytes;
 }

@@ -22,7 +22,7 @@ import type { LiveSweep } from './sweep-live.js';
 export type Screen = 'start' | 'pair' | 'link' | 'test' | 'run' | 'results' | 'history' | 'waiting' | 'sweep';
 
 /** The screens a plain step may go to: the run and results screens are entered with what they show. */
-export type StepScreen = Exclude<Screen, 'run' | 'results'>;
+type StepScreen = Exclude<Screen, 'run' | 'results'>;
 
 /** The fields the transitions set (the app state has more; `Run` is its live run type). */
 export interface ScreenFields<Run> {
@@ -39,7 +39,7 @@ export interface ScreenFields<Run> {
 }
 
 /** The named transitions, bound to one state object. */
-export interface ScreenTransitions<Run> {
+interface ScreenTransitions<Run> {
   /** A plain step (Back, Next, the top bar): nothing else changes. */
   goTo(screen: StepScreen): void;
   /** A run (single or group) starts: the last result and any start failure go, the Run screen shows `run`. */

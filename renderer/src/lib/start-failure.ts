@@ -8,7 +8,7 @@ import type { LonghaulErrorCode } from '../../../electron/contract/error-codes.j
 import { HOW_TO_PAIR } from '../../../electron/contract/pairing-words.js';
 
 /** The wizard step a failed start goes back to. */
-export type FixStep = 'pair' | 'link' | 'test';
+type FixStep = 'pair' | 'link' | 'test';
 
 export interface StartFailure {
   step: FixStep;

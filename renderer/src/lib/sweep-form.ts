@@ -46,7 +46,7 @@ export const DEFAULT_SWEEP_FORM: SweepForm = {
 
 export type SweepFormErrors = Partial<Record<keyof SweepForm, string>>;
 
-export interface SweepFormOutcome {
+interface SweepFormOutcome {
   plan: SweepPlan | null;
   errors: SweepFormErrors;
 }

@@ -10,7 +10,7 @@ import type { SweepView } from '../../../electron/contract/sweep-app.js';
 import type { SweepCellSettings, SweepProgress } from '../../../electron/contract/sweep.js';
 
 /** What is happening right now, for the status line. */
-export type SweepActivity =
+type SweepActivity =
   | { kind: 'idle' }
   /** Started or resumed; the first run (or the local responder) is being set up. */
   | { kind: 'starting' }

@@ -63,7 +63,7 @@ export const DEFAULT_FORM: TestForm = {
   measurePath: true,
 };
 
-export type FormErrors = Partial<Record<keyof TestForm, string>>;
+type FormErrors = Partial<Record<keyof TestForm, string>>;
 
 /** Bytes as a user would type them: 65536 → "64K", 20971520 → "20M", 1000 → "1000". */
 export function sizeText(bytes: number): string {
@@ -89,7 +89,7 @@ export function parseWindow(text: string): Parsed | { ok: true; value: null } {
   return w.value < 1 || w.value > LIMITS.maxWindowBytes ? { ok: false, error: range } : w;
 }
 
-export interface FormOutcome {
+interface FormOutcome {
   params: UiRunParams | null;
   distanceMeters: number | null;
   /** bit/s, or null when not given. */

@@ -12,7 +12,7 @@ import type { Diagnosis, LonghaulResult } from '../../../electron/contract/resul
 import { REPO } from '../../helpers/processes.js';
 
 /** One recorded run: which scenario, how the path was built, when, and the controller's result. */
-export interface Recorded {
+interface Recorded {
   recorded: { scenario: string; built: string; at: string };
   result: LonghaulResult;
 }

@@ -20,7 +20,7 @@ export function mockTime(): void {
 export const mockClock: Clock = { ...systemClock, nowNs: () => BigInt(Date.now()) * 1_000_000n };
 
 /** A byte loop that moves nothing by itself: the test sets its counters and ends it. */
-export class FakePump implements NativePump {
+class FakePump implements NativePump {
   bytes = 0;
   completions = 0;
   firstNs = 0n;
@@ -47,7 +47,7 @@ export class FakePump implements NativePump {
   }
 }
 
-export interface FakeNative {
+interface FakeNative {
   api: NativeApi;
   pumps: FakePump[];
   /** Every setNotSentLowat call: [fd, bytes]. */
@@ -64,6 +64,9 @@ export function fakeNative(startPump?: (fd: number, opts: PumpOptions) => Native
   f.api = {
     pumpSupported: true,
     owned: null,
+    // The worker describes its sockets with this addon too (never the process's): it answers like an OS that says little.
+    tcpInfoSource: 'test-fake',
+    getBuffers: () => ({ sndBufBytes: null, rcvBufBytes: null, sndLocked: null, rcvLocked: null }),
     startPump(fd: number, opts: PumpOptions, onDone: (err: NodeJS.ErrnoException | null, reason: PumpEndReason) => void): NativePump | null {
       f.log.push('pump');
       if (startPump) return startPump(fd, opts);
@@ -76,7 +79,7 @@ export function fakeNative(startPump?: (fd: number, opts: PumpOptions) => Native
       f.lowat.push([fd, bytes]);
     },
     tcpInfo(fd: number) {
-      return { bytesAcked: f.acked.get(fd) ?? 0, unackedSegments: 0, notSentBytes: 0 };
+      return { source: 'test-fake', bytesAcked: f.acked.get(fd) ?? 0, unackedSegments: 0, notSentBytes: 0 };
     },
   } as unknown as NativeApi;
   return f;
@@ -93,7 +96,8 @@ export class Harness {
   readonly worker: DataWorker;
   private waiters: { type: FromWorker['type']; resolve: (m: FromWorker) => void }[] = [];
 
-  constructor(init: WorkerInit, native: NativeApi | null, io: 'native' | 'node') {
+  /** `io` 'chosen': the worker chooses its byte loop itself, as in a run. */
+  constructor(init: WorkerInit, native: NativeApi | null, io: 'native' | 'node' | 'chosen') {
     this.worker = new DataWorker(init, {
       send: (m) => {
         this.msgs.push(m);
@@ -102,7 +106,7 @@ export class Harness {
       },
       clock: mockClock,
       native,
-      io: io === 'native' ? { io, reason: null } : { io, reason: 'test' },
+      ...(io === 'chosen' ? {} : { io: io === 'native' ? { io, reason: null } : { io, reason: 'test' } }),
       dataConn: { mode: 'node', reason: null },
       warn: (text) => void this.warnings.push(text),
       cpus: 64,
