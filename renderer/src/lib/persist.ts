@@ -76,6 +76,7 @@ function testForm(v: unknown): TestForm {
   const f = sameShape(DEFAULT_FORM, v);
   f.limitBy = oneOf(f.limitBy, ['seconds', 'bytes'] as const, DEFAULT_FORM.limitBy);
   f.direction = oneOf(f.direction, DIRECTIONS, DEFAULT_FORM.direction);
+  f.measurePath = oneOf(f.measurePath, ['auto', 'on', 'off'] as const, DEFAULT_FORM.measurePath);
   return f;
 }
 

@@ -42,7 +42,7 @@ export function runAgainChoices(r: LonghaulResult, current: TestForm): RunAgainC
     bitrate: p.bitrateBitsPerSec ? rateText(p.bitrateBitsPerSec) : '',
     congestion: p.congestionControl ?? '',
     omit: p.omitSeconds ? String(p.omitSeconds) : '',
-    measurePath: r.capacity !== undefined || current.measurePath,
+    measurePath: r.capacity !== undefined ? 'on' : current.measurePath,
   };
   const link = r.link?.settings ? formFromSettings(r.link.settings, r.link.preset, 'proxy') : null;
   const partner = r.link ? (r.link.target ?? null) : r.responder.address;

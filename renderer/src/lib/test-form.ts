@@ -41,8 +41,8 @@ export interface TestForm {
   congestion: string;
   /** Seconds at the start left out of the totals and the verdict (the CLI's -O, --omit); '' or 0 = none. */
   omit: string;
-  /** Measure the path after the run (the CLI's --capacity). */
-  measurePath: boolean;
+  /** Measure the path after the run (the CLI's --capacity): `auto` follows measurePathDefault(), on/off is the user's. */
+  measurePath: 'auto' | 'on' | 'off';
 }
 
 export const DEFAULT_FORM: TestForm = {
@@ -60,8 +60,26 @@ export const DEFAULT_FORM: TestForm = {
   bitrate: '',
   congestion: '',
   omit: '',
-  measurePath: true,
+  measurePath: 'auto',
 };
+
+/** Seconds the path's measurement takes at an RTT: connecting, slow start and the measured span, about 20 RTTs, plus set-up. */
+function measurePathSeconds(rttS: number): number {
+  return 2 + 20 * rttS;
+}
+
+/** Where "Measure the path" is on by default, and why: a real path whose measurement takes under 15 s. */
+export function measurePathDefault(c: { loopback: boolean; emulatedRttS: number | null }): { on: boolean; why: string } {
+  if (c.loopback) return { on: false, why: "both ends are on this PC: there is no path to measure, only this PC's CPU" };
+  if (c.emulatedRttS !== null && measurePathSeconds(c.emulatedRttS) > 15)
+    return { on: false, why: `on this ${c.emulatedRttS} s round trip it takes about ${Math.round(measurePathSeconds(c.emulatedRttS))} s` };
+  return { on: true, why: 'a few seconds after the test' };
+}
+
+/** Whether the run measures the path: the user's choice, else the default. */
+export function measurePathOn(choice: TestForm['measurePath'], dflt: { on: boolean }): boolean {
+  return choice === 'auto' ? dflt.on : choice === 'on';
+}
 
 type FormErrors = Partial<Record<keyof TestForm, string>>;
 
