@@ -77,7 +77,29 @@ export class CapacityTracker {
     const last = this.points.at(-1);
     if (!last || (t > last.t && bytes >= last.bytes)) this.points.push({ t, bytes });
     if (this.endIndex === null) this.endIndex = this.confirmSlowStartEnd();
+    const e = this.estimate();
+    if (!this.grewAfterStart()) return e;
+    // A slice after the "plateau" grew again: that was a pause in slow start (bursty flights through an
+    // emulator or a long RTT), not the path full. Look for the end of slow start again from here.
+    this.endIndex = null;
     return this.estimate();
+  }
+
+  /** In the few-slices regime, whether a slice after the first grew past it by more than AGREE. */
+  private grewAfterStart(): boolean {
+    const from = this.endIndex === null ? undefined : this.points[this.endIndex];
+    if (!from || this.measureS / this.sliceS >= AVERAGE_FROM_SLICES) return false;
+    const slices = sliceRates(
+      this.points.slice(this.endIndex ?? 0).filter((p) => p.t <= from.t + this.measureS + 1e-9),
+      this.minSliceS,
+    );
+    const first = slices[0];
+    if (!first) return false;
+    for (const x of slices.slice(1)) {
+      if (x.r > (1 + AGREE) * first.r) return true;
+      if (x.r < (1 - AGREE) * first.r) return false; // a stall ends the measurement first
+    }
+    return false;
   }
 
   estimate(): CapacityEstimate {
@@ -93,7 +115,7 @@ export class CapacityTracker {
       fromS: from.t,
       sliceRange: slices.length >= 2 ? { min: Math.min(...slices.map((x) => x.r)), max: Math.max(...slices.map((x) => x.r)) } : null,
     };
-    if (until / this.sliceS - from.t / this.sliceS >= AVERAGE_FROM_SLICES) {
+    if (this.measureS / this.sliceS >= AVERAGE_FROM_SLICES) {
       // Many slices (a short RTT): losses recover within a slice or two, the span's total averages them out.
       const rate = to.t > from.t ? ((to.bytes - from.bytes) * 8) / (to.t - from.t) : null;
       return { ...base, state: to.t >= until - 1e-9 ? 'done' : 'measuring', toS: to.t, bitsPerSecond: rate };
@@ -104,6 +126,7 @@ export class CapacityTracker {
     if (!first) return { ...base, state: 'measuring', toS: to.t, bitsPerSecond: null };
     let agreed = 1;
     while (agreed < slices.length && Math.abs((slices[agreed]?.r ?? 0) / first.r - 1) <= AGREE) agreed++;
+    // (A slice that grew past the first restarts the search in add(): only a stall ends it here.)
     const last = slices[agreed - 1] ?? first;
     const settled = agreed < slices.length || agreed >= MEASURE_RTTS || to.t >= until - 1e-9;
     const bits = slices.slice(0, agreed).reduce((sum, x) => sum + x.r * (x.b - x.a), 0);

@@ -63,6 +63,9 @@ export const CSV_COLUMNS = [
   'idle_rtt_ms',
   'loaded_rtt_ms',
   'queueing_ms',
+  'capacity_payload_mbit_per_s',
+  'capacity_wire_mbit_per_s',
+  'capacity_lower_bound',
 ] as const;
 
 type CsvColumn = (typeof CSV_COLUMNS)[number];
@@ -235,6 +238,10 @@ export function summaryRows(r: LonghaulResult): CsvRow[] {
     idle_rtt_ms: num(r.delay?.idleRttMs, 3),
     loaded_rtt_ms: num(r.delay?.loadedRttMs, 3),
     queueing_ms: num(r.delay?.queueingMs, 3),
+    // The path's capacity (--capacity): Mbit/s, and the floor's reason; empty when not measured.
+    capacity_payload_mbit_per_s: num(r.capacity?.payloadBitsPerSecond == null ? null : r.capacity.payloadBitsPerSecond / 1e6, 3),
+    capacity_wire_mbit_per_s: num(r.capacity?.wireBitsPerSecond == null ? null : r.capacity.wireBitsPerSecond / 1e6, 3),
+    capacity_lower_bound: r.capacity?.lowerBound ?? '',
   };
   const rows = r.streams.map((s) => streamRow(base, s));
   if (r.directions.controllerToResponder && r.directions.responderToController) {

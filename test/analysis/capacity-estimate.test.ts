@@ -63,6 +63,13 @@ describe('capacity tracker', () => {
     assert.ok(e.bitsPerSecond !== null && Math.abs(e.bitsPerSecond / 8e6 - 1) < 0.02, String(e.bitsPerSecond));
   });
 
+  it("long RTT: a slice that grows past the first after a confirmed pause restarts the search (an emulator's bursty slow start)", () => {
+    // 0.6 s RTT, 0.2 s samples: 0.8, 1.5, 1.5 (a pause), then 1.9 for good: the figure is 1.9, not 1.5.
+    const rates = [0.4e6, 0.4e6, 0.4e6, 0.8e6, 0.8e6, 0.8e6, 1.5e6, 1.5e6, 1.5e6, 1.5e6, 1.5e6, 1.5e6, ...Array(15).fill(1.9e6)];
+    const e = feed(0.6, 0.2, rates).tracker.final();
+    assert.ok(e.bitsPerSecond !== null && Math.abs(e.bitsPerSecond / 1.9e6 - 1) < 0.03, String(e.bitsPerSecond));
+  });
+
   it('a run that never stops growing gives its last slice as a floor, state slow-start', () => {
     const e = feed(0.5, 0.1, slowStartThen(0.1e6, 1e12, 5, 0).slice(0, 30)).tracker.final();
     assert.equal(e.state, 'slow-start');

@@ -10,6 +10,7 @@ import { capacityInfo, planCapacity, plannedRtt, wireRate } from '../../electron
 import { attachCapacity } from '../../electron/engine/capacity-run.js';
 import { capacityComparisonText, capacityLines } from '../../electron/contract/capacity.js';
 import { makeResult, seedDiagnosis } from '../helpers/result-fixtures.js';
+import { summaryRows } from '../../electron/report/csv-report.js';
 
 const sampleResult = (): LonghaulResult => makeResult({ streams: [{ bytes: 1_000_000, seconds: 1, completions: 10 }] });
 
@@ -86,6 +87,9 @@ describe('capacity plan', () => {
     const lines = capacityLines(r).join('\n');
     assert.match(lines, /Path capacity \(measured by Longhaul, controller -> responder\): 9\.60 Mbit\/s of payload/);
     assert.match(lines, /this measured rate/);
+    const row = summaryRows(r)[0];
+    assert.equal(row?.capacity_payload_mbit_per_s, '9.600', 'the CSV summary rows carry the capacity');
+    assert.equal(row?.capacity_lower_bound, '');
     const given = withRtt(0.04);
     given.pathRate = { bitsPerSecond: 4e6, source: 'given' };
     attachCapacity(given, info, {});

@@ -1,0 +1,54 @@
+/**
+ * `npm run bench:capacity`: the path's capacity (`--capacity`) on the kernel WAN harness, per cell
+ * (tbf rate × RTT, the receiver's tcp_rmem capped at 64 KiB so the user's run is window-limited):
+ * the estimate ÷ the tbf rate's payload share (1448 / 1514), the RTTs measured after slow start and
+ * the seconds the phase took. The markdown table is what docs/capacity.md carries. Needs root; run it
+ * on a quiet machine (nothing else on the two cores).
+ */
+import { TCP_PAYLOAD_FRACTION } from '../wan/link-config.js';
+import { capacityRun, destroyCapacityLink } from '../wan/capacity-probe.js';
+import { wanSkipReason } from '../wan/preflight.js';
+
+const skip = await wanSkipReason();
+if (skip) {
+  process.stderr.write(`bench:capacity needs the kernel WAN harness: ${skip}\n`);
+  process.exit(2);
+}
+const MBIT = 1e6;
+const CELLS: [number, number][] = [
+  [10, 20],
+  [20, 40],
+  [100, 20],
+  [40, 100],
+  [20, 300],
+  [4, 1200],
+];
+const rows: string[] = [];
+let within = 0;
+for (const [mbit, rttMs] of CELLS) {
+  let row: string;
+  try {
+    const r = await capacityRun({ rateBitsPerSec: mbit * MBIT, oneWayDelayMs: rttMs / 2 }, rttMs >= 1000 ? 6 : 3);
+    const c = r.capacity;
+    const expected = mbit * MBIT * TCP_PAYLOAD_FRACTION;
+    const ratio = c?.payloadBitsPerSecond ? c.payloadBitsPerSecond / expected : null;
+    if (ratio !== null && Math.abs(ratio - 1) <= 0.05) within++;
+    const span = c?.measuredFromSeconds != null && c.measuredToSeconds != null ? (c.measuredToSeconds - c.measuredFromSeconds) / (rttMs / 1000) : null;
+    row =
+      `| ${mbit} Mbit/s | ${rttMs} ms | ${(expected / MBIT).toFixed(2)} | ${c?.payloadBitsPerSecond ? (c.payloadBitsPerSecond / MBIT).toFixed(2) : 'none'} | ` +
+      `${ratio === null ? '-' : ratio.toFixed(3)} | ${c?.slowStartEndSeconds?.toFixed(1) ?? '-'} | ${span === null ? '-' : span.toFixed(1)} | ${c?.phaseSeconds.toFixed(1) ?? '-'} | ` +
+      `${((r.total.bitsPerSecond ?? 0) / MBIT).toFixed(2)} | ${c?.lowerBound ?? ''} |`;
+  } catch (err) {
+    row = `| ${mbit} Mbit/s | ${rttMs} ms | run failed: ${(err as Error).message.split('\n')[0]} |`;
+  } finally {
+    await destroyCapacityLink();
+  }
+  rows.push(row);
+  process.stdout.write(`${row}\n`);
+}
+process.stdout.write(
+  `\n${new Date().toISOString().slice(0, 10)}: ${within} of ${CELLS.length} cells within ±5 %\n\n` +
+    '| tbf rate | RTT | tbf payload, Mbit/s | estimate, Mbit/s | estimate / tbf payload | slow start over at, s | RTTs measured | phase, s | the capped run got, Mbit/s | floor |\n' +
+    `|---|---|---|---|---|---|---|---|---|---|\n${rows.join('\n')}\n`,
+);
+process.exit(0);
