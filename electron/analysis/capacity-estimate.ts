@@ -7,9 +7,9 @@
  * States: `slow-start` (the rate still grows: an RTT-long slice carried ≥
  * GROWTH times the slice before it) → `measuring` (from the start of the first
  * slice that did not grow, for max(MEASURE_RTTS RTTs, MIN_MEASURE_S)) → `done`.
- * With many slices in that span (a short RTT) the rate is its bytes ÷ its
- * seconds: a loss holds bytes back for a slice or two, it does not lose them,
- * so the span's total stays true where one slice may not. With few (a long
+ * With many slices in that span (a short RTT) the rate is the median slice's:
+ * a loss holds bytes back for a slice and releases them in the next, the
+ * median passes over both, and over the time the queue ran dry. With few (a long
  * RTT) a loss after slow start stalls the receiver for a whole slice or more;
  * the first slice with the path full is the clean one, and the rate is that of
  * the leading slices that agree with it within AGREE (done at the first that
@@ -116,8 +116,11 @@ export class CapacityTracker {
       sliceRange: slices.length >= 2 ? { min: Math.min(...slices.map((x) => x.r)), max: Math.max(...slices.map((x) => x.r)) } : null,
     };
     if (this.measureS / this.sliceS >= AVERAGE_FROM_SLICES) {
-      // Many slices (a short RTT): losses recover within a slice or two, the span's total averages them out.
-      const rate = to.t > from.t ? ((to.bytes - from.bytes) * 8) / (to.t - from.t) : null;
+      // Many slices (a short RTT): the median slice. A loss stalls the receiver for a slice and releases the
+      // held bytes in the next (one below, one above the path's rate), and retransmissions and a queue that
+      // ran dry take from the span's mean: on the harness the mean read 0.80-0.96 of the tbf payload rate
+      // where the median slice is the bottleneck busy, which is the capacity asked for.
+      const rate = slices.length >= 3 ? median(slices.map((x) => x.r)) : to.t > from.t ? ((to.bytes - from.bytes) * 8) / (to.t - from.t) : null;
       return { ...base, state: to.t >= until - 1e-9 ? 'done' : 'measuring', toS: to.t, bitsPerSecond: rate };
     }
     // Few slices (a long RTT): the first after slow start is the path full before its queue overflowed; a loss
@@ -197,6 +200,12 @@ export class CapacityTracker {
     // The slice that did not grow is the first with the path full: measuring starts at its start.
     return now < GROWTH * before ? { mid, k } : null;
   }
+}
+
+function median(xs: number[]): number {
+  const v = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(v.length / 2);
+  return v.length % 2 ? (v[mid] ?? 0) : ((v[mid - 1] ?? 0) + (v[mid] ?? 0)) / 2;
 }
 
 /** Latest index whose time is at or before t; null when none. */
