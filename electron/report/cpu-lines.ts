@@ -47,6 +47,14 @@ function pcBusyLine(r: LonghaulResult): string | null {
   return `  all cores: ${parts.length ? parts.join('; ') : 'not measured'}${where ? ` (${where})` : ''}`;
 }
 
+/** Why a side has no per-thread CPU: how its bytes moved says which (a native loop on an OS that gave no thread times). */
+function noThreadsWhy(r: LonghaulResult, side: Side): string {
+  const ios = r.streams.flatMap((s) => [s.send, s.receive]).filter((v) => v?.side === side).map((v) => v?.io);
+  if (ios.includes('native')) return "its OS did not give the data threads' CPU time";
+  if (ios.includes('node')) return 'Node moved the bytes: there were no data threads';
+  return 'the peer does not say';
+}
+
 /** The CPU lines, or none when the result carries no CPU figures (older results). */
 export function formatCpuLines(r: LonghaulResult): string[] {
   if (!r.cpu) return [];
@@ -64,7 +72,7 @@ export function formatCpuLines(r: LonghaulResult): string[] {
       ? c.threads
           .map((t) => `${t.kind} thread (stream${t.streams.length === 1 ? '' : 's'} ${t.streams.join(', ')}) ${pct(t.shareOfOneCore)} of one core`)
           .join('; ')
-      : 'none measured (Node moved the bytes, or the OS or the peer does not say)';
+      : `none measured (${noThreadsWhy(r, side)})`;
     const pc = c.coresKnown === false ? 'share of the PC unknown (it did not say how many cores it has)' : `${pct(c.shareOfPc)} of the PC's ${c.cores} cores`;
     lines.push(`  ${side}: ${pc}; data threads: ${threads}`);
   }
