@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { describe, it } from 'node:test';
-import { OwnedDataListener, type OwnedConnection } from '../../electron/engine/owned-listener.js';
+import { OwnedDataListener, type OwnedConnection } from '../../electron/engine/data-plane/owned-listener.js';
 import { nativeSockets } from '../../electron/native/load-native.js';
 import { dialOwned, ownedDialFailure } from '../../electron/native/owned-socket.js';
 import { DATA_HEADER_BYTES, encodeDataHeader } from '../../electron/protocol/data-header.js';
