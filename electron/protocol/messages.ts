@@ -107,7 +107,7 @@ const messageSchema = z.discriminatedUnion('type', [
     /**
      * Where this run's data connections go, when not to the control port: a responder whose
      * data connections are owned by its native addon (Windows) listens for them on a port of
-     * their own, with the run's window set before listen() (engine/data-plane/owned-listener.ts).
+     * their own, with the run's window set before listen() (engine/data-plane/windows-owned-listener.ts).
      */
     dataPort: z.number().int().min(1).max(65535).optional(),
   }),

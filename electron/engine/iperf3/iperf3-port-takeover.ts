@@ -2,7 +2,7 @@
  * The iperf3 server's window before the handshake where the addon owns data connections
  * (native/data-conn.ts: Windows). There Node neither exposes its listener's SOCKET nor adopts
  * one, so its listener's buffers cannot be set; and an iperf3 client opens its streams on the
- * control port, so a listener on another port (as the native protocol's owned-listener.ts) is
+ * control port, so a listener on another port (as the native protocol's windows-owned-listener.ts) is
  * not an option. Instead, for the streams of a test that asks for a window, the port is taken
  * over: Node's listener stops listening (the control connection stays), the addon listens on
  * the same address and port with SO_RCVBUF/SO_SNDBUF set before listen() (accepted sockets
@@ -18,7 +18,7 @@ import type { NativeApi } from '../../native/native-api.js';
 import { plainAddress } from '../../native/owned-socket.js';
 import type { ListenerTuning } from '../../native/tuned-socket.js';
 import { COOKIE_BYTES } from '../../protocol/iperf3/states.js';
-import { OwnedDataListener } from '../data-plane/owned-listener.js';
+import { WindowsOwnedListener } from '../data-plane/windows-owned-listener.js';
 
 interface TakeoverOptions {
   /** Node's listener on the iperf3 port; stopped for the streams, listened again after. */
@@ -63,9 +63,9 @@ export function takeOverPort(api: NativeApi, o: TakeoverOptions): TakeoverTuning
     });
   // Stop Node accepting: its handle closes now, accepted connections (the control one) stay open.
   o.server.close();
-  let listener: OwnedDataListener;
+  let listener: WindowsOwnedListener;
   try {
-    listener = OwnedDataListener.open(api, {
+    listener = WindowsOwnedListener.open(api, {
       bindAddress: plainAddress(o.bindAddress),
       peerAddress: o.peerAddress,
       windowBytes: o.windowBytes,

@@ -22,7 +22,7 @@ import type { MssSetup } from '../../native/mss-setup.js';
 import type { ListenerMss, ListenerTuning } from '../../native/tuned-socket.js';
 import { nativeSockets } from '../../native/load-native.js';
 import { chooseDataConn } from '../../native/data-conn.js';
-import { OwnedDataListener, type OwnedConnection } from '../data-plane/owned-listener.js';
+import { WindowsOwnedListener, type OwnedConnection } from '../data-plane/windows-owned-listener.js';
 import { runningTimeoutMs, windowInfo, localOs, collectThenFinish, CAPABILITIES, STOP_FROM_RESPONDER, STOP_GRACE_MS } from './run-common.js';
 import { ResponderLifecycle } from './run-lifecycle.js';
 import { paramsOverLimits, RunLimitGuard, streamCaps, type ResponderLimits } from './responder-limits.js';
@@ -68,8 +68,8 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
   private readonly handedOver = new Set<number>();
   private listenerTuning: ListenerTuning | null = null;
   private listenerMss: ListenerMss | null = null;
-  /** This run's own data listener, where the addon owns data connections (owned-listener.ts). */
-  private ownedListener: OwnedDataListener | null = null;
+  /** This run's own data listener, where the addon owns data connections (windows-owned-listener.ts). */
+  private ownedListener: WindowsOwnedListener | null = null;
   private readonly lifecycle = new ResponderLifecycle();
   /** The deadline and byte budget of the running run. */
   private guard: RunLimitGuard | null = null;
@@ -208,7 +208,7 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
     const native = nativeSockets();
     if (native.api && chooseDataConn(native.api).mode === 'owned') {
       try {
-        this.ownedListener = OwnedDataListener.open(native.api, {
+        this.ownedListener = WindowsOwnedListener.open(native.api, {
           bindAddress: this.channel.localAddress,
           peerAddress: this.channel.remoteAddress,
           windowBytes: p.windowBytes,

@@ -5,7 +5,7 @@
  * times, error, socket report, latest TCP_INFO); the loop is one of:
  * - `NodeLoop` (node-loop.ts): Node's socket writes and `onread` reads;
  * - `NativeSocketLoop` (native-loop.ts): the addon's byte loop on a dup of a Node socket (POSIX);
- * - `OwnedLoop` (owned-loop.ts): the addon's byte loop on a socket the addon owns (Windows);
+ * - `WindowsOwnedLoop` (windows-owned-loop.ts): the addon's byte loop on a socket the addon owns (Windows);
  * - `PendingLoop` (below): not connected yet, nothing to move.
  * A native loop that cannot start on a Node socket hands the stream to a `NodeLoop`
  * (fallBackToNode); the stream's `io` says which loop moved it.

@@ -28,7 +28,7 @@ import type { FromWorker, ToWorker, WorkerInit, WorkerRole } from '../worker-mes
 import { drainSenders } from './drain.js';
 import { NativeSocketLoop } from './native-loop.js';
 import { NodeLoop, receiveOptions, watchSocket } from './node-loop.js';
-import { OwnedLoop } from './owned-loop.js';
+import { WindowsOwnedLoop } from './windows-owned-loop.js';
 import { PACING_KERNEL } from '../../../contract/pacing-info.js';
 import { applyPacing } from './pacing.js';
 import { applyCongestion } from './congestion.js';
@@ -269,7 +269,7 @@ export class DataWorker implements LoopHost {
   private becomeOwned(s: Stream, fd: number, setup: WindowSetup): void {
     const owned = this.sockets.owned(fd, setup);
     s.report = owned.report;
-    s.loop = new OwnedLoop(this, s, owned);
+    s.loop = new WindowsOwnedLoop(this, s, owned);
     if (this.role === 'receive' && !s.loop.startReceiving()) {
       this.send({
         type: 'stream-error',

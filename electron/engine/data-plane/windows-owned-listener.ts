@@ -1,6 +1,7 @@
 /**
- * The responder's data listener where the addon owns data connections
- * (native/data-conn.ts: Windows). Node's listener on the responder's port
+ * How Windows accepts data connections: the responder's data listener where
+ * the addon owns data connections (native/data-conn.ts: Windows by default,
+ * any OS with LONGHAUL_DATA_CONN=owned). Node's listener on the responder's port
  * cannot have its window set there, so each run that needs owned connections
  * gets a listener of its own: created by the addon with the run's window set
  * before listen() (accepted sockets inherit it), bound to the address the
@@ -52,7 +53,7 @@ interface OwnedListenerOptions {
   headerBytes?: number;
 }
 
-export class OwnedDataListener extends EventEmitter<OwnedListenerEvents> {
+export class WindowsOwnedListener extends EventEmitter<OwnedListenerEvents> {
   readonly port: number;
   readonly window: AppliedWindow | null;
   /** How setting the listener's MSS went; null when none was requested. */
@@ -87,7 +88,7 @@ export class OwnedDataListener extends EventEmitter<OwnedListenerEvents> {
   }
 
   /** Create, bind and start accepting. Throws (nothing left open) if the OS refuses. */
-  static open(api: NativeApi, o: OwnedListenerOptions): OwnedDataListener {
+  static open(api: NativeApi, o: OwnedListenerOptions): WindowsOwnedListener {
     const bindAddress = plainAddress(o.bindAddress);
     const family = net.isIPv6(bindAddress) ? 6 : 4;
     const { fd, setup } = createOwnedSocket(api, family, o.windowBytes, o.mssBytes ?? null);
@@ -98,7 +99,7 @@ export class OwnedDataListener extends EventEmitter<OwnedListenerEvents> {
       api.closeFd(fd);
       throw err;
     }
-    const l = new OwnedDataListener(api, fd, o, port, setup.window ?? null, setup.mss ?? null);
+    const l = new WindowsOwnedListener(api, fd, o, port, setup.window ?? null, setup.mss ?? null);
     l.loop = l.acceptLoop();
     return l;
   }

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { describe, it } from 'node:test';
-import { OwnedDataListener, type OwnedConnection } from '../../electron/engine/data-plane/owned-listener.js';
+import { WindowsOwnedListener, type OwnedConnection } from '../../electron/engine/data-plane/windows-owned-listener.js';
 import { nativeSockets } from '../../electron/native/load-native.js';
 import { dialOwned, ownedDialFailure } from '../../electron/native/owned-socket.js';
 import { DATA_HEADER_BYTES, encodeDataHeader } from '../../electron/protocol/data-header.js';
@@ -33,9 +33,9 @@ function closedByPeer(s: net.Socket): Promise<void> {
   });
 }
 
-describe('owned data listener', { timeout: 30_000, skip }, () => {
+describe("Windows' owned data listener (run here on POSIX)", { timeout: 30_000, skip }, () => {
   it('hands on exactly the header, with the window set before listen() inherited by the accepted socket', async () => {
-    const l = OwnedDataListener.open(api!, { bindAddress: '127.0.0.1', peerAddress: '127.0.0.1', windowBytes: 64 * 1024 });
+    const l = WindowsOwnedListener.open(api!, { bindAddress: '127.0.0.1', peerAddress: '127.0.0.1', windowBytes: 64 * 1024 });
     try {
       assert.ok(l.port > 0);
       const got = new Promise<OwnedConnection>((resolve) => l.once('connection', resolve));
@@ -61,7 +61,7 @@ describe('owned data listener', { timeout: 30_000, skip }, () => {
   });
 
   it("turns away a connection from another address than the controller's, at once", async () => {
-    const l = OwnedDataListener.open(api!, { bindAddress: '127.0.0.1', peerAddress: '127.0.0.2', windowBytes: null });
+    const l = WindowsOwnedListener.open(api!, { bindAddress: '127.0.0.1', peerAddress: '127.0.0.2', windowBytes: null });
     try {
       const rejected = new Promise<[string, string]>((resolve) => l.once('rejected', (...a) => resolve(a)));
       const s = await connect(l.port);
@@ -74,7 +74,7 @@ describe('owned data listener', { timeout: 30_000, skip }, () => {
   });
 
   it('closes a connection that sends no header in time, and one that closes half-way', async () => {
-    const l = OwnedDataListener.open(api!, { bindAddress: '127.0.0.1', peerAddress: '127.0.0.1', windowBytes: null, headerTimeoutMs: 300 });
+    const l = WindowsOwnedListener.open(api!, { bindAddress: '127.0.0.1', peerAddress: '127.0.0.1', windowBytes: null, headerTimeoutMs: 300 });
     try {
       const reasons: string[] = [];
       l.on('rejected', (_p, r) => reasons.push(r));
@@ -107,7 +107,7 @@ describe('owned data listener', { timeout: 30_000, skip }, () => {
   });
 
   it('holds at most maxPending unidentified connections; the rest are closed at once', async () => {
-    const l = OwnedDataListener.open(api!, { bindAddress: '127.0.0.1', peerAddress: '127.0.0.1', windowBytes: null, headerTimeoutMs: 3000, maxPending: 2 });
+    const l = WindowsOwnedListener.open(api!, { bindAddress: '127.0.0.1', peerAddress: '127.0.0.1', windowBytes: null, headerTimeoutMs: 3000, maxPending: 2 });
     const sockets: net.Socket[] = [];
     try {
       const flood: string[] = [];
@@ -138,7 +138,7 @@ describe('owned data listener', { timeout: 30_000, skip }, () => {
   });
 
   it('close() ends the accept loop and frees the port', async () => {
-    const l = OwnedDataListener.open(api!, { bindAddress: '127.0.0.1', peerAddress: '127.0.0.1', windowBytes: null });
+    const l = WindowsOwnedListener.open(api!, { bindAddress: '127.0.0.1', peerAddress: '127.0.0.1', windowBytes: null });
     const port = l.port;
     await within(l.close(), 2000, 'close');
     await assert.rejects(connect(port), /ECONNREFUSED/);

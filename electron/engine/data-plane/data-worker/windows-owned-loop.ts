@@ -1,6 +1,7 @@
 /**
- * The addon's byte loop on a socket the addon owns from the SYN to the close
- * (native/data-conn.ts; Windows, where Node cannot expose one). The loop is
+ * Windows' byte loop: the addon's loop on a socket the addon owns from the SYN
+ * to the close (native/data-conn.ts; Windows by default, where Node cannot
+ * expose one; any OS with LONGHAUL_DATA_CONN=owned). The loop is
  * the socket's only reader and writer; this worker sends its FIN and closes
  * it. Node has no handle on it, so there is no Node loop to fall back on.
  */
@@ -10,7 +11,7 @@ import type { OwnedStream } from '../stream-socket.js';
 import { PumpRun } from './native-pump.js';
 import type { Counts, LoopHost, Stream, StreamLoop } from './stream.js';
 
-export class OwnedLoop implements StreamLoop {
+export class WindowsOwnedLoop implements StreamLoop {
   readonly io = 'native' as const;
   readonly connected = true;
   private readonly run: PumpRun;
