@@ -7,9 +7,9 @@
 import { randomBytes } from 'node:crypto';
 import type { ApiHandlers, EmulatorCapacityInfo, ExportOutcome, InvokeName, Invokes, RunPhase, SystemInfo } from '../contract/api.js';
 import type { LonghaulResult } from '../contract/result.js';
-import type { ControllerRun } from '../engine/controller.js';
-import { startRunWithCapacity, type RunWithCapacity } from '../engine/capacity-run.js';
-import { startIperf3Run, type Iperf3ClientRun } from '../engine/iperf3-client.js';
+import type { ControllerRun } from '../engine/session/controller.js';
+import { startRunWithCapacity, type RunWithCapacity } from '../engine/session/capacity-run.js';
+import { startIperf3Run, type Iperf3ClientRun } from '../engine/iperf3/iperf3-client.js';
 import { LonghaulError } from '../util/errors.js';
 import { loadTrust, type LoadedTrust } from '../security/load-trust.js';
 import { trustDir } from '../security/trust-dir.js';

@@ -1,5 +1,5 @@
 /**
- * Multi-peer runs from the app: one `GroupRun` (engine/group-run.ts) at a time,
+ * Multi-peer runs from the app: one `GroupRun` (engine/group/group-run.ts) at a time,
  * never beside a single run, a sweep or a measurement. Its peers' phases and
  * samples go out on the single run's channels with the peer's index; its end
  * is `onGroupEnd` with the `longhaul.group/1` document, stored in History's
@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import type { GroupExportFormat, GroupListing, StartGroupRunRequest } from '../contract/group-app.js';
 import type { LonghaulGroupResult } from '../contract/group.js';
-import { startGroupRun, type GroupRun } from '../engine/group-run.js';
+import { startGroupRun, type GroupRun } from '../engine/group/group-run.js';
 import type { LoadedTrust } from '../security/load-trust.js';
 import { LonghaulError } from '../util/errors.js';
 import type { EventHub } from './event-hub.js';

@@ -7,8 +7,8 @@
  */
 import type { LiveSample, LiveTcp } from '../contract/api.js';
 import type { Side, TcpSample } from '../contract/result.js';
-import type { SideSample } from '../engine/data-plane.js';
-import { planStreams, type RunParams } from '../engine/params.js';
+import type { SideSample } from '../engine/data-plane/data-plane.js';
+import { planStreams, type RunParams } from '../engine/session/params.js';
 
 /** Stream id → the side that sends it, from the run's plan. */
 export function sendersOf(params: RunParams): Map<number, Side> {

@@ -9,7 +9,7 @@ import { EXPORT_FORMATS } from '../contract/api.js';
 import { SWEEP_EXPORT_FORMATS } from '../contract/sweep-app.js';
 import { GROUP_EXPORT_FORMATS, MAX_GROUP_PEERS } from '../contract/group-app.js';
 import { MAX_PATH_RATE_BITS_PER_SEC } from '../contract/limits.js';
-import { runParamsSchema } from '../engine/params.js';
+import { runParamsSchema } from '../engine/session/params.js';
 import { hostSchema, portSchema } from '../protocol/address-schema.js';
 import { linkSettingsSchema } from '../proxy/link-settings.js';
 import { newSweepPlanSchema } from '../sweep/sweep-plan-schema.js';

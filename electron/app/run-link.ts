@@ -12,8 +12,8 @@
  * `result.link.bypassToggles` with its run time.
  */
 import type { BypassState, LinkChoice, UiLinkPreset } from '../contract/api.js';
-import type { RunLinkHook } from '../engine/controller.js';
-import { ProxyProcess } from '../engine/proxy-process.js';
+import type { RunLinkHook } from '../engine/session/controller.js';
+import { ProxyProcess } from '../engine/session/proxy-process.js';
 import type { FromProxyProcess } from '../proxy/process-messages.js';
 import { parseLinkSpec } from '../proxy/link-settings.js';
 import { LINK_PRESETS } from '../proxy/presets.js';

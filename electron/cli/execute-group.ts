@@ -1,13 +1,13 @@
 /**
- * `longhaul run HOST1 HOST2 …`: a multi-peer run from the terminal (engine/group-run.ts).
+ * `longhaul run HOST1 HOST2 …`: a multi-peer run from the terminal (engine/group/group-run.ts).
  * Live progress per peer and for all; Ctrl-C stops every peer keeping what was
  * measured; then each peer's summary and the aggregate, and the files: `--json`
  * the group document, `--csv` and `--log` the group layouts (report/group-*.ts),
  * written whole at the end. Returns the exit code.
  */
 import type { LonghaulGroupResult } from '../contract/group.js';
-import { startGroupRun, type GroupPeerTarget } from '../engine/group-run.js';
-import type { RunParams } from '../engine/params.js';
+import { startGroupRun, type GroupPeerTarget } from '../engine/group/group-run.js';
+import type { RunParams } from '../engine/session/params.js';
 import { formatGroupCsv } from '../report/group-csv.js';
 import { formatGroupConsoleLog } from '../report/group-log.js';
 import { formatGroupSummary } from '../report/group-summary.js';

@@ -4,10 +4,10 @@
  * keeping the partial result, the summary, the JSON file. Returns the exit code.
  */
 import type { LonghaulResult } from '../contract/result.js';
-import type { RunHandle, RunLinkHook } from '../engine/controller.js';
-import { startRunWithCapacity } from '../engine/capacity-run.js';
+import type { RunHandle, RunLinkHook } from '../engine/session/controller.js';
+import { startRunWithCapacity } from '../engine/session/capacity-run.js';
 import { capacityProgressText } from '../contract/capacity.js';
-import type { RunParams } from '../engine/params.js';
+import type { RunParams } from '../engine/session/params.js';
 import type { ControllerSecurity } from '../security/controller-security.js';
 import { describeError } from '../util/errors.js';
 import { EXIT_OK, EXIT_RUN_FAILED } from './exit-codes.js';
@@ -29,14 +29,14 @@ interface ExecuteRunBase {
   link?: RunLinkHook;
   /** --path-rate, bit/s. */
   pathRateBitsPerSec?: number | null;
-  /** --capacity: measure the path after the run (engine/capacity-run.ts). */
+  /** --capacity: measure the path after the run (engine/session/capacity-run.ts). */
   capacity?: boolean;
 }
 
 /**
  * A run with Longhaul's controller needs this PC's identity and paired peers
  * (security/load-trust.ts); a run started another way (`start`: an iperf3 server,
- * engine/iperf3-client.ts, which has no pairing) does not.
+ * engine/iperf3/iperf3-client.ts, which has no pairing) does not.
  */
 type ExecuteRunOptions = ExecuteRunBase &
   ({ security: ControllerSecurity; start?: undefined } | { start: (signal: AbortSignal) => RunHandle; security?: undefined });

@@ -7,8 +7,8 @@
  */
 import { GroupIntervalSum, type GroupLiveInterval } from '../contract/group-live.js';
 import type { Side } from '../contract/result.js';
-import type { SideSample } from '../engine/data-plane.js';
-import { planStreams, type RunParams } from '../engine/params.js';
+import type { SideSample } from '../engine/data-plane/data-plane.js';
+import { planStreams, type RunParams } from '../engine/session/params.js';
 import { formatBytes, formatRate } from '../contract/units.js';
 
 interface PeerTrack {

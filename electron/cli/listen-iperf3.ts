@@ -1,5 +1,5 @@
 /**
- * `longhaul listen --iperf3`: serve `iperf3 -c` clients (engine/iperf3-server.ts). No
+ * `longhaul listen --iperf3`: serve `iperf3 -c` clients (engine/iperf3/iperf3-server.ts). No
  * pairing and no DNS-SD: an iperf3 client knows neither. A line per test says what came
  * in; each result is saved to the History folder (app/data-dir.ts, as the app saves its
  * runs) and the line says where, and it also goes to a parent process over IPC (tests).
@@ -7,8 +7,8 @@
 import os from 'node:os';
 import { resultsDir } from '../app/data-dir.js';
 import { HistoryStore } from '../app/history-store.js';
-import { Iperf3Server } from '../engine/iperf3-server.js';
-import type { ServerLimits } from '../iperf3/params-document.js';
+import { Iperf3Server } from '../engine/iperf3/iperf3-server.js';
+import type { ServerLimits } from '../protocol/iperf3/params-document.js';
 import { describeError } from '../util/errors.js';
 import { formatRate, groupDigits } from '../contract/units.js';
 import { EXIT_OK, EXIT_RUN_FAILED } from './exit-codes.js';

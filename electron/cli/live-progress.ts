@@ -4,8 +4,8 @@
  * Rates are the receiver's view (what arrived), per direction.
  */
 import type { Side } from '../contract/result.js';
-import type { SideSample } from '../engine/data-plane.js';
-import { planStreams, type RunParams } from '../engine/params.js';
+import type { SideSample } from '../engine/data-plane/data-plane.js';
+import { planStreams, type RunParams } from '../engine/session/params.js';
 import { formatBytes, formatRate } from '../contract/units.js';
 import { intervalRetransText } from '../contract/interval-tcp-text.js';
 import type { TcpSample } from '../contract/result.js';

@@ -14,12 +14,12 @@ import {
   MIN_MSS_BYTES,
   runParamsSchema,
   type RunParams,
-} from '../engine/params.js';
+} from '../engine/session/params.js';
 import { MAX_BITRATE_BITS_PER_SEC, MAX_PATH_RATE_BITS_PER_SEC, MIN_BITRATE_BITS_PER_SEC } from '../contract/limits.js';
 import { ArgumentError } from '../util/errors.js';
 import { parseDuration, parseRate, parseSize } from '../util/units.js';
 import { addReportOptions, type ReportFlags } from './run-reports.js';
-import { congestionRefusal } from '../engine/data-worker/congestion.js';
+import { congestionRefusal } from '../engine/data-plane/data-worker/congestion.js';
 import { nativeSockets } from '../native/load-native.js';
 
 function wrap<T>(fn: (v: string) => T): (v: string) => T {

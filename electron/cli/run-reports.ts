@@ -6,8 +6,8 @@
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { LonghaulResult } from '../contract/result.js';
-import type { RunHandle } from '../engine/controller.js';
-import { planStreams, type RunParams } from '../engine/params.js';
+import type { RunHandle } from '../engine/session/controller.js';
+import { planStreams, type RunParams } from '../engine/session/params.js';
 import { IntervalAssembler } from '../report/interval-assembler.js';
 import { openLiveReport, type LiveReport } from '../report/live-report.js';
 import { checkWritable } from '../report/report-file.js';

@@ -16,7 +16,7 @@ import {
   MAX_WINDOW_BYTES,
   MIN_INTERVAL_SECONDS,
   MIN_MSS_BYTES,
-} from '../engine/params.js';
+} from '../engine/session/params.js';
 import { LINK_PRESETS, findPreset } from '../proxy/presets.js';
 import { ArgumentError } from '../util/errors.js';
 import { MAX_BITRATE_BITS_PER_SEC, MIN_BITRATE_BITS_PER_SEC } from '../contract/limits.js';

@@ -126,7 +126,7 @@ interface StartRunRequest {
   pathRateBitsPerSec?: number;
   /** The path's length as the user knows it (the Test screen's Distance), metres, 0 < x ≤ 4e7 (once round the Earth): recorded in the result for the bit·m/s metric. Absent: not given. */
   distanceMeters?: number;
-  /** Measure the path after the run (the CLI's --capacity; engine/capacity-run.ts): the result gains `capacity`. Absent: not measured. */
+  /** Measure the path after the run (the CLI's --capacity; engine/session/capacity-run.ts): the result gains `capacity`. Absent: not measured. */
   capacity?: boolean;
 }
 
@@ -187,7 +187,7 @@ export interface RunFailed {
   phase: RunPhase;
 }
 
-/** The engine's session phases, and `capacity` while Longhaul's own tuned run measures the path after the user's (engine/capacity-run.ts). */
+/** The engine's session phases, and `capacity` while Longhaul's own tuned run measures the path after the user's (engine/session/capacity-run.ts). */
 export type RunPhase = SessionPhase | 'capacity';
 
 export interface HistoryEntry {

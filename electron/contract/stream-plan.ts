@@ -1,6 +1,6 @@
 /**
  * The streams a run opens, and which end writes each: one rule for the engine
- * (engine/params.ts re-exports it) and the UI's live charts. Data connections
+ * (engine/session/params.ts re-exports it) and the UI's live charts. Data connections
  * always go from the controller to the responder (one port to open in a
  * firewall, and a responder never dials out); `sender` says which end writes.
  */

@@ -9,7 +9,10 @@
  */
 import type { NativeApi } from './native-api.js';
 
-/** `owned` or `node` forces a mode (tests, troubleshooting); anything else: the platform's default. */
+/**
+ * `owned` (alias `windows`: Windows' data path on any OS) or `node` forces a mode (tests,
+ * troubleshooting); anything else: the platform's default.
+ */
 export const DATA_CONN_ENV = 'LONGHAUL_DATA_CONN';
 
 type DataConnMode = 'owned' | 'node';
@@ -22,7 +25,7 @@ export interface DataConnChoice {
 
 /** The data-connection mode for this process. */
 export function chooseDataConn(api: NativeApi | null, platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): DataConnChoice {
-  const forced = env[DATA_CONN_ENV];
+  const forced = env[DATA_CONN_ENV] === 'windows' ? 'owned' : env[DATA_CONN_ENV];
   const wanted = forced === 'owned' || forced === 'node' ? forced : platform === 'win32' ? 'owned' : 'node';
   if (wanted === 'node') return { mode: 'node', reason: null };
   if (env.LONGHAUL_DATA_PATH === 'node') return { mode: 'node', reason: "LONGHAUL_DATA_PATH=node asks for Node's byte loop, which needs Node's sockets" };

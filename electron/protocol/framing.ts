@@ -1,7 +1,7 @@
 /**
  * Control-channel framing: a 4-byte big-endian length, then that many bytes of
  * UTF-8 JSON. The parser is bytes in, messages out; it never touches a socket
- * (STYLE.md, "ws"), so tests feed it buffers split at every offset.
+ * (the ws library's rule: docs/contributing.md, "Style"), so tests feed it buffers split at every offset.
  *
  * Safety properties (iperf3's control parser had heap overflows and hangs on
  * exactly these inputs: CVE-2016-4303, CVE-2023-38403):

@@ -93,7 +93,7 @@ const resultsMessageSchema = z.object({
   streams: z.array(streamEndSchema).max(256),
   partial: z.boolean(),
   reason: peerText(1000).nullable(),
-  /** Optional: the sender's TCP settings, sent only to a peer whose hello announced `settings:in-results` (engine/partner-settings.ts). */
+  /** Optional: the sender's TCP settings, sent only to a peer whose hello announced `settings:in-results` (engine/session/partner-settings.ts). */
   settings: endSettingsSchema.optional(),
   /** Optional: the sender's CPU over the transfer (its process tree and native data threads); older peers do not send it. */
   cpu: cpuUseSchema.optional(),
@@ -107,7 +107,7 @@ const messageSchema = z.discriminatedUnion('type', [
     /**
      * Where this run's data connections go, when not to the control port: a responder whose
      * data connections are owned by its native addon (Windows) listens for them on a port of
-     * their own, with the run's window set before listen() (engine/owned-listener.ts).
+     * their own, with the run's window set before listen() (engine/data-plane/windows-owned-listener.ts).
      */
     dataPort: z.number().int().min(1).max(65535).optional(),
   }),
@@ -123,7 +123,7 @@ const messageSchema = z.discriminatedUnion('type', [
     code: errorCode.optional(),
     /**
      * The controller has what it needed and the bytes still in flight are worth nothing (the path's measurement,
-     * engine/capacity-run.ts): stop reading and close now instead of draining. Optional: older peers drop it and drain.
+     * engine/session/capacity-run.ts): stop reading and close now instead of draining. Optional: older peers drop it and drain.
      */
     cut: z.boolean().optional(),
   }),

@@ -8,7 +8,7 @@
  *   params {cookie, params}           ────────▶  (validate, spawn workers)
  *                                     ◀────────  params-ok {dataPort?} | error
  *   N data connections: "LHD1"+cookie+id ══════▶  (cookie checked, socket handed to a worker)
- *     (to dataPort when given: the run's own data listener, engine/owned-listener.ts)
+ *     (to dataPort when given: the run's own data listener, engine/data-plane/windows-owned-listener.ts)
  *                                     ◀────────  streams-ready
  *   start                             ────────▶
  *                                     ◀────────  started

@@ -1,6 +1,6 @@
 /**
  * The IPC between a forked `longhaul proxy` (electron/cli/commands/proxy.ts)
- * and the process that started it (electron/engine/proxy-process.ts): one
+ * and the process that started it (electron/engine/session/proxy-process.ts): one
  * definition for both sides.
  */
 import type { EmulatorWatchInfo } from '../contract/result.js';

@@ -7,8 +7,8 @@
  * saved result agree.
  */
 import type { Direction, IntervalResult, Side } from '../contract/result.js';
-import { IntervalBuilder, referenceSide, type CumulativeSample, type StreamSenderPlan } from '../engine/interval-builder.js';
-import { MAX_LAG_TICKS } from '../engine/run-recorder.js';
+import { IntervalBuilder, referenceSide, type CumulativeSample, type StreamSenderPlan } from '../engine/data-plane/interval-builder.js';
+import { MAX_LAG_TICKS } from '../engine/session/run-recorder.js';
 
 export class IntervalAssembler {
   private readonly pending: Record<Side, Map<number, CumulativeSample>> = { controller: new Map(), responder: new Map() };

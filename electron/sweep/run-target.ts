@@ -8,10 +8,10 @@
  */
 import type { LonghaulResult } from '../contract/result.js';
 import type { SweepCellSettings } from '../contract/sweep.js';
-import { startRun, type ControllerRun } from '../engine/controller.js';
-import { startPairedLocalResponder, stopLocalResponder, type PairedLocalResponder } from '../engine/local-responder.js';
-import type { RunParams } from '../engine/params.js';
-import { ProxyProcess } from '../engine/proxy-process.js';
+import { startRun, type ControllerRun } from '../engine/session/controller.js';
+import { startPairedLocalResponder, stopLocalResponder, type PairedLocalResponder } from '../engine/session/local-responder.js';
+import type { RunParams } from '../engine/session/params.js';
+import { ProxyProcess } from '../engine/session/proxy-process.js';
 import { NO_LINK, parseLinkSpec, type LinkSpec } from '../proxy/link-settings.js';
 import { findPreset, LINK_PRESETS } from '../proxy/presets.js';
 import type { ControllerSecurity } from '../security/controller-security.js';

@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { DIRECTIONS } from '../contract/direction.js';
 import { SWEEP_LIMITS } from '../contract/sweep-app.js';
 import type { SweepPlan } from '../contract/sweep.js';
-import { MAX_BUFFER_BYTES, MAX_MSS_BYTES, MAX_STREAMS, MAX_WINDOW_BYTES, MIN_MSS_BYTES, runParamsSchema } from '../engine/params.js';
+import { MAX_BUFFER_BYTES, MAX_MSS_BYTES, MAX_STREAMS, MAX_WINDOW_BYTES, MIN_MSS_BYTES, runParamsSchema } from '../engine/session/params.js';
 import { hostSchema, portSchema } from '../protocol/address-schema.js';
 import { findPreset } from '../proxy/presets.js';
 import { resultSchema } from '../report/result-file.js';

@@ -20,7 +20,7 @@ import { EventEmitter } from 'node:events';
 import type { ErrorInfo } from '../contract/result.js';
 import type { SweepFile, SweepProgress, SweepRunRecord, SweepState } from '../contract/sweep.js';
 import { expandPlan, pendingRuns, type SweepRunKey } from '../contract/sweep-plan.js';
-import type { ControllerRun } from '../engine/controller.js';
+import type { ControllerRun } from '../engine/session/controller.js';
 import { describeError, LonghaulError } from '../util/errors.js';
 import type { RunTarget } from './run-target.js';
 import { recordOfFailure, recordOfResult } from './run-record.js';

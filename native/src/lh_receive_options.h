@@ -24,7 +24,7 @@ constexpr uint64_t kBatchPeriodNs = 100'000'000;  // re-measure the rate every 1
 constexpr double kBatchHoldUs = 250;               // batch what arrives in 250 us
 
 #ifndef _WIN32
-// SO_RCVLOWAT for the rate measured over the last period (see the top of the file).
+// SO_RCVLOWAT for the rate measured over the last period (why: the top of stream_pump.cc).
 class ReadBatcher {
  public:
   ReadBatcher(int fd, size_t readBytes) : fd_(fd), readBytes_(readBytes), periodStart_(net::MonoNs()) {}

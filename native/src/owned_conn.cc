@@ -1,3 +1,5 @@
+// Windows' data path (electron/native/data-conn.ts 'owned'; the accepting side is
+// electron/engine/data-plane/windows-owned-listener.ts, the loop data-worker/windows-owned-loop.ts).
 // Data connections owned by the addon from the first SYN to the close, for
 // the platforms where Node can neither expose nor adopt a socket (Windows):
 // the JS side creates the socket with its window set (createTcpSocket and the

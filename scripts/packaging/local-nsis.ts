@@ -5,7 +5,7 @@
  *   what electron-builder downloads           what is used instead (how it is told)
  *   Electron's win32-x64 runtime              a stand-in folder with one Windows exe (config `electronDist`)
  *   the NSIS bundle (makensis, elevate.exe)   Debian's makensis (ELECTRON_BUILDER_NSIS_DIR, through
- *                                             recording-makensis.ts); no elevate.exe (`nsis.packElevateHelper: false`:
+ *                                             a shim that runs makensis-probe.ts); no elevate.exe (`nsis.packElevateHelper: false`:
  *                                             only per-machine installs use it)
  *   the NSIS plugins (nsis-resources)         Debian's plugin folder, or --resources DIR (ELECTRON_BUILDER_NSIS_RESOURCES_DIR)
  *   7-Zip, for the app archive                Debian's 7za, p7zip-full (ELECTRON_BUILDER_7ZIP_PATH)

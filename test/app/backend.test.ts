@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { AppBackend } from '../../electron/app/backend.js';
 import type { Events, LiveSample, RunEnded } from '../../electron/contract/api.js';
 import { renderReport } from '../../electron/report/render.js';
-import type { Responder } from '../../electron/engine/responder.js';
+import type { Responder } from '../../electron/engine/session/responder.js';
 import { startResponder, within } from '../helpers/net.js';
 import { responderPairedWith } from '../helpers/trust.js';
 

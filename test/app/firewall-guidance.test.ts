@@ -15,7 +15,7 @@ import { EventHub } from '../../electron/app/event-hub.js';
 import { allowSteps, partnerFirewallAdvice, waitingFirewallHint } from '../../electron/app/firewall-guidance.js';
 import { HistoryStore } from '../../electron/app/history-store.js';
 import { ResponderHost } from '../../electron/app/responder-host.js';
-import { startRun } from '../../electron/engine/controller.js';
+import { startRun } from '../../electron/engine/session/controller.js';
 
 /** Resolves with the first responder status that satisfies `pred`, or rejects after `ms`. */
 function nextStatus(hub: EventHub, pred: (s: ResponderStatus) => boolean, ms: number): Promise<ResponderStatus> {

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { AppBackend } from '../../electron/app/backend.js';
-import type { Responder } from '../../electron/engine/responder.js';
+import type { Responder } from '../../electron/engine/session/responder.js';
 import { createIdentity, type Identity } from '../../electron/security/identity.js';
 import { PeerStore } from '../../electron/security/peer-store.js';
 import { ResponderSecurity } from '../../electron/security/responder-security.js';

@@ -9,7 +9,7 @@ import net from 'node:net';
 import { describe, it } from 'node:test';
 import { checkConnection } from '../../electron/app/connection-check.js';
 import { probePairing } from '../../electron/app/pairing-probe.js';
-import { Responder } from '../../electron/engine/responder.js';
+import { Responder } from '../../electron/engine/session/responder.js';
 import { commonName, createIdentity } from '../../electron/security/identity.js';
 import { pairWith } from '../../electron/security/pair-client.js';
 import { PeerStore } from '../../electron/security/peer-store.js';

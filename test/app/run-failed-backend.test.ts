@@ -13,7 +13,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { AppBackend } from '../../electron/app/backend.js';
 import type { EventName, Events, RunEnded, RunFailed } from '../../electron/contract/api.js';
-import type { Responder } from '../../electron/engine/responder.js';
+import type { Responder } from '../../electron/engine/session/responder.js';
 import { startResponder, within } from '../helpers/net.js';
 import { responderPairedWith } from '../helpers/trust.js';
 

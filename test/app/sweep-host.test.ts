@@ -16,7 +16,7 @@ import type { Events } from '../../electron/contract/api.js';
 import type { SweepProgressEvent } from '../../electron/contract/sweep-app.js';
 import { runKey } from '../../electron/contract/sweep-plan.js';
 import type { SweepFile, SweepPlan } from '../../electron/contract/sweep.js';
-import type { Responder } from '../../electron/engine/responder.js';
+import type { Responder } from '../../electron/engine/session/responder.js';
 import { startResponder, within } from '../helpers/net.js';
 import { responderPairedWith } from '../helpers/trust.js';
 

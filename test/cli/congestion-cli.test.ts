@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { LonghaulResult } from '../../electron/contract/result.js';
-import { congestionRefusal } from '../../electron/engine/data-worker/congestion.js';
+import { congestionRefusal } from '../../electron/engine/data-plane/data-worker/congestion.js';
 import type { NativeApi } from '../../electron/native/native-api.js';
 import { cli } from '../helpers/cli.js';
 

@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { GroupPeer, LonghaulGroupResult } from '../../electron/contract/group.js';
-import { buildGroupResult } from '../../electron/engine/group-aggregate.js';
+import { buildGroupResult } from '../../electron/engine/group/group-aggregate.js';
 import { formatGroupCsv } from '../../electron/report/group-csv.js';
 import { formatGroupConsoleLog } from '../../electron/report/group-log.js';
 import { startCli } from '../helpers/cli-process.js';

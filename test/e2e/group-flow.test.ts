@@ -16,7 +16,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import type { LonghaulGroupResult } from '../../electron/contract/group.js';
-import { spawnLoopbackResponder, stopLocalResponder } from '../../electron/engine/local-responder.js';
+import { spawnLoopbackResponder, stopLocalResponder } from '../../electron/engine/session/local-responder.js';
 import { renderGroupReport } from '../../electron/report/render.js';
 import { loadTrust } from '../../electron/security/load-trust.js';
 import { pairWith } from '../../electron/security/pair-client.js';

@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { cpuUnavailable, cpuUse, ProcessCpuClock, threadsOf } from '../../electron/engine/cpu-use.js';
-import { peerCpu } from '../../electron/engine/iperf3-ends.js';
-import { readResults, resultsDocument } from '../../electron/iperf3/results-document.js';
+import { cpuUnavailable, cpuUse, ProcessCpuClock, threadsOf } from '../../electron/engine/data-plane/cpu-use.js';
+import { peerCpu } from '../../electron/engine/iperf3/iperf3-ends.js';
+import { readResults, resultsDocument } from '../../electron/protocol/iperf3/results-document.js';
 import { parseMessage } from '../../electron/protocol/messages.js';
 import { formatCpuLines } from '../../electron/report/cpu-lines.js';
 import { parseResult } from '../../electron/report/result-file.js';

@@ -4,9 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startRun } from '../../electron/engine/controller.js';
-import { DEFAULT_PARAMS } from '../../electron/engine/params.js';
-import type { Responder } from '../../electron/engine/responder.js';
+import { startRun } from '../../electron/engine/session/controller.js';
+import { DEFAULT_PARAMS } from '../../electron/engine/session/params.js';
+import type { Responder } from '../../electron/engine/session/responder.js';
 import { encodeDataHeader } from '../../electron/protocol/data-header.js';
 import { encodeFrame, FrameParser } from '../../electron/protocol/framing.js';
 import type { ControllerSecurity } from '../../electron/security/controller-security.js';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { GroupPeer } from '../../electron/contract/group.js';
 import type { IntervalResult, LonghaulResult } from '../../electron/contract/result.js';
-import { buildGroupResult, groupDiagnosis, groupIntervals, groupTotal, type GroupMeta } from '../../electron/engine/group-aggregate.js';
+import { buildGroupResult, groupDiagnosis, groupIntervals, groupTotal, type GroupMeta } from '../../electron/engine/group/group-aggregate.js';
 import { makeIntervals, makeResult } from '../helpers/result-fixtures.js';
 
 function peer(index: number, result: LonghaulResult, startOffsetSeconds: number | null = 0): GroupPeer {

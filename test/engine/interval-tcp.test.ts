@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { mergeIntervals } from '../../electron/analysis/detail-rule.js';
 import { intervalTableRows } from '../../electron/contract/interval-table.js';
 import type { IntervalResult, LonghaulResult } from '../../electron/contract/result.js';
-import { IntervalBuilder, type CumulativeSample, type IntervalTcp } from '../../electron/engine/interval-builder.js';
+import { IntervalBuilder, type CumulativeSample, type IntervalTcp } from '../../electron/engine/data-plane/interval-builder.js';
 import { consoleLogInterval } from '../../electron/report/console-log.js';
 import { csvContextOf, intervalRows } from '../../electron/report/csv-report.js';
 

@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { LonghaulResult } from '../../electron/contract/result.js';
-import { startIperf3Run } from '../../electron/engine/iperf3-client.js';
-import { Iperf3Server } from '../../electron/engine/iperf3-server.js';
+import { startIperf3Run } from '../../electron/engine/iperf3/iperf3-client.js';
+import { Iperf3Server } from '../../electron/engine/iperf3/iperf3-server.js';
 import { HAVE_IPERF3, freePort, runIperf3, startIperf3Server } from '../helpers/iperf3.js';
 
 describe('CPU in the iperf3 interop (real iperf3)', { skip: HAVE_IPERF3 ? false : 'no /usr/bin/iperf3', timeout: 60_000 }, () => {

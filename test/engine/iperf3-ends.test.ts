@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { TcpSample } from '../../electron/contract/result.js';
-import { localResults } from '../../electron/engine/iperf3-ends.js';
-import type { PlannedStream } from '../../electron/engine/params.js';
+import { localResults } from '../../electron/engine/iperf3/iperf3-ends.js';
+import type { PlannedStream } from '../../electron/engine/session/params.js';
 import type { StreamEnd } from '../../electron/protocol/messages.js';
 
 const reading = (over: Partial<TcpSample>): TcpSample =>

@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { LonghaulResult } from '../../electron/contract/result.js';
-import { Iperf3Server } from '../../electron/engine/iperf3-server.js';
-import { makeCookie } from '../../electron/iperf3/cookie.js';
-import { encodeJson, encodeState } from '../../electron/iperf3/reader.js';
-import { IPERF3_STATE } from '../../electron/iperf3/states.js';
+import { Iperf3Server } from '../../electron/engine/iperf3/iperf3-server.js';
+import { makeCookie } from '../../electron/protocol/iperf3/cookie.js';
+import { encodeJson, encodeState } from '../../electron/protocol/iperf3/reader.js';
+import { IPERF3_STATE } from '../../electron/protocol/iperf3/states.js';
 import type { LonghaulError } from '../../electron/util/errors.js';
 import { HAVE_IPERF3, runIperf3 } from '../helpers/iperf3.js';
 

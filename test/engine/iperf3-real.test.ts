@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { LonghaulResult } from '../../electron/contract/result.js';
-import type { Direction } from '../../electron/engine/params.js';
+import type { Direction } from '../../electron/engine/session/params.js';
 import { formatWhatIf } from '../../electron/contract/what-if-text.js';
-import { startIperf3Run } from '../../electron/engine/iperf3-client.js';
-import { Iperf3Server } from '../../electron/engine/iperf3-server.js';
+import { startIperf3Run } from '../../electron/engine/iperf3/iperf3-client.js';
+import { Iperf3Server } from '../../electron/engine/iperf3/iperf3-server.js';
 import { HAVE_IPERF3, freePort, runIperf3, startIperf3Server, type Iperf3Json } from '../helpers/iperf3.js';
 
 const SECONDS = 4;

@@ -1,7 +1,7 @@
 /**
  * The iperf3 server where the addon owns data connections (Windows; forced here with
  * LONGHAUL_DATA_CONN=owned): the port is taken over for the streams of a test that asks for a
- * window (engine/iperf3-port-takeover.ts). On Linux the OS refuses that bind while the control
+ * window (engine/iperf3/iperf3-port-takeover.ts). On Linux the OS refuses that bind while the control
  * connection holds the port (no SO_REUSEADDR on the addon's socket), which is the path tested
  * here: Node listens again before CREATE_STREAMS, the test runs whole, and the window is recorded
  * as not applied with the OS's reason. The applied path is test/windows/iperf3-window-wine.test.ts.
@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import type { LonghaulResult } from '../../electron/contract/result.js';
 import { DATA_CONN_ENV } from '../../electron/native/data-conn.js';
 import { nativeSockets } from '../../electron/native/load-native.js';
-import { Iperf3Server } from '../../electron/engine/iperf3-server.js';
+import { Iperf3Server } from '../../electron/engine/iperf3/iperf3-server.js';
 import type { LonghaulError } from '../../electron/util/errors.js';
 import { HAVE_IPERF3, runIperf3 } from '../helpers/iperf3.js';
 

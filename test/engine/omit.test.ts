@@ -9,8 +9,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { LonghaulResult, TcpSample } from '../../electron/contract/result.js';
-import { planStreams, DEFAULT_PARAMS, type RunParams } from '../../electron/engine/params.js';
-import { RunRecorder } from '../../electron/engine/run-recorder.js';
+import { planStreams, DEFAULT_PARAMS, type RunParams } from '../../electron/engine/session/params.js';
+import { RunRecorder } from '../../electron/engine/session/run-recorder.js';
 import { runParamsFromFlags } from '../../electron/cli/run-options.js';
 
 const MB = 1_000_000;

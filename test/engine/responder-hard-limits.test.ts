@@ -8,10 +8,10 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { LonghaulResult } from '../../electron/contract/result.js';
-import { ControllerRun, type ControllerOptions } from '../../electron/engine/controller.js';
-import { DEFAULT_PARAMS, type RunParams } from '../../electron/engine/params.js';
-import type { ResponderLimits } from '../../electron/engine/responder-session.js';
-import { LIMIT_ANSWER_MS } from '../../electron/engine/responder-limits.js';
+import { ControllerRun, type ControllerOptions } from '../../electron/engine/session/controller.js';
+import { DEFAULT_PARAMS, type RunParams } from '../../electron/engine/session/params.js';
+import type { ResponderLimits } from '../../electron/engine/session/responder-session.js';
+import { LIMIT_ANSWER_MS } from '../../electron/engine/session/responder-limits.js';
 import { DATA_PATH_ENV, type StreamIo } from '../../electron/native/stream-io.js';
 import type { Message } from '../../electron/protocol/messages.js';
 import { LinkProxy } from '../../electron/proxy/link-proxy.js';

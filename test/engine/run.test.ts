@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startRun } from '../../electron/engine/controller.js';
-import { DEFAULT_PARAMS, type RunParams } from '../../electron/engine/params.js';
-import type { Responder } from '../../electron/engine/responder.js';
+import { startRun } from '../../electron/engine/session/controller.js';
+import { DEFAULT_PARAMS, type RunParams } from '../../electron/engine/session/params.js';
+import type { Responder } from '../../electron/engine/session/responder.js';
 import { chooseStreamIo, DATA_PATH_ENV, type StreamIo } from '../../electron/native/stream-io.js';
 import { chooseDataConn, DATA_CONN_ENV } from '../../electron/native/data-conn.js';
 import { nativeSockets } from '../../electron/native/load-native.js';

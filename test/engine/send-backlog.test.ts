@@ -4,7 +4,7 @@ import net from 'node:net';
 import { after, describe, it } from 'node:test';
 import { nativeSockets } from '../../electron/native/load-native.js';
 import { socketFd } from '../../electron/native/node-handle.js';
-import { INITIAL_LOWAT_BYTES, MAX_LOWAT_BYTES, MIN_LOWAT_BYTES, SendBacklog, lowatFor } from '../../electron/engine/send-backlog.js';
+import { INITIAL_LOWAT_BYTES, MAX_LOWAT_BYTES, MIN_LOWAT_BYTES, SendBacklog, lowatFor } from '../../electron/engine/data-plane/send-backlog.js';
 import { within } from '../helpers/net.js';
 
 describe('send backlog bound', () => {

@@ -6,7 +6,7 @@
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import type { TestContext } from 'node:test';
-import { spawnLoopbackResponder, stopLocalResponder } from '../../electron/engine/local-responder.js';
+import { spawnLoopbackResponder, stopLocalResponder } from '../../electron/engine/session/local-responder.js';
 import type { ControllerSecurity } from '../../electron/security/controller-security.js';
 import type { LoadedTrust } from '../../electron/security/load-trust.js';
 import { pairWith } from '../../electron/security/pair-client.js';

@@ -1,7 +1,7 @@
 /** Test helpers: real sockets on 127.0.0.1, everything bounded in time. */
 import net from 'node:net';
 import tls from 'node:tls';
-import { Responder, type ResponderOptions } from '../../electron/engine/responder.js';
+import { Responder, type ResponderOptions } from '../../electron/engine/session/responder.js';
 import type { ControllerSecurity } from '../../electron/security/controller-security.js';
 import { pairedTrust } from './trust.js';
 

@@ -4,7 +4,7 @@
  * a report test checks the report, not a hand-made total.
  */
 import type { Diagnosis, IntervalResult, LonghaulResult, Side, StreamResult, TcpSample } from '../../electron/contract/result.js';
-import { totalOf } from '../../electron/engine/run-recorder.js';
+import { totalOf } from '../../electron/engine/session/run-recorder.js';
 
 interface FixtureStream {
   bytes: number;

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { clientParamsDocument, readClientParams } from '../../electron/iperf3/params-document.js';
-import { readResults, resultsDocument } from '../../electron/iperf3/results-document.js';
-import { IPERF3_ERRNO } from '../../electron/iperf3/states.js';
+import { clientParamsDocument, readClientParams } from '../../electron/protocol/iperf3/params-document.js';
+import { readResults, resultsDocument } from '../../electron/protocol/iperf3/results-document.js';
+import { IPERF3_ERRNO } from '../../electron/protocol/iperf3/states.js';
 import { ProtocolError } from '../../electron/util/errors.js';
 
 const limits = { maxStreams: 128, maxSeconds: 3600, maxBytes: 1024 ** 4 };

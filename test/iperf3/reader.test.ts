@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isWellFormedCookie, makeCookie } from '../../electron/iperf3/cookie.js';
-import { Iperf3Reader, encodeErrorCodes, encodeJson, encodeState, type Expect, type Item } from '../../electron/iperf3/reader.js';
-import { COOKIE_BYTES, IPERF3_STATE, iperfStreamId, streamIndexOf } from '../../electron/iperf3/states.js';
+import { isWellFormedCookie, makeCookie } from '../../electron/protocol/iperf3/cookie.js';
+import { Iperf3Reader, encodeErrorCodes, encodeJson, encodeState, type Expect, type Item } from '../../electron/protocol/iperf3/reader.js';
+import { COOKIE_BYTES, IPERF3_STATE, iperfStreamId, streamIndexOf } from '../../electron/protocol/iperf3/states.js';
 import { ProtocolError } from '../../electron/util/errors.js';
 
 const cookie = makeCookie();

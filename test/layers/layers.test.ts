@@ -10,11 +10,13 @@
  *   app                           8   the backend both app hosts share
  *   sweep                       7.5   run plans over many settings: above report and engine, below app and cli
  *   report                        7   reports and exports of results
- *   engine                        6   runs: controller, responder, data plane
+ *   engine/iperf3, engine/group 6.6   iperf3 runs (client, server, port take-over); groups of runs over one session each
+ *   engine/session              6.3   one run's session: controller, responder, lifecycle, recording, capacity
+ *   engine/data-plane             6   the bytes: data workers, stream sockets, send backlog, tick merger, Windows' owned listener
  *   proxy                         5   the link emulator
  *   security                      4   pairing, TLS, trust
  *   protocol                      3   control-channel framing and messages
- *   iperf3                        3   iperf3's control protocol: codec and documents (its client and server are engine/iperf3-*)
+ *   protocol/iperf3               3   iperf3's control protocol: codec and documents (its client and server are engine/iperf3/)
  *   native, discovery             2   the addon's bindings, DNS-SD
  *   analysis                    1.5   why not faster: verdicts, advice, summaries; pure functions over a result
  *   util                          1   units, errors, paths, net
@@ -35,10 +37,13 @@ const RANKS: Record<string, number> = {
   native: 2,
   discovery: 2,
   protocol: 3,
-  iperf3: 3,
+  'protocol/iperf3': 3,
   security: 4,
   proxy: 5,
-  engine: 6,
+  'engine/data-plane': 6,
+  'engine/session': 6.3,
+  'engine/iperf3': 6.6,
+  'engine/group': 6.6,
   report: 7,
   sweep: 7.5,
   app: 8,
@@ -47,12 +52,17 @@ const RANKS: Record<string, number> = {
   '': 11,
 };
 
-/** The top folder of electron/ a path is in ('' for the root files), or null outside electron/. */
+/**
+ * The layer of electron/ a path is in: its top folder ('' for the root files), or its top two
+ * folders where those have a rank of their own (`engine/session`); null outside electron/.
+ */
 function layerOf(file: string): string | null {
   const rel = path.relative(ELECTRON, file);
   if (rel.startsWith('..')) return null;
   const parts = rel.split(path.sep);
-  return parts.length === 1 ? '' : parts[0]!;
+  if (parts.length === 1) return '';
+  const sub = `${parts[0]}/${parts[1]}`;
+  return parts.length > 2 && RANKS[sub] !== undefined ? sub : parts[0]!;
 }
 
 /** The imports of one file that point up or sideways (empty when it is clean). */
@@ -76,7 +86,7 @@ describe('electron/ layers', () => {
   it('finds upward and sideways imports in a bad sample', () => {
     const f = path.join(ELECTRON, 'protocol', 'x.ts');
     const sample = [
-      "import { runParamsSchema } from '../engine/params.js';",
+      "import { runParamsSchema } from '../engine/session/params.js';",
       "import type { PeerRecord } from '../security/peer-store.js';",
       "export { x } from '../native/load-native.js';",
       "const p = await import('../proxy/pipe.js');",
@@ -85,9 +95,16 @@ describe('electron/ layers', () => {
       "import type { LonghaulResult } from '../contract/result.js';",
       "import { z } from 'zod';",
     ].join('\n');
-    assert.deepEqual(upwardImports(f, sample), ['../engine/params.js', '../security/peer-store.js', '../proxy/pipe.js']);
+    assert.deepEqual(upwardImports(f, sample), ['../engine/session/params.js', '../security/peer-store.js', '../proxy/pipe.js']);
     // Same rank, another folder: sideways.
     assert.deepEqual(upwardImports(path.join(ELECTRON, 'native', 'y.ts'), "import { browse } from '../discovery/dns-sd.js';"), ['../discovery/dns-sd.js']);
+    // The engine's rooms rank among themselves: the data plane sits below the session, iperf3 and groups beside each other above it.
+    const plane = path.join(ELECTRON, 'engine', 'data-plane', 'data-worker', 'z.ts');
+    const engineSample = ["import type { RunParams } from '../../session/params.js';", "import { TickMerger } from '../tick-merger.js';"].join('\n');
+    assert.deepEqual(upwardImports(plane, engineSample), ['../../session/params.js']);
+    const group = path.join(ELECTRON, 'engine', 'group', 'g.ts');
+    const groupSample = ["import { runController } from '../session/controller.js';", "import { runIperf3 } from '../iperf3/iperf3-client.js';"].join('\n');
+    assert.deepEqual(upwardImports(group, groupSample), ['../iperf3/iperf3-client.js']);
   });
 
   it('holds for every file under electron/', () => {

@@ -106,7 +106,7 @@ describe("the NSIS installer built with Debian's makensis", { skip: skipWithoutN
     const inAsar = new Set(
       asar.listPackage(path.join(dir, 'app', 'resources', 'app.asar'), { isPack: false }).map((p) => p.split(path.sep).join('/').replace(/^\//, '')),
     );
-    for (const f of ['bin/longhaul.js', 'dist/electron/cli/main.js', 'dist/electron/main.js', 'dist/electron/engine/data-worker.js'])
+    for (const f of ['bin/longhaul.js', 'dist/electron/cli/main.js', 'dist/electron/main.js', 'dist/electron/engine/data-plane/data-worker/index.js'])
       assert.ok(inAsar.has(f), `${f} in app.asar`);
 
     // Both makensis passes: exactly these plugins missing, and nothing else once stand-ins fill them.

@@ -101,7 +101,7 @@ describe('the packaged app (electron-builder, unpacked)', { timeout: 180_000, sk
     const graph = checkPackageContents(REPO, await loadBuilderConfig(REPO)).graph;
     const missing = graph.files.filter((f) => !inAsar.has(f));
     assert.deepEqual(missing, [], 'every file the app loads is in app.asar');
-    for (const f of ['dist/electron/main.js', 'dist/preload/preload.cjs', 'dist/ui/index.html', 'dist/electron/engine/data-worker.js'])
+    for (const f of ['dist/electron/main.js', 'dist/preload/preload.cjs', 'dist/ui/index.html', 'dist/electron/engine/data-plane/data-worker/index.js'])
       assert.ok(inAsar.has(f), f);
     for (const dep of ['commander', 'node-gyp-build', 'ws', 'zod', 'open']) assert.ok(inAsar.has(`node_modules/${dep}/package.json`), `dependency ${dep}`);
 

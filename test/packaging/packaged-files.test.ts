@@ -22,7 +22,12 @@ describe('packaged files vs what the app loads', { timeout: 60_000 }, () => {
     const r = checkPackageContents(REPO, await loadBuilderConfig(REPO));
     const files = r.graph.files;
     assert.equal(files[0], 'dist/electron/main.js', 'package.json main is the root');
-    for (const f of ['dist/preload/preload.cjs', 'dist/ui/index.html', 'dist/electron/engine/data-worker.js', 'dist/electron/native/load-native.js']) {
+    for (const f of [
+      'dist/preload/preload.cjs',
+      'dist/ui/index.html',
+      'dist/electron/engine/data-plane/data-worker/index.js',
+      'dist/electron/native/load-native.js',
+    ]) {
       assert.ok(files.includes(f), `${f} is reached from main`);
     }
     assert.ok(
@@ -57,7 +62,7 @@ describe('packaged files vs what the app loads', { timeout: 60_000 }, () => {
   });
 
   it('catches the data worker excluded by a pattern', async () => {
-    const c = await edited((x) => filePatterns(x).push('!dist/electron/engine/data-worker.js'));
-    assert.deepEqual(checkPackageContents(REPO, c).notPackaged, ['dist/electron/engine/data-worker.js']);
+    const c = await edited((x) => filePatterns(x).push('!dist/electron/engine/data-plane/data-worker/index.js'));
+    assert.deepEqual(checkPackageContents(REPO, c).notPackaged, ['dist/electron/engine/data-plane/data-worker/index.js']);
   });
 });

@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseMessage } from '../../electron/protocol/messages.js';
-import { SETTINGS_IN_RESULTS, settingsForPartner } from '../../electron/engine/partner-settings.js';
-import { CAPABILITIES } from '../../electron/engine/run-common.js';
+import { SETTINGS_IN_RESULTS, settingsForPartner } from '../../electron/engine/session/partner-settings.js';
+import { CAPABILITIES } from '../../electron/engine/session/run-common.js';
 
 const results = (settings: unknown) => ({ type: 'results', streams: [], partial: false, reason: null, settings });
 

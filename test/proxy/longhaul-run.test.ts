@@ -58,7 +58,7 @@ describe('a real longhaul run through the proxy', () => {
   });
 
   it('a timed run stops near its deadline: the sender keeps no seconds of data queued behind it', { timeout: 40_000 }, async () => {
-    // TCP_NOTSENT_LOWAT (electron/engine/send-backlog.ts). Without it, Linux let the sender queue up
+    // TCP_NOTSENT_LOWAT (electron/engine/data-plane/send-backlog.ts). Without it, Linux let the sender queue up
     // to 4 MB on the local hop: a 5 s run over the satellite preset delivered for 13.8 s (9.0 s with the
     // bound measured on accepted bytes, 6.5 s measured on acknowledged bytes).
     const json = join(dir, 'deadline.json');

@@ -32,7 +32,7 @@ describe('renderer import boundary', () => {
   it('finds engine, Node and Electron imports in a bad sample', () => {
     const f = path.join(RENDERER, 'src', 'x.ts');
     const sample = [
-      "import { startRun } from '../../electron/engine/controller.js';",
+      "import { startRun } from '../../electron/engine/session/controller.js';",
       "import fs from 'node:fs';",
       "import { ipcRenderer } from 'electron';",
       "const u = await import('../../electron/util/units.js');",
@@ -43,7 +43,7 @@ describe('renderer import boundary', () => {
       "import { chartjsThing } from 'chartjs-chart-matrix-evil';",
     ].join('\n');
     assert.deepEqual(badImports(f, sample), [
-      '../../electron/engine/controller.js',
+      '../../electron/engine/session/controller.js',
       'node:fs',
       'electron',
       '../../electron/util/units.js',

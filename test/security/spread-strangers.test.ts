@@ -10,9 +10,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { startRun } from '../../electron/engine/controller.js';
-import { DEFAULT_PARAMS } from '../../electron/engine/params.js';
-import { Responder } from '../../electron/engine/responder.js';
+import { startRun } from '../../electron/engine/session/controller.js';
+import { DEFAULT_PARAMS } from '../../electron/engine/session/params.js';
+import { Responder } from '../../electron/engine/session/responder.js';
 import { createIdentity } from '../../electron/security/identity.js';
 import { pairWith } from '../../electron/security/pair-client.js';
 import { newPairingCode } from '../../electron/security/pairing-code.js';

@@ -2,7 +2,7 @@
  * Longhaul's iperf3 server on Windows (node.exe and the mingw addon under Wine, docs/windows-lane.md):
  * `iperf3 -c -w 8K` (Debian's, on Linux) against `longhaul listen --iperf3 --once`. There the addon
  * owns data connections, and the iperf3 port is taken over for the test's streams
- * (engine/iperf3-port-takeover.ts) so the client's window is set on the listener before the streams'
+ * (engine/iperf3/iperf3-port-takeover.ts) so the client's window is set on the listener before the streams'
  * handshake. Wine maps Winsock onto Linux sockets, so this machine's kernel shows what the server's
  * sockets advertised: `ss` reads the window scale each accepted stream chose at its handshake.
  */

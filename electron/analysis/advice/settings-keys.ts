@@ -1,6 +1,6 @@
 /**
  * The names of this PC's TCP settings the advice reads and names, and the shape they come in.
- * Pure: the reader that fills them from the OS is engine/local-settings.ts; the advice only
+ * Pure: the reader that fills them from the OS is engine/session/local-settings.ts; the advice only
  * needs the names and the values it was given.
  */
 

@@ -3,8 +3,8 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import os from 'node:os';
 import { readFileSync } from 'node:fs';
 import { DEFAULT_PORT } from '../../contract/api.js';
-import { Responder } from '../../engine/responder.js';
-import { DEFAULT_RESPONDER_LIMITS } from '../../engine/responder-session.js';
+import { Responder } from '../../engine/session/responder.js';
+import { DEFAULT_RESPONDER_LIMITS } from '../../engine/session/responder-session.js';
 import { shortFingerprint } from '../../security/identity.js';
 import { loadCliTrust } from '../cli-trust.js';
 import { formatCode } from '../../security/pairing-code.js';
@@ -19,7 +19,7 @@ import { intIn } from '../run-options.js';
 import { onStop } from '../stop-signals.js';
 import { listenIperf3 } from '../listen-iperf3.js';
 import { TurnedAwayLog } from '../turned-away-log.js';
-import { IPERF3_DEFAULT_PORT } from '../../iperf3/states.js';
+import { IPERF3_DEFAULT_PORT } from '../../protocol/iperf3/states.js';
 
 interface ListenFlags {
   port?: number;

@@ -10,9 +10,9 @@ import { EXIT_RUN_FAILED } from '../exit-codes.js';
 import { executeRun } from '../execute-run.js';
 import { openRunReports } from '../run-reports.js';
 import { addLinkOptions, linkSpecFromFlags, parseBypassTimes, wantsLink, type LinkFlags } from '../link-options.js';
-import { ProxyProcess } from '../../engine/proxy-process.js';
+import { ProxyProcess } from '../../engine/session/proxy-process.js';
 import { loadCliTrust } from '../cli-trust.js';
-import { startPairedLocalResponder, type PairedLocalResponder } from '../../engine/local-responder.js';
+import { startPairedLocalResponder, type PairedLocalResponder } from '../../engine/session/local-responder.js';
 import { addRunOptions, runParamsFromFlags, type RunFlags } from '../run-options.js';
 
 type LoopbackFlags = RunFlags & Omit<LinkFlags, 'window'> & { bypassAt?: string };

@@ -11,7 +11,7 @@ import { describe, it } from 'node:test';
 import type { PeerOs } from '../../../electron/contract/advice.js';
 import type { Diagnosis, LonghaulResult } from '../../../electron/contract/result.js';
 import { adviseResult } from '../../../electron/analysis/advice/advise.js';
-import { LocalSettingsRead, readLocalSettings, WINDOWS_AUTOTUNING_KEY } from '../../../electron/engine/local-settings.js';
+import { LocalSettingsRead, readLocalSettings, WINDOWS_AUTOTUNING_KEY } from '../../../electron/engine/session/local-settings.js';
 import { autotuningLevelFor } from '../../../electron/analysis/advice/windows.js';
 import { emulatedLink, makeResult, seedDiagnosis } from '../../helpers/result-fixtures.js';
 

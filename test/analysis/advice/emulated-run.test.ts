@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { LonghaulResult } from '../../../electron/contract/result.js';
-import { readLocalSettings } from '../../../electron/engine/local-settings.js';
+import { readLocalSettings } from '../../../electron/engine/session/local-settings.js';
 import { childEnded } from '../../helpers/child-exit.js';
 
 const BIN = fileURLToPath(new URL('../../../../bin/longhaul.js', import.meta.url));

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { afterEach, describe, it, mock } from 'node:test';
-import { INITIAL_LOWAT_BYTES, lowatFor } from '../../../electron/engine/send-backlog.js';
+import { INITIAL_LOWAT_BYTES, lowatFor } from '../../../electron/engine/data-plane/send-backlog.js';
 import { Harness, Peer, fakeNative, initMsg, mockTime, until } from './harness.js';
 
 describe('data worker: send backlog bound', { timeout: 20_000 }, () => {

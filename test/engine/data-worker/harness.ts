@@ -7,9 +7,9 @@ import net from 'node:net';
 import { mock } from 'node:test';
 import { setImmediate as turn } from 'node:timers/promises';
 import type { NativeApi, NativePump, PumpEndReason, PumpOptions } from '../../../electron/native/native-api.js';
-import { DataWorker } from '../../../electron/engine/data-worker/worker.js';
-import { systemClock, type Clock } from '../../../electron/engine/data-worker/stream.js';
-import type { FromWorker, WorkerInit, WorkerRole } from '../../../electron/engine/worker-messages.js';
+import { DataWorker } from '../../../electron/engine/data-plane/data-worker/worker.js';
+import { systemClock, type Clock } from '../../../electron/engine/data-plane/data-worker/stream.js';
+import type { FromWorker, WorkerInit, WorkerRole } from '../../../electron/engine/data-plane/worker-messages.js';
 
 /** Mock timers (setTimeout, setInterval, Date); setImmediate and I/O stay real. */
 export function mockTime(): void {

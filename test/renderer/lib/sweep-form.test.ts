@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SWEEP_LIMITS } from '../../../electron/contract/sweep-app.js';
 import { expandPlan } from '../../../electron/contract/sweep-plan.js';
-import { MAX_MSS_BYTES, MIN_MSS_BYTES, runParamsSchema } from '../../../electron/engine/params.js';
+import { MAX_MSS_BYTES, MIN_MSS_BYTES, runParamsSchema } from '../../../electron/engine/session/params.js';
 import { parseRequest } from '../../../electron/app/request-schemas.js';
 import { DEFAULT_SWEEP_FORM, parseList, validateSweepForm, type SweepForm } from '../../../renderer/src/lib/sweep-form.js';
 import { LIMITS } from '../../../renderer/src/lib/test-form.js';

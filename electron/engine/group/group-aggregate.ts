@@ -1,0 +1,164 @@
+/**
+ * The aggregate of a multi-peer run, from the peers' own results: pure
+ * arithmetic, no sockets. Times are put on one clock (the group's) by each
+ * peer's start offset; intervals are aligned by index (every peer ticks on the
+ * same interval length from a start within milliseconds of the others).
+ */
+import type { GroupDiagnosis, GroupInterval, GroupPeer, GroupTotal, LonghaulGroupResult } from '../../contract/group.js';
+import { GROUP_SCHEMA, peerLabel } from '../../contract/group.js';
+import type { ErrorInfo, PeerInfo, ResultParams, Side, StreamResult } from '../../contract/result.js';
+import { formatRate } from '../../contract/units.js';
+
+/** Below this share of its single-peer rate a peer counts as held back in the group. */
+const SHARED_SIDE_SHARE = 0.8;
+
+export interface GroupMeta {
+  id: string;
+  software: string;
+  startedAt: Date;
+  endedAt: Date;
+  controller: PeerInfo;
+  params: ResultParams;
+  /** Why the group never started (a peer failed before the common start), or null. */
+  startFailure: string | null;
+  /** Errors of the group itself (not of a peer's run). */
+  errors: ErrorInfo[];
+  /** Each peer's wall-clock rate when run alone, bit/s, in `peers` order (null entries: not known). */
+  baselineBitsPerSecond?: (number | null)[];
+}
+
+/** Build the group document. `peers[i].result` are the runs' own results, untouched. */
+export function buildGroupResult(meta: GroupMeta, peers: GroupPeer[]): LonghaulGroupResult {
+  const offsets = peers.map((p) => p.startOffsetSeconds);
+  const started = offsets.filter((o): o is number => o !== null);
+  const directions: LonghaulGroupResult['directions'] = {};
+  for (const [key, sender] of [
+    ['controllerToResponder', 'controller'],
+    ['responderToController', 'responder'],
+  ] as const) {
+    if (peers.some((p) => p.result.streams.some((s) => s.sender === sender))) directions[key] = groupTotal(peers, sender);
+  }
+  const reasons = peers.filter((p) => p.result.partial).map((p) => `${peerLabel(p)}: ${p.result.partialReason ?? 'partial'}`);
+  if (meta.startFailure) reasons.unshift(meta.startFailure);
+  return {
+    schema: GROUP_SCHEMA,
+    id: meta.id,
+    software: meta.software,
+    startedAt: meta.startedAt.toISOString(),
+    endedAt: meta.endedAt.toISOString(),
+    controller: meta.controller,
+    params: meta.params,
+    startSkewSeconds: started.length === peers.length && started.length ? Math.max(...started) - Math.min(...started) : null,
+    peers,
+    intervals: groupIntervals(peers),
+    total: groupTotal(peers, null),
+    directions,
+    partial: reasons.length > 0,
+    partialReason: reasons.length ? reasons.join('; ') : null,
+    errors: [...peers.flatMap((p) => p.result.errors.map((e) => ({ ...e, peer: p.index }))), ...meta.errors.map((e) => ({ ...e, peer: null }))],
+    diagnosis: groupDiagnosis(peers, meta.baselineBitsPerSecond),
+  };
+}
+
+/** Totals over the streams of every peer (of one sender, or all when `sender` is null). */
+export function groupTotal(peers: GroupPeer[], sender: Side | null): GroupTotal {
+  const per = peers.map((p) => ({ offset: p.startOffsetSeconds ?? 0, streams: p.result.streams.filter((s) => sender === null || s.sender === sender) }));
+  const all = per.flatMap((x) => x.streams);
+  const bytes = all.reduce((a, s) => a + s.bytes, 0);
+  const firsts = per.flatMap((x) => x.streams.map((s) => shifted(s.receive?.firstT, x.offset))).filter(isNumber);
+  const lasts = per.flatMap((x) => x.streams.map((s) => shifted(s.receive?.lastT, x.offset))).filter(isNumber);
+  const seconds = firsts.length && lasts.length ? Math.max(...lasts) - Math.min(...firsts) : null;
+  const peerRates = per.map((x) => wallClockRate(x.streams)).filter(isNumber);
+  const streamRates = all.map((s) => s.bitsPerSecond).filter(isNumber);
+  return {
+    bytes,
+    sentBytes: all.reduce((a, s) => a + (s.send?.bytes ?? 0), 0),
+    seconds,
+    bitsPerSecond: seconds !== null && seconds > 0 ? (bytes * 8) / seconds : null,
+    peerSumBitsPerSecond: peerRates.length ? peerRates.reduce((a, r) => a + r, 0) : null,
+    streamSumBitsPerSecond: streamRates.length ? streamRates.reduce((a, r) => a + r, 0) : null,
+  };
+}
+
+/** One peer's wall-clock rate over these streams (its own clock), or null. */
+function wallClockRate(streams: StreamResult[]): number | null {
+  const firsts = streams.map((s) => s.receive?.firstT).filter(isNumber);
+  const lasts = streams.map((s) => s.receive?.lastT).filter(isNumber);
+  if (!firsts.length || !lasts.length) return null;
+  const seconds = Math.max(...lasts) - Math.min(...firsts);
+  return seconds > 0 ? (streams.reduce((a, s) => a + s.bytes, 0) * 8) / seconds : null;
+}
+
+/**
+ * Intervals aligned by index. A peer without an interval counts as unknown (null), except after
+ * the end of a run that completed: its streams were over, so it moved 0 bytes there.
+ */
+export function groupIntervals(peers: GroupPeer[]): GroupInterval[] {
+  const byIndex = peers.map((p) => new Map(p.result.intervals.map((iv) => [iv.index, iv])));
+  const lastIndex = peers.map((p) => p.result.intervals.reduce((a, iv) => Math.max(a, iv.index), 0));
+  const indices = [...new Set(byIndex.flatMap((m) => [...m.keys()]))].sort((a, b) => a - b);
+  const out: GroupInterval[] = [];
+  let prevT = 0;
+  for (const index of indices) {
+    const ts: number[] = [];
+    const peerReceivedBytes = peers.map((p, i) => {
+      const iv = byIndex[i]?.get(index);
+      if (iv) {
+        ts.push(iv.t + (p.startOffsetSeconds ?? 0));
+        return iv.receivedBytes;
+      }
+      return !p.result.partial && index > (lastIndex[i] ?? Infinity) ? 0 : null;
+    });
+    const t = Math.max(prevT, ...ts);
+    const known = peerReceivedBytes.every(isNumber);
+    out.push({ index, t, seconds: t - prevT, peerReceivedBytes, receivedBytes: known ? peerReceivedBytes.reduce<number>((a, b) => a + (b ?? 0), 0) : null });
+    prevT = t;
+  }
+  return out;
+}
+
+/** Which peer was the slower one, and whether this PC's shared side is suspected (only with baselines). */
+export function groupDiagnosis(peers: GroupPeer[], baselines?: (number | null)[]): GroupDiagnosis {
+  const rates = peers.map((p) => p.result.total.bitsPerSecond);
+  const known = peers.map((p, i) => ({ p, rate: rates[i] })).filter((x): x is { p: GroupPeer; rate: number } => isNumber(x.rate));
+  const parts: string[] = [];
+  let slowestPeer: number | null = null;
+  const sorted = [...known].sort((a, b) => a.rate - b.rate);
+  const slow = sorted[0];
+  const fast = sorted.at(-1);
+  if (known.length >= 2 && slow && fast) {
+    slowestPeer = slow.p.index;
+    parts.push(
+      `${peerLabel(slow.p)} was the slower one: ${formatRate(slow.rate)} against ${formatRate(fast.rate)} for ${peerLabel(fast.p)} (wall-clock, each on its own streams).`,
+    );
+  } else {
+    parts.push(`Only ${known.length} of ${peers.length} peers have a measured rate: no comparison between them.`);
+  }
+  let sharedSideSuspected: boolean | null = null;
+  const shares = peers.map((p, i) => {
+    const base = baselines?.[i] ?? null;
+    const rate = rates[i];
+    return base !== null && base > 0 && isNumber(rate) ? { p, share: rate / base } : null;
+  });
+  if (peers.length >= 2 && shares.every((s) => s !== null)) {
+    const list = shares as { p: GroupPeer; share: number }[];
+    const each = list.map((s) => `${peerLabel(s.p)} ${Math.round(s.share * 100)} %`).join(', ');
+    sharedSideSuspected = list.every((s) => s.share < SHARED_SIDE_SHARE);
+    parts.push(
+      sharedSideSuspected
+        ? `Every peer fell below ${SHARED_SIDE_SHARE * 100} % of what it does alone (${each}): this PC's shared side (its NIC, CPU or bus) is suspected.`
+        : `Not every peer fell below ${SHARED_SIDE_SHARE * 100} % of what it does alone (${each}): this PC's shared side is not shown to be the limit.`,
+    );
+  } else {
+    parts.push("Whether this PC's shared side (NIC, CPU) limits the group is unknown: that needs each peer's rate when run alone.");
+  }
+  return { sentence: parts.join(' '), slowestPeer, sharedSideSuspected };
+}
+
+function shifted(t: number | null | undefined, offset: number): number | null {
+  return typeof t === 'number' ? t + offset : null;
+}
+
+function isNumber(v: number | null | undefined): v is number {
+  return typeof v === 'number' && Number.isFinite(v);
+}

@@ -1,0 +1,143 @@
+/**
+ * A run followed by the path's capacity (`--capacity`, "Measure the path"):
+ * the user's run first, with this PC's settings untouched, then Longhaul's
+ * own tuned run (capacity-plan.ts) against the same responder through the same
+ * link, stopped as soon as its receiver's rate has held for the measured span.
+ * The user's result gains `capacity`; without a `--path-rate` the measured
+ * wire rate becomes `pathRate` (source `measured`) and the verdict and advice
+ * are made again with it.
+ *
+ * States: main → capacity → settled. A stop during `main` ends the run as
+ * always and skips the capacity; a stop during `capacity` keeps the user's
+ * result whole and says the capacity was stopped.
+ */
+import { EventEmitter } from 'node:events';
+import type { LonghaulResult } from '../../contract/result.js';
+import type { CapacityInfo } from '../../contract/capacity.js';
+import { CapacityTracker } from '../../analysis/capacity-estimate.js';
+import { diagnoseResult } from '../../analysis/diagnosis.js';
+import { adviseResult } from '../../analysis/advice/advise.js';
+import type { LocalSettings } from '../../analysis/advice/settings-keys.js';
+import { startRun, type ControllerOptions, type ControllerRun, type RunEvents, type RunHandle } from './controller.js';
+import { capacityInfo, planCapacity, receiverOf, type CapacityPlan } from './capacity-plan.js';
+import type { RunParams } from './params.js';
+
+type State = 'main' | 'capacity' | 'settled';
+
+/** Starts one controller run (the same host, port, security and link as the user's; `forCapacity` drops the link's start hook). */
+type StartOne = (params: RunParams, forCapacity: boolean) => ControllerRun;
+
+export class RunWithCapacity extends EventEmitter<RunEvents> implements RunHandle {
+  readonly result: Promise<LonghaulResult>;
+  readonly params: RunParams;
+  private state: State = 'main';
+  private readonly main: ControllerRun;
+  private tuned: ControllerRun | null = null;
+  private stopRequested = false;
+
+  constructor(
+    private readonly startOne: StartOne,
+    params: RunParams,
+    private readonly localSettings: () => LocalSettings,
+  ) {
+    super();
+    this.main = startOne(params, false);
+    this.params = this.main.params;
+    this.main.on('phase', (p) => this.emit('phase', p));
+    this.main.on('sample', (s, side) => this.emit('sample', s, side));
+    this.result = this.main.result.then((r) => this.afterMain(r));
+  }
+
+  get startedAt(): Date | null {
+    return this.main.startedAt;
+  }
+
+  /** Stop whichever run is going; the user's result is kept either way. */
+  stop(): void {
+    this.stopRequested = true;
+    if (this.state === 'main') this.main.stop('user');
+    else if (this.state === 'capacity') this.tuned?.stop('user');
+  }
+
+  private async afterMain(r: LonghaulResult): Promise<LonghaulResult> {
+    // A run that was stopped, failed or moved nothing has no path to compare with.
+    if (this.stopRequested || r.total.bytes === 0 || (r.partial && r.errors.length > 0)) {
+      this.state = 'settled';
+      return r;
+    }
+    this.state = 'capacity';
+    const plan = planCapacity(r);
+    this.emit('capacity', {
+      state: 'measuring',
+      streams: plan.params.streams,
+      windowBytes: plan.params.windowBytes ?? 0,
+      seconds: plan.params.seconds ?? 0,
+      rttS: plan.rttS,
+    });
+    const info = await this.measure(plan);
+    this.state = 'settled';
+    attachCapacity(r, info, this.localSettings());
+    this.emit('capacity', { state: 'done', info });
+    return r;
+  }
+
+  private async measure(plan: CapacityPlan): Promise<CapacityInfo> {
+    const began = process.hrtime.bigint();
+    const seconds = (): number => Number(process.hrtime.bigint() - began) / 1e9;
+    const tracker = new CapacityTracker(plan.sliceS, plan.params.intervalSeconds);
+    const receiver = receiverOf(plan);
+    let tuned: ControllerRun;
+    try {
+      tuned = this.startOne(plan.params, true);
+    } catch (err) {
+      return capacityInfo(plan, tracker.final(), [], null, seconds(), (err as Error).message);
+    }
+    this.tuned = tuned;
+    tuned.on('sample', (s, side) => {
+      if (side !== receiver) return;
+      const bytes = s.streams.reduce((sum, [, b]) => sum + b, 0);
+      // Enough seen: stop the tuned run now (its result is only read for the MSS and path MTU).
+      if (tracker.add(s.t, bytes).state === 'done') tuned.cutNow('the path measured: the tuned run is no longer needed');
+    });
+    const tr = await tuned.result;
+    this.tuned = null;
+    const e = tracker.final();
+    const stopped = this.stopRequested && e.state !== 'done' ? 'stopped by the user' : null;
+    const failed = tr.errors.length && e.state !== 'done' ? tr.errors.map((x) => `${x.code}: ${x.message}`).join('; ') : null;
+    return capacityInfo(plan, e, tracker.slices(), tr, seconds(), stopped ?? failed);
+  }
+}
+
+/**
+ * Record the capacity in the user's result; with no rate the user gave, the measured wire rate (payload where
+ * the wire is unknown) is the path's for the verdict and the advice, made again. A floor is no path rate.
+ */
+export function attachCapacity(r: LonghaulResult, info: CapacityInfo, local: LocalSettings): void {
+  r.capacity = info;
+  const rate = info.wireBitsPerSecond ?? info.payloadBitsPerSecond;
+  if (r.pathRate || rate === null || info.lowerBound) return;
+  r.pathRate = { bitsPerSecond: rate, source: 'measured' };
+  r.diagnosis = diagnoseResult(r, rate);
+  r.advice = adviseResult(r, local);
+}
+
+/**
+ * The engine's door for a run the user asked to measure the path after (`capacity`); without it, a plain
+ * controller run. The tuned run dials the same responder through the same link, without the link's start hook
+ * (the emulator's clock and bypass belong to the user's run).
+ */
+export function startRunWithCapacity(opts: ControllerOptions & { capacity?: boolean }): ControllerRun | RunWithCapacity {
+  const { capacity, ...base } = opts;
+  if (!capacity) return startRun(base);
+  let main: ControllerRun | null = null;
+  const hook = base.link;
+  const startOne: StartOne = (params, forCapacity) => {
+    const link = hook && forCapacity ? { record: () => hook.record(), forwardPort: hook.forwardPort?.bind(hook) } : hook;
+    const run = startRun({ ...base, params, link, signal: forCapacity ? undefined : base.signal });
+    main ??= run;
+    return run;
+  };
+  const run = new RunWithCapacity(startOne, base.params, () => main?.localSettings ?? {});
+  base.signal?.addEventListener('abort', () => run.stop(), { once: true });
+  return run;
+}

@@ -1,0 +1,64 @@
+/** Small pieces both ends of a run share. */
+import os from 'node:os';
+import type { DataPlane } from '../data-plane/data-plane.js';
+import type { PeerOs } from '../../contract/advice.js';
+import type { WindowInfo } from '../../contract/result.js';
+import { SETTINGS_IN_RESULTS } from './partner-settings.js';
+import { summarizeWindow } from '../../analysis/window-summary.js';
+
+/** A controller that takes a `stop` from its responder (a responder limit ended the run) says so in `hello`. */
+export const STOP_FROM_RESPONDER = 'stop:from-responder';
+
+/** What this build can do, announced in `hello`. */
+export const CAPABILITIES = [
+  'streams:128',
+  'direction:forward',
+  'direction:reverse',
+  'direction:bidir',
+  'interval:0.1',
+  STOP_FROM_RESPONDER,
+  SETTINGS_IN_RESULTS,
+];
+
+/** How long receivers may take to see the peer's FIN after a stop, in ms. */
+export const STOP_GRACE_MS = 3000;
+
+/**
+ * The read timeout while running. Both sides send a sample every interval, so
+ * silence for several intervals (and at least 10 s, for slow links) means the
+ * peer is gone.
+ */
+export function runningTimeoutMs(intervalSeconds: number): number {
+  return Math.max(10_000, intervalSeconds * 5_000);
+}
+
+/**
+ * The window line before any stream exists. The result's final line comes from
+ * the stream ends' socket reports (see window-summary.ts, applied in RunRecorder.build).
+ */
+export function windowInfo(requestedBytes: number | null): WindowInfo {
+  return summarizeWindow(requestedBytes, []);
+}
+
+/** This PC's OS as the hello announces it and the result records it. */
+export function localOs(): PeerOs {
+  return { platform: os.platform(), release: os.release() };
+}
+
+/** How long a failing side waits for its data workers' ends before it gives up on them, ms. */
+const COLLECT_WAIT_MS = 3000;
+
+/**
+ * A run failed: keep what this side's data workers measured (stop them with a short grace, wait
+ * for their ends at most COLLECT_WAIT_MS), then `finish`. With no plane, or one whose ends are
+ * already in, finish now. The controller and the responder both end a failed run this way.
+ */
+export function collectThenFinish(plane: Pick<DataPlane, 'stop' | 'once'> | null, finish: () => void): void {
+  if (!plane) return finish();
+  plane.stop(Math.min(STOP_GRACE_MS, 1000));
+  const timer = setTimeout(finish, COLLECT_WAIT_MS);
+  plane.once('done', () => {
+    clearTimeout(timer);
+    finish();
+  });
+}

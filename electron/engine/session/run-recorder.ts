@@ -1,0 +1,377 @@
+/**
+ * Collects what both sides measured during a run (their per-interval samples
+ * and their per-stream end reports) and turns it into a `longhaul.result/1`.
+ * Works on whatever arrived: a run cut short still yields a result, marked partial.
+ *
+ * Bounded however long the run: each interval is built as soon as both sides
+ * sampled it (or one side has gone past it), and the intervals and TCP_INFO
+ * readings go into thinned series (detail-rule.ts), so an hour at -i 0.1
+ * holds no more than the first and last ticks and a coarser middle.
+ */
+import type {
+  CpuInfo,
+  CpuUse,
+  EndView,
+  ErrorInfo,
+  LinkInfo,
+  IntervalResult,
+  LonghaulResult,
+  PeerInfo,
+  ResultParams,
+  Side,
+  StreamResult,
+  TcpSample,
+  TotalResult,
+  WindowInfo,
+} from '../../contract/result.js';
+import { RESULT_SCHEMA } from '../../contract/result.js';
+import type { StreamEnd } from '../../protocol/messages.js';
+import type { SideSample } from '../data-plane/data-plane.js';
+import { detailInfo, groupingFor, mergeIntervals, mergeTcp } from '../../analysis/detail-rule.js';
+import { isOmitted, markOmitted, omitStream, omittedSentBytes } from '../../analysis/omit-rule.js';
+import { IntervalBuilder, referenceSide, slimTcp, type CumulativeSample } from '../data-plane/interval-builder.js';
+import type { PlannedStream } from './params.js';
+import { adviseResult } from '../../analysis/advice/advise.js';
+import type { LocalSettings } from './local-settings.js';
+import { attachTcpFields } from './tcp-results.js';
+import { cpuUnavailable } from '../data-plane/cpu-use.js';
+import { samePcOf } from './same-pc.js';
+import { ThinnedSeries, type Grouping } from './thinned-series.js';
+
+/** Ticks one side may run ahead of the other before its intervals are built without the other's sample (a peer gone quiet). */
+export const MAX_LAG_TICKS = 600;
+/** The clock offset between the sides is the median over at most this many ticks (the first ones both sampled). */
+const OFFSET_TICKS = 1024;
+
+interface RecorderMeta {
+  id: string;
+  software: string;
+  writtenBy: Side;
+  controller: PeerInfo;
+  responder: PeerInfo;
+  params: ResultParams;
+  window: WindowInfo;
+  startedAt: Date;
+  /** Link-emulator hook: the run's link, copied into the result when present. */
+  link?: () => LinkInfo;
+  /** The path's wire rate the user gave (--path-rate), bit/s: the advice fills it. */
+  pathRateBitsPerSec?: number | null;
+  /** This PC's TCP settings for the advice, as read so far (null or absent: unknown; advice/local-settings.ts). */
+  localSettings?: () => LocalSettings | null;
+  /** Stream-intervals kept as sampled at the start (detail-rule.ts HEAD_CELLS; tests make it small). */
+  detailCells?: number;
+}
+
+export class RunRecorder {
+  private readonly last: Record<Side, SideSample | undefined> = { controller: undefined, responder: undefined };
+  /** Samples waiting for the other side's sample of the same tick (insertion order is tick order). */
+  private readonly pending: Record<Side, Map<number, CumulativeSample>> = { controller: new Map(), responder: new Map() };
+  private readonly ends: Record<Side, StreamEnd[] | null> = { controller: null, responder: null };
+  private readonly errors: ErrorInfo[] = [];
+  /** Each side's CPU over the transfer (undefined: not reported yet; null: it sent none). */
+  private readonly cpu: Record<Side, CpuUse | null | undefined> = { controller: undefined, responder: undefined };
+  private partialReason: string | null = null;
+  private readonly grouping: Grouping;
+  private readonly intervals: ThinnedSeries<IntervalResult>;
+  /** The newest interval, held back one tick: the closing empty sliver is dropped, never thinned into the others. */
+  private held: IntervalResult | null = null;
+  private readonly builder: IntervalBuilder;
+  private readonly offsets: number[] = [];
+  private readonly tcp = new Map<string, { series: ThinnedSeries<TcpSample>; lastIndex: number }>();
+  /** Smallest and largest receive window the senders saw, over every reading (thinning keeps only some). */
+  private advertised: [number, number] | null = null;
+
+  constructor(
+    private meta: RecorderMeta,
+    private readonly plan: PlannedStream[],
+  ) {
+    this.grouping = groupingFor(plan.length, meta.detailCells);
+    this.intervals = new ThinnedSeries(this.grouping, mergeIntervals);
+    this.builder = new IntervalBuilder(plan, referenceSide(meta.params.direction), 0, meta.params.omitSeconds ?? 0);
+  }
+
+  /** The same recorder, now knowing who the responder is (learnt from its hello). */
+  withResponder(responder: PeerInfo): this {
+    this.meta = { ...this.meta, responder };
+    return this;
+  }
+
+  /** Who the responder is: its address until its hello, then its (printable) host name and software too. */
+  get responder(): PeerInfo {
+    return this.meta.responder;
+  }
+
+  /** The partner's TCP settings from its results (absent from peers that do not send them: unknown). */
+  setPeerSettings(side: Side, settings: Record<string, string> | undefined): void {
+    if (settings) this.meta = { ...this.meta, [side]: { ...this.meta[side], settings } };
+  }
+
+  /** The run's start, wall clock (informational: durations come from monotonic clocks). */
+  setStartedAt(at: Date): void {
+    this.meta = { ...this.meta, startedAt: at };
+  }
+
+  addSample(side: Side, s: SideSample): void {
+    const last = this.last[side];
+    if (last && s.index <= last.index) return; // duplicates or stragglers
+    this.last[side] = s;
+    for (const [id, reading] of s.tcp ?? []) this.addTcp(side, id, reading);
+    // Without its TCP_INFO (kept above): a sample may wait here a while (the responder's recorder waits
+    // MAX_LAG_TICKS for controller samples that never come), and what waits long costs a full GC to free.
+    this.pending[side].set(s.index, { index: s.index, t: s.t, final: s.final, streams: s.streams, ...(s.tcp ? { tcp: slimTcp(s.tcp) } : {}) });
+    this.drain(false);
+  }
+
+  /** --omit: the bytes `side` moved per stream in the intervals marked omitted so far, and where they end; null: none. */
+  omittedSoFar(side: Side): { t: number; bytes: Map<number, number> } | null {
+    const omitted = [...this.intervals.values(), ...(this.held ? [this.held] : [])].filter((iv) => iv.omitted);
+    if (!omitted.length) return this.omittedPending(side);
+    const bytes = new Map<number, number>();
+    for (const iv of omitted) {
+      for (const s of iv.streams) {
+        const n = this.plan.find((p) => p.id === s.id)?.sender === side ? s.sentBytes : s.receivedBytes;
+        bytes.set(s.id, (bytes.get(s.id) ?? 0) + (n ?? 0));
+      }
+    }
+    return { t: Math.max(...omitted.map((iv) => iv.t)), bytes };
+  }
+
+  /** The same from `side`'s own samples still waiting for the other side's (an iperf3 peer sends none): its count at the last omitted tick. */
+  private omittedPending(side: Side): { t: number; bytes: Map<number, number> } | null {
+    let prevT = 0;
+    let last: CumulativeSample | null = null;
+    for (const s of this.pending[side].values()) {
+      if (!isOmitted({ t: s.t, seconds: s.t - prevT }, this.meta.params.omitSeconds)) break;
+      last = s;
+      prevT = s.t;
+    }
+    return last ? { t: last.t, bytes: new Map(last.streams.map(([id, bytes]) => [id, bytes])) } : null;
+  }
+
+  /** Latest cumulative sample of a side, for live displays. */
+  latest(side: Side): SideSample | undefined {
+    return this.last[side];
+  }
+
+  setEnds(side: Side, ends: StreamEnd[]): void {
+    this.ends[side] = ends;
+  }
+
+  /** A side's CPU over the transfer: ours from the data plane, the peer's from its results (null: none sent). */
+  setCpu(side: Side, cpu: CpuUse | null | undefined): void {
+    this.cpu[side] = cpu ?? null;
+  }
+
+  endsOf(side: Side): StreamEnd[] {
+    return this.ends[side] ?? [];
+  }
+
+  hasEnds(side: Side): boolean {
+    return this.ends[side] !== null;
+  }
+
+  addError(e: ErrorInfo): void {
+    if (!this.errors.some((x) => x.code === e.code && x.message === e.message)) this.errors.push(e);
+  }
+
+  /** Why the run is partial, as far as known before `build()` (null if nothing went wrong yet). */
+  get partialReasonSoFar(): string | null {
+    return this.partialReason;
+  }
+
+  markPartial(reason: string): void {
+    this.partialReason ??= reason;
+  }
+
+  build(endedAt = new Date()): LonghaulResult {
+    this.drain(true);
+    this.commit(null);
+    const intervals = this.intervals.values();
+    const boundary = markOmitted(intervals, this.meta.params.omitSeconds);
+    const streams = this.plan.map((p) => (boundary ? omitStream(this.streamResult(p), intervals, boundary.t) : this.streamResult(p)));
+    for (const s of streams) {
+      for (const v of [s.send, s.receive]) if (v?.error) this.addError(v.error);
+    }
+    const missing = (['controller', 'responder'] as const).filter((side) => this.ends[side] === null);
+    if (missing.length) this.markPartial(`no end-of-run report from the ${missing.join(' and ')}`);
+    if (streams.some((s) => s.send?.error || s.receive?.error)) this.markPartial('one or more data streams failed');
+
+    const directions: LonghaulResult['directions'] = {};
+    const c2r = streams.filter((s) => s.sender === 'controller');
+    const r2c = streams.filter((s) => s.sender === 'responder');
+    const total = (ss: StreamResult[]): TotalResult => (boundary ? omitTotal(totalOf(ss, boundary.t), ss, intervals) : totalOf(ss));
+    if (c2r.length) directions.controllerToResponder = total(c2r);
+    if (r2c.length) directions.responderToController = total(r2c);
+
+    const result: LonghaulResult = {
+      schema: RESULT_SCHEMA,
+      id: this.meta.id,
+      software: this.meta.software,
+      startedAt: this.meta.startedAt.toISOString(),
+      endedAt: endedAt.toISOString(),
+      writtenBy: this.meta.writtenBy,
+      controller: this.meta.controller,
+      responder: this.meta.responder,
+      params: this.meta.params,
+      window: this.meta.window,
+      streams,
+      intervals,
+      total: total(streams),
+      directions,
+      partial: this.partialReason !== null,
+      partialReason: this.partialReason,
+      errors: this.errors,
+      ...(this.meta.link ? { link: this.meta.link() } : {}),
+      ...(this.cpu.controller || this.cpu.responder ? { cpu: this.cpuInfo() } : {}),
+      ...(this.meta.pathRateBitsPerSec ? { pathRate: { bitsPerSecond: this.meta.pathRateBitsPerSec, source: 'given' as const } } : {}),
+    };
+    attachTcpFields(result, (side, id) => this.tcp.get(`${side}:${id}`)?.series.values() ?? [], this.ends, this.advertised ?? []);
+    result.unavailable = [...(result.unavailable ?? []), ...cpuUnavailable(result)];
+    result.detail = detailInfo(this.grouping, this.intervals.recentFromIndex);
+    result.advice = adviseResult(result, this.meta.localSettings?.() ?? {});
+    return result;
+  }
+
+  /** Both sides' CPU, and whether the peer is this PC itself (by the address this side knows it by). */
+  private cpuInfo(): CpuInfo {
+    const peer = this.meta.writtenBy === 'controller' ? this.meta.responder : this.meta.controller;
+    return { controller: this.cpu.controller ?? null, responder: this.cpu.responder ?? null, samePc: samePcOf(peer.address) };
+  }
+
+  private endView(side: Side, id: number, role: 'send' | 'receive'): EndView | null {
+    const fromEnds = this.ends[side]?.find((e) => e.id === id && e.role === role);
+    if (fromEnds) {
+      const seconds = fromEnds.firstT !== null && fromEnds.lastT !== null ? fromEnds.lastT - fromEnds.firstT : null;
+      return {
+        side,
+        bytes: fromEnds.bytes,
+        completions: fromEnds.completions,
+        firstT: fromEnds.firstT,
+        lastT: fromEnds.lastT,
+        seconds,
+        error: fromEnds.error,
+        ...(fromEnds.io ? { io: fromEnds.io } : {}),
+      };
+    }
+    // No end report: fall back on the last sample that side sent, with unknown timing.
+    const last = this.latest(side)?.streams.find((e) => e[0] === id);
+    if (!last) return null;
+    return {
+      side,
+      bytes: last[1],
+      completions: last[2],
+      firstT: null,
+      lastT: null,
+      seconds: null,
+      error: { code: 'LH_ERR_PEER_GONE', message: `no end-of-run report from the ${side}; counts are from its last sample` },
+    };
+  }
+
+  private streamResult(p: PlannedStream): StreamResult {
+    const receiverSide: Side = p.sender === 'controller' ? 'responder' : 'controller';
+    const send = this.endView(p.sender, p.id, 'send');
+    const receive = this.endView(receiverSide, p.id, 'receive');
+    const seconds = receive?.seconds ?? null;
+    const bytes = receive?.bytes ?? 0;
+    return {
+      id: p.id,
+      sender: p.sender,
+      bytes,
+      seconds,
+      completions: receive?.completions ?? 0,
+      bitsPerSecond: seconds && seconds > 0 ? (bytes * 8) / seconds : null,
+      send,
+      receive,
+    };
+  }
+
+  private addTcp(side: Side, id: number, reading: TcpSample): void {
+    const key = `${side}:${id}`;
+    let e = this.tcp.get(key);
+    if (!e) this.tcp.set(key, (e = { series: new ThinnedSeries(this.grouping, mergeTcp), lastIndex: 0 }));
+    if (reading.index <= e.lastIndex) return;
+    e.lastIndex = reading.index;
+    e.series.add(reading.index, reading);
+    const w = reading.sndWndBytes;
+    if (w !== null && this.plan.find((p) => p.id === id)?.sender === side) {
+      this.advertised = this.advertised ? [Math.min(this.advertised[0], w), Math.max(this.advertised[1], w)] : [w, w];
+    }
+  }
+
+  /**
+   * Build every interval that is ready: both sides sampled it, or one side went past it (its
+   * sample for it is never coming), or one side is MAX_LAG_TICKS ahead; with `all`, every one left.
+   */
+  private drain(all: boolean): void {
+    const { controller: c, responder: r } = this.pending;
+    for (;;) {
+      const cNext = c.keys().next().value;
+      const rNext = r.keys().next().value;
+      if (cNext === undefined && rNext === undefined) return;
+      const index = Math.min(cNext ?? Infinity, rNext ?? Infinity);
+      const cs = c.get(index);
+      const rs = r.get(index);
+      const ready =
+        all ||
+        (cs && rs) ||
+        (cs ? (this.last.responder?.index ?? 0) > index || c.size > MAX_LAG_TICKS : (this.last.controller?.index ?? 0) > index || r.size > MAX_LAG_TICKS);
+      if (!ready) return;
+      c.delete(index);
+      r.delete(index);
+      this.commit(this.buildInterval(index, cs, rs));
+    }
+  }
+
+  private buildInterval(index: number, c: CumulativeSample | undefined, r: CumulativeSample | undefined): IntervalResult {
+    const ref = this.builder.ref === 'controller' ? c : r;
+    const other = this.builder.ref === 'controller' ? r : c;
+    if (ref && other && !ref.final && !other.final && this.offsets.length < OFFSET_TICKS) {
+      this.offsets.push(ref.t - other.t);
+      this.builder.offset = median(this.offsets);
+    }
+    return this.builder.next(index, c, r);
+  }
+
+  /** Keep the held interval and hold `iv`; at the end (null), drop the held one if it is the workers' empty closing sliver. */
+  private commit(iv: IntervalResult | null): void {
+    const held = this.held;
+    this.held = iv;
+    if (!held) return;
+    if (iv === null && this.intervals.length > 0 && held.seconds < 0.001 && !held.sentBytes && !held.receivedBytes) return;
+    this.intervals.add(held.index, held);
+    if (this.intervals.groupCount > this.grouping.headIndex) this.grouping.ticks *= 2;
+  }
+}
+
+/** The median of the clock offsets seen so far (0 before the first). */
+function median(xs: number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+/** Totals under both named conventions. */
+export function totalOf(streams: StreamResult[], fromT = -Infinity): TotalResult {
+  const bytes = streams.reduce((a, s) => a + s.bytes, 0);
+  const sentBytes = streams.reduce((a, s) => a + (s.send?.bytes ?? 0), 0);
+  // --omit: the wall clock starts where the omitted seconds end (fromT), or at a later first byte.
+  const firsts = streams
+    .map((s) => s.receive?.firstT)
+    .filter((v): v is number => typeof v === 'number')
+    .map((t) => Math.max(t, fromT));
+  const lasts = streams.map((s) => s.receive?.lastT).filter((v): v is number => typeof v === 'number');
+  const seconds = firsts.length && lasts.length ? Math.max(...lasts) - Math.min(...firsts) : null;
+  const rates = streams.map((s) => s.bitsPerSecond);
+  return {
+    bytes,
+    sentBytes,
+    seconds,
+    bitsPerSecond: seconds && seconds > 0 ? (bytes * 8) / seconds : null,
+    streamSumBitsPerSecond: rates.some((r) => r !== null) ? rates.reduce<number>((a, r) => a + (r ?? 0), 0) : null,
+    completions: streams.reduce((a, s) => a + s.completions, 0),
+  };
+}
+
+/** --omit: the senders' bytes of the omitted intervals are out of `sentBytes` too. */
+function omitTotal(t: TotalResult, streams: StreamResult[], intervals: IntervalResult[]): TotalResult {
+  return { ...t, sentBytes: Math.max(0, t.sentBytes - streams.reduce((a, s) => a + omittedSentBytes(intervals, s.id), 0)) };
+}

@@ -1,0 +1,67 @@
+/**
+ * Adds the native figures to a built result: each stream end's socket report
+ * and TCP_INFO series, the window summary, the list of figures that could not
+ * be measured (and why), and the limiter diagnosis.
+ */
+import type { EndView, LonghaulResult, Side, TcpSample, UnavailableField } from '../../contract/result.js';
+import type { StreamEnd } from '../../protocol/messages.js';
+import { diagnoseResult } from '../../analysis/diagnosis.js';
+import { summarizeMss, type MssEnd } from '../../analysis/mss-summary.js';
+import { summarizePacing, type PacedEnd } from '../../analysis/pacing-summary.js';
+import { summarizeWindow } from '../../analysis/window-summary.js';
+import { summarizeDelay } from '../../analysis/delay-summary.js';
+
+function addUnavailable(list: UnavailableField[], u: UnavailableField): void {
+  if (!list.some((x) => x.side === u.side && x.field === u.field && x.reason === u.reason)) list.push(u);
+}
+
+/**
+ * Mutates `result` (fresh from RunRecorder.build) in place. `tcpOf` gives an end's TCP_INFO series (one
+ * reading per kept interval); `advertised` the receive windows the senders saw (the range is what counts).
+ */
+export function attachTcpFields(
+  result: LonghaulResult,
+  tcpOf: (side: Side, id: number) => TcpSample[],
+  ends: Record<Side, StreamEnd[] | null>,
+  advertised: (number | null)[],
+): void {
+  const unavailable: UnavailableField[] = [];
+  const reports = [];
+  const mssEnds: MssEnd[] = [];
+  const pacedEnds: PacedEnd[] = [];
+  for (const s of result.streams) {
+    for (const [view, role] of [
+      [s.send, 'send'],
+      [s.receive, 'receive'],
+    ] as [EndView | null, 'send' | 'receive'][]) {
+      if (!view) continue;
+      const end = ends[view.side]?.find((e) => e.id === s.id && e.role === role);
+      if (end?.socket) {
+        view.socket = end.socket;
+        reports.push(end.socket);
+        mssEnds.push({ side: view.side, sends: role === 'send', report: end.socket });
+        for (const u of end.socket.unavailable) addUnavailable(unavailable, { side: view.side, ...u });
+      } else if (ends[view.side]) {
+        addUnavailable(unavailable, {
+          side: view.side,
+          field: 'socket',
+          reason: `the ${view.side} sent no socket report (a Longhaul version without the native addon support)`,
+        });
+      }
+      const series = tcpOf(view.side, s.id);
+      if (series.length) view.tcp = series;
+      if (role === 'send' && ends[view.side]) {
+        pacedEnds.push({ side: view.side, pacing: end?.pacing ?? null, kernelRates: series.map((t) => t.pacingRateBitsPerSecond) });
+      }
+    }
+  }
+  result.window = summarizeWindow(result.params.windowBytes, reports, advertised, result.link !== undefined);
+  result.mss = summarizeMss(result.params.mssBytes ?? null, mssEnds);
+  const pacing = summarizePacing(result, pacedEnds);
+  if (pacing) result.pacing = pacing;
+  result.unavailable = unavailable;
+  // A path rate the user gave (--path-rate) is the link's rate for the verdict, as an emulated link's is.
+  result.diagnosis = diagnoseResult(result, result.pathRate?.bitsPerSecond ?? null);
+  const delay = summarizeDelay(result);
+  if (delay) result.delay = delay;
+}
