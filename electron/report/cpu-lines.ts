@@ -49,7 +49,10 @@ function pcBusyLine(r: LonghaulResult): string | null {
 
 /** Why a side has no per-thread CPU: how its bytes moved says which (a native loop on an OS that gave no thread times). */
 function noThreadsWhy(r: LonghaulResult, side: Side): string {
-  const ios = r.streams.flatMap((s) => [s.send, s.receive]).filter((v) => v?.side === side).map((v) => v?.io);
+  const ios = r.streams
+    .flatMap((s) => [s.send, s.receive])
+    .filter((v) => v?.side === side)
+    .map((v) => v?.io);
   if (ios.includes('native')) return "its OS did not give the data threads' CPU time";
   if (ios.includes('node')) return 'Node moved the bytes: there were no data threads';
   return 'the peer does not say';
