@@ -28,6 +28,37 @@ function peakQueueingMs(streams: StreamResult[]): number | null {
 const ms = (s: number | null | undefined): number | null => (s === null || s === undefined ? null : s * 1000);
 
 /** The delay under load of the first direction whose senders reported TCP_INFO; undefined when no direction carried data. */
+/** The control channel's figures (engine/session/control-pinger.ts) as the result's pings: min idle, median loaded. */
+export interface ControlRtts {
+  idleMs: number[];
+  loadedMs: number[];
+}
+
+/**
+ * Add the control channel's round trips to the result's `delay`; where TCP_INFO gave none (no delay yet), a
+ * delay of the first direction that carried data, its TCP figures unknown.
+ */
+export function attachControlDelay(r: Pick<LonghaulResult, 'directions' | 'delay'>, c: ControlRtts | null): void {
+  if (!c) return;
+  const direction = r.directions.controllerToResponder ? 'controllerToResponder' : r.directions.responderToController ? 'responderToController' : null;
+  if (!r.delay && !direction) return;
+  const base: DelayInfo = r.delay ?? {
+    direction: direction ?? 'controllerToResponder',
+    idleRttMs: null,
+    idleSource: 'unknown',
+    loadedRttMs: null,
+    loadedSource: 'unknown',
+    queueingMs: null,
+  };
+  const sorted = [...c.loadedMs].sort((a, b) => a - b);
+  r.delay = {
+    ...base,
+    controlIdleRttMs: c.idleMs.length ? Math.min(...c.idleMs) : null,
+    controlLoadedRttMs: sorted.length ? (sorted[Math.floor(sorted.length / 2)] ?? null) : null,
+    controlPings: { idle: c.idleMs.length, loaded: c.loadedMs.length },
+  };
+}
+
 export function summarizeDelay(r: Pick<LonghaulResult, 'directions' | 'streams'>): DelayInfo | undefined {
   let fallback: DelayInfo | undefined;
   for (const direction of ['controllerToResponder', 'responderToController'] as const) {

@@ -32,6 +32,23 @@ export interface DelayInfo {
    * backs off. Absent in results without it; null: unknown.
    */
   peakQueueingMs?: number | null;
+  /**
+   * The control channel's own round trip (Longhaul's ping on its TLS connection, the same path beside the data),
+   * ms: idle = the lowest before the transfer, loaded = the median while it ran. Independent of TCP_INFO, so known
+   * where an OS gives no RTT (Windows under Wine). Includes each end's event-loop turn (well under 1 ms when idle).
+   * null: unknown (an older peer without `control:ping`, or no answer); absent in older results.
+   */
+  controlIdleRttMs?: number | null;
+  controlLoadedRttMs?: number | null;
+  /** How many pings were answered before the transfer and during it. */
+  controlPings?: { idle: number; loaded: number };
+}
+
+/** The control channel's queueing under load, ms: loaded less idle, never below 0; null when either is unknown. */
+export function controlQueueingMs(d: DelayInfo): number | null {
+  const idle = d.controlIdleRttMs ?? null;
+  const loaded = d.controlLoadedRttMs ?? null;
+  return idle === null || loaded === null ? null : Math.max(0, loaded - idle);
 }
 
 /** One stream's queueing from one reading, µs: smoothed RTT less the minimum, never below zero; null when either is unknown. */
@@ -52,5 +69,10 @@ export function delaySentence(d: DelayInfo): string {
   const loaded = `${formatDelayMs(d.loadedRttMs)}${d.loadedRttMs === null ? '' : ` (${d.loadedSource})`}`;
   const diff = d.queueingMs === null ? 'the queueing under load is unknown' : `the path adds ${formatDelayMs(d.queueingMs)} of queueing under load`;
   const peak = d.peakQueueingMs === null || d.peakQueueingMs === undefined || d.queueingMs === null ? '' : ` (at most ${formatDelayMs(d.peakQueueingMs)})`;
-  return `RTT idle ${idle}, under load ${loaded}: ${diff}${peak}`;
+  const q = controlQueueingMs(d);
+  const control =
+    d.controlPings === undefined
+      ? ''
+      : `; the control channel's ping: idle ${formatDelayMs(d.controlIdleRttMs ?? null)}, under load ${formatDelayMs(d.controlLoadedRttMs ?? null)}${q === null ? '' : ` (+${formatDelayMs(q)})`}`;
+  return `RTT idle ${idle}, under load ${loaded}: ${diff}${peak}${control}`;
 }

@@ -12,6 +12,8 @@ import { DEFAULT_STATE_TIMEOUTS_MS, SessionMachine, type Role, type SessionState
 
 interface ControlChannelEvents {
   message: [Message];
+  /** The peer answered our ping `id` (control-channel round trips; not a session message). */
+  pong: [number];
   /** The session ended abnormally: protocol fault, timeout, peer gone, or peer's `error`. */
   failure: [LonghaulError];
   close: [];
@@ -23,6 +25,9 @@ interface ControlChannelOptions {
   timeoutsMs?: Partial<Record<SessionState, number>>;
 }
 
+/** Pings answered per second at most (a controller sends 2 a second while running). */
+const MAX_PONGS_PER_SECOND = 16;
+
 export class ControlChannel extends EventEmitter<ControlChannelEvents> {
   readonly machine: SessionMachine;
   private readonly socket: net.Socket;
@@ -30,6 +35,8 @@ export class ControlChannel extends EventEmitter<ControlChannelEvents> {
   private readonly timeouts: Record<SessionState, number>;
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
+  /** Pings answered in the current second: a peer may not make this end write without bound. */
+  private pongs = { second: 0, count: 0 };
 
   constructor(socket: net.Socket, opts: ControlChannelOptions, alreadyRead?: Buffer) {
     super();
@@ -133,6 +140,12 @@ export class ControlChannel extends EventEmitter<ControlChannelEvents> {
       let msg: Message;
       try {
         msg = parseMessage(raw);
+        // Round-trip probes sit below the session: any state, no change of state, no proof of progress
+        // (the read timeout is not re-armed, so pinging cannot hold a stuck session open).
+        if (msg.type === 'ping' || msg.type === 'pong') {
+          this.onProbe(msg);
+          continue;
+        }
         this.machine.check(msg.type);
       } catch (err) {
         return this.fail(err as ProtocolError);
@@ -146,6 +159,13 @@ export class ControlChannel extends EventEmitter<ControlChannelEvents> {
       this.emit('message', msg);
     }
   };
+
+  private onProbe(m: Extract<Message, { type: 'ping' | 'pong' }>): void {
+    if (m.type === 'pong') return void this.emit('pong', m.id);
+    const second = Math.floor(Date.now() / 1000);
+    if (this.pongs.second !== second) this.pongs = { second, count: 0 };
+    if (++this.pongs.count <= MAX_PONGS_PER_SECOND) this.send({ type: 'pong', id: m.id });
+  }
 
   private readonly onSocketError = (err: Error): void => {
     if (this.closed) return;

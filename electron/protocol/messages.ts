@@ -129,6 +129,13 @@ const messageSchema = z.discriminatedUnion('type', [
   }),
   resultsMessageSchema,
   z.object({ type: z.literal('done') }),
+  /**
+   * The control channel's own round trip (protocol/control-channel.ts answers a ping with its pong in any
+   * state, below the session): the path's RTT idle and under load beside TCP_INFO's. Sent only to a peer
+   * that announced CONTROL_PING in hello (an older one would take it for a protocol fault).
+   */
+  z.object({ type: z.literal('ping'), id: z.number().int().min(0).max(0x7fffffff) }),
+  z.object({ type: z.literal('pong'), id: z.number().int().min(0).max(0x7fffffff) }),
   z.object({ type: z.literal('error'), code: errorCode, message: peerText(1000) }),
 ]);
 

@@ -7,13 +7,13 @@
  */
 import assert from 'node:assert/strict';
 import type net from 'node:net';
-import { Duplex } from 'node:stream';
 import { describe, it, mock } from 'node:test';
 import { ControlChannel } from '../../electron/protocol/control-channel.js';
 import { encodeFrame } from '../../electron/protocol/framing.js';
 import type { MessageType } from '../../electron/protocol/messages.js';
 import { DEFAULT_STATE_TIMEOUTS_MS, SessionMachine, type Role, type SessionState } from '../../electron/protocol/session-state.js';
 import type { LonghaulError } from '../../electron/util/errors.js';
+import { MemorySocket } from '../helpers/memory-socket.js';
 
 const MESSAGES: MessageType[] = ['hello', 'params', 'params-ok', 'streams-ready', 'start', 'started', 'sample', 'stop', 'results', 'done', 'error'];
 const STATES: SessionState[] = ['hello', 'params', 'streams', 'start', 'running', 'results', 'done', 'failed'];
@@ -79,21 +79,6 @@ describe('session state machine: every role × state × message', () => {
     assert.throws(() => m.transition('params'));
   });
 });
-
-/** One end of an in-memory connection, with the few socket properties the channel reads. */
-class MemorySocket extends Duplex {
-  written: Buffer[] = [];
-  remoteAddress = '192.0.2.1';
-  localAddress = '192.0.2.2';
-  setNoDelay(): this {
-    return this;
-  }
-  override _read(): void {}
-  override _write(chunk: Buffer, _enc: BufferEncoding, cb: () => void): void {
-    this.written.push(chunk);
-    cb();
-  }
-}
 
 describe('control channel over an in-memory duplex, mock timers', () => {
   it("drops a peer silent for exactly its state's timeout, and says which state", (t) => {

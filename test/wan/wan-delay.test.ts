@@ -13,6 +13,7 @@ import { longhaulAtoB } from './longhaul-probe.js';
 import { wanSkipReason } from './preflight.js';
 import { createWanLink, type WanLink, type WanLinkOptions } from './wan-link.js';
 import type { LonghaulResult } from '../../electron/contract/result.js';
+import { controlQueueingMs } from '../../electron/contract/delay-info.js';
 import { tbfArgs } from './link-config.js';
 
 const skip = (await wanSkipReason()) ?? false;
@@ -59,6 +60,10 @@ describe('delay under load through a tbf queue (kernel WAN harness)', { skip, ti
     assert.ok(peak !== null, 'peak queueing measured');
     assert.ok(Math.abs(peak / holds - 1) <= 0.2, `peak queueing ${peak.toFixed(1)} ms vs the ${holds.toFixed(0)} ms the queue holds`);
     assert.ok(d.queueingMs >= 0.5 * holds && d.queueingMs <= peak, `typical queueing ${d.queueingMs.toFixed(1)} ms: between half the queue and the peak`);
+    // The control channel crosses the same queue: its own ping says the same, without TCP_INFO.
+    const cq = controlQueueingMs(d);
+    assert.ok(d.controlIdleRttMs != null && d.controlIdleRttMs >= 18 && d.controlIdleRttMs < 40, `control idle ${d.controlIdleRttMs} ms: the path's 20 ms`);
+    assert.ok(cq !== null && cq >= 0.5 * holds && cq <= 1.2 * holds, `control-channel queueing ${cq} ms vs the ${holds.toFixed(0)} ms the queue holds`);
   });
 
   it('a shallow queue (10 Mbit/s, 40 ms RTT, 10 kB): under 10 ms of queueing', async (t) => {
@@ -68,5 +73,7 @@ describe('delay under load through a tbf queue (kernel WAN harness)', { skip, ti
     assert.ok(d && d.queueingMs !== null, 'queueing measured');
     assert.ok(d.idleRttMs !== null && d.idleRttMs >= 38 && d.idleRttMs < 60, `idle RTT ${d.idleRttMs} ms: the path's 40 ms`);
     assert.ok(d.queueingMs < 10, `queueing ${d.queueingMs.toFixed(1)} ms through a 10 kB queue (holds ${queueHoldsMs(10 * MBIT, 10_000).toFixed(1)} ms)`);
+    const cq = controlQueueingMs(d);
+    assert.ok(cq !== null && cq < 10, `control-channel queueing ${cq} ms through a 10 kB queue`);
   });
 });

@@ -8,24 +8,26 @@ import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import net from 'node:net';
 import os from 'node:os';
-import type { CapacityProgress } from '../../contract/capacity.js';
-import type { LinkInfo, LonghaulResult, PeerInfo, Side } from '../../contract/result.js';
+import type { LonghaulResult, PeerInfo, Side } from '../../contract/result.js';
 import { ControlChannel } from '../../protocol/control-channel.js';
 import { secureControl, type ControllerSecurity } from '../../security/controller-security.js';
 import { encodeDataHeader } from '../../protocol/data-header.js';
 import { PROTOCOL_VERSION, type Message, type MessageOf } from '../../protocol/messages.js';
-import type { SessionState } from '../../protocol/session-state.js';
 import { LonghaulError, describeError } from '../../util/errors.js';
 import { dial } from '../../util/net.js';
 import { SOFTWARE } from '../../util/version.js';
 import { DataPlane, type SideSample } from '../data-plane/data-plane.js';
 import { planStreams, runParamsSchema, type RunParams } from './params.js';
-import { CAPABILITIES, STOP_GRACE_MS, collectThenFinish, localOs, runningTimeoutMs, windowInfo } from './run-common.js';
+import { CAPABILITIES, CONTROL_PING, STOP_GRACE_MS, collectThenFinish, localOs, runningTimeoutMs, windowInfo } from './run-common.js';
 import { ControllerLifecycle } from './run-lifecycle.js';
 import { RunRecorder } from './run-recorder.js';
 import { present } from '../../contract/present.js';
 import { settingsForPartner } from './partner-settings.js';
 import { LocalSettingsRead } from './local-settings.js';
+import { ControlPinger } from './control-pinger.js';
+import { attachControlDelay } from '../../analysis/delay-summary.js';
+import type { RunEvents, RunLinkHook } from './run-handle.js';
+import type { SessionState } from '../../protocol/session-state.js';
 
 export interface ControllerOptions {
   host: string;
@@ -50,39 +52,10 @@ export interface ControllerOptions {
   startGate?: () => Promise<void>;
 }
 
-/** How a run through the link-emulator proxy reports its link (see electron/proxy/, docs/proxy.md). */
-export interface RunLinkHook {
-  /** Called once, at the moment the data streams start (t = 0 of the result). */
-  onStart?(): void;
-  /** The link as it was during the run, asked for when the result is built. */
-  record(): LinkInfo;
-  /** Bring what record() says up to date (the proxy's counters); awaited at most LINK_REFRESH_MS before the final result. */
-  refresh?(): Promise<void>;
-  /**
-   * Carry connections to another port of the target through the same emulated link (a
-   * responder's own data port, params-ok.dataPort); resolves with the emulator's local port for it.
-   */
-  forwardPort?(targetPort: number): Promise<number>;
-}
-
 /** How long the final result waits for the link hook's refresh. */
 const LINK_REFRESH_MS = 500;
 
-export interface RunEvents {
-  /** A session phase was entered (for progress displays). */
-  phase: [SessionState];
-  /** One side's cumulative counters at an interval tick. */
-  sample: [SideSample, Side];
-  /** Only a run that measures the path after (capacity-run.ts): its tuned phase began, or ended with a figure. */
-  capacity: [CapacityProgress];
-}
-
-/** What a display or a report needs of a run in progress, whoever runs it (this controller, or engine/iperf3/iperf3-client.ts). */
-export interface RunHandle extends EventEmitter<RunEvents> {
-  readonly result: Promise<LonghaulResult>;
-  /** The run's start as its result records it (wall clock), once the 'start' phase is entered; absent where a run does not say. */
-  readonly startedAt?: Date | null;
-}
+export type { RunEvents, RunHandle, RunLinkHook } from './run-handle.js';
 
 /** A run in progress. `result` settles with the result document; it never rejects for run failures. */
 export class ControllerRun extends EventEmitter<RunEvents> {
@@ -92,6 +65,8 @@ export class ControllerRun extends EventEmitter<RunEvents> {
   private plane: DataPlane | null = null;
   private recorder: RunRecorder;
   private partnerCapabilities: string[] = [];
+  /** The control channel's round trips (a responder that answers pings: CONTROL_PING). */
+  private pinger: ControlPinger | null = null;
   private readonly cookie = randomBytes(16).toString('hex');
   private readonly plan;
   private readonly lifecycle = new ControllerLifecycle();
@@ -197,13 +172,16 @@ export class ControllerRun extends EventEmitter<RunEvents> {
       case 'hello':
         return this.onHello(channel, m);
       case 'params-ok':
+        this.pinger?.pingIdle();
         return void this.openStreams(channel, m.dataPort ?? null);
       case 'streams-ready':
+        this.pinger?.pingIdle();
         return this.onStreamsReady(channel);
       case 'started':
         if (channel.state !== 'start') return; // the run already ended locally (long link, small byte budget): stay in results
         channel.setTimeout('running', runningTimeoutMs(this.params.intervalSeconds));
         channel.enter('running');
+        this.pinger?.startLoaded();
         this.emit('phase', 'running');
         return;
       case 'sample':
@@ -240,6 +218,8 @@ export class ControllerRun extends EventEmitter<RunEvents> {
       );
     }
     this.partnerCapabilities = m.capabilities;
+    if (m.capabilities.includes(CONTROL_PING)) this.pinger = new ControlPinger(channel);
+    this.pinger?.pingIdle();
     this.recorder = this.recorder.withResponder({
       hostname: m.hostname,
       address: `${this.opts.host}:${this.opts.port}`,
@@ -343,6 +323,7 @@ export class ControllerRun extends EventEmitter<RunEvents> {
 
   private sendStop(reason: 'complete' | 'user' | 'error', message: string | null, cut = false): void {
     if (!this.channel || !this.lifecycle.advance('stopping')) return;
+    this.pinger?.stop();
     this.channel.send({ type: 'stop', reason, message, ...(cut ? { cut } : {}) });
     if (this.channel.state === 'running' || this.channel.state === 'start') this.channel.enter('results');
     this.emit('phase', 'results');
@@ -372,14 +353,22 @@ export class ControllerRun extends EventEmitter<RunEvents> {
     collectThenFinish(collecting ? this.plane : null, () => this.finish());
   }
 
+  /** The result, with the control channel's round trips in its delay. */
+  private built(): LonghaulResult {
+    const r = this.recorder.build();
+    attachControlDelay(r, this.pinger?.figures() ?? null);
+    return r;
+  }
+
   private finish(): void {
     if (!this.lifecycle.advance('settled')) return;
     if (this.watchdog) clearTimeout(this.watchdog);
+    this.pinger?.stop();
     this.plane?.destroy();
     if (this.startNs === null) this.recorder.markPartial('the run never started');
     const refresh = this.opts.link?.refresh;
     if (!refresh) {
-      this.settle(this.recorder.build());
+      this.settle(this.built());
       return;
     }
     let built = false;
@@ -387,7 +376,7 @@ export class ControllerRun extends EventEmitter<RunEvents> {
       if (built) return;
       built = true;
       clearTimeout(timer);
-      this.settle(this.recorder.build());
+      this.settle(this.built());
     };
     const timer = setTimeout(build, LINK_REFRESH_MS);
     refresh().then(build, build);

@@ -8,6 +8,8 @@ import { summarizeWindow } from '../../analysis/window-summary.js';
 
 /** A controller that takes a `stop` from its responder (a responder limit ended the run) says so in `hello`. */
 export const STOP_FROM_RESPONDER = 'stop:from-responder';
+/** This end answers `ping` on the control channel with `pong` (protocol/control-channel.ts). */
+export const CONTROL_PING = 'control:ping';
 
 /** What this build can do, announced in `hello`. */
 export const CAPABILITIES = [
@@ -18,6 +20,7 @@ export const CAPABILITIES = [
   'interval:0.1',
   STOP_FROM_RESPONDER,
   SETTINGS_IN_RESULTS,
+  CONTROL_PING,
 ];
 
 /** How long receivers may take to see the peer's FIN after a stop, in ms. */
