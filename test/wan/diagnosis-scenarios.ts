@@ -231,7 +231,7 @@ export const SCENARIOS: DiagnosisScenario[] = [
 const ALLOWED = '/proc/sys/net/ipv4/tcp_allowed_congestion_control';
 
 /** Run `fn` with `cc` allowed in namespaces other than the initial one; the global list is restored afterwards. */
-async function withAllowedCongestionControl<T>(cc: string, fn: () => Promise<T>): Promise<T> {
+export async function withAllowedCongestionControl<T>(cc: string, fn: () => Promise<T>): Promise<T> {
   const before = readCmdSync('cat', [ALLOWED]).trim();
   if (!before) throw new Error(`could not read ${ALLOWED}; refusing to change it`);
   const widened = before.split(/\s+/).includes(cc) ? null : `${before} ${cc}`;
