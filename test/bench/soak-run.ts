@@ -82,7 +82,8 @@ function nameOf(pid: number): string {
     return (
       args
         .slice(1)
-        .map((a) => path.basename(a))
+        // A folder's entry (engine/data-plane/data-worker/index.js) is named by its folder: data-worker/index.js.
+        .map((a) => (path.basename(a) === 'index.js' ? `${path.basename(path.dirname(a))}/index.js` : path.basename(a)))
         .join(' ')
         .slice(0, 80) ||
       args[0] ||

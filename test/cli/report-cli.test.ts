@@ -8,8 +8,9 @@ import { REPO } from '../helpers/processes.js';
 import { tmpDir } from '../helpers/tmp.js';
 
 const read = (f: string): string => (existsSync(f) ? readFileSync(f, 'utf8') : '');
-/** Interval rows in a receiver log: "index thread end seconds bytes rate". */
-const intervalRows = (log: string): string[] => log.split('\n').filter((l) => /^ +\d+ +\d+ +\d+\.\d{3} +\d+\.\d{3} +\d+ +\d+\.\d{3}$/.test(l));
+/** Interval rows in a receiver log: "index thread end seconds bytes rate", then the sender's retr and cwnd (numbers or "unknown"). */
+const intervalRows = (log: string): string[] =>
+  log.split('\n').filter((l) => /^ +\d+ +\d+ +\d+\.\d{3} +\d+\.\d{3} +\d+ +\d+\.\d{3}( +(\d+|unknown|-)){0,2}$/.test(l));
 
 describe('longhaul report CLI', { timeout: 60_000 }, () => {
   it('loopback writes --log/--csv during the run; report re-renders the saved result to the same text', async (t) => {
