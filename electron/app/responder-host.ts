@@ -170,7 +170,8 @@ export class ResponderHost {
   private async onSessionEnd(result: LonghaulResult | null): Promise<void> {
     const runId = this.status.runId ?? 'responder';
     if (this.responder) this.set({ ...this.status, state: 'listening', peer: null, runId: null });
-    if (!result) return;
+    // The controller's path measurement after its run (--capacity) is no run of the user's: not in History.
+    if (!result || result.params.purpose === 'path-capacity') return;
     const { savedPath, saveError } = await this.history.trySave(result);
     this.hub.emit('onResponderEnd', { runId, result, savedPath, saveError });
   }

@@ -7,7 +7,7 @@
  * Why the figure is only a floor: the tuned run's own windows, it never left slow start before its time ran out,
  * or the tuned run met a limit on a PC, not the path's (a CPU, the link emulator, the receiving application).
  */
-export type CapacityBound = 'windows' | 'slow-start' | 'cpu' | 'emulator' | 'receiver' | null;
+export type CapacityBound = 'windows' | 'slow-start' | 'cpu' | 'emulator' | 'receiver' | 'loss' | null;
 
 /** longhaul.result/1 `capacity` (docs/results.md). */
 export interface CapacityInfo {

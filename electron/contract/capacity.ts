@@ -35,6 +35,7 @@ function capacityBoundText(c: CapacityInfo): string {
   if (c.lowerBound === 'cpu') return " (a floor: a PC's CPU was the tuned run's limit, not the path)";
   if (c.lowerBound === 'emulator') return " (a floor: the link emulator on this PC fell behind; this is the emulator's rate, not the path's)";
   if (c.lowerBound === 'receiver') return ' (a floor: the receiving end did not read fast enough in the tuned run)';
+  if (c.lowerBound === 'loss') return ' (a floor: packet loss held the tuned run too; a lossy path carries less to TCP than its rate)';
   return '';
 }
 

@@ -50,6 +50,8 @@ export interface ResultParams {
   congestionControl?: string | null;
   /** `-O, --omit`: seconds at the start left out of the totals and the verdict (their intervals are marked `omitted`); absent or 0: none. */
   omitSeconds?: number | null;
+  /** `path-capacity`: Longhaul's own tuned run measuring the path after the user's (`--capacity`); absent for the user's runs. */
+  purpose?: 'path-capacity';
 }
 
 export interface ErrorInfo {

@@ -56,6 +56,8 @@ export const runParamsSchema = z
       .optional(),
     /** `-O, --omit`: seconds at the start left out of the totals and the verdict; absent when not set, as `mssBytes`. */
     omitSeconds: z.number().min(0).max(MAX_SECONDS).nullable().optional(),
+    /** `path-capacity`: a run Longhaul made itself to measure the path (engine/session/capacity-run.ts), not the user's: not kept in History. */
+    purpose: z.enum(['path-capacity']).optional(),
   })
   .strict()
   .refine((p) => (p.bytes === null) !== (p.seconds === null), {

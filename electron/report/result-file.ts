@@ -70,6 +70,8 @@ export const resultSchema = z.object({
     mssBytes: count.nullable().optional(),
     bitrateBitsPerSec: z.number().positive().nullable().optional(),
     congestionControl: z.string().nullable().optional(),
+    omitSeconds: z.number().min(0).nullable().optional(),
+    purpose: z.enum(['path-capacity']).optional(),
   }),
   window: z.object({ requestedBytes: count.nullable(), applied: z.boolean(), note: z.string() }),
   streams: z.array(

@@ -154,7 +154,9 @@ export function register(program: Command): void {
         // Ctrl-C, Ctrl-Break, a closed console, SIGTERM; as loopback's responder: SIGTERM or the parent's exit.
         stopListening = onStop(resolve);
         responder.on('session-end', (result, err) => {
-          if (result) {
+          if (result?.params.purpose === 'path-capacity') {
+            process.stdout.write(`run ${result.id}: the controller measured the path (Longhaul's tuned run, cut once measured)\n`);
+          } else if (result) {
             const t = result.total;
             process.stdout.write(
               `run ${result.id} ${result.partial ? 'ended early' : 'complete'}: ${groupDigits(t.bytes)} bytes received, ${formatRate(t.bitsPerSecond)} wall-clock aggregate\n`,

@@ -64,6 +64,7 @@ export function planCapacity(main: LonghaulResult): CapacityPlan {
     seconds,
     direction,
     intervalSeconds,
+    purpose: 'path-capacity',
     // The user's congestion control, if asked for, is part of the path's sender: kept. MSS, pacing and omit are not.
     ...(main.params.congestionControl ? { congestionControl: main.params.congestionControl } : {}),
   };
@@ -76,7 +77,12 @@ export function receiverOf(plan: CapacityPlan): 'controller' | 'responder' {
 }
 
 /** The tuned run's own verdicts that make its figure a PC's limit, not the path's. */
-const RUN_LIMITS: Partial<Record<LimiterVerdict, CapacityBound>> = { 'cpu-limited': 'cpu', 'emulator-limited': 'emulator', 'receiver-limited': 'receiver' };
+const RUN_LIMITS: Partial<Record<LimiterVerdict, CapacityBound>> = {
+  'cpu-limited': 'cpu',
+  'emulator-limited': 'emulator',
+  'receiver-limited': 'receiver',
+  'loss-limited': 'loss',
+};
 
 /** Most bytes of IP and TCP headers (with options) a full segment carries: above it, segments are not path-MTU sized. */
 const MAX_HEADER_BYTES = 120;

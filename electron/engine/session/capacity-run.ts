@@ -115,7 +115,8 @@ export class RunWithCapacity extends EventEmitter<RunEvents> implements RunHandl
 export function attachCapacity(r: LonghaulResult, info: CapacityInfo, local: LocalSettings): void {
   r.capacity = info;
   const rate = info.wireBitsPerSecond ?? info.payloadBitsPerSecond;
-  if (r.pathRate || rate === null || info.lowerBound) return;
+  // An emulated link's own settings are the path the verdict knows: a measurement does not replace them.
+  if (r.pathRate || r.link?.settings || rate === null || info.lowerBound) return;
   r.pathRate = { bitsPerSecond: rate, source: 'measured' };
   r.diagnosis = diagnoseResult(r, rate);
   r.advice = adviseResult(r, local);
