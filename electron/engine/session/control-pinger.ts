@@ -1,7 +1,7 @@
 /**
  * The control channel's own round trip, idle and under load: the controller
  * pings the responder (protocol/control-channel.ts answers below the session)
- * once at each set-up step before the data flows, and every PERIOD_MS while it
+ * once the params are accepted and twice when the streams are ready, and every PERIOD_MS while it
  * flows. The control connection crosses the same path as the data, so under
  * load it waits in the same queue: a second measure of the queueing beside
  * TCP_INFO's, and the only one where an OS gives no RTT.

@@ -176,6 +176,7 @@ export class ControllerRun extends EventEmitter<RunEvents> {
         return void this.openStreams(channel, m.dataPort ?? null);
       case 'streams-ready':
         this.pinger?.pingIdle();
+        this.pinger?.pingIdle();
         return this.onStreamsReady(channel);
       case 'started':
         if (channel.state !== 'start') return; // the run already ended locally (long link, small byte budget): stay in results
@@ -218,8 +219,9 @@ export class ControllerRun extends EventEmitter<RunEvents> {
       );
     }
     this.partnerCapabilities = m.capabilities;
+    // The first ping waits for params-ok: a responder that refuses the params closes at once, and a ping still
+    // unread then makes its kernel reset the connection, dropping the error it sent (LH_ERR_PEER_GONE instead).
     if (m.capabilities.includes(CONTROL_PING)) this.pinger = new ControlPinger(channel);
-    this.pinger?.pingIdle();
     this.recorder = this.recorder.withResponder({
       hostname: m.hostname,
       address: `${this.opts.host}:${this.opts.port}`,
