@@ -85,14 +85,24 @@ export class CapacityTracker {
     return this.estimate();
   }
 
+  /** Many slices in the measured span (a short RTT): the median slice; few (a long RTT): the leading agreeing ones. */
+  private get averaged(): boolean {
+    return this.measureS / this.sliceS >= AVERAGE_FROM_SLICES;
+  }
+
+  /** The measured span's points (from the end of slow start, for measureS), or null while slow start lasts. */
+  private span(): { from: Point; until: number; points: Point[] } | null {
+    const from = this.endIndex === null ? undefined : this.points[this.endIndex];
+    if (this.endIndex === null || !from) return null;
+    const until = from.t + this.measureS;
+    return { from, until, points: this.points.slice(this.endIndex).filter((p) => p.t <= until + 1e-9) };
+  }
+
   /** In the few-slices regime, whether a slice after the first grew past it by more than AGREE. */
   private grewAfterStart(): boolean {
-    const from = this.endIndex === null ? undefined : this.points[this.endIndex];
-    if (!from || this.measureS / this.sliceS >= AVERAGE_FROM_SLICES) return false;
-    const slices = sliceRates(
-      this.points.slice(this.endIndex ?? 0).filter((p) => p.t <= from.t + this.measureS + 1e-9),
-      this.minSliceS,
-    );
+    const sp = this.span();
+    if (!sp || this.averaged) return false;
+    const slices = sliceRates(sp.points, this.minSliceS);
     const first = slices[0];
     if (!first) return false;
     for (const x of slices.slice(1)) {
@@ -104,18 +114,17 @@ export class CapacityTracker {
 
   estimate(): CapacityEstimate {
     const none: CapacityEstimate = { state: 'slow-start', slowStartEndS: null, fromS: null, toS: null, bitsPerSecond: null, sliceRange: null };
-    const from = this.endIndex === null ? undefined : this.points[this.endIndex];
-    if (this.endIndex === null || !from) return none;
-    const until = from.t + this.measureS;
-    const span = this.points.slice(this.endIndex).filter((p) => p.t <= until + 1e-9);
-    const to = span.at(-1) ?? from;
-    const slices = sliceRates(span, this.minSliceS);
+    const sp = this.span();
+    if (!sp) return none;
+    const { from, until } = sp;
+    const to = sp.points.at(-1) ?? from;
+    const slices = sliceRates(sp.points, this.minSliceS);
     const base = {
       slowStartEndS: from.t,
       fromS: from.t,
       sliceRange: slices.length >= 2 ? { min: Math.min(...slices.map((x) => x.r)), max: Math.max(...slices.map((x) => x.r)) } : null,
     };
-    if (this.measureS / this.sliceS >= AVERAGE_FROM_SLICES) {
+    if (this.averaged) {
       // Many slices (a short RTT): the median slice. A loss stalls the receiver for a slice and releases the
       // held bytes in the next (one below, one above the path's rate), and retransmissions and a queue that
       // ran dry take from the span's mean: on the harness the mean read 0.80-0.96 of the tbf payload rate
