@@ -31,6 +31,10 @@ interface ExecuteRunBase {
   pathRateBitsPerSec?: number | null;
   /** --capacity: measure the path after the run (engine/session/capacity-run.ts). */
   capacity?: boolean;
+  /** --explain (-V, --verbose): the full detail after the run instead of the compact answer. */
+  explain?: boolean;
+  /** -J: the result document on standard output instead of the summary (as iperf3 -J). */
+  jsonStdout?: boolean;
 }
 
 /**
