@@ -4,21 +4,22 @@
  * senders' TCP_INFO series (limiter-inputs.ts, limiter.ts), with the MSS verdict where segments
  * were far smaller than the path allows. Pure, so a saved result can be re-diagnosed.
  */
-import type { Diagnosis, LonghaulResult } from '../contract/result.js';
+import { fig } from '../contract/finding.js';
+import type { DiagnosisFinding, LonghaulResult } from '../contract/result.js';
 import { diagnoseEmulated } from './emulated-diagnosis.js';
 import { diagnoseLimiter } from './limiter.js';
 import { limiterInputs } from './limiter-inputs.js';
 import { pacedDiagnosis } from './verdicts/paced.js';
 import { analysisView } from './omit-rule.js';
-import { mssCanExplain, mssCaveat, mssFigures, mssIsSmall, mssSentence } from './mss-verdict.js';
+import { mssCanExplain, mssCaveat, mssFigures, mssIsSmall, mssSentence, pathMssBytes } from './mss-verdict.js';
 
 export { diagnoseLimiter } from './limiter.js';
 export { limiterInputs, transferRttSeconds, type LimiterInputs } from './limiter-inputs.js';
 
 /** One diagnosis per direction that carried data. */
-export function diagnoseResult(whole: LonghaulResult, linkBitsPerSecond: number | null = null): Diagnosis[] {
+export function diagnoseResult(whole: LonghaulResult, linkBitsPerSecond: number | null = null): DiagnosisFinding[] {
   const r = analysisView(whole); // --omit: the readings of the omitted seconds are not the transfer's
-  const out: Diagnosis[] = [];
+  const out: DiagnosisFinding[] = [];
   for (const direction of ['controllerToResponder', 'responderToController'] as const) {
     const total = r.directions[direction];
     if (!total) continue;
@@ -52,13 +53,21 @@ export function diagnoseResult(whole: LonghaulResult, linkBitsPerSecond: number 
     if (mss && mssIsSmall(mss) && !inputs.linkBitsPerSecond) {
       if (mssCanExplain(d.verdict)) {
         const context = { verdict: d.verdict, cwndBytes: d.numbers.cwndBytes, cwndBitsPerSecond: d.numbers.cwndBitsPerSecond };
-        out.push({ direction, ...d, verdict: 'mss-limited', sentence: mssSentence(mss, total.bitsPerSecond ?? 0, context) });
+        const figures = { ...d.figures, mss: fig(mss.sendMssBytes, 'B', 'tcp_info'), pathMss: fig(pathMssBytes(mss.pmtuBytes), 'B', 'tcp_info') };
+        out.push({
+          direction,
+          ...d,
+          verdict: 'mss-limited',
+          case: 'mss-limited/small-segments',
+          figures,
+          sentence: mssSentence(mss, total.bitsPerSecond ?? 0, context),
+        });
         continue;
       }
       // A CPU at its limit with small segments: each segment costs the same work, so the segment size is a
       // likely cause of the CPU's load and is named beside it (the verdict stays the measured CPU).
       if (d.verdict === 'link-limited' || d.verdict === 'cpu-limited') {
-        out.push({ direction, ...d, sentence: `${d.sentence} ${mssCaveat(mss)}` });
+        out.push({ direction, ...d, notes: [...(d.notes ?? []), 'small-segments'], sentence: `${d.sentence} ${mssCaveat(mss)}` });
         continue;
       }
     }

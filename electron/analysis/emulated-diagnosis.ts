@@ -4,7 +4,8 @@
  * link's settings (delay, rate, window, modelled loss) are diagnosed instead; a run that bypassed
  * the emulator part of the time gets no single verdict.
  */
-import type { Diagnosis, LinkInfo, StreamResult, TotalResult } from '../contract/result.js';
+import type { Diagnosis, DiagnosisFinding, LinkInfo, StreamResult, TotalResult } from '../contract/result.js';
+import { fig } from '../contract/finding.js';
 import { payloadFraction } from '../contract/wire.js';
 import { INITIAL_WINDOW_SEGMENTS, rampRoundTrips, renoWindowBytes } from '../contract/what-if.js';
 import { formatRateShort, formatRtt, groupDigits } from '../contract/units.js';
@@ -81,7 +82,7 @@ export function diagnoseEmulated(
   total: TotalResult,
   streams: StreamResult[],
   linkBitsPerSecond: number | null,
-): Diagnosis {
+): DiagnosisFinding {
   const toggles = link.bypassToggles ?? [];
   if (emulated && toggles.some((b) => b.bypass)) {
     // Part of the run went around the emulated link: two paths, no single limit.
@@ -89,6 +90,8 @@ export function diagnoseEmulated(
     return {
       direction,
       verdict: 'unknown',
+      case: 'unknown/emulator-bypassed',
+      figures: total.bitsPerSecond !== null ? { measured: fig(total.bitsPerSecond, 'bit/s', 'measured') } : {},
       sentence: `The link emulator was bypassed during the run (bypass ${when}), so the measured ${formatRateShort(total.bitsPerSecond ?? 0)} mixes the emulated path and the direct one: no single limit explains it. Run again without the bypass to diagnose the emulated link.`,
       numbers: diagnoseLimiter({
         measuredBitsPerSecond: total.bitsPerSecond,
@@ -137,13 +140,20 @@ export function diagnoseEmulated(
   const lossBinds = lossWindow !== null && rttSeconds !== null && d.verdict !== 'window-limited' && (d.verdict === 'congestion-limited' || belowRate);
   const lag = emulatorLag(link, direction === 'controllerToResponder' ? 'up' : 'down', measured, Math.max(1, streams.length));
   if (lag) {
-    return { direction, ...d, verdict: 'emulator-limited', sentence: emulatorSentence(lag, measured) };
+    const figures = { ...d.figures, ...(lag.modelBitsPerSecond !== null ? { modelRate: fig(lag.modelBitsPerSecond, 'bit/s', 'model') } : {}) };
+    return { direction, ...d, verdict: 'emulator-limited', case: 'emulator-limited/fell-behind', figures, sentence: emulatorSentence(lag, measured) };
   }
   const sentence = ramp ?? (lossBinds ? lossSentence(emulated.lossRatio, emulated.mssBytes, rttSeconds, lossWindow, measured, lossCounts) : d.sentence);
   return {
     direction,
     ...d,
-    ...(ramp || lossBinds ? { verdict: 'congestion-limited' as const } : {}),
+    ...(ramp
+      ? { verdict: 'congestion-limited' as const, case: 'congestion-limited/emulated-slow-start' as const }
+      : lossBinds
+        ? { verdict: 'congestion-limited' as const, case: 'congestion-limited/emulated-loss' as const }
+        : d.verdict === 'window-limited'
+          ? { case: 'window-limited/emulated-window' as const }
+          : {}),
     sentence: `${sentence} (Emulated link: its RTT, window and rate, not the local hop's TCP_INFO.)`,
   };
 }

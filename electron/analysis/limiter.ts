@@ -8,7 +8,8 @@
  * bound; when no bound is near the rate, the sender either kept the socket full (the path's rate
  * is the limit, with the queueing delay it adds) or not (the application is). Unknown stays unknown.
  */
-import type { Diagnosis, LimiterVerdict } from '../contract/result.js';
+import { fig, type Figures, type FindingNote } from '../contract/finding.js';
+import type { Diagnosis, DiagnosisFinding } from '../contract/result.js';
 import { rateContradicted } from '../contract/path-math.js';
 import { formatRateShort } from '../contract/units.js';
 import type { LimiterInputs } from './limiter-inputs.js';
@@ -16,7 +17,7 @@ import { applicationRule } from './verdicts/application-limited.js';
 import { congestionRule } from './verdicts/congestion-limited.js';
 import { share, verdictContext, type RuleVerdict, type VerdictContext } from './verdicts/context.js';
 import { cpuLikelyRule, cpuRule, pcCpuRule } from './verdicts/cpu-limited.js';
-import { linkSentence } from './verdicts/link-limited.js';
+import { linkFinding } from './verdicts/link-limited.js';
 import { lossNote, lossRatio, lossRule } from './verdicts/loss-limited.js';
 import { receiverStarvedRule } from './verdicts/receiver-starved.js';
 import { sendBufferRule } from './verdicts/send-buffer-limited.js';
@@ -44,6 +45,34 @@ function numbersOf(i: LimiterInputs): Diagnosis['numbers'] {
   };
 }
 
+/**
+ * The figures every finding of a direction carries where known: the rate, the RTTs, the windows and
+ * what they allow, loss. A rule adds its own (a CPU share, a model rate) beside these.
+ */
+function commonFigures(i: LimiterInputs, n: Diagnosis['numbers']): Figures {
+  const f: Figures = {};
+  const put = (name: keyof Figures, v: number | null | undefined, unit: Parameters<typeof fig>[1], source: Parameters<typeof fig>[2]): void => {
+    if (v != null && Number.isFinite(v)) f[name] = fig(v, unit, source);
+  };
+  const emulated = i.missingReason?.startsWith('the emulated link') === true;
+  const tcp = emulated ? 'emulated' : 'tcp_info';
+  put('measured', n.measuredBitsPerSecond, 'bit/s', 'measured');
+  put('rtt', n.rttSeconds, 's', tcp);
+  put('minRtt', n.minRttSeconds, 's', 'tcp_info');
+  put('queueing', n.queueingSeconds, 's', 'tcp_info');
+  put('window', n.windowBytes, 'B', tcp);
+  put('windowRate', n.windowBitsPerSecond, 'bit/s', 'model');
+  put('cwnd', n.cwndBytes, 'B', emulated ? 'model' : 'tcp_info');
+  put('cwndRate', n.cwndBitsPerSecond, 'bit/s', 'model');
+  put('retransmits', n.retransSegments, 'count', emulated ? 'emulated' : 'tcp_info');
+  put('lossRatio', n.lossRatio, 'share', 'model');
+  put('rwndShare', n.rwndLimitedShare, 'share', 'tcp_info');
+  put('sndbufShare', n.sndbufLimitedShare, 'share', 'tcp_info');
+  put('linkRate', i.linkBitsPerSecond, 'bit/s', emulated ? 'emulated' : 'given');
+  put('transferSeconds', i.transferSeconds, 's', 'measured');
+  return f;
+}
+
 /** The rules after the window and the send buffer, in order; the first that applies decides. */
 function pathRules(c: VerdictContext, streams: number): RuleVerdict {
   const bounds = [
@@ -58,39 +87,62 @@ function pathRules(c: VerdictContext, streams: number): RuleVerdict {
     lossRule(c, streams) ??
     congestionRule(c) ??
     applicationRule(c, bounds) ??
-    cpuLikelyRule(c) ?? {
-      verdict: 'link-limited',
-      sentence: linkSentence(
-        c,
-        `At RTT ${c.rtt} ${bounds || 'TCP'} would carry more than the measured ${c.m} while the sender kept the socket full: the path (link or receiving host) is the limit.`,
-      ),
-    }
+    cpuLikelyRule(c) ??
+    linkFinding(
+      c,
+      'link-limited/socket-full',
+      `At RTT ${c.rtt} ${bounds || 'TCP'} would carry more than the measured ${c.m} while the sender kept the socket full: the path (link or receiving host) is the limit.`,
+    )
   );
 }
 
+/** A rule's answer with the loss note (where loss did not set the rate) as a note and in its words. */
+function withLossNote(i: LimiterInputs, v: RuleVerdict): RuleVerdict {
+  if (v.verdict === 'loss-limited') return v;
+  const loss = lossNote(i, v.quotesRetransmits === true);
+  if (!loss) return v;
+  return { ...v, notes: [...(v.notes ?? []), loss.note], sentence: v.sentence + loss.text };
+}
+
 /** The verdict and its sentence from the inputs; `streams` sending streams (for the loss estimate). */
-export function diagnoseLimiter(i: LimiterInputs, streams = 1): Omit<Diagnosis, 'direction'> {
+export function diagnoseLimiter(i: LimiterInputs, streams = 1): Omit<DiagnosisFinding, 'direction'> {
   const numbers = numbersOf(i);
-  const verdict = (v: LimiterVerdict, sentence: string): Omit<Diagnosis, 'direction'> => ({ verdict: v, sentence, numbers });
+  const common = commonFigures(i, numbers);
+  const finding = (v: RuleVerdict): Omit<DiagnosisFinding, 'direction'> => ({
+    verdict: v.verdict,
+    case: v.case,
+    figures: { ...common, ...v.figures },
+    ...(v.side ? { side: v.side } : {}),
+    ...(v.notes?.length ? { notes: v.notes } : {}),
+    sentence: v.sentence,
+    numbers,
+  });
   const measured = i.measuredBitsPerSecond;
-  if (measured === null || measured <= 0) return verdict('unknown', 'Nothing was measured in this direction, so there is nothing to explain.');
+  if (measured === null || measured <= 0)
+    return finding({ verdict: 'unknown', case: 'unknown/nothing-measured', sentence: 'Nothing was measured in this direction, so there is nothing to explain.' });
   const m = formatRateShort(measured);
   if (i.linkBitsPerSecond && rateContradicted(i.linkBitsPerSecond, measured)) {
     const without = diagnoseLimiter({ ...i, linkBitsPerSecond: null }, streams);
     const note = `The link's stated rate, ${formatRateShort(i.linkBitsPerSecond)}, is below the ${m} measured, so it is not this path's rate and the verdict leaves it out.`;
-    return { ...without, sentence: `${without.sentence} ${note}` };
+    const notes: FindingNote[] = [...(without.notes ?? []), 'stated-rate-contradicted'];
+    return { ...without, notes, sentence: `${without.sentence} ${note}` };
   }
   const c = verdictContext(i, numbers);
   if (i.linkBitsPerSecond && measured >= 0.8 * i.linkBitsPerSecond) {
     const lead = `Measured ${m} of the link's ${formatRateShort(i.linkBitsPerSecond)} (${pct(measured / i.linkBitsPerSecond)}): the link is the limit.`;
-    const sentence = c ? linkSentence(c, lead) : lead;
-    return verdict('link-limited', sentence + lossNote(i, sentence));
+    const v: RuleVerdict = c ? linkFinding(c, 'link-limited/rate-reached', lead) : { verdict: 'link-limited', case: 'link-limited/rate-reached', sentence: lead };
+    return finding(withLossNote(i, v));
   }
-  if (!c) return verdict('unknown', `Measured ${m}, but the RTT is unknown (${i.missingReason ?? 'TCP_INFO was not available'}), so the limit cannot be told.`);
+  if (!c)
+    return finding({
+      verdict: 'unknown',
+      case: 'unknown/rtt-unknown',
+      sentence: `Measured ${m}, but the RTT is unknown (${i.missingReason ?? 'TCP_INFO was not available'}), so the limit cannot be told.`,
+    });
   // A starved reader closes the window and delays the ACKs: it goes first, or its symptoms would be named instead.
   // So does a receiver sharing one busy PC with its sender (loopback: the window fills while the reader waits for a
   // core), unless the user set the window, which then may well be the limit.
   const onePc = i.windowRequestedBytes == null ? pcCpuRule(c) : null;
   const v = receiverStarvedRule(c) ?? onePc ?? windowRule(c) ?? sendBufferRule(c) ?? pathRules(c, Math.max(1, streams));
-  return verdict(v.verdict, v.verdict === 'loss-limited' ? v.sentence : v.sentence + lossNote(i, v.sentence));
+  return finding(withLossNote(i, v));
 }

@@ -14,6 +14,7 @@
 import type { CapacityInfo } from './capacity-info.js';
 import type { DelayInfo } from './delay-info.js';
 import type { Direction, Side } from './direction.js';
+import type { DiagnosisCase, FindingNote, Figures } from './finding.js';
 import type { LimiterVerdict } from './limiter-verdict.js';
 import type { Advice, PeerOs } from './advice.js';
 
@@ -271,7 +272,15 @@ export interface DetailInfo {
 export interface Diagnosis {
   direction: 'controllerToResponder' | 'responderToController';
   verdict: LimiterVerdict;
-  /** One sentence with the numbers behind the verdict. */
+  /** The sub-case that decided the verdict (contract/finding.ts); absent only in results saved before cases existed. */
+  case?: DiagnosisCase;
+  /** The figures the rule used, each with its unit and source; absent only in older results. */
+  figures?: Figures;
+  /** The end the finding is about where it names one (the busy CPU's side, the lagging receiver's); absent when none. */
+  side?: Side;
+  /** What is true beside the verdict and the detail names (loss present, a stated rate the run beat…); absent when none. */
+  notes?: FindingNote[];
+  /** The detail in words (rendered from the finding for the explanation and older readers). */
   sentence: string;
   /** The numbers the sentence quotes (null = not measured). */
   numbers: {
@@ -295,6 +304,9 @@ export interface Diagnosis {
     pacedBitsPerSecond?: number | null;
   };
 }
+
+/** A diagnosis as the analysis produces it today: the case and figures always there. */
+export type DiagnosisFinding = Diagnosis & { case: DiagnosisCase; figures: Figures };
 
 export interface LonghaulResult {
   schema: typeof RESULT_SCHEMA;

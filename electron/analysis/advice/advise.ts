@@ -132,7 +132,7 @@ export function adviseResult(r: LonghaulResult, local: LocalSettings): Advice[] 
       out.push({ direction: d.direction, verdict: d.verdict, topic, side, thisPc: side === r.writtenBy, hostname: r[side].hostname, os, ...line, why });
     };
     // The verdicts no buffer moves (the path, loss, a growing window, a CPU, a slow reader).
-    const cpuSide = (/\(the (controller|responder)\)/.exec(d.sentence)?.[1] as Side | undefined) ?? null;
+    const cpuSide = d.verdict === 'cpu-limited' ? (d.side ?? null) : null;
     for (const v of verdictLines(d, r, streams, r[sender].os?.platform === 'linux', cpuSide)) {
       const side = v.topic === 'cpu' && cpuSide ? cpuSide : sideOf(d.direction, v.end);
       push(side, v.topic, v.line, osFamily(r[side].os).label);

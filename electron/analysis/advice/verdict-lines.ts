@@ -107,7 +107,7 @@ function receiverLine(starved: boolean): AdviceLine {
 export function verdictLines(d: Diagnosis, r: LonghaulResult, streams: number, linux: boolean, cpuSide: Side | null): VerdictAdvice[] {
   switch (d.verdict) {
     case 'link-limited': {
-      const bloat = /bufferbloat/.test(d.sentence);
+      const bloat = d.case === 'link-limited/bufferbloat';
       return [
         { topic: 'path', end: 'sender', line: pathLine(bloat, streams) },
         ...(bloat ? [{ topic: 'congestion-control' as const, end: 'sender' as const, line: bbrLine(linux) }] : []),
@@ -121,13 +121,13 @@ export function verdictLines(d: Diagnosis, r: LonghaulResult, streams: number, l
     case 'congestion-limited':
       return [{ topic: 'run', end: 'sender', line: runLine(r.params.seconds) }];
     case 'cpu-limited':
-      if (/shared by both ends and the kernel/.test(d.sentence)) {
+      if (d.case === 'cpu-limited/same-pc') {
         const cores = r.cpu?.controller?.cores ?? r.cpu?.responder?.cores ?? null;
         return [{ topic: 'cpu', end: 'sender', line: onePcLine(streams, cores) }];
       }
       return [{ topic: 'cpu', end: 'sender', line: cpuLine(cpuSide) }];
     case 'receiver-limited':
-      return [{ topic: 'application', end: 'receiver', line: receiverLine(/starved of CPU/.test(d.sentence)) }];
+      return [{ topic: 'application', end: 'receiver', line: receiverLine(d.case === 'receiver-limited/cpu-starved') }];
     default:
       return [];
   }

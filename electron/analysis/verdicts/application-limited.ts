@@ -3,6 +3,7 @@
  * for what share of its own active time (Linux busy time over each stream's active time; Windows'
  * RFC 4898 Snd time, which is sender-limited). A stream that finished its bytes is not idle.
  */
+import { fig } from '../../contract/finding.js';
 import { pct, share, type RuleVerdict, type VerdictContext } from './context.js';
 import { samePcUnmeasured } from './cpu-limited.js';
 
@@ -32,6 +33,9 @@ export function applicationRule(c: VerdictContext, bounds: string): RuleVerdict 
   const flag = i.appLimitedShare != null ? ` The kernel marked ${pct(i.appLimitedShare)} of its rate samples application-limited.` : '';
   return {
     verdict: 'application-limited',
+    case: 'application-limited/sender-idle',
+    figures: { senderIdleShare: fig(idle, 'share', senderIdle !== null ? 'tcp_info' : 'measured') },
+    ...(i.senderSide ? { side: i.senderSide } : {}),
     sentence:
       `At RTT ${c.rtt} ${bounds || 'TCP'} would carry more than the measured ${c.m}, and ${who} left the socket empty: ` +
       `${measuredBy}: the application is the limit.${flag}${cpu}`,

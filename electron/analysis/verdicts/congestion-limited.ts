@@ -7,7 +7,7 @@
  */
 import { formatRateShort, groupDigits } from '../../contract/units.js';
 import { BINDING_FACTOR, boundsAreTautological, retransWords, type RuleVerdict, type VerdictContext } from './context.js';
-import { linkSentence } from './link-limited.js';
+import { linkFinding } from './link-limited.js';
 import { lossRatio } from './loss-limited.js';
 
 /** The RTT under load this much above the minimum: a queue stood at the bottleneck. */
@@ -28,13 +28,12 @@ export function congestionRule(c: VerdictContext): RuleVerdict | null {
   const overflowed = (i.retransSegments ?? 0) > 0 && lossRatio(i) !== null;
   if (queued || overflowed) {
     const why = queued ? 'the RTT grew under load, so a queue stood at the bottleneck' : "the losses are the bottleneck's queue overflowing";
-    return {
-      verdict: 'link-limited',
-      sentence: linkSentence(
-        c,
-        `${head}: the sender filled the path up to its bottleneck (${why}), so the path's bottleneck link is the limit, at about ${c.m}.`,
-      ),
-    };
+    const found = linkFinding(
+      c,
+      queued ? 'link-limited/standing-queue' : 'link-limited/queue-overflow',
+      `${head}: the sender filled the path up to its bottleneck (${why}), so the path's bottleneck link is the limit, at about ${c.m}.`,
+    );
+    return { ...found, quotesRetransmits: true };
   }
   const still =
     (i.retransSegments ?? 0) > 0
@@ -42,5 +41,11 @@ export function congestionRule(c: VerdictContext): RuleVerdict | null {
       : i.retransSegments === 0
         ? ': the congestion window was still growing (slow start) when the run ended, so congestion control is the limit; a longer run shows the path.'
         : ': congestion control is the limit, or the path behind it; without a retransmit count the two cannot be told apart.';
-  return { verdict: 'congestion-limited', sentence: `${head}${still}` };
+  const sub =
+    (i.retransSegments ?? 0) > 0
+      ? 'congestion-limited/loss-rate-unknown'
+      : i.retransSegments === 0
+        ? 'congestion-limited/slow-start'
+        : 'congestion-limited/retransmits-unknown';
+  return { verdict: 'congestion-limited', case: sub, quotesRetransmits: true, sentence: `${head}${still}` };
 }

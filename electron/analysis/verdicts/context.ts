@@ -3,7 +3,8 @@
  * words. A rule returns its verdict and sentence, or null when it does not apply; diagnosis.ts asks
  * the rules in order.
  */
-import type { Diagnosis, LimiterVerdict } from '../../contract/result.js';
+import type { DiagnosisCase, Figures, FindingNote } from '../../contract/finding.js';
+import type { Diagnosis, LimiterVerdict, Side } from '../../contract/result.js';
 import { formatRateShort, formatRtt } from '../../contract/units.js';
 import type { LimiterInputs } from '../limiter-inputs.js';
 
@@ -12,10 +13,16 @@ export const BINDING_FACTOR = 1.5;
 /** Share of busy time limited by the window or the send buffer above which the kernel's timers alone decide. */
 export const WINDOW_SHARE = 0.5;
 
-/** A rule's answer. */
+/** A rule's answer: the verdict, its sub-case, the figures it used beyond the common ones, and the detail in words. */
 export interface RuleVerdict {
   verdict: LimiterVerdict;
+  case: DiagnosisCase;
+  figures?: Figures;
+  side?: Side;
+  notes?: FindingNote[];
   sentence: string;
+  /** The detail already accounts for the retransmits (no "loss present" note is added). */
+  quotesRetransmits?: boolean;
 }
 
 /** The inputs of one direction with the figures every rule quotes. */

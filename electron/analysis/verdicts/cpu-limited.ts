@@ -6,6 +6,7 @@
  * explains is not claimed for the path: copying bytes on shared cores is the likely limit there, and
  * the sentence says it was not measured.
  */
+import { fig } from '../../contract/finding.js';
 import type { CpuUse, PcCpu, Side } from '../../contract/result.js';
 import { pct, share, type RuleVerdict, type VerdictContext } from './context.js';
 
@@ -42,6 +43,9 @@ export function cpuRule(c: VerdictContext): RuleVerdict | null {
     const role = side === c.i.senderSide ? 'sending' : 'receiving';
     return {
       verdict: 'cpu-limited',
+      case: 'cpu-limited/process',
+      side,
+      figures: { cpuShareOfCore: fig(b.share, 'share', 'cpu') },
       sentence: `The ${role} side (the ${side}): ${b.what} used ${pct(b.share)} of one core while moving ${c.m}: the CPU is the limit, not the path.`,
     };
   }
@@ -98,6 +102,8 @@ export function pcCpuRule(c: VerdictContext): RuleVerdict | null {
   const waits = threadWaits(cpu);
   return {
     verdict: 'cpu-limited',
+    case: 'cpu-limited/same-pc',
+    figures: { pcBusyShare: fig(pc.busyShare, 'share', 'cpu'), ...(cores !== null ? { cores: fig(cores, 'cores', 'cpu') } : {}) },
     sentence:
       `Both ends ran on this PC, and its ${cores !== null ? `${cores} cores` : 'cores'} were ${pct(pc.busyShare)} busy over the transfer${irq}${pc.busyShare < PC_BUSY ? ' (not all the time: the threads also waited on each other and for a core)' : ''}; ` +
       `Longhaul's controller used ${used('controller')} and its responder ${used('responder')}, the rest went to the kernel's copying and packet processing and to other programs: ` +
@@ -113,6 +119,7 @@ export function cpuLikelyRule(c: VerdictContext): RuleVerdict | null {
   const what = c.i.cpu ? 'both ends ran on this PC, but how busy its cores were was not measured' : 'CPU was not measured in this run';
   return {
     verdict: 'cpu-limited',
+    case: 'cpu-limited/unmeasured',
     sentence:
       `Measured ${c.m} at RTT ${c.rtt} with the socket kept full and no window binding: on a path this short, copying the bytes on the PCs' cores is the likely limit, ` +
       `not the path; ${what}, so this is unconfirmed.`,

@@ -4,8 +4,9 @@
  * more than the path's own round trip is named bufferbloat: the rate is the link's, but every
  * other flow on it waits that long too.
  */
+import type { DiagnosisCase, Figures } from '../../contract/finding.js';
 import { formatRtt } from '../../contract/units.js';
-import type { VerdictContext } from './context.js';
+import type { RuleVerdict, VerdictContext } from './context.js';
 
 /** Queueing of at least this is bufferbloat whatever the path: a person notices 100 ms in every interaction (ITU-T G.114 puts one-way comfort at 150 ms). */
 const BLOAT_SECONDS = 0.1;
@@ -33,7 +34,17 @@ function queueingWords(c: VerdictContext): string {
   return `${head}.`;
 }
 
-/** The link-limited sentence: `lead` (why the path, not the ends) followed by the queueing delay. */
-export function linkSentence(c: VerdictContext, lead: string): string {
-  return `${lead}${queueingWords(c)}`;
+/** Whether this direction's path queued enough under load to call bufferbloat. */
+function bloated(c: VerdictContext): boolean {
+  const q = c.i.queueingSeconds ?? null;
+  const min = c.i.minRttSeconds ?? null;
+  return q !== null && min !== null && min >= QUEUE_MIN_RTT_SECONDS && isBufferbloat(q, min);
+}
+
+/**
+ * A link-limited finding: `why` says how the path was found to be the limit, `lead` says it in words, and the
+ * queueing delay follows. A queue deep enough to be bufferbloat makes that the case whatever the way there.
+ */
+export function linkFinding(c: VerdictContext, why: DiagnosisCase, lead: string, figures: Figures = {}): RuleVerdict {
+  return { verdict: 'link-limited', case: bloated(c) ? 'link-limited/bufferbloat' : why, figures, sentence: `${lead}${queueingWords(c)}` };
 }

@@ -7,6 +7,7 @@
  */
 import { formatRateShort } from '../../contract/units.js';
 import type { LimiterInputs } from '../limiter-inputs.js';
+import { fig, type FindingNote } from '../../contract/finding.js';
 import type { RuleVerdict, VerdictContext } from './context.js';
 
 /** Mathis's constant for Reno with delayed ACKs off: √(3/2). */
@@ -47,15 +48,19 @@ function pctText(p: number): string {
 }
 
 /**
- * Loss that did not set the rate, in words (appended to another verdict's sentence), or ''. For BBR
- * always; otherwise only where the sentence does not already account for the retransmits.
+ * Loss that did not set the rate: the note and its words (appended to another verdict's detail), or null.
+ * For BBR always; otherwise only where the rule did not already account for the retransmits (`quoted`).
  */
-export function lossNote(i: LimiterInputs, sentence: string): string {
+export function lossNote(i: LimiterInputs, quoted: boolean): { note: FindingNote; text: string } | null {
   const p = lossRatio(i);
-  if (p === null || p < NOTE_LOSS_RATIO || (i.retransSegments ?? 0) < MIN_LOSS_EVENTS) return '';
-  if (i.congestionControl === 'bbr') return ` Loss present (${pctText(p)} of segments retransmitted), not the limit: BBR does not slow down for random loss.`;
-  if (/retransmi/.test(sentence)) return '';
-  return ` Loss present (${pctText(p)} of segments retransmitted), not the limit: the rate is far above what a loss-based sender (Reno, CUBIC) carries at that loss.`;
+  if (p === null || p < NOTE_LOSS_RATIO || (i.retransSegments ?? 0) < MIN_LOSS_EVENTS) return null;
+  if (i.congestionControl === 'bbr')
+    return { note: 'loss-present-bbr', text: ` Loss present (${pctText(p)} of segments retransmitted), not the limit: BBR does not slow down for random loss.` };
+  if (quoted) return null;
+  return {
+    note: 'loss-present',
+    text: ` Loss present (${pctText(p)} of segments retransmitted), not the limit: the rate is far above what a loss-based sender (Reno, CUBIC) carries at that loss.`,
+  };
 }
 
 export function lossRule(c: VerdictContext, streams: number): RuleVerdict | null {
@@ -72,6 +77,8 @@ export function lossRule(c: VerdictContext, streams: number): RuleVerdict | null
   const cc = i.congestionControl ? ` (${i.congestionControl.toUpperCase()}${i.congestionControl === 'cubic' ? ' may carry up to about twice it' : ''})` : '';
   return {
     verdict: 'loss-limited',
+    case: 'loss-limited/random-loss',
+    figures: { lossModelRate: fig(estimate, 'bit/s', 'model'), mss: fig(i.mssBytes, 'B', 'tcp_info'), segmentsSent: fig(segments, 'count', 'tcp_info') },
     sentence:
       `${retrans.toLocaleString('en-US')} of ${Math.round(segments).toLocaleString('en-US')} segments were retransmitted (loss about ${pctText(p)}${i.retransEstimated ? ', estimated from bytes' : ''}); ` +
       `at RTT ${c.rtt} Reno's estimate for that loss (Mathis: MSS × 1.22 ÷ (RTT × √p)${streams > 1 ? `, × ${streams} streams` : ''}) is ${formatRateShort(estimate)}${cc}; measured ${c.m}: packet loss is the limit.`,

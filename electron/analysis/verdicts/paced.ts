@@ -7,7 +7,8 @@
  * verdicts decide it.
  */
 import { bitrateText, type PacingInfo } from '../../contract/pacing-info.js';
-import type { Diagnosis, Side } from '../../contract/result.js';
+import { fig } from '../../contract/finding.js';
+import type { DiagnosisFinding, Side } from '../../contract/result.js';
 import { formatRate } from '../../contract/units.js';
 
 /** Measured ÷ asked (per stream × streams) at or above this: the pacing held the rate. */
@@ -31,8 +32,8 @@ export function pacedDiagnosis(
   pacing: PacingInfo | undefined,
   sender: Side,
   streams: number,
-  base: Diagnosis,
-): Diagnosis | null {
+  base: DiagnosisFinding,
+): DiagnosisFinding | null {
   const measured = base.numbers.measuredBitsPerSecond;
   if (!asked || measured === null || streams < 1) return null;
   const ceiling = asked * streams;
@@ -42,6 +43,9 @@ export function pacedDiagnosis(
   return {
     ...base,
     verdict: 'application-limited',
+    case: 'application-limited/paced',
+    side: sender,
+    figures: { ...base.figures, pacedRate: fig(ceiling, 'bit/s', 'given') },
     sentence:
       `The sender was paced at ${bitrateText(asked)} by --bitrate${of} (${mechanismOf(pacing, sender)}) and carried ${formatRate(measured)}, ` +
       `${Math.round(share * 100)} % of that: the pacing is the limit, not a window, a buffer or the path.`,

@@ -9,6 +9,7 @@
  * core for 3.5 Gbit/s; held to 5 % of a core it was runnable 94 % of the time and the run fell to 0.5-1 Gbit/s.
  */
 import type { DataThreadCpu, Side } from '../../contract/result.js';
+import { fig } from '../../contract/finding.js';
 import { pct, type RuleVerdict, type VerdictContext } from './context.js';
 
 /** The reader waited for a core at least this share of the transfer... */
@@ -41,6 +42,9 @@ export function receiverStarvedRule(c: VerdictContext): RuleVerdict | null {
   const streams = `stream${s.t.streams.length === 1 ? '' : 's'} ${s.t.streams.join(', ')}`;
   return {
     verdict: 'receiver-limited',
+    case: 'receiver-limited/cpu-starved',
+    side: receiver,
+    figures: { cpuShareOfCore: fig(s.t.shareOfOneCore, 'share', 'cpu'), readerWaitShare: fig(s.wait, 'share', 'cpu') },
     sentence:
       `The receiving side (the ${receiver}) was starved of CPU: its receiver thread (${streams}) had data to read nearly all the time ` +
       `but ran only ${pct(s.t.shareOfOneCore)} of one core and waited for a core ${pct(s.wait)} of the transfer (a CPU quota, or other work on that PC); ` +

@@ -10,6 +10,8 @@ export function sendBufferRule(c: VerdictContext): RuleVerdict | null {
   const who = c.i.senderSide ? `the sending PC (the ${c.i.senderSide})` : 'the sending PC';
   return {
     verdict: 'send-buffer-limited',
+    case: 'send-buffer-limited/send-buffer',
+    ...(c.i.senderSide ? { side: c.i.senderSide } : {}),
     sentence:
       `The send buffer of ${who} held it back ${pct(s)} of its busy time at RTT ${c.rtt}; measured ${c.m}: ` +
       `the sender's send buffer is the limit, not the receiver's window.`,

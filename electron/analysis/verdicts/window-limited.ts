@@ -9,6 +9,7 @@
  * *blocked* by it. On the WAN harness (20 Mbit/s, 40 ms, tcp_rmem capped at 32 KiB, BBR) the
  * rate was within 5 % of window ÷ RTT while the kernel counted 50 % rwnd-limited time.
  */
+import { fig } from '../../contract/finding.js';
 import { formatRateShort, formatRtt, groupDigits } from '../../contract/units.js';
 import { BINDING_FACTOR, boundsAreTautological, pct, WINDOW_SHARE, type RuleVerdict, type VerdictContext } from './context.js';
 
@@ -55,6 +56,8 @@ function standingQueue(c: VerdictContext): RuleVerdict | null {
   if (c.rttSeconds < QUEUE_RTT_FACTOR * minRtt || atMinRtt < QUEUE_RTT_FACTOR * c.measured) return null;
   return {
     verdict: 'link-limited',
+    case: 'link-limited/standing-queue',
+    figures: { windowAtMinRtt: fig(atMinRtt, 'bit/s', 'model') },
     sentence:
       `Receiver window ${groupDigits(i.windowBytes)} B would allow ${formatRateShort(atMinRtt)} at the path's minimum RTT of ${formatRtt(minRtt)}, ` +
       `but the RTT grew to ${c.rtt} while the excess waited in a queue; measured ${c.m}: the path (its bottleneck link or the receiving host) is the limit, not the window.`,
@@ -72,6 +75,9 @@ function receiverLagged(c: VerdictContext): RuleVerdict | null {
   const cpuWords = cpu ? ` The receiving side used ${pct(cpu.shareOfOneCore)} of one core.` : ' CPU was not measured on the receiving side.';
   return {
     verdict: 'receiver-limited',
+    case: 'receiver-limited/app-lagged',
+    figures: { receiveBuffer: fig(buf, 'B', 'tcp_info'), ...(cpu ? { cpuShareOfCore: fig(cpu.shareOfOneCore, 'share', 'cpu') } : {}) },
+    ...(receiver ? { side: receiver } : {}),
     sentence:
       `The receiver advertised only ${groupDigits(i.windowBytes)} B although its receive buffer was ${groupDigits(buf)} B, so unread data filled it; ` +
       `at RTT ${c.rtt} that window carries ${formatRateShort(c.numbers.windowBitsPerSecond ?? 0)}, measured ${c.m}: the receiving application (or its CPU) did not keep up, not the buffer size.${cpuWords}`,
@@ -101,5 +107,11 @@ export function windowRule(c: VerdictContext): RuleVerdict | null {
       ? `Receiver window ${groupDigits(i.windowBytes)} B over RTT ${c.rtt} allows at most ${formatRateShort(cap)}; measured ${c.m}: the window is the limit.`
       : `The receive window${i.windowBytes !== null ? ` (${groupDigits(i.windowBytes)} B)` : ''} held the sender back ${pct(c.rwndShare ?? 0)} of its busy time; measured ${c.m} at a median RTT of ${c.rtt}` +
         `${cap !== null ? ` (the RTT varied during the run, so window ÷ RTT = ${formatRateShort(cap)} is not a ceiling here)` : ''}: the window is the limit.`;
-  return { verdict: 'window-limited', sentence: base + scale + (capHolds ? timer : '') };
+  const notes = [...(i.windowScale === 0 ? (['window-scale-zero'] as const) : []), ...(capHolds ? [] : (['rtt-varied'] as const))];
+  return {
+    verdict: 'window-limited',
+    case: i.windowRequestedBytes != null ? 'window-limited/requested' : 'window-limited/os-receive-buffer',
+    ...(notes.length ? { notes } : {}),
+    sentence: base + scale + (capHolds ? timer : ''),
+  };
 }
