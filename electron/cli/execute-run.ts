@@ -15,6 +15,8 @@ import { LiveProgress } from './live-progress.js';
 import { onStopSignal } from './stop-signals.js';
 import { writeResultFile } from '../report/result-file.js';
 import { formatSummary } from '../report/summary-block.js';
+import { formatCompactSummary } from '../report/compact-summary.js';
+import { formatBinaryBytes, groupDigits } from '../contract/units.js';
 import type { RunReports } from './run-reports.js';
 
 interface ExecuteRunBase {
@@ -59,7 +61,10 @@ export async function executeRun(o: ExecuteRunOptions): Promise<{ code: number; 
     else process.stderr.write(`\nstopping (partial results will be kept)…${signal === 'SIGTERM' ? '' : ' Ctrl-C again quits at once, without them'}\n`);
     abort.abort();
   });
-  const progress = new LiveProgress(o.params);
+  // -J: standard output carries the JSON document alone, as iperf3 -J; the progress goes to standard error.
+  const out = o.jsonStdout ? process.stderr : process.stdout;
+  if (!o.jsonStdout) out.write(runHeader(o) + '\n');
+  const progress = new LiveProgress(o.params, out);
   const run = o.start
     ? o.start(abort.signal)
     : startRunWithCapacity({
@@ -91,20 +96,31 @@ export async function executeRun(o: ExecuteRunOptions): Promise<{ code: number; 
   if (nothingMeasured) {
     // A run that never got going: the error is the whole story.
     for (const e of result.errors) process.stderr.write(`longhaul: ${e.code}: ${e.message}\n`);
+  } else if (o.jsonStdout) {
+    process.stdout.write(JSON.stringify(result, null, 2) + '\n');
   } else {
-    process.stdout.write('\n' + (o.reports?.summary(result) ?? formatSummary(result)));
+    process.stdout.write(o.explain ? '\n' + formatSummary(result) : formatCompactSummary(result));
   }
   let code = result.partial ? EXIT_RUN_FAILED : EXIT_OK;
   for (const p of reportProblems) process.stderr.write(`longhaul: ${p}\n`);
   if (reportProblems.length) code = EXIT_RUN_FAILED;
-  else if (o.reports?.paths.length) process.stdout.write(`Report written to ${o.reports.paths.join(', ')}\n`);
+  else if (o.reports?.paths.length) out.write(`Report written to ${o.reports.paths.join(', ')}\n`);
   if (jsonProblem) {
     process.stderr.write(`longhaul: ${jsonProblem}\n`);
     code = EXIT_RUN_FAILED;
   } else if (o.jsonFile) {
-    process.stdout.write(`Result written to ${o.jsonFile}\n`);
+    out.write(`Result written to ${o.jsonFile}\n`);
   }
   return { code, result };
+}
+
+/** The line before the intervals: where to, streams, time or bytes asked, buffer and window (as iperf3's "Connecting to host"). */
+function runHeader(o: ExecuteRunOptions): string {
+  const p = o.params;
+  const dir = p.direction === 'reverse' ? ', reverse (-R)' : p.direction === 'bidir' ? ', both ways (--bidir)' : '';
+  const limit = p.bytes !== null ? `${groupDigits(p.bytes)} bytes` : p.seconds !== null ? `${p.seconds} s` : 'until stopped';
+  const window = p.windowBytes ? `window ${formatBinaryBytes(p.windowBytes)} per stream end` : 'window: OS autotuning';
+  return `Longhaul -> ${o.host}:${o.port}: ${p.streams} stream${p.streams === 1 ? '' : 's'}${dir}, ${limit}, buffer ${formatBinaryBytes(p.bufferBytes)}, ${window}`;
 }
 
 /** Write the result file (its path was checked before the run), in pieces; the problem as a line to show, or null. */

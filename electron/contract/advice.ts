@@ -53,6 +53,10 @@ export interface Advice {
   neededValue: string;
   /** The command or place to change it. */
   how: string;
+  /** The one OS command that makes the change on the PC named (`sudo sysctl -w …`); absent where no single command does. */
+  command?: string;
+  /** Longhaul's own flags that try the change (`--window 650000`), for `longhaul run`/`loopback`; absent where none do. */
+  runFlags?: string;
   /** Why, with the numbers: the one sentence a person needs before changing anything. */
   why: string;
 }

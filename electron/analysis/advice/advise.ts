@@ -72,6 +72,12 @@ function requestLine(asked: number, need: AdviceNeed): AdviceLine {
           ? neededBytes(need) + ' per stream'
           : `at least ${groupDigits(need.windowBytes)} bytes per stream`
         : need.bytesPerMbit.toLocaleString('en-US') + ` bytes per Mbit/s wanted (the path's rate is unknown: give it with ${PATH_RATE_WHERE})`,
+    runFlags:
+      need.windowBytes === null
+        ? undefined
+        : need.windowBytes > MAX_SCALED_WINDOW
+          ? `--window ${valueFor(need)} -P ${splitWindow(need.windowBytes, 1).streams}`
+          : `--window ${valueFor(need)}`,
     how: `longhaul run <partner> --window ${need.windowBytes !== null ? valueFor(need) : '<bytes>'}${need.windowBytes !== null && need.windowBytes > MAX_SCALED_WINDOW ? ` -P ${splitWindow(need.windowBytes, 1).streams} (per stream today)` : ''}, or leave --window out so each OS autotunes within the settings below`,
     why: `This run asked for ${groupDigits(asked)} bytes: that, not the OS, held the window. Other applications get what the OS settings below allow.`,
   };
@@ -84,6 +90,7 @@ function pacedLine(bitsPerSec: number): AdviceLine {
     currentValue: bitrateText(bitsPerSec),
     neededValue: 'no pacing (leave --bitrate out) to measure what the path and the PCs carry, or a higher rate',
     how: 'longhaul run <partner> without -b/--bitrate',
+    runFlags: '',
     why: 'This run asked its senders to go no faster: no window, buffer or OS setting would change what it carried.',
   };
 }
@@ -94,6 +101,7 @@ function applicationLine(r: LonghaulResult): AdviceLine {
     currentValue: `${groupDigits(r.params.bufferBytes)} bytes per write`,
     neededValue: 'writes that keep the socket full: larger writes, or whatever delays the sender (CPU, disk, a rate limit) removed',
     how: 'longhaul run <partner> --buffer 1M; for other applications their own buffer or block-size option',
+    runFlags: '--buffer 1M',
     why: 'The sender had nothing to send part of the time: no TCP or OS setting changes that.',
   };
 }

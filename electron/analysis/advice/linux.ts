@@ -27,12 +27,14 @@ function triple(key: 'net.ipv4.tcp_rmem' | 'net.ipv4.tcp_wmem', what: string, n:
   const current = n.current(key);
   if (enough(maxOf(current), n, BUFFER_PER_WINDOW)) return [];
   const [lo, def] = current?.trim().split(/\s+/) ?? [];
+  const command = `sudo sysctl -w ${key}="${lo ?? '<min>'} ${def ?? '<default>'} ${valueFor(n, BUFFER_PER_WINDOW)}"`;
   return [
     {
+      command,
       setting: `${key} (third value: the most ${what} autotuning may use)`,
       currentValue: current,
       neededValue: `${neededBytes(n, BUFFER_PER_WINDOW)} as the third value (2 × the window: Linux advertises about half of its buffer)`,
-      how: `sudo sysctl -w ${key}="${lo ?? '<min>'} ${def ?? '<default>'} ${valueFor(n, BUFFER_PER_WINDOW)}"; to keep it, the same line in /etc/sysctl.d/90-longhaul.conf`,
+      how: `${command}; to keep it, the same line in /etc/sysctl.d/90-longhaul.conf`,
       why: `Applications that leave the buffers to the OS (most do) get at most this; a smaller maximum caps the window below what the path needs.`,
     },
   ];
@@ -46,6 +48,7 @@ function cap(key: 'net.core.rmem_max' | 'net.core.wmem_max', opt: string, n: Adv
     {
       setting: `${key} (the most an application may set with ${opt})`,
       currentValue: current,
+      command: `sudo sysctl -w ${key}=${valueFor(n, BUFFER_PER_WINDOW)}`,
       neededValue: `${neededBytes(n, BUFFER_PER_WINDOW)} (an application asking for the window gets twice it, within this cap)`,
       how: `sudo sysctl -w ${key}=${valueFor(n, BUFFER_PER_WINDOW)}; to keep it, the same line in /etc/sysctl.d/90-longhaul.conf`,
       why: `Applications that set ${opt} themselves (Longhaul's --window, iperf3 -w, ttcp -b) are held to this cap.`,
@@ -62,6 +65,7 @@ function scaling(n: AdviceNeed): AdviceLine[] {
       currentValue: current,
       neededValue: '1 (on)',
       how: 'sudo sysctl -w net.ipv4.tcp_window_scaling=1 (new connections only)',
+      command: 'sudo sysctl -w net.ipv4.tcp_window_scaling=1',
       why: 'Without window scaling (RFC 7323) no window above 65,535 bytes can be advertised.',
     },
   ];

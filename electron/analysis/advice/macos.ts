@@ -13,6 +13,7 @@ function sysctl(key: string, n: AdviceNeed, why: string): AdviceLine {
     currentValue: n.current(key),
     neededValue: neededBytes(n),
     how: `sysctl ${key}; sudo sysctl -w ${key}=${valueFor(n)} (until restart)`,
+    command: `sudo sysctl -w ${key}=${valueFor(n)}`,
     why,
   };
 }

@@ -21,6 +21,7 @@ function bbrLine(linux: boolean): AdviceLine {
     neededValue: linux
       ? 'BBR with the fq queueing discipline'
       : "a congestion control that does not halve its rate on each loss (on Linux: BBR with fq); this OS's options vary",
+    ...(linux ? { command: 'sudo sysctl -w net.core.default_qdisc=fq net.ipv4.tcp_congestion_control=bbr' } : {}),
     how: linux
       ? 'sudo sysctl -w net.core.default_qdisc=fq net.ipv4.tcp_congestion_control=bbr (new connections only); to keep it, the same lines in /etc/sysctl.d/90-longhaul.conf'
       : 'see the OS documentation for its congestion control settings',
@@ -52,6 +53,7 @@ function pathLine(bloat: boolean, streams: number): AdviceLine {
         currentValue: null,
         neededValue: 'nothing on either PC: a faster link, or a share of it taken from other traffic',
         how: `to confirm, run again with more streams (now ${streams}): if the total stays, the link is full`,
+        runFlags: `-P ${Math.max(4, streams * 2)}`,
         why: 'The sender kept the socket full and no window, buffer or loss held it back: the path carried what it can.',
       };
 }
@@ -62,6 +64,7 @@ function runLine(seconds: number | null): AdviceLine {
     currentValue: seconds === null ? null : `${seconds} s`,
     neededValue: 'long enough for the congestion window to stop growing: several times the slow-start ramp (at least 10 s, more on a long RTT)',
     how: 'longhaul run <partner> -t 30, or more streams (-P 4) so each needs a smaller window',
+    runFlags: '-t 30',
     why: 'The congestion window was still growing when the run ended, with no loss: a longer run shows what the path carries.',
   };
 }
@@ -72,17 +75,20 @@ function cpuLine(side: Side | null): AdviceLine {
     currentValue: null,
     neededValue: 'the bytes spread over more cores, or less other load on the PC',
     how: 'run again with more streams (-P 4) so more data threads share the work; close other programs; on a VM, give it more cores',
+    runFlags: '-P 4',
     why: 'A core fully busy copying bytes sets the rate whatever the window: no TCP setting changes that.',
   };
 }
 
 /** Both ends on one PC with its cores busy: what the run measured is this PC, not a network. */
-function onePcLine(streams: number, cores: number | null): AdviceLine {
+function onePcLine(streams: number, cores: number | null, busyShare: number | null): AdviceLine {
+  const busy = busyShare !== null ? `, ${Math.round(busyShare * 100)} % busy` : '';
   return {
     setting: "this PC's CPU, shared by both ends and the kernel (both ends ran on it)",
-    currentValue: cores !== null ? `${cores} cores, nearly all busy` : null,
-    neededValue: 'the two ends on two PCs to measure a network; on one PC, the rate is what its cores can copy',
-    how: `longhaul listen on a second PC and longhaul run <that PC> from this one; here, compare fewer and more streams (now ${streams}; -P 1, -P ${Math.max(2, cores ?? 2)}): the total that stays is this PC's limit`,
+    currentValue: cores !== null ? `both ends on its ${cores} cores${busy}` : null,
+    neededValue: 'the two ends on two PCs (on one PC, the rate is what its cores can copy)',
+    command: 'longhaul listen on a second PC, then here: longhaul run <that PC>',
+    how: `longhaul listen on a second PC and longhaul run <that PC> from this one; here, run again with -P ${streams === 1 ? Math.max(2, cores ?? 2) : 1} (now ${streams}): a total that stays is this PC's limit`,
     why: "Sender, receiver and the kernel's copying took turns on the same cores: this is Longhaul's and this PC's limit, not the network's. No TCP setting or buffer changes it.",
   };
 }
@@ -123,7 +129,7 @@ export function verdictLines(d: Diagnosis, r: LonghaulResult, streams: number, l
     case 'cpu-limited':
       if (d.case === 'cpu-limited/same-pc') {
         const cores = r.cpu?.controller?.cores ?? r.cpu?.responder?.cores ?? null;
-        return [{ topic: 'cpu', end: 'sender', line: onePcLine(streams, cores) }];
+        return [{ topic: 'cpu', end: 'sender', line: onePcLine(streams, cores, d.figures?.pcBusyShare?.value ?? null) }];
       }
       return [{ topic: 'cpu', end: 'sender', line: cpuLine(cpuSide) }];
     case 'receiver-limited':

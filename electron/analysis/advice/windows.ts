@@ -34,6 +34,7 @@ function autotuning(n: AdviceNeed): AdviceLine {
     currentValue: n.current(WINDOWS_AUTOTUNING_KEY),
     neededValue: `${level}${n.windowBytes !== null ? ` (lets the window grow to ${neededBytes(n).replace('at least ', '')})` : ''}; not disabled or highlyrestricted`,
     how: `netsh interface tcp show global; as administrator: netsh interface tcp set global autotuninglevel=${level}`,
+    command: `netsh interface tcp set global autotuninglevel=${level}`,
     why: 'Applications that leave the buffers to Windows (most do) get a window autotuning sizes within this level.',
   };
 }

@@ -1,0 +1,165 @@
+/**
+ * The answer, in words: the one place a finding (verdict, case, figures) becomes the lines a person
+ * reads first, the same in the terminal, the app, the HTML report and the CSV:
+ *
+ *   Result: 59.7 kbit/s · window-limited: the emulated window, 8,760 B, allows about 54 kbit/s over the 1.30 s round trip.
+ *   Change: the emulated window on vm: 8,760 bytes → at least 650,000 bytes per stream.
+ *   Try:    longhaul loopback --delay 650ms --rate 4000000 --slowstart --window 650000
+ *
+ * Short sentences, one convention per quantity (rates in decimal units, shares as "75 %"). The detail
+ * behind them (`--explain`, the app's "Explain") is the diagnosis's sentence and the advice in full.
+ */
+import type { Advice, AdviceTopic } from './advice.js';
+import { pathDirectionLabel } from './direction.js';
+import type { DiagnosisCase, Figure, FigureName, Figures } from './finding.js';
+import type { Diagnosis, LonghaulResult } from './result.js';
+import { formatRate, formatRateShort, formatRtt, groupDigits } from './units.js';
+import { verdictInline } from './verdict-labels.js';
+
+/** Where the answer is shown: the terminal may name commands and flags; the app names its own controls. */
+export type AnswerDoor = 'terminal' | 'app';
+
+/** The answer's parts, each one short line (null: nothing to say there). */
+export interface Answer {
+  /** One per direction that carried data: `rate · verdict: why`. */
+  results: string[];
+  /** The one change that would help, with its value and the PC it is on. */
+  change: string | null;
+  /** The command that tries it (terminal only, or an OS command the app has no control for). */
+  tryIt: string | null;
+}
+
+/** A share as every answer writes it: `75 %`. */
+export function percentText(share: number): string {
+  return `${Math.round(share * 100)} %`;
+}
+
+type Fig = (name: FigureName) => Figure | undefined;
+
+const rate = (f: Figure | undefined): string | null => (f ? formatRateShort(f.value) : null);
+const bytes = (f: Figure | undefined): string | null => (f ? `${groupDigits(f.value)} B` : null);
+const rtt = (f: Figure | undefined): string | null => (f ? formatRtt(f.value) : null);
+const share = (f: Figure | undefined): string | null => (f ? percentText(f.value) : null);
+
+/** "X allows about R over the T round trip", with what is known of it. */
+function allows(what: string, window: string | null, r: string | null, t: string | null): string {
+  const w = window ? `${what}, ${window},` : what;
+  if (r && t) return `${w} allows about ${r} over the ${t} round trip`;
+  return `${w} held the data in flight`;
+}
+
+/** Why, in one short phrase per case, from the case's figures. */
+const WHY: Record<DiagnosisCase, (f: Fig, d: Diagnosis) => string> = {
+  'unknown/nothing-measured': () => 'nothing arrived in this direction',
+  'unknown/rtt-unknown': () => 'the round-trip time is unknown, so the limit cannot be told',
+  'unknown/emulator-bypassed': () => 'the emulator was bypassed part of the time, so no single limit explains the rate',
+  'window-limited/os-receive-buffer': (f) => allows("the receiver's window", bytes(f('window')), rate(f('windowRate')), rtt(f('rtt'))),
+  'window-limited/requested': (f) => allows('the window asked for', bytes(f('window')), rate(f('windowRate')), rtt(f('rtt'))),
+  'window-limited/emulated-window': (f) => allows('the emulated window', bytes(f('window')), rate(f('windowRate')), rtt(f('rtt'))),
+  'send-buffer-limited/send-buffer': (f) =>
+    `the sender's send buffer held it back${share(f('sndbufShare')) ? ` ${share(f('sndbufShare'))} of the time` : ''}`,
+  'receiver-limited/app-lagged': () => "the receiving application read too slowly; its buffer had room for a larger window",
+  'receiver-limited/cpu-starved': (f, d) =>
+    `the receiver${d.side ? ` (${d.side})` : ''} waited for a CPU core${share(f('readerWaitShare')) ? ` ${share(f('readerWaitShare'))} of the time` : ''}`,
+  'congestion-limited/slow-start': () => 'the congestion window was still growing when the run ended',
+  'congestion-limited/loss-rate-unknown': () => 'congestion control backed off for loss; the loss rate is unknown',
+  'congestion-limited/retransmits-unknown': () => 'the congestion window set the rate; this OS gave no retransmit count',
+  'congestion-limited/emulated-slow-start': (f) => `slow start over the ${rtt(f('rtt')) ?? 'long'} round trip took most of the run`,
+  'congestion-limited/emulated-loss': () => "the emulated link's modelled loss held congestion control back",
+  'loss-limited/random-loss': (f) => {
+    const p = f('lossRatio');
+    return `loss of ${p ? `about ${Number((p.value * 100).toPrecision(2))} %` : 'unknown size'} caps a loss-based sender near ${rate(f('lossModelRate')) ?? 'this rate'}`;
+  },
+  'application-limited/sender-idle': (f) =>
+    `the sending application left the socket empty${share(f('senderIdleShare')) ? ` ${share(f('senderIdleShare'))} of the time` : ''}`,
+  'application-limited/paced': (f) => `the senders were paced to ${rate(f('pacedRate')) ?? 'a set rate'}`,
+  'cpu-limited/process': (f, d) => `the ${d.side ?? 'busiest'} side's CPU: a thread used ${share(f('cpuShareOfCore')) ?? 'nearly all'} of one core`,
+  'cpu-limited/same-pc': (f) => {
+    const cores = f('cores');
+    const busy = share(f('pcBusyShare'));
+    return `both ends ran on this PC and shared its ${cores ? `${cores.value} ` : ''}cores${busy ? ` (${busy} busy)` : ''}`;
+  },
+  'cpu-limited/unmeasured': () => "copying bytes on this PC's cores is the likely limit (CPU not measured)",
+  'link-limited/rate-reached': (f) => `the link's rate${rate(f('linkRate')) ? `, ${rate(f('linkRate'))},` : ''} is reached`,
+  'link-limited/standing-queue': () => "the path's bottleneck is full; a larger window would only queue",
+  'link-limited/queue-overflow': () => "the path's bottleneck is full and its queue overflowed",
+  'link-limited/socket-full': () => 'the sender kept the socket full; the path carried what it can',
+  'link-limited/bufferbloat': (f) => `the path is full and its queue adds ${rtt(f('queueing')) ?? 'much'} of delay (bufferbloat)`,
+  'emulator-limited/fell-behind': () => 'the link emulator on this PC fell behind, not the emulated link',
+  'mss-limited/small-segments': (f) => `segments of ${bytes(f('mss')) ?? 'few bytes'}, far below the ${bytes(f('pathMss')) ?? 'size'} the path carries`,
+};
+
+/** The short name of what an advice topic changes, for the Change line. */
+const TOPIC_WORDS: Record<AdviceTopic, string> = {
+  'receive-window': 'the receive window',
+  'send-buffer': 'the send buffer',
+  'window-scaling': 'window scaling',
+  mss: 'the MSS',
+  application: 'the sending application',
+  'longhaul-request': "the run's window",
+  'link-emulator': 'the emulated link',
+  path: 'the path',
+  'congestion-control': 'the congestion control',
+  cpu: 'the CPU',
+  run: "the run's length",
+};
+
+/** The result line of one finding. */
+export function resultLine(d: Diagnosis, bitsPerSecond: number | null): string {
+  const figures: Figures = d.figures ?? {};
+  const why = d.case ? WHY[d.case]((n) => figures[n], d) : null;
+  return `${formatRate(bitsPerSecond)} · ${verdictInline(d.verdict)}${why ? `: ${why}` : ''}`;
+}
+
+/** The advice that answers the first direction with a verdict (the one change to name), with that direction's case. */
+function firstAdvice(r: LonghaulResult): { a: Advice; c: DiagnosisCase | undefined } | null {
+  const d = (r.diagnosis ?? []).find((x) => x.verdict !== 'unknown');
+  const a = d ? (r.advice ?? []).find((x) => x.direction === d.direction) : undefined;
+  return d && a ? { a, c: d.case } : null;
+}
+
+/** Through the link emulator, what its advice changes is named by the case (its advice topic is the emulator's for all). */
+const EMULATED_SUBJECT: Partial<Record<DiagnosisCase, string>> = {
+  'window-limited/emulated-window': 'the emulated window',
+  'link-limited/rate-reached': 'the emulated rate',
+  'congestion-limited/emulated-loss': 'the emulated loss',
+  'emulator-limited/fell-behind': 'the link emulator',
+};
+
+function changeLine(a: Advice, c: DiagnosisCase | undefined): string {
+  const subject = (a.topic === 'link-emulator' && c ? EMULATED_SUBJECT[c] : undefined) ?? TOPIC_WORDS[a.topic];
+  const where = a.topic === 'path' ? '' : ` on ${a.thisPc ? 'this PC' : a.hostname}`;
+  const now = a.currentValue ? `${a.currentValue} → ` : '';
+  return `${subject}${where}: ${now}${a.neededValue}`;
+}
+
+/** The command that tries the change, for the door; null where none does. */
+function tryLine(r: LonghaulResult, a: Advice, door: AnswerDoor): string | null {
+  if (a.command) return door === 'app' && a.topic === 'link-emulator' ? null : `${a.command}${a.thisPc ? '' : ` (on ${a.hostname})`}`;
+  if (door === 'app' || a.runFlags === undefined) return null;
+  const base = r.cpu?.samePc === true ? 'longhaul loopback' : `longhaul run ${r.responder.address}`;
+  return `${base}${a.runFlags ? ` ${a.runFlags}` : ''}`;
+}
+
+/** The answer of a result: one result line per direction, the change and the command. */
+export function answerOf(r: LonghaulResult, door: AnswerDoor): Answer {
+  const ds = r.diagnosis ?? [];
+  const both = ds.length > 1;
+  const results = ds.map((d) => {
+    const total = r.directions[d.direction] ?? (both ? null : r.total);
+    return `${both ? `${pathDirectionLabel(d.direction, true)}: ` : ''}${resultLine(d, total?.bitsPerSecond ?? null)}`;
+  });
+  if (!results.length) results.push(`${formatRate(r.total.bitsPerSecond)} · limit unknown: no diagnosis for this run`);
+  const first = firstAdvice(r);
+  return { results, change: first ? changeLine(first.a, first.c) : null, tryIt: first ? tryLine(r, first.a, door) : null };
+}
+
+/** The answer as labelled lines for the terminal, the HTML report and the console log. */
+export function answerLines(r: LonghaulResult, door: AnswerDoor): string[] {
+  const a = answerOf(r, door);
+  return [
+    ...a.results.map((x) => `Result: ${x}.`),
+    ...(a.change ? [`Change: ${a.change}.`] : []),
+    ...(a.tryIt ? [`Try:    ${a.tryIt}`] : []),
+  ];
+}

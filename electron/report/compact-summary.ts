@@ -1,0 +1,93 @@
+/**
+ * The default end-of-run block of `run` and `loopback`, as compact as iperf3's: after the interval rows
+ * (printed live by cli/live-progress.ts) a separator, one row per stream and a SUM row per direction
+ * (bytes sent and received, the time the data took, the rate, the senders' retransmits), one CPU line in
+ * iperf3's convention, then the answer (contract/answer-text.ts): the rate and verdict, the one change,
+ * the command to try it. Nothing unknown is printed here; `--explain` prints the whole detail
+ * (summary-block.ts).
+ */
+import { answerLines } from '../contract/answer-text.js';
+import { pathDirectionLabel } from '../contract/direction.js';
+import type { LonghaulResult, Side, StreamResult } from '../contract/result.js';
+import { formatBytes, formatRate, formatRtt } from '../contract/units.js';
+
+/** iperf3's separator between the interval rows and the totals. */
+const SEPARATOR = '- - - - - - - - - - - - - - - - - - - - - - - - -';
+/** A run that took this much longer than asked is told why (the last window's round trip, queued bytes draining). */
+const OVERRUN_FACTOR = 1.2;
+const OVERRUN_SECONDS = 0.5;
+
+/** The senders' retransmits of one stream: its last cumulative reading; null when the OS gave none. */
+function retransOf(s: StreamResult): number | null {
+  return s.send?.tcp?.at(-1)?.totalRetransSegments ?? null;
+}
+
+function row(id: string, seconds: number | null, sent: number | null, received: number, bps: number | null, retrans: number | null): string {
+  const secs = seconds === null ? '' : `0.00-${seconds.toFixed(2)} s`;
+  const retr = retrans === null ? '' : String(retrans);
+  return `[${id.padStart(3)}] ${secs.padEnd(13)}${formatBytes(sent).padStart(10)}${formatBytes(received).padStart(10)}${formatRate(bps).padStart(15)}${retr.padStart(7)}`;
+}
+
+function sum(xs: (number | null)[]): number | null {
+  return xs.some((x) => x === null) ? null : xs.reduce<number>((a, x) => a + (x ?? 0), 0);
+}
+
+/** Rows of one direction's streams, with a SUM row when there are several. */
+function directionRows(r: LonghaulResult, sender: Side): string[] {
+  const streams = r.streams.filter((s) => s.sender === sender);
+  const lines = streams.map((s) => row(String(s.id), s.seconds, s.send?.bytes ?? null, s.bytes, s.bitsPerSecond, retransOf(s)));
+  const dir = sender === 'controller' ? 'controllerToResponder' : 'responderToController';
+  const t = r.directions[dir];
+  if (streams.length > 1 && t)
+    lines.push(row('SUM', t.seconds, sum(streams.map((s) => s.send?.bytes ?? null)), t.bytes, t.bitsPerSecond, sum(streams.map(retransOf))));
+  return lines;
+}
+
+/** One CPU line, percent of one core as iperf3 counts it; null when neither side measured. */
+function cpuLine(r: LonghaulResult): string | null {
+  const parts = (['controller', 'responder'] as Side[]).flatMap((side) => {
+    const c = r.cpu?.[side];
+    if (!c) return [];
+    const sends = r.streams.some((s) => s.sender === side);
+    const receives = r.streams.some((s) => s.sender !== side);
+    const role = sends && receives ? 'both ways' : sends ? 'sender' : 'receiver';
+    return [`${role} ${(c.shareOfOneCore * 100).toFixed(1)} %`];
+  });
+  return parts.length ? `CPU (percent of one core, as iperf3): ${parts.join(', ')}` : null;
+}
+
+/** Why the data took longer than asked, when it did by more than noise; null otherwise. */
+function overrunLine(r: LonghaulResult): string | null {
+  const asked = r.params.bytes === null ? r.params.seconds : null;
+  const took = r.total.seconds;
+  if (asked === null || took === null || took <= asked * OVERRUN_FACTOR + OVERRUN_SECONDS) return null;
+  const rtt = (r.diagnosis ?? []).map((d) => d.figures?.rtt?.value).find((x): x is number => x !== undefined) ?? null;
+  const rttWords = rtt !== null ? ` (one round trip: ${formatRtt(rtt)})` : '';
+  return `Took ${took.toFixed(1)} s of the ${asked} s asked: bytes already written drained at the path's pace after the senders stopped${rttWords}.`;
+}
+
+/** Interval rows of 0 B are expected when one round trip is longer than an interval: said once. */
+function slowIntervalsLine(r: LonghaulResult): string | null {
+  const rtt = (r.diagnosis ?? []).map((d) => d.figures?.rtt?.value).find((x): x is number => x !== undefined) ?? null;
+  if (rtt === null || rtt < r.params.intervalSeconds) return null;
+  return `One round trip (${formatRtt(rtt)}) is longer than the ${r.params.intervalSeconds} s interval: an interval with no window arriving reads 0 B.`;
+}
+
+/** The compact block: separator, totals, CPU, then the answer. */
+export function formatCompactSummary(r: LonghaulResult): string {
+  const lines = [SEPARATOR, `[ ID] ${'interval'.padEnd(13)}${'sent'.padStart(10)}${'received'.padStart(10)}${'rate'.padStart(15)}${'retr'.padStart(7)}`];
+  const both = r.directions.controllerToResponder && r.directions.responderToController;
+  for (const sender of ['controller', 'responder'] as Side[]) {
+    const rows = directionRows(r, sender);
+    if (!rows.length) continue;
+    if (both) lines.push(`${pathDirectionLabel(sender === 'controller' ? 'controllerToResponder' : 'responderToController', true)}:`);
+    lines.push(...rows);
+  }
+  for (const extra of [overrunLine(r), slowIntervalsLine(r), cpuLine(r)]) if (extra) lines.push(extra);
+  if (r.partial) {
+    lines.push(`PARTIAL RESULT: ${r.partialReason ?? 'the run ended early'}`);
+    for (const e of r.errors) lines.push(`  ${e.code}: ${e.message}`);
+  }
+  lines.push(...answerLines(r, 'terminal'));
+  return lines.join('\n') + '\n';
+}
