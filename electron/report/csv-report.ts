@@ -14,8 +14,12 @@
  * gets a leading `'`; a number (even a negative one) never does.
  */
 import { stringify } from 'csv-stringify/sync';
+import { answerOf, resultLine } from '../contract/answer-text.js';
 import type { IntervalTotals } from './interval-totals.js';
-import type { EndView, IntervalResult, IntervalStream, LonghaulResult, ResultParams, StreamResult, TotalResult } from '../contract/result.js';
+import type { Diagnosis, EndView, IntervalResult, IntervalStream, LonghaulResult, ResultParams, StreamResult, TotalResult } from '../contract/result.js';
+
+/** Rates in Mbit/s carry this many decimals: 1 kbit/s, finer than any interval's timing resolves. */
+const RATE_DECIMALS = 3;
 
 export const CSV_COLUMNS = [
   'row_type',
@@ -50,8 +54,6 @@ export const CSV_COLUMNS = [
   'received_mbit_per_s',
   'stream_sum_mbit_per_s',
   'sender_seconds',
-  'rtt_ms',
-  'cwnd_bytes',
   'sender_mss_bytes',
   'path_mtu_bytes',
   'error_code',
@@ -66,6 +68,13 @@ export const CSV_COLUMNS = [
   'capacity_payload_mbit_per_s',
   'capacity_wire_mbit_per_s',
   'capacity_lower_bound',
+  'congestion_control',
+  'cpu_controller_percent_of_core',
+  'cpu_responder_percent_of_core',
+  'verdict',
+  'case',
+  'answer',
+  'change',
 ] as const;
 
 type CsvColumn = (typeof CSV_COLUMNS)[number];
@@ -89,7 +98,7 @@ export function num(n: number | null | undefined, digits?: number): string {
 }
 
 function mbit(bytes: number | null, seconds: number | null): string {
-  return bytes === null || seconds === null || !(seconds > 0) ? '' : num((bytes * 8) / seconds / 1e6, 6);
+  return bytes === null || seconds === null || !(seconds > 0) ? '' : num((bytes * 8) / seconds / 1e6, RATE_DECIMALS);
 }
 
 function runCells(c: CsvRunContext): CsvRow {
@@ -101,7 +110,7 @@ function runCells(c: CsvRunContext): CsvRow {
     buffer_bytes: num(p.bufferBytes),
     window_bytes: num(p.windowBytes),
     mss_requested_bytes: num(p.mssBytes),
-    bitrate_per_stream_mbit_per_s: p.bitrateBitsPerSec ? num(p.bitrateBitsPerSec / 1e6, 6) : '',
+    bitrate_per_stream_mbit_per_s: p.bitrateBitsPerSec ? num(p.bitrateBitsPerSec / 1e6, RATE_DECIMALS) : '',
     limit_bytes: num(p.bytes),
     limit_seconds: num(p.seconds),
     sample_interval_seconds: num(p.intervalSeconds),
@@ -184,9 +193,16 @@ function errorCells(views: (EndView | null)[]): CsvRow {
   return e ? { error_code: e.code, error_message: e.message } : {};
 }
 
-function streamRow(base: CsvRow, s: StreamResult): CsvRow {
+/** The verdict cells of one direction's rows: its verdict, case and answer line ('' where not diagnosed). */
+function verdictCells(d: Diagnosis | undefined, bitsPerSecond: number | null): CsvRow {
+  return d ? { verdict: d.verdict, case: d.case ?? '', answer: resultLine(d, bitsPerSecond) } : {};
+}
+
+function streamRow(base: CsvRow, s: StreamResult, d: Diagnosis | undefined): CsvRow {
   return {
     ...base,
+    ...verdictCells(d, s.bitsPerSecond),
+    congestion_control: s.send?.socket?.congestionControl ?? '',
     row_type: 'stream',
     stream_id: num(s.id),
     sender: s.sender,
@@ -213,8 +229,8 @@ function totalRow(base: CsvRow, rowType: string, t: TotalResult): CsvRow {
     sent_bytes: num(t.sentBytes),
     received_bytes: num(t.bytes),
     receive_completions: num(t.completions),
-    received_mbit_per_s: t.bitsPerSecond === null ? '' : num(t.bitsPerSecond / 1e6, 6),
-    stream_sum_mbit_per_s: t.streamSumBitsPerSecond === null ? '' : num(t.streamSumBitsPerSecond / 1e6, 6),
+    received_mbit_per_s: t.bitsPerSecond === null ? '' : num(t.bitsPerSecond / 1e6, RATE_DECIMALS),
+    stream_sum_mbit_per_s: t.streamSumBitsPerSecond === null ? '' : num(t.streamSumBitsPerSecond / 1e6, RATE_DECIMALS),
   };
 }
 
@@ -242,14 +258,34 @@ export function summaryRows(r: LonghaulResult): CsvRow[] {
     capacity_payload_mbit_per_s: num(r.capacity?.payloadBitsPerSecond == null ? null : r.capacity.payloadBitsPerSecond / 1e6, 3),
     capacity_wire_mbit_per_s: num(r.capacity?.wireBitsPerSecond == null ? null : r.capacity.wireBitsPerSecond / 1e6, 3),
     capacity_lower_bound: r.capacity?.lowerBound ?? '',
+    // CPU per side over the transfer, percent of one core as iperf3 counts it; empty = not measured.
+    cpu_controller_percent_of_core: num(r.cpu?.controller ? r.cpu.controller.shareOfOneCore * 100 : null, 1),
+    cpu_responder_percent_of_core: num(r.cpu?.responder ? r.cpu.responder.shareOfOneCore * 100 : null, 1),
   };
-  const rows = r.streams.map((s) => streamRow(base, s));
+  const diagnosisOf = (sender: string): Diagnosis | undefined =>
+    r.diagnosis?.find((d) => d.direction === (sender === 'controller' ? 'controllerToResponder' : 'responderToController'));
+  const rows = r.streams.map((s) => streamRow(base, s, diagnosisOf(s.sender)));
   if (r.directions.controllerToResponder && r.directions.responderToController) {
-    rows.push(totalRow(base, 'total_controller_to_responder', r.directions.controllerToResponder));
-    rows.push(totalRow(base, 'total_responder_to_controller', r.directions.responderToController));
+    for (const [row, dir] of [
+      ['total_controller_to_responder', 'controllerToResponder'],
+      ['total_responder_to_controller', 'responderToController'],
+    ] as const) {
+      const t = r.directions[dir];
+      const d = r.diagnosis?.find((x) => x.direction === dir);
+      if (t) rows.push({ ...totalRow(base, row, t), ...verdictCells(d, t.bitsPerSecond) });
+    }
   }
   const firstError = r.errors[0];
-  rows.push({ ...totalRow(base, 'total', r.total), ...(firstError ? { error_code: firstError.code, error_message: firstError.message } : {}) });
+  const answer = answerOf(r, 'terminal');
+  const ccs = [...new Set(r.streams.map((s) => s.send?.socket?.congestionControl).filter((x): x is string => Boolean(x)))];
+  rows.push({
+    ...totalRow(base, 'total', r.total),
+    ...verdictCells(r.diagnosis?.[0], r.total.bitsPerSecond),
+    ...(r.diagnosis && r.diagnosis.length > 1 ? { answer: answer.results.join(' | ') } : {}),
+    change: answer.change ?? '',
+    congestion_control: ccs.join('; '),
+    ...(firstError ? { error_code: firstError.code, error_message: firstError.message } : {}),
+  });
   return rows;
 }
 

@@ -5,6 +5,16 @@ import { exportAs } from '../../electron/app/exporters.js';
 import { CSV_COLUMNS, CSV_FORMAT, formatCsv } from '../../electron/report/csv-report.js';
 import { renderReport } from '../../electron/report/render.js';
 import { makeIntervals, makeResult, recordRun } from '../helpers/result-fixtures.js';
+import { diagnoseResult } from '../../electron/analysis/diagnosis.js';
+import { adviseResult } from '../../electron/analysis/advice/advise.js';
+import { answerOf } from '../../electron/contract/answer-text.js';
+import { DIAGNOSIS_CASES } from '../../electron/contract/finding.js';
+import type { CpuUse } from '../../electron/contract/result.js';
+import { formatRate } from '../../electron/contract/units.js';
+
+function cpuUse(shareOfOneCore: number): CpuUse {
+  return { shareOfOneCore, userSeconds: shareOfOneCore, systemSeconds: 0, wallSeconds: 1, cores: 2, shareOfPc: shareOfOneCore / 2, threads: null };
+}
 
 type Row = Record<string, string>;
 
@@ -52,7 +62,7 @@ describe('CSV report', { timeout: 10_000 }, () => {
 
   it('every header names its unit or is a label', () => {
     const units =
-      /_(bytes|seconds|mbit_per_s|ms|at|utc|segments)$|^(row_type|partial|partial_reason|direction|streams|controller_host|responder_host|stream_id|sender|interval_index|receive_completions|error_code|error_message|pacing_mechanism|retransmits_estimated|omitted|capacity_lower_bound)$/;
+      /_(bytes|seconds|mbit_per_s|ms|at|utc|segments|percent_of_core)$|^(row_type|partial|partial_reason|direction|streams|controller_host|responder_host|stream_id|sender|interval_index|receive_completions|error_code|error_message|pacing_mechanism|retransmits_estimated|omitted|capacity_lower_bound|congestion_control|verdict|case|answer|change)$/;
     for (const c of CSV_COLUMNS) assert.match(c, units, c);
   });
 
@@ -66,17 +76,36 @@ describe('CSV report', { timeout: 10_000 }, () => {
       assert.equal(new Date(r.time_utc ?? '').toISOString(), r.time_utc);
     }
     const total = rows.find((r) => r.row_type === 'total')!;
-    assert.equal(total.stream_sum_mbit_per_s, '957.369232');
-    assert.equal(total.received_mbit_per_s, '830.688676');
+    assert.equal(total.stream_sum_mbit_per_s, '957.369');
+    assert.equal(total.received_mbit_per_s, '830.689');
     assert.equal(total.received_bytes, '8448000000');
   });
 
-  it('leaves unknown cells empty (rtt_ms, cwnd_bytes are not measured yet)', () => {
-    const rows = parseCsv(formatCsv(result));
-    for (const r of rows) {
-      assert.equal(r.rtt_ms, '');
-      assert.equal(r.cwnd_bytes, '');
-    }
+  it('has no column that is never filled, and rates at 3 decimals', () => {
+    assert.ok(!(CSV_COLUMNS as readonly string[]).includes('rtt_ms') && !(CSV_COLUMNS as readonly string[]).includes('cwnd_bytes'));
+    for (const r of parseCsv(formatCsv(recordRun())))
+      for (const c of ['received_mbit_per_s', 'sent_mbit_per_s', 'stream_sum_mbit_per_s'] as const) {
+        const v = r[c] ?? '';
+        if (v !== '') assert.match(v, /^[0-9]+\.[0-9]{3}$/, `${c}=${v}`);
+      }
+  });
+
+  it('the summary row carries the verdict, its case, the answer line, the one change, CPU per side and the congestion control', () => {
+    const r = recordRun();
+    r.diagnosis = diagnoseResult(r);
+    r.advice = adviseResult(r, {});
+    r.cpu = { controller: cpuUse(0.42), responder: cpuUse(0.97) };
+    const d = r.diagnosis[0]!;
+    const total = parseCsv(formatCsv(r)).find((x) => x.row_type === 'total')!;
+    assert.equal(total.verdict, d.verdict);
+    assert.ok((DIAGNOSIS_CASES as readonly string[]).includes(total.case ?? ''), `case ${total.case}`);
+    assert.equal(total.case, d.case);
+    assert.ok(total.answer?.startsWith(formatRate(r.total.bitsPerSecond)), total.answer);
+    assert.equal(total.change, answerOf(r, 'terminal').change ?? '');
+    assert.equal(total.cpu_controller_percent_of_core, '42.0');
+    assert.equal(total.cpu_responder_percent_of_core, '97.0');
+    const ccs = new Set(r.streams.map((s) => s.send?.socket?.congestionControl).filter(Boolean));
+    assert.equal(total.congestion_control, [...ccs].join('; '));
   });
 
   it('gives per-direction totals for bidir runs', () => {
