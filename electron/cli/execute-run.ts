@@ -17,6 +17,7 @@ import { writeResultFile } from '../report/result-file.js';
 import { formatSummary } from '../report/summary-block.js';
 import { formatCompactSummary } from '../report/compact-summary.js';
 import { formatBinaryBytes, groupDigits } from '../contract/units.js';
+import { bitrateText } from '../contract/pacing-info.js';
 import type { RunReports } from './run-reports.js';
 
 interface ExecuteRunBase {
@@ -120,7 +121,12 @@ function runHeader(o: ExecuteRunOptions): string {
   const dir = p.direction === 'reverse' ? ', reverse (-R)' : p.direction === 'bidir' ? ', both ways (--bidir)' : '';
   const limit = p.bytes !== null ? `${groupDigits(p.bytes)} bytes` : p.seconds !== null ? `${p.seconds} s` : 'until stopped';
   const window = p.windowBytes ? `window ${formatBinaryBytes(p.windowBytes)} per stream end` : 'window: OS autotuning';
-  return `Longhaul -> ${o.host}:${o.port}: ${p.streams} stream${p.streams === 1 ? '' : 's'}${dir}, ${limit}, buffer ${formatBinaryBytes(p.bufferBytes)}, ${window}`;
+  const asked = [
+    p.bitrateBitsPerSec ? `paced at ${bitrateText(p.bitrateBitsPerSec)}` : null,
+    p.congestionControl ? `congestion control ${p.congestionControl}` : null,
+    p.mssBytes ? `MSS ${groupDigits(p.mssBytes)} B asked` : null,
+  ].filter((x): x is string => x !== null);
+  return `Longhaul -> ${o.host}:${o.port}: ${p.streams} stream${p.streams === 1 ? '' : 's'}${dir}, ${limit}, buffer ${formatBinaryBytes(p.bufferBytes)}, ${window}${asked.map((x) => `, ${x}`).join('')}`;
 }
 
 /** Write the result file (its path was checked before the run), in pieces; the problem as a line to show, or null. */

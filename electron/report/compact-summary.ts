@@ -9,7 +9,10 @@
 import { answerLines } from '../contract/answer-text.js';
 import { pathDirectionLabel } from '../contract/direction.js';
 import type { LonghaulResult, Side, StreamResult } from '../contract/result.js';
-import { formatBytes, formatRate, formatRtt } from '../contract/units.js';
+import { formatBytes, formatRate, formatRtt, groupDigits } from '../contract/units.js';
+import { capacityLines } from '../contract/capacity.js';
+import { omitText } from '../contract/omit-text.js';
+import { bitMetresPerSec, formatBitMetres } from './path-metrics.js';
 
 /** iperf3's separator between the interval rows and the totals. */
 const SEPARATOR = '- - - - - - - - - - - - - - - - - - - - - - - - -';
@@ -22,10 +25,11 @@ function retransOf(s: StreamResult): number | null {
   return s.send?.tcp?.at(-1)?.totalRetransSegments ?? null;
 }
 
-function row(id: string, seconds: number | null, sent: number | null, received: number, bps: number | null, retrans: number | null): string {
-  const secs = seconds === null ? '' : `0.00-${seconds.toFixed(2)} s`;
+/** A row's time span: from its first to its last byte, `from` seconds after the start (later than 0 after -O). */
+function row(id: string, from: number, seconds: number | null, sent: number | null, received: number, bps: number | null, retrans: number | null): string {
+  const secs = seconds === null ? '' : `${from.toFixed(2)}-${(from + seconds).toFixed(2)} s`;
   const retr = retrans === null ? '' : String(retrans);
-  return `[${id.padStart(3)}] ${secs.padEnd(13)}${formatBytes(sent).padStart(10)}${formatBytes(received).padStart(10)}${formatRate(bps).padStart(15)}${retr.padStart(7)}`;
+  return `[${id.padStart(3)}] ${secs.padEnd(13)}${(sent === null ? '' : formatBytes(sent)).padStart(10)}${formatBytes(received).padStart(10)}${formatRate(bps).padStart(15)}${retr.padStart(7)}`;
 }
 
 function sum(xs: (number | null)[]): number | null {
@@ -35,11 +39,15 @@ function sum(xs: (number | null)[]): number | null {
 /** Rows of one direction's streams, with a SUM row when there are several. */
 function directionRows(r: LonghaulResult, sender: Side): string[] {
   const streams = r.streams.filter((s) => s.sender === sender);
-  const lines = streams.map((s) => row(String(s.id), s.seconds, s.send?.bytes ?? null, s.bytes, s.bitsPerSecond, retransOf(s)));
+  // After -O the received bytes and times are the counted span's; the sender's count covers the whole run, so it is left out.
+  const omitted = (r.params.omitSeconds ?? 0) > 0;
+  const from = omitted ? (r.params.omitSeconds ?? 0) : 0;
+  const sentOf = (s: StreamResult): number | null => (omitted ? null : (s.send?.bytes ?? null));
+  const lines = streams.map((s) => row(String(s.id), from, s.seconds, sentOf(s), s.bytes, s.bitsPerSecond, retransOf(s)));
   const dir = sender === 'controller' ? 'controllerToResponder' : 'responderToController';
   const t = r.directions[dir];
   if (streams.length > 1 && t)
-    lines.push(row('SUM', t.seconds, sum(streams.map((s) => s.send?.bytes ?? null)), t.bytes, t.bitsPerSecond, sum(streams.map(retransOf))));
+    lines.push(row('SUM', from, t.seconds, sum(streams.map(sentOf)), t.bytes, t.bitsPerSecond, sum(streams.map(retransOf))));
   return lines;
 }
 
@@ -73,6 +81,14 @@ function slowIntervalsLine(r: LonghaulResult): string | null {
   return `One round trip (${formatRtt(rtt)}) is longer than the ${r.params.intervalSeconds} s interval: an interval with no window arriving reads 0 B.`;
 }
 
+/** The Land Speed Record metric when a distance was given (`--distance-km`), on the wall-clock rate. */
+function distanceLine(r: LonghaulResult): string | null {
+  const km = r.distance ? r.distance.meters / 1000 : null;
+  const bps = r.total.bitsPerSecond;
+  if (km === null || bps === null) return null;
+  return `Land Speed Record metric (throughput x ${groupDigits(km)} km): ${formatBitMetres(bitMetresPerSec(bps, km))}`;
+}
+
 /** The compact block: separator, totals, CPU, then the answer. */
 export function formatCompactSummary(r: LonghaulResult): string {
   const lines = [SEPARATOR, `[ ID] ${'interval'.padEnd(13)}${'sent'.padStart(10)}${'received'.padStart(10)}${'rate'.padStart(15)}${'retr'.padStart(7)}`];
@@ -83,7 +99,9 @@ export function formatCompactSummary(r: LonghaulResult): string {
     if (both) lines.push(`${pathDirectionLabel(sender === 'controller' ? 'controllerToResponder' : 'responderToController', true)}:`);
     lines.push(...rows);
   }
-  for (const extra of [overrunLine(r), slowIntervalsLine(r), cpuLine(r)]) if (extra) lines.push(extra);
+  // What the user asked for by flag is answered here too: -O, --capacity, --distance-km.
+  const [capacity] = capacityLines(r);
+  for (const extra of [omitText(r), overrunLine(r), slowIntervalsLine(r), cpuLine(r), capacity ?? null, distanceLine(r)]) if (extra) lines.push(extra);
   if (r.partial) {
     lines.push(`PARTIAL RESULT: ${r.partialReason ?? 'the run ended early'}`);
     for (const e of r.errors) lines.push(`  ${e.code}: ${e.message}`);
