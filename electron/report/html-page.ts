@@ -15,6 +15,8 @@ table{border-collapse:collapse;width:100%;font-size:13px}th,td{border:1px solid 
 td.n{text-align:right;font-variant-numeric:tabular-nums}.muted{color:#667}.verdict{font-size:1.05rem}.big{font-size:1.3rem;font-weight:600}
 svg{display:block;margin:.4rem 0;max-width:100%}svg .t{font-size:13px;font-weight:600;fill:#1b1f24}svg .k{font-size:11px;fill:#445}svg .g{stroke:#e3e6ea}svg .a{stroke:#889}
 code{font:12px ui-monospace,Menlo,Consolas,monospace;background:#f0f1f4;padding:0 .2rem}
+.answer{border-left:4px solid #2a6fdb;padding:.3rem .8rem;margin:1rem 0}.answer-line{margin:.2rem 0}.answer-line:first-child{font-size:1.2rem}
+details.explain>summary{cursor:pointer;font-size:1.15rem;font-weight:600;margin:1.4rem 0 .4rem}
 @media print{body{margin:0;max-width:none;font-size:11pt}h2{break-after:avoid}svg,table,tr{break-inside:avoid}table.rows{break-inside:auto}pre{white-space:pre-wrap;background:none;border:1px solid #ccd}}
 `;
 

@@ -1,9 +1,10 @@
 /**
- * One self-contained HTML file per run, to hand on: the summary with both
- * throughput conventions, the charts as inline SVG, the per-stream table, the
- * verdict, the advice, the what-if, the link emulator's settings and the
- * PetaBumps log. No script and no network: the file reads the same in any
- * browser, offline, and prints to PDF cleanly (print CSS, no page-split charts).
+ * One self-contained HTML file per run, to hand on. It opens with the answer, the same three lines as
+ * the terminal (contract/answer-text.ts: rate · verdict, the change, the command), then the throughput
+ * chart; everything else is folded under "Explain" (a native <details>, no script): both throughput
+ * conventions, the verdict's detail, the advice, the what-if, the TCP charts, the per-stream table, the
+ * full summary, the link emulator's settings and the PetaBumps log. No network: the file reads the same
+ * in any browser, offline, and prints to PDF cleanly (print CSS, no page-split charts).
  */
 import { bypassCaveat } from '../contract/bypass-text.js';
 import { pathDirectionLabel } from '../contract/direction.js';
@@ -19,6 +20,7 @@ import { formatSummary } from './summary-block.js';
 import { formatWhatIf } from '../contract/what-if-text.js';
 import { delaySentence } from '../contract/delay-info.js';
 import { capacityLines } from '../contract/capacity.js';
+import { answerOf } from '../contract/answer-text.js';
 
 function streamTable(r: LonghaulResult): string {
   const rows = r.streams
@@ -91,27 +93,40 @@ function capacityParagraph(r: LonghaulResult): string {
   return `<p data-capacity="${r.capacity?.payloadBitsPerSecond === null ? 'unknown' : 'measured'}"><b>${esc(head ?? '')}</b><br>${rest.map((l) => esc(l.trim())).join('<br>')}</p>`;
 }
 
+/** The answer first: one line per direction (rate · verdict: why), the change, the command. */
+function answerBlock(r: LonghaulResult): string {
+  const a = answerOf(r, 'terminal');
+  const line = (label: string, text: string, code = false): string =>
+    `<p class="answer-line"><b>${label}</b> ${code ? `<code>${esc(text)}</code>` : esc(text)}</p>`;
+  return (
+    `<div class="answer" data-answer>${a.results.map((x) => line('Result:', x)).join('')}` +
+    `${a.change ? line('Change:', a.change) : ''}${a.tryIt ? line('Try:', a.tryIt, true) : ''}</div>`
+  );
+}
+
 /** The whole report as one HTML document. */
 export function formatHtmlReport(r: LonghaulResult): string {
   const total = r.total;
-  const head =
-    `<p class="big">${esc(formatRate(total.bitsPerSecond))} wall-clock aggregate · ${esc(formatRate(total.streamSumBitsPerSecond))} per-stream sum</p>` +
+  const conventions =
+    `<p>${esc(formatRate(total.bitsPerSecond))} wall-clock aggregate · ${esc(formatRate(total.streamSumBitsPerSecond))} per-stream sum</p>` +
     `<p class="muted">Wall-clock aggregate: all bytes × 8 / first byte to last byte. Per-stream sum: each stream over its own time (the PetaBumps "Total Throughput"). Never compare one with the other. Mbit = 10^6 bit.</p>`;
   const paced = r.pacing ? `<p>Paced by --bitrate: ${esc(r.pacing.note)}</p>` : '';
   const whatIf = formatWhatIf(r);
+  const explain =
+    section('Throughput conventions', conventions + paced) +
+    section('Why not faster?', verdicts(r) + capacityParagraph(r)) +
+    section('Advice', adviceTable(r)) +
+    section('What-if', whatIfChart(r) + (whatIf.length ? `<pre>${esc(whatIf.join('\n'))}</pre>` : '')) +
+    section('RTT and congestion window', delayParagraph(r) + tcpCharts(r)) +
+    section('Streams', streamTable(r)) +
+    section('Full summary', `<pre>${esc(formatSummary(r))}</pre>`) +
+    section('Link emulator', linkSettings(r)) +
+    section('PetaBumps log (receiver console log)', `<pre>${esc(formatConsoleLog(r))}</pre>`);
   return htmlPage(
     `Longhaul run ${r.id}: ${r.controller.hostname} → ${r.responder.hostname}`,
     `<h1>Longhaul run ${esc(r.id)}${r.partial ? ' (PARTIAL)' : ''}</h1><p class="muted">${esc(r.controller.hostname)} → ${esc(r.responder.hostname)} (${esc(r.responder.address)}), started ${esc(r.startedAt)}, written by the ${esc(r.writtenBy)} with ${esc(r.software)}</p>` +
-      head +
-      paced +
-      section('Why not faster?', verdicts(r) + capacityParagraph(r)) +
-      section('Advice', adviceTable(r)) +
-      section('What-if', whatIfChart(r) + (whatIf.length ? `<pre>${esc(whatIf.join('\n'))}</pre>` : '')) +
+      answerBlock(r) +
       section('Throughput over time', throughputChart(r)) +
-      section('RTT and congestion window', delayParagraph(r) + tcpCharts(r)) +
-      section('Streams', streamTable(r)) +
-      section('Summary', `<pre>${esc(formatSummary(r))}</pre>`) +
-      section('Link emulator', linkSettings(r)) +
-      section('PetaBumps log (receiver console log)', `<pre>${esc(formatConsoleLog(r))}</pre>`),
+      `<details class="explain" data-explain><summary>Explain: the detail behind the answer</summary>${explain}</details>`,
   );
 }

@@ -47,6 +47,12 @@ describe('HTML report in Chromium (no network, no script)', { skip, timeout: 90_
       const page = await context.newPage();
       await page.goto(`file://${file}`, { timeout: 15_000 });
       assert.deepEqual(requests, [], 'the report asked for nothing over the network');
+      const answer = await page.locator('[data-answer]').innerText();
+      assert.match(answer, /^Result: [\d.]+ kbit\/s · window-limited/, 'the answer opens the report');
+      assert.match(answer, /Change: .*650,\d{3} bytes/, 'the one change, with the window that fills the path');
+      const folded = await page.locator('body').innerText();
+      assert.doesNotMatch(folded, /Total Throughput\(Mbit\/s\)/, 'the detail is folded under Explain');
+      await page.locator('[data-explain] > summary').click();
       const text = await page.locator('body').innerText();
       assert.match(text, /wall-clock aggregate/);
       assert.match(text, /per-stream sum/);
