@@ -104,18 +104,24 @@ const TOPIC_WORDS: Record<AdviceTopic, string> = {
   run: "the run's length",
 };
 
+/** Why, in one short phrase from the finding's case and figures; null for a result saved before cases existed. */
+export function whyOf(d: Diagnosis): string | null {
+  const figures: Figures = d.figures ?? {};
+  return d.case ? WHY[d.case]((n) => figures[n], d) : null;
+}
+
 /** The result line of one finding. */
 export function resultLine(d: Diagnosis, bitsPerSecond: number | null): string {
-  const figures: Figures = d.figures ?? {};
-  const why = d.case ? WHY[d.case]((n) => figures[n], d) : null;
+  const why = whyOf(d);
   return `${formatRate(bitsPerSecond)} · ${verdictInline(d.verdict)}${why ? `: ${why}` : ''}`;
 }
 
 /** The advice that answers the first direction with a verdict (the one change to name), with that direction's case. */
 function firstAdvice(r: LonghaulResult): { a: Advice; c: DiagnosisCase | undefined } | null {
   const d = (r.diagnosis ?? []).find((x) => x.verdict !== 'unknown');
-  const a = d ? (r.advice ?? []).find((x) => x.direction === d.direction) : undefined;
-  return d && a ? { a, c: d.case } : null;
+  const list = r.advice ?? [];
+  const a = (d ? (list.find((x) => x.direction === d.direction && x.verdict === d.verdict) ?? list.find((x) => x.direction === d.direction)) : undefined) ?? list[0];
+  return a ? { a, c: d?.case } : null;
 }
 
 /** Through the link emulator, what its advice changes is named by the case (its advice topic is the emulator's for all). */
@@ -125,6 +131,34 @@ const EMULATED_SUBJECT: Partial<Record<DiagnosisCase, string>> = {
   'congestion-limited/emulated-loss': 'the emulated loss',
   'emulator-limited/fell-behind': 'the link emulator',
 };
+
+/**
+ * The app names its own controls, not flags or settings' long names: what to do, on which PC. A run paced
+ * on the Test step is changed there; a window sized from the path's rate needs that rate first.
+ */
+const APP_CHANGE: Record<AdviceTopic, (a: Advice, c: DiagnosisCase | undefined) => string> = {
+  'receive-window': (a) => `raise the receive window on ${a.hostname}`,
+  'send-buffer': (a) => `raise the send buffer on ${a.hostname}`,
+  'window-scaling': (a) => `turn TCP window scaling on at ${a.hostname}`,
+  mss: (a) => `check the segment size (MSS) on ${a.hostname}`,
+  application: (a, c) => (c === 'application-limited/paced' ? 'clear Bitrate per stream on the Test step' : `make the sending program on ${a.hostname} write more at a time`),
+  'longhaul-request': () => 'ask for a bigger window on the Test step',
+  'link-emulator': (_a, c) => `change ${(c ? EMULATED_SUBJECT[c] : undefined) ?? 'the emulated link'} on the Link step`,
+  path: () => 'the path is the limit',
+  'congestion-control': (a) => `change the congestion control on ${a.hostname}`,
+  cpu: (a) => `free CPU on ${a.hostname}`,
+  run: () => 'run longer',
+};
+
+/** Advice that sizes a window from the path's rate: without the rate the needed value is a per-Mbit/s formula. */
+const WINDOW_TOPICS: readonly AdviceTopic[] = ['receive-window', 'send-buffer', 'longhaul-request'];
+
+function appChangeLine(r: LonghaulResult, a: Advice, c: DiagnosisCase | undefined): string {
+  const what = APP_CHANGE[a.topic](a, c);
+  if (c === 'application-limited/paced') return what;
+  if (WINDOW_TOPICS.includes(a.topic) && !r.pathRate && !r.link?.settings) return `${what} (to size it, give the path's rate on the Test step)`;
+  return `${what}: ${a.neededValue}`;
+}
 
 function changeLine(a: Advice, c: DiagnosisCase | undefined): string {
   const subject = (a.topic === 'link-emulator' && c ? EMULATED_SUBJECT[c] : undefined) ?? TOPIC_WORDS[a.topic];
@@ -151,7 +185,8 @@ export function answerOf(r: LonghaulResult, door: AnswerDoor): Answer {
   });
   if (!results.length) results.push(`${formatRate(r.total.bitsPerSecond)} · limit unknown: no diagnosis for this run`);
   const first = firstAdvice(r);
-  return { results, change: first ? changeLine(first.a, first.c) : null, tryIt: first ? tryLine(r, first.a, door) : null };
+  const change = !first ? null : door === 'app' ? appChangeLine(r, first.a, first.c) : changeLine(first.a, first.c);
+  return { results, change, tryIt: first ? tryLine(r, first.a, door) : null };
 }
 
 /** The answer as labelled lines for the terminal, the HTML report and the console log. */

@@ -12,6 +12,7 @@ import type { LonghaulResult, Side, StreamResult } from '../contract/result.js';
 import { formatBytes, formatRate, formatRtt, groupDigits } from '../contract/units.js';
 import { capacityLines } from '../contract/capacity.js';
 import { omitText } from '../contract/omit-text.js';
+import { congestionLine } from '../contract/congestion-text.js';
 import { bitMetresPerSec, formatBitMetres } from './path-metrics.js';
 
 /** iperf3's separator between the interval rows and the totals. */
@@ -81,6 +82,20 @@ function slowIntervalsLine(r: LonghaulResult): string | null {
   return `One round trip (${formatRtt(rtt)}) is longer than the ${r.params.intervalSeconds} s interval: an interval with no window arriving reads 0 B.`;
 }
 
+/**
+ * What the user asked for by flag and the OS did not simply take: a window not applied, the MSS asked
+ * (taken or refused), the congestion control asked and what each end used, the pacing asked.
+ */
+function askedLines(r: LonghaulResult): string[] {
+  const lines: string[] = [];
+  if (r.window.requestedBytes !== null && !r.window.applied) lines.push(`Window: ${groupDigits(r.window.requestedBytes)} bytes asked, ${r.window.note}`);
+  if (r.mss && r.mss.requestedBytes !== null) lines.push(`MSS: ${groupDigits(r.mss.requestedBytes)} bytes asked, ${r.mss.note}`);
+  const cc = congestionLine(r);
+  if (cc) lines.push(cc);
+  if (r.pacing) lines.push(`Bitrate (--bitrate, per stream): ${r.pacing.note}`);
+  return lines;
+}
+
 /** The Land Speed Record metric when a distance was given (`--distance-km`), on the wall-clock rate. */
 function distanceLine(r: LonghaulResult): string | null {
   const km = r.distance ? r.distance.meters / 1000 : null;
@@ -101,6 +116,7 @@ export function formatCompactSummary(r: LonghaulResult): string {
   }
   // What the user asked for by flag is answered here too: -O, --capacity, --distance-km.
   const [capacity] = capacityLines(r);
+  lines.push(...askedLines(r));
   for (const extra of [omitText(r), overrunLine(r), slowIntervalsLine(r), cpuLine(r), capacity ?? null, distanceLine(r)]) if (extra) lines.push(extra);
   if (r.partial) {
     lines.push(`PARTIAL RESULT: ${r.partialReason ?? 'the run ended early'}`);

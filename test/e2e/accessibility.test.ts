@@ -12,7 +12,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { REPO } from '../helpers/processes.js';
-import { browserMissing, shot, uiSession } from './browser.js';
+import { browserMissing, shot, uiSession, openExplain } from './browser.js';
 
 const skip = browserMissing();
 const AXE = path.join(REPO, 'node_modules', 'axe-core', 'axe.min.js');
@@ -94,6 +94,7 @@ describe('accessibility', { skip: skip ?? false, timeout: 150_000 }, () => {
       await page.getByTestId('live-chart').waitFor();
       await check('run');
       await page.getByRole('heading', { name: /^Results/ }).waitFor({ timeout: 30_000 });
+      await openExplain(page);
       await check('results');
       await page.getByRole('navigation').getByRole('button', { name: 'History' }).click();
       await page.getByTestId('history').waitFor();

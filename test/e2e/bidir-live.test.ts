@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { browserMissing, shot, waitForPoints, uiSession } from './browser.js';
+import { browserMissing, shot, waitForPoints, uiSession, openExplain } from './browser.js';
 
 describe('browser mode: a bidir run on this PC', { skip: browserMissing() ?? false, timeout: 90_000 }, () => {
   const session = uiSession('longhaul-ui-bidir-');
@@ -36,6 +36,7 @@ describe('browser mode: a bidir run on this PC', { skip: browserMissing() ?? fal
     }
     await page.getByRole('button', { name: 'Stop (keep results)' }).click();
     await page.getByRole('heading', { name: /^Results/ }).waitFor({ timeout: 30_000 });
+    await openExplain(page);
     assert.deepEqual(errors, []);
   });
 });

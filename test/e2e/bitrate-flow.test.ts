@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { browserMissing, shot, uiSession } from './browser.js';
+import { browserMissing, shot, uiSession, openExplain } from './browser.js';
 
 const skip = browserMissing();
 
@@ -41,6 +41,7 @@ describe('Test screen: Bitrate per stream', { skip: skip ?? false, timeout: 90_0
     assert.equal(await error.innerText(), '');
     await page.getByRole('button', { name: 'Start the test' }).click();
     await page.getByRole('heading', { name: /^Results/ }).waitFor({ timeout: 40_000 });
+    await openExplain(page);
     assert.equal(await page.getByTestId('verdict').first().innerText(), 'Application-limited.');
     assert.match(await page.getByTestId('diagnosis-sentence').first().innerText(), /paced at 20 Mbit\/s per stream by --bitrate/);
     assert.match(await page.getByTestId('headline-change').innerText(), /^clear Bitrate per stream on the Test step/);

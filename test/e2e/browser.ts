@@ -115,6 +115,13 @@ export async function waitForPoints(page: Page, min: number, ms = 15_000): Promi
 }
 
 /** Full-page PNG into test/e2e/screenshots/NAME.png. */
+/** Open the Results screen's "Explain" fold (the detail behind the answer), as a user clicks it; a no-op when open. */
+export async function openExplain(page: Page): Promise<void> {
+  const fold = page.getByTestId('explain');
+  await fold.waitFor({ state: 'attached', timeout: 10_000 });
+  if ((await fold.getAttribute('open')) === null) await fold.locator('summary').click();
+}
+
 export async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }

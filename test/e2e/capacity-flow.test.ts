@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { browserMissing, shot, uiSession } from './browser.js';
+import { browserMissing, shot, uiSession, openExplain } from './browser.js';
 
 const skip = browserMissing();
 
@@ -37,6 +37,7 @@ describe('Measure the path (the app)', { skip: skip ?? false, timeout: 150_000 }
       .filter({ hasText: /Measuring the path/ })
       .waitFor({ timeout: 60_000 });
     await page.getByRole('heading', { name: /^Results/ }).waitFor({ timeout: 90_000 });
+    await openExplain(page);
     const block = page.getByTestId('capacity');
     await block.waitFor();
     const text = await block.innerText();

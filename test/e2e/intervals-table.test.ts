@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { browserMissing, shot, uiSession } from './browser.js';
+import { browserMissing, shot, uiSession, openExplain } from './browser.js';
 
 const skip = browserMissing();
 
@@ -24,6 +24,7 @@ describe('Results: intervals with Retr and Cwnd', { skip: skip ?? false, timeout
     await page.getByLabel('Duration', { exact: true }).fill('3');
     await page.getByRole('button', { name: 'Start the test' }).click();
     await page.getByRole('heading', { name: /^Results/ }).waitFor({ timeout: 40_000 });
+    await openExplain(page);
 
     const table = page.getByTestId('intervals-table');
     await table.locator('summary').click();

@@ -11,7 +11,7 @@ import { describe, it } from 'node:test';
 import type { LonghaulResult } from '../../electron/contract/result.js';
 import { HAVE_IPERF3, freePort, startIperf3Server, type Iperf3Exit } from '../helpers/iperf3.js';
 import { within } from '../helpers/net.js';
-import { browserMissing, shot, waitForPoints, uiSession } from './browser.js';
+import { browserMissing, shot, waitForPoints, uiSession, openExplain } from './browser.js';
 
 const skip = browserMissing() ?? (HAVE_IPERF3 ? false : 'no /usr/bin/iperf3');
 
@@ -63,6 +63,7 @@ describe('browser mode: a run against iperf3 -s', { skip, timeout: 90_000 }, () 
     await shot(page, '41-iperf3-run');
 
     await page.getByRole('heading', { name: /^Results/ }).waitFor({ timeout: 20_000 });
+    await openExplain(page);
     const server: Iperf3Exit = await within(exit, 10_000, 'iperf3 -s -1 after the run');
     assert.equal(server.code, 0, server.stderr);
     assert.match(await page.getByTestId('iperf3-end').innerText(), /The other end ran iperf3 3\.\d+/);

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { browserMissing, shot, uiSession } from './browser.js';
+import { browserMissing, shot, uiSession, openExplain } from './browser.js';
 
 const skip = browserMissing();
 
@@ -81,6 +81,7 @@ describe('link, test, sweep and history screens', { skip: skip ?? false, timeout
         await shots(page, 'run-tcp-panel');
       }
       await page.getByRole('heading', { name: /^Results/ }).waitFor({ timeout: 30_000 });
+      await openExplain(page);
     }
     await page.getByRole('navigation').getByRole('button', { name: 'History' }).click();
     const boxes = page.getByTestId('history').getByRole('checkbox');

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { browserMissing, shot, uiSession } from './browser.js';
+import { browserMissing, shot, uiSession, openExplain } from './browser.js';
 
 const skip = browserMissing();
 
@@ -64,6 +64,7 @@ describe('choices that survive', { skip: skip ?? false, timeout: 90_000 }, () =>
     await page.getByLabel('Duration', { exact: true }).fill('2');
     await page.getByRole('button', { name: 'Start the test' }).click();
     await page.getByRole('heading', { name: /^Results/ }).waitFor({ timeout: 30_000 });
+    await openExplain(page);
     // Other settings on the forms, then History: the run is listed once (both ends stored it here).
     await page.getByRole('navigation').getByRole('button', { name: 'History', exact: true }).click();
     const rows = page.getByTestId('history').locator('tbody tr');

@@ -14,7 +14,7 @@ import { readdir } from 'node:fs/promises';
 import net from 'node:net';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { browserMissing, shot, uiSession } from './browser.js';
+import { browserMissing, shot, uiSession, openExplain } from './browser.js';
 
 const skip = browserMissing();
 
@@ -127,16 +127,19 @@ describe('run flow: failed starts, progress, the answer first', { skip: skip ?? 
     assert.match(await page.getByTestId('headline-change').innerText(), /^(change|raise|ask)/);
     assert.match(
       await page.getByTestId('headline-rtt').innerText(),
-      /RTT 600 ms: the emulated link's round trip; the per-stream RTTs below are of the local hop/,
+      /RTT 600 ms: the emulated link's round trip; the per-stream RTTs under Explain are of the local hop/,
     );
-    // Exactly one rate in the headline's first line; the per-stream sum is in the details, named.
+    // Exactly one rate in the headline's first line; the per-stream sum is under Explain, named.
     assert.equal((await headline.locator('.rate').innerText()).match(/bit\/s/g)?.length, 1);
-    await page.getByText('Per-stream sum').first().waitFor();
     assert.ok(Number(await page.getByTestId('result-chart').getAttribute('data-points')) >= 5, 'throughput over time from the intervals');
     assert.match(await page.getByTestId('run-announcer').innerText(), new RegExp(`^Finished: ${rate.replace('.', '\\.')} wall-clock aggregate`));
     await shot(page, '24-results-headline-1024');
     await page.setViewportSize({ width: 1366, height: 768 });
     await shot(page, '25-results-headline-1366');
+    assert.equal(await page.getByText('Per-stream sum').first().isVisible(), false, 'the detail is folded until Explain is opened');
+    await openExplain(page);
+    await page.getByText('Per-stream sum').first().waitFor();
+    await shot(page, '25b-results-explain-1366');
   });
 
   it('"Both on this PC", direct: the headline names the missing link rate, and the what-if prints no unbounded figure', async () => {
@@ -150,8 +153,12 @@ describe('run flow: failed starts, progress, the answer first', { skip: skip ?? 
     await page.getByLabel('Duration', { exact: true }).fill('2');
     await page.getByRole('button', { name: 'Start the test' }).click();
     await page.getByRole('heading', { name: /^Results/ }).waitFor({ timeout: 30_000 });
+    await openExplain(page);
     assert.match(await page.getByTestId('headline-rate').innerText(), /^[\d.]+ [MG]bit\/s$/);
-    assert.match(await page.getByTestId('headline-meaning').innerText(), /the link's rate is not known \(give it on the Test step to see the share\)/);
+    // No share without a link rate, and nothing "unknown" in the answer: the verdict and why come first.
+    assert.equal(await page.getByTestId('headline-share').count(), 0);
+    assert.doesNotMatch(await page.getByTestId('headline').innerText(), /unknown/);
+    assert.match(await page.getByTestId('headline-why').innerText(), /^: \S/);
     const whatIf = page.getByTestId('what-if-lines');
     if (await whatIf.count()) assert.doesNotMatch(await whatIf.innerText(), /Tbit\/s|Pbit\/s/);
     await shot(page, '26-results-headline-loopback-direct');

@@ -23,7 +23,7 @@ import type { Locator } from 'playwright-core';
 import { nativeSockets } from '../../electron/native/load-native.js';
 import { renderReport } from '../../electron/report/render.js';
 import { forkLonghaul, stopChild } from '../helpers/processes.js';
-import { browserMissing, launchBrowser, shot, waitForPoints, type Browser } from './browser.js';
+import { browserMissing, launchBrowser, shot, waitForPoints, type Browser, openExplain } from './browser.js';
 
 const skip = browserMissing();
 /** The UI server runs from this checkout: it has the addon exactly when this process does. */
@@ -174,6 +174,7 @@ describe('browser mode, end to end', { skip: skip ?? false, timeout: 120_000 }, 
 
     // Results: partial (stopped), both conventions, the limiter, the window, the link, the console log.
     await page.getByRole('heading', { name: 'Results (partial)' }).waitFor({ timeout: 20_000 });
+    await openExplain(page);
     await page.getByText('Wall-clock aggregate', { exact: true }).waitFor();
     await page.getByText('Per-stream sum', { exact: true }).waitFor();
     await page.getByText('Distance × throughput').waitFor();
@@ -263,6 +264,7 @@ describe('browser mode, end to end', { skip: skip ?? false, timeout: 120_000 }, 
     await shot(page, '07-history');
     await row.first().getByRole('button', { name: 'Open' }).click();
     await page.getByRole('heading', { name: 'Results (partial)' }).waitFor();
+    await openExplain(page);
     await page.getByTestId('link-summary').waitFor();
     assert.deepEqual(consoleErrors, []);
   });
@@ -301,6 +303,7 @@ describe('browser mode, end to end', { skip: skip ?? false, timeout: 120_000 }, 
     await page.getByLabel('Path rate (optional)').fill('');
     await page.getByRole('button', { name: 'Start the test' }).click();
     await page.getByRole('heading', { name: 'Results', exact: true }).waitFor({ timeout: 30_000 });
+    await openExplain(page);
     assert.equal(await page.getByTestId('partial').count(), 0);
     const bytes = Number(await page.getByTestId('total-bytes').getAttribute('data-bytes'));
     assert.ok(bytes > 0);
@@ -387,6 +390,7 @@ describe('browser mode, end to end', { skip: skip ?? false, timeout: 120_000 }, 
     await shot(page, '11-run-128-streams');
     await page.getByRole('button', { name: 'Stop (keep results)' }).click();
     await page.getByRole('heading', { name: /^Results/ }).waitFor({ timeout: 30_000 });
+    await openExplain(page);
     console.log(`# 128 streams at 0.1 s: slowest chart redraw ${maxDrawMs} ms`);
     // Redraws happen at most 4 times a second (every 250 ms); each must fit in that budget even on a
     // loaded 2-core box where the 128 streams run too (measured 10-130 ms here), or the page falls behind.

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { LiveTcp, WireMessage } from '../../electron/contract/api.js';
-import { browserMissing, SCREENSHOTS, shot, uiSession } from './browser.js';
+import { browserMissing, SCREENSHOTS, shot, uiSession, openExplain } from './browser.js';
 
 const skip = browserMissing();
 const RETRANS_BYTES = 17_376; // 12 segments of 1,448 B
@@ -64,5 +64,6 @@ describe('Run screen TCP panel, Windows-shaped readings', { skip: skip ?? false,
     await page.setViewportSize({ width: 1366, height: 768 });
     await shot(page, 'run-windows-retrans');
     await page.getByRole('heading', { name: /^Results/ }).waitFor({ timeout: 30_000 });
+    await openExplain(page);
   });
 });

@@ -19,7 +19,7 @@ describe('CPU per side and per data thread under Wine', { timeout: 240_000 }, ()
     if (!laneReady(t)) return;
     const dir = resultsDirWithSpaces(t);
     const env = { LONGHAUL_TRUST_DIR: `${dir.win}\\trust`, LONGHAUL_DATA_DIR: `${dir.win}\\data` };
-    const args = [toWindowsPath(BIN), 'loopback', '-P', '2', '-n', '200M', '--json', `${dir.win}\\r.json`];
+    const args = [toWindowsPath(BIN), 'loopback', '-P', '2', '-n', '200M', '--explain', '--json', `${dir.win}\\r.json`];
     const run = await runWindowsNode(args, { env, timeoutMs: 150_000 });
     assert.equal(run.code, 0, `exit ${run.code}${run.timedOut ? ' (timed out)' : ''}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`);
     const r = JSON.parse(readFileSync(path.join(dir.linux, 'r.json'), 'utf8')) as LonghaulResult;

@@ -93,7 +93,7 @@ describe('Longhaul under Wine (Windows build)', { timeout: 600_000 }, () => {
       // No TCP_INFO reading is made up where Wine cannot read one: none, or only nulls.
       for (const x of e.tcp ?? []) assert.deepEqual([x.rttUs, x.busyUs, x.senderLimitedUs ?? null, x.totalRetransSegments], [null, null, null, null], name);
     }
-    assert.match(small.stdout, /Limiter: unknown/i, 'without an RTT the diagnosis says it cannot tell');
+    assert.match(small.stdout, /^Result: .* · limit unknown: the round-trip time is unknown, so the limit cannot be told/m, 'without an RTT the answer says it cannot tell');
     assert.equal(w.mss?.requestedBytes, 536);
     if (!w.mss?.applied) {
       assert.deepEqual([...w.mss!.refusedBy].sort(), ['controller', 'responder'], w.mss?.note);
@@ -101,7 +101,7 @@ describe('Longhaul under Wine (Windows build)', { timeout: 600_000 }, () => {
         const mss = (w.unavailable ?? []).find((u) => u.side === side && u.field === 'mss');
         assert.ok(mss && /TCP_MAXSEG/.test(mss.reason) && /Wine/.test(mss.reason), `${side}: ${JSON.stringify(w.unavailable)}`);
       }
-      assert.match(small.stdout, /MSS: 536 bytes requested, refused on 4 of 4 stream ends/);
+      assert.match(small.stdout, /MSS: 536 bytes asked, refused on 4 of 4 stream ends/);
     }
     // The reports went to the C:\ folder with spaces, whole.
     const csv = readFileSync(path.join(dir.linux, 'window 8K.csv'));

@@ -104,8 +104,8 @@ export function windowRule(c: VerdictContext): RuleVerdict | null {
       : ` The kernel counted ${pct(c.rwndShare)} of the busy time as receive-window-limited${c.rwndShare < WINDOW_SHARE ? ' (a paced sender is rarely blocked by the window that sets its rate)' : ''}.`;
   const base =
     capHolds && i.windowBytes !== null && cap !== null
-      ? c.measured > cap
-        ? `Receiver window ${groupDigits(i.windowBytes)} B over RTT ${c.rtt} allows about ${formatRateShort(cap)}; measured ${c.m}, ${pct(c.measured / cap - 1)} above it, within how much the RTT and the first-to-last-byte timing vary (a run of N windows spans N − 1 round trips): the window is the limit.`
+      ? c.measured > cap && formatRateShort(c.measured) !== formatRateShort(cap)
+        ? `Receiver window ${groupDigits(i.windowBytes)} B over RTT ${c.rtt} allows about ${formatRateShort(cap)}; measured ${c.m}, ${pct(c.measured / cap - 1)} above it (RTT readings vary, and a run of N windows spans N − 1 round trips): the window is the limit.`
         : `Receiver window ${groupDigits(i.windowBytes)} B over RTT ${c.rtt} allows at most ${formatRateShort(cap)}; measured ${c.m}: the window is the limit.`
       : `The receive window${i.windowBytes !== null ? ` (${groupDigits(i.windowBytes)} B)` : ''} held the sender back ${pct(c.rwndShare ?? 0)} of its busy time; measured ${c.m} at a median RTT of ${c.rtt}` +
         `${cap !== null ? ` (the RTT varied during the run, so window ÷ RTT = ${formatRateShort(cap)} is not a ceiling here)` : ''}: the window is the limit.`;

@@ -24,7 +24,7 @@ describe('cpu-limited: both ends on this PC', () => {
       ['controller cpu'],
     );
     assert.match(advice[0]!.neededValue, /two PCs/);
-    assert.match(advice[0]!.how, /-P 1, -P 2/);
+    assert.match(advice[0]!.how, /run again with -P 2 \(now 1\)/);
     assert.doesNotMatch(JSON.stringify(advice), /--buffer/);
   });
 
