@@ -57,6 +57,8 @@ export interface Advice {
   command?: string;
   /** Longhaul's own flags that try the change (`--window 650000`), for `longhaul run`/`loopback`; absent where none do. */
   runFlags?: string;
+  /** A whole Longhaul command line that tries it (the emulated link changed, a second PC); the terminal's, never the app's. */
+  longhaulCommand?: string;
   /** Why, with the numbers: the one sentence a person needs before changing anything. */
   why: string;
 }

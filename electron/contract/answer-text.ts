@@ -54,7 +54,7 @@ const WHY: Record<DiagnosisCase, (f: Fig, d: Diagnosis) => string> = {
   'unknown/rtt-unknown': () => 'the round-trip time is unknown, so the limit cannot be told',
   'unknown/emulator-bypassed': () => 'the emulator was bypassed part of the time, so no single limit explains the rate',
   'window-limited/os-receive-buffer': (f) => allows("the receiver's window", bytes(f('window')), rate(f('windowRate')), rtt(f('rtt'))),
-  'window-limited/requested': (f) => allows('the window asked for', bytes(f('window')), rate(f('windowRate')), rtt(f('rtt'))),
+  'window-limited/requested': (f) => allows('the window this run asked for', null, rate(f('windowRate')), rtt(f('rtt'))),
   'window-limited/emulated-window': (f) => allows('the emulated window', bytes(f('window')), rate(f('windowRate')), rtt(f('rtt'))),
   'send-buffer-limited/send-buffer': (f) =>
     `the sender's send buffer held it back${share(f('sndbufShare')) ? ` ${share(f('sndbufShare'))} of the time` : ''}`,
@@ -90,12 +90,11 @@ const WHY: Record<DiagnosisCase, (f: Fig, d: Diagnosis) => string> = {
 };
 
 /** The short name of what an advice topic changes, for the Change line. */
-const TOPIC_WORDS: Record<AdviceTopic, string> = {
+const TOPIC_WORDS: Record<Exclude<AdviceTopic, 'application'>, string> = {
   'receive-window': 'the receive window',
   'send-buffer': 'the send buffer',
   'window-scaling': 'window scaling',
   mss: 'the MSS',
-  application: 'the sending application',
   'longhaul-request': "the run's window",
   'link-emulator': 'the emulated link',
   path: 'the path',
@@ -156,22 +155,35 @@ const WINDOW_TOPICS: readonly AdviceTopic[] = ['receive-window', 'send-buffer', 
 function appChangeLine(r: LonghaulResult, a: Advice, c: DiagnosisCase | undefined): string {
   const what = APP_CHANGE[a.topic](a, c);
   if (c === 'application-limited/paced') return what;
-  if (WINDOW_TOPICS.includes(a.topic) && !r.pathRate && !r.link?.settings) return `${what} (to size it, give the path's rate on the Test step)`;
+  if (sizeUnknown(r, a)) return `${what} (to size it, give the path's rate on the Test step)`;
   return `${what}: ${a.neededValue}`;
 }
 
-function changeLine(a: Advice, c: DiagnosisCase | undefined): string {
-  const subject = (a.topic === 'link-emulator' && c ? EMULATED_SUBJECT[c] : undefined) ?? TOPIC_WORDS[a.topic];
+/** A window sized from the path's rate cannot be sized without it: then the change is to measure the path first. */
+function sizeUnknown(r: LonghaulResult, a: Advice): boolean {
+  return WINDOW_TOPICS.includes(a.topic) && !r.pathRate && !r.link?.settings;
+}
+
+function subjectOf(a: Advice, c: DiagnosisCase | undefined): string {
+  if (a.topic === 'application') return c?.startsWith('receiver-limited/') ? 'the receiving application' : 'the sending application';
+  return (a.topic === 'link-emulator' && c ? EMULATED_SUBJECT[c] : undefined) ?? TOPIC_WORDS[a.topic];
+}
+
+function changeLine(r: LonghaulResult, a: Advice, c: DiagnosisCase | undefined): string {
   const where = a.topic === 'path' ? '' : ` on ${a.thisPc ? 'this PC' : a.hostname}`;
-  const now = a.currentValue ? `${a.currentValue} → ` : '';
-  return `${subject}${where}: ${now}${a.neededValue}`;
+  const now = a.currentValue ? `now ${a.currentValue}; ` : '';
+  if (sizeUnknown(r, a)) return `${subjectOf(a, c)}${where}: ${now}its size follows from the path's rate, so measure that first`;
+  return `${subjectOf(a, c)}${where}: ${a.currentValue ? `${a.currentValue} → ` : ''}${a.neededValue}`;
 }
 
 /** The command that tries the change, for the door; null where none does. */
 function tryLine(r: LonghaulResult, a: Advice, door: AnswerDoor): string | null {
-  if (a.command) return door === 'app' && a.topic === 'link-emulator' ? null : `${a.command}${a.thisPc ? '' : ` (on ${a.hostname})`}`;
-  if (door === 'app' || a.runFlags === undefined) return null;
   const base = r.cpu?.samePc === true ? 'longhaul loopback' : `longhaul run ${r.responder.address}`;
+  if (sizeUnknown(r, a)) return door === 'app' ? null : `${base} --capacity`;
+  if (a.command) return `${a.command}${a.thisPc ? '' : ` (on ${a.hostname})`}`;
+  if (door === 'app') return null;
+  if (a.longhaulCommand) return a.longhaulCommand;
+  if (a.runFlags === undefined) return null;
   return `${base}${a.runFlags ? ` ${a.runFlags}` : ''}`;
 }
 
@@ -185,7 +197,7 @@ export function answerOf(r: LonghaulResult, door: AnswerDoor): Answer {
   });
   if (!results.length) results.push(`${formatRate(r.total.bitsPerSecond)} · limit unknown: no diagnosis for this run`);
   const first = firstAdvice(r);
-  const change = !first ? null : door === 'app' ? appChangeLine(r, first.a, first.c) : changeLine(first.a, first.c);
+  const change = !first ? null : door === 'app' ? appChangeLine(r, first.a, first.c) : changeLine(r, first.a, first.c);
   return { results, change, tryIt: first ? tryLine(r, first.a, door) : null };
 }
 

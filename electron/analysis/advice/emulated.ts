@@ -55,7 +55,7 @@ function rateLine(s: LinkSettingsInfo): AdviceLine {
     currentValue: rateText(s.rateBitsPerSec),
     neededValue: 'nothing to change on either PC: the run carried what the emulated link allows',
     how: `to model a faster path: ${linkCommand(s, 'rate', '--rate <rate>')}`,
-    command: linkCommand(s, 'rate', '--rate <rate>'),
+    longhaulCommand: linkCommand(s, 'rate', '--rate <rate>'),
     why: "The emulated link's rate, the path being modelled, was the limit, not an OS setting: on a real path this is the line's own rate.",
   };
 }
@@ -65,7 +65,7 @@ function lossLine(s: LinkSettingsInfo): AdviceLine {
     setting: "the emulated link's modelled loss (--loss, or the --link preset's)",
     currentValue: `${(s.lossRatio * 100).toLocaleString('en-US', { maximumFractionDigits: 3 })} % of segments`,
     neededValue: 'nothing to change on either PC: the modelled loss, part of the path being modelled, held the window',
-    command: linkCommand(s, 'loss', '--loss 0'),
+    longhaulCommand: linkCommand(s, 'loss', '--loss 0'),
     how: `to model a cleaner path: ${linkCommand(s, 'loss', '--loss <ratio>')}; on a real path: find and fix the loss, or more streams (-P) share it`,
     why: "Each modelled loss halves the window (Reno): the emulated link's loss, not an OS setting, set this rate.",
   };
@@ -80,7 +80,7 @@ function windowLine(s: LinkSettingsInfo, neededWindow: number | null): AdviceLin
         ? `at least ${groupDigits(neededWindow)} bytes per stream`
         : `unknown: the emulated link has no rate (give one with --rate, or the path's with ${PATH_RATE_WHERE})`,
     how: linkCommand(s, 'window', `--window ${neededWindow ?? '<bytes>'}`),
-    command: linkCommand(s, 'window', `--window ${neededWindow ?? '<bytes>'}`),
+    longhaulCommand: linkCommand(s, 'window', `--window ${neededWindow ?? '<bytes>'}`),
     why: "The emulated window held this run. On a real path the ends' OS settings below decide the window: they are what to change there.",
   };
 }

@@ -8,7 +8,7 @@ import { PATH_RATE_WHERE } from '../../contract/limits.js';
 import { MAX_SCALED_WINDOW, splitWindow } from '../../contract/path-math.js';
 
 /** One setting's advice before it is tied to a PC and a direction. */
-export type AdviceLine = Pick<Advice, 'setting' | 'currentValue' | 'neededValue' | 'how' | 'why' | 'command' | 'runFlags'>;
+export type AdviceLine = Pick<Advice, 'setting' | 'currentValue' | 'neededValue' | 'how' | 'why' | 'command' | 'runFlags' | 'longhaulCommand'>;
 
 /** What the path needs, as the rules see it. */
 export interface AdviceNeed {

@@ -87,7 +87,7 @@ function onePcLine(streams: number, cores: number | null, busyShare: number | nu
     setting: "this PC's CPU, shared by both ends and the kernel (both ends ran on it)",
     currentValue: cores !== null ? `both ends on its ${cores} cores${busy}` : null,
     neededValue: 'the two ends on two PCs (on one PC, the rate is what its cores can copy)',
-    command: 'longhaul listen on a second PC, then here: longhaul run <that PC>',
+    longhaulCommand: 'longhaul listen on a second PC, then here: longhaul run <that PC>',
     how: `longhaul listen on a second PC and longhaul run <that PC> from this one; here, run again with -P ${streams === 1 ? Math.max(2, cores ?? 2) : 1} (now ${streams}): a total that stays is this PC's limit`,
     why: "Sender, receiver and the kernel's copying took turns on the same cores: this is Longhaul's and this PC's limit, not the network's. No TCP setting or buffer changes it.",
   };
