@@ -4,7 +4,7 @@
  * RFC 4898 Snd time, which is sender-limited). A stream that finished its bytes is not idle.
  */
 import { fig } from '../../contract/finding.js';
-import { pct, share, type RuleVerdict, type VerdictContext } from './context.js';
+import { isFastLocal, pct, share, type RuleVerdict, type VerdictContext } from './context.js';
 import { samePcUnmeasured } from './cpu-limited.js';
 
 /** The sender kept data in flight less than this share of its active time: it idled. */
@@ -22,7 +22,7 @@ export function applicationRule(c: VerdictContext, bounds: string): RuleVerdict 
       ? `the OS counted it sender-limited (nothing to send) ${pct(idle)} of the stream's active time`
       : `the kernel had data in flight only ${pct(1 - idle)} of the stream's active time`;
   // On a sub-ms path at Gbit/s a sender that leaves the socket empty is usually waiting for a core.
-  const local = (i.minRttSeconds ?? c.rttSeconds) < 0.001 && c.measured >= 1e9;
+  const local = isFastLocal(c);
   const cpu = !local
     ? ''
     : !i.cpu

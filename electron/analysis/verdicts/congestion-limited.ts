@@ -6,14 +6,12 @@
  * in a short run). An unknown retransmit count is said as unknown, never as "none".
  */
 import { formatRateShort, groupDigits } from '../../contract/units.js';
-import { BINDING_FACTOR, boundsAreTautological, retransWords, type RuleVerdict, type VerdictContext } from './context.js';
+import { BINDING_FACTOR, boundsAreTautological, isLocalPath, retransWords, type RuleVerdict, type VerdictContext } from './context.js';
 import { linkFinding } from './link-limited.js';
 import { lossRatio } from './loss-limited.js';
 
 /** The RTT under load this much above the minimum: a queue stood at the bottleneck. */
 const QUEUE_SHARE_OF_MIN_RTT = 0.2;
-/** Below this minimum RTT an RTT above it is scheduling, not a link's queue. */
-const QUEUE_MIN_RTT_SECONDS = 0.001;
 
 export function congestionRule(c: VerdictContext): RuleVerdict | null {
   const { i, numbers } = c;
@@ -21,7 +19,7 @@ export function congestionRule(c: VerdictContext): RuleVerdict | null {
   if (cap === null || i.cwndBytes === null || c.measured * BINDING_FACTOR < cap || boundsAreTautological(c)) return null;
   const q = i.queueingSeconds ?? null;
   const min = i.minRttSeconds ?? null;
-  const queued = q !== null && min !== null && min >= QUEUE_MIN_RTT_SECONDS && q >= QUEUE_SHARE_OF_MIN_RTT * min;
+  const queued = q !== null && min !== null && !isLocalPath(min) && q >= QUEUE_SHARE_OF_MIN_RTT * min;
   const head = `Congestion window ${groupDigits(i.cwndBytes)} B over RTT ${c.rtt} allows at most ${formatRateShort(cap)}; measured ${c.m} with ${retransWords(i)}`;
   // Retransmits with a known loss rate reach here only when the rate is above Mathis's estimate
   // for it (loss-limited.ts): the losses did not set the pace, a full bottleneck queue made them.

@@ -73,8 +73,24 @@ export function retransWords(i: LimiterInputs): string {
   return `${n.toLocaleString('en-US')} retransmitted segment${n === 1 ? '' : 's'}${est}`;
 }
 
-/** Below this minimum RTT the two ends are on one PC or one LAN. */
+/**
+ * Below this minimum RTT the two ends are on one PC or one LAN: an RTT above the minimum there is
+ * scheduling and the reader's wake-ups, not a queue on a link, and copying bytes, not a wire, is the usual
+ * limit. Every rule that tells a local path from a network asks `isLocalPath`.
+ */
 const LOCAL_MIN_RTT_SECONDS = 0.001;
+/** Rates where copying is a known limit on one core (a few Gbit/s per stream on common PCs). */
+const FAST_BITS_PER_SECOND = 1e9;
+
+/** Whether a minimum RTT (s) is a local path's: one PC or one LAN. */
+export function isLocalPath(minRttSeconds: number): boolean {
+  return minRttSeconds < LOCAL_MIN_RTT_SECONDS;
+}
+
+/** A local path at a rate where copying on the PCs' cores, not the path, is the likely limit. */
+export function isFastLocal(c: VerdictContext): boolean {
+  return isLocalPath(c.i.minRttSeconds ?? c.rttSeconds) && c.measured >= FAST_BITS_PER_SECOND;
+}
 /** The RTT under load this many times the minimum: it grew with what was in flight. */
 const INFLATED_RTT_FACTOR = 1.2;
 
@@ -85,5 +101,5 @@ const INFLATED_RTT_FACTOR = 1.2;
  */
 export function boundsAreTautological(c: VerdictContext): boolean {
   const min = c.i.minRttSeconds ?? null;
-  return min !== null && min > 0 && min < LOCAL_MIN_RTT_SECONDS && c.rttSeconds >= INFLATED_RTT_FACTOR * min;
+  return min !== null && min > 0 && isLocalPath(min) && c.rttSeconds >= INFLATED_RTT_FACTOR * min;
 }

@@ -8,7 +8,7 @@
  */
 import { fig } from '../../contract/finding.js';
 import type { CpuUse, PcCpu, Side } from '../../contract/result.js';
-import { pct, share, type RuleVerdict, type VerdictContext } from './context.js';
+import { isFastLocal, pct, share, type RuleVerdict, type VerdictContext } from './context.js';
 
 /** A thread (or single-threaded process) this close to one full core had no time to spare. */
 const NEAR_ONE_CORE = 0.9;
@@ -18,10 +18,6 @@ const NEAR_ONE_CORE = 0.9;
  * PC's background work is a few %.
  */
 const PC_BUSY = 0.9;
-/** Sub-millisecond minimum RTT: the two ends are on one PC or one LAN, where the wire rarely limits before the CPU. */
-const LOCAL_RTT_SECONDS = 0.001;
-/** Rates where copying is a known limit on one core (a few Gbit/s per stream on common PCs). */
-const FAST_BITS_PER_SECOND = 1e9;
 
 function busiest(use: CpuUse): { what: string; share: number } {
   const thread = (use.threads ?? []).reduce<{ what: string; share: number } | null>(
@@ -86,7 +82,7 @@ export function pcCpuRule(c: VerdictContext): RuleVerdict | null {
   if (!pc || !cpu) return null;
   // Below full busy, a fast run at a sub-millisecond RTT between two ends on one PC still has no network
   // to blame: the threads took turns on the cores (the waits below say how long), so the PC stays the limit.
-  const local = (c.i.minRttSeconds ?? c.rttSeconds) < LOCAL_RTT_SECONDS && c.measured >= FAST_BITS_PER_SECOND;
+  const local = isFastLocal(c);
   if (pc.busyShare < PC_BUSY && !local) return null;
   const used = (side: Side): string => {
     const use = cpu[side];
@@ -113,9 +109,8 @@ export function pcCpuRule(c: VerdictContext): RuleVerdict | null {
 
 /** Without CPU figures (or, with both ends on this PC, without its cores' busy share): a fast local run that no window or timer explains. */
 export function cpuLikelyRule(c: VerdictContext): RuleVerdict | null {
-  const min = c.i.minRttSeconds ?? c.rttSeconds;
   const unmeasured = !c.i.cpu || samePcUnmeasured(c);
-  if (!unmeasured || min >= LOCAL_RTT_SECONDS || c.measured < FAST_BITS_PER_SECOND) return null;
+  if (!unmeasured || !isFastLocal(c)) return null;
   const what = c.i.cpu ? 'both ends ran on this PC, but how busy its cores were was not measured' : 'CPU was not measured in this run';
   return {
     verdict: 'cpu-limited',

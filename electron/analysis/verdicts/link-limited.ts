@@ -6,7 +6,7 @@
  */
 import type { DiagnosisCase, Figures } from '../../contract/finding.js';
 import { formatRtt } from '../../contract/units.js';
-import type { RuleVerdict, VerdictContext } from './context.js';
+import { isLocalPath, type RuleVerdict, type VerdictContext } from './context.js';
 
 /** Queueing of at least this is bufferbloat whatever the path: a person notices 100 ms in every interaction (ITU-T G.114 puts one-way comfort at 150 ms). */
 const BLOAT_SECONDS = 0.1;
@@ -14,8 +14,6 @@ const BLOAT_SECONDS = 0.1;
 const BLOAT_RTT_FACTOR = 2;
 /** A queue under this is not called bufferbloat however short the path (twice a LAN's 0.2 ms is nothing anyone feels). */
 const BLOAT_FLOOR_SECONDS = 0.01;
-/** Below this minimum RTT (loopback, a LAN) an RTT above the minimum is scheduling, not a queue on a link. */
-const QUEUE_MIN_RTT_SECONDS = 0.001;
 
 /** Whether the queueing delay is large enough to call bufferbloat. */
 function isBufferbloat(queueingSeconds: number, minRttSeconds: number): boolean {
@@ -27,7 +25,7 @@ function queueingWords(c: VerdictContext): string {
   const q = c.i.queueingSeconds ?? null;
   const min = c.i.minRttSeconds ?? null;
   if (q === null || min === null) return ' The queueing delay under load is unknown (no minimum RTT was reported).';
-  if (min < QUEUE_MIN_RTT_SECONDS) return '';
+  if (isLocalPath(min)) return '';
   const head = ` Under load the RTT was ${c.rtt} against a minimum of ${formatRtt(min)}: the path adds about ${formatRtt(q)} of queueing under load`;
   if (isBufferbloat(q, min))
     return `${head} (bufferbloat: the bottleneck's queue is far deeper than the path needs, and every flow through it waits that long).`;
@@ -38,7 +36,7 @@ function queueingWords(c: VerdictContext): string {
 function bloated(c: VerdictContext): boolean {
   const q = c.i.queueingSeconds ?? null;
   const min = c.i.minRttSeconds ?? null;
-  return q !== null && min !== null && min >= QUEUE_MIN_RTT_SECONDS && isBufferbloat(q, min);
+  return q !== null && min !== null && !isLocalPath(min) && isBufferbloat(q, min);
 }
 
 /**

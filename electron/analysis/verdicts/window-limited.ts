@@ -11,7 +11,7 @@
  */
 import { fig } from '../../contract/finding.js';
 import { formatRateShort, formatRtt, groupDigits } from '../../contract/units.js';
-import { BINDING_FACTOR, boundsAreTautological, pct, WINDOW_SHARE, type RuleVerdict, type VerdictContext } from './context.js';
+import { BINDING_FACTOR, boundsAreTautological, isLocalPath, pct, WINDOW_SHARE, type RuleVerdict, type VerdictContext } from './context.js';
 
 /** Measured within this fraction of window ÷ RTT: the window sets the rate (RTT noise and ACK timing make a few % common). */
 const WINDOW_RATE_TOLERANCE = 0.15;
@@ -19,11 +19,6 @@ const WINDOW_RATE_TOLERANCE = 0.15;
 const CWND_SLACK = 1.1;
 /** The RTT must exceed the path's minimum by this factor to count as a standing queue. */
 const QUEUE_RTT_FACTOR = 1.2;
-/**
- * Below this minimum RTT (loopback, a LAN) an RTT above the minimum is mostly scheduling
- * and the receiving application's wake-ups, which a larger window does overcome.
- */
-const QUEUE_MIN_RTT_SECONDS = 0.001;
 /**
  * Linux advertises about half its receive buffer (the rest is overhead, tcp_adv_win_scale), so a
  * receiver that keeps up advertises about rcvBuf ÷ 2. An advertised window below half of that
@@ -51,7 +46,8 @@ function windowSetsRate(c: VerdictContext): { byRate: boolean; byTimers: boolean
 function standingQueue(c: VerdictContext): RuleVerdict | null {
   const { i } = c;
   const minRtt = i.minRttSeconds ?? null;
-  if (minRtt === null || minRtt < QUEUE_MIN_RTT_SECONDS || i.windowBytes === null) return null;
+  // On a local path an RTT above the minimum is scheduling and the reader's wake-ups, which a larger window does overcome.
+  if (minRtt === null || isLocalPath(minRtt) || i.windowBytes === null) return null;
   const atMinRtt = (i.windowBytes * 8) / minRtt;
   if (c.rttSeconds < QUEUE_RTT_FACTOR * minRtt || atMinRtt < QUEUE_RTT_FACTOR * c.measured) return null;
   return {
