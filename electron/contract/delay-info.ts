@@ -57,14 +57,19 @@ export function queueingUs(rttUs: number | null | undefined, minRttUs: number | 
   return Math.max(0, rttUs - minRttUs);
 }
 
-/** A delay in ms as the reports print it: two decimals under 10 ms, one under 100 ms, whole above. */
+/** A delay in ms as the reports print it: µs under 1 ms (a loopback's 4 µs is not "0.00 ms"), two decimals under 10 ms, one under 100 ms, whole above. */
 function formatDelayMs(ms: number | null): string {
   if (ms === null) return 'unknown';
+  if (ms < 1) return `${Math.round(ms * 1000)} µs`;
   return `${ms.toFixed(ms < 10 ? 2 : ms < 100 ? 1 : 0)} ms`;
 }
 
-/** The sentence of the summary and the HTML report: idle, under load, and the difference stated. */
-export function delaySentence(d: DelayInfo): string {
+/**
+ * The sentence of the summary and the HTML report: idle, under load, and the difference stated. Through the
+ * link emulator (`emulatedRttMs`: its round trip) the kernels' figures span only the local hop to it: said so,
+ * and the emulated link's round trip named first.
+ */
+export function delaySentence(d: DelayInfo, emulatedRttMs: number | null = null): string {
   const idle = `${formatDelayMs(d.idleRttMs)}${d.idleRttMs === null ? '' : ` (${d.idleSource})`}`;
   const loaded = `${formatDelayMs(d.loadedRttMs)}${d.loadedRttMs === null ? '' : ` (${d.loadedSource})`}`;
   const diff = d.queueingMs === null ? 'the queueing under load is unknown' : `the path adds ${formatDelayMs(d.queueingMs)} of queueing under load`;
@@ -74,5 +79,7 @@ export function delaySentence(d: DelayInfo): string {
     d.controlPings === undefined
       ? ''
       : `; the control channel's ping: idle ${formatDelayMs(d.controlIdleRttMs ?? null)}, under load ${formatDelayMs(d.controlLoadedRttMs ?? null)}${q === null ? '' : ` (+${formatDelayMs(q)})`}`;
+  if (emulatedRttMs !== null)
+    return `the emulated link's RTT is ${formatDelayMs(emulatedRttMs)}; on the local hop to the emulator, RTT idle ${idle}, under load ${loaded}: the local hop adds ${d.queueingMs === null ? 'unknown' : formatDelayMs(d.queueingMs)} of queueing${control}`;
   return `RTT idle ${idle}, under load ${loaded}: ${diff}${peak}${control}`;
 }

@@ -19,10 +19,19 @@ function config(p: WhatIfPrediction): string {
  */
 const UNBOUNDED_ABOVE_MEASURED = 1.1;
 
+/** Whether the model predicts nothing for `p`: no bound at all, or only the window over a tiny RTT, far above the measurement. */
+function unbounded(p: WhatIfPrediction, w: WhatIfView): boolean {
+  const measured = w.measuredBitsPerSecond;
+  return (
+    p.bitsPerSecond === null ||
+    (p.bound === 'window' && w.path.rateBitsPerSec === null && measured !== null && p.bitsPerSecond > UNBOUNDED_ABOVE_MEASURED * measured)
+  );
+}
+
 function rate(p: WhatIfPrediction, w: WhatIfView): string {
   if (p.bitsPerSecond === null) return "unknown: nothing in the model bounds it (the path's rate, a window and a loss rate are all missing)";
   const measured = w.measuredBitsPerSecond;
-  if (p.bound === 'window' && w.path.rateBitsPerSec === null && measured !== null && p.bitsPerSecond > UNBOUNDED_ABOVE_MEASURED * measured) {
+  if (measured !== null && unbounded(p, w)) {
     const missing =
       w.rateLeftOut !== null ? 'the stated path rate was left out (the run measured more)' : `the path's rate is missing (give it with ${PATH_RATE_WHERE})`;
     return `unknown above the measured ${formatRateShort(measured)}: only the window over the RTT bounds it, and ${missing}`;
@@ -58,7 +67,10 @@ export function formatWhatIf(r: LonghaulResult): string[] {
   const ratio =
     measured !== null && w.today.bitsPerSecond && !todayText.startsWith('unknown') ? ` (measured / model ${ratioText(measured / w.today.bitsPerSecond)})` : '';
   lines.push(`  today, ${config(w.today)}: model ${todayText}; measured ${measured === null ? 'unknown' : formatRateShort(measured)}${ratio}`);
-  for (const c of w.cases) lines.push(`  ${c.label}, ${config(c.prediction)}: ${rate(c.prediction, w)}`);
+  // A case the model cannot bound predicts nothing: it is left out rather than printed as "unknown above …".
+  const cases = w.cases.filter((c) => !unbounded(c.prediction, w));
+  for (const c of cases) lines.push(`  ${c.label}, ${config(c.prediction)}: ${rate(c.prediction, w)}`);
+  if (cases.length < w.cases.length) lines.push(`  (${w.cases.length - cases.length} other case${w.cases.length - cases.length === 1 ? '' : 's'} left out: without the path's rate the model bounds nothing above the measurement)`);
   return lines;
 }
 

@@ -82,7 +82,7 @@ function linkSettings(r: LonghaulResult): string {
 /** Delay under load: the RTT idle and under load and the queueing between them; unknown in words. */
 function delayParagraph(r: LonghaulResult): string {
   if (!r.delay) return '<p class="muted" data-delay="unknown">Delay under load: unknown (this result carries no delay figures).</p>';
-  return `<p data-delay="known"><b>Delay under load:</b> ${esc(delaySentence(r.delay))}.</p>`;
+  return `<p data-delay="known"><b>Delay under load:</b> ${esc(delaySentence(r.delay, r.link?.settings ? 2 * r.link.settings.delayMs : null))}.</p>`;
 }
 
 /** The path's measured capacity (`--capacity`), when the result has it. */

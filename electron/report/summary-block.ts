@@ -70,7 +70,7 @@ function pathLines(r: LonghaulResult, x: SummaryExtras): string[] {
   const ms = measuredRttMs(r);
   const median = ms === null ? null : ms / 1000;
   lines.push(rttLine(r, given, median), bdpLine(r, given, median));
-  if (r.delay) lines.push(`Delay under load: ${delaySentence(r.delay)}`);
+  if (r.delay) lines.push(`Delay under load: ${delaySentence(r.delay, r.link?.settings ? 2 * r.link.settings.delayMs : null)}`);
   lines.push(...capacityLines(r));
   lines.push(`Limiter: ${x.diagnosis ?? diagnosisText(r) ?? 'unknown (no diagnosis available for this run)'}`);
   const bypass = bypassCaveat(r);

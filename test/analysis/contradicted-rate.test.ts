@@ -65,10 +65,12 @@ describe('a result with a contradicted --path-rate', () => {
     assert.equal(kept.path.rateBitsPerSec, 20e9);
     assert.equal(kept.rateLeftOut, null);
   });
-  it('no what-if figure bounded only by window ÷ a loopback RTT: unknown above the measured rate, with the missing bound named', () => {
+  it('no what-if figure bounded only by window ÷ a loopback RTT: today says why, and the cases that predict nothing are left out, counted', () => {
     const text = formatWhatIf(loopbackRun(1e9)).join('\n');
     assert.doesNotMatch(text, /Tbit\/s/);
-    assert.match(text, /4 × today's streams.*: unknown above the measured .*only the window over the RTT bounds it, and the stated path rate was left out/);
+    assert.match(text, /today, .*: model unknown above the measured .*only the window over the RTT bounds it, and the stated path rate was left out/);
+    assert.doesNotMatch(text, /4 × today's streams/);
+    assert.match(text, /\(\d other cases? left out: without the path's rate the model bounds nothing above the measurement\)/);
   });
   it('the advice sizes no window from it', () => {
     for (const a of adviseResult(loopbackRun(1e9), {})) assert.doesNotMatch(`${a.neededValue}`, /at least [\d,]+ bytes/, JSON.stringify(a));
