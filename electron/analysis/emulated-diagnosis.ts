@@ -116,7 +116,8 @@ export function diagnoseEmulated(
   const d = diagnoseLimiter({
     measuredBitsPerSecond: total.bitsPerSecond,
     rttSeconds,
-    windowBytes: emulated.windowBytes,
+    // The emulator holds each stream to its window; the limiter's window is the sum over the streams (limiter-inputs.ts).
+    windowBytes: emulated.windowBytes === null ? null : emulated.windowBytes * Math.max(1, streams.length),
     // With modelled loss, Reno's average window under that loss plays the congestion window.
     windowScale: null,
     cwndBytes: lossWindow,

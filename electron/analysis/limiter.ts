@@ -49,7 +49,7 @@ function numbersOf(i: LimiterInputs): Diagnosis['numbers'] {
  * The figures every finding of a direction carries where known: the rate, the RTTs, the windows and
  * what they allow, loss. A rule adds its own (a CPU share, a model rate) beside these.
  */
-function commonFigures(i: LimiterInputs, n: Diagnosis['numbers']): Figures {
+function commonFigures(i: LimiterInputs, n: Diagnosis['numbers'], streams: number): Figures {
   const f: Figures = {};
   const put = (name: keyof Figures, v: number | null | undefined, unit: Parameters<typeof fig>[1], source: Parameters<typeof fig>[2]): void => {
     if (v != null && Number.isFinite(v)) f[name] = fig(v, unit, source);
@@ -70,6 +70,7 @@ function commonFigures(i: LimiterInputs, n: Diagnosis['numbers']): Figures {
   put('sndbufShare', n.sndbufLimitedShare, 'share', 'tcp_info');
   put('linkRate', i.linkBitsPerSecond, 'bit/s', emulated ? 'emulated' : 'given');
   put('transferSeconds', i.transferSeconds, 's', 'measured');
+  put('streams', streams, 'count', 'measured');
   return f;
 }
 
@@ -107,7 +108,7 @@ function withLossNote(i: LimiterInputs, v: RuleVerdict): RuleVerdict {
 /** The verdict and its sentence from the inputs; `streams` sending streams (for the loss estimate). */
 export function diagnoseLimiter(i: LimiterInputs, streams = 1): Omit<DiagnosisFinding, 'direction'> {
   const numbers = numbersOf(i);
-  const common = commonFigures(i, numbers);
+  const common = commonFigures(i, numbers, Math.max(1, streams));
   const finding = (v: RuleVerdict): Omit<DiagnosisFinding, 'direction'> => ({
     verdict: v.verdict,
     case: v.case,
@@ -119,7 +120,11 @@ export function diagnoseLimiter(i: LimiterInputs, streams = 1): Omit<DiagnosisFi
   });
   const measured = i.measuredBitsPerSecond;
   if (measured === null || measured <= 0)
-    return finding({ verdict: 'unknown', case: 'unknown/nothing-measured', sentence: 'Nothing was measured in this direction, so there is nothing to explain.' });
+    return finding({
+      verdict: 'unknown',
+      case: 'unknown/nothing-measured',
+      sentence: 'Nothing was measured in this direction, so there is nothing to explain.',
+    });
   const m = formatRateShort(measured);
   if (i.linkBitsPerSecond && rateContradicted(i.linkBitsPerSecond, measured)) {
     const without = diagnoseLimiter({ ...i, linkBitsPerSecond: null }, streams);
@@ -130,7 +135,9 @@ export function diagnoseLimiter(i: LimiterInputs, streams = 1): Omit<DiagnosisFi
   const c = verdictContext(i, numbers);
   if (i.linkBitsPerSecond && measured >= 0.8 * i.linkBitsPerSecond) {
     const lead = `Measured ${m} of the link's ${formatRateShort(i.linkBitsPerSecond)} (${pct(measured / i.linkBitsPerSecond)}): the link is the limit.`;
-    const v: RuleVerdict = c ? linkFinding(c, 'link-limited/rate-reached', lead) : { verdict: 'link-limited', case: 'link-limited/rate-reached', sentence: lead };
+    const v: RuleVerdict = c
+      ? linkFinding(c, 'link-limited/rate-reached', lead)
+      : { verdict: 'link-limited', case: 'link-limited/rate-reached', sentence: lead };
     return finding(withLossNote(i, v));
   }
   if (!c)

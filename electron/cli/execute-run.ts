@@ -65,7 +65,7 @@ export async function executeRun(o: ExecuteRunOptions): Promise<{ code: number; 
   // -J: standard output carries the JSON document alone, as iperf3 -J; the progress goes to standard error.
   const out = o.jsonStdout ? process.stderr : process.stdout;
   if (!o.jsonStdout) out.write(runHeader(o) + '\n');
-  const progress = new LiveProgress(o.params, out);
+  const progress = new LiveProgress(o.params, out, o.link !== undefined);
   const run = o.start
     ? o.start(abort.signal)
     : startRunWithCapacity({
@@ -120,7 +120,7 @@ function runHeader(o: ExecuteRunOptions): string {
   const p = o.params;
   const dir = p.direction === 'reverse' ? ', reverse (-R)' : p.direction === 'bidir' ? ', both ways (--bidir)' : '';
   const limit = p.bytes !== null ? `${groupDigits(p.bytes)} bytes` : p.seconds !== null ? `${p.seconds} s` : 'until stopped';
-  const window = p.windowBytes ? `window ${formatBinaryBytes(p.windowBytes)} per stream end` : 'window: OS autotuning';
+  const window = p.windowBytes ? `window ${groupDigits(p.windowBytes)} B per stream end` : 'window: OS autotuning';
   const asked = [
     p.bitrateBitsPerSec ? `paced at ${bitrateText(p.bitrateBitsPerSec)}` : null,
     p.congestionControl ? `congestion control ${p.congestionControl}` : null,

@@ -12,6 +12,10 @@ import { ArgumentError } from '../util/errors.js';
 import { parseDuration, parseRate, parseSize } from '../util/units.js';
 import { present } from '../contract/present.js';
 import { parseLossRatio } from '../contract/link-limits.js';
+import { addHelpBlock, termLines } from './help-layout.js';
+
+/** The heading the link flags have in `--help`, wherever they are added. */
+export const HELP_LINK = 'Link emulator:';
 
 export interface LinkFlags {
   /** `--preset` (proxy) */
@@ -29,34 +33,29 @@ export interface LinkFlags {
   linkJson?: string;
 }
 
-/** Add the link flags. `presetFlag` is `--preset` (proxy) or `--link` (loopback). */
+/** Add the link flags, under HELP_LINK. `presetFlag` is `--preset` (proxy) or `--link` (loopback). */
 export function addLinkOptions(cmd: Command, o: { presetFlag: '--preset' | '--link'; window: boolean }): Command {
   const names = LINK_PRESETS.map((p) => p.name).join(', ');
-  cmd
-    .addOption(new Option(`${o.presetFlag} <name>`, `emulated link preset: ${names}`))
-    .addOption(new Option('--delay <time>', 'one-way delay each direction, e.g. 650ms (RTT = 2 x)'))
-    .addOption(new Option('--jitter <time>', 'delay jitter, e.g. 5ms (never reorders bytes)'))
-    .addOption(new Option('--rate <rate>', 'link rate each way, e.g. 4mbit'))
-    .addOption(new Option('--slowstart', 'emulate TCP slow start (cap from 10 x MSS, doubling per RTT)'))
-    .addOption(new Option('--no-slowstart', 'no slow-start emulation (overrides a preset)'))
-    .addOption(new Option('--loss <ratio>', 'MODELLED loss per segment, e.g. 0.1% (delivered one RTT late + cap halved; a relay cannot drop packets)'))
-    .addOption(
-      new Option(
-        '--loss-pattern <pattern>',
-        'which segments --loss takes: random (default), or periodic (exactly every 1/ratio-th: the same losses every run)',
-      ).choices(['random', 'periodic']),
-    )
-    .addOption(new Option('--link-config <file>', 'link as JSON: settings, or { "up": [stages], "down": [stages] }'))
-    .addOption(new Option('--link-json <json>', 'link as inline JSON').hideHelp());
-  if (o.window) cmd.addOption(new Option('--window <bytes>', 'emulated TCP window: cap on bytes in flight, e.g. 64K'));
+  const options = [
+    new Option(`${o.presetFlag} <name>`, `emulated link preset: ${names}`),
+    new Option('--delay <time>', 'one-way delay each direction, e.g. 650ms (RTT = 2 x)'),
+    new Option('--jitter <time>', 'delay jitter, e.g. 5ms (never reorders bytes)'),
+    new Option('--rate <rate>', 'link rate each way, e.g. 4mbit'),
+    new Option('--slowstart', 'emulate TCP slow start (cap from 10 x MSS, doubling per RTT)'),
+    new Option('--no-slowstart', 'no slow-start emulation (overrides a preset)'),
+    new Option('--loss <ratio>', 'MODELLED loss per segment, e.g. 0.1% (a relay cannot drop packets: see loss below)'),
+    new Option('--loss-pattern <pattern>', 'segments --loss takes: random, or periodic (every 1/ratio-th)').choices(['random', 'periodic']),
+    new Option('--link-config <file>', 'link as JSON: settings, or { "up": [stages], "down": [stages] }'),
+    new Option('--link-json <json>', 'link as inline JSON').hideHelp(),
+    ...(o.window ? [new Option('--window <bytes>', 'emulated TCP window: cap on bytes in flight, e.g. 64K')] : []),
+  ];
+  for (const option of options) cmd.addOption(option.helpGroup(HELP_LINK));
   // What a --link-config chain may hold: each stage says it itself (proxy/stages/*.ts).
-  cmd.addHelpText(
-    'after',
-    `\nStages a --link-config chain may hold:\n${stageSummaries()
-      .map((s) => `  ${s.type.padEnd(10)} ${s.summary}`)
-      .join('\n')}`,
+  return addHelpBlock(
+    cmd,
+    'Stages a --link-config chain may hold:',
+    stageSummaries().flatMap((s) => termLines(s.type, s.summary, 11)),
   );
-  return cmd;
 }
 
 function nonNegative(flag: string, text: string, parse: (t: string, f?: string) => number): number {

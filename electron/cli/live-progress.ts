@@ -30,9 +30,14 @@ export class LiveProgress {
   private readonly directions: DirectionState[] = [];
   private readonly tty: boolean;
 
+  /**
+   * `localHop`: the run goes through the link emulator on this PC, so the kernels' retransmits and cwnd are
+   * those of the hop to it, not of the emulated link: their columns are left out rather than shown as the path's.
+   */
   constructor(
     params: RunParams,
     private readonly out: NodeJS.WriteStream = process.stdout,
+    private readonly localHop = false,
   ) {
     this.tty = Boolean(out.isTTY) && process.env.CI !== 'true';
     this.omitSeconds = params.omitSeconds ?? 0;
@@ -80,7 +85,7 @@ export class LiveProgress {
         if (!this.headerShown) {
           this.headerShown = true;
           this.out.write(
-            `${'interval'.padEnd(17)} ${'bytes'.padStart(10)} ${'rate (received)'.padStart(16)} ${'retr'.padStart(8)} ${CWND_HEAD.padStart(10)}\n`,
+            `${'interval'.padEnd(17)} ${'bytes'.padStart(10)} ${'rate (received)'.padStart(16)}${this.localHop ? '' : ` ${'retr'.padStart(8)} ${CWND_HEAD.padStart(10)}`}\n`,
           );
         }
         const range = `[${d.lastT.toFixed(2).padStart(6)}-${sample.t.toFixed(2).padStart(6)} s]`;
@@ -106,7 +111,7 @@ export class LiveProgress {
   private release(d: DirectionState): void {
     if (!d.held) return;
     const tcp = this.tcpCells(d);
-    this.out.write(`${d.held.head} ${tcp.retr.padStart(8)} ${tcp.cwnd.padStart(10)}${d.held.tail}\n`);
+    this.out.write(`${d.held.head}${this.localHop ? '' : ` ${tcp.retr.padStart(8)} ${tcp.cwnd.padStart(10)}`}${d.held.tail}\n`);
     d.held = null;
   }
 

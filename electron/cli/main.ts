@@ -9,17 +9,24 @@ import { ArgumentError } from '../util/errors.js';
 import { applyGcSchedule } from '../util/gc-schedule.js';
 import { startMemoryLog } from '../util/memory-log.js';
 import { SOFTWARE_VERSION } from '../util/version.js';
-import { COMMANDS } from './commands/index.js';
+import { COMMAND_GROUPS } from './commands/index.js';
+import { addExamples } from './help-layout.js';
 import { EXIT_BAD_ARGS } from './exit-codes.js';
 
 function buildProgram(): Command {
   const program = new Command('longhaul')
     .description('TCP throughput test bench for two PCs: how fast TCP really goes on this link, and why not faster.')
-    .version(SOFTWARE_VERSION)
+    // -v for the version, as iperf3's: -V is --verbose (run, loopback), as iperf3's too.
+    .version(SOFTWARE_VERSION, '-v, --version', 'print the version and exit')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
-  for (const register of COMMANDS) register(program);
-  return program;
+  for (const group of COMMAND_GROUPS) {
+    program.commandsGroup(group.heading);
+    for (const register of group.commands) register(program);
+  }
+  // Made now, `help [command]` takes the last heading rather than one of its own.
+  program.helpCommand(true);
+  return addExamples(program, ['longhaul loopback -t 5', 'longhaul run 192.168.1.20 -P 4 -t 30', 'longhaul run --help']);
 }
 
 /** Run the CLI; resolves to the process exit code. */

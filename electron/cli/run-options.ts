@@ -1,6 +1,7 @@
 /**
- * The run options shared by `longhaul run` and `longhaul loopback`, and their
- * conversion to validated `RunParams`. Every bad value names its flag.
+ * The run options shared by `longhaul run` and `longhaul loopback`, how their
+ * help is laid out, and their conversion to validated `RunParams`. Every bad
+ * value names its flag.
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import {
@@ -19,6 +20,8 @@ import { MAX_BITRATE_BITS_PER_SEC, MAX_PATH_RATE_BITS_PER_SEC, MIN_BITRATE_BITS_
 import { ArgumentError } from '../util/errors.js';
 import { parseDuration, parseRate, parseSize } from '../util/units.js';
 import { addReportOptions, type ReportFlags } from './run-reports.js';
+import { addExplainOption } from './explain-option.js';
+import { groupOptions, termLines } from './help-layout.js';
 import { congestionRefusal } from '../engine/data-plane/data-worker/congestion.js';
 import { nativeSockets } from '../native/load-native.js';
 
@@ -87,11 +90,58 @@ export interface RunFlags extends ReportFlags {
   congestion?: string;
   omit?: number;
   capacity?: boolean;
+  /** -p (run): the responder's port when HOST has no :PORT. */
+  port?: number;
+  /** -V, --verbose, --explain: the whole detail after the run. */
+  explain?: boolean;
+  /** -J: the result document on standard output instead of the summary. */
+  jsonStdout?: boolean;
 }
 
-/** Add the run options to a command. */
+/** The headings of `run --help` and `loopback --help`, as iperf3's "Server or Client:" and "Client specific:". */
+const HELP_COMMON = 'Common:';
+const HELP_RUN = 'Run (client):';
+const HELP_REPORTS = 'Reports:';
+
+/** Which heading each run option goes under; `extra` adds a command's own options. */
+export function groupRunHelp(cmd: Command, extra: { common?: string[]; run?: string[] } = {}): Command {
+  return groupOptions(
+    cmd,
+    {
+      [HELP_COMMON]: [...(extra.common ?? []), '--interval', '--explain', '--verbose'],
+      [HELP_RUN]: [
+        ...(extra.run ?? []),
+        ...['--streams', '--buffer', '--window', '--mss', '--bytes', '--seconds', '--reverse', '--bidir'],
+        ...['--bitrate', '--congestion', '--omit', '--path-rate', '--capacity', '--workers'],
+      ],
+      [HELP_REPORTS]: ['--json', '--json-stdout', '--log', '--csv', '--distance-km', '--force'],
+    },
+    HELP_COMMON,
+  );
+}
+
+/** What the one-line descriptions leave out, after the options. */
+const NOTES: readonly [term: string, text: string][] = [
+  ['-w', 'Linux: the window the receiver advertises (TCP_WINDOW_CLAMP); elsewhere the socket buffers'],
+  ['-M', 'TCP_MAXSEG before the handshake; the result says what the kernel used, and when the OS refused'],
+  ['-b', "both ends pace: Linux SO_MAX_PACING_RATE, elsewhere Longhaul's own pacing; 5M = 5 Mbit/s of payload per stream"],
+  ['-C', 'Linux TCP_CONGESTION (bbr, cubic, reno…), refused on Windows and macOS; the result says what each end used'],
+  ['-O', 'the omitted intervals stay in the result, marked omitted'],
+  [
+    '--capacity',
+    "a second run, Longhaul's own (4 streams, windows set on both ends), measures the bottleneck; the verdict and advice use its rate when --path-rate is absent",
+  ],
+  ['-J', 'standard output carries the JSON document alone; the progress goes to standard error'],
+];
+
+/** The notes block's lines: a command's own notes first, then the run options'. */
+export function runNotes(own: [term: string, text: string][] = []): string[] {
+  return [...own, ...NOTES].flatMap(([term, text]) => termLines(term, text, 12));
+}
+
+/** Add the run options to a command; the result options follow with addResultOptions (a command may put its own between). */
 export function addRunOptions(cmd: Command): Command {
-  const withRunOptions = cmd
+  return addExplainOption(cmd)
     .addOption(
       new Option('-P, --streams <n>', `parallel TCP streams, 1-${MAX_STREAMS}`).argParser(intIn(1, MAX_STREAMS, 'streams')).default(DEFAULT_PARAMS.streams),
     )
@@ -101,16 +151,12 @@ export function addRunOptions(cmd: Command): Command {
         .default(DEFAULT_PARAMS.bufferBytes, '128K'),
     )
     .addOption(
-      new Option(
-        '-w, --window <bytes>',
-        'TCP window per stream end (Linux: the advertised window; elsewhere the socket buffers), e.g. 64K, 20M; default: OS autotuning',
-      ).argParser(sizeIn(1, MAX_WINDOW_BYTES, 'window')),
+      new Option('-w, --window <bytes>', 'TCP window per stream end, e.g. 64K, 20M; default: OS autotuning').argParser(sizeIn(1, MAX_WINDOW_BYTES, 'window')),
     )
     .addOption(
-      new Option(
-        '-M, --mss <bytes>',
-        `MSS to ask for on every stream end (TCP_MAXSEG before the handshake), ${MIN_MSS_BYTES}-${MAX_MSS_BYTES}; default: the OS's own. The result says what the kernel used, and when the OS refused`,
-      ).argParser(intIn(MIN_MSS_BYTES, MAX_MSS_BYTES, 'mss')),
+      new Option('-M, --mss <bytes>', `MSS to ask for on every stream end, ${MIN_MSS_BYTES}-${MAX_MSS_BYTES}; default: the OS's own`).argParser(
+        intIn(MIN_MSS_BYTES, MAX_MSS_BYTES, 'mss'),
+      ),
     )
     .addOption(
       new Option('-n, --bytes <bytes>', 'stop after this many bytes in total (per direction), e.g. 1G')
@@ -126,38 +172,31 @@ export function addRunOptions(cmd: Command): Command {
         .default(DEFAULT_PARAMS.intervalSeconds),
     )
     .addOption(
-      new Option(
-        '-b, --bitrate <rate>',
-        "pace every sending stream at this rate, PER STREAM as iperf3 -b (e.g. 5M = 5 Mbit/s of payload each), both ends: Linux SO_MAX_PACING_RATE, elsewhere Longhaul's own pacing; default: unpaced",
-      ).argParser(rateIn('bitrate', MAX_BITRATE_BITS_PER_SEC, MIN_BITRATE_BITS_PER_SEC)),
+      new Option('-b, --bitrate <rate>', 'pace every sending stream at this rate, PER STREAM as iperf3 -b, e.g. 5M; default: unpaced').argParser(
+        rateIn('bitrate', MAX_BITRATE_BITS_PER_SEC, MIN_BITRATE_BITS_PER_SEC),
+      ),
     )
+    .addOption(new Option('-C, --congestion <name>', "congestion control of every stream end, e.g. bbr, cubic; default: the system's"))
     .addOption(
-      new Option(
-        '-C, --congestion <name>',
-        "congestion control for every stream end's socket (Linux TCP_CONGESTION, e.g. bbr, cubic, reno); the result says what each end used; default: the system's",
+      new Option('-O, --omit <s>', 'leave the first S seconds (slow start) out of the totals and the verdict, as iperf3 -O').argParser(
+        secondsIn(0, MAX_SECONDS, 'omit'),
       ),
     )
     .addOption(
-      new Option(
-        '-O, --omit <s>',
-        'leave the first S seconds (slow start) out of the totals and the verdict, as iperf3 -O; their intervals are kept, marked omitted',
-      ).argParser(secondsIn(0, MAX_SECONDS, 'omit')),
-    )
-    .addOption(
-      new Option(
-        '--path-rate <rate>',
-        "the path's rate as you know it (what the line carries), e.g. 4mbit: the advice and the what-if name the window that fills it",
-      ).argParser(rateIn('path rate', MAX_PATH_RATE_BITS_PER_SEC)),
-    )
-    .addOption(
-      new Option(
-        '--capacity',
-        "after the run, measure the path: Longhaul's own tuned run (4 streams, windows it sets on both ends) reports the bottleneck's rate; the verdict and advice use it when --path-rate is absent",
+      new Option('--path-rate <rate>', "the path's rate as you know it, e.g. 4mbit: advice and what-if name the window that fills it").argParser(
+        rateIn('path rate', MAX_PATH_RATE_BITS_PER_SEC),
       ),
     )
-    .addOption(new Option('--json <file>', 'write the result (longhaul.result/1) to this file, also when the run fails'))
+    .addOption(new Option('--capacity', "after the run, measure the path's bottleneck rate (Longhaul's own tuned run)"))
     .addOption(new Option('--workers <n>', 'data worker processes per role (default: number of CPUs)').argParser(intIn(1, 64, 'workers')).hideHelp());
-  return addReportOptions(withRunOptions); // --log, --csv, --distance-km, --force: see run-reports.ts
+}
+
+/** Add the options that say where the result goes: --json, -J and the report files. */
+export function addResultOptions(cmd: Command): Command {
+  cmd
+    .addOption(new Option('--json <file>', 'write the result (longhaul.result/1) to this file, also when the run fails'))
+    .addOption(new Option('-J, --json-stdout', 'print the result (JSON) on standard output instead of the summary, as iperf3 -J'));
+  return addReportOptions(cmd); // --log, --csv, --distance-km, --force: see run-reports.ts
 }
 
 /** `--congestion NAME`: this PC's own socket is asked now, so a typo or a system-wide setting is an exit 2, not a failed run. */
@@ -189,6 +228,15 @@ export function runParamsFromFlags(f: RunFlags): RunParams {
   const r = runParamsSchema.safeParse(params);
   if (!r.success) throw new ArgumentError(`invalid run parameters: ${r.error.issues[0]?.message ?? 'unknown'}`);
   return r.data;
+}
+
+/** `HOST[:PORT]` with `-p`: the port from either, and the same port when both give one. Throws ArgumentError naming -p. */
+export function parseTarget(text: string, portFlag: number | undefined, defaultPort: number): { host: string; port: number } {
+  const target = parseHostPort(text, portFlag ?? defaultPort);
+  if (portFlag !== undefined && target.port !== portFlag) {
+    throw new ArgumentError(`"${text}" says port ${target.port} but -p says ${portFlag}: give the port once`, '-p');
+  }
+  return target;
 }
 
 /** `host`, `host:port`, `[v6]:port`. */

@@ -94,10 +94,7 @@ export function addSweepOptions(cmd: Command): Command {
     )
     .addOption(new Option('--direction <list>', 'forward (this PC sends), reverse, bidir, e.g. forward,reverse').argParser(noNull(listOf(choice(DIRECTIONS)))))
     .addOption(
-      new Option(
-        '--link <list>',
-        `link presets through the emulator on this PC (with --loopback), or none: ${LINK_PRESETS.map((p) => p.name).join(', ')}, none`,
-      ).argParser(listOf(preset, 'none')),
+      new Option('--link <list>', 'link presets through the emulator on this PC (with --loopback), or none, e.g. lan,none').argParser(listOf(preset, 'none')),
     )
     .addOption(
       new Option('--path <list>', 'direct, or relay (through a plain longhaul proxy on this PC, no impairment), e.g. direct,relay').argParser(
@@ -119,19 +116,15 @@ export function addSweepOptions(cmd: Command): Command {
         rateIn('bitrate', MAX_BITRATE_BITS_PER_SEC, MIN_BITRATE_BITS_PER_SEC),
       ),
     )
-    .addOption(
-      new Option('-C, --congestion <name>', "congestion control of every stream end of every run (Linux TCP_CONGESTION, e.g. bbr); default: the system's"),
-    )
+    .addOption(new Option('-C, --congestion <name>', "congestion control of every stream end of every run, e.g. bbr; default: the system's"))
     .addOption(new Option('--repeat <n>', `runs per cell, 1-${SWEEP_LIMITS.maxRepeat}`).argParser(intIn(1, SWEEP_LIMITS.maxRepeat, 'repeat')).default(3))
     .addOption(
       new Option('--pause <time>', 'idle time between runs, e.g. 2s, 500ms').argParser(secondsIn(0, SWEEP_LIMITS.maxPauseSeconds, 'pause')).default(2, '2s'),
     )
     .addOption(
-      new Option(
-        '--order <order>',
-        'shuffled: each round runs every cell once in a fresh random order (drift cannot follow a setting); sequential: cell by cell',
-      )
-        .choices(['shuffled', 'sequential'])
+      // Checked by the parser rather than .choices(): commander's list of choices would make a third help line.
+      new Option('--order <order>', 'shuffled (every cell once per round, in a fresh random order) or sequential')
+        .argParser(choice(['shuffled', 'sequential'] as const))
         .default('shuffled'),
     )
     .addOption(new Option('--seed <n>', 'seed of the shuffled order (default: random; the file keeps it)').argParser(intIn(0, 0xffffffff, 'seed')))

@@ -17,10 +17,10 @@ import { formatRate, formatRateShort, formatRtt, groupDigits } from './units.js'
 import { verdictInline } from './verdict-labels.js';
 
 /** Where the answer is shown: the terminal may name commands and flags; the app names its own controls. */
-export type AnswerDoor = 'terminal' | 'app';
+type AnswerDoor = 'terminal' | 'app';
 
 /** The answer's parts, each one short line (null: nothing to say there). */
-export interface Answer {
+interface Answer {
   /** One per direction that carried data: `rate · verdict: why`. */
   results: string[];
   /** The one change that would help, with its value and the PC it is on. */
@@ -30,7 +30,7 @@ export interface Answer {
 }
 
 /** A share as every answer writes it: `75 %`. */
-export function percentText(share: number): string {
+function percentText(share: number): string {
   return `${Math.round(share * 100)} %`;
 }
 
@@ -41,9 +41,10 @@ const bytes = (f: Figure | undefined): string | null => (f ? `${groupDigits(f.va
 const rtt = (f: Figure | undefined): string | null => (f ? formatRtt(f.value) : null);
 const share = (f: Figure | undefined): string | null => (f ? percentText(f.value) : null);
 
-/** "X allows about R over the T round trip", with what is known of it. */
-function allows(what: string, window: string | null, r: string | null, t: string | null): string {
-  const w = window ? `${what}, ${window},` : what;
+/** "X allows about R over the T round trip", with what is known of it; a window of several streams is their sum, said per stream. */
+function allows(what: string, window: Figure | undefined, streams: Figure | undefined, r: string | null, t: string | null): string {
+  const n = streams && streams.value > 1 ? streams.value : 1;
+  const w = window ? `${what}, ${groupDigits(window.value / n)} B${n > 1 ? ` per stream × ${n}` : ''},` : what;
   if (r && t) return `${w} allows about ${r} over the ${t} round trip`;
   return `${w} held the data in flight`;
 }
@@ -53,12 +54,11 @@ const WHY: Record<DiagnosisCase, (f: Fig, d: Diagnosis) => string> = {
   'unknown/nothing-measured': () => 'nothing arrived in this direction',
   'unknown/rtt-unknown': () => 'the round-trip time is unknown, so the limit cannot be told',
   'unknown/emulator-bypassed': () => 'the emulator was bypassed part of the time, so no single limit explains the rate',
-  'window-limited/os-receive-buffer': (f) => allows("the receiver's window", bytes(f('window')), rate(f('windowRate')), rtt(f('rtt'))),
-  'window-limited/requested': (f) => allows('the window this run asked for', null, rate(f('windowRate')), rtt(f('rtt'))),
-  'window-limited/emulated-window': (f) => allows('the emulated window', bytes(f('window')), rate(f('windowRate')), rtt(f('rtt'))),
-  'send-buffer-limited/send-buffer': (f) =>
-    `the sender's send buffer held it back${share(f('sndbufShare')) ? ` ${share(f('sndbufShare'))} of the time` : ''}`,
-  'receiver-limited/app-lagged': () => "the receiving application read too slowly; its buffer had room for a larger window",
+  'window-limited/os-receive-buffer': (f) => allows("the receiver's window", f('window'), f('streams'), rate(f('windowRate')), rtt(f('rtt'))),
+  'window-limited/requested': (f) => allows('the window this run asked for', undefined, undefined, rate(f('windowRate')), rtt(f('rtt'))),
+  'window-limited/emulated-window': (f) => allows('the emulated window', f('window'), f('streams'), rate(f('windowRate')), rtt(f('rtt'))),
+  'send-buffer-limited/send-buffer': (f) => `the sender's send buffer held it back${share(f('sndbufShare')) ? ` ${share(f('sndbufShare'))} of the time` : ''}`,
+  'receiver-limited/app-lagged': () => 'the receiving application read too slowly; its buffer had room for a larger window',
   'receiver-limited/cpu-starved': (f, d) =>
     `the receiver${d.side ? ` (${d.side})` : ''} waited for a CPU core${share(f('readerWaitShare')) ? ` ${share(f('readerWaitShare'))} of the time` : ''}`,
   'congestion-limited/slow-start': () => 'the congestion window was still growing when the run ended',
@@ -119,7 +119,8 @@ export function resultLine(d: Diagnosis, bitsPerSecond: number | null): string {
 function firstAdvice(r: LonghaulResult): { a: Advice; c: DiagnosisCase | undefined } | null {
   const d = (r.diagnosis ?? []).find((x) => x.verdict !== 'unknown');
   const list = r.advice ?? [];
-  const a = (d ? (list.find((x) => x.direction === d.direction && x.verdict === d.verdict) ?? list.find((x) => x.direction === d.direction)) : undefined) ?? list[0];
+  const a =
+    (d ? (list.find((x) => x.direction === d.direction && x.verdict === d.verdict) ?? list.find((x) => x.direction === d.direction)) : undefined) ?? list[0];
   return a ? { a, c: d?.case } : null;
 }
 
@@ -140,7 +141,8 @@ const APP_CHANGE: Record<AdviceTopic, (a: Advice, c: DiagnosisCase | undefined) 
   'send-buffer': (a) => `raise the send buffer on ${a.hostname}`,
   'window-scaling': (a) => `turn TCP window scaling on at ${a.hostname}`,
   mss: (a) => `check the segment size (MSS) on ${a.hostname}`,
-  application: (a, c) => (c === 'application-limited/paced' ? 'clear Bitrate per stream on the Test step' : `make the sending program on ${a.hostname} write more at a time`),
+  application: (a, c) =>
+    c === 'application-limited/paced' ? 'clear Bitrate per stream on the Test step' : `make the sending program on ${a.hostname} write more at a time`,
   'longhaul-request': () => 'ask for a bigger window on the Test step',
   'link-emulator': (_a, c) => `change ${(c ? EMULATED_SUBJECT[c] : undefined) ?? 'the emulated link'} on the Link step`,
   path: () => 'the path is the limit',
@@ -204,9 +206,5 @@ export function answerOf(r: LonghaulResult, door: AnswerDoor): Answer {
 /** The answer as labelled lines for the terminal, the HTML report and the console log. */
 export function answerLines(r: LonghaulResult, door: AnswerDoor): string[] {
   const a = answerOf(r, door);
-  return [
-    ...a.results.map((x) => `Result: ${x}.`),
-    ...(a.change ? [`Change: ${a.change}.`] : []),
-    ...(a.tryIt ? [`Try:    ${a.tryIt}`] : []),
-  ];
+  return [...a.results.map((x) => `Result: ${x}.`), ...(a.change ? [`Change: ${a.change}.`] : []), ...(a.tryIt ? [`Try:    ${a.tryIt}`] : [])];
 }

@@ -42,14 +42,14 @@ export const DIAGNOSIS_CASES = [
 export type DiagnosisCase = (typeof DIAGNOSIS_CASES)[number];
 
 /** What a figure counts in: bit/s, bytes, seconds, a share of 0–1, a count, CPU cores. */
-export type FigureUnit = 'bit/s' | 'B' | 's' | 'share' | 'count' | 'cores';
+type FigureUnit = 'bit/s' | 'B' | 's' | 'share' | 'count' | 'cores';
 
 /**
  * Where a figure came from: `tcp_info` the sending kernel's readings; `measured` Longhaul's byte counts
  * and clocks; `cpu` the OS's CPU accounting; `model` computed from other figures (window ÷ RTT, Mathis);
  * `given` the user's statement (--path-rate); `emulated` the link emulator's settings or its own watch.
  */
-export type FigureSource = 'tcp_info' | 'measured' | 'cpu' | 'model' | 'given' | 'emulated';
+type FigureSource = 'tcp_info' | 'measured' | 'cpu' | 'model' | 'given' | 'emulated';
 
 export interface Figure {
   value: number;
@@ -86,18 +86,13 @@ export type FigureName =
   | 'pathMss'
   | 'modelRate'
   | 'rampSeconds'
-  | 'transferSeconds';
+  | 'transferSeconds'
+  | 'streams';
 
 export type Figures = Partial<Record<FigureName, Figure>>;
 
 /** Something true beside the verdict that the detail names (loss that did not set the rate, a stated rate the run beat…). */
-export type FindingNote =
-  | 'loss-present-bbr'
-  | 'loss-present'
-  | 'window-scale-zero'
-  | 'stated-rate-contradicted'
-  | 'small-segments'
-  | 'rtt-varied';
+export type FindingNote = 'loss-present-bbr' | 'loss-present' | 'window-scale-zero' | 'stated-rate-contradicted' | 'small-segments' | 'rtt-varied';
 
 /** A figure in one call: `fig(12e6, 'bit/s', 'measured')`. */
 export function fig(value: number, unit: FigureUnit, source: FigureSource): Figure {

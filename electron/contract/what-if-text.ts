@@ -70,7 +70,10 @@ export function formatWhatIf(r: LonghaulResult): string[] {
   // A case the model cannot bound predicts nothing: it is left out rather than printed as "unknown above …".
   const cases = w.cases.filter((c) => !unbounded(c.prediction, w));
   for (const c of cases) lines.push(`  ${c.label}, ${config(c.prediction)}: ${rate(c.prediction, w)}`);
-  if (cases.length < w.cases.length) lines.push(`  (${w.cases.length - cases.length} other case${w.cases.length - cases.length === 1 ? '' : 's'} left out: without the path's rate the model bounds nothing above the measurement)`);
+  if (cases.length < w.cases.length)
+    lines.push(
+      `  (${w.cases.length - cases.length} other case${w.cases.length - cases.length === 1 ? '' : 's'} left out: without the path's rate the model bounds nothing above the measurement)`,
+    );
   return lines;
 }
 

@@ -26,6 +26,11 @@ function retransOf(s: StreamResult): number | null {
   return s.send?.tcp?.at(-1)?.totalRetransSegments ?? null;
 }
 
+/** Through the link emulator the kernels' counts are the local hop's, not the emulated link's: none is shown. */
+function pathRetrans(r: LonghaulResult): (s: StreamResult) => number | null {
+  return r.link ? () => null : retransOf;
+}
+
 /** A row's time span: from its first to its last byte, `from` seconds after the start (later than 0 after -O). */
 function row(id: string, from: number, seconds: number | null, sent: number | null, received: number, bps: number | null, retrans: number | null): string {
   const secs = seconds === null ? '' : `${from.toFixed(2)}-${(from + seconds).toFixed(2)} s`;
@@ -44,11 +49,11 @@ function directionRows(r: LonghaulResult, sender: Side): string[] {
   const omitted = (r.params.omitSeconds ?? 0) > 0;
   const from = omitted ? (r.params.omitSeconds ?? 0) : 0;
   const sentOf = (s: StreamResult): number | null => (omitted ? null : (s.send?.bytes ?? null));
-  const lines = streams.map((s) => row(String(s.id), from, s.seconds, sentOf(s), s.bytes, s.bitsPerSecond, retransOf(s)));
+  const retr = pathRetrans(r);
+  const lines = streams.map((s) => row(String(s.id), from, s.seconds, sentOf(s), s.bytes, s.bitsPerSecond, retr(s)));
   const dir = sender === 'controller' ? 'controllerToResponder' : 'responderToController';
   const t = r.directions[dir];
-  if (streams.length > 1 && t)
-    lines.push(row('SUM', from, t.seconds, sum(streams.map(sentOf)), t.bytes, t.bitsPerSecond, sum(streams.map(retransOf))));
+  if (streams.length > 1 && t) lines.push(row('SUM', from, t.seconds, sum(streams.map(sentOf)), t.bytes, t.bitsPerSecond, sum(streams.map(retr))));
   return lines;
 }
 

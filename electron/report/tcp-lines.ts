@@ -44,7 +44,7 @@ export function formatTcpSummary(r: LonghaulResult): string[] {
   if (streams.length) {
     // The RTT is the one the limiter uses (median while data flowed), so one output has one RTT per stream.
     // Through the link emulator the kernels' sockets end at the emulator on this PC: their figures are that hop's.
-    const hop = r.link ? ", on the local hop to the link emulator, not the emulated link" : '';
+    const hop = r.link ? ', on the local hop to the link emulator, not the emulated link' : '';
     lines.push('', `TCP as the kernels saw it (last reading; RTT: median while data was in flight${hop}):`);
     for (const s of streams.slice(0, MAX_STREAM_LINES)) {
       lines.push(`  stream ${s.id}:`);

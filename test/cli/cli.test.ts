@@ -44,13 +44,21 @@ describe('longhaul CLI', { timeout: 90_000 }, () => {
     assert.match(v.stdout, /^\d+\.\d+\.\d+/);
   });
 
-  it('loopback --bytes 20M --json: exit 0, interval lines, summary with both conventions, a valid result file', async () => {
+  it('loopback --bytes 20M --json: exit 0, the compact default (interval rows, a SUM row, the answer), a valid result file; -V the detail', async () => {
     const file = path.join(os.tmpdir(), `longhaul-cli-${process.pid}.json`);
     try {
       const r = await cli(['loopback', '--bytes', '20M', '--streams', '2', '--interval', '0.1', '--json', file]).done;
       assert.equal(r.code, 0, r.stdout + r.stderr);
-      assert.match(r.stdout, /wall-clock aggregate/);
-      assert.match(r.stdout, /per-stream sum/);
+      assert.match(r.stdout, /^\[SUM\] [\d.]+-[\d.]+ s /m, 'iperf3-like: one row per stream, then a SUM row');
+      assert.match(r.stdout, /^Result: [\d.]+ [kMG]bit\/s · [\w-]+/m, 'the answer names the rate and the verdict');
+      assert.doesNotMatch(r.stdout, /per-stream sum|What-if|Advice \(/, 'the detail waits for --explain');
+      const lines = r.stdout.trimEnd().split('\n');
+      const rows = lines.filter((l) => /^\[ *\d+\.\d+- *\d+\.\d+ s\]/.test(l)).length;
+      assert.ok(lines.length <= rows + 12, `${lines.length} lines for ${rows} interval rows:\n${r.stdout}`);
+      const v = await cli(['loopback', '--bytes', '4M', '-V']).done;
+      assert.equal(v.code, 0, v.stdout + v.stderr);
+      assert.match(v.stdout, /wall-clock aggregate/);
+      assert.match(v.stdout, /per-stream sum/);
       const result = JSON.parse(await readFile(file, 'utf8')) as LonghaulResult;
       assert.equal(result.schema, 'longhaul.result/1');
       assert.equal(result.total.bytes, 20 * 1024 * 1024);

@@ -119,7 +119,7 @@ export async function waitForPoints(page: Page, min: number, ms = 15_000): Promi
 export async function openExplain(page: Page): Promise<void> {
   const fold = page.getByTestId('explain');
   await fold.waitFor({ state: 'attached', timeout: 10_000 });
-  if ((await fold.getAttribute('open')) === null) await fold.locator('summary').click();
+  if ((await fold.getAttribute('open')) === null) await fold.locator(':scope > summary').click();
 }
 
 export async function shot(page: Page, name: string): Promise<void> {

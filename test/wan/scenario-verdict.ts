@@ -24,7 +24,9 @@ export function findingProblems(s: DiagnosisScenario, d: Diagnosis | undefined):
 export function adviceProblems(s: DiagnosisScenario, r: LonghaulResult): string[] {
   // The advice as the result carries it (written by the controller in namespace A), and recomputed the same.
   const advice = r.advice ?? adviseResult(r, {});
-  const problems = advice.some((a) => a.topic === s.adviceTopic) ? [] : [`advice lacks ${s.adviceTopic} (has ${advice.map((a) => a.topic).join(', ') || 'none'})`];
+  const problems = advice.some((a) => a.topic === s.adviceTopic)
+    ? []
+    : [`advice lacks ${s.adviceTopic} (has ${advice.map((a) => a.topic).join(', ') || 'none'})`];
   for (const topic of s.forbiddenTopics ?? []) if (advice.some((a) => a.topic === topic)) problems.push(`${topic} advice given`);
   return problems;
 }

@@ -93,7 +93,11 @@ describe('Longhaul under Wine (Windows build)', { timeout: 600_000 }, () => {
       // No TCP_INFO reading is made up where Wine cannot read one: none, or only nulls.
       for (const x of e.tcp ?? []) assert.deepEqual([x.rttUs, x.busyUs, x.senderLimitedUs ?? null, x.totalRetransSegments], [null, null, null, null], name);
     }
-    assert.match(small.stdout, /^Result: .* · limit unknown: the round-trip time is unknown, so the limit cannot be told/m, 'without an RTT the answer says it cannot tell');
+    assert.match(
+      small.stdout,
+      /^Result: .* · limit unknown: the round-trip time is unknown, so the limit cannot be told/m,
+      'without an RTT the answer says it cannot tell',
+    );
     assert.equal(w.mss?.requestedBytes, 536);
     if (!w.mss?.applied) {
       assert.deepEqual([...w.mss!.refusedBy].sort(), ['controller', 'responder'], w.mss?.note);

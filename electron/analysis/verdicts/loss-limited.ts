@@ -55,7 +55,10 @@ export function lossNote(i: LimiterInputs, quoted: boolean): { note: FindingNote
   const p = lossRatio(i);
   if (p === null || p < NOTE_LOSS_RATIO || (i.retransSegments ?? 0) < MIN_LOSS_EVENTS) return null;
   if (i.congestionControl === 'bbr')
-    return { note: 'loss-present-bbr', text: ` Loss present (${pctText(p)} of segments retransmitted), not the limit: BBR does not slow down for random loss.` };
+    return {
+      note: 'loss-present-bbr',
+      text: ` Loss present (${pctText(p)} of segments retransmitted), not the limit: BBR does not slow down for random loss.`,
+    };
   if (quoted) return null;
   return {
     note: 'loss-present',

@@ -1,6 +1,6 @@
 /**
- * Every sub-command of `longhaul`, in the order `--help` lists them.
- * Each module exports `register(program)`; add a line here for a new one.
+ * Every sub-command of `longhaul`, under the heading and in the order `--help`
+ * lists them. Each module exports `register(program)`; add a line here for a new one.
  */
 import type { Command } from 'commander';
 import { register as registerListen } from './listen.js';
@@ -14,15 +14,8 @@ import { register as registerUi } from './ui.js';
 import { register as registerPair } from './pair.js';
 import { register as registerPeers } from './peers.js';
 
-export const COMMANDS: ReadonlyArray<(program: Command) => void> = [
-  registerListen,
-  registerRun,
-  registerPair,
-  registerPeers,
-  registerLoopback,
-  registerSweep,
-  registerReport,
-  registerBdp,
-  registerProxy,
-  registerUi,
+export const COMMAND_GROUPS: ReadonlyArray<{ heading: string; commands: ReadonlyArray<(program: Command) => void> }> = [
+  { heading: 'Test:', commands: [registerRun, registerLoopback, registerSweep] },
+  { heading: 'Set up:', commands: [registerListen, registerPair, registerPeers, registerUi] },
+  { heading: 'Reports and tools:', commands: [registerReport, registerBdp, registerProxy] },
 ];

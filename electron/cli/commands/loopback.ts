@@ -2,32 +2,37 @@
  * `longhaul loopback`: responder and controller on this PC, in separate
  * processes, over 127.0.0.1. The one-command demo and smoke test.
  */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { describeEmulatorWatch } from '../../contract/emulator-text.js';
 import { describeLink, describeModelledLoss } from '../../proxy/describe-link.js';
 import { ArgumentError } from '../../util/errors.js';
 import { EXIT_RUN_FAILED } from '../exit-codes.js';
 import { executeRun } from '../execute-run.js';
 import { openRunReports } from '../run-reports.js';
-import { addLinkOptions, linkSpecFromFlags, parseBypassTimes, wantsLink, type LinkFlags } from '../link-options.js';
+import { addLinkOptions, HELP_LINK, linkSpecFromFlags, parseBypassTimes, wantsLink, type LinkFlags } from '../link-options.js';
+import { addExamples, addHelpBlock } from '../help-layout.js';
 import { ProxyProcess } from '../../engine/session/proxy-process.js';
 import { loadCliTrust } from '../cli-trust.js';
 import { startPairedLocalResponder, type PairedLocalResponder } from '../../engine/session/local-responder.js';
-import { addRunOptions, runParamsFromFlags, type RunFlags } from '../run-options.js';
+import { addResultOptions, addRunOptions, groupRunHelp, runNotes, runParamsFromFlags, type RunFlags } from '../run-options.js';
 
 type LoopbackFlags = RunFlags & Omit<LinkFlags, 'window'> & { bypassAt?: string };
 
 export function register(program: Command): void {
   const cmd = program
     .command('loopback')
+    .summary('a run with both ends on this PC: a first try, or a link emulated')
     .description(
       'responder and controller both on this PC (127.0.0.1), in separate processes: a first try and a smoke test; ' +
-        'with --link (or link flags) the run goes through the link-emulator proxy, whose emulated window is --window',
+        'with --link or link flags, through the link emulator',
     );
-  addLinkOptions(addRunOptions(cmd), { presetFlag: '--link', window: false }).option(
-    '--bypass-at <times>',
-    'switch the link bypass on, off, on… at these run times, e.g. 3s,6s',
+  addLinkOptions(addRunOptions(cmd), { presetFlag: '--link', window: false }).addOption(
+    new Option('--bypass-at <times>', 'switch the link bypass on, off, on… at these run times, e.g. 3s,6s').helpGroup(HELP_LINK),
   );
+  addResultOptions(cmd);
+  groupRunHelp(cmd);
+  addHelpBlock(cmd, 'Notes:', runNotes([['--link', "-w is also the link's emulated window (its cap on bytes in flight)"]]));
+  addExamples(cmd, ['longhaul loopback -t 5', 'longhaul loopback --link satellite -w 64K -n 2M --json result.json']);
   cmd.action(async (flags: LoopbackFlags) => {
     const params = runParamsFromFlags(flags);
     const { window: _runWindow, ...linkFlags } = flags;
@@ -48,11 +53,15 @@ export function register(program: Command): void {
       return;
     }
     const { security } = responder;
+    // -J: standard output carries the JSON document alone (as in execute-run.ts); the link's lines go to standard error.
+    const say = flags.jsonStdout ? process.stderr : process.stdout;
     let proxy: ProxyProcess | null = null;
     try {
       if (link) {
         proxy = await ProxyProcess.start(responder.port, link.spec, link.preset);
-        for (const line of describeLink(link.spec, link.preset)) process.stdout.write(line + '\n');
+        // The compact default names the link in one line; --explain gives each direction's stages.
+        const lines = describeLink(link.spec, link.preset);
+        for (const line of flags.explain ? lines : lines.slice(0, 1)) say.write(line + '\n');
       }
       const { code } = await executeRun({
         host: '127.0.0.1',
@@ -65,12 +74,17 @@ export function register(program: Command): void {
         security,
         pathRateBitsPerSec: flags.pathRate ?? null,
         capacity: flags.capacity,
+        explain: flags.explain,
+        jsonStdout: flags.jsonStdout,
       });
-      for (const b of proxy?.bypassToggles ?? []) process.stdout.write(`bypass ${b.bypass ? 'on ' : 'off'} at ${b.t.toFixed(3)} s\n`);
-      const loss = proxy?.modelledLoss;
-      if (loss) process.stdout.write(describeModelledLoss(loss) + '\n');
-      const watch = proxy?.emulatorWatch;
-      if (watch) process.stdout.write(`emulator: ${describeEmulatorWatch(watch)}\n`);
+      // The emulator's own account (bypass toggles, modelled losses, its lag) is detail: the answer already used it.
+      if (flags.explain) {
+        for (const b of proxy?.bypassToggles ?? []) say.write(`bypass ${b.bypass ? 'on ' : 'off'} at ${b.t.toFixed(3)} s\n`);
+        const loss = proxy?.modelledLoss;
+        if (loss) say.write(describeModelledLoss(loss) + '\n');
+        const watch = proxy?.emulatorWatch;
+        if (watch) say.write(`emulator: ${describeEmulatorWatch(watch)}\n`);
+      }
       process.exitCode = code;
     } catch (err) {
       process.stderr.write(`longhaul: ${(err as Error).message}\n`);

@@ -17,6 +17,7 @@ import { EXIT_RUN_FAILED } from '../exit-codes.js';
 import { addLinkOptions, linkSpecFromFlags, type LinkFlags } from '../link-options.js';
 import { onStop } from '../stop-signals.js';
 import { parseHostPort } from '../run-options.js';
+import { addExamples } from '../help-layout.js';
 
 interface ProxyFlags extends LinkFlags {
   listen: number;
@@ -34,11 +35,19 @@ function port(v: string): number {
 export function register(program: Command): void {
   const cmd = program
     .command('proxy')
+    .summary('the link emulator alone: forward connections through an emulated link')
     .description('link emulator: forward connections to a target through an emulated link (delay, rate, window, slow start, modelled loss)')
+    .optionsGroup('Proxy:')
     .requiredOption('--listen <port>', 'local port to listen on (0 = any free port)', port)
     .requiredOption('--target <host:port>', 'where to forward every connection, e.g. 127.0.0.1:5211')
-    .option('--bind <addr>', 'listen address', '127.0.0.1');
-  addLinkOptions(cmd, { presetFlag: '--preset', window: true }).action(async (flags: ProxyFlags) => {
+    .option('--bind <addr>', 'listen address', '127.0.0.1')
+    .helpOption(true); // made now, -h takes the heading too
+  addLinkOptions(cmd, { presetFlag: '--preset', window: true });
+  addExamples(cmd, [
+    'longhaul proxy --listen 6000 --target 192.168.1.20:5211 --preset satellite',
+    'longhaul proxy --listen 0 --target 127.0.0.1:5211 --delay 50ms --rate 10mbit',
+  ]);
+  cmd.action(async (flags: ProxyFlags) => {
     const target = parseHostPort(flags.target, 0);
     const link = linkSpecFromFlags(flags) ?? { spec: parseLinkSpec({ up: [], down: [] }), preset: null };
     const proxy = new LinkProxy({ target, link: link.spec, host: flags.bind, port: flags.listen });

@@ -22,6 +22,8 @@ import { cellTable, planLine, runLine } from '../sweep-output.js';
 import { addSweepOptions, PLAN_FLAGS, sweepPlanFromFlags, type SweepFlags } from '../sweep-options.js';
 import { onStopSignal } from '../stop-signals.js';
 import { itemAt } from '../../contract/present.js';
+import { LINK_PRESETS } from '../../proxy/presets.js';
+import { addExamples, addHelpBlock, termLines } from '../help-layout.js';
 
 /** The file to resume, or a new one from the flags; and where the JSON goes. Throws ArgumentError / LonghaulError. */
 async function openSweep(target: string | undefined, flags: SweepFlags): Promise<{ file: SweepFile; jsonPath: string }> {
@@ -48,12 +50,22 @@ async function targetFor(file: SweepFile): Promise<RunTarget> {
 export function register(program: Command): void {
   const cmd = program
     .command('sweep')
+    .summary('many runs over lists of settings, each repeated, saved after every run')
     .description(
-      'many runs over lists of settings (window, buffer, streams, MSS, direction, link, path), each repeated, ' +
-        'saved after every run; --resume FILE runs only what is missing (docs/sweeps.md)',
+      'many runs over lists of settings (window, buffer, streams, MSS, direction, link, path), each repeated, ' + 'saved after every run (docs/sweeps.md)',
     )
     .argument('[host[:port]]', `a paired responder, e.g. 192.168.1.20 or lab-pc:${DEFAULT_PORT} (or --loopback)`);
-  addSweepOptions(cmd).action(async (target: string | undefined, flags: SweepFlags) => {
+  addSweepOptions(cmd);
+  addHelpBlock(cmd, 'Notes:', [
+    ...termLines('--link', `the presets: ${LINK_PRESETS.map((p) => p.name).join(', ')}; none: no emulator`, 10),
+    ...termLines('--order', "shuffled: drift (a warming CPU, a neighbour's traffic) cannot follow a setting", 10),
+  ]);
+  addExamples(cmd, [
+    'longhaul sweep --loopback -w 64K,512K,default -t 5 --repeat 2',
+    'longhaul sweep 192.168.1.20 -P 1,4 --direction forward,reverse --csv sweep.csv',
+    'longhaul sweep --resume sweep.json',
+  ]);
+  cmd.action(async (target: string | undefined, flags: SweepFlags) => {
     let opened: { file: SweepFile; jsonPath: string };
     try {
       opened = await openSweep(target, flags);

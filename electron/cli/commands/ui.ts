@@ -5,6 +5,7 @@ import { startUiServer } from '../../ui-server/server.js';
 import { describeError } from '../../util/errors.js';
 import { EXIT_RUN_FAILED } from '../exit-codes.js';
 import { onStop } from '../stop-signals.js';
+import { addExamples } from '../help-layout.js';
 
 interface UiFlags {
   port: number;
@@ -17,36 +18,37 @@ function port(v: string): number {
 }
 
 export function register(program: Command): void {
-  program
+  const cmd = program
     .command('ui')
     .description('open the app in a web browser (served on 127.0.0.1 only, guarded by a token in the URL)')
     .option('-p, --port <port>', 'local port for the page (0 = any free port)', port, 5212)
-    .option('--no-open', 'only print the URL, do not open a browser')
-    .action(async (flags: UiFlags) => {
-      let server;
-      try {
-        server = await startUiServer({ port: flags.port, dataDir: resultsDir() });
-      } catch (err) {
-        process.stderr.write(`longhaul: cannot serve the UI on 127.0.0.1:${flags.port}: ${describeError(err).message}\n`);
-        process.exitCode = EXIT_RUN_FAILED;
-        return;
-      }
-      process.stdout.write(`Longhaul UI: ${server.url}\n`);
-      process.stdout.write(`Results are stored in ${server.backend.history.dir}\nPress Ctrl-C to stop.\n`);
-      process.send?.({ type: 'ui', url: server.url, port: server.port });
-      if (flags.open) {
-        const { default: open } = await import('open');
-        await open(server.url).catch((err: unknown) =>
-          process.stderr.write(`longhaul: could not open a browser (${describeError(err).message}); open the URL above yourself\n`),
-        );
-      }
-      // Ctrl-C, Ctrl-Break, a closed console window, SIGTERM (or, started by another process, its exit):
-      // closing saves a run in progress as a partial result.
-      let stopListening = (): void => {};
-      await new Promise<void>((resolve) => {
-        stopListening = onStop(resolve);
-      });
-      stopListening();
-      await server.close();
+    .option('--no-open', 'only print the URL, do not open a browser');
+  addExamples(cmd, ['longhaul ui', 'longhaul ui --no-open -p 8080']);
+  cmd.action(async (flags: UiFlags) => {
+    let server;
+    try {
+      server = await startUiServer({ port: flags.port, dataDir: resultsDir() });
+    } catch (err) {
+      process.stderr.write(`longhaul: cannot serve the UI on 127.0.0.1:${flags.port}: ${describeError(err).message}\n`);
+      process.exitCode = EXIT_RUN_FAILED;
+      return;
+    }
+    process.stdout.write(`Longhaul UI: ${server.url}\n`);
+    process.stdout.write(`Results are stored in ${server.backend.history.dir}\nPress Ctrl-C to stop.\n`);
+    process.send?.({ type: 'ui', url: server.url, port: server.port });
+    if (flags.open) {
+      const { default: open } = await import('open');
+      await open(server.url).catch((err: unknown) =>
+        process.stderr.write(`longhaul: could not open a browser (${describeError(err).message}); open the URL above yourself\n`),
+      );
+    }
+    // Ctrl-C, Ctrl-Break, a closed console window, SIGTERM (or, started by another process, its exit):
+    // closing saves a run in progress as a partial result.
+    let stopListening = (): void => {};
+    await new Promise<void>((resolve) => {
+      stopListening = onStop(resolve);
     });
+    stopListening();
+    await server.close();
+  });
 }

@@ -40,7 +40,10 @@ describe('advice on runs through the link emulator', () => {
   it("window-limited: the emulated window, then the partner's OS settings with the values it sent", { timeout: 40_000 }, async () => {
     const json = join(dir, 'window.json');
     // 16 KiB over 100 ms allows 1.3 Mbit/s of the link's 4; a stated 10 Gbit/s path needs 125,000,000 B.
-    const r = await loopback(['--delay', '50ms', '--rate', '4mbit', '-w', '16K', '--path-rate', '10gbit', '-n', '320K', '-i', '0.5', '--explain', '--json', json], 30_000);
+    const r = await loopback(
+      ['--delay', '50ms', '--rate', '4mbit', '-w', '16K', '--path-rate', '10gbit', '-n', '320K', '-i', '0.5', '--explain', '--json', json],
+      30_000,
+    );
     assert.equal(r.code, 0, r.out);
     const result = JSON.parse(readFileSync(json, 'utf8')) as LonghaulResult;
     const verdict = result.diagnosis?.[0]?.verdict;
