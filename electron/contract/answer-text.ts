@@ -41,7 +41,19 @@ const bytes = (f: Figure | undefined): string | null => (f ? `${groupDigits(f.va
 const rtt = (f: Figure | undefined): string | null => (f ? formatRtt(f.value) : null);
 const share = (f: Figure | undefined): string | null => (f ? percentText(f.value) : null);
 
-/** "X allows about R over the T round trip", with what is known of it; a window of several streams is their sum, said per stream. */
+/**
+ * "X allows about R over the T round trip", with what is known of it; a window of several streams is their sum,
+ * said per stream. Where the RTT varied so much that window ÷ RTT is no ceiling (note `rtt-varied`), the kernel's
+ * count of the time the window held the sender is the figure instead.
+ */
+function windowWhy(what: string, f: Fig, d: Diagnosis, showWindow = true): string {
+  if (d.notes?.includes('rtt-varied')) {
+    const held = share(f('rwndShare'));
+    return `${what} held the sender back${held ? ` ${held} of its busy time` : ''}`;
+  }
+  return allows(what, showWindow ? f('window') : undefined, f('streams'), rate(f('windowRate')), rtt(f('rtt')));
+}
+
 function allows(what: string, window: Figure | undefined, streams: Figure | undefined, r: string | null, t: string | null): string {
   const n = streams && streams.value > 1 ? streams.value : 1;
   const w = window ? `${what}, ${groupDigits(window.value / n)} B${n > 1 ? ` per stream × ${n}` : ''},` : what;
@@ -54,9 +66,9 @@ const WHY: Record<DiagnosisCase, (f: Fig, d: Diagnosis) => string> = {
   'unknown/nothing-measured': () => 'nothing arrived in this direction',
   'unknown/rtt-unknown': () => 'the round-trip time is unknown, so the limit cannot be told',
   'unknown/emulator-bypassed': () => 'the emulator was bypassed part of the time, so no single limit explains the rate',
-  'window-limited/os-receive-buffer': (f) => allows("the receiver's window", f('window'), f('streams'), rate(f('windowRate')), rtt(f('rtt'))),
-  'window-limited/requested': (f) => allows('the window this run asked for', undefined, undefined, rate(f('windowRate')), rtt(f('rtt'))),
-  'window-limited/emulated-window': (f) => allows('the emulated window', f('window'), f('streams'), rate(f('windowRate')), rtt(f('rtt'))),
+  'window-limited/os-receive-buffer': (f, d) => windowWhy("the receiver's window", f, d),
+  'window-limited/requested': (f, d) => windowWhy('the window this run asked for', f, d, false),
+  'window-limited/emulated-window': (f, d) => windowWhy('the emulated window', f, d),
   'send-buffer-limited/send-buffer': (f) => `the sender's send buffer held it back${share(f('sndbufShare')) ? ` ${share(f('sndbufShare'))} of the time` : ''}`,
   'receiver-limited/app-lagged': () => 'the receiving application read too slowly; its buffer had room for a larger window',
   'receiver-limited/cpu-starved': (f, d) =>

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { answerLines, answerOf } from '../../../electron/contract/answer-text.js';
+import { answerLines, answerOf, resultLine } from '../../../electron/contract/answer-text.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { DIAGNOSIS_CASES } from '../../../electron/contract/finding.js';
@@ -74,6 +74,17 @@ describe('the answer, rendered once from the finding', () => {
       if (app.tryIt) assert.doesNotMatch(app.tryIt, /^longhaul /, 'the app shows only OS commands it has no control for');
     });
   }
+
+  it('a window whose RTT varied is no ceiling: the answer quotes the time it held the sender, never a rate far above the measurement', () => {
+    const { d } = diagnosed(recorded('window-w').result);
+    const varied: Diagnosis = {
+      ...d,
+      notes: ['rtt-varied'],
+      figures: { ...d.figures, windowRate: { value: 20e9, unit: 'bit/s', source: 'model' }, rwndShare: { value: 0.88, unit: 'share', source: 'tcp_info' } },
+    };
+    const line = resultLine(varied, 6e9);
+    assert.equal(line, '6.00 Gbit/s · window-limited: the window this run asked for held the sender back 88 % of its busy time');
+  });
 
   it('a result saved before cases existed still reads: the verdict, without a why', () => {
     const { r } = diagnosed(recorded('rmem-bbr').result);
