@@ -113,22 +113,25 @@ export function diagnoseEmulated(
   const rttSeconds = (2 * emulated.delayMs) / 1000 || null;
   const lossWindow = modelledLossWindow(emulated.lossRatio, emulated.mssBytes, Math.max(1, streams.length));
   const lossCounts = link.modelledLoss?.[direction === 'controllerToResponder' ? 'up' : 'down'] ?? null;
-  const d = diagnoseLimiter({
-    measuredBitsPerSecond: total.bitsPerSecond,
-    rttSeconds,
-    // The emulator holds each stream to its window; the limiter's window is the sum over the streams (limiter-inputs.ts).
-    windowBytes: emulated.windowBytes === null ? null : emulated.windowBytes * Math.max(1, streams.length),
-    // With modelled loss, Reno's average window under that loss plays the congestion window.
-    windowScale: null,
-    cwndBytes: lossWindow,
-    retransSegments: lossCounts?.losses ?? null,
-    busySeconds: null,
-    rwndLimitedSeconds: null,
-    sndbufLimitedSeconds: null,
-    transferSeconds: total.seconds,
-    linkBitsPerSecond: emulated.rateBitsPerSec ?? linkBitsPerSecond,
-    missingReason: 'the emulated link has no delay, so there is no round trip to reason about',
-  });
+  const d = diagnoseLimiter(
+    {
+      measuredBitsPerSecond: total.bitsPerSecond,
+      rttSeconds,
+      // The emulator holds each stream to its window; the limiter's window is the sum over the streams (limiter-inputs.ts).
+      windowBytes: emulated.windowBytes === null ? null : emulated.windowBytes * Math.max(1, streams.length),
+      // With modelled loss, Reno's average window under that loss plays the congestion window.
+      windowScale: null,
+      cwndBytes: lossWindow,
+      retransSegments: lossCounts?.losses ?? null,
+      busySeconds: null,
+      rwndLimitedSeconds: null,
+      sndbufLimitedSeconds: null,
+      transferSeconds: total.seconds,
+      linkBitsPerSecond: emulated.rateBitsPerSec ?? linkBitsPerSecond,
+      missingReason: 'the emulated link has no delay, so there is no round trip to reason about',
+    },
+    Math.max(1, streams.length),
+  );
   const ramp =
     rttSeconds && emulated.slowstart && lossWindow === null && d.verdict !== 'window-limited'
       ? rampSentence(emulated, rttSeconds, Math.max(1, streams.length), total.bitsPerSecond ?? 0, total.seconds)

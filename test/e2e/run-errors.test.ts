@@ -125,15 +125,21 @@ describe('run flow: failed starts, progress, the answer first', { skip: skip ?? 
     assert.match(await page.getByTestId('headline-change').innerText(), /^(change|raise|ask)/);
     assert.match(
       await page.getByTestId('headline-rtt').innerText(),
-      /RTT 600 ms: the emulated link's round trip; the per-stream RTTs under Explain are of the local hop/,
+      /RTT 600\.0 ms: the emulated link.s round trip; the per-stream RTTs under Explain are of the local hop/,
     );
     // Exactly one rate in the headline's first line; the per-stream sum is under Explain, named.
     assert.equal((await headline.locator('.rate').innerText()).match(/bit\/s/g)?.length, 1);
     assert.ok(Number(await page.getByTestId('result-chart').getAttribute('data-points')) >= 5, 'throughput over time from the intervals');
     assert.match(await page.getByTestId('run-announcer').innerText(), new RegExp(`^Finished: ${rate.replace('.', '\\.')} wall-clock aggregate`));
     await shot(page, '24-results-headline-1024');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shot(page, '24-results-headline-1024-dark');
     await page.setViewportSize({ width: 1366, height: 768 });
+    await shot(page, '25-results-headline-1366-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
     await shot(page, '25-results-headline-1366');
+    // The page fits its viewport: nothing pushes it sideways.
+    assert.ok((await page.evaluate<number>('document.documentElement.scrollWidth')) <= 1366);
     assert.equal(await page.getByText('Per-stream sum').first().isVisible(), false, 'the detail is folded until Explain is opened');
     await openExplain(page);
     await page.getByText('Per-stream sum').first().waitFor();
