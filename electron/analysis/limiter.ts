@@ -74,27 +74,60 @@ function commonFigures(i: LimiterInputs, n: Diagnosis['numbers'], streams: numbe
   return f;
 }
 
-/** The rules after the window and the send buffer, in order; the first that applies decides. */
-function pathRules(c: VerdictContext, streams: number): RuleVerdict {
-  const bounds = [
+/** The bounds that would carry more than the measured rate, in words, for the application and path rules. */
+function boundsText(c: VerdictContext): string {
+  return [
     c.numbers.windowBitsPerSecond !== null ? `the window allows ${formatRateShort(c.numbers.windowBitsPerSecond)}` : null,
     c.numbers.cwndBitsPerSecond !== null ? `the congestion window ${formatRateShort(c.numbers.cwndBitsPerSecond)}` : null,
   ]
     .filter((x): x is string => x !== null)
     .join(' and ');
-  return (
-    cpuRule(c) ??
-    pcCpuRule(c) ??
-    lossRule(c, streams) ??
-    congestionRule(c) ??
-    applicationRule(c, bounds) ??
-    cpuLikelyRule(c) ??
-    linkFinding(
-      c,
-      'link-limited/socket-full',
-      `At RTT ${c.rtt} ${bounds || 'TCP'} would carry more than the measured ${c.m} while the sender kept the socket full: the path (link or receiving host) is the limit.`,
-    )
-  );
+}
+
+/** What a rule reads beside the context: the sending streams, and whether the user set the window. */
+interface RuleInputs {
+  streams: number;
+  windowRequested: boolean;
+}
+
+/**
+ * The whole "why" decision once the rate and the RTT are known: the rules in order, the first that applies
+ * decides (each rule's thresholds live in its own file under verdicts/). Before these, diagnosis.ts takes a
+ * --bitrate pacing and the link emulator's runs, and diagnoseLimiter a stated link rate the run reached;
+ * after them, a small MSS may replace an application or congestion verdict (mss-verdict.ts).
+ */
+const RULES: readonly { name: string; rule: (c: VerdictContext, x: RuleInputs) => RuleVerdict | null }[] = [
+  // A starved reader closes the window and delays the ACKs: it goes first, or its symptoms would be named instead.
+  { name: "the receiver's reader starved of CPU", rule: (c) => receiverStarvedRule(c) },
+  // So does a receiver sharing one busy PC with its sender (loopback: the window fills while the reader waits for
+  // a core), unless the user set the window, which then may well be the limit.
+  { name: "both ends on this PC's cores (no --window)", rule: (c, x) => (x.windowRequested ? null : pcCpuRule(c)) },
+  { name: 'the receive window (or a standing queue behind it, or a lagging receiver)', rule: (c) => windowRule(c) },
+  { name: 'the send buffer', rule: (c) => sendBufferRule(c) },
+  { name: 'a process or data thread near one core', rule: (c) => cpuRule(c) },
+  { name: "both ends on this PC's cores", rule: (c) => pcCpuRule(c) },
+  { name: 'packet loss (Mathis)', rule: (c, x) => lossRule(c, x.streams) },
+  { name: 'the congestion window (or the bottleneck it filled)', rule: (c) => congestionRule(c) },
+  { name: 'the sending application', rule: (c) => applicationRule(c, boundsText(c)) },
+  { name: 'the CPU, likely but unmeasured', rule: (c) => cpuLikelyRule(c) },
+  {
+    name: 'the path',
+    rule: (c) =>
+      linkFinding(
+        c,
+        'link-limited/socket-full',
+        `At RTT ${c.rtt} ${boundsText(c) || 'TCP'} would carry more than the measured ${c.m} while the sender kept the socket full: the path (link or receiving host) is the limit.`,
+      ),
+  },
+];
+
+/** The first rule that applies; the last (the path) always does. */
+function decide(c: VerdictContext, x: RuleInputs): RuleVerdict {
+  for (const { rule } of RULES) {
+    const v = rule(c, x);
+    if (v) return v;
+  }
+  throw new Error('the last rule (the path) always applies');
 }
 
 /** A rule's answer with the loss note (where loss did not set the rate) as a note and in its words. */
@@ -146,10 +179,6 @@ export function diagnoseLimiter(i: LimiterInputs, streams = 1): Omit<DiagnosisFi
       case: 'unknown/rtt-unknown',
       sentence: `Measured ${m}, but the RTT is unknown (${i.missingReason ?? 'TCP_INFO was not available'}), so the limit cannot be told.`,
     });
-  // A starved reader closes the window and delays the ACKs: it goes first, or its symptoms would be named instead.
-  // So does a receiver sharing one busy PC with its sender (loopback: the window fills while the reader waits for a
-  // core), unless the user set the window, which then may well be the limit.
-  const onePc = i.windowRequestedBytes == null ? pcCpuRule(c) : null;
-  const v = receiverStarvedRule(c) ?? onePc ?? windowRule(c) ?? sendBufferRule(c) ?? pathRules(c, Math.max(1, streams));
+  const v = decide(c, { streams: Math.max(1, streams), windowRequested: i.windowRequestedBytes != null });
   return finding(withLossNote(i, v));
 }
