@@ -64,7 +64,8 @@ function cpuLine(r: LonghaulResult): string | null {
     if (!c) return [];
     const sends = r.streams.some((s) => s.sender === side);
     const receives = r.streams.some((s) => s.sender !== side);
-    const role = sends && receives ? 'both ways' : sends ? 'sender' : 'receiver';
+    // Both ends send and receive in a --bidir run: each is named by its side instead.
+    const role = sends && receives ? side : sends ? 'sender' : 'receiver';
     return [`${role} ${(c.shareOfOneCore * 100).toFixed(1)} %`];
   });
   return parts.length ? `CPU (percent of one core, as iperf3): ${parts.join(', ')}` : null;
