@@ -13,7 +13,8 @@ const BIN = fileURLToPath(new URL('../../../bin/longhaul.js', import.meta.url));
 /** `longhaul loopback …` with a hard time limit; the child and its own children are killed on timeout. */
 function loopback(args: string[], limitMs: number, onSpawn?: (pid: number) => void): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, 'loopback', ...args], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    // --explain: these tests read the emulator's own account (its stages, losses, bypass toggles, lag), which is detail.
+    const child = spawn(process.execPath, [BIN, 'loopback', '--explain', ...args], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     onSpawn?.(child.pid!);
     let stdout = '';
     let stderr = '';
