@@ -22,13 +22,16 @@ export async function destroyCapacityLink(): Promise<void> {
   link = undefined;
 }
 
-/** A run with --capacity through a fresh link whose receiver's tcp_rmem is capped; the link destroyed after, also on failure. */
-export async function capacityRun(opts: WanLinkOptions, seconds: number, receiver: 'linux' | 'wine' = 'linux'): Promise<LonghaulResult> {
+/**
+ * A run with --capacity through a fresh link whose receiver's tcp_rmem is capped (and `flags` added to the user's
+ * run); the link destroyed after, also on failure.
+ */
+export async function capacityRun(opts: WanLinkOptions, seconds: number, receiver: 'linux' | 'wine' = 'linux', flags: string[] = []): Promise<LonghaulResult> {
   link = await createWanLink(opts);
   try {
     await link.execInB('sysctl', ['-qw', `net.ipv4.tcp_rmem=${CAPPED_RMEM}`]);
     const run = receiver === 'wine' ? longhaulAtoWineB : longhaulAtoB;
-    return await run(link, { seconds, flags: ['--capacity'] });
+    return await run(link, { seconds, flags: ['--capacity', ...flags] });
   } finally {
     await link.destroy();
     link = undefined;
