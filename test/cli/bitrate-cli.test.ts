@@ -22,7 +22,11 @@ async function pacedRun(args: string[], env: Record<string, string> = {}): Promi
     const r = await cli(['loopback', '-t', '3', '--json', file, ...args], 40_000, env).done;
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.match(r.stdout, /Bitrate \(--bitrate, per stream\): /, 'the summary names the rate and its scope');
-    assert.match(r.stdout, /^Result: (\w+ -> \w+: )?[\d.]+ [kM]bit\/s · application-limited: the senders were paced to [\d.]+ Mbit\/s\.$/m, 'the answer names the pacing');
+    assert.match(
+      r.stdout,
+      /^Result: (\w+ -> \w+: )?[\d.]+ [kM]bit\/s · application-limited: the senders were paced to [\d.]+ Mbit\/s\.$/m,
+      'the answer names the pacing',
+    );
     return JSON.parse(await readFile(file, 'utf8')) as LonghaulResult;
   } finally {
     await rm(file, { force: true });
