@@ -203,9 +203,10 @@ export function wireEvents(): void {
   api.onResponder((s) => {
     app.responder = s;
     if (s.state === 'running' && s.runId && app.responderRun?.runId !== s.runId) {
-      // The params arrive with the first samples' stream ids; the responder sees both sides' samples.
+      // The params arrive with the first samples' stream ids; the responder sees both sides' samples. The last
+      // run's result stays: it is hidden while this one runs and shown again if this one brings none (the
+      // controller's path measurement after its run is no run of the user's and sends no result).
       app.responderRun = newLiveRun(s.runId, null, () => 'controller');
-      app.responderResult = null;
     }
   });
   api.onIperf3Server((s) => {
@@ -213,7 +214,6 @@ export function wireEvents(): void {
     if (s.state === 'running' && s.runId && app.responderRun?.runId !== s.runId) {
       // An iperf3 client is the controller; this PC's samples come on the responder's channel.
       app.responderRun = newLiveRun(s.runId, null, () => 'controller');
-      app.responderResult = null;
     }
   });
   api.onResponderSample((s) => {
