@@ -9,11 +9,18 @@
  * slice that did not grow, for max(MEASURE_RTTS RTTs, MIN_MEASURE_S)) → `done`.
  * With many slices in that span (a short RTT) the rate is the median slice's:
  * a loss holds bytes back for a slice and releases them in the next, the
- * median passes over both, and over the time the queue ran dry. With few (a long
- * RTT) a loss after slow start stalls the receiver for a whole slice or more;
- * the first slice with the path full is the clean one, and the rate is that of
- * the leading slices that agree with it within AGREE (done at the first that
- * does not: measured on the 1.2 s RTT harness, the slice after it carried 0).
+ * median passes over both, and over the time the queue ran dry. Where a slice
+ * (the sample interval) holds WINDOW_FROM_RTTS round trips or more, a stall and
+ * its release fall in neighbouring slices unevenly (about 0.5 and 2 of the
+ * path's rate), so the rate is the median of WINDOW_SLICES-slice windows, one
+ * starting at each sample; where a slice is about one RTT a stall lasts slices
+ * and the link really idled in it, so slices are taken one by one
+ * (docs/capacity.md, "The window rule", has the figures). With few slices (a
+ * long RTT) a loss after slow start stalls the receiver for a whole slice or
+ * more; the first slice with the path full is the clean one, and the rate is
+ * that of the leading slices that agree with it within AGREE (done at the
+ * first that does not: measured on the 1.2 s RTT harness, the slice after it
+ * carried 0).
  */
 
 /** A slice that carried this many times the one before it is still slow start (which doubles per RTT). */
@@ -26,6 +33,10 @@ const MIN_MEASURE_S = 2;
 const AVERAGE_FROM_SLICES = 6;
 /** Slices agree when within this share of the first after slow start. */
 const AGREE = 0.15;
+/** A short RTT's rate is the median over windows this many slices long (a loss's stall and its release in one)… */
+const WINDOW_SLICES = 3;
+/** …where a slice holds this many RTTs or more (the sample interval longer than the RTT). */
+const WINDOW_FROM_RTTS = 2;
 
 /** Slices kept in the result's trace (a 60 s phase at 0.1 s slices would be 600). */
 const MAX_SLICES_KEPT = 120;
@@ -59,12 +70,18 @@ export class CapacityTracker {
   /** Sample times jitter: a slice is at least this long (the slice less half a sample interval). */
   private readonly minSliceS: number;
 
+  /** Whether the short-RTT rate is taken over windows of slices (a slice holds WINDOW_FROM_RTTS RTTs or more). */
+  private readonly windowed: boolean;
+
+  /** `rttS`: the path's round trip where known (null: slices are taken one by one). */
   constructor(
     private readonly sliceS: number,
     intervalS = 0,
+    rttS: number | null = null,
   ) {
     if (!(sliceS > 0)) throw new RangeError(`capacity slice must be above 0 s, got ${sliceS}`);
     this.minSliceS = sliceS - Math.min(intervalS, sliceS) / 2;
+    this.windowed = rttS !== null && rttS > 0 && sliceS >= WINDOW_FROM_RTTS * rttS;
   }
 
   /** Seconds the measured span lasts once slow start is over. */
@@ -125,11 +142,19 @@ export class CapacityTracker {
       sliceRange: slices.length >= 2 ? { min: Math.min(...slices.map((x) => x.r)), max: Math.max(...slices.map((x) => x.r)) } : null,
     };
     if (this.averaged) {
-      // Many slices (a short RTT): the median slice. A loss stalls the receiver for a slice and releases the
-      // held bytes in the next (one below, one above the path's rate), and retransmissions and a queue that
-      // ran dry take from the span's mean: on the harness the mean read 0.80-0.96 of the tbf payload rate
-      // where the median slice is the bottleneck busy, which is the capacity asked for.
-      const rate = slices.length >= 3 ? median(slices.map((x) => x.r)) : to.t > from.t ? ((to.bytes - from.bytes) * 8) / (to.t - from.t) : null;
+      // Many slices (a short RTT): the median slice, or window of three slices where a slice holds two RTTs or
+      // more (the header says why). Retransmissions and a queue that ran dry take from the span's mean: on the
+      // harness the mean read 0.80-0.96 of the tbf payload rate where the median is the bottleneck busy, which is
+      // the capacity asked for.
+      const windows = this.windowed ? windowRates(sp.points, WINDOW_SLICES * this.sliceS - (this.sliceS - this.minSliceS)) : [];
+      const rate =
+        windows.length >= 3
+          ? median(windows)
+          : slices.length >= 3
+            ? median(slices.map((x) => x.r))
+            : to.t > from.t
+              ? ((to.bytes - from.bytes) * 8) / (to.t - from.t)
+              : null;
       return { ...base, state: to.t >= until - 1e-9 ? 'done' : 'measuring', toS: to.t, bitsPerSecond: rate };
     }
     // Few slices (a long RTT): the first after slow start is the path full before its queue overflowed; a loss
@@ -225,6 +250,23 @@ function indexBefore(p: Point[], t: number): number | null {
 
 function rateBetween(a: Point, b: Point): number | null {
   return b.t > a.t ? ((b.bytes - a.bytes) * 8) / (b.t - a.t) : null;
+}
+
+/** The rate (bit/s) over a window of at least `windowS` starting at each point, for the windows that end inside the points. */
+function windowRates(span: Point[], windowS: number): number[] {
+  const out: number[] = [];
+  let j = 0;
+  for (let i = 0; i < span.length; i++) {
+    const a = span[i];
+    if (!a) break;
+    j = Math.max(j, i + 1);
+    while (j < span.length && (span[j]?.t ?? Infinity) - a.t < windowS - 1e-9) j++;
+    const b = span[j];
+    if (!b) break;
+    const r = rateBetween(a, b);
+    if (r !== null) out.push(r);
+  }
+  return out;
 }
 
 /** Consecutive slices of at least `sliceS` over the points: start, end (s) and rate (bit/s). */

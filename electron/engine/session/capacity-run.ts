@@ -84,7 +84,7 @@ export class RunWithCapacity extends EventEmitter<RunEvents> implements RunHandl
   private async measure(plan: CapacityPlan): Promise<CapacityInfo> {
     const began = process.hrtime.bigint();
     const seconds = (): number => Number(process.hrtime.bigint() - began) / 1e9;
-    const tracker = new CapacityTracker(plan.sliceS, plan.params.intervalSeconds);
+    const tracker = new CapacityTracker(plan.sliceS, plan.params.intervalSeconds, plan.rttS);
     const receiver = receiverOf(plan);
     let tuned: ControllerRun;
     try {
