@@ -60,6 +60,13 @@ export interface TcpSample {
   pacingRateBitsPerSecond?: number | null;
   /** Sender: whether the last delivery-rate sample was application-limited (Linux tcpi_delivery_rate_app_limited). */
   appLimited?: boolean | null;
+  /**
+   * Receiver: data segments received since the handshake, counted as they arrive (retransmitted and out-of-order
+   * ones too; Linux tcpi_data_segs_in), and the MSS the receiver sees (tcpi_rcv_mss). Absent in older results;
+   * null where the OS does not count them.
+   */
+  dataSegsIn?: number | null;
+  rcvMssBytes?: number | null;
   /** A thinned result's reading standing for several ticks (see `detail`): how many, and the range of the gauges over them. */
   spread?: TcpSpread;
 }

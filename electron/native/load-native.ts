@@ -111,6 +111,7 @@ function wrap(b: NativeBinding): NativeApi {
     dsackDups: at('dsackDups'),
     reordSeen: at('reordSeen'),
     pacingRateBytesPerSec: at('pacingRateBytesPerSec'),
+    dataSegsIn: at('dataSegsIn'),
   };
   const clamp =
     b.windowClampSupported === true && b.setWindowClamp && b.getWindowClamp && b.setBuffersForce
@@ -185,6 +186,7 @@ function wrap(b: NativeBinding): NativeApi {
         dsackDups: num(ix.dsackDups),
         reordSeen: num(ix.reordSeen),
         pacingRateBytesPerSec: num(ix.pacingRateBytesPerSec),
+        dataSegsIn: num(ix.dataSegsIn),
       };
     },
   };

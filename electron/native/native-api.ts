@@ -49,6 +49,11 @@ export interface NativeTcpInfo {
   reordSeen: number | null;
   /** Linux tcpi_pacing_rate; null where the socket is not paced or the kernel does not say. */
   pacingRateBytesPerSec: number | null;
+  /**
+   * Linux tcpi_data_segs_in: data segments received, counted on arrival (retransmitted and out-of-order ones
+   * too, GRO-merged ones one by one), so it grows while a hole waits for its retransmission. Null elsewhere.
+   */
+  dataSegsIn: number | null;
 }
 
 /** Effective socket buffer sizes as getsockopt reports them (Linux: twice what was set). */

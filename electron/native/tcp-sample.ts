@@ -101,6 +101,8 @@ export function sampleFrom(info: NativeTcpInfo, index: number, t: number): TcpSa
     reordSeen: info.reordSeen,
     pacingRateBitsPerSecond: info.pacingRateBytesPerSec === null ? null : info.pacingRateBytesPerSec * 8,
     appLimited: info.deliveryRateAppLimited,
+    dataSegsIn: info.dataSegsIn,
+    rcvMssBytes: info.rcvMssBytes,
   };
 }
 

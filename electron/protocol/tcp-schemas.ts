@@ -36,6 +36,8 @@ const tcpSampleSchema = z.object({
   dsackDups: count.optional(),
   reordSeen: count.optional(),
   pacingRateBitsPerSecond: count.optional(),
+  dataSegsIn: count.optional(),
+  rcvMssBytes: count.optional(),
   appLimited: z.boolean().nullable().optional(),
 }) satisfies z.ZodType<TcpSample>;
 

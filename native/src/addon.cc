@@ -173,7 +173,7 @@ Napi::Value CloseFd(const Napi::CallbackInfo& info) {
   X(rcvSsthreshBytes) X(sndWscale) X(rcvWscale) X(wscaleNegotiated) X(deliveryRateBytesPerSec)         \
   X(deliveryRateAppLimited) X(busyUs) X(rwndLimitedUs) X(sndbufLimitedUs) X(cwndLimitedUs) X(bytesSent) \
   X(bytesAcked) X(bytesReceived) X(notSentBytes) X(senderLimitedUs) X(dsackDups) X(reordSeen)          \
-  X(pacingRateBytesPerSec)
+  X(pacingRateBytesPerSec) X(dataSegsIn)
 
 #define LH_COUNT(name) +1
 const size_t kTcpFieldCount = 0 LH_TCP_FIELDS(LH_COUNT);

@@ -67,6 +67,8 @@ struct TcpInfo {
   Field senderLimitedUs;
   // Linux: duplicate SACKs, reordering events, and the pacing rate (absent when unpaced).
   Field dsackDups, reordSeen, pacingRateBytesPerSec;
+  // Linux: data segments received, retransmitted and out-of-order ones included (kernel 4.6 on).
+  Field dataSegsIn;
 };
 
 // socket_posix.cc / socket_win.cc

@@ -66,6 +66,7 @@ OsError ReadTcpInfo(SockHandle fd, TcpInfo* out) {
   LH_SET(sndWndBytes, tcpi_snd_wnd);
   LH_SET(dsackDups, tcpi_dsack_dups);  // kernel 4.19 on
   LH_SET(reordSeen, tcpi_reord_seen);
+  LH_SET(dataSegsIn, tcpi_data_segs_in);
   // ~0 is the kernel's "no pacing rate" (sk_pacing_rate never set): not a rate.
   if (LH_HAS(tcpi_pacing_rate) && ti.tcpi_pacing_rate != ~0ULL) out->pacingRateBytesPerSec.set(static_cast<double>(ti.tcpi_pacing_rate));
   if (out->sndCwndSegments.has && out->sndMssBytes.has) {

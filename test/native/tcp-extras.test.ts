@@ -1,7 +1,8 @@
 /**
  * The TCP readings a verdict needs, read by the addon on real loopback sockets (Linux): the
  * congestion control per socket (TCP_CONGESTION, read and set), and tcp_info's ssthresh, pacing
- * rate, retransmitted bytes, DSACKs, reordering and the app-limited flag, as TcpSample fields.
+ * rate, retransmitted bytes, DSACKs, reordering, the app-limited flag and the receiver's data segments,
+ * as TcpSample fields.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -48,6 +49,7 @@ async function sendWith(api: NativeApi, cc: string | null, bytes: number, listen
     return {
       info,
       sample: sampleFrom(info, 1, 1),
+      receiverInfo: api.tcpInfo(socketFd(acc)!),
       sender: describeSocket(api, fd, NO_WINDOW, null),
       receiver: describeSocket(api, socketFd(acc)!, NO_WINDOW, null),
     };
@@ -122,5 +124,18 @@ describe('TCP readings for the diagnosis (Linux, loopback)', () => {
       `${s.bytesRetrans} B in ${s.totalRetransSegments} segments of ${info.sndMssBytes}`,
     );
     t.diagnostic(`retransmitted ${s.totalRetransSegments} segments, ${s.bytesRetrans} B; DSACKs ${s.dsackDups}; reordering ${s.reordSeen}`);
+  });
+
+  it('the receiver counts the data segments that arrived: none larger than its advertised MSS, so segments × that covers the bytes', opts, async (t) => {
+    const api = requireNative();
+    const bytes = 1024 * 1024;
+    const { receiverInfo } = await sendWith(api, null, bytes);
+    const r = sampleFrom(receiverInfo, 1, 1);
+    const adv = receiverInfo.advMssBytes;
+    assert.ok(typeof r.dataSegsIn === 'number' && r.dataSegsIn > 0, `dataSegsIn ${r.dataSegsIn}`);
+    assert.ok(typeof r.rcvMssBytes === 'number' && r.rcvMssBytes > 0, `rcvMssBytes ${r.rcvMssBytes}`);
+    // A segment carries at most the MSS this end advertised (a GRO/TSO super-segment counts as its MSS-sized parts).
+    assert.ok(adv !== null && r.dataSegsIn * adv >= bytes, `${r.dataSegsIn} segments × ${adv} B < ${bytes} B sent`);
+    t.diagnostic(`${r.dataSegsIn} data segments for ${bytes} B; advertised MSS ${adv} B, the MSS seen ${r.rcvMssBytes} B`);
   });
 });

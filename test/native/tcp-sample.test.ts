@@ -13,7 +13,7 @@ const FIELDS = `state rttUs rttVarUs minRttUs sndCwndSegments sndCwndBytes sndSs
   totalRetransSegments retransmitBytes lostSegments unackedSegments bytesInFlight sndWndBytes rcvWndBytes rcvSpaceBytes
   rcvSsthreshBytes sndWscale rcvWscale wscaleNegotiated deliveryRateBytesPerSec deliveryRateAppLimited busyUs rwndLimitedUs
   sndbufLimitedUs cwndLimitedUs bytesSent bytesAcked bytesReceived notSentBytes senderLimitedUs dsackDups reordSeen
-  pacingRateBytesPerSec`.split(/\s+/);
+  pacingRateBytesPerSec dataSegsIn`.split(/\s+/);
 
 /** Every field null, as for an OS that reports nothing. */
 function blank(source: string): NativeTcpInfo {
