@@ -9,6 +9,9 @@
  */
 export type CapacityBound = 'windows' | 'slow-start' | 'cpu' | 'emulator' | 'receiver' | 'loss' | null;
 
+/** The byte series a capacity was read from (CapacityInfo.series; electron/analysis/arrival-series.ts). */
+export type CapacitySeries = 'receiver-segments' | 'receiver-in-order';
+
 /** longhaul.result/1 `capacity` (docs/results.md). */
 export interface CapacityInfo {
   /** Which direction was measured (the user's run's; a bidir run measures controller→responder). */
@@ -21,6 +24,12 @@ export interface CapacityInfo {
   wireConvention: string;
   /** `tuned-streams`: Longhaul's own run, its receiver's rate after slow start. */
   method: 'tuned-streams';
+  /**
+   * The receiver's byte series the rate was read from: `receiver-segments`, data segments as they arrived × MSS
+   * (Linux receivers; what crossed the bottleneck, no wait for a hole to fill), or `receiver-in-order`, the bytes
+   * the receiving application read (elsewhere). Absent in older results: `receiver-in-order`.
+   */
+  series?: CapacitySeries;
   /** The tuned run's streams and the window Longhaul set on each (advertised-window clamp and buffers, both ends), bytes. */
   streams: number;
   windowBytes: number;

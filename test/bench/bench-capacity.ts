@@ -65,7 +65,7 @@ for (const [mbit, rttMs] of CELLS) {
     row =
       `| ${mbit} Mbit/s | ${rttMs} ms | ${(expected / MBIT).toFixed(2)} | ${c?.payloadBitsPerSecond ? (c.payloadBitsPerSecond / MBIT).toFixed(2) : 'none'} | ` +
       `${ratio === null ? '-' : ratio.toFixed(3)} | ${c?.slowStartEndSeconds?.toFixed(1) ?? '-'} | ${span === null ? '-' : span.toFixed(1)} | ${c?.phaseSeconds.toFixed(1) ?? '-'} | ` +
-      `${((r.total.bitsPerSecond ?? 0) / MBIT).toFixed(2)} | ${c?.lowerBound ?? ''} |`;
+      `${((r.total.bitsPerSecond ?? 0) / MBIT).toFixed(2)} | ${c?.lowerBound ?? ''} | ${c?.series ?? 'receiver-in-order'} |`;
   } catch (err) {
     row = `| ${mbit} Mbit/s | ${rttMs} ms | run failed: ${(err as Error).message.split('\n')[0]} |`;
   } finally {
@@ -77,7 +77,7 @@ for (const [mbit, rttMs] of CELLS) {
 stopBusy();
 process.stdout.write(
   `\n${new Date().toISOString().slice(0, 10)}${busy ? ', one core kept busy by another program' : ''}: ${within} of ${CELLS.length} cells within ±5 %\n\n` +
-    '| tbf rate | RTT | tbf payload, Mbit/s | estimate, Mbit/s | estimate / tbf payload | slow start over at, s | RTTs measured | phase, s | the capped run got, Mbit/s | floor |\n' +
-    `|---|---|---|---|---|---|---|---|---|---|\n${rows.join('\n')}\n`,
+    '| tbf rate | RTT | tbf payload, Mbit/s | estimate, Mbit/s | estimate / tbf payload | slow start over at, s | RTTs measured | phase, s | the capped run got, Mbit/s | floor | series |\n' +
+    `|---|---|---|---|---|---|---|---|---|---|---|\n${rows.join('\n')}\n`,
 );
 process.exit(0);

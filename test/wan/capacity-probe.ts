@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import type { TestContext } from 'node:test';
 import type { LonghaulResult } from '../../electron/contract/result.js';
+import type { CapacitySeries } from '../../electron/contract/capacity.js';
 import { TCP_PAYLOAD_FRACTION } from './link-config.js';
 import { longhaulAtoB } from './longhaul-probe.js';
 import { createWanLink, type WanLink, type WanLinkOptions } from './wan-link.js';
@@ -38,8 +39,11 @@ export async function capacityRun(opts: WanLinkOptions, seconds: number, receive
   }
 }
 
-/** The capacity within -20 % / +10 % of the tbf rate's payload share (see below); the user's run below it; the verdict using it. */
-export function assertCapacity(t: TestContext, r: LonghaulResult, rateBitsPerSec: number): void {
+/**
+ * The capacity read from `series` (Linux receivers count segments; Wine's Windows receiver has no TCP_INFO) within its
+ * bound of the tbf rate's payload share (see below); the user's run below it; the verdict using it.
+ */
+export function assertCapacity(t: TestContext, r: LonghaulResult, rateBitsPerSec: number, series: CapacitySeries = 'receiver-segments'): void {
   const c = r.capacity;
   const expected = rateBitsPerSec * TCP_PAYLOAD_FRACTION;
   t.diagnostic(
@@ -49,12 +53,18 @@ export function assertCapacity(t: TestContext, r: LonghaulResult, rateBitsPerSec
   assert.equal(c.method, 'tuned-streams');
   assert.ok(c.payloadBitsPerSecond !== null, `a figure: ${c.failure ?? ''}`);
   assert.equal(c.lowerBound, null, 'the path, not the tuned run, was the limit');
+  assert.equal(c.series, series, 'the byte series the receiver could give');
   const ratio = c.payloadBitsPerSecond / expected;
-  // Above: +10 %. Below: -20 % for now, a measured debt, not a tolerance: on short RTTs the estimator reads low
-  // (0.843 in bench:capacity's 10M×20ms cell, docs/capacity.md; 0.852 and 0.889 at 20M×40ms and 0.912 under Wine in
-  // fresh-clone CI runs on 2026-12-03/04) because noisy 100 ms slices end slow start early and the median takes in
-  // the ramp. Issue 37 item 1 fixes the estimator and puts this back to ±10 % (then ±5 %).
-  assert.ok(ratio >= 0.8 && ratio <= 1.1, `capacity / tbf payload share = ${ratio.toFixed(3)}`);
+  if (series === 'receiver-segments') {
+    // Segments counted as they cross the bottleneck: the tbf's payload less the time it idled. ±5 % is the product's
+    // claim (issue 37); bench:capacity read 0.979-0.998 on all six cells, 22 runs, 11 with a core kept busy (docs/capacity.md).
+    assert.ok(ratio >= 0.95 && ratio <= 1.05, `capacity / tbf payload share = ${ratio.toFixed(3)}`);
+  } else {
+    // The application's in-order bytes swing with every loss (held behind a hole, then released): +10 %, and -20 %
+    // as measured, not as a tolerance: 0.852-0.912 in fresh-clone CI runs on 2026-12-03/04, 0.859-0.898 in
+    // bench:capacity with that series (docs/capacity.md, 2026-12-04).
+    assert.ok(ratio >= 0.8 && ratio <= 1.1, `capacity / tbf payload share = ${ratio.toFixed(3)}`);
+  }
   assert.ok(c.wireBitsPerSecond !== null && c.wireBitsPerSecond > c.payloadBitsPerSecond, 'the wire rate adds the headers');
   // The capped receiver held the user's run well under the path: the estimate did not inherit the cap.
   assert.ok((r.total.bitsPerSecond ?? 0) < 0.8 * c.payloadBitsPerSecond, 'the capped run is below the capacity');

@@ -11,7 +11,7 @@
  * not what is measured. A path faster than the windows carry gives a floor,
  * said as one (`lowerBound: 'windows'`).
  */
-import type { CapacityBound, CapacityInfo } from '../../contract/capacity.js';
+import type { CapacityBound, CapacityInfo, CapacitySeries } from '../../contract/capacity.js';
 import type { LimiterVerdict, LonghaulResult } from '../../contract/result.js';
 import type { CapacityEstimate } from '../../analysis/capacity-estimate.js';
 import { DEFAULT_PARAMS, type RunParams } from './params.js';
@@ -112,6 +112,7 @@ export function capacityInfo(
   tuned: LonghaulResult | null,
   phaseSeconds: number,
   failure: string | null,
+  series: CapacitySeries = 'receiver-in-order',
 ): CapacityInfo {
   const payload = e.fromS !== null && e.toS !== null && e.toS > e.fromS ? e.bitsPerSecond : null;
   const { wire, wireConvention } = wireRate(payload, tuned);
@@ -127,6 +128,7 @@ export function capacityInfo(
     wireBitsPerSecond: wire,
     wireConvention,
     method: 'tuned-streams',
+    series,
     streams: plan.params.streams,
     windowBytes: plan.params.windowBytes ?? 0,
     plannedRttMs: plan.rttS === null ? null : plan.rttS * 1000,

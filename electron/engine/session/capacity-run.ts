@@ -13,8 +13,9 @@
  */
 import { EventEmitter } from 'node:events';
 import type { LonghaulResult } from '../../contract/result.js';
-import type { CapacityInfo } from '../../contract/capacity.js';
+import type { CapacityInfo, CapacitySeries } from '../../contract/capacity.js';
 import { CapacityTracker } from '../../analysis/capacity-estimate.js';
+import { ArrivalSeries } from '../../analysis/arrival-series.js';
 import { diagnoseResult } from '../../analysis/diagnosis.js';
 import { adviseResult } from '../../analysis/advice/advise.js';
 import type { LocalSettings } from '../../analysis/advice/settings-keys.js';
@@ -84,27 +85,34 @@ export class RunWithCapacity extends EventEmitter<RunEvents> implements RunHandl
   private async measure(plan: CapacityPlan): Promise<CapacityInfo> {
     const began = process.hrtime.bigint();
     const seconds = (): number => Number(process.hrtime.bigint() - began) / 1e9;
-    const tracker = new CapacityTracker(plan.sliceS, plan.params.intervalSeconds, plan.rttS);
+    // One estimate per series (arrival-series.ts): the segments' while the receiver's OS counts them, else the in-order bytes'.
+    const track = (): CapacityTracker => new CapacityTracker(plan.sliceS, plan.params.intervalSeconds, plan.rttS);
+    const trackers = { 'receiver-segments': track(), 'receiver-in-order': track() };
+    const arrivals = new ArrivalSeries();
+    const series = (): CapacitySeries => (arrivals.segmentsHold ? 'receiver-segments' : 'receiver-in-order');
     const receiver = receiverOf(plan);
     let tuned: ControllerRun;
     try {
       tuned = this.startOne(plan.params, true);
     } catch (err) {
-      return capacityInfo(plan, tracker.final(), [], null, seconds(), (err as Error).message);
+      return capacityInfo(plan, trackers[series()].final(), [], null, seconds(), (err as Error).message, series());
     }
     this.tuned = tuned;
     tuned.on('sample', (s, side) => {
       if (side !== receiver) return;
-      const bytes = s.streams.reduce((sum, [, b]) => sum + b, 0);
+      const a = arrivals.add(s);
+      const inOrder = trackers['receiver-in-order'].add(s.t, a.inOrder);
+      const segments = a.segments === null ? null : trackers['receiver-segments'].add(s.t, a.segments);
       // Enough seen: stop the tuned run now (its result is only read for the MSS and path MTU).
-      if (tracker.add(s.t, bytes).state === 'done') tuned.cutNow('the path measured: the tuned run is no longer needed');
+      if ((arrivals.segmentsHold ? segments : inOrder)?.state === 'done') tuned.cutNow('the path measured: the tuned run is no longer needed');
     });
     const tr = await tuned.result;
     this.tuned = null;
+    const tracker = trackers[series()];
     const e = tracker.final();
     const stopped = this.stopRequested && e.state !== 'done' ? 'stopped by the user' : null;
     const failed = tr.errors.length && e.state !== 'done' ? tr.errors.map((x) => `${x.code}: ${x.message}`).join('; ') : null;
-    return capacityInfo(plan, e, tracker.slices(), tr, seconds(), stopped ?? failed);
+    return capacityInfo(plan, e, tracker.slices(), tr, seconds(), stopped ?? failed, series());
   }
 }
 
