@@ -10,6 +10,11 @@
  *
  * The first holds while every sample gives it for every stream; a sample without it (an OS that does not
  * count segments, a stream without a reading) ends it for the run, and the second is the series from then on.
+ * It also holds only where segments are full (segments × MSS is then the payload): on a network path a bulk
+ * sender's are, on loopback they are not (a tuned run through the link emulator reaches the receiver over
+ * loopback with segments of any size: segments × MSS read 2.47 × the emulated rate). `segmentsFull()` tells:
+ * the in-order bytes never exceed segments × MSS, and equal them less the duplicates whenever no hole is
+ * open, so the highest share seen is near 1 with full segments and far below with short ones.
  * Pure: fed the receiver's samples in order.
  */
 import type { TcpSample } from '../contract/tcp-reading.js';
@@ -27,16 +32,33 @@ export interface Arrivals {
   segments: number | null;
 }
 
+/** Full segments: at some sample the in-order bytes reached this share of segments × MSS (the rest: duplicates, a hole). */
+const FULL_SHARE = 0.8;
+/** Segments the full-share test waits for before it counts a sample (the first few carry the handshake's MSS guess). */
+const FULL_FROM_SEGMENTS = 100;
+
 export class ArrivalSeries {
   private counting = true;
   private readonly lastSegs = new Map<number, number>();
   /** Per stream, the largest MSS the receiver has seen: tcpi_rcv_mss follows a short segment down, the peer's MSS does not. */
   private readonly mss = new Map<number, number>();
   private segmentBytes = 0;
+  /** The highest in-order bytes ÷ segments × MSS seen (from FULL_FROM_SEGMENTS on); null before. */
+  private bestShare: number | null = null;
 
   /** Whether the segments' series has held so far. */
   get segmentsHold(): boolean {
     return this.counting;
+  }
+
+  /** Whether the segments have shown they are full (see the header); false until enough arrived. */
+  segmentsFull(): boolean {
+    return this.bestShare !== null && this.bestShare >= FULL_SHARE;
+  }
+
+  /** The segments are not the payload (not full): the in-order bytes are the series from now on. */
+  endSegments(): void {
+    this.counting = false;
   }
 
   add(s: ReceiverSample): Arrivals {
@@ -44,6 +66,7 @@ export class ArrivalSeries {
     if (!this.counting) return { inOrder, segments: null };
     const readings = new Map(s.tcp ?? []);
     let added = 0;
+    let segsNow = 0;
     const next = new Map<number, [number, number]>();
     for (const [id] of s.streams) {
       const r = readings.get(id);
@@ -59,12 +82,14 @@ export class ArrivalSeries {
       const full = Math.max(mss, this.mss.get(id) ?? 0);
       added += Math.max(0, segs - (this.lastSegs.get(id) ?? 0)) * full;
       next.set(id, [segs, full]);
+      segsNow += segs;
     }
     for (const [id, [segs, full]] of next) {
       this.lastSegs.set(id, segs);
       this.mss.set(id, full);
     }
     this.segmentBytes += added;
+    if (segsNow >= FULL_FROM_SEGMENTS && this.segmentBytes > 0) this.bestShare = Math.max(this.bestShare ?? 0, inOrder / this.segmentBytes);
     return { inOrder, segments: this.segmentBytes };
   }
 }

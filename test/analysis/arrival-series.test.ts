@@ -112,4 +112,21 @@ describe('arrival series', () => {
     assert.equal(a.segmentsHold, true);
     assert.equal(a.add(sample(3, [[1, 43_440]], [[1, reading(3, 30)]])).segments, 43_440);
   });
+
+  it('full segments: the in-order bytes reach segments × MSS whenever no hole is open; short ones (loopback) never do', () => {
+    const full = new ArrivalSeries();
+    // 100 segments of 1448 B; a hole holds 30 of them at tick 2, filled at tick 3.
+    full.add(sample(1, [[1, 50 * 1448]], [[1, reading(1, 50)]]));
+    full.add(sample(2, [[1, 70 * 1448]], [[1, reading(2, 100)]]));
+    assert.equal(full.segmentsFull(), false, '70 % read (a hole open) is not yet the proof');
+    full.add(sample(3, [[1, 149 * 1448]], [[1, reading(3, 150)]]));
+    assert.equal(full.segmentsFull(), true, 'the hole filled: 149 of 150 segments were new payload');
+    // Loopback to the link emulator: segments of about 40 % of the MSS the receiver has seen.
+    const short = new ArrivalSeries();
+    for (let i = 1; i <= 20; i++) short.add(sample(i, [[1, i * 100 * 26_000]], [[1, reading(i, i * 100, 65_483)]]));
+    assert.equal(short.segmentsFull(), false);
+    assert.equal(short.segmentsHold, true, 'the caller ends the series (endSegments)');
+    short.endSegments();
+    assert.equal(short.add(sample(21, [[1, 21 * 100 * 26_000]], [[1, reading(21, 2100, 65_483)]])).segments, null);
+  });
 });

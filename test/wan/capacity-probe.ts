@@ -24,14 +24,16 @@ export async function destroyCapacityLink(): Promise<void> {
 }
 
 /**
- * A run with --capacity through a fresh link whose receiver's tcp_rmem is capped (and `flags` added to the user's
- * run); the link destroyed after, also on failure.
+ * A run with --capacity from A to a responder in B (`responder`: the Linux CLI or the Windows build under Wine), through
+ * a fresh link whose receiving namespace's tcp_rmem is capped (B, or A with `-R` in `flags`, which are added to the
+ * user's run); the link destroyed after, also on failure.
  */
-export async function capacityRun(opts: WanLinkOptions, seconds: number, receiver: 'linux' | 'wine' = 'linux', flags: string[] = []): Promise<LonghaulResult> {
+export async function capacityRun(opts: WanLinkOptions, seconds: number, responder: 'linux' | 'wine' = 'linux', flags: string[] = []): Promise<LonghaulResult> {
   link = await createWanLink(opts);
   try {
-    await link.execInB('sysctl', ['-qw', `net.ipv4.tcp_rmem=${CAPPED_RMEM}`]);
-    const run = receiver === 'wine' ? longhaulAtoWineB : longhaulAtoB;
+    const reverse = flags.includes('-R') || flags.includes('--reverse');
+    await (reverse ? link.execInA : link.execInB).call(link, 'sysctl', ['-qw', `net.ipv4.tcp_rmem=${CAPPED_RMEM}`]);
+    const run = responder === 'wine' ? longhaulAtoWineB : longhaulAtoB;
     return await run(link, { seconds, flags: ['--capacity', ...flags] });
   } finally {
     await link.destroy();
@@ -40,10 +42,16 @@ export async function capacityRun(opts: WanLinkOptions, seconds: number, receive
 }
 
 /**
- * The capacity read from `series` (Linux receivers count segments; Wine's Windows receiver has no TCP_INFO) within its
- * bound of the tbf rate's payload share (see below); the user's run below it; the verdict using it.
+ * The capacity of the run's direction, read from `series` (Linux receivers count segments; Wine's Windows receiver has
+ * no TCP_INFO) within its bound of the tbf rate's payload share (see below); the user's run below it; the verdict using it.
  */
-export function assertCapacity(t: TestContext, r: LonghaulResult, rateBitsPerSec: number, series: CapacitySeries = 'receiver-segments'): void {
+export function assertCapacity(
+  t: TestContext,
+  r: LonghaulResult,
+  rateBitsPerSec: number,
+  series: CapacitySeries = 'receiver-segments',
+  wire: 'known' | 'sender has no MSS' = 'known',
+): void {
   const c = r.capacity;
   const expected = rateBitsPerSec * TCP_PAYLOAD_FRACTION;
   t.diagnostic(
@@ -54,6 +62,7 @@ export function assertCapacity(t: TestContext, r: LonghaulResult, rateBitsPerSec
   assert.ok(c.payloadBitsPerSecond !== null, `a figure: ${c.failure ?? ''}`);
   assert.equal(c.lowerBound, null, 'the path, not the tuned run, was the limit');
   assert.equal(c.series, series, 'the byte series the receiver could give');
+  assert.equal(c.direction, r.params.direction === 'reverse' ? 'responderToController' : 'controllerToResponder', "the user's direction was measured");
   const ratio = c.payloadBitsPerSecond / expected;
   if (series === 'receiver-segments') {
     // Segments counted as they cross the bottleneck: the tbf's payload less the time it idled. ±5 % is the product's
@@ -65,11 +74,12 @@ export function assertCapacity(t: TestContext, r: LonghaulResult, rateBitsPerSec
     // bench:capacity with that series (docs/capacity.md, 2026-12-04).
     assert.ok(ratio >= 0.8 && ratio <= 1.1, `capacity / tbf payload share = ${ratio.toFixed(3)}`);
   }
-  assert.ok(c.wireBitsPerSecond !== null && c.wireBitsPerSecond > c.payloadBitsPerSecond, 'the wire rate adds the headers');
+  if (wire === 'known') assert.ok(c.wireBitsPerSecond !== null && c.wireBitsPerSecond > c.payloadBitsPerSecond, 'the wire rate adds the headers');
+  else assert.deepEqual([c.wireBitsPerSecond, c.wireConvention], [null, 'unknown: the MSS was not reported by the sending OS'], 'no wire rate guessed');
   // The capped receiver held the user's run well under the path: the estimate did not inherit the cap.
   assert.ok((r.total.bitsPerSecond ?? 0) < 0.8 * c.payloadBitsPerSecond, 'the capped run is below the capacity');
   assert.equal(r.pathRate?.source, 'measured');
-  const d = r.diagnosis?.find((x) => x.direction === 'controllerToResponder');
+  const d = r.diagnosis?.find((x) => x.direction === c.direction);
   assert.ok(d, 'a verdict');
   assert.notEqual(d.verdict, 'link-limited', `the capped run is not the path's limit: ${d.sentence}`);
 }

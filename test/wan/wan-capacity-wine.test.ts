@@ -1,8 +1,10 @@
 /**
  * The path's capacity (`--capacity`) with the Windows build under Wine as the
- * receiver in namespace B (the Linux CLI sends from A): the figure must hold on
- * a Windows receiver too, whose window Longhaul sets through the addon's
- * buffers. Needs root and the Windows lane.
+ * responder in namespace B, the Linux CLI the controller in A: as the receiver
+ * (whose window Longhaul sets through the addon's buffers, and which gives only
+ * its in-order bytes: Wine has no TCP_INFO), and with `-R` as the sender (the
+ * tuned streams then come from Windows' sockets; the Linux receiver counts
+ * segments). Needs root and the Windows lane.
  */
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -31,4 +33,13 @@ describe('path capacity (--capacity), Windows receiver under Wine', { skip, time
       assertCapacity(t, r, 10_000_000, 'receiver-in-order');
     },
   );
+
+  it('10 Mbit/s, 40 ms RTT, -R: a Windows sender, the Linux receiver counting segments, near the tbf payload rate (±5 %)', { timeout: 200_000 }, async (t) => {
+    if (!laneReady(t)) return;
+    // The user's run held by its 16 KiB window as above; here the controller in A receives, so A's tcp_rmem is capped.
+    const r = await capacityRun({ rateBitsPerSec: 10_000_000, oneWayDelayMs: 20 }, 3, 'wine', ['--window', '16K', '-R']);
+    assert.equal(r.responder.os?.platform, 'win32', 'the sender is the Windows build');
+    // Wine's sockets report no MSS (no TCP_INFO), so the wire rate is unknown, not guessed; a Windows PC reports it.
+    assertCapacity(t, r, 10_000_000, 'receiver-segments', 'sender has no MSS');
+  });
 });
