@@ -27,7 +27,7 @@ export interface ReceiverSample {
 }
 
 /** The sample's bytes in each convention; `segments` null when this sample does not give it (see the header). */
-export interface Arrivals {
+interface Arrivals {
   inOrder: number;
   segments: number | null;
 }

@@ -11,13 +11,18 @@
  *   emulator is then the largest claim on them);
  * - and the run fell short: below SHORT_OF_MODEL of what the emulated link
  *   allows (min(rate × payload share, streams × window / RTT); with neither, no
- *   bound, so any shortfall counts).
+ *   bound, so any shortfall counts), or, where the modelled loss allows less
+ *   (Reno's average window under it, per stream, over the RTT), more than
+ *   BINDING_FACTOR below that: the band the loss verdict itself grants a run
+ *   (emulated-diagnosis.ts), since a short run's few losses fall as they fall.
  *
  * Both, or the emulated link stays the explanation.
  */
 import type { EmulatorDirectionInfo, EmulatorWatchInfo, LinkInfo } from '../contract/result.js';
 import { payloadFraction } from '../contract/wire.js';
 import { formatRateShort } from '../contract/units.js';
+import { renoWindowBytes } from '../contract/what-if.js';
+import { BINDING_FACTOR } from './verdicts/context.js';
 
 const LATE_SHARE = 0.05;
 const BEHIND_SHARE = 0.25;
@@ -39,15 +44,21 @@ interface EmulatorLag {
   modelBitsPerSecond: number | null;
 }
 
-/** What the emulated link allows `streams` streams, bit/s of payload, or null when nothing in its settings limits them. */
-function emulatedCeiling(link: LinkInfo, streams: number): number | null {
+/**
+ * What the emulated link allows `streams` streams, bit/s of payload (null when nothing in its settings limits them),
+ * and the least a run held by it reaches: SHORT_OF_MODEL of it, or 1 / BINDING_FACTOR where the modelled loss binds.
+ */
+function emulatedCeiling(link: LinkInfo, streams: number): { bitsPerSecond: number; least: number } | null {
   const s = link.settings;
   if (!s) return null;
   const rate = s.rateBitsPerSec === null ? Infinity : s.rateBitsPerSec * payloadFraction(s.mssBytes);
   const rtt = (2 * s.delayMs) / 1000;
   const window = s.windowBytes === null || rtt === 0 ? Infinity : (s.windowBytes * 8 * streams) / rtt;
-  const c = Math.min(rate, window);
-  return Number.isFinite(c) ? c : null;
+  const reno = renoWindowBytes(s.lossRatio, s.mssBytes);
+  const loss = reno === null || rtt === 0 ? Infinity : (reno * 8 * streams) / rtt;
+  const c = Math.min(rate, window, loss);
+  if (!Number.isFinite(c)) return null;
+  return { bitsPerSecond: c, least: c === loss ? 1 / BINDING_FACTOR : SHORT_OF_MODEL };
 }
 
 /** The emulator's lag in one direction when it was the limit, else null. */
@@ -62,8 +73,8 @@ export function emulatorLag(link: LinkInfo, dir: 'up' | 'down', measuredBitsPerS
   const stallShare = Math.min(1, (w.stalledSeconds ?? 0) / active);
   if (lateShare < LATE_SHARE && behindShare < BEHIND_SHARE && (cpuShare ?? 0) < CPU_SHARE && stallShare < STALL_SHARE) return null;
   const model = emulatedCeiling(link, streams);
-  if (model !== null && measuredBitsPerSecond >= SHORT_OF_MODEL * model) return null;
-  return { watch: w, lateShare, behindShare, cpuShare, stallShare, maxLateMs: f.maxLateMs, modelBitsPerSecond: model };
+  if (model !== null && measuredBitsPerSecond >= model.least * model.bitsPerSecond) return null;
+  return { watch: w, lateShare, behindShare, cpuShare, stallShare, maxLateMs: f.maxLateMs, modelBitsPerSecond: model?.bitsPerSecond ?? null };
 }
 
 const pct = (x: number): string => `${Math.round(x * 100)} %`;
