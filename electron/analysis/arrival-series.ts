@@ -10,11 +10,14 @@
  *
  * The first holds while every sample gives it for every stream; a sample without it (an OS that does not
  * count segments, a stream without a reading) ends it for the run, and the second is the series from then on.
- * It also holds only where segments are full (segments × MSS is then the payload): on a network path a bulk
- * sender's are, on loopback they are not (a tuned run through the link emulator reaches the receiver over
- * loopback with segments of any size: segments × MSS read 2.47 × the emulated rate). `segmentsFull()` tells:
- * the in-order bytes never exceed segments × MSS, and equal them less the duplicates whenever no hole is
- * open, so the highest share seen is near 1 with full segments and far below with short ones.
+ * It also holds only where the segments are a network's full packets (segments × MSS is then the payload):
+ * a bulk sender's on a network path are. Segments over a hop on this PC (loopback, and so Longhaul's own
+ * link emulator, whose proxy hands the bytes on over loopback) are sends of any size: through the emulator
+ * segments × MSS read 1.26-2.47 × the emulated rate. So it does not hold where the caller says the receiver
+ * sits behind the emulator (`networkHop` false), nor where the MSS is larger than a network's frames carry
+ * (MAX_NETWORK_MSS: loopback's is 65,483 B). And `segmentsFull()` must tell: the in-order bytes never
+ * exceed segments × MSS, and equal them less the duplicates whenever no hole is open, so the highest share
+ * seen is near 1 with full segments.
  * Pure: fed the receiver's samples in order.
  */
 import type { TcpSample } from '../contract/tcp-reading.js';
@@ -36,9 +39,17 @@ interface Arrivals {
 const FULL_SHARE = 0.8;
 /** Segments the full-share test waits for before it counts a sample (the first few carry the handshake's MSS guess). */
 const FULL_FROM_SEGMENTS = 100;
+/** The largest MSS a network's frames carry: jumbo frames of 9,216 B less 40 B of IP and TCP headers. */
+const MAX_NETWORK_MSS = 9176;
 
 export class ArrivalSeries {
-  private counting = true;
+  private counting: boolean;
+
+  /** `networkHop`: false where the receiver's connection is a hop on this PC (the tuned run goes through Longhaul's link emulator). */
+  constructor(networkHop: boolean) {
+    this.counting = networkHop;
+  }
+
   private readonly lastSegs = new Map<number, number>();
   /** Per stream, the largest MSS the receiver has seen: tcpi_rcv_mss follows a short segment down, the peer's MSS does not. */
   private readonly mss = new Map<number, number>();
@@ -74,7 +85,7 @@ export class ArrivalSeries {
       const mss = r?.rcvMssBytes;
       // A reading repeated from an earlier tick (the socket did not answer this one) says nothing new: skip the sample.
       if (r && r.index < s.index) return { inOrder, segments: null };
-      if (segs === undefined || segs === null || mss === undefined || mss === null || !(mss > 0)) {
+      if (segs === undefined || segs === null || mss === undefined || mss === null || !(mss > 0) || mss > MAX_NETWORK_MSS) {
         this.counting = false;
         return { inOrder, segments: null };
       }

@@ -19,7 +19,7 @@ function sample(index: number, streams: [number, number][], tcp: [number, TcpSam
 
 describe('arrival series', () => {
   it('counts segments as they arrive, summed over the streams, while the in-order bytes wait for a hole', () => {
-    const a = new ArrivalSeries();
+    const a = new ArrivalSeries(true);
     // Stream 1 lost a segment at tick 2: 10 segments arrived, the application read none of them until tick 3.
     assert.deepEqual(
       a.add(
@@ -73,14 +73,14 @@ describe('arrival series', () => {
   });
 
   it('new segments are counted at the largest MSS seen so far: it rises in the first round trips, a short segment does not lower it', () => {
-    const a = new ArrivalSeries();
+    const a = new ArrivalSeries(true);
     a.add(sample(1, [[1, 5360]], [[1, reading(1, 10, 536)]]));
     assert.equal(a.add(sample(2, [[1, 19_840]], [[1, reading(2, 20, 1448)]])).segments, 5360 + 14_480);
     assert.equal(a.add(sample(3, [[1, 34_320]], [[1, reading(3, 30, 600)]])).segments, 5360 + 2 * 14_480);
   });
 
   it('an OS that does not count segments (Windows, macOS) leaves the in-order bytes for the whole run', () => {
-    const a = new ArrivalSeries();
+    const a = new ArrivalSeries(true);
     assert.deepEqual(a.add(sample(1, [[1, 1000]], [[1, reading(1, null)]])), { inOrder: 1000, segments: null });
     assert.equal(a.segmentsHold, false);
     // Even when a later reading has them: one series per run.
@@ -88,7 +88,7 @@ describe('arrival series', () => {
   });
 
   it('a stream without a reading, or no readings at all, ends the segments series', () => {
-    const a = new ArrivalSeries();
+    const a = new ArrivalSeries(true);
     a.add(
       sample(
         1,
@@ -100,33 +100,44 @@ describe('arrival series', () => {
       ),
     );
     assert.equal(a.segmentsHold, false);
-    const b = new ArrivalSeries();
+    const b = new ArrivalSeries(true);
     b.add(sample(1, [[1, 1000]], undefined));
     assert.equal(b.segmentsHold, false);
   });
 
   it('a reading repeated from an earlier tick skips the sample and keeps the series', () => {
-    const a = new ArrivalSeries();
+    const a = new ArrivalSeries(true);
     a.add(sample(1, [[1, 14_480]], [[1, reading(1, 10)]]));
     assert.equal(a.add(sample(2, [[1, 28_960]], [[1, reading(1, 10)]])).segments, null);
     assert.equal(a.segmentsHold, true);
     assert.equal(a.add(sample(3, [[1, 43_440]], [[1, reading(3, 30)]])).segments, 43_440);
   });
 
-  it('full segments: the in-order bytes reach segments × MSS whenever no hole is open; short ones (loopback) never do', () => {
-    const full = new ArrivalSeries();
+  it('full segments: the in-order bytes reach segments × MSS whenever no hole is open; short ones never do', () => {
+    const full = new ArrivalSeries(true);
     // 100 segments of 1448 B; a hole holds 30 of them at tick 2, filled at tick 3.
     full.add(sample(1, [[1, 50 * 1448]], [[1, reading(1, 50)]]));
     full.add(sample(2, [[1, 70 * 1448]], [[1, reading(2, 100)]]));
     assert.equal(full.segmentsFull(), false, '70 % read (a hole open) is not yet the proof');
     full.add(sample(3, [[1, 149 * 1448]], [[1, reading(3, 150)]]));
     assert.equal(full.segmentsFull(), true, 'the hole filled: 149 of 150 segments were new payload');
-    // Loopback to the link emulator: segments of about 40 % of the MSS the receiver has seen.
-    const short = new ArrivalSeries();
-    for (let i = 1; i <= 20; i++) short.add(sample(i, [[1, i * 100 * 26_000]], [[1, reading(i, i * 100, 65_483)]]));
+    // A sender that writes 600 B at a time (an application-limited one): segments of about 40 % of the MSS.
+    const short = new ArrivalSeries(true);
+    for (let i = 1; i <= 20; i++) short.add(sample(i, [[1, i * 100 * 600]], [[1, reading(i, i * 100, 1448)]]));
     assert.equal(short.segmentsFull(), false);
     assert.equal(short.segmentsHold, true, 'the caller ends the series (endSegments)');
     short.endSegments();
-    assert.equal(short.add(sample(21, [[1, 21 * 100 * 26_000]], [[1, reading(21, 2100, 65_483)]])).segments, null);
+    assert.equal(short.add(sample(21, [[1, 21 * 100 * 600]], [[1, reading(21, 2100, 1448)]])).segments, null);
+  });
+
+  it("a receiver behind Longhaul's link emulator, or on loopback (an MSS no network frame carries), reads the in-order bytes", () => {
+    const behind = new ArrivalSeries(false);
+    assert.deepEqual(behind.add(sample(1, [[1, 14_480]], [[1, reading(1, 10)]])), { inOrder: 14_480, segments: null });
+    assert.equal(behind.segmentsHold, false);
+    const loopback = new ArrivalSeries(true);
+    assert.equal(loopback.add(sample(1, [[1, 654_830]], [[1, reading(1, 10, 65_483)]])).segments, null);
+    assert.equal(loopback.segmentsHold, false);
+    // Jumbo frames (9,000 B MTU: MSS 8,960) are a network's: counted.
+    assert.equal(new ArrivalSeries(true).add(sample(1, [[1, 89_600]], [[1, reading(1, 10, 8960)]])).segments, 89_600);
   });
 });

@@ -4,10 +4,11 @@
  * another program keeping one core busy the whole time (a laptop's browser or virus scanner). Prints, per
  * file, the runs, the failures, the names of the failed tests and the duration range, as the markdown table
  * docs/contributing.md ("Tests under load") carries. Not a retry: every run counts. Each run is bounded
- * (RUN_TIMEOUT_MS, the whole process group killed past it) and the busy child is killed at exit.
+ * (RUN_TIMEOUT_MS, killed past it) and the busy child is killed at exit. A failed run's TAP output is kept in
+ * `--keep DIR` (default: a fresh folder under the OS temp dir, named at the end) to read the cause.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -18,7 +19,7 @@ const MAX_RUNS = 20;
 
 const { values: opts, positionals: filters } = parseArgs({
   allowPositionals: true,
-  options: { runs: { type: 'string', default: '5' }, 'busy-core': { type: 'boolean', default: false } },
+  options: { runs: { type: 'string', default: '5' }, 'busy-core': { type: 'boolean', default: false }, keep: { type: 'string' } },
 });
 const runs = Math.max(1, Math.min(MAX_RUNS, Number(opts.runs) || 5));
 
@@ -56,6 +57,9 @@ interface FileRow {
 
 const trustDir = mkdtempSync(join(tmpdir(), 'longhaul-flake-trust-'));
 const env = { ...process.env, LONGHAUL_TRUST_DIR: process.env.LONGHAUL_TRUST_DIR ?? trustDir };
+const keepDir = opts.keep ?? mkdtempSync(join(tmpdir(), 'longhaul-flake-hunt-'));
+mkdirSync(keepDir, { recursive: true });
+let kept = 0;
 const rows: FileRow[] = [];
 for (const file of files) {
   const row: FileRow = { file: file.replace(/^dist\//, '').replace(/\.js$/, '.ts'), failures: 0, names: new Set(), seconds: [] };
@@ -73,6 +77,8 @@ for (const file of files) {
       row.failures++;
       const names = failedNames(r.stdout ?? '');
       for (const n of names.length ? names : [r.error ? `run killed: ${r.error.message}` : `exit ${r.status ?? r.signal}`]) row.names.add(n);
+      writeFileSync(join(keepDir, `${row.file.replace(/[/\\]/g, '_')}.run${i + 1}.tap`), `${r.stdout ?? ''}\n--- stderr ---\n${r.stderr ?? ''}`);
+      kept++;
     }
     process.stderr.write(`${row.file} run ${i + 1}/${runs}: ${r.status === 0 ? 'pass' : 'FAIL'} in ${row.seconds.at(-1)?.toFixed(0)} s\n`);
   }
@@ -86,6 +92,7 @@ process.stdout.write(
   `\n${new Date().toISOString().slice(0, 10)}, ${runs} runs per file${busy ? ', one core kept busy by another program' : ''}\n\n` +
     '| file | runs | failures | failed tests | seconds per run |\n|---|---|---|---|---|\n' +
     rows.map((r) => `| ${r.file} | ${runs} | ${r.failures} | ${[...r.names].join('; ').replace(/\|/g, '\\|') || '–'} | ${range(r.seconds)} |`).join('\n') +
-    '\n',
+    `\n${kept ? `The failed runs' output: ${keepDir}\n` : ''}`,
 );
+if (!kept && !opts.keep) rmSync(keepDir, { recursive: true, force: true });
 process.exit(rows.some((r) => r.failures) ? 1 : 0);

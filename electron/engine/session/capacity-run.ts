@@ -40,6 +40,8 @@ export class RunWithCapacity extends EventEmitter<RunEvents> implements RunHandl
     private readonly startOne: StartOne,
     params: RunParams,
     private readonly localSettings: () => LocalSettings,
+    /** The runs go through Longhaul's link emulator on this PC (its receiver's segments are loopback's, not the path's). */
+    private readonly viaEmulator = false,
   ) {
     super();
     this.main = startOne(params, false);
@@ -88,7 +90,7 @@ export class RunWithCapacity extends EventEmitter<RunEvents> implements RunHandl
     // One estimate per series (arrival-series.ts): the segments' while the receiver's OS counts them, else the in-order bytes'.
     const track = (): CapacityTracker => new CapacityTracker(plan.sliceS, plan.params.intervalSeconds, plan.rttS);
     const trackers = { 'receiver-segments': track(), 'receiver-in-order': track() };
-    const arrivals = new ArrivalSeries();
+    const arrivals = new ArrivalSeries(!this.viaEmulator);
     const series = (): CapacitySeries => (arrivals.segmentsHold ? 'receiver-segments' : 'receiver-in-order');
     const receiver = receiverOf(plan);
     let tuned: ControllerRun;
@@ -150,7 +152,7 @@ export function startRunWithCapacity(opts: ControllerOptions & { capacity?: bool
     main ??= run;
     return run;
   };
-  const run = new RunWithCapacity(startOne, base.params, () => main?.localSettings ?? {});
+  const run = new RunWithCapacity(startOne, base.params, () => main?.localSettings ?? {}, hook !== undefined);
   base.signal?.addEventListener('abort', () => run.stop(), { once: true });
   return run;
 }
