@@ -23,7 +23,7 @@ import { failedBeforeData } from './failed-start.js';
 import { GroupHost } from './group-host.js';
 import { HistoryStore } from './history-store.js';
 import { Iperf3Host } from './iperf3-host.js';
-import { sendersOf, toLiveSample } from './live-sample.js';
+import { ControlRttLatest, sendersOf, toLiveSample } from './live-sample.js';
 import { forgetPeer, pairedPeers } from './paired-peers.js';
 import { parseRequest } from './request-schemas.js';
 import { ResponderHost } from './responder-host.js';
@@ -201,7 +201,10 @@ export class AppBackend {
         active.phase = phase;
         this.hub.emit('onPhase', { runId, phase });
       });
-      run.on('sample', (s, side) => this.hub.emit('onSample', toLiveSample(runId, side, s, senders)));
+      // The control channel's pings ride on the controller's samples: the Run screen's RTT where no OS gives one.
+      const control = new ControlRttLatest();
+      run.on('controlRtt', (r) => control.add(r));
+      run.on('sample', (s, side) => this.hub.emit('onSample', control.attach(toLiveSample(runId, side, s, senders))));
       // The path's measurement after the run: a phase of its own on the Run screen (its samples are not the run's).
       run.on('capacity', (p) => {
         if (p.state !== 'measuring') return;

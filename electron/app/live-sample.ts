@@ -5,7 +5,7 @@
  * keeps its label),
  * so 128 streams at 10 samples/s stay a few kB per sample on the socket.
  */
-import type { LiveSample, LiveTcp } from '../contract/api.js';
+import type { ControlRttNow, LiveSample, LiveTcp } from '../contract/api.js';
 import type { Side, TcpSample } from '../contract/result.js';
 import type { SideSample } from '../engine/data-plane/data-plane.js';
 import { planStreams, type RunParams } from '../engine/session/params.js';
@@ -42,4 +42,21 @@ export function toLiveSample(
   const tcp = (s.tcp ?? []).filter(([id]) => senders.get(id) === side).map(([id, t]) => liveTcp(id, t));
   if (tcp.length) out.tcp = tcp;
   return out;
+}
+
+/**
+ * The control channel's latest round trips for the Run screen, fed by the run's `controlRtt` events; `attach` adds
+ * them to the controller's samples once a ping was answered.
+ */
+export class ControlRttLatest {
+  private now: ControlRttNow | null = null;
+
+  add(r: { phase: 'idle' | 'loaded'; ms: number }): void {
+    const was = this.now ?? { idleMs: null, nowMs: null };
+    this.now = r.phase === 'idle' ? { ...was, idleMs: r.ms } : { ...was, nowMs: r.ms };
+  }
+
+  attach(s: LiveSample): LiveSample {
+    return this.now && s.side === 'controller' ? { ...s, control: { ...this.now } } : s;
+  }
 }

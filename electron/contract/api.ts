@@ -165,6 +165,18 @@ export interface LiveSample {
   tcp?: LiveTcp[];
   /** In a group run: which peer's run (0-based index into the request's `peers`); absent for a single run. */
   peer?: number;
+  /**
+   * The control channel's round trip as the controller's pings measured it, ms: the latest before the data flowed
+   * (`idleMs`) and the latest under load (`nowMs`); null where none was answered yet. On the controller's own
+   * samples of a single run, where the partner answers pings; absent elsewhere.
+   */
+  control?: ControlRttNow;
+}
+
+/** LiveSample.control: the latest control-channel round trips, ms. */
+export interface ControlRttNow {
+  idleMs: number | null;
+  nowMs: number | null;
 }
 
 export interface RunEnded {

@@ -53,6 +53,15 @@ describe('app backend', { timeout: 40_000 }, () => {
     assert.ok(e.result.total.bytes > 0);
     assert.deepEqual(phases.slice(0, 3), ['hello', 'params', 'streams']);
     assert.ok(samples.some((s) => s.side === 'responder') && samples.some((s) => s.side === 'controller'));
+    // The control channel's pings ride on the controller's samples (the Run screen's RTT where no OS gives one):
+    // idle ones before the data, and one every 500 ms under load, so a 1 s run has both by its last sample.
+    const control = samples.filter((s) => s.control).at(-1)?.control;
+    assert.ok(control && control.idleMs !== null && control.idleMs > 0, `idle ping: ${JSON.stringify(control)}`);
+    assert.ok(control.nowMs !== null && control.nowMs > 0, `ping under load: ${JSON.stringify(control)}`);
+    assert.ok(
+      samples.every((s) => !s.control || s.side === 'controller'),
+      "only the controller's samples carry it",
+    );
     // The last responder sample holds what arrived: the result's receiver bytes.
     const lastRx = samples.filter((s) => s.side === 'responder').at(-1)!;
     assert.equal(

@@ -136,7 +136,7 @@ describe('browser mode, end to end', { skip: skip ?? false, timeout: 120_000 }, 
     await shot(page, '04-test');
     await page.getByRole('button', { name: 'Start the test' }).click();
 
-    // Run: the chart's data grows; with the addon the TCP panel fills; the bypass goes on and off.
+    // Run: the chart grows; the TCP panel fills; the control ping crosses the emulated link (≥ its 100 ms RTT); the bypass goes on and off.
     await page.getByRole('heading', { name: 'Running' }).waitFor({ timeout: 20_000 });
     const first = await waitForPoints(page, 3);
     const second = await waitForPoints(page, first + 2);
@@ -153,6 +153,7 @@ describe('browser mode, end to end', { skip: skip ?? false, timeout: 120_000 }, 
     } else {
       await page.getByTestId('tcp-unknown').waitFor();
     }
+    assert.ok(Number(/([\d.]+) ms/.exec(await page.getByTestId('ping-now').innerText())?.[1]) >= 100, 'the control-channel ping');
     const bypass = page.getByTestId('bypass');
     await bypass.click();
     await page.getByRole('button', { name: 'Bypass ON: link not emulated' }).waitFor();

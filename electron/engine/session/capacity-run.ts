@@ -48,6 +48,7 @@ export class RunWithCapacity extends EventEmitter<RunEvents> implements RunHandl
     this.params = this.main.params;
     this.main.on('phase', (p) => this.emit('phase', p));
     this.main.on('sample', (s, side) => this.emit('sample', s, side));
+    this.main.on('controlRtt', (r) => this.emit('controlRtt', r));
     this.result = this.main.result.then((r) => this.afterMain(r));
   }
 

@@ -23,7 +23,11 @@ export class ControlPinger {
   private readonly rtts: Record<Phase, number[]> = { idle: [], loaded: [] };
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly channel: ControlChannel) {
+  /** `onRtt`: told each round trip as it is answered (the Run screen's live figure). */
+  constructor(
+    private readonly channel: ControlChannel,
+    private readonly onRtt: (phase: Phase, ms: number) => void = () => {},
+  ) {
     channel.on('pong', (id) => this.onPong(id));
   }
 
@@ -61,6 +65,8 @@ export class ControlPinger {
     if (!s) return;
     this.sent.delete(id);
     const list = this.rtts[s.phase];
-    if (list.length < MAX_KEPT) list.push(Number(process.hrtime.bigint() - s.ns) / 1e6);
+    const ms = Number(process.hrtime.bigint() - s.ns) / 1e6;
+    if (list.length < MAX_KEPT) list.push(ms);
+    this.onRtt(s.phase, ms);
   }
 }

@@ -221,7 +221,7 @@ export class ControllerRun extends EventEmitter<RunEvents> {
     this.partnerCapabilities = m.capabilities;
     // The first ping waits for params-ok: a responder that refuses the params closes at once, and a ping still
     // unread then makes its kernel reset the connection, dropping the error it sent (LH_ERR_PEER_GONE instead).
-    if (m.capabilities.includes(CONTROL_PING)) this.pinger = new ControlPinger(channel);
+    if (m.capabilities.includes(CONTROL_PING)) this.pinger = new ControlPinger(channel, (phase, ms) => this.emit('controlRtt', { phase, ms }));
     this.recorder = this.recorder.withResponder({
       hostname: m.hostname,
       address: `${this.opts.host}:${this.opts.port}`,

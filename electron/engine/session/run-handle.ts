@@ -30,6 +30,8 @@ export interface RunEvents {
   sample: [SideSample, Side];
   /** Only a run that measures the path after (capacity-run.ts): its tuned phase began, or ended with a figure. */
   capacity: [CapacityProgress];
+  /** The controller's ping over the control channel was answered: its round trip, ms, idle (before the data) or under load. */
+  controlRtt: [{ phase: 'idle' | 'loaded'; ms: number }];
 }
 
 /** What a display or a report needs of a run in progress, whoever runs it (this controller, or engine/iperf3/iperf3-client.ts). */

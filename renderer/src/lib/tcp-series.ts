@@ -29,19 +29,30 @@ export class TcpSeries {
   /** Streams in the latest reading. */
   streams = 0;
   readings = 0;
+  /** The control channel's round trip (the controller's pings): the latest under load and before the data, ms; null: none yet. */
+  readonly controlMs: Point[] = [];
+  controlNowMs: number | null = null;
+  controlIdleMs: number | null = null;
 
   /** Each side's latest readings (its sending streams): in a --bidir run both sides send, and the figures cover both. */
   private readonly bySide = new Map<Side, LiveTcp[]>();
   private readonly rttTicks: TickPoints;
   private readonly cwndTicks: TickPoints;
+  private readonly controlTicks: TickPoints;
 
   constructor(maxPoints = 600) {
     this.rttTicks = new TickPoints(this.rttMs, maxPoints);
     this.cwndTicks = new TickPoints(this.cwndBytes, maxPoints);
+    this.controlTicks = new TickPoints(this.controlMs, maxPoints);
   }
 
-  /** Feed every sample; those without TCP readings are ignored. */
+  /** Feed every sample: the control channel's round trip where it carries one, the TCP readings where it has them. */
   add(s: LiveSample): void {
+    if (s.control) {
+      this.controlIdleMs = s.control.idleMs;
+      this.controlNowMs = s.control.nowMs;
+      if (s.control.nowMs !== null) this.controlTicks.add(s.index, s.side, { x: s.t, y: s.control.nowMs });
+    }
     if (!s.tcp || s.tcp.length === 0) return;
     this.bySide.set(s.side, s.tcp);
     const tcp = [...this.bySide.values()].flat();

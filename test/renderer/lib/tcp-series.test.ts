@@ -107,4 +107,14 @@ describe('tcp series', () => {
     assert.ok(s.rttMs.length <= 50 && s.cwndBytes.length <= 50);
     assert.equal(s.rttMs.at(-1)!.x, 50);
   });
+
+  it("the control channel's ping: the latest figures and a point per tick, also where no TCP reading came", () => {
+    const s = new TcpSeries();
+    s.add({ ...sample(0.5), control: { idleMs: 40.2, nowMs: null } });
+    assert.deepEqual([s.controlIdleMs, s.controlNowMs, s.controlMs.length], [40.2, null, 0]);
+    s.add({ ...sample(1), index: 2, control: { idleMs: 40.2, nowMs: 95.5 } });
+    assert.deepEqual([s.controlIdleMs, s.controlNowMs], [40.2, 95.5]);
+    assert.deepEqual(s.controlMs, [{ x: 1, y: 95.5 }]);
+    assert.equal(s.readings, 0, 'no TCP reading: the kernel figures stay unknown');
+  });
 });
