@@ -106,7 +106,7 @@ export class RunWithCapacity extends EventEmitter<RunEvents> implements RunHandl
       const a = arrivals.add(s);
       const inOrder = trackers['receiver-in-order'].add(s.t, a.inOrder);
       const segments = a.segments === null ? null : trackers['receiver-segments'].add(s.t, a.segments);
-      // Segments that are not full (loopback to the link emulator) are not the payload: the in-order bytes go on.
+      // Segments shown not full by then (short sends) are not the payload: the in-order bytes go on.
       if (segments?.state === 'done' && !arrivals.segmentsFull()) arrivals.endSegments();
       // Enough seen: stop the tuned run now (its result is only read for the MSS and path MTU).
       if ((arrivals.segmentsHold ? segments : inOrder)?.state === 'done') tuned.cutNow('the path measured: the tuned run is no longer needed');
