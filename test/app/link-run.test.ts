@@ -96,7 +96,10 @@ describe('app backend: a run through the link emulator', { timeout: 60_000 }, ()
     // Toggle times are on the controller's clock; so are the intervals' controllerT (their t is the receiver's).
     const endOf = (iv: { t: number; controllerT: number | null }): number => iv.controllerT ?? iv.t;
     const bypassed = ivs.filter((iv) => endOf(iv) - iv.seconds > tOn + 0.1 && endOf(iv) < tOff);
-    const shaped = ivs.filter((iv) => endOf(iv) < tOn - 0.05 || endOf(iv) - iv.seconds > tOff + 0.2);
+    // After the switch back the bypass's socket buffers (autotuned, megabytes at 700 Mbit/s) still deliver at loopback
+    // speed, the one source of bytes above the link's rate: 0.2 s after it was enough on a quiet PC, but a fresh-clone CI
+    // run with a core busy read 83 Mbit/s in a "shaped" interval. From 1 s after the switch the intervals are the link's.
+    const shaped = ivs.filter((iv) => endOf(iv) < tOn - 0.05 || endOf(iv) - iv.seconds > tOff + 1);
     assert.ok(bypassed.length >= 1 && shaped.length >= 2, `${bypassed.length} bypassed and ${shaped.length} shaped intervals`);
     const maxBypassed = Math.max(...bypassed.map(rate));
     const maxShaped = Math.max(...shaped.map(rate));
