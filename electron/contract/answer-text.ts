@@ -15,9 +15,7 @@ import type { DiagnosisCase, Figure, FigureName, Figures } from './finding.js';
 import type { Diagnosis, LonghaulResult } from './result.js';
 import { formatRate, formatRateShort, formatRtt, groupDigits } from './units.js';
 import { verdictInline } from './verdict-labels.js';
-
-/** Where the answer is shown: the terminal may name commands and flags; the app names its own controls. */
-type AnswerDoor = 'terminal' | 'app';
+import type { Door } from './door.js';
 
 /** The answer's parts, each one short line (null: nothing to say there). */
 interface Answer {
@@ -191,7 +189,7 @@ function changeLine(r: LonghaulResult, a: Advice, c: DiagnosisCase | undefined):
 }
 
 /** The command that tries the change, for the door; null where none does. */
-function tryLine(r: LonghaulResult, a: Advice, door: AnswerDoor): string | null {
+function tryLine(r: LonghaulResult, a: Advice, door: Door): string | null {
   const base = r.cpu?.samePc === true ? 'longhaul loopback' : `longhaul run ${r.responder.address}`;
   if (sizeUnknown(r, a)) return door === 'app' ? null : `${base} --capacity`;
   if (a.command) return `${a.command}${a.thisPc ? '' : ` (on ${a.hostname})`}`;
@@ -202,7 +200,7 @@ function tryLine(r: LonghaulResult, a: Advice, door: AnswerDoor): string | null 
 }
 
 /** The answer of a result: one result line per direction, the change and the command. */
-export function answerOf(r: LonghaulResult, door: AnswerDoor): Answer {
+export function answerOf(r: LonghaulResult, door: Door): Answer {
   const ds = r.diagnosis ?? [];
   const both = ds.length > 1;
   const results = ds.map((d) => {
@@ -216,7 +214,7 @@ export function answerOf(r: LonghaulResult, door: AnswerDoor): Answer {
 }
 
 /** The answer as labelled lines for the terminal, the HTML report and the console log. */
-export function answerLines(r: LonghaulResult, door: AnswerDoor): string[] {
+export function answerLines(r: LonghaulResult, door: Door): string[] {
   const a = answerOf(r, door);
   return [...a.results.map((x) => `Result: ${x}.`), ...(a.change ? [`Change: ${a.change}.`] : []), ...(a.tryIt ? [`Try:    ${a.tryIt}`] : [])];
 }

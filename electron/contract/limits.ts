@@ -15,8 +15,6 @@ export const MIN_MSS_BYTES = 88;
 export const MAX_MSS_BYTES = 65_535;
 /** The path's rate a user may state (`--path-rate`, the Test screen's field), bit/s: above 0, at most 1 Tbit/s (larger is a typo). */
 export const MAX_PATH_RATE_BITS_PER_SEC = 1e12;
-/** Where a user gives the path's rate, in the words advice and what-if use: the CLI's flag and the app's field. */
-export const PATH_RATE_WHERE = "--path-rate, or the Test screen's Path rate";
 /** The pacing rate a user may ask for (`--bitrate`, the Test screen's Bitrate), bit/s per stream: at least 1 kbit/s, at most 1 Tbit/s. */
 export const MIN_BITRATE_BITS_PER_SEC = 1e3;
 export const MAX_BITRATE_BITS_PER_SEC = 1e12;

@@ -6,7 +6,7 @@ import type { LonghaulResult } from './result.js';
 import { modelText, type WhatIfPrediction } from './what-if.js';
 import { WHAT_IF_Y_CLAMP, whatIfOf, type WhatIfCurves, type WhatIfView } from './what-if-result.js';
 import { formatRateShort, formatRtt, groupDigits } from './units.js';
-import { PATH_RATE_WHERE } from './limits.js';
+import { capacityWhere, pathRateWhere, type Door } from './door.js';
 
 function config(p: WhatIfPrediction): string {
   const window = p.windowBytes === null ? 'OS-default window' : `${groupDigits(p.windowBytes)}-byte window`;
@@ -28,12 +28,12 @@ function unbounded(p: WhatIfPrediction, w: WhatIfView): boolean {
   );
 }
 
-function rate(p: WhatIfPrediction, w: WhatIfView): string {
+function rate(p: WhatIfPrediction, w: WhatIfView, door: Door): string {
   if (p.bitsPerSecond === null) return "unknown: nothing in the model bounds it (the path's rate, a window and a loss rate are all missing)";
   const measured = w.measuredBitsPerSecond;
   if (measured !== null && unbounded(p, w)) {
     const missing =
-      w.rateLeftOut !== null ? 'the stated path rate was left out (the run measured more)' : `the path's rate is missing (give it with ${PATH_RATE_WHERE})`;
+      w.rateLeftOut !== null ? 'the stated path rate was left out (the run measured more)' : `the path's rate is missing (${pathRateWhere(door)})`;
     return `unknown above the measured ${formatRateShort(measured)}: only the window over the RTT bounds it, and ${missing}`;
   }
   const ramp = p.rampRoundTrips > 0 ? `, reached after a slow-start ramp of ${p.rampRoundTrips} round trips (${p.rampSeconds.toFixed(1)} s)` : '';
@@ -46,7 +46,7 @@ function ratioText(x: number): string {
 }
 
 /** The lines (empty when the result has no RTT to model with). */
-export function formatWhatIf(r: LonghaulResult): string[] {
+export function formatWhatIf(r: LonghaulResult, door: Door): string[] {
   const w = whatIfOf(r);
   if (!w) return [];
   const rateText =
@@ -54,22 +54,22 @@ export function formatWhatIf(r: LonghaulResult): string[] {
       ? `path rate ${formatRateShort(w.rateLeftOut)} left out: the run measured more, so it is not this path's`
       : w.path.rateBitsPerSec === null
         ? 'path rate unknown'
-        : `path rate ${formatRateShort(w.path.rateBitsPerSec)} (${w.rateSource === 'given' ? `given by the user: ${PATH_RATE_WHERE}` : w.rateSource === 'measured' ? "measured by Longhaul's tuned run: --capacity" : "the emulated link's"})`;
+        : `path rate ${formatRateShort(w.path.rateBitsPerSec)} (${w.rateSource === 'given' ? 'given by the user' : w.rateSource === 'measured' ? `measured by Longhaul's tuned run: ${capacityWhere(door)}` : "the emulated link's"})`;
   const lossText =
     w.path.lossRatio === null
       ? 'no loss term'
       : `loss ${(w.path.lossRatio * 100).toPrecision(2)} % (${w.lossSource === 'retransmissions' ? 'retransmitted segments / segments sent' : "the emulated link's"})`;
   const lines = [
-    `What-if (payload bit/s, wall-clock; model: ${modelText(w.path, w.rateLeftOut === null)}; RTT ${formatRtt(w.path.rttSeconds)} (${w.rttSource === 'minimum' ? "the path's minimum RTT: what a window must cover" : 'the RTT the limiter uses'}), ${rateText}, ${lossText}):`,
+    `What-if (payload bit/s, wall-clock; model: ${modelText(w.path, w.rateLeftOut === null ? door : null)}; RTT ${formatRtt(w.path.rttSeconds)} (${w.rttSource === 'minimum' ? "the path's minimum RTT: what a window must cover" : 'the RTT the limiter uses'}), ${rateText}, ${lossText}):`,
   ];
   const measured = w.measuredBitsPerSecond;
-  const todayText = rate(w.today, w);
+  const todayText = rate(w.today, w, door);
   const ratio =
     measured !== null && w.today.bitsPerSecond && !todayText.startsWith('unknown') ? ` (measured / model ${ratioText(measured / w.today.bitsPerSecond)})` : '';
   lines.push(`  today, ${config(w.today)}: model ${todayText}; measured ${measured === null ? 'unknown' : formatRateShort(measured)}${ratio}`);
   // A case the model cannot bound predicts nothing: it is left out rather than printed as "unknown above …".
   const cases = w.cases.filter((c) => !unbounded(c.prediction, w));
-  for (const c of cases) lines.push(`  ${c.label}, ${config(c.prediction)}: ${rate(c.prediction, w)}`);
+  for (const c of cases) lines.push(`  ${c.label}, ${config(c.prediction)}: ${rate(c.prediction, w, door)}`);
   if (cases.length < w.cases.length)
     lines.push(
       `  (${w.cases.length - cases.length} other case${w.cases.length - cases.length === 1 ? '' : 's'} left out: without the path's rate the model bounds nothing above the measurement)`,

@@ -12,7 +12,7 @@
  * and the prediction names which term bound it.
  */
 import { payloadFraction } from './wire.js';
-import { PATH_RATE_WHERE } from './limits.js';
+import { pathRateWhere, type Door } from './door.js';
 
 /** The path as measured (or as emulated): what stays the same in every what-if. */
 export interface PathModel {
@@ -77,8 +77,8 @@ export function predict(path: PathModel, c: WhatIfCase): WhatIfPrediction {
   return { ...c, streams, bitsPerSecond, bound: best ? best[0] : 'none', rampRoundTrips: rtts, rampSeconds: rtts * path.rttSeconds };
 }
 
-/** The model in words, for a report or a chart caption: says which terms are in play; `askRate`: ask for an unknown rate. */
-export function modelText(path: PathModel, askRate = true): string {
+/** The model in words, for a report or a chart caption: says which terms are in play; `askRate`: the door to ask an unknown rate in, or null. */
+export function modelText(path: PathModel, askRate: Door | null): string {
   const terms = [
     path.rateBitsPerSec !== null ? 'rate × payload share' : null,
     'streams × window / RTT',
@@ -86,7 +86,7 @@ export function modelText(path: PathModel, askRate = true): string {
   ].filter((t): t is string => t !== null);
   return (
     `min(${terms.join(', ')}), after slow start (${INITIAL_WINDOW_SEGMENTS} × MSS doubling per round trip)` +
-    (path.rateBitsPerSec === null && askRate ? `; the path's rate is unknown, so no rate term (give it with ${PATH_RATE_WHERE})` : '')
+    (path.rateBitsPerSec === null && askRate !== null ? `; the path's rate is unknown, so no rate term (${pathRateWhere(askRate)})` : '')
   );
 }
 

@@ -5,7 +5,7 @@
  * never used: in a window-limited run it is today's window again. Beside it, what today's window
  * carries at that RTT, so the two can be compared.
  */
-import { PATH_RATE_WHERE } from '../contract/limits.js';
+import { pathRateWhere } from '../contract/door.js';
 import { bdpBytes, MAX_SCALED_WINDOW, rateContradicted, splitWindow } from '../contract/path-math.js';
 import type { LonghaulResult } from '../contract/result.js';
 import { formatRate, formatRtt, groupDigits } from '../contract/units.js';
@@ -54,7 +54,7 @@ export function bdpLine(r: LonghaulResult, given: number | null, median: number 
   if (rtt === null) return 'Bandwidth-delay product: unknown (needs the round-trip time)';
   if (rate === null) {
     const left = stated !== null ? ` (the stated ${formatRate(stated)} is below what this run measured, so it is not this path's)` : '';
-    return `Bandwidth-delay product: unknown: the path's rate is unknown${left}; give it with ${PATH_RATE_WHERE}${today}`;
+    return `Bandwidth-delay product: unknown: the path's rate is unknown${left}; ${pathRateWhere('terminal')}${today}`;
   }
   const bytes = bdpBytes(rate, rtt);
   const perStream = bytes / streams;

@@ -111,7 +111,7 @@ export function formatHtmlReport(r: LonghaulResult): string {
     `<p>${esc(formatRate(total.bitsPerSecond))} wall-clock aggregate · ${esc(formatRate(total.streamSumBitsPerSecond))} per-stream sum</p>` +
     `<p class="muted">Wall-clock aggregate: all bytes × 8 / first byte to last byte. Per-stream sum: each stream over its own time (the PetaBumps "Total Throughput"). Never compare one with the other. Mbit = 10^6 bit.</p>`;
   const paced = r.pacing ? `<p>Paced by --bitrate: ${esc(r.pacing.note)}</p>` : '';
-  const whatIf = formatWhatIf(r);
+  const whatIf = formatWhatIf(r, 'terminal');
   const explain =
     section('Throughput conventions', conventions + paced) +
     section('Why not faster?', verdicts(r) + capacityParagraph(r)) +

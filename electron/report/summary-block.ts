@@ -129,7 +129,7 @@ export function formatSummary(r: LonghaulResult, extras: SummaryExtras = {}): st
   lines.push(...formatCpuLines(r));
   lines.push('');
   lines.push(...pathLines(r, extras));
-  const whatIf = formatWhatIf(r);
+  const whatIf = formatWhatIf(r, 'terminal');
   if (whatIf.length) lines.push('', ...whatIf);
   const advice = formatAdvice(r);
   if (advice.length) lines.push('', ...advice);

@@ -57,7 +57,7 @@ describe('a result with a contradicted --path-rate', () => {
     const w = whatIfOf(loopbackRun(1e9))!;
     assert.equal(w.path.rateBitsPerSec, null);
     assert.equal(w.rateLeftOut, 1e9);
-    const text = formatWhatIf(loopbackRun(1e9)).join('\n');
+    const text = formatWhatIf(loopbackRun(1e9), 'terminal').join('\n');
     assert.match(text, /path rate 1(\.0)? Gbit\/s left out: the run measured more/);
     assert.doesNotMatch(text, /give it with/, 'it was given: the text does not ask for it');
     assert.ok(!w.cases.some((c) => c.label === 'the window that fills the path'), 'no window sized from it');
@@ -66,7 +66,7 @@ describe('a result with a contradicted --path-rate', () => {
     assert.equal(kept.rateLeftOut, null);
   });
   it('no what-if figure bounded only by window ÷ a loopback RTT: today says why, and the cases that predict nothing are left out, counted', () => {
-    const text = formatWhatIf(loopbackRun(1e9)).join('\n');
+    const text = formatWhatIf(loopbackRun(1e9), 'terminal').join('\n');
     assert.doesNotMatch(text, /Tbit\/s/);
     assert.match(text, /today, .*: model unknown above the measured .*only the window over the RTT bounds it, and the stated path rate was left out/);
     assert.doesNotMatch(text, /4 × today's streams/);

@@ -39,7 +39,7 @@ describe('what-if chart axis', () => {
     assert.ok(html.includes(note), 'the report says it under the chart');
     assert.match(html, /clip-path="url\(#lh-plot\)"/, 'the lines are cut at the plot, not drawn over the title');
     // No figure bounded only by window ÷ a loopback RTT: today's line says which bound is missing, and gives no ratio to it.
-    const text = formatWhatIf(r).join('\n');
+    const text = formatWhatIf(r, 'terminal').join('\n');
     assert.match(text, /today, .*: model unknown above the measured 19 Gbit\/s: only the window over the RTT bounds it, and the path's rate is missing/);
     assert.doesNotMatch(text, /measured \/ model/);
     const ticks = yTicks(html);
@@ -63,6 +63,6 @@ describe('what-if chart axis', () => {
     const shown = c.lines[0]!.points.filter(([x, y]) => x > 8760 && y <= c.yAxis!.max);
     assert.ok(shown.length >= 2, `points of the 1-stream line inside the axis past 8,760 B: ${JSON.stringify(shown)}`);
     // Within 5 × the run the window's figure is the path's own limit: it is printed, with its ratio.
-    assert.match(formatWhatIf(r).join('\n'), /today, [^\n]*model about [\d.]+ kbit\/s \(bound: window\)[^\n]*measured \/ model/);
+    assert.match(formatWhatIf(r, 'terminal').join('\n'), /today, [^\n]*model about [\d.]+ kbit\/s \(bound: window\)[^\n]*measured \/ model/);
   });
 });

@@ -156,8 +156,8 @@ describe('iperf3 interoperation on loopback (Debian iperf3)', { skip: HAVE_IPERF
     assert.ok(!result.partial, result.partialReason ?? '');
     assert.deepEqual(result.pathRate, { bitsPerSecond: 100e9, source: 'given' });
     assert.ok(
-      formatWhatIf(result).some((l) => l.includes('path rate 100 Gbit/s (given by the user')),
-      formatWhatIf(result).join('\n'),
+      formatWhatIf(result, 'terminal').some((l) => l.includes('path rate 100 Gbit/s (given by the user')),
+      formatWhatIf(result, 'terminal').join('\n'),
     );
   });
 

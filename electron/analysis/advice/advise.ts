@@ -9,7 +9,6 @@
  * them held the run, and the ends' OS settings where the window did.
  */
 import type { Advice, AdviceTopic } from '../../contract/advice.js';
-import { PATH_RATE_WHERE } from '../../contract/limits.js';
 import { bitrateText } from '../../contract/pacing-info.js';
 import { bdpBytes, MAX_SCALED_WINDOW, MAX_UNSCALED_WINDOW, rateContradicted, splitWindow, wholeBytesUp } from '../../contract/path-math.js';
 import type { Diagnosis, LonghaulResult, Side } from '../../contract/result.js';
@@ -71,7 +70,7 @@ function requestLine(asked: number, need: AdviceNeed): AdviceLine {
         ? need.windowBytes > MAX_SCALED_WINDOW
           ? neededBytes(need) + ' per stream'
           : `at least ${groupDigits(need.windowBytes)} bytes per stream`
-        : need.bytesPerMbit.toLocaleString('en-US') + ` bytes per Mbit/s wanted (the path's rate is unknown: give it with ${PATH_RATE_WHERE})`,
+        : `unknown until the path's rate is known: ${need.bytesPerMbit.toLocaleString('en-US')} bytes per Mbit/s wanted`,
     runFlags:
       need.windowBytes === null
         ? undefined

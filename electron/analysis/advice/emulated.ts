@@ -8,7 +8,6 @@
  * then (advise.ts) the OS settings the ends would need on a real path of the
  * same RTT and rate.
  */
-import { PATH_RATE_WHERE } from '../../contract/limits.js';
 import { formatRateShort, groupDigits } from '../../contract/units.js';
 import type { Diagnosis, LinkInfo, LinkSettingsInfo } from '../../contract/result.js';
 import type { AdviceLine } from './os-rules.js';
@@ -75,10 +74,7 @@ function windowLine(s: LinkSettingsInfo, neededWindow: number | null): AdviceLin
   return {
     setting: "the emulated window (loopback's --window: the bytes in flight the emulator lets through, standing for the ends' TCP windows)",
     currentValue: s.windowBytes === null ? 'not emulated' : `${groupDigits(s.windowBytes)} bytes`,
-    neededValue:
-      neededWindow !== null
-        ? `at least ${groupDigits(neededWindow)} bytes per stream`
-        : `unknown: the emulated link has no rate (give one with --rate, or the path's with ${PATH_RATE_WHERE})`,
+    neededValue: neededWindow !== null ? `at least ${groupDigits(neededWindow)} bytes per stream` : 'unknown until the emulated link has a rate',
     how: linkCommand(s, 'window', `--window ${neededWindow ?? '<bytes>'}`),
     longhaulCommand: linkCommand(s, 'window', `--window ${neededWindow ?? '<bytes>'}`),
     why: "The emulated window held this run. On a real path the ends' OS settings below decide the window: they are what to change there.",

@@ -4,7 +4,6 @@
  * in through `current`, which answers only for this PC's own readable settings.
  */
 import type { Advice } from '../../contract/advice.js';
-import { PATH_RATE_WHERE } from '../../contract/limits.js';
 import { MAX_SCALED_WINDOW, splitWindow } from '../../contract/path-math.js';
 
 /** One setting's advice before it is tied to a PC and a direction. */
@@ -35,7 +34,7 @@ export function neededBytes(n: AdviceNeed, factor = 1): string {
   }
   return n.windowBytes !== null
     ? `at least ${(factor * n.windowBytes).toLocaleString('en-US')} bytes`
-    : `unknown: the path's rate is unknown (give it with ${PATH_RATE_WHERE}); ${(factor * n.bytesPerMbit).toLocaleString('en-US')} bytes per Mbit/s wanted at this RTT`;
+    : `unknown until the path's rate is known: ${(factor * n.bytesPerMbit).toLocaleString('en-US')} bytes per Mbit/s wanted at this RTT`;
 }
 
 /** The number a command should set: the needed window × factor, or a placeholder when the rate is unknown. */
