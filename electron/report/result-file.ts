@@ -18,6 +18,7 @@ import { jsonDocument } from '../util/json-chunks.js';
 import { JsonSyntaxError, readJsonFile, UnreadableFileError, type JsonFileOptions } from '../util/json-file.js';
 import { fileError, replaceFileAtomicallyAsync } from './report-file.js';
 import { cpuUseSchema } from '../protocol/cpu-schema.js';
+import { withSavedCases } from '../analysis/saved-cases.js';
 
 const count = z.number().int().min(0);
 const secs = z.number().nullable();
@@ -128,7 +129,8 @@ export function parseResult(value: unknown, source: string): LonghaulResult {
   const r = resultSchema.safeParse(value);
   // The schema checks what every report relies on; the rest (TCP_INFO series, socket reports, the link,
   // the diagnosis, the MSS) passes through as written: zod's parse output would strip it.
-  if (r.success) return value as LonghaulResult;
+  // A result saved before findings had cases gets them where today's rules reach its saved verdict.
+  if (r.success) return withSavedCases(value as LonghaulResult);
   throw badResult(r.error, value, source);
 }
 

@@ -119,7 +119,9 @@ describe('advice rules', () => {
     {
       name: 'no path rate: the need is per Mbit/s, and says it is unknown',
       r: seed({ pathRate: null }),
-      expect: [{ topic: 'receive-window', side: 'responder', setting: /tcp_rmem/, needed: /^unknown until the path's rate is known: 325,000 bytes per Mbit\/s/ }],
+      expect: [
+        { topic: 'receive-window', side: 'responder', setting: /tcp_rmem/, needed: /^unknown until the path's rate is known: 325,000 bytes per Mbit\/s/ },
+      ],
     },
     {
       name: "send buffer held the sender: the sending PC's tcp_wmem",
