@@ -38,6 +38,8 @@ export interface SweepFlags {
   bitrate?: number;
   /** --congestion, the same for every run (not a dimension). */
   congestion?: string;
+  /** --capacity: measure each path the sweep crosses once, by its first run, and judge every run against it. */
+  capacity?: boolean;
   repeat: number;
   pause: number;
   order: SweepOrder;
@@ -117,6 +119,7 @@ export function addSweepOptions(cmd: Command): Command {
       ),
     )
     .addOption(new Option('-C, --congestion <name>', "congestion control of every stream end of every run, e.g. bbr; default: the system's"))
+    .addOption(new Option('--capacity', "measure the path's bottleneck rate once per path (link, path, direction), after its first run"))
     .addOption(new Option('--repeat <n>', `runs per cell, 1-${SWEEP_LIMITS.maxRepeat}`).argParser(intIn(1, SWEEP_LIMITS.maxRepeat, 'repeat')).default(3))
     .addOption(
       new Option('--pause <time>', 'idle time between runs, e.g. 2s, 500ms').argParser(secondsIn(0, SWEEP_LIMITS.maxPauseSeconds, 'pause')).default(2, '2s'),
@@ -135,7 +138,7 @@ export function addSweepOptions(cmd: Command): Command {
 }
 
 /** Flags that describe a plan: none of them may come with --resume (the plan is the file's). */
-export const PLAN_FLAGS = ['loopback', 'window', 'buffer', 'streams', 'mss', 'direction', 'link', 'path', 'seed', 'bitrate', 'congestion'] as const;
+export const PLAN_FLAGS = ['loopback', 'window', 'buffer', 'streams', 'mss', 'direction', 'link', 'path', 'seed', 'bitrate', 'congestion', 'capacity'] as const;
 
 /** Flags and the HOST argument → a plan. Throws ArgumentError naming the flag. */
 export function sweepPlanFromFlags(hostPort: { host: string; port: number } | null, f: SweepFlags): SweepPlan {
@@ -168,5 +171,6 @@ export function sweepPlanFromFlags(hostPort: { host: string; port: number } | nu
     pauseSeconds: f.pause,
     order: f.order,
     seed: f.seed ?? randomInt(0, 0xffffffff),
+    ...(f.capacity ? { capacity: true } : {}),
   };
 }

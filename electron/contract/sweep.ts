@@ -9,6 +9,7 @@
  * `null` for a window or an MSS means "the OS's own".
  */
 import type { Direction, ErrorInfo, LimiterVerdict, LonghaulResult, ResultParams } from './result.js';
+import type { CapacityInfo, CapacityProgress } from './capacity-info.js';
 
 export const SWEEP_SCHEMA = 'longhaul.sweep/1' as const;
 
@@ -50,6 +51,23 @@ export interface SweepPlan {
   order: SweepOrder;
   /** Seeds the shuffle (uint32): the same plan and seed give the same order, so a resume reproduces it. */
   seed: number;
+  /**
+   * Measure the path (`--capacity`, "Measure the path"): once per path the cells use (link preset, path and
+   * measured direction), by the first run over it; every later run over that path is judged against the same
+   * figure. Absent in plans made before it: false.
+   */
+  capacity?: boolean;
+}
+
+/** A path measured for a sweep with `capacity`: one per link preset, path and measured direction its cells use. */
+export interface SweepCapacity {
+  link: string | null;
+  path: SweepPath;
+  /** The direction the tuned run measured (a bidir cell is measured forward, as `--capacity` does). */
+  direction: CapacityInfo['direction'];
+  /** The run whose tuned run measured it. */
+  sequence: number;
+  info: CapacityInfo;
 }
 
 /** One cell's complete settings: the base parameters with the cell's values, and how the bytes travel. */
@@ -136,6 +154,8 @@ export interface SweepFile {
   runs: SweepRunRecord[];
   /** One per cell, recomputed from `runs` at every write. */
   cells: SweepCellSummary[];
+  /** The paths measured so far (plan.capacity); absent or empty when none was. */
+  capacity?: SweepCapacity[];
 }
 
 /** The runner's states (electron/sweep/sweep-runner.ts): idle → running ⇄ pausing → stopping → done | stopped. */
@@ -151,6 +171,8 @@ interface SweepQueuePosition {
 export type SweepProgress =
   | ({ kind: 'run-start'; cell: number; repeat: number; settings: SweepCellSettings } & SweepQueuePosition)
   | ({ kind: 'run-done'; run: SweepRunHeadline; cellSummary: SweepCellSummary } & SweepQueuePosition)
+  /** The run in flight measures its path (plan.capacity): its tuned run began, or ended with a figure. */
+  | { kind: 'capacity'; capacity: CapacityProgress }
   /** Between two runs: the next run starts after `seconds`. */
   | { kind: 'paused'; seconds: number }
   /** Every run of the queue was made; `complete`: each (cell, repeat) has a `done` run (false when some failed: resume retries them). */

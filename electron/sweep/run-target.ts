@@ -8,7 +8,10 @@
  */
 import type { LonghaulResult } from '../contract/result.js';
 import type { SweepCellSettings } from '../contract/sweep.js';
-import { startRun, type ControllerRun } from '../engine/session/controller.js';
+import type { CapacityInfo } from '../contract/capacity-info.js';
+import { startRun } from '../engine/session/controller.js';
+import { attachCapacity, startRunWithCapacity } from '../engine/session/capacity-run.js';
+import type { RunHandle } from '../engine/session/run-handle.js';
 import { startPairedLocalResponder, stopLocalResponder, type PairedLocalResponder } from '../engine/session/local-responder.js';
 import type { RunParams } from '../engine/session/params.js';
 import { ProxyProcess } from '../engine/session/proxy-process.js';
@@ -18,13 +21,19 @@ import type { ControllerSecurity } from '../security/controller-security.js';
 import type { LoadedTrust } from '../security/load-trust.js';
 import { ArgumentError, LonghaulError } from '../util/errors.js';
 
+/**
+ * What a run does about the path's capacity (a sweep's plan.capacity): measure it after the run (the first run
+ * over a path), judge the run against a figure the sweep already has, or neither (null).
+ */
+export type CapacityAsk = { measure: true } | { known: CapacityInfo } | null;
+
 export interface RunTarget {
   /** For the plan line: `127.0.0.1 (a responder on this PC)`. */
   readonly label: string;
   /** Get ready for runs (start and pair the local responder). Idempotent. */
   open(): Promise<void>;
   /** Run one cell's settings; resolves with the result (partial when stopped through `signal`). Throws when no run could start (a relay that did not come up). */
-  run(settings: SweepCellSettings, signal: AbortSignal, onRun?: (run: ControllerRun) => void): Promise<LonghaulResult>;
+  run(settings: SweepCellSettings, signal: AbortSignal, capacity: CapacityAsk, onRun?: (run: RunHandle) => void): Promise<LonghaulResult>;
   /** Release everything. Idempotent. */
   close(): Promise<void>;
 }
@@ -47,21 +56,24 @@ async function runVia(
   security: ControllerSecurity,
   s: SweepCellSettings,
   signal: AbortSignal,
-  onRun?: (run: ControllerRun) => void,
+  capacity: CapacityAsk,
+  onRun?: (run: RunHandle) => void,
 ): Promise<LonghaulResult> {
   const link = linkForCell(s);
   const proxy = link ? await ProxyProcess.start(port, link.spec, link.preset, host) : null;
   try {
-    const run = startRun({
-      host: proxy ? '127.0.0.1' : host,
-      port: proxy?.port ?? port,
-      params: s.params as RunParams,
-      signal,
-      security,
-      link: proxy?.hook(),
-    });
+    const opts = { host: proxy ? '127.0.0.1' : host, port: proxy?.port ?? port, params: s.params as RunParams, signal, security, link: proxy?.hook() };
+    if (capacity && 'measure' in capacity) {
+      const measured = startRunWithCapacity({ ...opts, capacity: true });
+      onRun?.(measured);
+      return await measured.result;
+    }
+    const run = startRun(opts);
     onRun?.(run);
-    return await run.result;
+    const r = await run.result;
+    // The sweep measured this path already: the run is judged against that figure, as the measuring run was.
+    if (capacity && r.total.bytes > 0) attachCapacity(r, capacity.known, run.localSettings);
+    return r;
   } finally {
     await proxy?.stop();
   }
@@ -78,8 +90,8 @@ export class PeerTarget implements RunTarget {
     this.label = `${host}:${port}`;
   }
   async open(): Promise<void> {}
-  run(s: SweepCellSettings, signal: AbortSignal, onRun?: (run: ControllerRun) => void): Promise<LonghaulResult> {
-    return runVia(this.host, this.port, this.security, s, signal, onRun);
+  run(s: SweepCellSettings, signal: AbortSignal, capacity: CapacityAsk, onRun?: (run: RunHandle) => void): Promise<LonghaulResult> {
+    return runVia(this.host, this.port, this.security, s, signal, capacity, onRun);
   }
   async close(): Promise<void> {}
 }
@@ -107,9 +119,9 @@ export class LoopbackTarget implements RunTarget {
     return this.opening;
   }
 
-  run(s: SweepCellSettings, signal: AbortSignal, onRun?: (run: ControllerRun) => void): Promise<LonghaulResult> {
+  run(s: SweepCellSettings, signal: AbortSignal, capacity: CapacityAsk, onRun?: (run: RunHandle) => void): Promise<LonghaulResult> {
     if (!this.responder) throw new LonghaulError('LH_ERR_NOT_AVAILABLE', 'the local responder is not started (open() first)');
-    return runVia('127.0.0.1', this.responder.port, this.responder.security, s, signal, onRun);
+    return runVia('127.0.0.1', this.responder.port, this.responder.security, s, signal, capacity, onRun);
   }
 
   async close(): Promise<void> {

@@ -44,6 +44,8 @@ const SWEEP_CSV_COLUMNS = [
   'verdicts',
   'error_code',
   'error_message',
+  'path_capacity_mbit_per_s',
+  'path_capacity_lower_bound',
 ] as const;
 
 type SweepCsvRow = Partial<Record<(typeof SWEEP_CSV_COLUMNS)[number], string>>;
@@ -85,6 +87,9 @@ function runRow(id: string, r: SweepRunRecord): SweepCsvRow {
     verdicts: r.verdicts.join(' '),
     error_code: r.error?.code ?? '',
     error_message: r.error?.message ?? '',
+    // Payload the path carried as the sweep measured it (plan.capacity): the same figure on every run over that path.
+    path_capacity_mbit_per_s: mbit(r.result?.capacity?.payloadBitsPerSecond),
+    path_capacity_lower_bound: r.result?.capacity?.lowerBound ?? '',
   };
 }
 

@@ -33,6 +33,16 @@ const runSchema = z.object({
   result: resultSchema.nullable(),
 });
 
+const measuredDirection = z.enum(['controllerToResponder', 'responderToController']);
+/** A path the sweep measured (plan.capacity): what the runner reads back to judge later runs with. */
+const capacitySchema = z.object({
+  link: z.string().nullable(),
+  path: z.enum(['direct', 'relay']),
+  direction: measuredDirection,
+  sequence: z.number().int().min(0),
+  info: z.object({ direction: measuredDirection, payloadBitsPerSecond: z.number().min(0).nullable(), wireBitsPerSecond: z.number().min(0).nullable() }),
+});
+
 const fileSchema = z.object({
   schema: z.literal(SWEEP_SCHEMA),
   id: z.string().min(1),
@@ -45,6 +55,7 @@ const fileSchema = z.object({
   runs: z.array(runSchema),
   // Recomputed from the runs on every write; only its presence is checked.
   cells: z.array(z.unknown()),
+  capacity: z.array(capacitySchema).optional(),
 });
 
 /** `peer 192.0.2.7:5211: windowBytes × bufferBytes`, for history lists. */

@@ -55,6 +55,7 @@ function planSchema(strict: boolean) {
         .int()
         .min(0)
         .max(2 ** 32 - 1),
+      capacity: z.boolean().optional(),
     })
       .refine((p) => new Set(p.dimensions.map((d) => d.name)).size === p.dimensions.length, 'a setting is swept twice')
       .refine((p) => p.base.seconds === null || p.base.seconds >= minSeconds, `runs of at least ${minSeconds} s`)

@@ -20,7 +20,8 @@ import { EventEmitter } from 'node:events';
 import type { ErrorInfo } from '../contract/result.js';
 import type { SweepFile, SweepProgress, SweepRunRecord, SweepState } from '../contract/sweep.js';
 import { expandPlan, pendingRuns, type SweepRunKey } from '../contract/sweep-plan.js';
-import type { ControllerRun } from '../engine/session/controller.js';
+import type { RunHandle } from '../engine/session/run-handle.js';
+import { keepsForSweep, measuredFor, pathOf, withCapacity } from '../contract/sweep-capacity.js';
 import { describeError, LonghaulError } from '../util/errors.js';
 import type { RunTarget } from './run-target.js';
 import { recordOfFailure, recordOfResult } from './run-record.js';
@@ -62,8 +63,8 @@ interface SweepRunnerOptions {
 interface SweepRunnerEvents {
   progress: [SweepProgress];
   state: [SweepState];
-  /** The run in flight, for live displays (its `sample` events). */
-  run: [ControllerRun];
+  /** The run in flight, for live displays (its `sample` events; `capacity` when it measures the path). */
+  run: [RunHandle];
 }
 
 export class SweepRunner extends EventEmitter<SweepRunnerEvents> {
@@ -166,7 +167,15 @@ export class SweepRunner extends EventEmitter<SweepRunnerEvents> {
     const startedAt = new Date();
     this.runAbort = new AbortController();
     try {
-      const result = await this.o.target.run(settings, this.runAbort.signal, (run) => this.emit('run', run));
+      const known = this.current.plan.capacity ? measuredFor(this.current, settings) : null;
+      const ask = !this.current.plan.capacity ? null : known ? { known: known.info } : { measure: true as const };
+      const result = await this.o.target.run(settings, this.runAbort.signal, ask, (run) => {
+        run.on('capacity', (capacity) => this.emit('progress', { kind: 'capacity', capacity }));
+        this.emit('run', run);
+      });
+      // The first run over a path measured it: every later run over that path (and a resume) is judged against it.
+      if (ask && 'measure' in ask && result.capacity && keepsForSweep(result.capacity))
+        this.current = withCapacity(this.current, { ...pathOf(settings), sequence, info: result.capacity });
       return recordOfResult(key, sequence, settings, result);
     } catch (err) {
       return recordOfFailure(key, sequence, settings, startedAt, describeError(err));

@@ -18,7 +18,8 @@ import { printable } from '../../util/printable.js';
 import { loadCliTrust } from '../cli-trust.js';
 import { EXIT_BAD_ARGS, EXIT_OK, EXIT_RUN_FAILED } from '../exit-codes.js';
 import { parseHostPort } from '../run-options.js';
-import { cellTable, planLine, runLine } from '../sweep-output.js';
+import { capacityLines, cellTable, planLine, runLine } from '../sweep-output.js';
+import { capacityProgressText } from '../../contract/capacity.js';
 import { addSweepOptions, PLAN_FLAGS, sweepPlanFromFlags, type SweepFlags } from '../sweep-options.js';
 import { onStopSignal } from '../stop-signals.js';
 import { itemAt } from '../../contract/present.js';
@@ -90,13 +91,16 @@ export function register(program: Command): void {
     runner.on('progress', (p) => {
       if (p.kind === 'run-done') {
         process.stdout.write(runLine(p.run, describeCellValues(itemAt(cells, p.run.cell, 'sweep cell').values), p.position, p.total) + '\n');
+      } else if (p.kind === 'capacity') {
+        // A run that measures its path says so while its tuned run goes on: about 20 s on a satellite hop.
+        process.stdout.write(`  ${capacityProgressText(p.capacity)}\n`);
       } else if (p.kind === 'stopped' && p.error) {
         process.stderr.write(`longhaul: sweep stopped: ${printable(p.error.code)}: ${printable(p.error.message)}\n`);
       }
     });
     const final = await runner.start();
     stopListening();
-    process.stdout.write('\n' + cellTable(final));
+    process.stdout.write('\n' + cellTable(final) + capacityLines(final));
     const owed = runner.queue.length;
     process.stdout.write(
       `Sweep written to ${jsonPath}${flags.csv ? ` and ${flags.csv}` : ''}: ${final.runs.length} runs` +

@@ -28,6 +28,8 @@ export interface SweepForm {
   repeat: string;
   pause: string;
   order: SweepOrder;
+  /** Measure each path once (the CLI's sweep --capacity): its first run is followed by Longhaul's tuned run. */
+  measurePath: boolean;
 }
 
 export const DEFAULT_SWEEP_FORM: SweepForm = {
@@ -42,6 +44,7 @@ export const DEFAULT_SWEEP_FORM: SweepForm = {
   repeat: '3',
   pause: '1',
   order: 'shuffled',
+  measurePath: false,
 };
 
 export type SweepFormErrors = Partial<Record<keyof SweepForm, string>>;
@@ -173,6 +176,7 @@ export function validateSweepForm(f: SweepForm, target: SweepTarget, seed: numbe
     pauseSeconds: p.value,
     order: f.order,
     seed: seed >>> 0,
+    ...(f.measurePath ? { capacity: true } : {}),
   };
   return { plan, errors };
 }

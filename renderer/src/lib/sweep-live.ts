@@ -8,13 +8,24 @@
  */
 import type { SweepView } from '../../../electron/contract/sweep-app.js';
 import type { SweepCellSettings, SweepProgress } from '../../../electron/contract/sweep.js';
+import { capacityProgressText } from '../../../electron/contract/capacity.js';
 
 /** What is happening right now, for the status line. */
 type SweepActivity =
   | { kind: 'idle' }
   /** Started or resumed; the first run (or the local responder) is being set up. */
   | { kind: 'starting' }
-  | { kind: 'running'; cell: number; repeat: number; settings: SweepCellSettings; position: number; total: number; sinceMs: number }
+  | {
+      kind: 'running';
+      cell: number;
+      repeat: number;
+      settings: SweepCellSettings;
+      position: number;
+      total: number;
+      sinceMs: number;
+      /** The run measures its path (plan.capacity): what its tuned run is doing, in words; absent otherwise. */
+      measuring?: string;
+    }
   | { kind: 'paused'; seconds: number; sinceMs: number }
   | { kind: 'done'; complete: boolean }
   | { kind: 'stopped'; reason: 'asked' | 'partner-gone' | 'error'; error: string | null };
@@ -45,6 +56,8 @@ export function applyProgress(s: LiveSweep, p: SweepProgress, nowMs: number): Li
       const runs = [...s.view.runs, p.run];
       return { ...s, view: { ...s.view, runs, cells, updatedAt: p.run.endedAt }, position: p.position, total: p.total };
     }
+    case 'capacity':
+      return s.activity.kind === 'running' ? { ...s, activity: { ...s.activity, measuring: capacityProgressText(p.capacity) } } : s;
     case 'paused':
       return { ...s, activity: { kind: 'paused', seconds: p.seconds, sinceMs: nowMs } };
     case 'done':

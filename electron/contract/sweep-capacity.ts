@@ -1,0 +1,35 @@
+/**
+ * Which measured path a sweep's run belongs to (plan.capacity): the link preset it goes through, its path
+ * (direct or relay) and the direction the tuned run measures (reverse: responder to controller; forward and
+ * bidir: controller to responder, as `--capacity` measures them). Pure: the runner and the reports share it.
+ */
+import type { CapacityInfo } from './capacity-info.js';
+import type { SweepCapacity, SweepCellSettings, SweepFile } from './sweep.js';
+
+type PathKey = Pick<SweepCapacity, 'link' | 'path' | 'direction'>;
+
+/** The path a cell's runs cross, as a sweep's capacity entry names it. */
+export function pathOf(s: SweepCellSettings): PathKey {
+  return { link: s.link, path: s.path, direction: s.params.direction === 'reverse' ? 'responderToController' : 'controllerToResponder' };
+}
+
+function same(a: PathKey, b: PathKey): boolean {
+  return a.link === b.link && a.path === b.path && a.direction === b.direction;
+}
+
+/** The figure measured for this cell's path, or null: not measured yet. */
+export function measuredFor(file: Pick<SweepFile, 'capacity'>, s: SweepCellSettings): SweepCapacity | null {
+  const key = pathOf(s);
+  return (file.capacity ?? []).find((c) => same(c, key)) ?? null;
+}
+
+/** Whether a measurement stands for the rest of the sweep: a figure (a floor included, marked so); a failure is measured again next time. */
+export function keepsForSweep(info: CapacityInfo): boolean {
+  return info.payloadBitsPerSecond !== null && !info.failure;
+}
+
+/** `file` with `entry` recorded (a path already measured keeps its first figure). */
+export function withCapacity<F extends Pick<SweepFile, 'capacity'>>(file: F, entry: SweepCapacity): F {
+  if ((file.capacity ?? []).some((c) => same(c, entry))) return file;
+  return { ...file, capacity: [...(file.capacity ?? []), entry] };
+}
