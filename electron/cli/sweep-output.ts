@@ -7,8 +7,7 @@ import type { SweepCellSummary, SweepFile, SweepRunHeadline } from '../contract/
 import { describeCellValues, expandPlan, planDuration } from '../contract/sweep-plan.js';
 import { printable } from '../util/printable.js';
 import { itemAt } from '../contract/present.js';
-import { capacityProgressText } from '../contract/capacity.js';
-import { pathDirectionLabel } from '../contract/direction.js';
+import { measuredPathText } from '../contract/sweep-capacity.js';
 
 const mbit = (bps: number | null | undefined): string => (bps === null || bps === undefined ? '-' : (bps / 1e6).toFixed(1));
 
@@ -68,10 +67,5 @@ export function capacityLines(f: SweepFile): string {
   if (!f.plan.capacity) return '';
   const measured = f.capacity ?? [];
   if (!measured.length) return "Path not measured: no run over it finished its tuned run (see each run's result)\n";
-  return measured
-    .map((c) => {
-      const link = c.link === null ? (c.path === 'relay' ? 'relay on this PC' : 'no emulator') : `link ${c.link}`;
-      return `Path (${link}, ${pathDirectionLabel(c.direction)}), measured after run ${c.sequence + 1}: ${capacityProgressText({ state: 'done', info: c.info }).replace(/^path measured: /, '')}\n`;
-    })
-    .join('');
+  return measured.map((c) => measuredPathText(c) + '\n').join('');
 }

@@ -4,6 +4,8 @@
  * bidir: controller to responder, as `--capacity` measures them). Pure: the runner and the reports share it.
  */
 import type { CapacityInfo } from './capacity-info.js';
+import { capacityProgressText } from './capacity.js';
+import { pathDirectionLabel } from './direction.js';
 import type { SweepCapacity, SweepCellSettings, SweepFile } from './sweep.js';
 
 type PathKey = Pick<SweepCapacity, 'link' | 'path' | 'direction'>;
@@ -32,4 +34,11 @@ export function keepsForSweep(info: CapacityInfo): boolean {
 export function withCapacity<F extends Pick<SweepFile, 'capacity'>>(file: F, entry: SweepCapacity): F {
   if ((file.capacity ?? []).some((c) => same(c, entry))) return file;
   return { ...file, capacity: [...(file.capacity ?? []), entry] };
+}
+
+/** `Path (no emulator, controller → responder), measured after run 1: 18.9 Mbit/s of payload (…)`: the console's and the Sweep screen's words. */
+export function measuredPathText(c: SweepCapacity): string {
+  const link = c.link === null ? (c.path === 'relay' ? 'relay on this PC' : 'no emulator') : `link ${c.link}`;
+  const figure = capacityProgressText({ state: 'done', info: c.info }).replace(/^path measured: /, '');
+  return `Path (${link}, ${pathDirectionLabel(c.direction)}), measured after run ${c.sequence + 1}: ${figure}`;
 }

@@ -173,6 +173,8 @@ export type SweepProgress =
   | ({ kind: 'run-done'; run: SweepRunHeadline; cellSummary: SweepCellSummary } & SweepQueuePosition)
   /** The run in flight measures its path (plan.capacity): its tuned run began, or ended with a figure. */
   | { kind: 'capacity'; capacity: CapacityProgress }
+  /** A path measured, kept for the rest of the sweep (SweepFile.capacity). */
+  | { kind: 'path-measured'; entry: SweepCapacity }
   /** Between two runs: the next run starts after `seconds`. */
   | { kind: 'paused'; seconds: number }
   /** Every run of the queue was made; `complete`: each (cell, repeat) has a `done` run (false when some failed: resume retries them). */

@@ -174,8 +174,11 @@ export class SweepRunner extends EventEmitter<SweepRunnerEvents> {
         this.emit('run', run);
       });
       // The first run over a path measured it: every later run over that path (and a resume) is judged against it.
-      if (ask && 'measure' in ask && result.capacity && keepsForSweep(result.capacity))
-        this.current = withCapacity(this.current, { ...pathOf(settings), sequence, info: result.capacity });
+      if (ask && 'measure' in ask && result.capacity && keepsForSweep(result.capacity)) {
+        const entry = { ...pathOf(settings), sequence, info: result.capacity };
+        this.current = withCapacity(this.current, entry);
+        this.emit('progress', { kind: 'path-measured', entry });
+      }
       return recordOfResult(key, sequence, settings, result);
     } catch (err) {
       return recordOfFailure(key, sequence, settings, startedAt, describeError(err));

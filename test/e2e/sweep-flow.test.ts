@@ -184,4 +184,23 @@ describe('sweeps in browser mode, end to end', { skip: skip ?? false, timeout: 1
     await shot(page, '25-sweep-bars-dark');
     await page.emulateMedia({ colorScheme: 'light' });
   });
+
+  it('measures the path once, after its first run, and lists it under the table', async () => {
+    const page = session().page;
+    await page.getByRole('button', { name: 'New sweep' }).click();
+    await page.getByLabel('TCP window per stream end').fill('OS default, 64K');
+    await page.getByLabel('Parallel streams').fill('1');
+    await page.getByLabel('Seconds per run').fill('1');
+    await page.getByLabel('Repeats per cell').fill('1');
+    await page.getByLabel('Pause between runs').fill('0');
+    await page.getByTestId('sweep-measure-path').locator('input').check();
+    await shot(page, '26-sweep-measure-plan');
+    await page.getByRole('button', { name: 'Start the sweep' }).click();
+    // Two 1 s runs and one tuned run (on loopback its receiver's rate settles within its ~2 s measured span).
+    await until(page, "the measured sweep's end", async () => (await page.getByTestId('sweep-status').getAttribute('data-state')) === 'complete', 60_000);
+    const items = page.getByTestId('sweep-measured-paths').locator('li');
+    assert.equal(await items.count(), 1, 'one path: no emulator, direct, forward');
+    assert.match(await items.first().innerText(), /^Path \(no emulator, controller → responder\), measured after run 1: .*bit\/s of payload/);
+    await shot(page, '26-sweep-measured');
+  });
 });

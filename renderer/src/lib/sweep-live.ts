@@ -9,6 +9,7 @@
 import type { SweepView } from '../../../electron/contract/sweep-app.js';
 import type { SweepCellSettings, SweepProgress } from '../../../electron/contract/sweep.js';
 import { capacityProgressText } from '../../../electron/contract/capacity.js';
+import { withCapacity } from '../../../electron/contract/sweep-capacity.js';
 
 /** What is happening right now, for the status line. */
 type SweepActivity =
@@ -58,6 +59,8 @@ export function applyProgress(s: LiveSweep, p: SweepProgress, nowMs: number): Li
     }
     case 'capacity':
       return s.activity.kind === 'running' ? { ...s, activity: { ...s.activity, measuring: capacityProgressText(p.capacity) } } : s;
+    case 'path-measured':
+      return { ...s, view: withCapacity(s.view, p.entry) };
     case 'paused':
       return { ...s, activity: { kind: 'paused', seconds: p.seconds, sinceMs: nowMs } };
     case 'done':
