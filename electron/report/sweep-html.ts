@@ -6,6 +6,7 @@
  * verdicts, and every run. Cells are numbered from 1, as on the screen. The page frame is the run report's (html-page.ts);
  * the wording of settings, plan and rows is the Sweep screen's (contract/).
  */
+import { measuredPathText } from '../contract/sweep-capacity.js';
 import type { SweepFile } from '../contract/sweep.js';
 import { sweepChart } from '../contract/sweep-chart.js';
 import { cellLabel, DIMENSION_LABEL, formatDimensionValue, planHeading, planText, sweepRows, tableDimensions } from '../contract/sweep-view.js';
@@ -32,6 +33,13 @@ function planSection(f: SweepFile): string {
       `${b.seconds !== null ? `${b.seconds} s` : `${formatBinaryBytes(b.bytes)}`}, ${b.streams === 1 ? '1 stream' : `${b.streams} streams`}, buffer ${formatBinaryBytes(b.bufferBytes)}, window ${formatDimensionValue('windowBytes', b.windowBytes)}, ${formatDimensionValue('direction', b.direction)}, interval ${b.intervalSeconds} s`,
     ],
     ...p.dimensions.map((d): [string, string] => [`swept: ${DIMENSION_LABEL[d.name]}`, d.values.map((v) => formatDimensionValue(d.name, v)).join(', ')]),
+    // Measure the path (sweep --capacity): one row per path measured, or why there is none yet.
+    ...(p.capacity
+      ? (f.capacity?.length ? f.capacity : [null]).map((c): [string, string] => [
+          'path measured',
+          c ? measuredPathText(c) : 'asked for; no run over a path finished its tuned run yet',
+        ])
+      : []),
   ];
   return `<table><tbody>${rows.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('')}</tbody></table>`;
 }

@@ -15,6 +15,7 @@ import type { CapacityAsk, RunTarget } from '../../electron/sweep/run-target.js'
 import { newSweepFile, readSweepFile } from '../../electron/sweep/sweep-file.js';
 import { SweepRunner } from '../../electron/sweep/sweep-runner.js';
 import { capacityLines } from '../../electron/cli/sweep-output.js';
+import { formatSweepHtml } from '../../electron/report/sweep-html.js';
 import { makeResult } from '../helpers/result-fixtures.js';
 import { tmpDir } from '../helpers/tmp.js';
 import { plan } from './fixtures.js';
@@ -92,6 +93,7 @@ describe('sweep --capacity', { timeout: 30_000 }, () => {
       'every run carries its path figure',
     );
     assert.match(capacityLines(back), /Path \(no emulator, controller → responder\), measured after run [12]: 20\.00 Mbit\/s of payload/);
+    assert.match(formatSweepHtml(back), /<th>path measured<\/th><td>Path \(no emulator, responder → controller\), measured after run \d: 9\.00 Mbit/);
   });
 
   it('a tuned run that gave no figure is not kept: the next run over that path measures again', async (t) => {
