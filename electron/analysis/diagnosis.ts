@@ -4,14 +4,14 @@
  * senders' TCP_INFO series (limiter-inputs.ts, limiter.ts), with the MSS verdict where segments
  * were far smaller than the path allows. Pure, so a saved result can be re-diagnosed.
  */
-import { fig } from '../contract/finding.js';
+import { withDetail } from '../contract/detail-text/index.js';
 import type { DiagnosisFinding, LonghaulResult } from '../contract/result.js';
 import { diagnoseEmulated } from './emulated-diagnosis.js';
 import { diagnoseLimiter } from './limiter.js';
 import { limiterInputs } from './limiter-inputs.js';
 import { pacedDiagnosis } from './verdicts/paced.js';
 import { analysisView } from './omit-rule.js';
-import { mssCanExplain, mssCaveat, mssFigures, mssIsSmall, mssSentence, pathMssBytes } from './mss-verdict.js';
+import { mssCanExplain, mssFigures, mssFindingData, mssIsSmall } from './mss-verdict.js';
 
 export { diagnoseLimiter } from './limiter.js';
 export { limiterInputs, transferRttSeconds, type LimiterInputs } from './limiter-inputs.js';
@@ -51,23 +51,16 @@ export function diagnoseResult(whole: LonghaulResult, linkBitsPerSecond: number 
     const d = diagnoseLimiter(inputs, Math.max(1, streams.length));
     const mss = mssFigures(streams, r.params.mssBytes ?? null);
     if (mss && mssIsSmall(mss) && !inputs.linkBitsPerSecond) {
+      const small = mssFindingData(mss, d.verdict);
+      const data = { direction, ...d, figures: { ...d.figures, ...small.figures }, facts: { ...d.facts, ...small.facts } };
       if (mssCanExplain(d.verdict)) {
-        const context = { verdict: d.verdict, cwndBytes: d.numbers.cwndBytes, cwndBitsPerSecond: d.numbers.cwndBitsPerSecond };
-        const figures = { ...d.figures, mss: fig(mss.sendMssBytes, 'B', 'tcp_info'), pathMss: fig(pathMssBytes(mss.pmtuBytes), 'B', 'tcp_info') };
-        out.push({
-          direction,
-          ...d,
-          verdict: 'mss-limited',
-          case: 'mss-limited/small-segments',
-          figures,
-          sentence: mssSentence(mss, total.bitsPerSecond ?? 0, context),
-        });
+        out.push(withDetail({ ...data, verdict: 'mss-limited', case: 'mss-limited/small-segments' }));
         continue;
       }
       // A CPU at its limit with small segments: each segment costs the same work, so the segment size is a
       // likely cause of the CPU's load and is named beside it (the verdict stays the measured CPU).
       if (d.verdict === 'link-limited' || d.verdict === 'cpu-limited') {
-        out.push({ direction, ...d, notes: [...(d.notes ?? []), 'small-segments'], sentence: `${d.sentence} ${mssCaveat(mss)}` });
+        out.push(withDetail({ ...data, notes: [...(d.notes ?? []), 'small-segments'] }));
         continue;
       }
     }

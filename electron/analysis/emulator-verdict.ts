@@ -20,7 +20,7 @@
  */
 import type { EmulatorDirectionInfo, EmulatorWatchInfo, LinkInfo } from '../contract/result.js';
 import { payloadFraction } from '../contract/wire.js';
-import { formatRateShort } from '../contract/units.js';
+import type { EmulatorSign } from '../contract/finding.js';
 import { renoWindowBytes } from '../contract/what-if.js';
 import { BINDING_FACTOR } from './verdicts/context.js';
 
@@ -77,26 +77,13 @@ export function emulatorLag(link: LinkInfo, dir: 'up' | 'down', measuredBitsPerS
   return { watch: w, lateShare, behindShare, cpuShare, stallShare, maxLateMs: f.maxLateMs, modelBitsPerSecond: model?.bitsPerSecond ?? null };
 }
 
-const pct = (x: number): string => `${Math.round(x * 100)} %`;
-
-/** The sentence: what the emulator did, against what the emulated link allows, and what to do. */
-export function emulatorSentence(lag: EmulatorLag, measuredBitsPerSecond: number): string {
+/** The signs the emulator fell behind by, in the order the detail names them. */
+export function emulatorSigns(lag: EmulatorLag): EmulatorSign[] {
   const w = lag.watch;
-  const signs: string[] = [];
-  if (lag.stallShare >= STALL_SHARE)
-    signs.push(`its process did not run for ${pct(lag.stallShare)} of the time it carried data (stopped, or its CPU went elsewhere)`);
-  if (lag.behindShare >= BEHIND_SHARE) signs.push(`its relay was behind the sender ${pct(lag.behindShare)} of the time it carried data`);
-  if (lag.cpuShare !== null && lag.cpuShare >= CPU_SHARE)
-    signs.push(`it used ${pct(lag.cpuShare)} of this PC's CPU (${w.cores} cores, shared with both ends of the run) while it carried data`);
-  if (lag.lateShare >= LATE_SHARE)
-    signs.push(`${pct(lag.lateShare)} of the bytes left more than ${w.lateMs} ms after their scheduled time (the latest ${Math.round(lag.maxLateMs)} ms)`);
-  const allows =
-    lag.modelBitsPerSecond === null
-      ? 'an emulated link with no rate or window limit'
-      : `the ${formatRateShort(lag.modelBitsPerSecond)} the emulated link allows`;
-  const relay = w.relay === 'native' ? 'the native relay thread' : `the JavaScript relay (${w.relayReason ?? 'no native relay'})`;
-  return (
-    `The link emulator on this PC, not the emulated link, was the limit: ${signs.join(', and ')}, so it carried ${formatRateShort(measuredBitsPerSecond)} of ${allows}. ` +
-    `It moved the bytes with ${relay}. Lower the emulated rate, close what else runs on this PC, or put the emulator on a PC of its own.`
-  );
+  const signs: EmulatorSign[] = [];
+  if (lag.stallShare >= STALL_SHARE) signs.push({ kind: 'stalled', share: lag.stallShare });
+  if (lag.behindShare >= BEHIND_SHARE) signs.push({ kind: 'behind', share: lag.behindShare });
+  if (lag.cpuShare !== null && lag.cpuShare >= CPU_SHARE) signs.push({ kind: 'cpu', share: lag.cpuShare, cores: w.cores });
+  if (lag.lateShare >= LATE_SHARE) signs.push({ kind: 'late', share: lag.lateShare, lateMs: w.lateMs, maxLateMs: lag.maxLateMs });
+  return signs;
 }

@@ -1,6 +1,7 @@
 /**
- * Why a direction's throughput is what it is, in one sentence with the numbers behind it: the
- * verdict rules (verdicts/, one file each) asked in order over the inputs (limiter-inputs.ts).
+ * Why a direction's throughput is what it is, as data (verdict, case, figures, notes, facts): the verdict
+ * rules (verdicts/, one file each) asked in order over the inputs (limiter-inputs.ts). The detail's
+ * words are rendered from that data by contract/detail-text/, never written here.
  *
  * The model: a TCP sender has at most min(receive window, cwnd, send buffer) bytes in flight per
  * round trip, so throughput ≤ window × 8 / RTT. Whichever bound sets the measured rate is the
@@ -8,24 +9,20 @@
  * bound; when no bound is near the rate, the sender either kept the socket full (the path's rate
  * is the limit, with the queueing delay it adds) or not (the application is). Unknown stays unknown.
  */
-import { fig, type Figures, type FindingNote } from '../contract/finding.js';
+import { withDetail } from '../contract/detail-text/index.js';
+import { fig, type FindingFacts, type Figures, type FindingNote } from '../contract/finding.js';
 import type { Diagnosis, DiagnosisFinding } from '../contract/result.js';
 import { rateContradicted } from '../contract/path-math.js';
-import { formatRateShort } from '../contract/units.js';
 import type { LimiterInputs } from './limiter-inputs.js';
 import { applicationRule } from './verdicts/application-limited.js';
 import { congestionRule } from './verdicts/congestion-limited.js';
-import { share, verdictContext, type RuleVerdict, type VerdictContext } from './verdicts/context.js';
+import { isLocalPath, share, verdictContext, type RuleVerdict, type VerdictContext } from './verdicts/context.js';
 import { cpuLikelyRule, cpuRule, pcCpuRule } from './verdicts/cpu-limited.js';
 import { linkFinding } from './verdicts/link-limited.js';
 import { lossNote, lossRatio, lossRule } from './verdicts/loss-limited.js';
 import { receiverStarvedRule } from './verdicts/receiver-starved.js';
 import { sendBufferRule } from './verdicts/send-buffer-limited.js';
 import { windowRule } from './verdicts/window-limited.js';
-
-function pct(x: number): string {
-  return `${Math.round(x * 100)}%`;
-}
 
 function numbersOf(i: LimiterInputs): Diagnosis['numbers'] {
   return {
@@ -74,14 +71,16 @@ function commonFigures(i: LimiterInputs, n: Diagnosis['numbers'], streams: numbe
   return f;
 }
 
-/** The bounds that would carry more than the measured rate, in words, for the application and path rules. */
-function boundsText(c: VerdictContext): string {
-  return [
-    c.numbers.windowBitsPerSecond !== null ? `the window allows ${formatRateShort(c.numbers.windowBitsPerSecond)}` : null,
-    c.numbers.cwndBitsPerSecond !== null ? `the congestion window ${formatRateShort(c.numbers.cwndBitsPerSecond)}` : null,
-  ]
-    .filter((x): x is string => x !== null)
-    .join(' and ');
+/** What every finding of a direction carries beside its figures where known: the sender, how its OS counted, a local path. */
+function commonFacts(i: LimiterInputs): FindingFacts {
+  const min = i.minRttSeconds ?? null;
+  return {
+    ...(i.senderSide ? { senderSide: i.senderSide } : {}),
+    ...(i.retransEstimated ? { retransEstimated: true } : {}),
+    ...(i.congestionControl ? { congestionControl: i.congestionControl } : {}),
+    ...(min !== null && isLocalPath(min) ? { localPath: true } : {}),
+    ...(i.missingReason ? { missingReason: i.missingReason } : {}),
+  };
 }
 
 /** What a rule reads beside the context: the sending streams, and whether the user set the window. */
@@ -108,17 +107,9 @@ const RULES: readonly { name: string; rule: (c: VerdictContext, x: RuleInputs) =
   { name: "both ends on this PC's cores", rule: (c) => pcCpuRule(c) },
   { name: 'packet loss (Mathis)', rule: (c, x) => lossRule(c, x.streams) },
   { name: 'the congestion window (or the bottleneck it filled)', rule: (c) => congestionRule(c) },
-  { name: 'the sending application', rule: (c) => applicationRule(c, boundsText(c)) },
+  { name: 'the sending application', rule: (c) => applicationRule(c) },
   { name: 'the CPU, likely but unmeasured', rule: (c) => cpuLikelyRule(c) },
-  {
-    name: 'the path',
-    rule: (c) =>
-      linkFinding(
-        c,
-        'link-limited/socket-full',
-        `At RTT ${c.rtt} ${boundsText(c) || 'TCP'} would carry more than the measured ${c.m} while the sender kept the socket full: the path (link or receiving host) is the limit.`,
-      ),
-  },
+  { name: 'the path', rule: (c) => linkFinding(c, 'link-limited/socket-full', 'socket-full') },
 ];
 
 /** The first rule that applies; the last (the path) always does. */
@@ -130,55 +121,46 @@ function decide(c: VerdictContext, x: RuleInputs): RuleVerdict {
   throw new Error('the last rule (the path) always applies');
 }
 
-/** A rule's answer with the loss note (where loss did not set the rate) as a note and in its words. */
+/** A rule's answer with the loss note, where loss did not set the rate. */
 function withLossNote(i: LimiterInputs, v: RuleVerdict): RuleVerdict {
   if (v.verdict === 'loss-limited') return v;
   const loss = lossNote(i, v.quotesRetransmits === true);
-  if (!loss) return v;
-  return { ...v, notes: [...(v.notes ?? []), loss.note], sentence: v.sentence + loss.text };
+  return loss ? { ...v, notes: [...(v.notes ?? []), loss] } : v;
 }
 
-/** The verdict and its sentence from the inputs; `streams` sending streams (for the loss estimate). */
+/** The finding from the inputs, its detail rendered by contract/detail-text/; `streams` sending streams (for the loss estimate). */
 export function diagnoseLimiter(i: LimiterInputs, streams = 1): Omit<DiagnosisFinding, 'direction'> {
   const numbers = numbersOf(i);
   const common = commonFigures(i, numbers, Math.max(1, streams));
-  const finding = (v: RuleVerdict): Omit<DiagnosisFinding, 'direction'> => ({
-    verdict: v.verdict,
-    case: v.case,
-    figures: { ...common, ...v.figures },
-    ...(v.side ? { side: v.side } : {}),
-    ...(v.notes?.length ? { notes: v.notes } : {}),
-    sentence: v.sentence,
-    numbers,
-  });
-  const measured = i.measuredBitsPerSecond;
-  if (measured === null || measured <= 0)
-    return finding({
-      verdict: 'unknown',
-      case: 'unknown/nothing-measured',
-      sentence: 'Nothing was measured in this direction, so there is nothing to explain.',
+  const facts = commonFacts(i);
+  const finding = (v: RuleVerdict): Omit<DiagnosisFinding, 'direction'> => {
+    const f = { ...facts, ...v.facts };
+    return withDetail({
+      verdict: v.verdict,
+      case: v.case,
+      figures: { ...common, ...v.figures },
+      ...(v.side ? { side: v.side } : {}),
+      ...(v.notes?.length ? { notes: v.notes } : {}),
+      ...(Object.keys(f).length ? { facts: f } : {}),
+      numbers,
     });
-  const m = formatRateShort(measured);
+  };
+  const measured = i.measuredBitsPerSecond;
+  if (measured === null || measured <= 0) return finding({ verdict: 'unknown', case: 'unknown/nothing-measured' });
   if (i.linkBitsPerSecond && rateContradicted(i.linkBitsPerSecond, measured)) {
     const without = diagnoseLimiter({ ...i, linkBitsPerSecond: null }, streams);
-    const note = `The link's stated rate, ${formatRateShort(i.linkBitsPerSecond)}, is below the ${m} measured, so it is not this path's rate and the verdict leaves it out.`;
     const notes: FindingNote[] = [...(without.notes ?? []), 'stated-rate-contradicted'];
-    return { ...without, notes, sentence: `${without.sentence} ${note}` };
+    const figures = { ...without.figures, statedLinkRate: fig(i.linkBitsPerSecond, 'bit/s', 'given') };
+    return withDetail({ ...without, figures, notes });
   }
   const c = verdictContext(i, numbers);
   if (i.linkBitsPerSecond && measured >= 0.8 * i.linkBitsPerSecond) {
-    const lead = `Measured ${m} of the link's ${formatRateShort(i.linkBitsPerSecond)} (${pct(measured / i.linkBitsPerSecond)}): the link is the limit.`;
     const v: RuleVerdict = c
-      ? linkFinding(c, 'link-limited/rate-reached', lead)
-      : { verdict: 'link-limited', case: 'link-limited/rate-reached', sentence: lead };
+      ? linkFinding(c, 'link-limited/rate-reached', 'rate-reached')
+      : { verdict: 'link-limited', case: 'link-limited/rate-reached', facts: { linkVia: 'rate-reached' } };
     return finding(withLossNote(i, v));
   }
-  if (!c)
-    return finding({
-      verdict: 'unknown',
-      case: 'unknown/rtt-unknown',
-      sentence: `Measured ${m}, but the RTT is unknown (${i.missingReason ?? 'TCP_INFO was not available'}), so the limit cannot be told.`,
-    });
+  if (!c) return finding({ verdict: 'unknown', case: 'unknown/rtt-unknown' });
   const v = decide(c, { streams: Math.max(1, streams), windowRequested: i.windowRequestedBytes != null });
   return finding(withLossNote(i, v));
 }

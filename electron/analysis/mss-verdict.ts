@@ -12,10 +12,10 @@
  * "the application" (the per-segment cost is the suspect) or "congestion
  * control" (whose window grows by segments, so a small MSS slows it by the
  * same factor). Where the verdict is "the path", a small MSS is added as a
- * possibility to check, not made the verdict. The sentence says how to check.
+ * possibility to check, not made the verdict. The detail (contract/detail-text/mss.ts) says how to check.
  */
+import { fig, type FindingFacts, type Figures } from '../contract/finding.js';
 import type { StreamResult } from '../contract/result.js';
-import { formatRateShort, groupDigits } from '../contract/units.js';
 
 /** An MSS at most this share of what the path MTU allows counts as small. */
 const SMALL_SHARE = 0.5;
@@ -56,14 +56,6 @@ export function mssIsSmall(f: MssFigures): boolean {
   return f.sendMssBytes <= SMALL_SHARE * Math.min(pathMssBytes(f.pmtuBytes), ETHERNET_MSS_BYTES);
 }
 
-/** What the window verdict said, where it matters for the MSS sentence. */
-interface WindowContext {
-  /** The verdict before the MSS was considered. */
-  verdict: string;
-  cwndBytes: number | null;
-  cwndBitsPerSecond: number | null;
-}
-
 /**
  * The verdicts a small MSS replaces: the application (the sender idled: per-segment work is the
  * suspect) and congestion control (its window grows by segments). Not "the path": with segmentation
@@ -74,33 +66,10 @@ export function mssCanExplain(verdict: string): boolean {
   return verdict === 'application-limited' || verdict === 'congestion-limited';
 }
 
-/** The sentence added to a path verdict when segments were small: a possibility to check, not a finding. */
-export function mssCaveat(f: MssFigures): string {
-  const asked = f.requestedBytes !== null ? ' (asked for with --mss)' : '';
-  return (
-    `Segments were small: at most ${groupDigits(f.sendMssBytes)} B${asked} where the path MTU of ${groupDigits(f.pmtuBytes)} B allows about ${groupDigits(pathMssBytes(f.pmtuBytes))} B; ` +
-    `if the path itself is faster than this, per-segment costs may be why: ${f.requestedBytes !== null ? 'run again without --mss' : 'run with a larger --mss'} to compare.`
-  );
-}
-
-/** The verdict's sentence for a direction whose MSS is small. */
-export function mssSentence(f: MssFigures, measuredBitsPerSecond: number, w: WindowContext): string {
-  const path = pathMssBytes(f.pmtuBytes);
-  const factor = path / f.sendMssBytes;
-  const asked = f.requestedBytes !== null ? ` (${groupDigits(f.requestedBytes)} B was requested with --mss)` : '';
-  const check =
-    f.requestedBytes !== null
-      ? 'Run again without --mss to see what the path carries with full-size segments.'
-      : "Something on the path or a host clamps the MSS (a VPN, a router's MSS clamping, an old stack): find it, or run with a larger --mss to compare.";
-  const head =
-    `Segments carried at most ${groupDigits(f.sendMssBytes)} B${asked} where the path MTU of ${groupDigits(f.pmtuBytes)} B allows about ${groupDigits(path)} B: ` +
-    `each byte cost ${factor.toFixed(1)}× as many segments (headers, ACKs, wake-ups)`;
-  if (w.verdict === 'congestion-limited' && w.cwndBytes !== null && w.cwndBitsPerSecond !== null) {
-    const segments = Math.round(w.cwndBytes / f.sendMssBytes);
-    return (
-      `${head}, and the congestion window, which grows by segments, held ${groupDigits(segments)} of them (${groupDigits(w.cwndBytes)} B, at most ${formatRateShort(w.cwndBitsPerSecond)}); ` +
-      `measured ${formatRateShort(measuredBitsPerSecond)}: the small MSS is the limit. ${check}`
-    );
-  }
-  return `${head}, and the window grew in segments of that size; measured ${formatRateShort(measuredBitsPerSecond)} with no window limit in sight: the small MSS is the likely limit. ${check}`;
+/** The figures and facts a finding about small segments carries (mss-limited, or the small-segments note). */
+export function mssFindingData(f: MssFigures, afterVerdict: string): { figures: Figures; facts: FindingFacts } {
+  return {
+    figures: { mss: fig(f.sendMssBytes, 'B', 'tcp_info'), pathMss: fig(pathMssBytes(f.pmtuBytes), 'B', 'tcp_info') },
+    facts: { mssPath: { pmtuBytes: f.pmtuBytes, requestedBytes: f.requestedBytes, afterVerdict } },
+  };
 }

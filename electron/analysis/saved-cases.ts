@@ -22,7 +22,14 @@ export function withSavedCases(r: LonghaulResult): LonghaulResult {
     if (d.case !== undefined) return d;
     const now = again.find((x) => x.direction === d.direction);
     if (!now || now.verdict !== d.verdict) return d;
-    return { ...d, case: now.case, figures: now.figures, ...(now.side ? { side: now.side } : {}), ...(now.notes ? { notes: now.notes } : {}) };
+    return {
+      ...d,
+      case: now.case,
+      figures: now.figures,
+      ...(now.side ? { side: now.side } : {}),
+      ...(now.notes ? { notes: now.notes } : {}),
+      ...(now.facts ? { facts: now.facts } : {}),
+    };
   });
   return { ...r, diagnosis };
 }

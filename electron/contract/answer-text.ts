@@ -13,7 +13,7 @@ import type { Advice, AdviceTopic } from './advice.js';
 import { pathDirectionLabel } from './direction.js';
 import type { DiagnosisCase, Figure, FigureName, Figures } from './finding.js';
 import type { Diagnosis, LonghaulResult } from './result.js';
-import { formatRate, formatRateShort, formatRtt, groupDigits } from './units.js';
+import { formatRate, formatRateShort, formatRtt, formatShare, groupDigits } from './units.js';
 import { verdictInline } from './verdict-labels.js';
 import type { Door } from './door.js';
 
@@ -27,17 +27,12 @@ interface Answer {
   tryIt: string | null;
 }
 
-/** A share as every answer writes it: `75 %`. */
-function percentText(share: number): string {
-  return `${Math.round(share * 100)} %`;
-}
-
 type Fig = (name: FigureName) => Figure | undefined;
 
 const rate = (f: Figure | undefined): string | null => (f ? formatRateShort(f.value) : null);
 const bytes = (f: Figure | undefined): string | null => (f ? `${groupDigits(f.value)} B` : null);
 const rtt = (f: Figure | undefined): string | null => (f ? formatRtt(f.value) : null);
-const share = (f: Figure | undefined): string | null => (f ? percentText(f.value) : null);
+const share = (f: Figure | undefined): string | null => (f ? formatShare(f.value) : null);
 
 /**
  * "X allows about R over the T round trip", with what is known of it; a window of several streams is their sum,

@@ -87,12 +87,98 @@ export type FigureName =
   | 'modelRate'
   | 'rampSeconds'
   | 'transferSeconds'
-  | 'streams';
+  | 'streams'
+  | 'statedLinkRate'
+  | 'interruptShare'
+  | 'stealShare'
+  | 'controllerCpuShare'
+  | 'responderCpuShare'
+  | 'senderBusyShare'
+  | 'appLimitedShare';
 
 export type Figures = Partial<Record<FigureName, Figure>>;
 
 /** Something true beside the verdict that the detail names (loss that did not set the rate, a stated rate the run beat…). */
-export type FindingNote = 'loss-present-bbr' | 'loss-present' | 'window-scale-zero' | 'stated-rate-contradicted' | 'small-segments' | 'rtt-varied';
+export type FindingNote =
+  | 'loss-present-bbr'
+  | 'loss-present'
+  | 'window-scale-zero'
+  | 'stated-rate-contradicted'
+  | 'small-segments'
+  | 'rtt-varied'
+  /** Through Longhaul's link emulator: the figures are the emulated link's, not the local hop's TCP_INFO. */
+  | 'emulated-link';
+
+/** How a link-limited finding was reached (kept where a deep queue makes the case bufferbloat). */
+export type LinkVia = 'rate-reached' | 'window-queue' | 'cwnd-queue' | 'cwnd-overflow' | 'socket-full';
+
+/** A sign that the link emulator on this PC fell behind, with its share of the time (or bytes) it carried. */
+export type EmulatorSign =
+  | { kind: 'stalled'; share: number }
+  | { kind: 'behind'; share: number }
+  | { kind: 'cpu'; share: number; cores: number | null }
+  | { kind: 'late'; share: number; lateMs: number; maxLateMs: number };
+
+/**
+ * What a finding's detail needs beside its figures: which rule branch decided, and structure no single
+ * figure holds (threads, signs, the bypass's toggles). Data, not words: the detail's words are rendered
+ * from the finding by contract/detail-text/.
+ */
+export interface FindingFacts {
+  /** The side that sent this direction's data, where known. */
+  senderSide?: 'controller' | 'responder';
+  linkVia?: LinkVia;
+  /** Both ends on one PC or one LAN (minimum RTT under 1 ms): an RTT above the minimum is not a link's queue. */
+  localPath?: boolean;
+  /** Why the RTT is unknown, as the inputs said it. */
+  missingReason?: string;
+  /** The retransmit count was estimated from bytes retransmitted ÷ MSS (Windows). */
+  retransEstimated?: boolean;
+  /** The sender's congestion control, as its OS named it. */
+  congestionControl?: string;
+  /** The kernel counted less window-limited time than the rule's share: a paced sender is rarely blocked by its window. */
+  rarelyBlocked?: boolean;
+  /** cpu-limited/process: the busiest data thread (kind and streams), or null: the process as a whole. */
+  busiest?: { kind: string; streams: number[] } | null;
+  /** cpu-limited/same-pc: the cores were busy less than the rule's share (the threads also waited on each other). */
+  notAllBusy?: boolean;
+  /** The data threads' waits for a core, as shares of the transfer. */
+  threadWaits?: { kind: string; share: number }[];
+  /** A fast local run whose CPU use is unknown: not measured at all, or both ends on this PC without its cores' busy share. */
+  cpuUnknown?: 'not-measured' | 'pc-unmeasured';
+  /** receiver-limited/cpu-starved: the starved reader's streams. */
+  readerStreams?: number[];
+  /** application-limited/paced: the rate asked per stream and how the sender was paced. */
+  pacing?: { perStreamBitsPerSecond: number; mechanism: string | null };
+  /** unknown/emulator-bypassed: when the bypass was switched, seconds into the run. */
+  bypass?: { bypass: boolean; t: number }[];
+  /** emulator-limited/fell-behind: the signs, and how the emulator moved the bytes. */
+  emulator?: { signs: EmulatorSign[]; relay: 'native' | 'js'; relayReason: string | null };
+  /** congestion-limited/emulated-slow-start: the ramp the emulated link's slow start needs. */
+  ramp?: {
+    initialSegments: number;
+    mssBytes: number;
+    roundTrips: number;
+    targetBytes: number;
+    toBdp: boolean;
+    flowedSeconds: number;
+    ceilingBitsPerSecond: number;
+    runSeconds: number;
+  };
+  /**
+   * congestion-limited/emulated-loss: the modelled loss, Reno's average window under it, what the proxy counted, and
+   * where the run fell against that average (a short run's few losses fall as they fall).
+   */
+  emulatedLoss?: {
+    lossRatio: number;
+    mssBytes: number;
+    windowBytes: number;
+    counts: { segments: number; losses: number; halvings: number } | null;
+    band: 'above' | 'below' | 'within';
+  };
+  /** Small segments (mss-limited, or the small-segments note): the path MTU and the MSS asked with --mss (null: none). */
+  mssPath?: { pmtuBytes: number; requestedBytes: number | null; afterVerdict: string };
+}
 
 /** A figure in one call: `fig(12e6, 'bit/s', 'measured')`. */
 export function fig(value: number, unit: FigureUnit, source: FigureSource): Figure {

@@ -14,7 +14,7 @@
 import type { CapacityInfo } from './capacity-info.js';
 import type { DelayInfo } from './delay-info.js';
 import type { Direction, Side } from './direction.js';
-import type { DiagnosisCase, FindingNote, Figures } from './finding.js';
+import type { DiagnosisCase, FindingFacts, FindingNote, Figures } from './finding.js';
 import type { LimiterVerdict } from './limiter-verdict.js';
 import type { Advice, PeerOs } from './advice.js';
 
@@ -280,6 +280,8 @@ export interface Diagnosis {
   side?: Side;
   /** What is true beside the verdict and the detail names (loss present, a stated rate the run beat…); absent when none. */
   notes?: FindingNote[];
+  /** What the detail needs beside the figures (which branch decided, threads, signs); absent in older results. */
+  facts?: FindingFacts;
   /** The detail in words (rendered from the finding for the explanation and older readers). */
   sentence: string;
   /** The numbers the sentence quotes (null = not measured). */

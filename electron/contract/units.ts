@@ -165,6 +165,11 @@ export function formatMs(v: number): string {
   return v >= 1000 ? `${(v / 1000).toFixed(v % 1000 === 0 ? 0 : 2)} s` : `${Number(v.toFixed(3))} ms`;
 }
 
+/** A share of 0–1 as every answer and detail line writes it: `42 %` (whole percent, a space before the sign). */
+export function formatShare(share: number): string {
+  return `${Math.round(share * 100)} %`;
+}
+
 /** `1.30 s`, `20.0 ms`, `34 µs`. */
 export function formatRtt(seconds: number): string {
   if (seconds >= 1) return `${seconds.toFixed(2)} s`;

@@ -60,7 +60,7 @@ describe('diagnoseLimiter', () => {
     );
     assert.equal(d.verdict, 'window-limited');
     assert.doesNotMatch(d.sentence, /allows at most/);
-    assert.match(d.sentence, /held the sender back 61% of its busy time; measured 756 Mbit\/s .*is not a ceiling here/);
+    assert.match(d.sentence, /held the sender back 61 % of its busy time; measured 756 Mbit\/s .*is not a ceiling here/);
   });
 
   it('the seed record run: a 20 MiB window over 1.3 s allows 129 Mbit/s, so a 4 Mbit/s link is the limit', () => {
@@ -75,7 +75,7 @@ describe('diagnoseLimiter', () => {
       }),
     );
     assert.equal(d.verdict, 'link-limited');
-    assert.match(d.sentence, /Measured 3\.8 Mbit\/s of the link's 4\.0 Mbit\/s \(95%\)/);
+    assert.match(d.sentence, /Measured 3\.8 Mbit\/s of the link's 4\.0 Mbit\/s \(95 %\)/);
   });
 
   it('congestion-limited when cwnd/RTT is near the measured rate and below the window, with retransmissions', () => {
@@ -113,7 +113,7 @@ describe('diagnoseLimiter', () => {
     );
     assert.equal(d.verdict, 'window-limited');
     assert.equal(d.numbers.rwndLimitedShare, 0.65);
-    assert.match(d.sentence, /held the sender back 65% of its busy time/);
+    assert.match(d.sentence, /held the sender back 65 % of its busy time/);
   });
 
   it('measured through a 4 Mbit/s tbf with an 8,760 B window: W/RTT ≈ rate, but the kernel timers say the link, not the window', () => {
@@ -153,7 +153,7 @@ describe('diagnoseLimiter', () => {
       }),
     );
     assert.equal(d.verdict, 'send-buffer-limited');
-    assert.match(d.sentence, /send buffer of the sending PC held it back 80% of its busy time/);
+    assert.match(d.sentence, /send buffer of the sending PC held it back 80 % of its busy time/);
   });
 
   it('application-limited when both bounds are far above the rate and the sender idled', () => {
@@ -170,7 +170,7 @@ describe('diagnoseLimiter', () => {
       }),
     );
     assert.equal(d.verdict, 'application-limited');
-    assert.match(d.sentence, /data in flight only 20% of the stream's active time/);
+    assert.match(d.sentence, /data in flight only 20 % of the stream's active time/);
   });
 
   it('link-limited (path) when both bounds are far above the rate and the sender kept the socket full', () => {

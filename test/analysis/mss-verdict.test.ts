@@ -1,7 +1,7 @@
 /** The small-MSS rule on figures from real runs: what it calls small, what it leaves alone, what it says. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { mssCanExplain, mssCaveat, mssIsSmall, mssSentence, pathMssBytes } from '../../electron/analysis/mss-verdict.js';
+import { mssCanExplain, mssFindingData, mssIsSmall, pathMssBytes } from '../../electron/analysis/mss-verdict.js';
 
 describe('small-MSS verdict', () => {
   it('calls --mss 536 on loopback and on Ethernet small', () => {
@@ -24,20 +24,12 @@ describe('small-MSS verdict', () => {
       false,
       false,
     ]);
-    assert.match(
-      mssCaveat({ sendMssBytes: 524, pmtuBytes: 65_535, requestedBytes: 536 }),
-      /Segments were small: at most 524 B \(asked for with --mss\).*run again without --mss/,
-    );
   });
 
-  it('says the sizes, the factor and how to check, with the congestion window in segments when that was the bound', () => {
-    const f = { sendMssBytes: 524, pmtuBytes: 1500, requestedBytes: 536 };
+  it('carries the sizes as figures and the path MTU, the --mss asked and the verdict before it as facts (the words are contract/detail-text/)', () => {
+    const d = mssFindingData({ sendMssBytes: 524, pmtuBytes: 1500, requestedBytes: 536 }, 'congestion-limited');
+    assert.deepEqual(d.figures, { mss: { value: 524, unit: 'B', source: 'tcp_info' }, pathMss: { value: 1460, unit: 'B', source: 'tcp_info' } });
+    assert.deepEqual(d.facts, { mssPath: { pmtuBytes: 1500, requestedBytes: 536, afterVerdict: 'congestion-limited' } });
     assert.equal(pathMssBytes(1500), 1460);
-    const s = mssSentence(f, 50e6, { verdict: 'congestion-limited', cwndBytes: 52_400, cwndBitsPerSecond: 60e6 });
-    assert.match(s, /at most 524 B \(536 B was requested with --mss\) where the path MTU of 1,500 B allows about 1,460 B/);
-    assert.match(s, /2\.8× as many segments/);
-    assert.match(s, /held 100 of them \(52,400 B/);
-    assert.match(s, /Run again without --mss/);
-    assert.match(mssSentence({ ...f, requestedBytes: null }, 50e6, { verdict: 'link-limited', cwndBytes: null, cwndBitsPerSecond: null }), /clamps the MSS/);
   });
 });

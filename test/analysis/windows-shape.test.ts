@@ -34,7 +34,7 @@ describe('Windows-shaped TCP_INFO readings', () => {
     }));
     const [d] = diagnoseResult(result(tcp, 40e6));
     assert.equal(d?.verdict, 'application-limited', d?.sentence);
-    assert.match(d!.sentence, /the OS counted it sender-limited \(nothing to send\) 60% of the stream's active time/);
+    assert.match(d!.sentence, /the OS counted it sender-limited \(nothing to send\) 60 % of the stream's active time/);
   });
 
   it('retransmits estimated from bytes are said to be estimated; none reported stays unknown', () => {

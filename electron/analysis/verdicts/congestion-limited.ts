@@ -5,8 +5,7 @@
  * (the RTT grew under load) the link is; with neither, the window was still growing (slow start
  * in a short run). An unknown retransmit count is said as unknown, never as "none".
  */
-import { formatRateShort, groupDigits } from '../../contract/units.js';
-import { BINDING_FACTOR, boundsAreTautological, isLocalPath, retransWords, type RuleVerdict, type VerdictContext } from './context.js';
+import { BINDING_FACTOR, boundsAreTautological, isLocalPath, type RuleVerdict, type VerdictContext } from './context.js';
 import { linkFinding } from './link-limited.js';
 import { lossRatio } from './loss-limited.js';
 
@@ -20,30 +19,19 @@ export function congestionRule(c: VerdictContext): RuleVerdict | null {
   const q = i.queueingSeconds ?? null;
   const min = i.minRttSeconds ?? null;
   const queued = q !== null && min !== null && !isLocalPath(min) && q >= QUEUE_SHARE_OF_MIN_RTT * min;
-  const head = `Congestion window ${groupDigits(i.cwndBytes)} B over RTT ${c.rtt} allows at most ${formatRateShort(cap)}; measured ${c.m} with ${retransWords(i)}`;
   // Retransmits with a known loss rate reach here only when the rate is above Mathis's estimate
   // for it (loss-limited.ts): the losses did not set the pace, a full bottleneck queue made them.
   const overflowed = (i.retransSegments ?? 0) > 0 && lossRatio(i) !== null;
   if (queued || overflowed) {
-    const why = queued ? 'the RTT grew under load, so a queue stood at the bottleneck' : "the losses are the bottleneck's queue overflowing";
-    const found = linkFinding(
-      c,
-      queued ? 'link-limited/standing-queue' : 'link-limited/queue-overflow',
-      `${head}: the sender filled the path up to its bottleneck (${why}), so the path's bottleneck link is the limit, at about ${c.m}.`,
-    );
+    // The sender filled the path up to its bottleneck: the RTT grew under load (a queue stood there), or the losses are its queue overflowing.
+    const found = queued ? linkFinding(c, 'link-limited/standing-queue', 'cwnd-queue') : linkFinding(c, 'link-limited/queue-overflow', 'cwnd-overflow');
     return { ...found, quotesRetransmits: true };
   }
-  const still =
-    (i.retransSegments ?? 0) > 0
-      ? ': congestion control, reacting to loss, is the limit; the loss rate is unknown (segments sent were not reported), so random loss and a bottleneck queue overflowing cannot be told apart.'
-      : i.retransSegments === 0
-        ? ': the congestion window was still growing (slow start) when the run ended, so congestion control is the limit; a longer run shows the path.'
-        : ': congestion control is the limit, or the path behind it; without a retransmit count the two cannot be told apart.';
   const sub =
     (i.retransSegments ?? 0) > 0
       ? 'congestion-limited/loss-rate-unknown'
       : i.retransSegments === 0
         ? 'congestion-limited/slow-start'
         : 'congestion-limited/retransmits-unknown';
-  return { verdict: 'congestion-limited', case: sub, quotesRetransmits: true, sentence: `${head}${still}` };
+  return { verdict: 'congestion-limited', case: sub, quotesRetransmits: true };
 }

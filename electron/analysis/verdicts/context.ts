@@ -1,11 +1,10 @@
 /**
- * What every verdict rule reads: the inputs, the numbers the diagnosis reports, and the figures in
- * words. A rule returns its verdict and sentence, or null when it does not apply; diagnosis.ts asks
- * the rules in order.
+ * What every verdict rule reads: the inputs and the numbers the diagnosis reports. A rule returns its
+ * verdict, case, figures and facts, or null when it does not apply; limiter.ts asks the rules in order.
+ * Rules decide and never word: the detail's words are contract/detail-text/.
  */
-import type { DiagnosisCase, Figures, FindingNote } from '../../contract/finding.js';
+import type { DiagnosisCase, Figures, FindingFacts, FindingNote } from '../../contract/finding.js';
 import type { Diagnosis, LimiterVerdict, Side } from '../../contract/result.js';
-import { formatRateShort, formatRtt } from '../../contract/units.js';
 import type { LimiterInputs } from '../limiter-inputs.js';
 
 /** A bound "binds" when the measured rate is within this factor of it. */
@@ -13,14 +12,14 @@ export const BINDING_FACTOR = 1.5;
 /** Share of busy time limited by the window or the send buffer above which the kernel's timers alone decide. */
 export const WINDOW_SHARE = 0.5;
 
-/** A rule's answer: the verdict, its sub-case, the figures it used beyond the common ones, and the detail in words. */
+/** A rule's answer: the verdict, its sub-case, the figures and facts it used beyond the common ones. */
 export interface RuleVerdict {
   verdict: LimiterVerdict;
   case: DiagnosisCase;
   figures?: Figures;
   side?: Side;
   notes?: FindingNote[];
-  sentence: string;
+  facts?: FindingFacts;
   /** The detail already accounts for the retransmits (no "loss present" note is added). */
   quotesRetransmits?: boolean;
 }
@@ -29,12 +28,10 @@ export interface RuleVerdict {
 export interface VerdictContext {
   i: LimiterInputs;
   numbers: Diagnosis['numbers'];
-  /** Measured rate, bit/s (> 0) and in words. */
+  /** Measured rate, bit/s (> 0). */
   measured: number;
-  m: string;
-  /** The RTT the bounds are computed over (the transfer's median smoothed RTT), s and in words. */
+  /** The RTT the bounds are computed over (the transfer's median smoothed RTT), s. */
   rttSeconds: number;
-  rtt: string;
   rwndShare: number | null;
   sndbufShare: number | null;
 }
@@ -42,10 +39,6 @@ export interface VerdictContext {
 /** part ÷ whole, capped at 1; null when either is unknown. */
 export function share(part: number | null | undefined, whole: number | null | undefined): number | null {
   return part != null && whole != null && whole > 0 ? Math.min(1, part / whole) : null;
-}
-
-export function pct(x: number): string {
-  return `${Math.round(x * 100)}%`;
 }
 
 /** Build the context; null when nothing was measured or the RTT is unknown (the caller says which). */
@@ -56,21 +49,10 @@ export function verdictContext(i: LimiterInputs, numbers: Diagnosis['numbers']):
     i,
     numbers,
     measured,
-    m: formatRateShort(measured),
     rttSeconds: i.rttSeconds,
-    rtt: formatRtt(i.rttSeconds),
     rwndShare: share(i.rwndLimitedSeconds, i.busySeconds),
     sndbufShare: share(i.sndbufLimitedSeconds, i.busySeconds),
   };
-}
-
-/** The retransmit count in words: a count, an estimate from bytes, or unknown — never a guessed 0. */
-export function retransWords(i: LimiterInputs): string {
-  const n = i.retransSegments;
-  if (n === null) return 'retransmissions unknown (this OS did not report them)';
-  if (n === 0) return 'no retransmissions';
-  const est = i.retransEstimated ? ' (estimated from bytes retransmitted ÷ MSS)' : '';
-  return `${n.toLocaleString('en-US')} retransmitted segment${n === 1 ? '' : 's'}${est}`;
 }
 
 /**

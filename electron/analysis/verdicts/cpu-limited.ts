@@ -4,11 +4,11 @@
  * sender, the receiver and the kernel's copying share the same cores and no one thread need be near
  * a core. Without CPU figures, a loopback or LAN run at multi-Gbit/s with a sub-ms RTT that no window
  * explains is not claimed for the path: copying bytes on shared cores is the likely limit there, and
- * the sentence says it was not measured.
+ * the finding says it was not measured (`facts.cpuUnknown`).
  */
-import { fig } from '../../contract/finding.js';
+import { fig, type Figures } from '../../contract/finding.js';
 import type { CpuUse, PcCpu, Side } from '../../contract/result.js';
-import { isFastLocal, pct, share, type RuleVerdict, type VerdictContext } from './context.js';
+import { isFastLocal, share, type RuleVerdict, type VerdictContext } from './context.js';
 
 /** A thread (or single-threaded process) this close to one full core had no time to spare. */
 const NEAR_ONE_CORE = 0.9;
@@ -19,12 +19,13 @@ const NEAR_ONE_CORE = 0.9;
  */
 const PC_BUSY = 0.9;
 
-function busiest(use: CpuUse): { what: string; share: number } {
-  const thread = (use.threads ?? []).reduce<{ what: string; share: number } | null>(
-    (a, t) => (a === null || t.shareOfOneCore > a.share ? { what: `its ${t.kind} thread (streams ${t.streams.join(', ')})`, share: t.shareOfOneCore } : a),
+/** The busiest data thread (`thread` null: the process as a whole is the figure) and its share of one core. */
+function busiest(use: CpuUse): { thread: { kind: string; streams: number[] } | null; share: number } {
+  const thread = (use.threads ?? []).reduce<{ thread: { kind: string; streams: number[] }; share: number } | null>(
+    (a, t) => (a === null || t.shareOfOneCore > a.share ? { thread: { kind: t.kind, streams: t.streams }, share: t.shareOfOneCore } : a),
     null,
   );
-  return thread && thread.share >= use.shareOfOneCore / Math.max(1, use.threads?.length ?? 1) ? thread : { what: 'its process', share: use.shareOfOneCore };
+  return thread && thread.share >= use.shareOfOneCore / Math.max(1, use.threads?.length ?? 1) ? thread : { thread: null, share: use.shareOfOneCore };
 }
 
 /** From measured CPU: a side or data thread near one core. */
@@ -36,13 +37,12 @@ export function cpuRule(c: VerdictContext): RuleVerdict | null {
     if (!use) continue;
     const b = busiest(use);
     if (b.share < NEAR_ONE_CORE) continue;
-    const role = side === c.i.senderSide ? 'sending' : 'receiving';
     return {
       verdict: 'cpu-limited',
       case: 'cpu-limited/process',
       side,
       figures: { cpuShareOfCore: fig(b.share, 'share', 'cpu') },
-      sentence: `The ${role} side (the ${side}): ${b.what} used ${pct(b.share)} of one core while moving ${c.m}: the CPU is the limit, not the path.`,
+      facts: { busiest: b.thread },
     };
   }
   return null;
@@ -61,14 +61,13 @@ export function samePcUnmeasured(c: VerdictContext): boolean {
   return c.i.cpu?.samePc === true && onePc(c) === null;
 }
 
-/** The data threads' waits for a core, in words ("" when no thread says): the time they were ready to run and were not. */
-function threadWaits(cpu: NonNullable<VerdictContext['i']['cpu']>): string {
-  const parts = (['controller', 'responder'] as Side[]).flatMap((side) => {
+/** The data threads' waits for a core as shares of the transfer: the time they were ready to run and were not. */
+function threadWaits(cpu: NonNullable<VerdictContext['i']['cpu']>): { kind: string; share: number }[] {
+  return (['controller', 'responder'] as Side[]).flatMap((side) => {
     const use = cpu[side];
     if (!use || use.wallSeconds <= 0) return [];
-    return (use.threads ?? []).flatMap((t) => (t.waitSeconds == null ? [] : [`the ${t.kind} thread ${pct(Math.min(1, t.waitSeconds / use.wallSeconds))}`]));
+    return (use.threads ?? []).flatMap((t) => (t.waitSeconds == null ? [] : [{ kind: t.kind, share: Math.min(1, t.waitSeconds / use.wallSeconds) }]));
   });
-  return parts.length ? ` The data threads waited for a core (ready to run, not running): ${parts.join(', ')} of the transfer.` : '';
 }
 
 /**
@@ -84,26 +83,21 @@ export function pcCpuRule(c: VerdictContext): RuleVerdict | null {
   // to blame: the threads took turns on the cores (the waits below say how long), so the PC stays the limit.
   const local = isFastLocal(c);
   if (pc.busyShare < PC_BUSY && !local) return null;
-  const used = (side: Side): string => {
-    const use = cpu[side];
-    return use ? `${pct(use.shareOfOneCore)} of one core` : 'an unknown share';
-  };
   const cores = cpu.controller?.cores ?? cpu.responder?.cores ?? null;
-  const irq =
-    pc.interruptShare !== null
-      ? ` (${pct(pc.interruptShare)} of their time in interrupts and softirq${(pc.stealShare ?? 0) >= 0.005 ? `, ${pct(pc.stealShare ?? 0)} taken by the hypervisor` : ''})`
-      : '';
   const busy = share(c.i.busySeconds, c.i.transferSeconds);
-  const idle = busy !== null && busy < 0.97 ? ` The sender left its socket empty ${pct(1 - busy)} of its time.` : '';
+  const figures: Figures = { pcBusyShare: fig(pc.busyShare, 'share', 'cpu') };
+  if (cores !== null) figures.cores = fig(cores, 'cores', 'cpu');
+  if (pc.interruptShare !== null) figures.interruptShare = fig(pc.interruptShare, 'share', 'cpu');
+  if (pc.stealShare != null) figures.stealShare = fig(pc.stealShare, 'share', 'cpu');
+  if (cpu.controller) figures.controllerCpuShare = fig(cpu.controller.shareOfOneCore, 'share', 'cpu');
+  if (cpu.responder) figures.responderCpuShare = fig(cpu.responder.shareOfOneCore, 'share', 'cpu');
+  if (busy !== null) figures.senderBusyShare = fig(busy, 'share', 'measured');
   const waits = threadWaits(cpu);
   return {
     verdict: 'cpu-limited',
     case: 'cpu-limited/same-pc',
-    figures: { pcBusyShare: fig(pc.busyShare, 'share', 'cpu'), ...(cores !== null ? { cores: fig(cores, 'cores', 'cpu') } : {}) },
-    sentence:
-      `Both ends ran on this PC, and its ${cores !== null ? `${cores} cores` : 'cores'} were ${pct(pc.busyShare)} busy over the transfer${irq}${pc.busyShare < PC_BUSY ? ' (not all the time: the threads also waited on each other and for a core)' : ''}; ` +
-      `Longhaul's controller used ${used('controller')} and its responder ${used('responder')}, the rest went to the kernel's copying and packet processing and to other programs: ` +
-      `measured ${c.m}, this PC's CPU, shared by both ends and the kernel, is the limit, not the network.${idle}${waits}`,
+    figures,
+    facts: { ...(pc.busyShare < PC_BUSY ? { notAllBusy: true } : {}), ...(waits.length ? { threadWaits: waits } : {}) },
   };
 }
 
@@ -111,12 +105,9 @@ export function pcCpuRule(c: VerdictContext): RuleVerdict | null {
 export function cpuLikelyRule(c: VerdictContext): RuleVerdict | null {
   const unmeasured = !c.i.cpu || samePcUnmeasured(c);
   if (!unmeasured || !isFastLocal(c)) return null;
-  const what = c.i.cpu ? 'both ends ran on this PC, but how busy its cores were was not measured' : 'CPU was not measured in this run';
   return {
     verdict: 'cpu-limited',
     case: 'cpu-limited/unmeasured',
-    sentence:
-      `Measured ${c.m} at RTT ${c.rtt} with the socket kept full and no window binding: on a path this short, copying the bytes on the PCs' cores is the likely limit, ` +
-      `not the path; ${what}, so this is unconfirmed.`,
+    facts: { cpuUnknown: c.i.cpu ? 'pc-unmeasured' : 'not-measured' },
   };
 }

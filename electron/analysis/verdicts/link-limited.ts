@@ -4,8 +4,7 @@
  * more than the path's own round trip is named bufferbloat: the rate is the link's, but every
  * other flow on it waits that long too.
  */
-import type { DiagnosisCase, Figures } from '../../contract/finding.js';
-import { formatRtt } from '../../contract/units.js';
+import type { DiagnosisCase, Figures, LinkVia } from '../../contract/finding.js';
 import { isLocalPath, type RuleVerdict, type VerdictContext } from './context.js';
 
 /** Queueing of at least this is bufferbloat whatever the path: a person notices 100 ms in every interaction (ITU-T G.114 puts one-way comfort at 150 ms). */
@@ -20,18 +19,6 @@ function isBufferbloat(queueingSeconds: number, minRttSeconds: number): boolean 
   return queueingSeconds >= BLOAT_SECONDS || (queueingSeconds >= BLOAT_FLOOR_SECONDS && queueingSeconds >= BLOAT_RTT_FACTOR * minRttSeconds);
 }
 
-/** The queueing words of a link-limited sentence: stated, or unknown in words. */
-function queueingWords(c: VerdictContext): string {
-  const q = c.i.queueingSeconds ?? null;
-  const min = c.i.minRttSeconds ?? null;
-  if (q === null || min === null) return ' The queueing delay under load is unknown (no minimum RTT was reported).';
-  if (isLocalPath(min)) return '';
-  const head = ` Under load the RTT was ${c.rtt} against a minimum of ${formatRtt(min)}: the path adds about ${formatRtt(q)} of queueing under load`;
-  if (isBufferbloat(q, min))
-    return `${head} (bufferbloat: the bottleneck's queue is far deeper than the path needs, and every flow through it waits that long).`;
-  return `${head}.`;
-}
-
 /** Whether this direction's path queued enough under load to call bufferbloat. */
 function bloated(c: VerdictContext): boolean {
   const q = c.i.queueingSeconds ?? null;
@@ -40,9 +27,9 @@ function bloated(c: VerdictContext): boolean {
 }
 
 /**
- * A link-limited finding: `why` says how the path was found to be the limit, `lead` says it in words, and the
- * queueing delay follows. A queue deep enough to be bufferbloat makes that the case whatever the way there.
+ * A link-limited finding: `why` is the case, `via` how the path was found to be the limit (kept in the facts, since a
+ * queue deep enough to be bufferbloat makes that the case whatever the way there); the detail states the queueing.
  */
-export function linkFinding(c: VerdictContext, why: DiagnosisCase, lead: string, figures: Figures = {}): RuleVerdict {
-  return { verdict: 'link-limited', case: bloated(c) ? 'link-limited/bufferbloat' : why, figures, sentence: `${lead}${queueingWords(c)}` };
+export function linkFinding(c: VerdictContext, why: DiagnosisCase, via: LinkVia, figures: Figures = {}): RuleVerdict {
+  return { verdict: 'link-limited', case: bloated(c) ? 'link-limited/bufferbloat' : why, figures, facts: { linkVia: via } };
 }

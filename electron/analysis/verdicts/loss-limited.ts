@@ -5,7 +5,6 @@
  * present, not the limit. A bottleneck queue that overflows also causes retransmits; there the
  * RTT stands well above the minimum and the rate is above the estimate, so the link is named instead.
  */
-import { formatRateShort } from '../../contract/units.js';
 import type { LimiterInputs } from '../limiter-inputs.js';
 import { fig, type FindingNote } from '../../contract/finding.js';
 import type { RuleVerdict, VerdictContext } from './context.js';
@@ -43,27 +42,15 @@ function mathisBitsPerSecond(p: number, mssBytes: number, rttSeconds: number, st
   return (streams * (mssBytes * 8 * MATHIS_C)) / (rttSeconds * Math.sqrt(p));
 }
 
-function pctText(p: number): string {
-  return `${Number((p * 100).toPrecision(2))} %`;
-}
-
 /**
- * Loss that did not set the rate: the note and its words (appended to another verdict's detail), or null.
- * For BBR always; otherwise only where the rule did not already account for the retransmits (`quoted`).
+ * Loss that did not set the rate, as a note on another verdict, or null. For BBR always (it does not slow
+ * down for random loss); otherwise only where the rule did not already account for the retransmits (`quoted`).
  */
-export function lossNote(i: LimiterInputs, quoted: boolean): { note: FindingNote; text: string } | null {
+export function lossNote(i: LimiterInputs, quoted: boolean): FindingNote | null {
   const p = lossRatio(i);
   if (p === null || p < NOTE_LOSS_RATIO || (i.retransSegments ?? 0) < MIN_LOSS_EVENTS) return null;
-  if (i.congestionControl === 'bbr')
-    return {
-      note: 'loss-present-bbr',
-      text: ` Loss present (${pctText(p)} of segments retransmitted), not the limit: BBR does not slow down for random loss.`,
-    };
-  if (quoted) return null;
-  return {
-    note: 'loss-present',
-    text: ` Loss present (${pctText(p)} of segments retransmitted), not the limit: the rate is far above what a loss-based sender (Reno, CUBIC) carries at that loss.`,
-  };
+  if (i.congestionControl === 'bbr') return 'loss-present-bbr';
+  return quoted ? null : 'loss-present';
 }
 
 export function lossRule(c: VerdictContext, streams: number): RuleVerdict | null {
@@ -77,13 +64,9 @@ export function lossRule(c: VerdictContext, streams: number): RuleVerdict | null
   if (q !== null && min !== null && q >= QUEUE_SHARE_OF_MIN_RTT * min) return null;
   const estimate = mathisBitsPerSecond(p, i.mssBytes, c.rttSeconds, streams);
   if (c.measured > LOSS_BAND * estimate) return null;
-  const cc = i.congestionControl ? ` (${i.congestionControl.toUpperCase()}${i.congestionControl === 'cubic' ? ' may carry up to about twice it' : ''})` : '';
   return {
     verdict: 'loss-limited',
     case: 'loss-limited/random-loss',
     figures: { lossModelRate: fig(estimate, 'bit/s', 'model'), mss: fig(i.mssBytes, 'B', 'tcp_info'), segmentsSent: fig(segments, 'count', 'tcp_info') },
-    sentence:
-      `${retrans.toLocaleString('en-US')} of ${Math.round(segments).toLocaleString('en-US')} segments were retransmitted (loss about ${pctText(p)}${i.retransEstimated ? ', estimated from bytes' : ''}); ` +
-      `at RTT ${c.rtt} Reno's estimate for that loss (Mathis: MSS × 1.22 ÷ (RTT × √p)${streams > 1 ? `, × ${streams} streams` : ''}) is ${formatRateShort(estimate)}${cc}; measured ${c.m}: packet loss is the limit.`,
   };
 }

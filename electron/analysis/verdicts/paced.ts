@@ -6,20 +6,19 @@
  * A run that carried far less than it asked for met another limit first: the other
  * verdicts decide it.
  */
-import { bitrateText, type PacingInfo } from '../../contract/pacing-info.js';
+import type { PacingInfo } from '../../contract/pacing-info.js';
 import { fig } from '../../contract/finding.js';
 import type { DiagnosisFinding, Side } from '../../contract/result.js';
-import { formatRate } from '../../contract/units.js';
+import { withDetail } from '../../contract/detail-text/index.js';
 
 /** Measured ÷ asked (per stream × streams) at or above this: the pacing held the rate. */
 const PACED_MIN_SHARE = 0.8;
 /** Above this the senders were not held to the asked rate (it did not apply): no pacing verdict. */
 const PACED_MAX_SHARE = 1.25;
 
-/** How the side that sent was paced, in words: `kernel SO_MAX_PACING_RATE on the controller`. */
-function mechanismOf(pacing: PacingInfo | undefined, sender: Side): string {
-  const s = pacing?.sides.find((x) => x.side === sender);
-  return s ? `${s.mechanism === 'unknown' ? 'a mechanism it did not report' : s.mechanism} on the ${sender}` : `on the ${sender}`;
+/** How the side that sent was paced (`kernel SO_MAX_PACING_RATE`, `unknown`), or null when it did not say. */
+function mechanismOf(pacing: PacingInfo | undefined, sender: Side): string | null {
+  return pacing?.sides.find((x) => x.side === sender)?.mechanism ?? null;
 }
 
 /**
@@ -39,16 +38,13 @@ export function pacedDiagnosis(
   const ceiling = asked * streams;
   const share = measured / ceiling;
   if (share < PACED_MIN_SHARE || share > PACED_MAX_SHARE) return null;
-  const of = streams === 1 ? '' : ` (${streams} streams: at most ${formatRate(ceiling)} in all)`;
-  return {
+  return withDetail({
     ...base,
     verdict: 'application-limited',
     case: 'application-limited/paced',
     side: sender,
     figures: { ...base.figures, pacedRate: fig(ceiling, 'bit/s', 'given') },
-    sentence:
-      `The sender was paced at ${bitrateText(asked)} by --bitrate${of} (${mechanismOf(pacing, sender)}) and carried ${formatRate(measured)}, ` +
-      `${Math.round(share * 100)} % of that: the pacing is the limit, not a window, a buffer or the path.`,
+    facts: { ...base.facts, pacing: { perStreamBitsPerSecond: asked, mechanism: mechanismOf(pacing, sender) } },
     numbers: { ...base.numbers, pacedBitsPerSecond: ceiling },
-  };
+  });
 }

@@ -10,7 +10,7 @@
  */
 import type { DataThreadCpu, Side } from '../../contract/result.js';
 import { fig } from '../../contract/finding.js';
-import { pct, type RuleVerdict, type VerdictContext } from './context.js';
+import { type RuleVerdict, type VerdictContext } from './context.js';
 
 /** The reader waited for a core at least this share of the transfer... */
 const STARVED_WAIT_SHARE = 0.5;
@@ -39,15 +39,11 @@ export function receiverStarvedRule(c: VerdictContext): RuleVerdict | null {
   if (!receiver) return null;
   const s = starvedReader(c, receiver);
   if (!s || s.wait < STARVED_WAIT_SHARE || s.wait + s.t.shareOfOneCore < RUNNABLE_SHARE) return null;
-  const streams = `stream${s.t.streams.length === 1 ? '' : 's'} ${s.t.streams.join(', ')}`;
   return {
     verdict: 'receiver-limited',
     case: 'receiver-limited/cpu-starved',
     side: receiver,
     figures: { cpuShareOfCore: fig(s.t.shareOfOneCore, 'share', 'cpu'), readerWaitShare: fig(s.wait, 'share', 'cpu') },
-    sentence:
-      `The receiving side (the ${receiver}) was starved of CPU: its receiver thread (${streams}) had data to read nearly all the time ` +
-      `but ran only ${pct(s.t.shareOfOneCore)} of one core and waited for a core ${pct(s.wait)} of the transfer (a CPU quota, or other work on that PC); ` +
-      `measured ${c.m}: the receiving application's CPU did not keep up, not the path or its buffers.`,
+    facts: { readerStreams: s.t.streams },
   };
 }

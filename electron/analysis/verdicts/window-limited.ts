@@ -9,9 +9,8 @@
  * *blocked* by it. On the WAN harness (20 Mbit/s, 40 ms, tcp_rmem capped at 32 KiB, BBR) the
  * rate was within 5 % of window ÷ RTT while the kernel counted 50 % rwnd-limited time.
  */
-import { fig } from '../../contract/finding.js';
-import { formatRateShort, formatRtt, groupDigits } from '../../contract/units.js';
-import { BINDING_FACTOR, boundsAreTautological, isLocalPath, pct, WINDOW_SHARE, type RuleVerdict, type VerdictContext } from './context.js';
+import { fig, type FindingNote } from '../../contract/finding.js';
+import { BINDING_FACTOR, boundsAreTautological, isLocalPath, WINDOW_SHARE, type RuleVerdict, type VerdictContext } from './context.js';
 
 /** Measured within this fraction of window ÷ RTT: the window sets the rate (RTT noise and ACK timing make a few % common). */
 const WINDOW_RATE_TOLERANCE = 0.15;
@@ -54,9 +53,7 @@ function standingQueue(c: VerdictContext): RuleVerdict | null {
     verdict: 'link-limited',
     case: 'link-limited/standing-queue',
     figures: { windowAtMinRtt: fig(atMinRtt, 'bit/s', 'model') },
-    sentence:
-      `Receiver window ${groupDigits(i.windowBytes)} B would allow ${formatRateShort(atMinRtt)} at the path's minimum RTT of ${formatRtt(minRtt)}, ` +
-      `but the RTT grew to ${c.rtt} while the excess waited in a queue; measured ${c.m}: the path (its bottleneck link or the receiving host) is the limit, not the window.`,
+    facts: { linkVia: 'window-queue' },
   };
 }
 
@@ -68,15 +65,11 @@ function receiverLagged(c: VerdictContext): RuleVerdict | null {
   if (i.windowBytes >= RECEIVER_WINDOW_SHARE_OF_BUFFER * buf) return null;
   const receiver = i.senderSide === 'controller' ? 'responder' : i.senderSide === 'responder' ? 'controller' : null;
   const cpu = receiver ? i.cpu?.[receiver] : null;
-  const cpuWords = cpu ? ` The receiving side used ${pct(cpu.shareOfOneCore)} of one core.` : ' CPU was not measured on the receiving side.';
   return {
     verdict: 'receiver-limited',
     case: 'receiver-limited/app-lagged',
     figures: { receiveBuffer: fig(buf, 'B', 'tcp_info'), ...(cpu ? { cpuShareOfCore: fig(cpu.shareOfOneCore, 'share', 'cpu') } : {}) },
     ...(receiver ? { side: receiver } : {}),
-    sentence:
-      `The receiver advertised only ${groupDigits(i.windowBytes)} B although its receive buffer was ${groupDigits(buf)} B, so unread data filled it; ` +
-      `at RTT ${c.rtt} that window carries ${formatRateShort(c.numbers.windowBitsPerSecond ?? 0)}, measured ${c.m}: the receiving application (or its CPU) did not keep up, not the buffer size.${cpuWords}`,
   };
 }
 
@@ -90,26 +83,15 @@ export function windowRule(c: VerdictContext): RuleVerdict | null {
   if (lagged) return lagged;
   const { i, numbers } = c;
   const cap = numbers.windowBitsPerSecond;
-  const scale = i.windowScale === 0 ? ' Window scaling was not negotiated (scale 0).' : i.windowScale !== null ? ` Window scale ${i.windowScale}.` : '';
   // window ÷ RTT is a ceiling only if the RTT sample is representative; when the measured rate
   // beats it by more than noise, the RTT varied (queueing, a noisy loopback) and only the kernel's timers can tell.
   const capHolds = cap !== null && i.windowBytes !== null && c.measured <= cap * (1 + WINDOW_RATE_TOLERANCE) && c.measured * BINDING_FACTOR >= cap;
-  const timer =
-    c.rwndShare === null
-      ? ''
-      : ` The kernel counted ${pct(c.rwndShare)} of the busy time as receive-window-limited${c.rwndShare < WINDOW_SHARE ? ' (a paced sender is rarely blocked by the window that sets its rate)' : ''}.`;
-  const base =
-    capHolds && i.windowBytes !== null && cap !== null
-      ? c.measured > cap && formatRateShort(c.measured) !== formatRateShort(cap)
-        ? `Receiver window ${groupDigits(i.windowBytes)} B over RTT ${c.rtt} allows about ${formatRateShort(cap)}; measured ${c.m}, ${pct(c.measured / cap - 1)} above it (RTT readings vary, and a run of N windows spans N − 1 round trips): the window is the limit.`
-        : `Receiver window ${groupDigits(i.windowBytes)} B over RTT ${c.rtt} allows at most ${formatRateShort(cap)}; measured ${c.m}: the window is the limit.`
-      : `The receive window${i.windowBytes !== null ? ` (${groupDigits(i.windowBytes)} B)` : ''} held the sender back ${pct(c.rwndShare ?? 0)} of its busy time; measured ${c.m} at a median RTT of ${c.rtt}` +
-        `${cap !== null ? ` (the RTT varied during the run, so window ÷ RTT = ${formatRateShort(cap)} is not a ceiling here)` : ''}: the window is the limit.`;
-  const notes = [...(i.windowScale === 0 ? (['window-scale-zero'] as const) : []), ...(capHolds ? [] : (['rtt-varied'] as const))];
+  const notes: FindingNote[] = [...(i.windowScale === 0 ? (['window-scale-zero'] as const) : []), ...(capHolds ? [] : (['rtt-varied'] as const))];
   return {
     verdict: 'window-limited',
     case: i.windowRequestedBytes != null ? 'window-limited/requested' : 'window-limited/os-receive-buffer',
     ...(notes.length ? { notes } : {}),
-    sentence: base + scale + (capHolds ? timer : ''),
+    // A paced sender is rarely blocked by the window that sets its rate: the kernel's count stays under the rule's share.
+    ...(c.rwndShare !== null && c.rwndShare < WINDOW_SHARE ? { facts: { rarelyBlocked: true } } : {}),
   };
 }

@@ -61,7 +61,7 @@ describe('application-limited and unequal streams', () => {
     assert.equal(d.verdict, 'application-limited', d.sentence);
     assert.match(
       d.sentence,
-      /the sending application \(on the controller\) left the socket empty: the kernel had data in flight only 30% of the stream's active time/,
+      /the sending application \(on the controller\) left the socket empty: the kernel had data in flight only 30 % of the stream's active time/,
     );
     assert.deepEqual(
       advice.map((a) => `${a.side} ${a.topic}`),

@@ -15,9 +15,9 @@ describe('cpu-limited: both ends on this PC', () => {
     const { result } = recorded('loopback');
     const { d, advice } = diagnosed(result);
     assert.equal(d.verdict, 'cpu-limited', d.sentence);
-    assert.match(d.sentence, /^Both ends ran on this PC, and its 2 cores were 99% busy over the transfer \(13% of their time in interrupts and softirq\)/);
-    assert.match(d.sentence, /controller used 61% of one core and its responder 34% of one core/);
-    assert.match(d.sentence, /waited for a core \(ready to run, not running\): the sender thread 36%, the receiver thread 17% of the transfer/);
+    assert.match(d.sentence, /^Both ends ran on this PC, and its 2 cores were 99 % busy over the transfer \(13 % of their time in interrupts and softirq\)/);
+    assert.match(d.sentence, /controller used 61 % of one core and its responder 34 % of one core/);
+    assert.match(d.sentence, /waited for a core \(ready to run, not running\): the sender thread 36 %, the receiver thread 17 % of the transfer/);
     assert.match(d.sentence, /this PC's CPU, shared by both ends and the kernel, is the limit, not the network\./);
     assert.deepEqual(
       advice.map((a) => `${a.side} ${a.topic}`),
@@ -67,6 +67,6 @@ describe('cpu-limited: both ends on this PC', () => {
     for (const side of ['controller', 'responder'] as const) result.cpu![side]!.pc!.busyShare = 0.6;
     const { d } = diagnosed(result);
     assert.equal(d.verdict, 'cpu-limited', d.sentence);
-    assert.match(d.sentence, /60% busy over the transfer .*not all the time: the threads also waited on each other and for a core/);
+    assert.match(d.sentence, /60 % busy over the transfer .*not all the time: the threads also waited on each other and for a core/);
   });
 });

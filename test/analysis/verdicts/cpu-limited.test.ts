@@ -25,7 +25,7 @@ describe('cpu-limited', () => {
     result.cpu = { controller: use(0.2), responder: use(0.97) };
     const { d, advice } = diagnosed(result);
     assert.equal(d.verdict, 'cpu-limited', d.sentence);
-    assert.match(d.sentence, /^The receiving side \(the responder\): its receiver thread \(streams 0\) used 97% of one core/);
+    assert.match(d.sentence, /^The receiving side \(the responder\): its receiver thread \(streams 0\) used 97 % of one core/);
     assert.deepEqual(
       advice.map((a) => `${a.side} ${a.topic}`),
       ['responder cpu'],

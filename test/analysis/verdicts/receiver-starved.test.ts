@@ -16,7 +16,7 @@ describe('receiver-limited: a reader starved of CPU', () => {
     assert.equal(d.verdict, 'receiver-limited', d.sentence);
     assert.match(
       d.sentence,
-      /^The receiving side \(the responder\) was starved of CPU: its receiver thread \(stream 0\) had data to read nearly all the time but ran only 5% of one core/,
+      /^The receiving side \(the responder\) was starved of CPU: its receiver thread \(stream 0\) had data to read nearly all the time but ran only 5 % of one core/,
     );
     assert.deepEqual(
       advice.map((a) => `${a.side} ${a.topic}`),

@@ -15,7 +15,7 @@ describe('send-buffer-limited', () => {
     const { result } = recorded('wmem-bbr');
     const { d, advice } = diagnosed(result);
     assert.equal(d.verdict, 'send-buffer-limited', d.sentence);
-    assert.match(d.sentence, /^The send buffer of the sending PC \(the controller\) held it back \d+% of its busy time/);
+    assert.match(d.sentence, /^The send buffer of the sending PC \(the controller\) held it back \d+ % of its busy time/);
     // The cap bound: what was in flight (rate × RTT) is below the 131,072 B cap, far below the path's 1 MB.
     const inFlightBytes = (d.numbers.measuredBitsPerSecond! / 8) * d.numbers.rttSeconds!;
     assert.ok(inFlightBytes < 131_072, `in flight ${Math.round(inFlightBytes)} B`);
@@ -36,7 +36,7 @@ describe('send-buffer-limited', () => {
       }
     const { d, advice } = diagnosed(result);
     assert.equal(d.verdict, 'send-buffer-limited', d.sentence);
-    assert.match(d.sentence, /^The send buffer of the sending PC \(the controller\) held it back 100% of its busy time/);
+    assert.match(d.sentence, /^The send buffer of the sending PC \(the controller\) held it back 100 % of its busy time/);
     assert.ok(advice.length > 0 && advice.every((a) => a.topic === 'send-buffer' && a.side === 'controller'));
   });
 });
