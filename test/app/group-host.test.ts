@@ -35,7 +35,12 @@ async function setUp(t: TestContext, names: string[]) {
   return { dir, backend, peers: listeners.map((l) => ({ host: '127.0.0.1', port: l.port })), samples, phases, end };
 }
 
-const PARAMS = { streams: 2, bufferBytes: 65536, windowBytes: null, bytes: 300_000_001, seconds: null, direction: 'reverse' as const, intervalSeconds: 0.1 };
+/**
+ * 1.5 GB per peer: at least two 0.1 s samples per peer need the transfer to last 0.2 s or more, and on a quiet PC
+ * two peers share loopback at 10+ Gbit/s each, where the 300 MB this test moved before took 0.1–0.25 s (a peer
+ * had one sample in 2 of 4 runs on 2026-12-05). At 1 Gbit/s per peer (a busy PC) 1.5 GB takes 12 s, inside the 40 s bound.
+ */
+const PARAMS = { streams: 2, bufferBytes: 65536, windowBytes: null, bytes: 1_500_000_001, seconds: null, direction: 'reverse' as const, intervalSeconds: 0.1 };
 
 describe('app backend: group runs', { timeout: 60_000 }, () => {
   it('runs a dual-receive group, streams samples per peer, stores and exports the group document', async (t) => {
