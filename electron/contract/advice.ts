@@ -33,6 +33,24 @@ export type AdviceTopic =
   /** The run itself: longer, or with more streams, to see what the path carries. */
   | 'run';
 
+/**
+ * The Longhaul control an advice row is about, as data: the terminal's words name its flag (the row's saved
+ * `setting` and `how`), the app's name its own control (contract/advice-text.ts). Absent on OS settings.
+ */
+export type LonghaulControl =
+  /** The run's --window; `bytes` the window per stream that fills the path (null: unknown), `streams` to split it over. */
+  | { kind: 'window'; bytes: number | null; streams: number | null }
+  | { kind: 'bitrate' }
+  | { kind: 'buffer'; bytes: number }
+  | { kind: 'seconds'; seconds: number; streams: number }
+  /** More streams (`streams`, now `now`) to spread the copying over more cores. */
+  | { kind: 'streams'; streams: number; now: number }
+  /** The two ends on two PCs; here, `streams` instead of `now` to tell the PC's limit. */
+  | { kind: 'second-pc'; streams: number; now: number }
+  | { kind: 'emulator' }
+  /** One setting of the emulated link; `bytes` the window it needs (field `window`, null: unknown). */
+  | { kind: 'link'; field: 'rate' | 'loss' | 'window'; bytes: number | null };
+
 /** One setting to change on one PC. Text fields are for people; figures carry their units in the text. */
 export interface Advice {
   direction: 'controllerToResponder' | 'responderToController';
@@ -61,4 +79,6 @@ export interface Advice {
   longhaulCommand?: string;
   /** Why, with the numbers: the one sentence a person needs before changing anything. */
   why: string;
+  /** The Longhaul control the row is about, where it is one (the app words it as its own control). */
+  control?: LonghaulControl;
 }

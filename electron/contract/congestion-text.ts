@@ -3,10 +3,14 @@
  * end's sockets used, as they reported it (TCP_CONGESTION read after it was set), or why an end could
  * not use it, in its OS's words.
  */
+import type { Door } from './door.js';
 import type { LonghaulResult, Side } from './result.js';
 
-/** `Congestion control (--congestion): bbr asked; controller used bbr, responder used bbr`, or null when none was asked. */
-export function congestionLine(r: LonghaulResult): string | null {
+/**
+ * `Congestion control (--congestion): bbr asked; controller used bbr, responder used bbr`, or null when none was
+ * asked; the app names no flag (its Test step has the Congestion control field).
+ */
+export function congestionLine(r: LonghaulResult, door: Door = 'terminal'): string | null {
   const asked = r.params.congestionControl ?? null;
   if (!asked) return null;
   const parts = (['controller', 'responder'] as Side[]).map((side) => {
@@ -16,5 +20,5 @@ export function congestionLine(r: LonghaulResult): string | null {
     if (used.length) return `${side} used ${used.join(' and ')}${why ? ` (${why})` : ''}`;
     return `${side}: unknown${why ? ` (${why})` : ' (it did not report its sockets)'}`;
   });
-  return `Congestion control (--congestion): ${asked} asked; ${parts.join(', ')}`;
+  return `Congestion control${door === 'terminal' ? ' (--congestion)' : ''}: ${asked} asked; ${parts.join(', ')}`;
 }

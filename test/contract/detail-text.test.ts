@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { detailText } from '../../electron/contract/detail-text/index.js';
+import { detailText, savedDetail } from '../../electron/contract/detail-text/index.js';
 import type { FindingData } from '../../electron/contract/detail-text/words.js';
 import { DIAGNOSIS_CASES, fig } from '../../electron/contract/finding.js';
 import { mssFindingData } from '../../electron/analysis/mss-verdict.js';
@@ -80,5 +80,31 @@ describe('detail text', () => {
     assert.ok(at(/the window is the limit/) < at(/Loss present \(1\.2 %/), s);
     assert.ok(at(/Loss present/) < at(/stated rate, 10 Mbit\/s, is below the 13 Mbit\/s measured/), s);
     assert.ok(at(/stated rate/) < at(/\(Emulated link: /), s);
+  });
+});
+
+describe('detail text at each door', () => {
+  const paced: FindingData = {
+    verdict: 'application-limited',
+    case: 'application-limited/paced',
+    side: 'controller',
+    figures: { pacedRate: fig(40e6, 'bit/s', 'given') },
+    facts: { pacing: { perStreamBitsPerSecond: 20e6, mechanism: 'kernel SO_MAX_PACING_RATE' } },
+    numbers: numbers({ measuredBitsPerSecond: 39.5e6 }),
+  };
+
+  it('names the terminal flag in the terminal and the Test step in the app, never a flag there', () => {
+    assert.match(detailText(paced), /paced at 20 Mbit\/s per stream by --bitrate \(2 streams: at most 40\.00 Mbit\/s in all\)/);
+    assert.match(detailText(paced, 'app'), /by the Bitrate per stream setting on the Test step/);
+    for (const f of [paced, mssFinding(536, 'congestion-limited'), mssFinding(null, 'application-limited')]) assert.doesNotMatch(detailText(f, 'app'), /--/);
+    assert.match(detailText(mssFinding(536, 'congestion-limited'), 'app'), /Run again with MSS empty on the Test step/);
+  });
+
+  it('the app renders a saved finding in its own words only where the data reproduces the saved sentence', () => {
+    const saved = { ...paced, direction: 'controllerToResponder' as const, sentence: detailText(paced) };
+    assert.match(savedDetail(saved, 'app'), /on the Test step/);
+    assert.equal(savedDetail(saved, 'terminal'), saved.sentence);
+    const older = { ...saved, facts: undefined, sentence: 'The sender was paced at 20 Mbit/s per stream by --bitrate (as saved).' };
+    assert.equal(savedDetail(older, 'app'), older.sentence, 'a finding without every fact keeps its saved words');
   });
 });

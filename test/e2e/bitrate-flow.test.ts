@@ -43,15 +43,24 @@ describe('Test screen: Bitrate per stream', { skip: skip ?? false, timeout: 90_0
     await page.getByRole('heading', { name: /^Results/ }).waitFor({ timeout: 40_000 });
     await openExplain(page);
     assert.equal(await page.getByTestId('verdict').first().innerText(), 'Application-limited.');
-    assert.match(await page.getByTestId('diagnosis-sentence').first().innerText(), /paced at 20 Mbit\/s per stream by --bitrate/);
+    // The app's detail names its own control, never the terminal's flag (contract/door.ts).
+    assert.match(
+      await page.getByTestId('diagnosis-sentence').first().innerText(),
+      /paced at 20 Mbit\/s per stream by the Bitrate per stream setting on the Test step/,
+    );
+    assert.doesNotMatch(await page.getByTestId('diagnosis-sentence').first().innerText(), /--/);
     assert.match(await page.getByTestId('headline-change').innerText(), /^clear Bitrate per stream on the Test step/);
     assert.match(await page.getByTestId('pacing-line').innerText(), /20 Mbit\/s per stream .*controller: (kernel SO_MAX_PACING_RATE|Longhaul's own pacing)/);
     assert.match(await page.getByTestId('pacing-line').innerText(), /\S/);
     assert.match(
       await page.getByTestId('congestion-line').innerText(),
-      /Congestion control \(--congestion\): reno asked; controller used reno, responder used reno/,
+      /^Congestion control: reno asked; controller used reno, responder used reno/,
       'the summary names what each end used',
     );
+    // The advice names the app's own control, not the terminal's -b/--bitrate.
+    const advice = await page.getByTestId('advice-table').innerText();
+    assert.match(advice, /Bitrate per stream on the Test step/);
+    assert.doesNotMatch(advice, /--bitrate|-b\//);
     await page.getByTestId('pacing-line').scrollIntoViewIfNeeded();
     await shot(page, 'bitrate-2-results');
   });

@@ -79,6 +79,11 @@ function requestLine(asked: number, need: AdviceNeed): AdviceLine {
           : `--window ${valueFor(need)}`,
     how: `longhaul run <partner> --window ${need.windowBytes !== null ? valueFor(need) : '<bytes>'}${need.windowBytes !== null && need.windowBytes > MAX_SCALED_WINDOW ? ` -P ${splitWindow(need.windowBytes, 1).streams} (per stream today)` : ''}, or leave --window out so each OS autotunes within the settings below`,
     why: `This run asked for ${groupDigits(asked)} bytes: that, not the OS, held the window. Other applications get what the OS settings below allow.`,
+    control: {
+      kind: 'window',
+      bytes: need.windowBytes === null ? null : need.windowBytes > MAX_SCALED_WINDOW ? splitWindow(need.windowBytes, 1).windowBytes : need.windowBytes,
+      streams: need.windowBytes !== null && need.windowBytes > MAX_SCALED_WINDOW ? splitWindow(need.windowBytes, 1).streams : null,
+    },
   };
 }
 
@@ -91,6 +96,7 @@ function pacedLine(bitsPerSec: number): AdviceLine {
     how: 'longhaul run <partner> without -b/--bitrate',
     runFlags: '',
     why: 'This run asked its senders to go no faster: no window, buffer or OS setting would change what it carried.',
+    control: { kind: 'bitrate' },
   };
 }
 
@@ -102,6 +108,7 @@ function applicationLine(r: LonghaulResult): AdviceLine {
     how: 'longhaul run <partner> --buffer 1M; for other applications their own buffer or block-size option',
     runFlags: '--buffer 1M',
     why: 'The sender had nothing to send part of the time: no TCP or OS setting changes that.',
+    control: { kind: 'buffer', bytes: 1 << 20 },
   };
 }
 

@@ -45,6 +45,7 @@ function emulatorLine(link: LinkInfo): AdviceLine {
     neededValue: 'an emulator that keeps its own schedule: a lower emulated rate, fewer streams, or a PC with CPU to spare',
     how: 'close what else runs on this PC; lower --rate or -P; or run the emulator (longhaul proxy) on a PC of its own between the two ends',
     why: 'The emulator fell behind its own schedule: it, not any TCP or OS setting on either end, held this run. No OS setting changes that.',
+    control: { kind: 'emulator' },
   };
 }
 
@@ -56,6 +57,7 @@ function rateLine(s: LinkSettingsInfo): AdviceLine {
     how: `to model a faster path: ${linkCommand(s, 'rate', '--rate <rate>')}`,
     longhaulCommand: linkCommand(s, 'rate', '--rate <rate>'),
     why: "The emulated link's rate, the path being modelled, was the limit, not an OS setting: on a real path this is the line's own rate.",
+    control: { kind: 'link', field: 'rate', bytes: null },
   };
 }
 
@@ -67,6 +69,7 @@ function lossLine(s: LinkSettingsInfo): AdviceLine {
     longhaulCommand: linkCommand(s, 'loss', '--loss 0'),
     how: `to model a cleaner path: ${linkCommand(s, 'loss', '--loss <ratio>')}; on a real path: find and fix the loss, or more streams (-P) share it`,
     why: "Each modelled loss halves the window (Reno): the emulated link's loss, not an OS setting, set this rate.",
+    control: { kind: 'link', field: 'loss', bytes: null },
   };
 }
 
@@ -78,6 +81,7 @@ function windowLine(s: LinkSettingsInfo, neededWindow: number | null): AdviceLin
     how: linkCommand(s, 'window', `--window ${neededWindow ?? '<bytes>'}`),
     longhaulCommand: linkCommand(s, 'window', `--window ${neededWindow ?? '<bytes>'}`),
     why: "The emulated window held this run. On a real path the ends' OS settings below decide the window: they are what to change there.",
+    control: { kind: 'link', field: 'window', bytes: neededWindow },
   };
 }
 

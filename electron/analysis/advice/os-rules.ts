@@ -7,7 +7,7 @@ import type { Advice } from '../../contract/advice.js';
 import { MAX_SCALED_WINDOW, splitWindow } from '../../contract/path-math.js';
 
 /** One setting's advice before it is tied to a PC and a direction. */
-export type AdviceLine = Pick<Advice, 'setting' | 'currentValue' | 'neededValue' | 'how' | 'why' | 'command' | 'runFlags' | 'longhaulCommand'>;
+export type AdviceLine = Pick<Advice, 'setting' | 'currentValue' | 'neededValue' | 'how' | 'why' | 'command' | 'runFlags' | 'longhaulCommand' | 'control'>;
 
 /** What the path needs, as the rules see it. */
 export interface AdviceNeed {

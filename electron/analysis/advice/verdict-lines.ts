@@ -66,10 +66,11 @@ function runLine(seconds: number | null): AdviceLine {
     how: 'longhaul run <partner> -t 30, or more streams (-P 4) so each needs a smaller window',
     runFlags: '-t 30',
     why: 'The congestion window was still growing when the run ended, with no loss: a longer run shows what the path carries.',
+    control: { kind: 'seconds', seconds: 30, streams: 4 },
   };
 }
 
-function cpuLine(side: Side | null): AdviceLine {
+function cpuLine(side: Side | null, streams: number): AdviceLine {
   return {
     setting: `the CPU of ${side ? `the ${side}` : 'the busiest PC'}`,
     currentValue: null,
@@ -77,6 +78,7 @@ function cpuLine(side: Side | null): AdviceLine {
     how: 'run again with more streams (-P 4) so more data threads share the work; close other programs; on a VM, give it more cores',
     runFlags: '-P 4',
     why: 'A core fully busy copying bytes sets the rate whatever the window: no TCP setting changes that.',
+    control: { kind: 'streams', streams: 4, now: streams },
   };
 }
 
@@ -90,6 +92,7 @@ function onePcLine(streams: number, cores: number | null, busyShare: number | nu
     longhaulCommand: 'longhaul listen on a second PC, then here: longhaul run <that PC>',
     how: `longhaul listen on a second PC and longhaul run <that PC> from this one; here, run again with -P ${streams === 1 ? Math.max(2, cores ?? 2) : 1} (now ${streams}): a total that stays is this PC's limit`,
     why: "Sender, receiver and the kernel's copying took turns on the same cores: this is Longhaul's and this PC's limit, not the network's. No TCP setting or buffer changes it.",
+    control: { kind: 'second-pc', streams: streams === 1 ? Math.max(2, cores ?? 2) : 1, now: streams },
   };
 }
 
@@ -131,7 +134,7 @@ export function verdictLines(d: Diagnosis, r: LonghaulResult, streams: number, l
         const cores = r.cpu?.controller?.cores ?? r.cpu?.responder?.cores ?? null;
         return [{ topic: 'cpu', end: 'sender', line: onePcLine(streams, cores, d.figures?.pcBusyShare?.value ?? null) }];
       }
-      return [{ topic: 'cpu', end: 'sender', line: cpuLine(cpuSide) }];
+      return [{ topic: 'cpu', end: 'sender', line: cpuLine(cpuSide, streams) }];
     case 'receiver-limited':
       return [{ topic: 'application', end: 'receiver', line: receiverLine(d.case === 'receiver-limited/cpu-starved') }];
     default:

@@ -6,6 +6,8 @@
  * The analysis decides (which case, which branch, which figures); this module only words it, so a rule's
  * threshold is never written here and a word is never tested by the analysis.
  */
+import type { Door } from '../door.js';
+import type { Diagnosis } from '../result.js';
 import { cpuProcessText, cpuUnmeasuredText, readerStarvedText, samePcText } from './cpu.js';
 import { bypassedText, emulatedLossText, emulatedRampText, fellBehindText } from './emulated.js';
 import { mssLimitedText } from './mss.js';
@@ -14,7 +16,7 @@ import { congestionText, linkLimitedText, lossLimitedText, pacedText, senderIdle
 import { receiverLaggedText, sendBufferText, windowLimitedText } from './window.js';
 import { measuredText, rttText, type FindingData } from './words.js';
 
-function caseText(d: FindingData): string {
+function caseText(d: FindingData, door: Door): string {
   switch (d.case) {
     case 'unknown/nothing-measured':
       return 'Nothing was measured in this direction, so there is nothing to explain.';
@@ -45,7 +47,7 @@ function caseText(d: FindingData): string {
     case 'application-limited/sender-idle':
       return senderIdleText(d);
     case 'application-limited/paced':
-      return pacedText(d);
+      return pacedText(d, door);
     case 'cpu-limited/process':
       return cpuProcessText(d);
     case 'cpu-limited/same-pc':
@@ -61,18 +63,31 @@ function caseText(d: FindingData): string {
     case 'emulator-limited/fell-behind':
       return fellBehindText(d);
     case 'mss-limited/small-segments':
-      return mssLimitedText(d);
+      return mssLimitedText(d, door);
     case undefined:
       return `Measured ${measuredText(d)} at RTT ${rttText(d)}.`;
   }
 }
 
-/** The detail sentence of a finding: its case's words, then its notes'. */
-export function detailText(f: FindingData): string {
-  return caseText(f) + notesText(f);
+/**
+ * The detail sentence of a finding: its case's words, then its notes'. The terminal's words (the default, and
+ * what the saved result keeps) may name Longhaul's flags; the app's name its controls instead (contract/door.ts).
+ */
+export function detailText(f: FindingData, door: Door = 'terminal'): string {
+  return caseText(f, door) + notesText(f, door);
 }
 
-/** The finding with its detail rendered (the saved result keeps the sentence for readers of older versions). */
+/** The finding with its terminal detail rendered (the saved result keeps the sentence for readers that do not render). */
 export function withDetail<T extends FindingData>(f: T): T & { sentence: string } {
   return { ...f, sentence: detailText(f) };
+}
+
+/**
+ * A saved finding's detail for a door. The saved sentence is the terminal's words; another door gets its own
+ * words only where the finding's data reproduces the saved sentence exactly (a result saved before the data
+ * carried every fact keeps its sentence as saved, never a guess at the rest).
+ */
+export function savedDetail(d: Diagnosis, door: Door): string {
+  if (door === 'terminal' || d.case === undefined) return d.sentence;
+  return detailText(d) === d.sentence ? detailText(d, door) : d.sentence;
 }

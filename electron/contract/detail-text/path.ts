@@ -2,6 +2,7 @@
  * The detail of the path's findings and their look-alikes: the link (with the queueing it added), the
  * congestion window, packet loss (Mathis), the sending application, --bitrate's pacing.
  */
+import { bitrateWhere, type Door } from '../door.js';
 import { bitrateText } from '../pacing-info.js';
 import type { FindingData } from './words.js';
 import { formatRate, formatRateShort, formatRtt, groupDigits } from '../units.js';
@@ -103,7 +104,7 @@ export function senderIdleText(d: FindingData): string {
 }
 
 /** application-limited/paced: --bitrate held the senders to what they carried. */
-export function pacedText(d: FindingData): string {
+export function pacedText(d: FindingData, door: Door): string {
   const p = d.facts?.pacing;
   const ceiling = figure(d, 'pacedRate') ?? 0;
   const perStream = p?.perStreamBitsPerSecond ?? ceiling;
@@ -113,7 +114,7 @@ export function pacedText(d: FindingData): string {
   const sender = d.side ?? 'sender';
   const how = p?.mechanism ? `${p.mechanism === 'unknown' ? 'a mechanism it did not report' : p.mechanism} on the ${sender}` : `on the ${sender}`;
   return (
-    `The sender was paced at ${bitrateText(perStream)} by --bitrate${of} (${how}) and carried ${formatRate(measured)}, ` +
+    `The sender was paced at ${bitrateText(perStream)} by ${bitrateWhere(door)}${of} (${how}) and carried ${formatRate(measured)}, ` +
     `${pct(ceiling > 0 ? measured / ceiling : 0)} of that: the pacing is the limit, not a window, a buffer or the path.`
   );
 }
