@@ -31,10 +31,27 @@ export function adviceProblems(s: DiagnosisScenario, r: LonghaulResult): string[
   return problems;
 }
 
+/** Each side's data threads as the result recorded them (share of one core, wait for a core as a share of the run): a failing row's why. */
+function cpuText(r: LonghaulResult): string {
+  if (!r.cpu) return 'not recorded';
+  return (['controller', 'responder'] as const)
+    .map((side) => {
+      const use = r.cpu?.[side];
+      if (!use) return `${side} unknown`;
+      const threads = (use.threads ?? []).map(
+        (t) =>
+          `${t.kind} ${t.shareOfOneCore.toFixed(2)} running${t.waitSeconds == null || use.wallSeconds <= 0 ? '' : `, ${(t.waitSeconds / use.wallSeconds).toFixed(2)} waiting`}`,
+      );
+      return `${side} process ${use.shareOfOneCore.toFixed(2)} of a core over ${use.wallSeconds.toFixed(1)} s${threads.length ? ` (${threads.join('; ')})` : ''}`;
+    })
+    .join(' | ');
+}
+
 /** Assert `r` is what scenario `s` was built to produce; `note` gets the run's one-line figure first, so a failing row still shows it. */
 export function assertScenarioVerdict(s: DiagnosisScenario, r: LonghaulResult, note: (line: string) => void): void {
   const d = r.diagnosis?.[0];
   note(`${s.name}: ${((r.total.bitsPerSecond ?? 0) / 1e6).toFixed(2)} Mbit/s, ${d?.case ?? d?.verdict}: ${d?.sentence}`);
+  note(`${s.name}: CPU ${cpuText(r)}`);
   assert.equal(r.partial, false, r.partialReason ?? '');
   assert.deepEqual(findingProblems(s, d), [], d?.sentence);
   assert.deepEqual(adviceProblems(s, r), []);

@@ -40,6 +40,15 @@ describe('receiver-limited: a reader starved of CPU', () => {
     assert.doesNotMatch(diagnosed(result).d.sentence, /starved of CPU/);
   });
 
+  it('the quota run on a PC whose other programs kept both cores busy (ran 5 %, waited 73 %, slept 22 % while the sender was late): still starved', () => {
+    const { result } = recorded('receiver-cpu');
+    const use = result.cpu!.responder!;
+    for (const t of use.threads ?? []) t.waitSeconds = 0.73 * use.wallSeconds;
+    const { d } = diagnosed(result);
+    assert.equal(d.case, 'receiver-limited/cpu-starved', d.sentence);
+    assert.equal(d.figures?.readerWaitShare?.value, 0.73);
+  });
+
   it('the wait unknown (an OS that does not say): the rule does not guess', () => {
     const { result } = recorded('receiver-cpu');
     for (const t of result.cpu!.responder!.threads ?? []) t.waitSeconds = null;
