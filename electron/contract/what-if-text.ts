@@ -45,10 +45,23 @@ function ratioText(x: number): string {
   return x >= 0.1 || x === 0 ? x.toFixed(2) : x.toPrecision(2);
 }
 
-/** The lines (empty when the result has no RTT to model with). */
+/**
+ * The lines (empty when the result has no RTT to model with). When the model bounds nothing above the
+ * measurement in any case (no path rate, and the window over the RTT far above what was measured), one
+ * line says so and what would make it predict, instead of a "today" and cases that all say "unknown".
+ */
 export function formatWhatIf(r: LonghaulResult, door: Door): string[] {
   const w = whatIfOf(r);
   if (!w) return [];
+  if (w.measuredBitsPerSecond !== null && unbounded(w.today, w) && w.cases.every((c) => unbounded(c.prediction, w))) {
+    const missing =
+      w.rateLeftOut !== null
+        ? `the path rate ${formatRateShort(w.rateLeftOut)} was left out (the run measured more, so it is not this path's)`
+        : `the path's rate is unknown (${pathRateWhere(door)})`;
+    return [
+      `What-if: nothing to predict above the measured ${formatRateShort(w.measuredBitsPerSecond)}: ${missing}, and the window over the ${formatRtt(w.path.rttSeconds)} RTT bounds nothing near it.`,
+    ];
+  }
   const rateText =
     w.rateLeftOut !== null
       ? `path rate ${formatRateShort(w.rateLeftOut)} left out: the run measured more, so it is not this path's`
