@@ -25,7 +25,7 @@ function appWords(c: LonghaulControl, a: Advice): ControlWords {
         how:
           c.bytes === null
             ? 'measure the path first (tick "Measure the path" on the Test step), or leave the window empty so each OS autotunes within the settings below'
-            : `${groupDigits(c.bytes)} bytes in TCP window per stream end${c.streams ? ` with ${c.streams} Parallel streams` : ''} on the Test step, or leave it empty so each OS autotunes within the settings below`,
+            : `${groupDigits(c.bytes)} bytes in TCP window per stream end${c.streams ? ` and Parallel streams at ${c.streams}` : ''} on the Test step, or leave it empty so each OS autotunes within the settings below`,
       };
     case 'bitrate':
       return {
@@ -41,17 +41,17 @@ function appWords(c: LonghaulControl, a: Advice): ControlWords {
     case 'seconds':
       return {
         setting: a.setting,
-        how: `a duration of ${c.seconds} s on the Test step, or more Parallel streams (${c.streams}) so each needs a smaller window`,
+        how: `a duration of ${c.seconds} s on the Test step, or Parallel streams at ${c.streams} so each needs a smaller window`,
       };
     case 'streams':
       return {
         setting: a.setting,
-        how: `run again with ${c.streams} Parallel streams on the Test step (now ${c.now}) so more data threads share the work; close other programs; on a VM, give it more cores`,
+        how: `run again with Parallel streams at ${c.streams} on the Test step (now ${c.now}) so more data threads share the work; close other programs; on a VM, give it more cores`,
       };
     case 'second-pc':
       return {
         setting: a.setting,
-        how: `open Longhaul on a second PC, pair it on the Partner step and run to it; here, run again with ${c.streams} Parallel streams (now ${c.now}): a total that stays is this PC's limit`,
+        how: `open Longhaul on a second PC, pair it on the Partner step and run to it; here, run again with Parallel streams at ${c.streams} (now ${c.now}): a total that stays is this PC's limit`,
       };
     case 'emulator':
       return {

@@ -143,7 +143,7 @@ export interface FindingFacts {
   /** cpu-limited/same-pc: the cores were busy less than the rule's share (the threads also waited on each other). */
   notAllBusy?: boolean;
   /** The data threads' waits for a core, as shares of the transfer. */
-  threadWaits?: { kind: string; share: number }[];
+  threadWaits?: { kind: string; streams: number[]; share: number }[];
   /** A fast local run whose CPU use is unknown: not measured at all, or both ends on this PC without its cores' busy share. */
   cpuUnknown?: 'not-measured' | 'pc-unmeasured';
   /** receiver-limited/cpu-starved: the starved reader's streams. */

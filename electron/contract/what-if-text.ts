@@ -45,6 +45,13 @@ function ratioText(x: number): string {
   return x >= 0.1 || x === 0 ? x.toFixed(2) : x.toPrecision(2);
 }
 
+/** Whether the model bounds anything near the measurement, in today's case or another (false: it predicts nothing). */
+export function whatIfPredicts(r: LonghaulResult): boolean {
+  const w = whatIfOf(r);
+  if (!w) return false;
+  return !(w.measuredBitsPerSecond !== null && unbounded(w.today, w) && w.cases.every((c) => unbounded(c.prediction, w)));
+}
+
 /**
  * The lines (empty when the result has no RTT to model with). When the model bounds nothing above the
  * measurement in any case (no path rate, and the window over the RTT far above what was measured), one
@@ -53,7 +60,7 @@ function ratioText(x: number): string {
 export function formatWhatIf(r: LonghaulResult, door: Door): string[] {
   const w = whatIfOf(r);
   if (!w) return [];
-  if (w.measuredBitsPerSecond !== null && unbounded(w.today, w) && w.cases.every((c) => unbounded(c.prediction, w))) {
+  if (w.measuredBitsPerSecond !== null && !whatIfPredicts(r)) {
     const missing =
       w.rateLeftOut !== null
         ? `the path rate ${formatRateShort(w.rateLeftOut)} was left out (the run measured more, so it is not this path's)`

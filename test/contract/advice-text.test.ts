@@ -51,7 +51,10 @@ describe('advice at each door', () => {
       assert.match(words, /(Test|Link|Partner) step/, `${c.kind}: ${words}`);
       assert.doesNotMatch(words, /--[a-z]|\s-[a-zA-Z]\b/, `${c.kind}: ${words}`);
     }
-    assert.match(adviceHow(row({ kind: 'window', bytes: 650_000, streams: 2 }), 'app'), /650,000 bytes in TCP window per stream end with 2 Parallel streams/);
+    assert.match(
+      adviceHow(row({ kind: 'window', bytes: 650_000, streams: 2 }), 'app'),
+      /650,000 bytes in TCP window per stream end and Parallel streams at 2 on the Test step/,
+    );
   });
 
   it('an OS setting has one set of words at both doors', () => {

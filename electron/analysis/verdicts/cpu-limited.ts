@@ -62,11 +62,13 @@ export function samePcUnmeasured(c: VerdictContext): boolean {
 }
 
 /** The data threads' waits for a core as shares of the transfer: the time they were ready to run and were not. */
-function threadWaits(cpu: NonNullable<VerdictContext['i']['cpu']>): { kind: string; share: number }[] {
+function threadWaits(cpu: NonNullable<VerdictContext['i']['cpu']>): { kind: string; streams: number[]; share: number }[] {
   return (['controller', 'responder'] as Side[]).flatMap((side) => {
     const use = cpu[side];
     if (!use || use.wallSeconds <= 0) return [];
-    return (use.threads ?? []).flatMap((t) => (t.waitSeconds == null ? [] : [{ kind: t.kind, share: Math.min(1, t.waitSeconds / use.wallSeconds) }]));
+    return (use.threads ?? []).flatMap((t) =>
+      t.waitSeconds == null ? [] : [{ kind: t.kind, streams: t.streams, share: Math.min(1, t.waitSeconds / use.wallSeconds) }],
+    );
   });
 }
 

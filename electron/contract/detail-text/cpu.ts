@@ -25,8 +25,13 @@ export function samePcText(d: FindingData): string {
   const senderBusy = figure(d, 'senderBusyShare');
   const idle = senderBusy !== null && senderBusy < 0.97 ? ` The sender left its socket empty ${pct(1 - senderBusy)} of its time.` : '';
   const waits = d.facts?.threadWaits ?? [];
+  // Two threads of one kind (one per stream group) are told apart by their streams.
+  const name = (w: (typeof waits)[number]): string =>
+    waits.filter((x) => x.kind === w.kind).length > 1
+      ? `the ${w.kind} thread (stream${w.streams.length === 1 ? '' : 's'} ${w.streams.join(', ')})`
+      : `the ${w.kind} thread`;
   const waitWords = waits.length
-    ? ` The data threads waited for a core (ready to run, not running): ${waits.map((w) => `the ${w.kind} thread ${pct(w.share)}`).join(', ')} of the transfer.`
+    ? ` The data threads waited for a core (ready to run, not running): ${waits.map((w) => `${name(w)} ${pct(w.share)}`).join(', ')} of the transfer.`
     : '';
   return (
     `Both ends ran on this PC, and its ${cores !== null ? `${cores} cores` : 'cores'} were ${pct(busy)} busy over the transfer${irq}${d.facts?.notAllBusy ? ' (not all the time: the threads also waited on each other and for a core)' : ''}; ` +
