@@ -55,7 +55,7 @@ export function watchSocket(host: LoopHost, s: Stream, socket: net.Socket): void
       });
     }
     if (!s.finished) {
-      s.fail('closed by the peer before the end of the run');
+      s.peerClosed = true;
       host.finish(s);
     }
   });
@@ -138,13 +138,20 @@ export class NodeLoop implements StreamLoop {
     }
   }
 
+  /** Our FIN after the last byte; the stream finishes once the kernel has it, whoever ended our side. */
   endSending(): void {
     const { s, socket, host } = this;
-    if (socket.writableEnded) return;
-    socket.end(() => {
+    const over = (): void => {
+      if (s.finished) return;
       s.lastNs = host.clock.nowNs();
       host.finish(s);
-    });
+    };
+    if (!socket.writableEnded) return void socket.end(over);
+    // Ended already: the peer's FIN made Node end our side ('end' above), possibly while a native
+    // loop still held the stream. Nothing more will call back unless we wait here.
+    if (socket.writableFinished || socket.destroyed) return over();
+    socket.once('finish', over);
+    socket.once('close', over);
   }
 
   stop(): void {}

@@ -112,6 +112,12 @@ export class Stream {
   /** Connected (or adopted) and announced to the engine. */
   ready = false;
   finished = false;
+  /**
+   * The connection closed before this side ended the stream. Whether that was early is judged
+   * once the counts are final (worker.ts finish): a sender's byte loop may have handed the kernel
+   * every byte before its peer closed, and only tells so when it ends.
+   */
+  peerClosed = false;
   error: StreamError | null = null;
   /** The socket as set up (buffers, MSS, window scale), once connected. */
   report: SocketReport | null = null;
@@ -150,6 +156,11 @@ export class Stream {
 
   get io(): StreamIo {
     return this.loop.io;
+  }
+
+  /** A sender that handed the kernel its whole budget (`bytes`: its final count). */
+  sentAll(bytes: number): boolean {
+    return this.byteLimit !== null && bytes >= this.byteLimit;
   }
 
   fail(message: string): void {
