@@ -63,3 +63,29 @@ describe('advice at each door', () => {
     assert.equal(adviceHow(a, 'app'), a.how);
   });
 });
+
+describe('OS settings advice at both doors', () => {
+  it("no OS rule names one of Longhaul's flags: the app shows these rows as they are", async () => {
+    const { osFamily } = await import('../../electron/analysis/advice/os-family.js');
+    const need = { windowBytes: 650_000, bytesPerMbit: 1_000, pathMssBytes: 1_448, current: () => null };
+    const oses = [
+      { platform: 'linux', release: '6.1.0' },
+      { platform: 'darwin', release: '23.0.0' },
+      { platform: 'win32', release: '10.0.19045' },
+      { platform: 'win32', release: '5.1.2600' },
+    ];
+    let rows = 0;
+    for (const os of oses) {
+      const rules = osFamily(os).rules!;
+      for (const rule of Object.values(rules)) {
+        for (const line of rule(need)) {
+          rows++;
+          for (const text of [line.setting, line.neededValue, line.how, line.why]) {
+            assert.doesNotMatch(text, /(^|[\s(;:])--[a-z]|Longhaul'?s? ?:? ?-[a-zA-Z]\b/, `${os.platform} ${os.release}: ${text}`);
+          }
+        }
+      }
+    }
+    assert.ok(rows >= 8, `only ${rows} rows looked at`);
+  });
+});

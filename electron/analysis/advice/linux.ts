@@ -51,7 +51,7 @@ function cap(key: 'net.core.rmem_max' | 'net.core.wmem_max', opt: string, n: Adv
       command: `sudo sysctl -w ${key}=${valueFor(n, BUFFER_PER_WINDOW)}`,
       neededValue: `${neededBytes(n, BUFFER_PER_WINDOW)} (an application asking for the window gets twice it, within this cap)`,
       how: `sudo sysctl -w ${key}=${valueFor(n, BUFFER_PER_WINDOW)}; to keep it, the same line in /etc/sysctl.d/90-longhaul.conf`,
-      why: `Applications that set ${opt} themselves (Longhaul's --window, iperf3 -w, ttcp -b) are held to this cap.`,
+      why: `Applications that set ${opt} themselves (Longhaul when given a TCP window, iperf3 -w, ttcp -b) are held to this cap.`,
     },
   ];
 }

@@ -44,7 +44,7 @@ function perApplication(n: AdviceNeed, opt: 'SO_RCVBUF' | 'SO_SNDBUF'): AdviceLi
     setting: `the application's own ${opt} (per socket, where the application sets one)`,
     currentValue: null,
     neededValue: `${neededBytes(n)}, or not set at all so autotuning applies`,
-    how: `the application's buffer option (Longhaul: --window; iperf3: -w; ttcp: -b); Windows does not cap it`,
+    how: `the application's buffer option (Longhaul: its TCP window per stream end; iperf3: -w; ttcp: -b); Windows does not cap it`,
     why: `An application that sets ${opt} turns autotuning off for that socket: the window is then exactly what it set.`,
   };
 }
