@@ -1,12 +1,12 @@
 /**
- * The run's pacing line (`--bitrate`): the asked rate, per stream, and how each sending side
+ * The run's pacing (`--bitrate`): the asked rate, per stream, and how each sending side
  * applied it, from its stream ends (the kernel's SO_MAX_PACING_RATE or Longhaul's own
  * pacing) and what its kernel then reported (TCP_INFO's pacing rate). A side that did not
- * say (an older peer) is `unknown`, never assumed.
+ * say (an older peer) is `unknown`, never assumed. Its words are contract/setup-text.ts's.
  */
-import { bitrateText, PACING_KERNEL, type PacingInfo, type PacingMechanism, type PacingSide, type StreamPacing } from '../contract/pacing-info.js';
+import type { PacingInfo, PacingMechanism, PacingSide, StreamPacing } from '../contract/pacing-info.js';
 import type { LonghaulResult, Side } from '../contract/result.js';
-import { formatRateTick } from '../contract/units.js';
+import { pacingNote } from '../contract/setup-text.js';
 
 /** One sending stream end as seen here: its side, its pacing (null: the side did not say) and its kernel's pacing rates. */
 export interface PacedEnd {
@@ -31,14 +31,6 @@ function sideOf(side: Side, ends: PacedEnd[]): PacingSide {
   };
 }
 
-function sideText(s: PacingSide): string {
-  const kernel =
-    s.kernelPacingBitsPerSec !== null && s.mechanism === PACING_KERNEL ? `, TCP_INFO pacing rate at most ${formatRateTick(s.kernelPacingBitsPerSec)}` : '';
-  if (s.mechanism === 'unknown') return `${s.side}: unknown (it did not say how it paced)`;
-  const why = s.mechanism !== PACING_KERNEL && s.reason ? ` (${s.reason})` : '';
-  return `${s.side}: ${s.mechanism}${why}${kernel}`;
-}
-
 /** The pacing of a run asked to pace, or undefined for an unpaced run. */
 export function summarizePacing(r: Pick<LonghaulResult, 'params'>, ends: PacedEnd[]): PacingInfo | undefined {
   const asked = r.params.bitrateBitsPerSec ?? null;
@@ -47,13 +39,11 @@ export function summarizePacing(r: Pick<LonghaulResult, 'params'>, ends: PacedEn
     const mine = ends.filter((e) => e.side === side);
     return mine.length ? [sideOf(side, mine)] : [];
   });
-  const how = perSide.length ? perSide.map(sideText).join('; ') : 'no sending stream reported how it was paced';
-  const total = asked * r.params.streams;
-  return {
+  const facts: Omit<PacingInfo, 'note'> = {
     requestedBitsPerSec: asked,
     scope: 'per stream',
-    totalBitsPerSec: total,
+    totalBitsPerSec: asked * r.params.streams,
     sides: perSide,
-    note: `${bitrateText(asked)} (at most ${formatRateTick(total)} over ${r.params.streams} stream${r.params.streams === 1 ? '' : 's'}); ${how}`,
   };
+  return { ...facts, note: pacingNote(facts, r.params.streams) };
 }

@@ -180,6 +180,19 @@ export interface WindowInfo {
    * snd_wnd at each tick, smallest and largest, bytes); null or absent where not measured.
    */
   advertisedBytes?: { min: number; max: number } | null;
+  /** Stream ends that reported their socket (absent in results before 2026-12-05, as the fields below). */
+  reportedEnds?: number;
+  /** Stream ends that could not take the request before the handshake, and the OS's reasons. */
+  missedEnds?: number;
+  missedReasons?: string[];
+  /** The advertised-window clamp (TCP_WINDOW_CLAMP) every end held, bytes; null: none or not every end. */
+  clampBytes?: { min: number; max: number } | null;
+  /** Buffers set above net.core.rmem_max with SO_RCVBUFFORCE on at least one end. */
+  buffersForced?: boolean;
+  /** Every end reported through Linux's TCP_INFO (Linux doubles a requested buffer). */
+  linuxEnds?: boolean;
+  /** The senders talked to the delay proxy: `advertisedBytes` is the local hop's, not the emulated window. */
+  viaProxy?: boolean;
 }
 
 /**
@@ -200,6 +213,9 @@ export interface MssInfo {
   pmtuBytes: { min: number; max: number } | null;
   /** Sides on which the OS refused the request (their `unavailable` entry `mss` has its words). */
   refusedBy: Side[];
+  /** Stream ends that reported their socket, and how many of them refused (absent in results before 2026-12-05). */
+  reportedEnds?: number;
+  refusedEnds?: number;
 }
 
 /** A figure this run could not measure, on which side, and why. */

@@ -5,7 +5,7 @@
  */
 import type { EndView, LonghaulResult, TcpSample } from '../contract/result.js';
 import { transferRttSeconds } from '../analysis/diagnosis.js';
-import { OS_DEFAULT_NOTE } from '../analysis/window-summary.js';
+import { OS_DEFAULT_NOTE } from '../contract/setup-text.js';
 import { retransText } from '../contract/retrans-text.js';
 import { formatRtt, groupDigits } from '../contract/units.js';
 
