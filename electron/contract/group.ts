@@ -85,6 +85,12 @@ export interface GroupDiagnosis {
    * null: no baselines known (the group run alone cannot tell).
    */
   sharedSideSuspected: boolean | null;
+  /** Index of the peer with the highest wall-clock rate (null: fewer than two rates known; absent before 2026-12-05). */
+  fastestPeer?: number | null;
+  /** Per peer, in `peers` order: its group rate over its rate run alone (null: no baseline or no rate). */
+  aloneShares?: (number | null)[];
+  /** Below this share of its rate alone a peer counts as held back by the group. */
+  sharedSideShare?: number;
 }
 
 export interface LonghaulGroupResult {

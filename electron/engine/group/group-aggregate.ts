@@ -7,7 +7,7 @@
 import type { GroupDiagnosis, GroupInterval, GroupPeer, GroupTotal, LonghaulGroupResult } from '../../contract/group.js';
 import { GROUP_SCHEMA, peerLabel } from '../../contract/group.js';
 import type { ErrorInfo, PeerInfo, ResultParams, Side, StreamResult } from '../../contract/result.js';
-import { formatRate } from '../../contract/units.js';
+import { groupDiagnosisSentence } from '../../contract/group-text.js';
 
 /** Below this share of its single-peer rate a peer counts as held back in the group. */
 const SHARED_SIDE_SHARE = 0.8;
@@ -121,38 +121,22 @@ export function groupIntervals(peers: GroupPeer[]): GroupInterval[] {
 export function groupDiagnosis(peers: GroupPeer[], baselines?: (number | null)[]): GroupDiagnosis {
   const rates = peers.map((p) => p.result.total.bitsPerSecond);
   const known = peers.map((p, i) => ({ p, rate: rates[i] })).filter((x): x is { p: GroupPeer; rate: number } => isNumber(x.rate));
-  const parts: string[] = [];
-  let slowestPeer: number | null = null;
   const sorted = [...known].sort((a, b) => a.rate - b.rate);
-  const slow = sorted[0];
-  const fast = sorted.at(-1);
-  if (known.length >= 2 && slow && fast) {
-    slowestPeer = slow.p.index;
-    parts.push(
-      `${peerLabel(slow.p)} was the slower one: ${formatRate(slow.rate)} against ${formatRate(fast.rate)} for ${peerLabel(fast.p)} (wall-clock, each on its own streams).`,
-    );
-  } else {
-    parts.push(`Only ${known.length} of ${peers.length} peers have a measured rate: no comparison between them.`);
-  }
-  let sharedSideSuspected: boolean | null = null;
-  const shares = peers.map((p, i) => {
+  const compared = known.length >= 2;
+  const aloneShares = peers.map((_, i) => {
     const base = baselines?.[i] ?? null;
     const rate = rates[i];
-    return base !== null && base > 0 && isNumber(rate) ? { p, share: rate / base } : null;
+    return base !== null && base > 0 && isNumber(rate) ? rate / base : null;
   });
-  if (peers.length >= 2 && shares.every((s) => s !== null)) {
-    const list = shares as { p: GroupPeer; share: number }[];
-    const each = list.map((s) => `${peerLabel(s.p)} ${Math.round(s.share * 100)} %`).join(', ');
-    sharedSideSuspected = list.every((s) => s.share < SHARED_SIDE_SHARE);
-    parts.push(
-      sharedSideSuspected
-        ? `Every peer fell below ${SHARED_SIDE_SHARE * 100} % of what it does alone (${each}): this PC's shared side (its NIC, CPU or bus) is suspected.`
-        : `Not every peer fell below ${SHARED_SIDE_SHARE * 100} % of what it does alone (${each}): this PC's shared side is not shown to be the limit.`,
-    );
-  } else {
-    parts.push("Whether this PC's shared side (NIC, CPU) limits the group is unknown: that needs each peer's rate when run alone.");
-  }
-  return { sentence: parts.join(' '), slowestPeer, sharedSideSuspected };
+  const measured = peers.length >= 2 && aloneShares.every((s) => s !== null);
+  const facts: Omit<GroupDiagnosis, 'sentence'> = {
+    slowestPeer: compared ? (sorted[0]?.p.index ?? null) : null,
+    fastestPeer: compared ? (sorted.at(-1)?.p.index ?? null) : null,
+    sharedSideSuspected: measured ? aloneShares.every((s) => s !== null && s < SHARED_SIDE_SHARE) : null,
+    aloneShares,
+    sharedSideShare: SHARED_SIDE_SHARE,
+  };
+  return { ...facts, sentence: groupDiagnosisSentence(facts, peers) };
 }
 
 function shifted(t: number | null | undefined, offset: number): number | null {
