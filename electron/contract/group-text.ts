@@ -6,7 +6,7 @@
 import { peerLabel, type GroupDiagnosis, type GroupPeer } from './group.js';
 import { formatRate } from './units.js';
 
-export function groupDiagnosisSentence(d: Omit<GroupDiagnosis, 'sentence'>, peers: GroupPeer[]): string {
+function groupDiagnosisSentence(d: Omit<GroupDiagnosis, 'sentence'>, peers: GroupPeer[]): string {
   const parts: string[] = [];
   const slow = peers.find((p) => p.index === d.slowestPeer);
   const fast = peers.find((p) => p.index === d.fastestPeer);
@@ -31,4 +31,9 @@ export function groupDiagnosisSentence(d: Omit<GroupDiagnosis, 'sentence'>, peer
     parts.push("Whether this PC's shared side (NIC, CPU) limits the group is unknown: that needs each peer's rate when run alone.");
   }
   return parts.join(' ');
+}
+
+/** The group limiter's data with its sentence, as saved. */
+export function withGroupSentence(d: Omit<GroupDiagnosis, 'sentence'>, peers: GroupPeer[]): GroupDiagnosis {
+  return { ...d, sentence: groupDiagnosisSentence(d, peers) };
 }

@@ -7,7 +7,7 @@
 import type { GroupDiagnosis, GroupInterval, GroupPeer, GroupTotal, LonghaulGroupResult } from '../../contract/group.js';
 import { GROUP_SCHEMA, peerLabel } from '../../contract/group.js';
 import type { ErrorInfo, PeerInfo, ResultParams, Side, StreamResult } from '../../contract/result.js';
-import { groupDiagnosisSentence } from '../../contract/group-text.js';
+import { withGroupSentence } from '../../contract/group-text.js';
 
 /** Below this share of its single-peer rate a peer counts as held back in the group. */
 const SHARED_SIDE_SHARE = 0.8;
@@ -136,7 +136,7 @@ export function groupDiagnosis(peers: GroupPeer[], baselines?: (number | null)[]
     aloneShares,
     sharedSideShare: SHARED_SIDE_SHARE,
   };
-  return { ...facts, sentence: groupDiagnosisSentence(facts, peers) };
+  return withGroupSentence(facts, peers);
 }
 
 function shifted(t: number | null | undefined, offset: number): number | null {
