@@ -1,6 +1,7 @@
 /**
  * Throughput over time from a result's intervals: what arrived per interval,
- * bit/s, against the interval's end (receiver clock). One rule for the HTML
+ * bit/s, against the interval's end (receiver clock); what was sent where no
+ * receiver reported (rateView). One rule for the HTML
  * report's chart and the Results screen's, so both draw the same line.
  */
 import type { LonghaulResult } from './result.js';
@@ -15,20 +16,39 @@ function counted(r: LonghaulResult, seconds: number): boolean {
   return seconds > 0 && seconds >= r.params.intervalSeconds * SHORT_INTERVAL_SHARE;
 }
 
-/** Received bit/s per interval over all streams. */
-export function receivedRatePoints(r: LonghaulResult): RatePoint[] {
-  return r.intervals.flatMap((iv): RatePoint[] => (counted(r, iv.seconds) && iv.receivedBytes !== null ? [[iv.t, (iv.receivedBytes * 8) / iv.seconds]] : []));
+/**
+ * Whose bytes the throughput charts draw: the receiver's, as every total of Longhaul does, or the
+ * sender's where no receiver reported one interval (an iperf3 partner sends its totals at the end
+ * but no samples: the intervals hold this PC's sent side only). Both charts say which.
+ */
+export type RateView = 'received' | 'sent';
+
+export function rateView(r: LonghaulResult): RateView {
+  const received = r.intervals.some((iv) => iv.receivedBytes !== null);
+  const sent = r.intervals.some((iv) => iv.sentBytes !== null);
+  return !received && sent ? 'sent' : 'received';
 }
 
-/** Received bit/s per interval for each stream, by stream id. */
+/** Bit/s per interval over all streams, in `rateView(r)`'s view. */
+export function totalRatePoints(r: LonghaulResult): RatePoint[] {
+  const view = rateView(r);
+  return r.intervals.flatMap((iv): RatePoint[] => {
+    const bytes = view === 'sent' ? iv.sentBytes : iv.receivedBytes;
+    return counted(r, iv.seconds) && bytes !== null ? [[iv.t, (bytes * 8) / iv.seconds]] : [];
+  });
+}
+
+/** Bit/s per interval for each stream, by stream id, in `rateView(r)`'s view. */
 export function streamRatePoints(r: LonghaulResult): Map<number, RatePoint[]> {
+  const view = rateView(r);
   const out = new Map<number, RatePoint[]>();
   for (const iv of r.intervals) {
     if (!counted(r, iv.seconds)) continue;
     for (const s of iv.streams) {
-      if (s.receivedBytes === null) continue;
+      const bytes = view === 'sent' ? s.sentBytes : s.receivedBytes;
+      if (bytes === null) continue;
       const line = out.get(s.id) ?? [];
-      line.push([iv.t, (s.receivedBytes * 8) / iv.seconds]);
+      line.push([iv.t, (bytes * 8) / iv.seconds]);
       out.set(s.id, line);
     }
   }

@@ -6,22 +6,26 @@
 import type { LonghaulResult, TcpSample } from '../contract/result.js';
 import { whatIfCurves, whatIfOf, windowTickLabel } from '../contract/what-if-result.js';
 import { whatIfAxisNote } from '../contract/what-if-text.js';
-import { receivedRatePoints } from '../contract/interval-rates.js';
+import { rateView, totalRatePoints } from '../contract/interval-rates.js';
 import { groupDigits } from '../contract/units.js';
 import { esc, svgLineChart, type SvgSeries } from './html-svg.js';
 
 const COLORS = ['#0b5fff', '#e8590c', '#2f9e44', '#ae3ec9'] as const;
 const mbit = (v: number): string => `${Number(v.toPrecision(3))}`;
 
-/** Received Mbit/s per interval (sum over streams), against the interval's end. */
+/** Received Mbit/s per interval (sum over streams), against the interval's end; sent where no receiver reported. */
 export function throughputChart(r: LonghaulResult): string {
   // The Results screen's chart draws the same points (contract/interval-rates.ts).
-  const points = receivedRatePoints(r).map(([t, bps]): [number, number] => [t, bps / 1e6]);
+  const view = rateView(r);
+  const points = totalRatePoints(r).map(([t, bps]): [number, number] => [t, bps / 1e6]);
   return svgLineChart({
-    title: 'Throughput over time (received, all streams; Mbit = 10^6 bit)',
-    xTitle: 'seconds since start (receiver clock)',
+    title:
+      view === 'sent'
+        ? 'Throughput over time (sent by this PC, all streams: the other end reported no intervals; Mbit = 10^6 bit)'
+        : 'Throughput over time (received, all streams; Mbit = 10^6 bit)',
+    xTitle: view === 'sent' ? "seconds since start (sender's clock)" : 'seconds since start (receiver clock)',
     yTitle: 'Mbit/s',
-    series: [{ label: 'received', color: COLORS[0], points }],
+    series: [{ label: view, color: COLORS[0], points }],
     yFormat: mbit,
     xFormat: (v) => v.toFixed(v < 10 ? 1 : 0),
   });

@@ -76,6 +76,11 @@ describe('browser mode: a run against iperf3 -s', { skip, timeout: 90_000 }, () 
       /^What-if: nothing to predict above the measured [\d.]+ Gbit\/s: the path rate 1\.0 Gbit\/s was left out/,
     );
     assert.equal(await page.getByTestId('what-if-chart').count(), 0);
+    // iperf3 -s sends no samples: the chart draws this PC's sent side, and says so (it drew 0 points before).
+    const chart = page.getByTestId('result-chart');
+    assert.ok(Number(await chart.getAttribute('data-points')) >= 6, `the result chart has ${await chart.getAttribute('data-points')} points`);
+    assert.match((await chart.getAttribute('aria-label')) ?? '', /^Throughput over time, sent, every stream$/);
+    await page.getByText('sent by this PC: the other end reported no intervals').waitFor();
     await shot(page, '42-iperf3-results');
     await page.emulateMedia({ colorScheme: 'dark' });
     await shot(page, '42-iperf3-results-dark');

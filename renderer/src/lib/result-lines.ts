@@ -3,7 +3,7 @@
  * intervals (the live series are gone once a run is reopened from History):
  * the same lines as the Run screen's chart, the same points as the HTML report's.
  */
-import { receivedRatePoints, streamRatePoints, type RatePoint } from '../../../electron/contract/interval-rates.js';
+import { rateView, streamRatePoints, totalRatePoints, type RatePoint } from '../../../electron/contract/interval-rates.js';
 import type { LonghaulResult } from '../../../electron/contract/result.js';
 import type { ChartLine, LineSet } from './chart-lines.js';
 
@@ -12,7 +12,7 @@ const MAX_STREAM_LINES = 8;
 
 const toPoints = (pts: RatePoint[]) => pts.map(([x, y]) => ({ x, y }));
 
-/** All streams received, and the fastest streams each on the right-hand axis. */
+/** All streams received (sent, where no receiver reported), and the fastest streams each on the right-hand axis. */
 export function resultLines(r: LonghaulResult): LineSet {
   const perStream = streamRatePoints(r);
   const bytesOf = new Map(r.streams.map((s) => [s.id, s.bytes]));
@@ -20,14 +20,20 @@ export function resultLines(r: LonghaulResult): LineSet {
     .sort((a, b) => (bytesOf.get(b) ?? 0) - (bytesOf.get(a) ?? 0) || a - b)
     .slice(0, MAX_STREAM_LINES)
     .sort((a, b) => a - b);
-  const all = toPoints(receivedRatePoints(r));
+  const view = rateView(r);
+  const all = toPoints(totalRatePoints(r));
   // One stream: its line is the aggregate's, drawn once.
   const parts = perStream.size > 1 ? ids.map((id): ChartLine => ({ label: `stream ${id}`, data: toPoints(perStream.get(id) ?? []), axis: 'parts' })) : [];
   return {
     lines: [{ label: 'all streams', data: all, axis: 'y' }, ...parts],
-    yTitle: 'all streams, received (decimal bit/s)',
+    yTitle: `all streams, ${view} (decimal bit/s)`,
     partsTitle: parts.length ? 'per stream (decimal bit/s)' : null,
     points: all.length,
-    note: perStream.size > ids.length ? `showing the ${ids.length} fastest of ${perStream.size} streams` : '',
+    note: [
+      view === 'sent' ? 'sent by this PC: the other end reported no intervals' : '',
+      perStream.size > ids.length ? `showing the ${ids.length} fastest of ${perStream.size} streams` : '',
+    ]
+      .filter(Boolean)
+      .join('; '),
   };
 }
