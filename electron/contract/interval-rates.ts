@@ -21,7 +21,7 @@ function counted(r: LonghaulResult, seconds: number): boolean {
  * sender's where no receiver reported one interval (an iperf3 partner sends its totals at the end
  * but no samples: the intervals hold this PC's sent side only). Both charts say which.
  */
-export type RateView = 'received' | 'sent';
+type RateView = 'received' | 'sent';
 
 export function rateView(r: LonghaulResult): RateView {
   const received = r.intervals.some((iv) => iv.receivedBytes !== null);

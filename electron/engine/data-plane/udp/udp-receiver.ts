@@ -1,0 +1,85 @@
+/**
+ * A UDP test's receiving socket on Node's dgram: one port for all the run's streams, each
+ * datagram checked (Longhaul's header and the run's cookie tag: datagram.ts) and counted on its
+ * stream (receive-stats.ts). A datagram that is not this run's is counted as `strangers` and
+ * dropped, never parsed further.
+ */
+import dgram from 'node:dgram';
+import type { UdpCounts } from '../../../contract/udp.js';
+import { readLonghaulHeader } from './datagram.js';
+import { UdpReceiveStats } from './receive-stats.js';
+
+interface UdpReceiverOptions {
+  /** The run cookie's first 8 bytes. */
+  tag: Buffer;
+  /** The streams this run announced: datagrams for any other id are strangers. */
+  streamIds: readonly number[];
+  /** Address to bind (default 127.0.0.1; '0.0.0.0' for a real peer). */
+  host?: string;
+  /** SO_RCVBUF to ask for, bytes (-w for UDP); null: the OS's. */
+  receiveBufferBytes?: number | null;
+  now?: () => bigint;
+}
+
+export class UdpReceiver {
+  private readonly socket = dgram.createSocket({ type: 'udp4' });
+  private readonly now: () => bigint;
+  private readonly stats = new Map<number, UdpReceiveStats>();
+  /** Datagrams that were not this run's (no header, another cookie, an unknown stream). */
+  strangers = 0;
+  /** Arrival of the first and the last counted datagram, ns (0n: none yet). */
+  firstNs = 0n;
+  lastNs = 0n;
+
+  constructor(private readonly opts: UdpReceiverOptions) {
+    this.now = opts.now ?? (() => process.hrtime.bigint());
+    for (const id of opts.streamIds) this.stats.set(id, new UdpReceiveStats());
+    this.socket.on('message', (msg) => this.onDatagram(msg));
+    this.socket.on('error', () => undefined); // a receive error is not the run's end; the counts say what arrived
+  }
+
+  /** Bind to port 0 (or `port`) and return the port the OS gave. */
+  async listen(port = 0): Promise<number> {
+    await new Promise<void>((resolve, reject) => {
+      this.socket.once('error', reject);
+      this.socket.bind(port, this.opts.host ?? '127.0.0.1', () => {
+        this.socket.off('error', reject);
+        resolve();
+      });
+    });
+    if (this.opts.receiveBufferBytes) this.socket.setRecvBufferSize(this.opts.receiveBufferBytes);
+    return this.socket.address().port;
+  }
+
+  /** SO_RCVBUF as the OS reports it, bytes (Linux: twice what was asked). */
+  receiveBufferBytes(): number {
+    return this.socket.getRecvBufferSize();
+  }
+
+  /** Stream `id`'s counts so far (cumulative), or null for a stream this run does not have. */
+  counts(id: number): UdpCounts | null {
+    return this.stats.get(id)?.counts() ?? null;
+  }
+
+  /** Stream `id`'s final counts, its sender having said the highest sequence number it sent. */
+  final(id: number, lastSeq: number | null): UdpCounts | null {
+    return this.stats.get(id)?.final(lastSeq) ?? null;
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.socket.close(() => resolve()));
+  }
+
+  private onDatagram(msg: Buffer): void {
+    const d = readLonghaulHeader(msg, this.opts.tag);
+    const stream = d ? this.stats.get(d.streamId) : undefined;
+    if (!d || !stream) {
+      this.strangers++;
+      return;
+    }
+    const now = this.now();
+    if (this.firstNs === 0n) this.firstNs = now;
+    this.lastNs = now;
+    stream.add(d.seq, d.sentNs, now, msg.length);
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * One UDP stream's sender on Node's dgram socket: datagrams of `datagramBytes` carrying
+ * Longhaul's header (datagram.ts), paced at `bitsPerSec` (udp-pacer.ts), until its deadline or
+ * its stop. Backpressure: no more than MAX_QUEUED_BYTES wait in the socket's send queue; past
+ * that the sender waits for it to drain and its pacer writes the lag off as the PC's shortfall.
+ */
+import dgram from 'node:dgram';
+import { LONGHAUL_HEADER_BYTES, writeLonghaulHeader } from './datagram.js';
+import { UdpPacer } from './udp-pacer.js';
+
+/** The most the socket's send queue may hold before the sender waits, bytes. */
+const MAX_QUEUED_BYTES = 256 * 1024;
+/** Datagrams sent per event-loop turn at most, so timers (samples, the deadline) still run. */
+const MAX_PER_TURN = 256;
+
+interface UdpSenderOptions {
+  host: string;
+  port: number;
+  streamId: number;
+  /** The run cookie's first 8 bytes (datagram.ts). */
+  tag: Buffer;
+  datagramBytes: number;
+  bitsPerSec: number;
+  /** Stop sending at this time (ns on `now`'s clock), or null for a stop only. */
+  deadlineNs: bigint | null;
+  now?: () => bigint;
+}
+
+interface UdpSenderCounts {
+  datagrams: number;
+  bytes: number;
+  /** Bytes the pacing schedule asked for that this PC did not send in time (written off). */
+  shortBytes: number;
+  /** Datagrams the OS refused (send errors: ENOBUFS, ECONNREFUSED from an ICMP), not counted as sent. */
+  sendErrors: number;
+  lastError: string | null;
+}
+
+export class UdpSender {
+  private readonly socket = dgram.createSocket('udp4');
+  private readonly now: () => bigint;
+  private readonly payload: Buffer;
+  private pacer: UdpPacer | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private seq = 0;
+  private stopped = false;
+  private finishedResolve: (() => void) | null = null;
+  readonly finished: Promise<void>;
+  readonly counts: UdpSenderCounts = { datagrams: 0, bytes: 0, shortBytes: 0, sendErrors: 0, lastError: null };
+
+  constructor(private readonly opts: UdpSenderOptions) {
+    if (opts.datagramBytes < LONGHAUL_HEADER_BYTES) throw new RangeError(`a datagram needs at least ${LONGHAUL_HEADER_BYTES} bytes for its header`);
+    this.now = opts.now ?? (() => process.hrtime.bigint());
+    this.payload = Buffer.alloc(opts.datagramBytes, 0x5a);
+    this.finished = new Promise((resolve) => (this.finishedResolve = resolve));
+    this.socket.on('error', (err) => this.fail(err));
+  }
+
+  /** Connect (UDP: fix the peer) and start sending. */
+  async start(): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      this.socket.once('error', reject);
+      this.socket.connect(this.opts.port, this.opts.host, () => {
+        this.socket.off('error', reject);
+        resolve();
+      });
+    });
+    this.pacer = new UdpPacer(this.opts.bitsPerSec / 8, this.opts.datagramBytes, this.now());
+    this.turn();
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.pacer) this.counts.shortBytes = Math.round(this.pacer.shortBytes);
+    // Datagrams still in the send queue go out before the socket closes (bounded: 20 × 5 ms).
+    let waits = 0;
+    const close = (): void => {
+      if (this.socket.getSendQueueCount() > 0 && waits++ < 20) return void setTimeout(close, 5);
+      this.socket.close(() => this.finishedResolve?.());
+    };
+    close();
+  }
+
+  /** The highest sequence number handed out (the receiver's tail loss is counted up to it). */
+  get lastSeq(): number {
+    return this.seq;
+  }
+
+  private turn(): void {
+    this.timer = null;
+    const pacer = this.pacer;
+    if (this.stopped || !pacer) return;
+    const now = this.now();
+    if (this.opts.deadlineNs !== null && now >= this.opts.deadlineNs) return this.stop();
+    let n = Math.min(pacer.due(now), MAX_PER_TURN);
+    while (n > 0 && this.socket.getSendQueueSize() < MAX_QUEUED_BYTES) {
+      this.sendOne(now);
+      pacer.sent(1);
+      n--;
+    }
+    this.timer = setTimeout(() => this.turn(), n > 0 ? 1 : pacer.waitMs());
+  }
+
+  private sendOne(now: bigint): void {
+    this.seq++;
+    // One buffer per datagram: the header differs and the send is asynchronous.
+    const buf = Buffer.from(this.payload);
+    writeLonghaulHeader(buf, { streamId: this.opts.streamId, seq: this.seq, sentNs: now }, this.opts.tag);
+    const size = buf.length;
+    this.socket.send(buf, (err) => {
+      if (err) {
+        this.counts.sendErrors++;
+        this.counts.lastError = (err as NodeJS.ErrnoException).code ?? err.message;
+        return;
+      }
+      this.counts.datagrams++;
+      this.counts.bytes += size;
+    });
+  }
+
+  private fail(err: Error): void {
+    this.counts.lastError = (err as NodeJS.ErrnoException).code ?? err.message;
+    this.stop();
+  }
+}
