@@ -54,6 +54,18 @@ const sampleMessageSchema = z.object({
   tcp: sampleTcpSchema.optional(),
 });
 
+/** A UDP receiver's counts (contract/udp.ts UdpCounts). */
+const udpCountsSchema = z
+  .object({
+    datagrams: z.number().int().min(0),
+    bytes: z.number().int().min(0),
+    lost: z.number().int().min(0),
+    outOfOrder: z.number().int().min(0),
+    duplicates: z.number().int().min(0),
+    jitterMs: z.number().min(0).nullable(),
+  })
+  .strict();
+
 const streamEndSchema = z.object({
   id: z.number().int().min(0).max(255),
   role: z.enum(['send', 'receive']),
@@ -74,6 +86,16 @@ const streamEndSchema = z.object({
       reason: peerText(300).nullable(),
       kernelCapBytesPerSec: z.number().min(0).nullable(),
     })
+    .optional(),
+  /** Optional, UDP runs: a sender's last sequence number and shortfall; a receiver's counts (contract/udp.ts). */
+  udp: z
+    .object({
+      lastSeq: z.number().int().min(0).optional(),
+      shortBytes: z.number().min(0).optional(),
+      sendErrors: z.number().int().min(0).optional(),
+      counts: udpCountsSchema.optional(),
+    })
+    .strict()
     .optional(),
 });
 

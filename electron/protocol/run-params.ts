@@ -56,6 +56,11 @@ export const runParamsSchema = z
       .optional(),
     /** `-O, --omit`: seconds at the start left out of the totals and the verdict; absent when not set, as `mssBytes`. */
     omitSeconds: z.number().min(0).max(MAX_SECONDS).nullable().optional(),
+    /**
+     * 'udp' (`-u`): datagrams of `bufferBytes`, paced at `bitrateBitsPerSec` per stream (docs/udp.md);
+     * absent: TCP, so an older peer's strict schema still accepts a TCP run.
+     */
+    protocol: z.enum(['udp']).optional(),
     /** `path-capacity`: a run Longhaul made itself to measure the path (engine/session/capacity-run.ts), not the user's: not kept in History. */
     purpose: z.enum(['path-capacity']).optional(),
   })

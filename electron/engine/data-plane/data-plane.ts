@@ -3,17 +3,18 @@
  * streams, the stream-to-worker assignment, and the merge of their samples
  * into one per-side sample per interval.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork } from 'node:child_process';
 import net from 'node:net';
 import { EventEmitter } from 'node:events';
-import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { CpuUse, TcpSample } from '../../contract/result.js';
-import { cpuUse, ProcessCpuClock, type WorkerCpu } from './cpu-use.js';
+import type { UdpCounts } from '../../contract/udp.js';
+import { cpuUse, ProcessCpuClock } from './cpu-use.js';
 import { LonghaulError } from '../../util/errors.js';
 import { nativeSockets } from '../../native/load-native.js';
 import { rawHandle } from '../../native/node-handle.js';
 import { TickMerger } from './tick-merger.js';
+import { closeQuietly, workerCount, type WorkerSlot } from './worker-slot.js';
 import { awaitDrained } from './plane-drain.js';
 import type { StreamEnd } from '../../protocol/messages.js';
 import type { DataPlaneOptions } from './data-plane-options.js';
@@ -31,20 +32,8 @@ export interface SideSample {
   streams: [number, number, number][];
   /** Latest TCP_INFO reading per local stream, when the native addon is there. */
   tcp?: [number, TcpSample][];
-}
-
-interface WorkerSlot {
-  child: ChildProcess;
-  role: WorkerRole;
-  streamIds: number[];
-  lastIndex: number;
-  lastT: number;
-  /** The worker sent its final sample: all its streams have ended. */
-  final: boolean;
-  done: StreamEnd[] | null;
-  /** The worker's CPU over the transfer, from its `done` (null: it never started, or died first). */
-  cpu: WorkerCpu | null;
-  exited: boolean;
+  /** UDP runs: each local receiving stream's cumulative counts (contract/udp.ts). */
+  udp?: [number, UdpCounts][];
 }
 
 interface DataPlaneEvents {
@@ -57,20 +46,8 @@ interface DataPlaneEvents {
   drained: [boolean];
   /** A stream stopped at its cap (DataPlaneOptions.caps): [stream id, bytes moved, cap]. */
   limit: [number, number, number];
-}
-
-/** Close a descriptor this process no longer needs; an error means it is gone already. */
-function closeQuietly(fd: number): void {
-  try {
-    nativeSockets().api?.closeFd(fd);
-  } catch {
-    // nothing left to release
-  }
-}
-
-/** How many worker processes to use for `streamCount` streams of one role. */
-function workerCount(streamCount: number, maxWorkersPerRole?: number): number {
-  return Math.max(1, Math.min(streamCount, maxWorkersPerRole ?? Math.max(1, os.availableParallelism())));
+  /** UDP: a receiving worker bound its socket for these streams, on this port (udp/udp-setup.ts). */
+  udpPort: [number[], number];
 }
 
 export class DataPlane extends EventEmitter<DataPlaneEvents> {
@@ -128,6 +105,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
       mssBytes: params.mssBytes ?? null,
       bitrateBitsPerSec: params.bitrateBitsPerSec ?? null,
       congestionControl: params.congestionControl ?? null,
+      ...(params.protocol === 'udp' ? { protocol: 'udp' as const } : {}),
       ...(listener.listenerWindow ? { listenerWindow: listener.listenerWindow } : {}),
       ...(listener.listenerMss ? { listenerMss: listener.listenerMss } : {}),
     });
@@ -216,6 +194,25 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
     await ready;
   }
 
+  /** Tell each worker of `role` what `build` makes of its stream ids (null: nothing), e.g. UDP's setup (udp/udp-setup.ts). */
+  tellRole(role: WorkerRole, build: (streamIds: readonly number[]) => ToWorker | ToWorker[] | null): void {
+    for (const slot of this.slots) {
+      if (slot.role !== role) continue;
+      const msgs = build(slot.streamIds);
+      for (const m of msgs === null ? [] : Array.isArray(msgs) ? msgs : [msgs]) this.tell(slot, m);
+    }
+  }
+
+  /** Resolves when every stream in `ids` said `ready` (or `udp-port`); rejects on its `stream-error`. */
+  streamsReady(ids: readonly number[]): Promise<void> {
+    return Promise.all(ids.map((id) => this.waitReady(id))).then(() => undefined);
+  }
+
+  /** Stream `id`'s planned bytes (null: bounded by time). */
+  budgetBytes(id: number): number | null {
+    return this.budgets.get(id)?.bytes ?? null;
+  }
+
   start(startNs: bigint): void {
     this.cpuClock ??= new ProcessCpuClock({ pc: true });
     for (const slot of this.slots) this.tell(slot, { type: 'start', startNs: startNs.toString() });
@@ -289,6 +286,11 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
         this.pendingReady.get(m.id)?.resolve();
         this.pendingReady.delete(m.id);
         return;
+      case 'udp-port':
+        this.emit('udpPort', m.ids, m.port);
+        for (const id of m.ids) this.pendingReady.get(id)?.resolve();
+        for (const id of m.ids) this.pendingReady.delete(id);
+        return;
       case 'stream-error': {
         const err = new LonghaulError(m.code, m.message);
         const p = this.pendingReady.get(m.id);
@@ -302,7 +304,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
       }
       case 'sample':
         for (const entry of m.streams) this.cumulative.set(entry[0], entry);
-        this.merger.add(this.slots.indexOf(slot), m.index, { t: m.t, streams: m.streams, tcp: m.tcp ?? [] });
+        this.merger.add(this.slots.indexOf(slot), m.index, { t: m.t, streams: m.streams, tcp: m.tcp ?? [], ...(m.udp ? { udp: m.udp } : {}) });
         slot.lastIndex = Math.max(slot.lastIndex, m.index);
         slot.lastT = m.t;
         if (m.final) slot.final = true;

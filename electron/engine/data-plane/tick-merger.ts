@@ -8,12 +8,15 @@
  * workers count from the same start instant).
  */
 import type { TcpSample } from '../../contract/result.js';
+import type { UdpCounts } from '../../contract/udp.js';
 
 /** One worker's sample of one tick: its clock reading and its streams' cumulative [id, bytes, completions] then. */
 interface WorkerTick {
   t: number;
   streams: [number, number, number][];
   tcp: [number, TcpSample][];
+  /** UDP receivers' cumulative counts (udp-worker.ts); absent for TCP. */
+  udp?: [number, UdpCounts][];
 }
 
 /** A side sample's body: the clock, every stream's cumulative counts, the latest reading per stream. */
@@ -21,12 +24,14 @@ interface MergedTick {
   t: number;
   streams: [number, number, number][];
   tcp?: [number, TcpSample][];
+  udp?: [number, UdpCounts][];
 }
 
 export class TickMerger {
   private readonly pending = new Map<number, Map<number, WorkerTick>>();
   private readonly counts = new Map<number, [number, number, number]>();
   private readonly tcp = new Map<number, TcpSample>();
+  private readonly udp = new Map<number, UdpCounts>();
   private t = 0;
 
   /** @param streamIds every local stream, in the order side samples list them */
@@ -50,6 +55,7 @@ export class TickMerger {
         if (i > index) continue;
         for (const entry of w.streams) this.counts.set(entry[0], entry);
         for (const [id, reading] of w.tcp) this.tcp.set(id, reading);
+        for (const [id, counts] of w.udp ?? []) this.udp.set(id, counts);
         t = Math.max(t, w.t);
         ticks.delete(i);
       }
@@ -60,6 +66,6 @@ export class TickMerger {
     }
     this.t = t = Math.max(t, lastT);
     const streams = this.streamIds.map((id) => [...(this.counts.get(id) ?? [id, 0, 0])] as [number, number, number]);
-    return { t, streams, ...(this.tcp.size ? { tcp: [...this.tcp.entries()] } : {}) };
+    return { t, streams, ...(this.tcp.size ? { tcp: [...this.tcp.entries()] } : {}), ...(this.udp.size ? { udp: [...this.udp.entries()] } : {}) };
   }
 }

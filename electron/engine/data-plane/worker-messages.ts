@@ -8,6 +8,7 @@ import type { MssSetup } from '../../native/mss-setup.js';
 import type { StreamEnd } from '../../protocol/messages.js';
 import type { LonghaulErrorCode } from '../../contract/error-codes.js';
 import type { WorkerCpu } from './cpu-use.js';
+import type { UdpCounts } from '../../contract/udp.js';
 
 export type WorkerRole = 'send' | 'receive';
 
@@ -31,6 +32,8 @@ export interface WorkerInit {
   bitrateBitsPerSec?: number | null;
   /** `--congestion`: TCP_CONGESTION for every stream end; null = the system's. */
   congestionControl?: string | null;
+  /** 'udp': datagrams of `bufferBytes` (udp-worker.ts); absent: TCP. */
+  protocol?: 'udp';
 }
 
 /*
@@ -55,12 +58,19 @@ export type ToWorker =
   /** The responder's limit ended the run: senders end their streams, receivers stop reading and close now, whatever the peer does. */
   | { type: 'cut' }
   /** Answer `drained` once every sending stream's bytes are acknowledged by the peer (TCP_INFO), or after `timeoutMs`. */
-  | { type: 'drain'; timeoutMs: number };
+  | { type: 'drain'; timeoutMs: number }
+  /** UDP, receiving side: bind one socket on `host` for streams `ids` (`tagB64`: the run cookie's first 8 bytes); answers `udp-port`. */
+  | { type: 'udp-listen'; ids: number[]; host: string; tagB64: string }
+  /** UDP, sending side: stream `id` sends to host:port (`bytes`: its budget); answers `ready`. */
+  | { type: 'udp-send'; id: number; host: string; port: number; tagB64: string; bytes: number | null }
+  /** UDP, a stop's companion: each sending stream's last sequence number, so the receivers count the tail and end. */
+  | { type: 'udp-last'; lastSeq: [number, number][] };
 
 export type FromWorker =
   | { type: 'ready'; id: number }
   | { type: 'stream-error'; id: number; code: LonghaulErrorCode; message: string }
-  | { type: 'sample'; index: number; t: number; final: boolean; streams: [number, number, number][]; tcp?: [number, TcpSample][] }
+  | { type: 'sample'; index: number; t: number; final: boolean; streams: [number, number, number][]; tcp?: [number, TcpSample][]; udp?: [number, UdpCounts][] }
+  | { type: 'udp-port'; ids: number[]; port: number }
   /** `cpu`: this worker's CPU from the start to now (absent from a worker that never started). */
   | { type: 'done'; streams: StreamEnd[]; cpu?: WorkerCpu }
   /**

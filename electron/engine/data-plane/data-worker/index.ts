@@ -8,21 +8,22 @@
  * (./worker.ts), built from the engine's first message.
  */
 import { DataWorker } from './worker.js';
+import { UdpWorker } from './udp-worker.js';
 import type { FromWorker, ToWorker } from '../worker-messages.js';
 import { applyGcSchedule } from '../../../util/gc-schedule.js';
 import { startMemoryLog } from '../../../util/memory-log.js';
 
 applyGcSchedule();
 startMemoryLog('worker');
-let worker: DataWorker | null = null;
+let worker: DataWorker | UdpWorker | null = null;
 
 function send(msg: FromWorker): void {
   if (process.connected) process.send?.(msg);
 }
 
 function onMessage(msg: ToWorker, handle?: unknown): void {
-  if (msg.type === 'init') worker = new DataWorker(msg, { send });
-  else worker?.handle(msg, handle);
+  if (msg.type === 'init') worker = msg.protocol === 'udp' ? new UdpWorker(msg, { send }) : new DataWorker(msg, { send });
+  else worker?.handle(msg as never, handle);
 }
 
 process.on('message', onMessage as (m: unknown, h: unknown) => void);

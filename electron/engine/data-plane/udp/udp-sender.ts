@@ -21,8 +21,8 @@ interface UdpSenderOptions {
   tag: Buffer;
   datagramBytes: number;
   bitsPerSec: number;
-  /** Stop sending at this time (ns on `now`'s clock), or null for a stop only. */
-  deadlineNs: bigint | null;
+  /** Stop after handing out this many payload bytes (whole datagrams), or null for a deadline or a stop. */
+  budgetBytes?: number | null;
   now?: () => bigint;
 }
 
@@ -44,6 +44,10 @@ export class UdpSender {
   private timer: NodeJS.Timeout | null = null;
   private seq = 0;
   private stopped = false;
+  private deadlineNs: bigint | null = null;
+  /** When the first and the last datagram were handed out (ns on `now`'s clock; 0n: not yet). */
+  firstNs = 0n;
+  lastNs = 0n;
   private finishedResolve: (() => void) | null = null;
   readonly finished: Promise<void>;
   readonly counts: UdpSenderCounts = { datagrams: 0, bytes: 0, shortBytes: 0, sendErrors: 0, lastError: null };
@@ -56,8 +60,8 @@ export class UdpSender {
     this.socket.on('error', (err) => this.fail(err));
   }
 
-  /** Connect (UDP: fix the peer) and start sending. */
-  async start(): Promise<void> {
+  /** Connect (UDP: fix the peer's address; nothing is sent). */
+  async connect(): Promise<void> {
     await new Promise<void>((resolve, reject) => {
       this.socket.once('error', reject);
       this.socket.connect(this.opts.port, this.opts.host, () => {
@@ -65,10 +69,24 @@ export class UdpSender {
         resolve();
       });
     });
-    this.pacer = new UdpPacer(this.opts.bitsPerSec / 8, this.opts.datagramBytes, this.now());
+  }
+
+  /** Start sending, until `deadlineNs` (on `now`'s clock; null: a stop or the budget only). */
+  begin(deadlineNs: bigint | null): void {
+    if (this.stopped || this.pacer) return;
+    this.deadlineNs = deadlineNs;
+    this.firstNs = this.now();
+    this.pacer = new UdpPacer(this.opts.bitsPerSec / 8, this.opts.datagramBytes, this.firstNs);
     this.turn();
   }
 
+  /** Connect and start at once (a test, or a sender with nothing to wait for). */
+  async start(deadlineNs: bigint | null): Promise<void> {
+    await this.connect();
+    this.begin(deadlineNs);
+  }
+
+  /** Stop sending; `finished` settles once the socket's queue went out and it closed. */
   stop(): void {
     if (this.stopped) return;
     this.stopped = true;
@@ -94,9 +112,11 @@ export class UdpSender {
     const pacer = this.pacer;
     if (this.stopped || !pacer) return;
     const now = this.now();
-    if (this.opts.deadlineNs !== null && now >= this.opts.deadlineNs) return this.stop();
+    if (this.deadlineNs !== null && now >= this.deadlineNs) return this.stop();
+    const budget = this.opts.budgetBytes ?? null;
     let n = Math.min(pacer.due(now), MAX_PER_TURN);
     while (n > 0 && this.socket.getSendQueueSize() < MAX_QUEUED_BYTES) {
+      if (budget !== null && this.seq * this.opts.datagramBytes >= budget) return this.stop();
       this.sendOne(now);
       pacer.sent(1);
       n--;
@@ -109,6 +129,7 @@ export class UdpSender {
     // One buffer per datagram: the header differs and the send is asynchronous.
     const buf = Buffer.from(this.payload);
     writeLonghaulHeader(buf, { streamId: this.opts.streamId, seq: this.seq, sentNs: now }, this.opts.tag);
+    this.lastNs = now;
     const size = buf.length;
     this.socket.send(buf, (err) => {
       if (err) {

@@ -1,0 +1,257 @@
+/**
+ * A data worker's UDP streams (issue 38; docs/udp.md): senders of `bufferBytes`-byte datagrams
+ * paced at the run's bitrate, or one receiving socket for this worker's streams. The same
+ * messages as the TCP worker (worker.ts) where they mean the same (start, stop, cut, drain,
+ * samples, done), and its own where UDP differs: `udp-listen` binds the receiving socket, `udp-send`
+ * aims a sender, `udp-last` gives the receivers each sender's last sequence number, so they count
+ * the tail and end without a FIN to wait for.
+ */
+import type { UdpCounts } from '../../../contract/udp.js';
+import type { StreamEnd } from '../../../protocol/messages.js';
+import { UdpReceiver } from '../udp/udp-receiver.js';
+import { UdpSender } from '../udp/udp-sender.js';
+import type { FromWorker, ToWorker, WorkerInit } from '../worker-messages.js';
+import { systemClock, type Clock } from './stream.js';
+
+/** The bitrate of a UDP stream when the run gives none: 1 Mbit/s, as iperf3's. */
+const UDP_DEFAULT_BITS_PER_SEC = 1_000_000;
+
+interface UdpWorkerDeps {
+  send(msg: FromWorker): void;
+  clock?: Clock;
+}
+
+interface SendStream {
+  id: number;
+  sender: UdpSender;
+  done: boolean;
+}
+
+export class UdpWorker {
+  private readonly clock: Clock;
+  private readonly senders = new Map<number, SendStream>();
+  private receiver: UdpReceiver | null = null;
+  private receiveIds: number[] = [];
+  private lastSeq = new Map<number, number>();
+  private startNs = 0n;
+  private started = false;
+  private stopping = false;
+  private doneSent = false;
+  private tickIndex = 0;
+  private tickTimer: NodeJS.Timeout | null = null;
+  private graceTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly init: WorkerInit,
+    private readonly deps: UdpWorkerDeps,
+  ) {
+    this.clock = deps.clock ?? systemClock;
+  }
+
+  handle(msg: Exclude<ToWorker, WorkerInit>): void {
+    switch (msg.type) {
+      case 'udp-listen':
+        return void this.listen(msg.ids, msg.host, Buffer.from(msg.tagB64, 'base64'));
+      case 'udp-send':
+        return void this.aim(msg.id, msg.host, msg.port, Buffer.from(msg.tagB64, 'base64'), msg.bytes);
+      case 'start':
+        return this.start(BigInt(msg.startNs));
+      case 'stop':
+        return this.stop(msg.graceMs);
+      case 'cut':
+        return this.stop(0);
+      case 'udp-last':
+        for (const [id, seq] of msg.lastSeq) this.lastSeq.set(id, seq);
+        return this.maybeReceiversDone();
+      case 'drain':
+        // Nothing acknowledges a datagram: the worker cannot tell.
+        return this.deps.send({ type: 'drained', acked: false });
+      default:
+        return;
+    }
+  }
+
+  private async listen(ids: number[], host: string, tag: Buffer): Promise<void> {
+    this.receiveIds = ids;
+    this.receiver = new UdpReceiver({ tag, streamIds: ids, host, receiveBufferBytes: this.init.windowBytes, now: () => this.clock.nowNs() });
+    try {
+      const port = await this.receiver.listen();
+      this.deps.send({ type: 'udp-port', ids, port });
+    } catch (err) {
+      for (const id of ids) this.deps.send({ type: 'stream-error', id, code: 'LH_ERR_DATA_STREAM', message: `stream ${id}: ${describe(err)}` });
+    }
+  }
+
+  private async aim(id: number, host: string, port: number, tag: Buffer, bytes: number | null): Promise<void> {
+    const sender = new UdpSender({
+      host,
+      port,
+      streamId: id,
+      tag,
+      datagramBytes: this.init.bufferBytes,
+      bitsPerSec: this.init.bitrateBitsPerSec ?? UDP_DEFAULT_BITS_PER_SEC,
+      budgetBytes: bytes,
+      now: () => this.clock.nowNs(),
+    });
+    const stream: SendStream = { id, sender, done: false };
+    this.senders.set(id, stream);
+    try {
+      await sender.connect();
+      this.deps.send({ type: 'ready', id });
+    } catch (err) {
+      this.deps.send({ type: 'stream-error', id, code: 'LH_ERR_DATA_STREAM', message: `stream ${id}: ${describe(err)}` });
+      return;
+    }
+    void sender.finished.then(() => {
+      stream.done = true;
+      this.maybeDone();
+    });
+  }
+
+  private start(startNs: bigint): void {
+    if (this.started) return;
+    this.started = true;
+    this.startNs = startNs;
+    const deadline = this.init.seconds !== null ? startNs + BigInt(Math.round(this.init.seconds * 1e9)) : null;
+    for (const s of this.senders.values()) s.sender.begin(deadline);
+    this.scheduleTick();
+  }
+
+  /** Senders stop now; receivers end once every sender's last number is here, or after `graceMs` without a datagram. */
+  private stop(graceMs: number): void {
+    this.stopping = true;
+    if (!this.started) this.start(this.clock.nowNs());
+    for (const s of this.senders.values()) s.sender.stop();
+    if (this.receiver) this.watchReceivers(graceMs);
+    this.maybeDone();
+  }
+
+  private watchReceivers(graceMs: number): void {
+    if (this.graceTimer) return;
+    let last = -1;
+    let quietSince = this.clock.nowNs();
+    const check = (): void => {
+      this.graceTimer = null;
+      if (this.doneSent || !this.receiver) return;
+      const arrived = this.receiveIds.reduce((a, id) => a + (this.receiver?.counts(id)?.datagrams ?? 0), 0);
+      const now = this.clock.nowNs();
+      if (arrived !== last) {
+        last = arrived;
+        quietSince = now;
+      }
+      if (this.allLastHere() || now - quietSince >= BigInt(graceMs) * 1_000_000n) return this.finishReceivers();
+      this.graceTimer = this.clock.setTimeout(check, Math.max(1, Math.min(50, graceMs)));
+    };
+    check();
+  }
+
+  /** Every stream's sender said its last number, and nothing above what arrived can still come. */
+  private allLastHere(): boolean {
+    return this.receiveIds.every((id) => {
+      const lastSeq = this.lastSeq.get(id);
+      const c = this.receiver?.final(id, lastSeq ?? null);
+      return lastSeq !== undefined && c !== null && c !== undefined && c.datagrams + c.lost >= lastSeq && c.lost === 0;
+    });
+  }
+
+  private maybeReceiversDone(): void {
+    if (this.stopping && this.receiver && this.allLastHere()) this.finishReceivers();
+  }
+
+  private receiversFinished = false;
+
+  private finishReceivers(): void {
+    if (this.receiversFinished) return;
+    this.receiversFinished = true;
+    if (this.graceTimer) this.clock.clearTimeout(this.graceTimer);
+    this.maybeDone();
+  }
+
+  private maybeDone(): void {
+    if (this.doneSent || !this.started) return;
+    for (const s of this.senders.values()) if (!s.done) return;
+    if (this.receiver && !this.receiversFinished) return;
+    this.doneSent = true;
+    if (this.tickTimer) this.clock.clearTimeout(this.tickTimer);
+    const t = Number(this.clock.nowNs() - this.startNs) / 1e9;
+    this.deps.send({ type: 'sample', index: this.tickIndex + 1, t, final: true, streams: this.sampleStreams(), ...this.sampleUdp() });
+    this.deps.send({ type: 'done', streams: this.ends() });
+    void this.receiver?.close();
+  }
+
+  private scheduleTick(): void {
+    const intervalNs = BigInt(Math.round(this.init.intervalMs * 1e6));
+    const due = this.startNs + BigInt(this.tickIndex + 1) * intervalNs;
+    const waitMs = Math.max(0, Number(due - this.clock.nowNs()) / 1e6);
+    this.tickTimer = this.clock.setTimeout(() => {
+      this.tickIndex++;
+      const t = Number(this.clock.nowNs() - this.startNs) / 1e9;
+      this.deps.send({ type: 'sample', index: this.tickIndex, t, final: false, streams: this.sampleStreams(), ...this.sampleUdp() });
+      this.scheduleTick();
+    }, waitMs);
+  }
+
+  /** [id, bytes, datagrams]: a sender's handed to the OS, a receiver's counted. */
+  private sampleStreams(): [number, number, number][] {
+    const out: [number, number, number][] = [];
+    for (const s of this.senders.values()) out.push([s.id, s.sender.counts.bytes, s.sender.counts.datagrams]);
+    for (const id of this.receiveIds) {
+      const c = this.receiver?.counts(id);
+      out.push([id, c?.bytes ?? 0, c?.datagrams ?? 0]);
+    }
+    return out;
+  }
+
+  private sampleUdp(): { udp?: [number, UdpCounts][] } {
+    if (!this.receiver) return {};
+    const receiver = this.receiver;
+    return {
+      udp: this.receiveIds.flatMap((id): [number, UdpCounts][] => {
+        const c = receiver.counts(id);
+        return c ? [[id, c]] : [];
+      }),
+    };
+  }
+
+  private secondsSinceStart(ns: bigint): number | null {
+    return ns === 0n ? null : Number(ns - this.startNs) / 1e9;
+  }
+
+  private ends(): StreamEnd[] {
+    const ends: StreamEnd[] = [];
+    for (const s of this.senders.values()) {
+      const c = s.sender.counts;
+      ends.push({
+        id: s.id,
+        role: 'send',
+        bytes: c.bytes,
+        completions: c.datagrams,
+        firstT: this.secondsSinceStart(s.sender.firstNs),
+        lastT: this.secondsSinceStart(s.sender.lastNs),
+        error:
+          c.sendErrors > 0 && c.datagrams === 0
+            ? { code: 'LH_ERR_DATA_STREAM', message: `stream ${s.id}: every send failed (${c.lastError ?? 'unknown'})` }
+            : null,
+        udp: { lastSeq: s.sender.lastSeq, shortBytes: c.shortBytes, sendErrors: c.sendErrors },
+      });
+    }
+    for (const id of this.receiveIds) {
+      const counts = this.receiver?.final(id, this.lastSeq.get(id) ?? null) ?? null;
+      ends.push({
+        id,
+        role: 'receive',
+        bytes: counts?.bytes ?? 0,
+        completions: counts?.datagrams ?? 0,
+        firstT: this.secondsSinceStart(this.receiver?.firstNs ?? 0n),
+        lastT: this.secondsSinceStart(this.receiver?.lastNs ?? 0n),
+        error: null,
+        ...(counts ? { udp: { counts } } : {}),
+      });
+    }
+    return ends;
+  }
+}
+
+function describe(err: unknown): string {
+  return (err as NodeJS.ErrnoException).code ?? (err as Error).message ?? String(err);
+}

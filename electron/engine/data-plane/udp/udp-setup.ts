@@ -1,0 +1,52 @@
+/**
+ * A UDP run's data plane set up (docs/udp.md): the receiving side's workers bind their sockets
+ * and say their ports; the sending side's workers aim each stream at its port; at the end the
+ * receivers hear each sender's last sequence number. Through DataPlane's generic worker calls.
+ */
+import { LonghaulError } from '../../../util/errors.js';
+import type { DataPlane } from '../data-plane.js';
+
+/** Bind one socket per receiving worker on `host`; resolves with every receiving stream's port. `tag`: the cookie's first 8 bytes. */
+export async function udpListen(plane: DataPlane, host: string, tag: Buffer): Promise<Map<number, number>> {
+  const ports = new Map<number, number>();
+  const ids: number[] = [];
+  const onPort = (streamIds: number[], port: number): void => streamIds.forEach((id) => ports.set(id, port));
+  plane.on('udpPort', onPort);
+  try {
+    const ready: Promise<void>[] = [];
+    plane.tellRole('receive', (streamIds) => {
+      ids.push(...streamIds);
+      ready.push(plane.streamsReady(streamIds));
+      return { type: 'udp-listen', ids: [...streamIds], host, tagB64: tag.toString('base64') };
+    });
+    await Promise.all(ready);
+  } finally {
+    plane.off('udpPort', onPort);
+  }
+  return ports;
+}
+
+/** Aim each sending stream at its receiver's port; resolves when every one is connected. */
+export async function udpAim(plane: DataPlane, host: string, ports: ReadonlyMap<number, number>, tag: Buffer): Promise<void> {
+  const ready: Promise<void>[] = [];
+  plane.tellRole('send', (streamIds) => {
+    ready.push(plane.streamsReady(streamIds));
+    return streamIds.map((id) => {
+      const port = ports.get(id);
+      if (port === undefined) throw new LonghaulError('LH_ERR_DATA_STREAM', `stream ${id}: the receiver gave no UDP port for it`);
+      return { type: 'udp-send' as const, id, host, port, tagB64: tag.toString('base64'), bytes: plane.budgetBytes(id) };
+    });
+  });
+  await Promise.all(ready);
+}
+
+/** Each sending stream's last sequence number (from the sender's ends), so the receivers count the tail and end. */
+export function udpLast(plane: DataPlane, lastSeq: ReadonlyMap<number, number>): void {
+  plane.tellRole('receive', (streamIds) => {
+    const mine = streamIds.flatMap((id): [number, number][] => {
+      const seq = lastSeq.get(id);
+      return seq === undefined ? [] : [[id, seq]];
+    });
+    return mine.length ? { type: 'udp-last', lastSeq: mine } : null;
+  });
+}
