@@ -24,6 +24,7 @@ interface UdpWorkerDeps {
 interface SendStream {
   id: number;
   sender: UdpSender;
+  connected: boolean;
   done: boolean;
 }
 
@@ -34,6 +35,7 @@ export class UdpWorker {
   private receiveIds: number[] = [];
   private lastSeq = new Map<number, number>();
   private startNs = 0n;
+  private deadlineNs: bigint | null = null;
   private started = false;
   private stopping = false;
   private doneSent = false;
@@ -93,10 +95,13 @@ export class UdpWorker {
       budgetBytes: bytes,
       now: () => this.clock.nowNs(),
     });
-    const stream: SendStream = { id, sender, done: false };
+    const stream: SendStream = { id, sender, connected: false, done: false };
     this.senders.set(id, stream);
     try {
       await sender.connect();
+      stream.connected = true;
+      // A start that came first (its message overtook the connect): this sender begins now.
+      if (this.started && !this.stopping) sender.begin(this.deadlineNs);
       this.deps.send({ type: 'ready', id });
     } catch (err) {
       this.deps.send({ type: 'stream-error', id, code: 'LH_ERR_DATA_STREAM', message: `stream ${id}: ${describe(err)}` });
@@ -112,8 +117,8 @@ export class UdpWorker {
     if (this.started) return;
     this.started = true;
     this.startNs = startNs;
-    const deadline = this.init.seconds !== null ? startNs + BigInt(Math.round(this.init.seconds * 1e9)) : null;
-    for (const s of this.senders.values()) s.sender.begin(deadline);
+    this.deadlineNs = this.init.seconds !== null ? startNs + BigInt(Math.round(this.init.seconds * 1e9)) : null;
+    for (const s of this.senders.values()) if (s.connected) s.sender.begin(this.deadlineNs);
     this.scheduleTick();
   }
 

@@ -1,0 +1,93 @@
+/**
+ * The UDP worker in this process, its messages collected: a start that overtakes a sender's
+ * connect still starts it, and a stop ends every stream with its counts (the receiver's
+ * `udp-last` lets it end at once when nothing is missing, else after the quiet grace).
+ */
+import assert from 'node:assert/strict';
+import dgram from 'node:dgram';
+import { describe, it } from 'node:test';
+import { UdpWorker } from '../../../electron/engine/data-plane/data-worker/udp-worker.js';
+import { UdpReceiver } from '../../../electron/engine/data-plane/udp/udp-receiver.js';
+import { writeLonghaulHeader } from '../../../electron/engine/data-plane/udp/datagram.js';
+import type { FromWorker, WorkerInit } from '../../../electron/engine/data-plane/worker-messages.js';
+
+const TAG = Buffer.from('8899aabbccddeeff', 'hex');
+
+function init(role: 'send' | 'receive'): WorkerInit {
+  return {
+    type: 'init',
+    role,
+    bufferBytes: 1000,
+    intervalMs: 100,
+    seconds: 0.5,
+    windowBytes: null,
+    streams: 1,
+    mssBytes: null,
+    bitrateBitsPerSec: 8e6,
+    protocol: 'udp',
+  };
+}
+
+function until(ok: () => boolean, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  return new Promise((resolve, reject) => {
+    const check = (): void => (ok() ? resolve() : Date.now() > end ? reject(new Error(`not within ${ms} ms`)) : void setTimeout(check, 10));
+    check();
+  });
+}
+
+describe('UDP worker', { timeout: 15_000 }, () => {
+  it('a start before the connect completes: the sender begins on connect and ends at its deadline', async () => {
+    const receiver = new UdpReceiver({ tag: TAG, streamIds: [4] });
+    const port = await receiver.listen();
+    const msgs: FromWorker[] = [];
+    const w = new UdpWorker(init('send'), { send: (m) => msgs.push(m) });
+    try {
+      w.handle({ type: 'udp-send', id: 4, host: '127.0.0.1', port, tagB64: TAG.toString('base64'), bytes: null });
+      w.handle({ type: 'start', startNs: process.hrtime.bigint().toString() });
+      // 0.5 s at 8 Mbit/s; the end needs the deadline plus a few turns (bounded well above it).
+      await until(() => msgs.some((m) => m.type === 'done'), 5000);
+      const done = msgs.find((m) => m.type === 'done');
+      const end = done?.type === 'done' ? done.streams[0] : undefined;
+      assert.equal(end?.role, 'send');
+      assert.ok((end?.udp?.lastSeq ?? 0) > 0, 'it sent');
+      await until(() => (receiver.counts(4)?.datagrams ?? 0) >= (end?.udp?.lastSeq ?? 1), 2000);
+      assert.equal(receiver.counts(4)?.datagrams, end?.udp?.lastSeq);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('a receiver ends at once when every number up to the last has arrived; with a loss, after the quiet grace', async () => {
+    for (const arrive of [
+      [1, 2, 3],
+      [1, 3],
+    ]) {
+      const msgs: FromWorker[] = [];
+      const w = new UdpWorker(init('receive'), { send: (m) => msgs.push(m) });
+      w.handle({ type: 'udp-listen', ids: [0], host: '127.0.0.1', tagB64: TAG.toString('base64') });
+      await until(() => msgs.some((m) => m.type === 'udp-port'), 2000);
+      const port = (msgs.find((m) => m.type === 'udp-port') as Extract<FromWorker, { type: 'udp-port' }>).port;
+      w.handle({ type: 'start', startNs: process.hrtime.bigint().toString() });
+      const socket = dgram.createSocket('udp4');
+      for (const seq of arrive) {
+        const buf = Buffer.alloc(100);
+        writeLonghaulHeader(buf, { streamId: 0, seq, sentNs: process.hrtime.bigint() }, TAG);
+        await new Promise<void>((r) => socket.send(buf, port, '127.0.0.1', () => r()));
+      }
+      socket.close();
+      const lossy = arrive.length < 3;
+      const began = Date.now();
+      // Complete: the 60 s grace is not waited. Lossy: the missing one may still be in flight, so the
+      // receiver waits until nothing arrived for its grace (400 ms here).
+      w.handle({ type: 'stop', graceMs: lossy ? 400 : 60_000 });
+      w.handle({ type: 'udp-last', lastSeq: [[0, 3]] });
+      await until(() => msgs.some((m) => m.type === 'done'), 5000);
+      const done = msgs.find((m) => m.type === 'done');
+      const counts = done?.type === 'done' ? done.streams[0]?.udp?.counts : undefined;
+      assert.equal(counts?.datagrams, arrive.length);
+      assert.equal(counts?.lost, 3 - arrive.length);
+      if (lossy) assert.ok(Date.now() - began >= 350, `ended ${Date.now() - began} ms after the stop, before its quiet grace`);
+    }
+  });
+});
