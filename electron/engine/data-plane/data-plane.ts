@@ -48,6 +48,8 @@ interface DataPlaneEvents {
   limit: [number, number, number];
   /** UDP: a receiving worker bound its socket for these streams, on this port (udp/udp-setup.ts). */
   udpPort: [number[], number];
+  /** Every local sending stream ended (before 'done' when this side also receives): UDP tells its receivers the last numbers. */
+  sendersDone: [StreamEnd[]];
 }
 
 export class DataPlane extends EventEmitter<DataPlaneEvents> {
@@ -57,6 +59,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
   private readonly budgets = new Map<number, { bytes: number | null; capBytes: number | null }>();
   private readonly cumulative = new Map<number, [number, number, number]>();
   private merger: TickMerger = new TickMerger([]);
+  private sendersEnded = false;
   private readonly pendingReady = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
   private emittedIndex = 0;
   private finished = false;
@@ -288,6 +291,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
         return;
       case 'udp-port':
         this.emit('udpPort', m.ids, m.port);
+        if (m.awaitingPeer) return; // a serving sender: ready once its receiver's hello came
         for (const id of m.ids) this.pendingReady.get(id)?.resolve();
         for (const id of m.ids) this.pendingReady.delete(id);
         return;
@@ -372,6 +376,11 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
   }
 
   private maybeFinish(): void {
+    const senders = this.slots.filter((s) => s.role === 'send');
+    if (!this.sendersEnded && senders.length && senders.every((s) => s.done)) {
+      this.sendersEnded = true;
+      this.emit('sendersDone', senders.flatMap((s) => s.done ?? []));
+    }
     if (this.finished || this.slots.some((s) => !s.done)) return;
     this.finished = true;
     this.cpuTotal = this.measureCpu();

@@ -12,6 +12,12 @@ import type { UdpCounts } from '../../contract/udp.js';
 
 export type WorkerRole = 'send' | 'receive';
 
+/** Where a reverse UDP run's serving senders are: their host and each stream's port ([id, port]). */
+export interface UdpPeers {
+  host: string;
+  ports: [number, number][];
+}
+
 export interface WorkerInit {
   type: 'init';
   role: WorkerRole;
@@ -59,8 +65,16 @@ export type ToWorker =
   | { type: 'cut' }
   /** Answer `drained` once every sending stream's bytes are acknowledged by the peer (TCP_INFO), or after `timeoutMs`. */
   | { type: 'drain'; timeoutMs: number }
-  /** UDP, receiving side: bind one socket on `host` for streams `ids` (`tagB64`: the run cookie's first 8 bytes); answers `udp-port`. */
-  | { type: 'udp-listen'; ids: number[]; host: string; tagB64: string }
+  /**
+   * UDP, receiving side: bind one socket on `host` for streams `ids` (`tagB64`: the run cookie's first 8 bytes);
+   * answers `udp-port`. With `peers` it says hello to each stream's serving sender (udp-serve).
+   */
+  | { type: 'udp-listen'; ids: number[]; host: string; tagB64: string; peers?: UdpPeers }
+  /**
+   * UDP, sending side whose receiver dials (a reverse run: the receiver may be behind a NAT): stream `id`
+   * binds on `host` and answers `udp-port` with `awaitingPeer`, then `ready` once the receiver's hello came.
+   */
+  | { type: 'udp-serve'; id: number; host: string; tagB64: string; bytes: number | null }
   /** UDP, sending side: stream `id` sends to host:port (`bytes`: its budget); answers `ready`. */
   | { type: 'udp-send'; id: number; host: string; port: number; tagB64: string; bytes: number | null }
   /** UDP, a stop's companion: each sending stream's last sequence number, so the receivers count the tail and end. */
@@ -70,7 +84,8 @@ export type FromWorker =
   | { type: 'ready'; id: number }
   | { type: 'stream-error'; id: number; code: LonghaulErrorCode; message: string }
   | { type: 'sample'; index: number; t: number; final: boolean; streams: [number, number, number][]; tcp?: [number, TcpSample][]; udp?: [number, UdpCounts][] }
-  | { type: 'udp-port'; ids: number[]; port: number }
+  /** `awaitingPeer`: a serving sender's port; its `ready` follows the receiver's hello. */
+  | { type: 'udp-port'; ids: number[]; port: number; awaitingPeer?: boolean }
   /** `cpu`: this worker's CPU from the start to now (absent from a worker that never started). */
   | { type: 'done'; streams: StreamEnd[]; cpu?: WorkerCpu }
   /**

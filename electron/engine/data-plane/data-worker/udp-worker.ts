@@ -10,7 +10,7 @@ import type { UdpCounts } from '../../../contract/udp.js';
 import type { StreamEnd } from '../../../protocol/messages.js';
 import { UdpReceiver } from '../udp/udp-receiver.js';
 import { UdpSender } from '../udp/udp-sender.js';
-import type { FromWorker, ToWorker, WorkerInit } from '../worker-messages.js';
+import type { FromWorker, ToWorker, UdpPeers, WorkerInit } from '../worker-messages.js';
 import { systemClock, type Clock } from './stream.js';
 
 /** The bitrate of a UDP stream when the run gives none: 1 Mbit/s, as iperf3's. */
@@ -53,7 +53,9 @@ export class UdpWorker {
   handle(msg: Exclude<ToWorker, WorkerInit>): void {
     switch (msg.type) {
       case 'udp-listen':
-        return void this.listen(msg.ids, msg.host, Buffer.from(msg.tagB64, 'base64'));
+        return void this.listen(msg.ids, msg.host, Buffer.from(msg.tagB64, 'base64'), msg.peers ?? null);
+      case 'udp-serve':
+        return void this.serve(msg.id, msg.host, Buffer.from(msg.tagB64, 'base64'), msg.bytes);
       case 'udp-send':
         return void this.aim(msg.id, msg.host, msg.port, Buffer.from(msg.tagB64, 'base64'), msg.bytes);
       case 'start':
@@ -73,11 +75,13 @@ export class UdpWorker {
     }
   }
 
-  private async listen(ids: number[], host: string, tag: Buffer): Promise<void> {
+  /** Bind the receiving socket on `host`; with `peers`, the senders serve and this socket says hello to them. */
+  private async listen(ids: number[], host: string, tag: Buffer, peers: UdpPeers | null): Promise<void> {
     this.receiveIds = ids;
     this.receiver = new UdpReceiver({ tag, streamIds: ids, host, receiveBufferBytes: this.init.windowBytes, now: () => this.clock.nowNs() });
     try {
       const port = await this.receiver.listen();
+      if (peers) this.receiver.hello(peers.host, peers.ports);
       this.deps.send({ type: 'udp-port', ids, port });
     } catch (err) {
       for (const id of ids) this.deps.send({ type: 'stream-error', id, code: 'LH_ERR_DATA_STREAM', message: `stream ${id}: ${describe(err)}` });
@@ -85,6 +89,21 @@ export class UdpWorker {
   }
 
   private async aim(id: number, host: string, port: number, tag: Buffer, bytes: number | null): Promise<void> {
+    const stream = this.addSender(id, host, port, tag, bytes);
+    await this.connected(stream, () => stream.sender.connect());
+  }
+
+  /** A sender whose receiver dials: bind, say the port, then wait for the receiver's hello. */
+  private async serve(id: number, host: string, tag: Buffer, bytes: number | null): Promise<void> {
+    const stream = this.addSender(id, host, 0, tag, bytes);
+    await this.connected(stream, async () => {
+      const { port, peer } = await stream.sender.serve(host);
+      this.deps.send({ type: 'udp-port', ids: [id], port, awaitingPeer: true });
+      await peer;
+    });
+  }
+
+  private addSender(id: number, host: string, port: number, tag: Buffer, bytes: number | null): SendStream {
     const sender = new UdpSender({
       host,
       port,
@@ -97,8 +116,14 @@ export class UdpWorker {
     });
     const stream: SendStream = { id, sender, connected: false, done: false };
     this.senders.set(id, stream);
+    return stream;
+  }
+
+  /** `how` connects the stream's socket to its receiver; then it is ready (and begins if the start came first). */
+  private async connected(stream: SendStream, how: () => Promise<void>): Promise<void> {
+    const { id, sender } = stream;
     try {
-      await sender.connect();
+      await how();
       stream.connected = true;
       // A start that came first (its message overtook the connect): this sender begins now.
       if (this.started && !this.stopping) sender.begin(this.deadlineNs);

@@ -6,8 +6,13 @@
  */
 import dgram from 'node:dgram';
 import type { UdpCounts } from '../../../contract/udp.js';
-import { readLonghaulHeader } from './datagram.js';
+import { LONGHAUL_HEADER_BYTES, readLonghaulHeader, writeLonghaulHeader } from './datagram.js';
 import { UdpReceiveStats } from './receive-stats.js';
+
+/** A hello is repeated this often until its stream's first datagram arrives (one may be lost), ms. */
+const HELLO_EVERY_MS = 100;
+/** ...and at most this many times (15 s: the control channel's wait for the streams). */
+const MAX_HELLOS = 150;
 
 interface UdpReceiverOptions {
   /** The run cookie's first 8 bytes. */
@@ -30,6 +35,8 @@ export class UdpReceiver {
   /** Arrival of the first and the last counted datagram, ns (0n: none yet). */
   firstNs = 0n;
   lastNs = 0n;
+  private helloTimer: NodeJS.Timeout | null = null;
+  private closed = false;
 
   constructor(private readonly opts: UdpReceiverOptions) {
     this.now = opts.now ?? (() => process.hrtime.bigint());
@@ -66,7 +73,30 @@ export class UdpReceiver {
     return this.stats.get(id)?.final(lastSeq) ?? null;
   }
 
+  /**
+   * Say hello to each stream's sender ([stream id, port] on `host`) from this socket, so it learns
+   * where to send (udp-sender.ts `serve`: through a NAT, as iperf3's UDP connect), again every
+   * HELLO_EVERY_MS until that stream's first datagram arrived, at most MAX_HELLOS times.
+   */
+  hello(host: string, peers: readonly [number, number][]): void {
+    let sent = 0;
+    const tick = (): void => {
+      this.helloTimer = null;
+      const waiting = peers.filter(([id]) => (this.stats.get(id)?.counts().datagrams ?? 0) === 0);
+      if (this.closed || waiting.length === 0 || sent++ >= MAX_HELLOS) return;
+      for (const [id, port] of waiting) {
+        const buf = Buffer.alloc(LONGHAUL_HEADER_BYTES);
+        writeLonghaulHeader(buf, { streamId: id, seq: 0, sentNs: this.now() }, this.opts.tag);
+        this.socket.send(buf, port, host, () => undefined); // a lost or refused hello is sent again
+      }
+      this.helloTimer = setTimeout(tick, HELLO_EVERY_MS);
+    };
+    tick();
+  }
+
   close(): Promise<void> {
+    this.closed = true;
+    if (this.helloTimer) clearTimeout(this.helloTimer);
     return new Promise((resolve) => this.socket.close(() => resolve()));
   }
 

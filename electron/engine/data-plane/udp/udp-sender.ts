@@ -5,7 +5,7 @@
  * that the sender waits for it to drain and its pacer writes the lag off as the PC's shortfall.
  */
 import dgram from 'node:dgram';
-import { LONGHAUL_HEADER_BYTES, writeLonghaulHeader } from './datagram.js';
+import { LONGHAUL_HEADER_BYTES, readLonghaulHeader, writeLonghaulHeader } from './datagram.js';
 import { UdpPacer } from './udp-pacer.js';
 
 /** The most the socket's send queue may hold before the sender waits, bytes. */
@@ -78,6 +78,34 @@ export class UdpSender {
     this.firstNs = this.now();
     this.pacer = new UdpPacer(this.opts.bitsPerSec / 8, this.opts.datagramBytes, this.firstNs);
     this.turn();
+  }
+
+  /**
+   * The other way round, for a run whose receiver is behind a NAT or firewall (iperf3's UDP
+   * "connect"): bind on `host`, port 0, and return the port; `peer` settles once the receiver's
+   * hello (a header with sequence number 0, this run's tag and this stream's id) arrived, and
+   * the socket is then connected to where it came from. Other datagrams are dropped.
+   */
+  async serve(host: string): Promise<{ port: number; peer: Promise<void> }> {
+    await new Promise<void>((resolve, reject) => {
+      this.socket.once('error', reject);
+      this.socket.bind(0, host, () => {
+        this.socket.off('error', reject);
+        resolve();
+      });
+    });
+    const peer = new Promise<void>((resolve, reject) => {
+      const onHello = (msg: Buffer, from: dgram.RemoteInfo): void => {
+        const d = readLonghaulHeader(msg, this.opts.tag);
+        if (!d || d.seq !== 0 || d.streamId !== this.opts.streamId) return;
+        this.socket.off('message', onHello);
+        this.socket.connect(from.port, from.address, () => resolve());
+      };
+      this.socket.on('message', onHello);
+      this.finished.then(() => reject(new Error('stopped before the receiver said hello')), reject);
+    });
+    peer.catch(() => undefined); // the caller may never ask (a stop during setup)
+    return { port: this.socket.address().port, peer };
   }
 
   /** Connect and start at once (a test, or a sender with nothing to wait for). */

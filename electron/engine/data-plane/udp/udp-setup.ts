@@ -5,9 +5,13 @@
  */
 import { LonghaulError } from '../../../util/errors.js';
 import type { DataPlane } from '../data-plane.js';
+import type { UdpPeers } from '../worker-messages.js';
 
-/** Bind one socket per receiving worker on `host`; resolves with every receiving stream's port. `tag`: the cookie's first 8 bytes. */
-export async function udpListen(plane: DataPlane, host: string, tag: Buffer): Promise<Map<number, number>> {
+/**
+ * Bind one socket per receiving worker on `host`; resolves with every receiving stream's port. `tag`: the
+ * cookie's first 8 bytes. With `peers` (a reverse run's serving senders), each socket says hello to them.
+ */
+export async function udpListen(plane: DataPlane, host: string, tag: Buffer, peers?: UdpPeers): Promise<Map<number, number>> {
   const ports = new Map<number, number>();
   const ids: number[] = [];
   const onPort = (streamIds: number[], port: number): void => streamIds.forEach((id) => ports.set(id, port));
@@ -17,7 +21,8 @@ export async function udpListen(plane: DataPlane, host: string, tag: Buffer): Pr
     plane.tellRole('receive', (streamIds) => {
       ids.push(...streamIds);
       ready.push(plane.streamsReady(streamIds));
-      return { type: 'udp-listen', ids: [...streamIds], host, tagB64: tag.toString('base64') };
+      const mine = peers ? { host: peers.host, ports: peers.ports.filter(([id]) => streamIds.includes(id)) } : null;
+      return { type: 'udp-listen', ids: [...streamIds], host, tagB64: tag.toString('base64'), ...(mine ? { peers: mine } : {}) };
     });
     await Promise.all(ready);
   } finally {
@@ -38,6 +43,38 @@ export async function udpAim(plane: DataPlane, host: string, ports: ReadonlyMap<
     });
   });
   await Promise.all(ready);
+}
+
+/**
+ * The sending side binds instead (a reverse run, so a receiver behind a NAT is reached as iperf3's
+ * UDP "connect" does): resolves with each sending stream's port; `connected` settles once every one
+ * heard its receiver's hello (udpListen with `peers`), rejects on a stream's error.
+ */
+export async function udpServe(plane: DataPlane, host: string, tag: Buffer): Promise<{ ports: Map<number, number>; connected: Promise<void> }> {
+  const ports = new Map<number, number>();
+  const ids: number[] = [];
+  let connected: Promise<void> = Promise.resolve();
+  await new Promise<void>((resolve, reject) => {
+    const onPort = (streamIds: number[], port: number): void => {
+      streamIds.forEach((id) => ports.set(id, port));
+      if (ports.size < ids.length) return;
+      plane.off('udpPort', onPort);
+      resolve();
+    };
+    plane.on('udpPort', onPort);
+    plane.tellRole('send', (streamIds) => {
+      ids.push(...streamIds);
+      return streamIds.map((id) => ({ type: 'udp-serve' as const, id, host, tagB64: tag.toString('base64'), bytes: plane.budgetBytes(id) }));
+    });
+    // Each stream's readiness (its hello) is awaited from now on; a stream's error before its port fails the setup.
+    connected = plane.streamsReady(ids);
+    connected.catch((err: unknown) => {
+      plane.off('udpPort', onPort);
+      reject(err as Error);
+    });
+    if (ids.length === 0) resolve();
+  });
+  return { ports, connected };
 }
 
 /** Each sending stream's last sequence number (from the sender's ends), so the receivers count the tail and end. */
