@@ -42,18 +42,6 @@ const sampleStreamSchema = z.tuple([
   z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
 ]);
 
-const sampleMessageSchema = z.object({
-  type: z.literal('sample'),
-  /** Tick number: this sample closes interval `index` (1-based). */
-  index: z.number().int().min(1).max(10_000_000),
-  /** Seconds since this side's start, by its own monotonic clock. */
-  t: z.number().min(0).max(1e7),
-  final: z.boolean(),
-  streams: z.array(sampleStreamSchema).max(256),
-  /** Optional: TCP_INFO per local stream at this tick (absent without the native addon). */
-  tcp: sampleTcpSchema.optional(),
-});
-
 /** A UDP receiver's counts (contract/udp.ts UdpCounts). */
 const udpCountsSchema = z
   .object({
@@ -65,6 +53,23 @@ const udpCountsSchema = z
     jitterMs: z.number().min(0).nullable(),
   })
   .strict();
+
+const sampleMessageSchema = z.object({
+  type: z.literal('sample'),
+  /** Tick number: this sample closes interval `index` (1-based). */
+  index: z.number().int().min(1).max(10_000_000),
+  /** Seconds since this side's start, by its own monotonic clock. */
+  t: z.number().min(0).max(1e7),
+  final: z.boolean(),
+  streams: z.array(sampleStreamSchema).max(256),
+  /** Optional: TCP_INFO per local stream at this tick (absent without the native addon). */
+  tcp: sampleTcpSchema.optional(),
+  /** Optional, UDP runs: each local receiving stream's cumulative counts at this tick. */
+  udp: z
+    .array(z.tuple([z.number().int().min(0).max(255), udpCountsSchema]))
+    .max(256)
+    .optional(),
+});
 
 const streamEndSchema = z.object({
   id: z.number().int().min(0).max(255),
@@ -132,6 +137,11 @@ const messageSchema = z.discriminatedUnion('type', [
      * their own, with the run's window set before listen() (engine/data-plane/windows-owned-listener.ts).
      */
     dataPort: z.number().int().min(1).max(65535).optional(),
+    /** UDP runs: each stream's port on the responder, [stream id, port] (engine/session/udp-session.ts). */
+    udpPorts: z
+      .array(z.tuple([z.number().int().min(0).max(255), z.number().int().min(1).max(65535)]))
+      .max(256)
+      .optional(),
   }),
   z.object({ type: z.literal('streams-ready') }),
   z.object({ type: z.literal('start') }),
@@ -150,6 +160,11 @@ const messageSchema = z.discriminatedUnion('type', [
     cut: z.boolean().optional(),
   }),
   resultsMessageSchema,
+  /** UDP runs: this side's senders are done, [stream id, last sequence number]: the peer's receivers count the tail and end. */
+  z.object({
+    type: z.literal('udp-end'),
+    lastSeq: z.array(z.tuple([z.number().int().min(0).max(255), z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)])).max(256),
+  }),
   z.object({ type: z.literal('done') }),
   /**
    * The control channel's own round trip (protocol/control-channel.ts answers a ping with its pong in any

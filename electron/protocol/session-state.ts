@@ -6,13 +6,14 @@
  *   hello {protocol, software, caps}  ────────▶
  *                                     ◀────────  hello {protocol, software, caps}
  *   params {cookie, params}           ────────▶  (validate, spawn workers)
- *                                     ◀────────  params-ok {dataPort?} | error
+ *                                     ◀────────  params-ok {dataPort?, udpPorts?} | error
  *   N data connections: "LHD1"+cookie+id ══════▶  (cookie checked, socket handed to a worker)
  *     (to dataPort when given: the run's own data listener, engine/data-plane/windows-owned-listener.ts)
  *                                     ◀────────  streams-ready
  *   start                             ────────▶
  *                                     ◀────────  started
  *   sample ◀──────── both ways, every interval ────────▶ sample
+ *   udp-end {lastSeq} ◀──── UDP: from the side whose senders are done ────▶ udp-end
  *   stop {reason}                     ────────▶  (senders stop, receivers drain)
  *     (or first ◀──────── stop {error, why}: a responder limit ended the run; the controller answers with its stop)
  *                                     ◀────────  results {responder's per-stream view}
@@ -49,8 +50,8 @@ const ACCEPTS: Record<Role, Record<SessionState, readonly MessageType[]>> = {
     params: ['params'],
     streams: ['stop'],
     start: ['start', 'stop'],
-    running: ['sample', 'stop'],
-    results: ['results', 'sample'],
+    running: ['sample', 'stop', 'udp-end'],
+    results: ['results', 'sample', 'udp-end'],
     done: [],
     failed: [],
   },
@@ -61,9 +62,9 @@ const ACCEPTS: Record<Role, Record<SessionState, readonly MessageType[]>> = {
     // 'stop': a responder's own limit (its deadline, its byte budget) ended the run; only sent to
     // controllers that announced STOP_FROM_RESPONDER in hello.
     start: ['started', 'stop'],
-    running: ['sample', 'stop'],
+    running: ['sample', 'stop', 'udp-end'],
     // 'started' too: a short run, or a byte-bounded sender over a long link, can end locally before it arrives.
-    results: ['results', 'sample', 'done', 'started', 'stop'],
+    results: ['results', 'sample', 'done', 'started', 'stop', 'udp-end'],
     done: ['done'],
     failed: [],
   },

@@ -11,14 +11,25 @@ import os from 'node:os';
 import type { LonghaulResult, PeerInfo, Side } from '../../contract/result.js';
 import { ControlChannel } from '../../protocol/control-channel.js';
 import { secureControl, type ControllerSecurity } from '../../security/controller-security.js';
-import { encodeDataHeader } from '../../protocol/data-header.js';
 import { PROTOCOL_VERSION, type Message, type MessageOf } from '../../protocol/messages.js';
 import { LonghaulError, describeError } from '../../util/errors.js';
 import { dial } from '../../util/net.js';
 import { SOFTWARE } from '../../util/version.js';
 import { DataPlane, type SideSample } from '../data-plane/data-plane.js';
 import { planStreams, runParamsSchema, type RunParams } from './params.js';
-import { CAPABILITIES, CONTROL_PING, STOP_GRACE_MS, collectThenFinish, localOs, runningTimeoutMs, windowInfo } from './run-common.js';
+import { openControllerStreams } from './controller-streams.js';
+import { peerSendersDone } from './udp-session.js';
+import {
+  CAPABILITIES,
+  CONTROL_PING,
+  UDP_CAPABILITY,
+  sampleMessage,
+  STOP_GRACE_MS,
+  collectThenFinish,
+  localOs,
+  runningTimeoutMs,
+  windowInfo,
+} from './run-common.js';
 import { ControllerLifecycle } from './run-lifecycle.js';
 import { RunRecorder } from './run-recorder.js';
 import { present } from '../../contract/present.js';
@@ -68,6 +79,8 @@ export class ControllerRun extends EventEmitter<RunEvents> {
   /** The control channel's round trips (a responder that answers pings: CONTROL_PING). */
   private pinger: ControlPinger | null = null;
   private readonly cookie = randomBytes(16).toString('hex');
+  /** Settles when this side's streams are set up (or failed): the start waits for it. */
+  private streamsOpened: Promise<void> = Promise.resolve();
   private readonly plan;
   private readonly lifecycle = new ControllerLifecycle();
   /** This PC's TCP settings, read while the run goes: for the advice and for the responder. */
@@ -173,11 +186,16 @@ export class ControllerRun extends EventEmitter<RunEvents> {
         return this.onHello(channel, m);
       case 'params-ok':
         this.pinger?.pingIdle();
-        return void this.openStreams(channel, m.dataPort ?? null);
+        this.streamsOpened = this.openStreams(channel, m);
+        return;
       case 'streams-ready':
         this.pinger?.pingIdle();
         this.pinger?.pingIdle();
-        return this.onStreamsReady(channel);
+        // UDP: the responder's streams-ready can overtake our own senders' connect (nothing of ours reaches it first).
+        return void this.streamsOpened.then(() => this.onStreamsReady(channel));
+      case 'udp-end':
+        if (this.plane) peerSendersDone(this.plane, m.lastSeq);
+        return;
       case 'started':
         if (channel.state !== 'start') return; // the run already ended locally (long link, small byte budget): stay in results
         channel.setTimeout('running', runningTimeoutMs(this.params.intervalSeconds));
@@ -218,6 +236,11 @@ export class ControllerRun extends EventEmitter<RunEvents> {
         ),
       );
     }
+    if (this.params.protocol === 'udp' && !m.capabilities.includes(UDP_CAPABILITY)) {
+      return channel.fail(
+        new LonghaulError('LH_ERR_PROTOCOL_VERSION', "the responder's Longhaul does not test UDP: install the same Longhaul version on both PCs"),
+      );
+    }
     this.partnerCapabilities = m.capabilities;
     // The first ping waits for params-ok: a responder that refuses the params closes at once, and a ping still
     // unread then makes its kernel reset the connection, dropping the error it sent (LH_ERR_PEER_GONE instead).
@@ -233,27 +256,14 @@ export class ControllerRun extends EventEmitter<RunEvents> {
     this.emit('phase', 'params');
   }
 
-  /**
-   * Where the data connections go: the control port, or the port the responder opened for this
-   * run's data (params-ok.dataPort), reached through the link emulator when the run uses one.
-   */
-  private async dataTarget(dataPort: number | null): Promise<{ host: string; port: number }> {
-    if (dataPort === null) return { host: this.opts.host, port: this.opts.port };
-    if (!this.opts.link) return { host: this.opts.host, port: dataPort };
-    if (!this.opts.link.forwardPort) {
-      throw new LonghaulError('LH_ERR_DATA_STREAM', `the responder takes data connections on port ${dataPort}, which this link emulator cannot forward`);
-    }
-    return { host: this.opts.host, port: await this.opts.link.forwardPort(dataPort) };
-  }
-
-  private async openStreams(channel: ControlChannel, dataPort: number | null): Promise<void> {
+  private async openStreams(channel: ControlChannel, ok: MessageOf<'params-ok'>): Promise<void> {
     channel.enter('streams');
     this.emit('phase', 'streams');
     const plane = new DataPlane({ params: this.params, plan: this.plan, side: 'controller', maxWorkersPerRole: this.opts.maxWorkersPerRole });
     this.plane = plane;
     plane.on('sample', (s) => {
       this.recorder.addSample('controller', s);
-      this.channel?.send({ type: 'sample', index: s.index, t: s.t, final: s.final, streams: s.streams, ...(s.tcp ? { tcp: s.tcp } : {}) });
+      this.channel?.send(sampleMessage(s));
       this.emit('sample', s, 'controller');
     });
     plane.on('error', (err) => {
@@ -268,8 +278,8 @@ export class ControllerRun extends EventEmitter<RunEvents> {
       this.maybeSendResults();
     });
     try {
-      const target = await this.dataTarget(dataPort);
-      await plane.connectAll(target.host, target.port, (id) => encodeDataHeader(this.cookie, id));
+      const { host, port, link } = this.opts;
+      await openControllerStreams(plane, ok, { host, port, link, params: this.params, plan: this.plan, cookie: this.cookie, channel });
     } catch (err) {
       this.fail(new LonghaulError('LH_ERR_DATA_STREAM', `could not open the data streams: ${describeError(err).message}`));
     }
@@ -307,20 +317,11 @@ export class ControllerRun extends EventEmitter<RunEvents> {
 
   private armWatchdog(ms: number, lastMoved: number): void {
     this.watchdog = setTimeout(() => {
-      const moved = this.bytesSoFar();
+      const moved = this.recorder.bytesSoFar();
       if (moved !== lastMoved) return this.armWatchdog(runningTimeoutMs(this.params.intervalSeconds), moved);
       this.stop('error', `the run did not end: no byte moved for ${Math.round(ms / 1000)} s after its deadline`);
     }, ms);
     this.watchdog.unref?.();
-  }
-
-  /** Bytes counted so far by both sides' latest samples (a progress measure). */
-  private bytesSoFar(): number {
-    let total = 0;
-    for (const side of ['controller', 'responder'] as const) {
-      for (const s of this.recorder.latest(side)?.streams ?? []) total += s[1];
-    }
-    return total;
   }
 
   private sendStop(reason: 'complete' | 'user' | 'error', message: string | null, cut = false): void {

@@ -18,29 +18,22 @@ import { planStreams, type PlannedStream, type RunParams } from './params.js';
 import { RunRecorder } from './run-recorder.js';
 import { settingsForPartner } from './partner-settings.js';
 import { LocalSettingsRead } from './local-settings.js';
-import type { MssSetup } from '../../native/mss-setup.js';
-import type { ListenerMss, ListenerTuning } from '../../native/tuned-socket.js';
 import { nativeSockets } from '../../native/load-native.js';
-import { chooseDataConn } from '../../native/data-conn.js';
-import { WindowsOwnedListener, type OwnedConnection } from '../data-plane/windows-owned-listener.js';
-import { runningTimeoutMs, windowInfo, localOs, collectThenFinish, CAPABILITIES, STOP_FROM_RESPONDER, STOP_GRACE_MS } from './run-common.js';
+import type { OwnedConnection } from '../data-plane/windows-owned-listener.js';
+import { openRunListener, type RunListener, type RunListenerHooks } from './responder-listener.js';
+import { lastSeqOf, peerSendersDone, responderUdpSetup, udpAddress } from './udp-session.js';
+import { runningTimeoutMs, windowInfo, localOs, collectThenFinish, sampleMessage, CAPABILITIES, STOP_FROM_RESPONDER, STOP_GRACE_MS } from './run-common.js';
 import { ResponderLifecycle } from './run-lifecycle.js';
 import { paramsOverLimits, RunLimitGuard, streamCaps, type ResponderLimits } from './responder-limits.js';
 import { present } from '../../contract/present.js';
 
 export { DEFAULT_RESPONDER_LIMITS, type ResponderLimits } from './responder-limits.js';
 
-interface ResponderSessionOptions {
+/** `tuneListener`/`tuneListenerMss`: set the shared listening socket's window and MSS before the data connections arrive (they inherit them); undone when they are in. */
+interface ResponderSessionOptions extends RunListenerHooks {
   limits: ResponderLimits;
   timeoutsMs?: Partial<Record<SessionState, number>>;
   maxWorkersPerRole?: number;
-  /**
-   * Set the shared listening socket's buffers to the requested window before
-   * the data connections arrive (they inherit them); undone when they are in.
-   */
-  tuneListener?: (windowBytes: number) => ListenerTuning;
-  /** Set the shared listener's MSS (TCP_MAXSEG) for one run's data connections; undone with the window. */
-  tuneListenerMss?: (mssBytes: number) => ListenerMss;
 }
 
 interface ResponderSessionEvents {
@@ -66,10 +59,8 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
   private readonly adopted = new Set<number>();
   /** Stream ids whose worker has taken the connection: streams-ready waits for all of these. */
   private readonly handedOver = new Set<number>();
-  private listenerTuning: ListenerTuning | null = null;
-  private listenerMss: ListenerMss | null = null;
-  /** This run's own data listener, where the addon owns data connections (windows-owned-listener.ts). */
-  private ownedListener: WindowsOwnedListener | null = null;
+  /** Where this run's TCP data connections arrive (responder-listener.ts); null before params and for UDP. */
+  private listener: RunListener | null = null;
   private readonly lifecycle = new ResponderLifecycle();
   /** The deadline and byte budget of the running run. */
   private guard: RunLimitGuard | null = null;
@@ -100,15 +91,12 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
    * run's cookie and an expected stream id; close it at once otherwise.
    */
   async acceptData(socket: net.Socket, header: Buffer, handle: unknown): Promise<void> {
-    if (this.ownedListener) {
+    const owned = this.listener?.owned;
+    if (owned) {
       // This run's data goes to its own listener, whose window the results report: a data
       // connection on the shared port (a controller that ignored params-ok.dataPort) would
       // run with a window nobody set while the result said otherwise.
-      this.emit(
-        'rejected',
-        `${socket.remoteAddress}:${socket.remotePort}`,
-        `data connection on the control port: this run takes them on port ${this.ownedListener.port}`,
-      );
+      this.emit('rejected', `${socket.remoteAddress}:${socket.remotePort}`, `data connection on the control port: this run takes them on port ${owned.port}`);
       socket.destroy();
       return;
     }
@@ -153,12 +141,16 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
   private maybeStreamsReady(): void {
     // Every worker must hold its connection before the start: until then the engine may still
     // have its own copy open (and, for a Node wrapper, reading), which would take payload bytes.
-    if (this.handedOver.size === this.plan.length && this.channel.state === 'streams') {
-      this.restoreListener();
-      void this.ownedListener?.close();
-      this.channel.send({ type: 'streams-ready' });
-      this.channel.enter('start');
-    }
+    if (this.handedOver.size === this.plan.length) this.streamsReady();
+  }
+
+  /** This run's streams are all set up (TCP: every connection handed over; UDP: bound, and each sender heard its receiver). */
+  private streamsReady(): void {
+    if (this.channel.state !== 'streams') return;
+    this.restoreListener();
+    void this.listener?.owned?.close();
+    this.channel.send({ type: 'streams-ready' });
+    this.channel.enter('start');
   }
 
   private onMessage(m: Message): void {
@@ -177,6 +169,9 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
         return this.onStop(m);
       case 'results':
         return this.onResults(m);
+      case 'udp-end':
+        if (this.plane) peerSendersDone(this.plane, m.lastSeq);
+        return;
       default:
         return;
     }
@@ -205,43 +200,16 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
     this.cookie = m.cookie;
     this.params = p;
     this.plan = planStreams(p);
-    const native = nativeSockets();
-    if (native.api && chooseDataConn(native.api).mode === 'owned') {
+    if (p.protocol !== 'udp') {
       try {
-        this.ownedListener = WindowsOwnedListener.open(native.api, {
-          bindAddress: this.channel.localAddress,
-          peerAddress: this.channel.remoteAddress,
-          windowBytes: p.windowBytes,
-          mssBytes: p.mssBytes ?? null,
-          maxPending: this.plan.length + 8,
-        });
+        this.listener = openRunListener(p, this.plan.length, { local: this.channel.localAddress, peer: this.channel.remoteAddress }, this.opts);
       } catch (err) {
-        return this.channel.fail(new LonghaulError('LH_ERR_DATA_STREAM', `cannot listen for this run's data connections: ${describeError(err).message}`));
+        return this.channel.fail(err as LonghaulError);
       }
-      this.ownedListener.on('connection', (c) => void this.acceptOwned(c));
-      this.ownedListener.on('rejected', (peer, reason) => this.emit('rejected', peer, reason));
-      if (p.windowBytes !== null)
-        this.listenerTuning = {
-          applied: true,
-          effective: this.ownedListener.effective ?? { sndBufBytes: null, rcvBufBytes: null, sndLocked: null, rcvLocked: null },
-          window: this.ownedListener.window,
-          restore: () => null,
-        };
-    } else if (p.windowBytes !== null) {
-      this.listenerTuning = this.opts.tuneListener?.(p.windowBytes) ?? {
-        applied: false,
-        reason: "this responder cannot set its listening socket's buffers",
-        restore: () => null,
-      };
+      this.listener.owned?.on('connection', (c) => void this.acceptOwned(c));
+      this.listener.owned?.on('rejected', (peer, reason) => this.emit('rejected', peer, reason));
     }
-    let mss: MssSetup | null = null;
-    if (this.ownedListener) {
-      mss = this.ownedListener.mss;
-    } else if (p.mssBytes) {
-      this.listenerMss = this.opts.tuneListenerMss?.(p.mssBytes) ?? null;
-      mss = this.listenerMss?.setup ?? { requestedBytes: p.mssBytes, applied: false, reason: "this responder cannot set its listening socket's MSS" };
-    }
-    const t = this.listenerTuning;
+    const t = this.listener?.tuning;
     const listenerWindow = t ? { applied: t.applied, reason: t.applied ? null : t.reason, window: t.applied ? t.window : null } : undefined;
     this.plane = new DataPlane({
       params: p,
@@ -249,7 +217,7 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
       side: 'responder',
       maxWorkersPerRole: this.opts.maxWorkersPerRole,
       listenerWindow,
-      listenerMss: mss,
+      listenerMss: this.listener?.mssSetup ?? null,
       caps: streamCaps(this.plan, this.opts.limits),
     });
     const settings = (this.settings = new LocalSettingsRead());
@@ -275,7 +243,7 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
     this.plane.on('sample', (s) => {
       this.recorder?.addSample('responder', s);
       this.guard?.onSample(s.streams);
-      this.channel.send({ type: 'sample', index: s.index, t: s.t, final: s.final, streams: s.streams, ...(s.tcp ? { tcp: s.tcp } : {}) });
+      this.channel.send(sampleMessage(s));
       this.emit('sample', s, 'responder');
     });
     this.plane.on('limit', (id, _bytes, capBytes) => this.guard?.onCap(this.plan.length, id, capBytes));
@@ -287,8 +255,24 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
       this.recorder?.setCpu('responder', this.plane?.cpu);
       if (this.lifecycle.ownEnds()) this.sendResults();
     });
-    this.channel.send({ type: 'params-ok', ...(this.ownedListener ? { dataPort: this.ownedListener.port } : {}) });
+    if (p.protocol === 'udp') return void this.udpParamsOk(this.plane);
+    this.channel.send({ type: 'params-ok', ...(this.listener?.owned ? { dataPort: this.listener.owned.port } : {}) });
     this.channel.enter('streams');
+  }
+
+  /** UDP: bind this side's sockets, say their ports; streams-ready once each of our senders heard its receiver (udp-session.ts). */
+  private async udpParamsOk(plane: DataPlane): Promise<void> {
+    plane.on('sendersDone', (ends) => this.channel.send({ type: 'udp-end', lastSeq: lastSeqOf(ends) }));
+    try {
+      const { ports, connected } = await responderUdpSetup(plane, this.plan, udpAddress(this.channel.localAddress), this.cookie);
+      if (this.lifecycle.settled || this.channel.state !== 'params') return;
+      this.channel.send({ type: 'params-ok', udpPorts: ports });
+      this.channel.enter('streams');
+      await connected;
+      this.streamsReady();
+    } catch (err) {
+      this.channel.fail(err instanceof LonghaulError ? err : new LonghaulError('LH_ERR_DATA_STREAM', describeError(err).message));
+    }
   }
 
   private onStart(): void {
@@ -381,7 +365,7 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
 
   /** Give the shared listener its own buffers back (idempotent); a failure is recorded, not fatal. */
   private restoreListener(): void {
-    for (const problem of [this.listenerTuning?.restore() ?? null, this.listenerMss?.restore() ?? null]) {
+    for (const problem of [this.listener?.tuning?.restore() ?? null, this.listener?.mss?.restore() ?? null]) {
       if (problem) this.recorder?.addError({ code: 'LH_ERR_IO', message: problem });
     }
   }
@@ -390,7 +374,7 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
     if (!this.lifecycle.settle()) return;
     this.guard?.dispose();
     this.restoreListener();
-    void this.ownedListener?.close();
+    void this.listener?.owned?.close();
     const result = this.recorder && this.lifecycle.started ? this.recorder.build() : null;
     this.plane?.destroy();
     if (err) this.channel.destroy();

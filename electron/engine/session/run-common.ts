@@ -1,10 +1,14 @@
 /** Small pieces both ends of a run share. */
 import os from 'node:os';
-import type { DataPlane } from '../data-plane/data-plane.js';
+import type { DataPlane, SideSample } from '../data-plane/data-plane.js';
+import type { MessageOf } from '../../protocol/messages.js';
 import type { PeerOs } from '../../contract/advice.js';
 import type { WindowInfo } from '../../contract/result.js';
 import { SETTINGS_IN_RESULTS } from './partner-settings.js';
 import { summarizeWindow } from '../../analysis/window-summary.js';
+
+/** Announced in hello by an end that runs UDP tests (engine/session/udp-session.ts). */
+export const UDP_CAPABILITY = 'protocol:udp';
 
 /** A controller that takes a `stop` from its responder (a responder limit ended the run) says so in `hello`. */
 export const STOP_FROM_RESPONDER = 'stop:from-responder';
@@ -21,7 +25,13 @@ export const CAPABILITIES = [
   STOP_FROM_RESPONDER,
   SETTINGS_IN_RESULTS,
   CONTROL_PING,
+  UDP_CAPABILITY,
 ];
+
+/** This side's sample as the peer receives it (the same fields both ways). */
+export function sampleMessage(s: SideSample): MessageOf<'sample'> {
+  return { type: 'sample', index: s.index, t: s.t, final: s.final, streams: s.streams, ...(s.tcp ? { tcp: s.tcp } : {}), ...(s.udp ? { udp: s.udp } : {}) };
+}
 
 /** How long receivers may take to see the peer's FIN after a stop, in ms. */
 export const STOP_GRACE_MS = 3000;

@@ -6,15 +6,13 @@
  * aims a sender, `udp-last` gives the receivers each sender's last sequence number, so they count
  * the tail and end without a FIN to wait for.
  */
-import type { UdpCounts } from '../../../contract/udp.js';
+import { ProcessCpuClock } from '../cpu-use.js';
+import { UDP_DEFAULT_BITS_PER_SEC, type UdpCounts } from '../../../contract/udp.js';
 import type { StreamEnd } from '../../../protocol/messages.js';
 import { UdpReceiver } from '../udp/udp-receiver.js';
 import { UdpSender } from '../udp/udp-sender.js';
 import type { FromWorker, ToWorker, UdpPeers, WorkerInit } from '../worker-messages.js';
 import { systemClock, type Clock } from './stream.js';
-
-/** The bitrate of a UDP stream when the run gives none: 1 Mbit/s, as iperf3's. */
-const UDP_DEFAULT_BITS_PER_SEC = 1_000_000;
 
 interface UdpWorkerDeps {
   send(msg: FromWorker): void;
@@ -40,6 +38,7 @@ export class UdpWorker {
   private stopping = false;
   private doneSent = false;
   private tickIndex = 0;
+  private cpuClock: ProcessCpuClock | null = null;
   private tickTimer: NodeJS.Timeout | null = null;
   private graceTimer: NodeJS.Timeout | null = null;
 
@@ -142,6 +141,7 @@ export class UdpWorker {
     if (this.started) return;
     this.started = true;
     this.startNs = startNs;
+    this.cpuClock = new ProcessCpuClock();
     this.deadlineNs = this.init.seconds !== null ? startNs + BigInt(Math.round(this.init.seconds * 1e9)) : null;
     for (const s of this.senders.values()) if (s.connected) s.sender.begin(this.deadlineNs);
     this.scheduleTick();
@@ -175,12 +175,16 @@ export class UdpWorker {
     check();
   }
 
-  /** Every stream's sender said its last number, and nothing above what arrived can still come. */
+  /**
+   * Every stream's sender said its last number and that number arrived (the highest seen, arrived +
+   * gaps below it, reached it): whatever is still missing was lost, not in flight, short of a
+   * reordering across the very end. A lossy tail instead waits for the stop's quiet grace.
+   */
   private allLastHere(): boolean {
     return this.receiveIds.every((id) => {
       const lastSeq = this.lastSeq.get(id);
-      const c = this.receiver?.final(id, lastSeq ?? null);
-      return lastSeq !== undefined && c !== null && c !== undefined && c.datagrams + c.lost >= lastSeq && c.lost === 0;
+      const c = this.receiver?.counts(id);
+      return lastSeq !== undefined && c !== null && c !== undefined && c.datagrams + c.lost >= lastSeq;
     });
   }
 
@@ -205,7 +209,13 @@ export class UdpWorker {
     if (this.tickTimer) this.clock.clearTimeout(this.tickTimer);
     const t = Number(this.clock.nowNs() - this.startNs) / 1e9;
     this.deps.send({ type: 'sample', index: this.tickIndex + 1, t, final: true, streams: this.sampleStreams(), ...this.sampleUdp() });
-    this.deps.send({ type: 'done', streams: this.ends() });
+    // Node's event loop moved the datagrams (no native thread): the worker's process time is their CPU.
+    const cpu = this.cpuClock?.elapsed();
+    this.deps.send({
+      type: 'done',
+      streams: this.ends(),
+      ...(cpu ? { cpu: { userSeconds: cpu.userSeconds, systemSeconds: cpu.systemSeconds, threads: null } } : {}),
+    });
     void this.receiver?.close();
   }
 
@@ -263,6 +273,8 @@ export class UdpWorker {
             ? { code: 'LH_ERR_DATA_STREAM', message: `stream ${s.id}: every send failed (${c.lastError ?? 'unknown'})` }
             : null,
         udp: { lastSeq: s.sender.lastSeq, shortBytes: c.shortBytes, sendErrors: c.sendErrors },
+        io: 'node',
+        pacing: { mechanism: "Longhaul's own pacing", reason: 'UDP: each datagram is sent when its schedule says', kernelCapBytesPerSec: null },
       });
     }
     for (const id of this.receiveIds) {
@@ -275,6 +287,7 @@ export class UdpWorker {
         firstT: this.secondsSinceStart(this.receiver?.firstNs ?? 0n),
         lastT: this.secondsSinceStart(this.receiver?.lastNs ?? 0n),
         error: null,
+        io: 'node',
         ...(counts ? { udp: { counts } } : {}),
       });
     }

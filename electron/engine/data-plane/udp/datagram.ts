@@ -13,7 +13,9 @@
  *   or u64 with --udp-counters-64bit (16 bytes).
  */
 
-export const LONGHAUL_HEADER_BYTES = 32;
+import { UDP_MIN_DATAGRAM_BYTES } from '../../../contract/udp.js';
+
+export const LONGHAUL_HEADER_BYTES = UDP_MIN_DATAGRAM_BYTES;
 const MAGIC = 0x4c485531; // 'LHU1'
 const COOKIE_TAG_BYTES = 8;
 

@@ -5,6 +5,7 @@
  * dropped, never parsed further.
  */
 import dgram from 'node:dgram';
+import { isIPv6 } from 'node:net';
 import type { UdpCounts } from '../../../contract/udp.js';
 import { LONGHAUL_HEADER_BYTES, readLonghaulHeader, writeLonghaulHeader } from './datagram.js';
 import { UdpReceiveStats } from './receive-stats.js';
@@ -27,7 +28,7 @@ interface UdpReceiverOptions {
 }
 
 export class UdpReceiver {
-  private readonly socket = dgram.createSocket({ type: 'udp4' });
+  private readonly socket: dgram.Socket;
   private readonly now: () => bigint;
   private readonly stats = new Map<number, UdpReceiveStats>();
   /** Datagrams that were not this run's (no header, another cookie, an unknown stream). */
@@ -39,6 +40,7 @@ export class UdpReceiver {
   private closed = false;
 
   constructor(private readonly opts: UdpReceiverOptions) {
+    this.socket = dgram.createSocket(isIPv6(opts.host ?? '') ? 'udp6' : 'udp4');
     this.now = opts.now ?? (() => process.hrtime.bigint());
     for (const id of opts.streamIds) this.stats.set(id, new UdpReceiveStats());
     this.socket.on('message', (msg) => this.onDatagram(msg));

@@ -5,6 +5,7 @@
  * that the sender waits for it to drain and its pacer writes the lag off as the PC's shortfall.
  */
 import dgram from 'node:dgram';
+import { isIPv6 } from 'node:net';
 import { LONGHAUL_HEADER_BYTES, readLonghaulHeader, writeLonghaulHeader } from './datagram.js';
 import { UdpPacer } from './udp-pacer.js';
 
@@ -37,7 +38,7 @@ interface UdpSenderCounts {
 }
 
 export class UdpSender {
-  private readonly socket = dgram.createSocket('udp4');
+  private readonly socket: dgram.Socket;
   private readonly now: () => bigint;
   private readonly payload: Buffer;
   private pacer: UdpPacer | null = null;
@@ -54,6 +55,7 @@ export class UdpSender {
 
   constructor(private readonly opts: UdpSenderOptions) {
     if (opts.datagramBytes < LONGHAUL_HEADER_BYTES) throw new RangeError(`a datagram needs at least ${LONGHAUL_HEADER_BYTES} bytes for its header`);
+    this.socket = dgram.createSocket(isIPv6(opts.host) ? 'udp6' : 'udp4');
     this.now = opts.now ?? (() => process.hrtime.bigint());
     this.payload = Buffer.alloc(opts.datagramBytes, 0x5a);
     this.finished = new Promise((resolve) => (this.finishedResolve = resolve));

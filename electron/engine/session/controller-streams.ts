@@ -1,0 +1,48 @@
+/**
+ * The controller's data streams, opened once the responder said `params-ok`: TCP connections to the
+ * control port or to the port the responder opened for this run's data (through the link emulator
+ * when the run uses one), or a UDP run's sockets (udp-session.ts).
+ */
+import { encodeDataHeader } from '../../protocol/data-header.js';
+import type { ControlChannel } from '../../protocol/control-channel.js';
+import type { MessageOf } from '../../protocol/messages.js';
+import { LonghaulError } from '../../util/errors.js';
+import type { DataPlane } from '../data-plane/data-plane.js';
+import type { PlannedStream, RunParams } from './params.js';
+import type { RunLinkHook } from './run-handle.js';
+import { controllerUdpSetup, lastSeqOf, udpAddress } from './udp-session.js';
+
+interface StreamsContext {
+  host: string;
+  port: number;
+  link?: RunLinkHook;
+  params: RunParams;
+  plan: readonly PlannedStream[];
+  cookie: string;
+  channel: ControlChannel;
+}
+
+/** Open this side's streams; rejects when one cannot be opened. */
+export async function openControllerStreams(plane: DataPlane, ok: MessageOf<'params-ok'>, c: StreamsContext): Promise<void> {
+  if (c.params.protocol === 'udp') {
+    plane.on('sendersDone', (ends) => c.channel.send({ type: 'udp-end', lastSeq: lastSeqOf(ends) }));
+    if (!ok.udpPorts) throw new Error('the responder gave no UDP ports');
+    const hosts = { local: udpAddress(c.channel.localAddress), peer: udpAddress(c.channel.remoteAddress) };
+    return controllerUdpSetup(plane, c.plan, ok.udpPorts, hosts, c.cookie);
+  }
+  const target = await dataTarget(c, ok.dataPort ?? null);
+  await plane.connectAll(target.host, target.port, (id) => encodeDataHeader(c.cookie, id));
+}
+
+/**
+ * The control port, or the port the responder opened for this run's data (params-ok.dataPort),
+ * reached through the link emulator when the run uses one.
+ */
+async function dataTarget(c: Pick<StreamsContext, 'host' | 'port' | 'link'>, dataPort: number | null): Promise<{ host: string; port: number }> {
+  if (dataPort === null) return { host: c.host, port: c.port };
+  if (!c.link) return { host: c.host, port: dataPort };
+  if (!c.link.forwardPort) {
+    throw new LonghaulError('LH_ERR_DATA_STREAM', `the responder takes data connections on port ${dataPort}, which this link emulator cannot forward`);
+  }
+  return { host: c.host, port: await c.link.forwardPort(dataPort) };
+}
