@@ -16,6 +16,7 @@
  * ticks: 51 s for 16 streams at -i 0.1, inside the soak's first minute (with
  * 8,192 it took 102 s and the processes' RSS rose past it; docs/results.md).
  */
+import { mergeUdpIntervals } from '../contract/udp.js';
 import type { DetailInfo, IntervalResult, IntervalStream, TcpSample, TcpSpread } from '../contract/result.js';
 
 /** Shared by all series of one run: the head's last tick and the group size (a power of two). */
@@ -77,6 +78,7 @@ export function mergeIntervals(a: IntervalResult, b: IntervalResult): IntervalRe
           receivedBytes: sumOrNull(e.receivedBytes, s.receivedBytes),
           receiveCompletions: sumOrNull(e.receiveCompletions, s.receiveCompletions),
           ...mergedTcp(e, s),
+          ...(e.udp || s.udp ? { udp: mergeUdpIntervals(e.udp, s.udp) } : {}),
         }
       : s;
   });

@@ -12,6 +12,7 @@
  */
 
 import type { CapacityInfo } from './capacity-info.js';
+import type { UdpCounts, UdpInterval, UdpStreamResult } from './udp.js';
 import type { DelayInfo } from './delay-info.js';
 import type { Direction, Side } from './direction.js';
 import type { DiagnosisCase, FindingFacts, FindingNote, Figures } from './finding.js';
@@ -53,6 +54,8 @@ export interface ResultParams {
   omitSeconds?: number | null;
   /** `path-capacity`: Longhaul's own tuned run measuring the path after the user's (`--capacity`); absent for the user's runs. */
   purpose?: 'path-capacity';
+  /** 'udp' (`-u`): datagrams of `bufferBytes` at `bitrateBitsPerSec` per stream (docs/udp.md); absent: TCP. */
+  protocol?: 'udp';
 }
 
 export interface ErrorInfo {
@@ -95,6 +98,8 @@ export interface StreamResult {
   bitsPerSecond: number | null;
   send: EndView | null;
   receive: EndView | null;
+  /** UDP runs (docs/udp.md): datagrams, loss with the tail counted, jitter, and the sender's shortfall; absent for TCP. */
+  udp?: UdpStreamResult;
 }
 
 export interface IntervalStream {
@@ -114,6 +119,8 @@ export interface IntervalStream {
   retransSource?: 'counted' | 'estimated';
   /** The sender's congestion window at the interval's end, bytes (Linux: segments × MSS; Windows and macOS report bytes). Null: unknown. */
   cwndBytes?: number | null;
+  /** UDP runs: the receiver's datagrams, loss and jitter in this interval (contract/udp.ts); absent for TCP or when its sample is missing. */
+  udp?: UdpInterval;
 }
 
 export interface IntervalResult {
@@ -151,6 +158,8 @@ export interface TotalResult {
   /** Per-stream sum: Σ of each stream's own rate over its own time (the PetaBumps "Total Throughput"). */
   streamSumBitsPerSecond: number | null;
   completions: number;
+  /** UDP runs: the streams' counts summed (loss with each stream's tail), jitter their mean as iperf3's sum line; absent for TCP. */
+  udp?: UdpCounts;
 }
 
 export interface PeerInfo {

@@ -3,6 +3,7 @@
  * channel) with one schema. Here, below the engine, because the control
  * channel's messages carry it (protocol/messages.ts).
  */
+import { UDP_MAX_DATAGRAM_BYTES, UDP_MIN_DATAGRAM_BYTES } from '../contract/udp.js';
 import { z } from 'zod';
 import { DIRECTIONS, type Direction } from '../contract/direction.js';
 
@@ -70,6 +71,12 @@ export const runParamsSchema = z
   })
   .refine((p) => !p.omitSeconds || p.seconds === null || p.omitSeconds < p.seconds, {
     message: '--omit must be shorter than the run (--seconds)',
+  })
+  .refine((p) => p.protocol !== 'udp' || (p.bufferBytes >= UDP_MIN_DATAGRAM_BYTES && p.bufferBytes <= UDP_MAX_DATAGRAM_BYTES), {
+    message: `a UDP datagram (-l) is ${UDP_MIN_DATAGRAM_BYTES}-${UDP_MAX_DATAGRAM_BYTES} bytes`,
+  })
+  .refine((p) => p.protocol !== 'udp' || (!p.congestionControl && !p.mssBytes), {
+    message: 'UDP has no congestion control and no MSS',
   });
 
 export type RunParams = z.infer<typeof runParamsSchema>;

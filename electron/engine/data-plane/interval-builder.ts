@@ -9,6 +9,7 @@
  */
 import { isOmitted } from '../../analysis/omit-rule.js';
 import type { Direction, IntervalResult, IntervalStream, Side, TcpSample } from '../../contract/result.js';
+import { udpDelta, type UdpCounts } from '../../contract/udp.js';
 
 /** The two figures of a sender's TCP reading an interval keeps (the rest stays in `streams[].send.tcp`). */
 export type IntervalTcp = Pick<TcpSample, 'totalRetransSegments' | 'retransSource' | 'sndCwndBytes'>;
@@ -21,6 +22,8 @@ export interface CumulativeSample {
   streams: [number, number, number][];
   /** That side's TCP readings at this tick, by stream id (only the sending ends' are used). */
   tcp?: [number, IntervalTcp][];
+  /** UDP: that side's receiving streams' cumulative counts at this tick. */
+  udp?: [number, UdpCounts][];
 }
 
 /** Only what an interval keeps of each reading: a sample may wait a while in the recorder, and whole readings cost memory. */
@@ -46,6 +49,7 @@ export class IntervalBuilder {
   private prevT = 0;
   /** Each sending end's retransmit count at the last tick it reported one (null: that tick had none); absent: none yet, so 0 (the handshake). */
   private readonly prevRetrans = new Map<number, number | null>();
+  private readonly prevUdp = new Map<number, UdpCounts>();
 
   /**
    * @param ref whose clock `t` is on
@@ -70,7 +74,7 @@ export class IntervalBuilder {
       const sent = deltas[p.sender].get(p.id);
       const recv = deltas[recvSide].get(p.id);
       const base: IntervalStream = { id: p.id, sentBytes: sent?.[0] ?? null, receivedBytes: recv?.[0] ?? null, receiveCompletions: recv?.[1] ?? null };
-      return { ...base, ...this.tcpOf(p.id, p.sender === 'controller' ? c : r) };
+      return { ...base, ...this.tcpOf(p.id, p.sender === 'controller' ? c : r), ...this.udpOf(p.id, recvSide === 'controller' ? c : r) };
     });
     const refSample = this.ref === 'controller' ? c : r;
     const otherSample = this.ref === 'controller' ? r : c;
@@ -105,6 +109,15 @@ export class IntervalBuilder {
       ...(reading?.retransSource ? { retransSource: reading.retransSource } : {}),
       cwndBytes: reading?.sndCwndBytes ?? null,
     };
+  }
+
+  /** The receiver's UDP counts in this interval (nothing when its sample is missing or carries none). */
+  private udpOf(id: number, sample: CumulativeSample | undefined): Partial<IntervalStream> {
+    const now = sample?.udp?.find((e) => e[0] === id)?.[1];
+    if (!now) return {};
+    const before = this.prevUdp.get(id) ?? null;
+    this.prevUdp.set(id, now);
+    return { udp: udpDelta(now, before) };
   }
 
   private delta(side: Side, sample: CumulativeSample | undefined): Map<number, [number, number]> {

@@ -37,6 +37,7 @@ import { attachTcpFields } from './tcp-results.js';
 import { cpuUnavailable } from '../data-plane/cpu-use.js';
 import { samePcOf } from './same-pc.js';
 import { ThinnedSeries, type Grouping } from './thinned-series.js';
+import { udpStreamResult, udpTotal } from './udp-results.js';
 
 /** Ticks one side may run ahead of the other before its intervals are built without the other's sample (a peer gone quiet). */
 export const MAX_LAG_TICKS = 600;
@@ -118,7 +119,14 @@ export class RunRecorder {
     for (const [id, reading] of s.tcp ?? []) this.addTcp(side, id, reading);
     // Without its TCP_INFO (kept above): a sample may wait here a while (the responder's recorder waits
     // MAX_LAG_TICKS for controller samples that never come), and what waits long costs a full GC to free.
-    this.pending[side].set(s.index, { index: s.index, t: s.t, final: s.final, streams: s.streams, ...(s.tcp ? { tcp: slimTcp(s.tcp) } : {}) });
+    this.pending[side].set(s.index, {
+      index: s.index,
+      t: s.t,
+      final: s.final,
+      streams: s.streams,
+      ...(s.tcp ? { tcp: slimTcp(s.tcp) } : {}),
+      ...(s.udp ? { udp: s.udp } : {}),
+    });
     this.drain(false);
   }
 
@@ -146,6 +154,11 @@ export class RunRecorder {
       prevT = s.t;
     }
     return last ? { t: last.t, bytes: new Map(last.streams.map(([id, bytes]) => [id, bytes])) } : null;
+  }
+
+  /** Bytes counted so far by both sides' latest samples (a progress measure: the controller's watchdog). */
+  bytesSoFar(): number {
+    return (['controller', 'responder'] as const).reduce((a, side) => a + (this.last[side]?.streams ?? []).reduce((b, s) => b + s[1], 0), 0);
   }
 
   /** Latest cumulative sample of a side, for live displays. */
@@ -282,6 +295,7 @@ export class RunRecorder {
       bitsPerSecond: seconds && seconds > 0 ? (bytes * 8) / seconds : null,
       send,
       receive,
+      ...udpStreamResult(this.ends[p.sender], this.ends[receiverSide], this.latest(receiverSide), p.id),
     };
   }
 
@@ -368,6 +382,7 @@ export function totalOf(streams: StreamResult[], fromT = -Infinity): TotalResult
     bitsPerSecond: seconds && seconds > 0 ? (bytes * 8) / seconds : null,
     streamSumBitsPerSecond: rates.some((r) => r !== null) ? rates.reduce<number>((a, r) => a + (r ?? 0), 0) : null,
     completions: streams.reduce((a, s) => a + s.completions, 0),
+    ...udpTotal(streams),
   };
 }
 
