@@ -4,6 +4,8 @@
  * senders' TCP_INFO series (limiter-inputs.ts, limiter.ts), with the MSS verdict where segments
  * were far smaller than the path allows. Pure, so a saved result can be re-diagnosed.
  */
+import { udpDiagnosis } from './verdicts/udp.js';
+import { UDP_DEFAULT_BITS_PER_SEC } from '../contract/udp.js';
 import { withDetail } from '../contract/detail-text/index.js';
 import type { DiagnosisFinding, LonghaulResult } from '../contract/result.js';
 import { diagnoseEmulated } from './emulated-diagnosis.js';
@@ -28,6 +30,14 @@ export function diagnoseResult(whole: LonghaulResult, linkBitsPerSecond: number 
     // --bitrate held the senders to what they carried: that is the limit, emulated link or not. (A trimmed
     // document re-diagnosed from its link and streams alone may come without params: unpaced.)
     const asked = (r.params as LonghaulResult['params'] | undefined)?.bitrateBitsPerSec ?? null;
+    if ((r.params as LonghaulResult['params'] | undefined)?.protocol === 'udp') {
+      const base = diagnoseLimiter(
+        { ...limiterInputs(streams, total.bitsPerSecond, total.seconds, linkBitsPerSecond), cpu: r.cpu ?? null },
+        Math.max(1, streams.length),
+      );
+      out.push(udpDiagnosis(total, streams, asked ?? UDP_DEFAULT_BITS_PER_SEC, sender, { direction, ...base }));
+      continue;
+    }
     if (asked) {
       const base = diagnoseLimiter(
         { ...limiterInputs(streams, total.bitsPerSecond, total.seconds, linkBitsPerSecond), cpu: r.cpu ?? null },

@@ -13,7 +13,7 @@ import type { Advice, AdviceTopic } from './advice.js';
 import { pathDirectionLabel } from './direction.js';
 import type { DiagnosisCase, Figure, FigureName, Figures } from './finding.js';
 import type { Diagnosis, LonghaulResult } from './result.js';
-import { formatRate, formatRateShort, formatRtt, formatShare, groupDigits } from './units.js';
+import { formatJitter, formatLossShare, formatRate, formatRateShort, formatRtt, formatShare, groupDigits } from './units.js';
 import { verdictInline } from './verdict-labels.js';
 import type { Door } from './door.js';
 
@@ -54,6 +54,15 @@ function allows(what: string, window: Figure | undefined, streams: Figure | unde
   return `${w} held the data in flight`;
 }
 
+/** A UDP run's loss and jitter: `0.12 % of 4,245 datagrams lost, jitter 0.044 ms`. */
+function udpCounts(f: Fig): string {
+  const loss = f('lossRatio');
+  const n = f('datagrams');
+  const j = f('jitter');
+  const lost = loss ? `${formatLossShare(loss.value)} of ${n ? `${groupDigits(n.value)} ` : ''}datagrams lost` : 'loss unknown';
+  return j ? `${lost}, jitter ${formatJitter(j.value)}` : lost;
+}
+
 /** Why, in one short phrase per case, from the case's figures. */
 const WHY: Record<DiagnosisCase, (f: Fig, d: Diagnosis) => string> = {
   'unknown/nothing-measured': () => 'nothing arrived in this direction',
@@ -91,6 +100,10 @@ const WHY: Record<DiagnosisCase, (f: Fig, d: Diagnosis) => string> = {
   'link-limited/socket-full': () => 'the sender kept the socket full; the path carried what it can',
   'link-limited/bufferbloat': (f) => `the path is full and its queue adds ${rtt(f('queueing')) ?? 'much'} of delay (bufferbloat)`,
   'emulator-limited/fell-behind': () => 'the link emulator on this PC fell behind, not the emulated link',
+  'application-limited/udp-carried': (f) => `the asked ${rate(f('pacedRate')) ?? 'rate'} arrived; ${udpCounts(f)}`,
+  'loss-limited/udp-dropped': (f) => `${udpCounts(f)} at the asked ${rate(f('pacedRate')) ?? 'rate'} (on the path or at the receiver)`,
+  'cpu-limited/udp-sender-short': (f, d) =>
+    `the sending PC${d.side ? ` (${d.side})` : ''} sent ${formatLossShare(f('senderShortShare')?.value ?? 0)} less than the asked ${rate(f('pacedRate')) ?? 'rate'}`,
   'mss-limited/small-segments': (f) => `segments of ${bytes(f('mss')) ?? 'few bytes'}, far below the ${bytes(f('pathMss')) ?? 'size'} the path carries`,
 };
 
@@ -147,7 +160,13 @@ const APP_CHANGE: Record<AdviceTopic, (a: Advice, c: DiagnosisCase | undefined) 
   'window-scaling': (a) => `turn TCP window scaling on at ${a.hostname}`,
   mss: (a) => `check the segment size (MSS) on ${a.hostname}`,
   application: (a, c) =>
-    c === 'application-limited/paced' ? 'clear Bitrate per stream on the Test step' : `make the sending program on ${a.hostname} write more at a time`,
+    c === 'application-limited/paced'
+      ? 'clear Bitrate per stream on the Test step'
+      : c === 'application-limited/udp-carried'
+        ? 'raise Bitrate per stream on the Test step to find where loss begins'
+        : c === 'loss-limited/udp-dropped'
+          ? 'lower Bitrate per stream on the Test step to find the rate carried without loss'
+          : `make the sending program on ${a.hostname} write more at a time`,
   'longhaul-request': () => 'ask for a bigger window on the Test step',
   'link-emulator': (_a, c) => `change ${(c ? EMULATED_SUBJECT[c] : undefined) ?? 'the emulated link'} on the Link step`,
   path: () => 'the path is the limit',
@@ -161,7 +180,7 @@ const WINDOW_TOPICS: readonly AdviceTopic[] = ['receive-window', 'send-buffer', 
 
 function appChangeLine(r: LonghaulResult, a: Advice, c: DiagnosisCase | undefined): string {
   const what = APP_CHANGE[a.topic](a, c);
-  if (c === 'application-limited/paced') return what;
+  if (c === 'application-limited/paced' || c === 'application-limited/udp-carried' || c === 'loss-limited/udp-dropped') return what;
   if (sizeUnknown(r, a)) return `${what} (to size it, give the path's rate on the Test step)`;
   return `${what}: ${a.neededValue}`;
 }
@@ -172,6 +191,7 @@ function sizeUnknown(r: LonghaulResult, a: Advice): boolean {
 }
 
 function subjectOf(a: Advice, c: DiagnosisCase | undefined): string {
+  if (c === 'application-limited/udp-carried' || c === 'loss-limited/udp-dropped') return 'the UDP rate (-b, per stream)';
   if (a.topic === 'application') return c?.startsWith('receiver-limited/') ? 'the receiving application' : 'the sending application';
   return (a.topic === 'link-emulator' && c ? EMULATED_SUBJECT[c] : undefined) ?? TOPIC_WORDS[a.topic];
 }

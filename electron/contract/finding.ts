@@ -37,6 +37,9 @@ export const DIAGNOSIS_CASES = [
   'link-limited/bufferbloat',
   'emulator-limited/fell-behind',
   'mss-limited/small-segments',
+  'application-limited/udp-carried',
+  'loss-limited/udp-dropped',
+  'cpu-limited/udp-sender-short',
 ] as const;
 
 export type DiagnosisCase = (typeof DIAGNOSIS_CASES)[number];
@@ -94,7 +97,12 @@ export type FigureName =
   | 'controllerCpuShare'
   | 'responderCpuShare'
   | 'senderBusyShare'
-  | 'appLimitedShare';
+  | 'appLimitedShare'
+  /** UDP: RFC 3550 interarrival jitter, the streams' mean (s). */
+  | 'jitter'
+  /** UDP: the datagrams the senders numbered (arrived + lost), and the share of the asked rate the sending PC did not send in time. */
+  | 'datagrams'
+  | 'senderShortShare';
 
 export type Figures = Partial<Record<FigureName, Figure>>;
 

@@ -191,3 +191,13 @@ export function formatBitMetres(v: number | null): string {
   for (const [div, name] of units) if (Math.abs(v) >= div) return `${(v / div).toFixed(2)} ${name}`;
   return `${v.toFixed(0)} bit·m/s`;
 }
+
+/** A UDP loss share as iperf3 prints it, two significant digits: `0 %`, `0.12 %`, `3.4 %`. */
+export function formatLossShare(share: number): string {
+  return share === 0 ? '0 %' : `${Number((share * 100).toPrecision(2))} %`;
+}
+
+/** A UDP jitter (seconds) in milliseconds as iperf3 prints it: `0.044 ms`. */
+export function formatJitter(seconds: number): string {
+  return `${(seconds * 1e3).toFixed(3)} ms`;
+}

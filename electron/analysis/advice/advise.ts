@@ -8,6 +8,7 @@
  * emulator (emulated.ts) name the emulator or the emulated link where one of
  * them held the run, and the ends' OS settings where the window did.
  */
+import { udpAdvice } from './udp.js';
 import type { Advice, AdviceTopic } from '../../contract/advice.js';
 import { bitrateText } from '../../contract/pacing-info.js';
 import { bdpBytes, MAX_SCALED_WINDOW, MAX_UNSCALED_WINDOW, rateContradicted, splitWindow, wholeBytesUp } from '../../contract/path-math.js';
@@ -145,6 +146,11 @@ export function adviseResult(r: LonghaulResult, local: LocalSettings): Advice[] 
       const why = emulated ? REAL_PATH + line.why.charAt(0).toLowerCase() + line.why.slice(1) : line.why;
       out.push({ direction: d.direction, verdict: d.verdict, topic, side, thisPc: side === r.writtenBy, hostname: r[side].hostname, os, ...line, why });
     };
+    const udp = udpAdvice(d, r);
+    if (udp) {
+      push(udp.topic === 'cpu' ? (d.side ?? sender) : sender, udp.topic, udp.line, osFamily(r[sender].os).label);
+      continue;
+    }
     // The verdicts no buffer moves (the path, loss, a growing window, a CPU, a slow reader).
     const cpuSide = d.verdict === 'cpu-limited' ? (d.side ?? null) : null;
     for (const v of verdictLines(d, r, streams, r[sender].os?.platform === 'linux', cpuSide)) {

@@ -6,6 +6,7 @@
  * The analysis decides (which case, which branch, which figures); this module only words it, so a rule's
  * threshold is never written here and a word is never tested by the analysis.
  */
+import { udpCarriedText, udpDroppedText, udpSenderShortText } from './udp.js';
 import type { Door } from '../door.js';
 import type { Diagnosis } from '../result.js';
 import { cpuProcessText, cpuUnmeasuredText, readerStarvedText, samePcText } from './cpu.js';
@@ -64,6 +65,12 @@ function caseText(d: FindingData, door: Door): string {
       return fellBehindText(d);
     case 'mss-limited/small-segments':
       return mssLimitedText(d, door);
+    case 'application-limited/udp-carried':
+      return udpCarriedText(d, door);
+    case 'loss-limited/udp-dropped':
+      return udpDroppedText(d, door);
+    case 'cpu-limited/udp-sender-short':
+      return udpSenderShortText(d);
     case undefined:
       return `Measured ${measuredText(d)} at RTT ${rttText(d)}.`;
   }

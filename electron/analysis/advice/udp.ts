@@ -1,0 +1,75 @@
+/**
+ * The one change for a UDP run (analysis/verdicts/udp.ts): no window, buffer or OS setting moves a
+ * UDP rate; the rate asked does (higher, to find where loss begins; lower, to find what is carried
+ * without loss), or the sending PC's CPU when it could not send at the asked rate.
+ */
+import type { AdviceLine } from './os-rules.js';
+import type { AdviceTopic } from '../../contract/advice.js';
+import type { Diagnosis, LonghaulResult } from '../../contract/result.js';
+import { bitrateText } from '../../contract/pacing-info.js';
+import { formatLossShare } from '../../contract/units.js';
+import { UDP_UNFRAGMENTED_BYTES } from '../../contract/udp.js';
+
+/** A rate as a -b value: `2M`, `1.5M`, `640K`. */
+function rateFlag(bps: number): string {
+  return bps >= 1e6 ? `${Number((bps / 1e6).toPrecision(3))}M` : `${Math.max(1, Math.round(bps / 1e3))}K`;
+}
+
+/** The run's shape as flags, so the command tried is the same run at another rate: `-u -P 2 -R`. */
+function shapeFlags(r: LonghaulResult): string {
+  const p = r.params;
+  const dir = p.direction === 'reverse' ? ' -R' : p.direction === 'bidir' ? ' --bidir' : '';
+  return `-u${p.streams > 1 ? ` -P ${p.streams}` : ''}${dir}`;
+}
+
+/** The advice for a UDP finding: its topic and line; null for a finding that is not UDP's. */
+export function udpAdvice(d: Diagnosis, r: LonghaulResult): { topic: AdviceTopic; line: AdviceLine } | null {
+  const perStream = r.params.bitrateBitsPerSec ?? null;
+  const loss = d.figures?.lossRatio?.value ?? null;
+  const current = perStream ? bitrateText(perStream) : null;
+  switch (d.case) {
+    case 'application-limited/udp-carried': {
+      const next = (perStream ?? 1e6) * 2;
+      return {
+        topic: 'application',
+        line: {
+          setting: 'the UDP rate asked (-b, per stream)',
+          currentValue: current,
+          neededValue: `a higher rate, e.g. ${rateFlag(next)}, until loss passes 1 %: the highest rate below that is what the path carries`,
+          how: `longhaul run <partner> ${shapeFlags(r)} -b ${rateFlag(next)}`,
+          runFlags: `${shapeFlags(r)} -b ${rateFlag(next)}`,
+          why: 'A UDP sender sends at the rate asked, and this one arrived: the path carries at least this much.',
+          control: { kind: 'bitrate' },
+        },
+      };
+    }
+    case 'loss-limited/udp-dropped': {
+      const arrived = perStream && loss !== null ? perStream * (1 - loss) * 0.9 : null;
+      return {
+        topic: 'application',
+        line: {
+          setting: 'the UDP rate asked (-b, per stream)',
+          currentValue: current,
+          neededValue: arrived ? `a lower rate, e.g. ${rateFlag(arrived)}, until loss stays under 1 %` : 'a lower rate, until loss stays under 1 %',
+          how: arrived ? `longhaul run <partner> ${shapeFlags(r)} -b ${rateFlag(arrived)}` : 'longhaul run <partner> -u with a lower -b',
+          ...(arrived ? { runFlags: `${shapeFlags(r)} -b ${rateFlag(arrived)}` } : {}),
+          why: `${loss !== null ? formatLossShare(loss) : 'Some'} of the datagrams were lost at this rate: the path, or the receiving PC, does not carry it.`,
+          control: { kind: 'bitrate' },
+        },
+      };
+    }
+    case 'cpu-limited/udp-sender-short':
+      return {
+        topic: 'cpu',
+        line: {
+          setting: "the sending PC's CPU while it sends",
+          currentValue: null,
+          neededValue: `CPU to spare on the sending PC, or fewer, larger datagrams (-l up to ${UDP_UNFRAGMENTED_BYTES} B unfragmented on a 1500-byte MTU)`,
+          how: 'close other programs on the sending PC, or run with a larger -l',
+          why: "The sending PC could not send every datagram when its schedule said: the rate measured is the sending PC's, not the path's.",
+        },
+      };
+    default:
+      return null;
+  }
+}
