@@ -18,6 +18,7 @@ import { formatSummary } from '../report/summary-block.js';
 import { formatCompactSummary } from '../report/compact-summary.js';
 import { formatBinaryBytes, groupDigits } from '../contract/units.js';
 import { bitrateText } from '../contract/pacing-info.js';
+import { UDP_UNFRAGMENTED_BYTES } from '../contract/udp.js';
 import type { RunReports } from './run-reports.js';
 
 interface ExecuteRunBase {
@@ -126,7 +127,13 @@ function runHeader(o: ExecuteRunOptions): string {
     p.congestionControl ? `congestion control ${p.congestionControl}` : null,
     p.mssBytes ? `MSS ${groupDigits(p.mssBytes)} B asked` : null,
   ].filter((x): x is string => x !== null);
-  return `Longhaul -> ${o.host}:${o.port}: ${p.streams} stream${p.streams === 1 ? '' : 's'}${dir}, ${limit}, buffer ${formatBinaryBytes(p.bufferBytes)}, ${window}${asked.map((x) => `, ${x}`).join('')}`;
+  const streams = `${p.streams} ${p.protocol === 'udp' ? 'UDP ' : ''}stream${p.streams === 1 ? '' : 's'}`;
+  if (p.protocol === 'udp') {
+    const buf = p.windowBytes ? `receive buffer ${groupDigits(p.windowBytes)} B` : "receive buffer: the OS's";
+    const frag = p.bufferBytes > UDP_UNFRAGMENTED_BYTES ? ` (above ${UDP_UNFRAGMENTED_BYTES} B: fragmented on a 1500-byte MTU)` : '';
+    return `Longhaul -> ${o.host}:${o.port}: ${streams}${dir}, ${limit}, datagrams of ${groupDigits(p.bufferBytes)} B${frag}, ${buf}${asked.map((x) => `, ${x}`).join('')}`;
+  }
+  return `Longhaul -> ${o.host}:${o.port}: ${streams}${dir}, ${limit}, buffer ${formatBinaryBytes(p.bufferBytes)}, ${window}${asked.map((x) => `, ${x}`).join('')}`;
 }
 
 /** Write the result file (its path was checked before the run), in pieces; the problem as a line to show, or null. */

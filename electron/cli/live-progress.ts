@@ -6,7 +6,7 @@
 import type { Side } from '../contract/result.js';
 import type { SideSample } from '../engine/data-plane/data-plane.js';
 import { planStreams, type RunParams } from '../engine/session/params.js';
-import { formatBytes, formatRate } from '../contract/units.js';
+import { formatBytes, formatJitter, formatLossShare, formatRate, groupDigits } from '../contract/units.js';
 import { intervalRetransText } from '../contract/interval-tcp-text.js';
 import type { TcpSample } from '../contract/result.js';
 
@@ -22,6 +22,8 @@ interface DirectionState {
   lastT: number;
   /** The senders' cumulative retransmits when the previous line was printed (null: unknown then). */
   lastRetrans: number | null;
+  /** UDP: the receivers' cumulative lost and expected (lost + arrived) datagrams at the previous line. */
+  lastUdp: { lost: number; expected: number };
   /** A plain line waiting for the senders' readings of its tick (they may come after the receiver's sample). */
   held: { index: number; head: string; tail: string } | null;
 }
@@ -40,6 +42,7 @@ export class LiveProgress {
     private readonly localHop = false,
   ) {
     this.tty = Boolean(out.isTTY) && process.env.CI !== 'true';
+    this.udp = params.protocol === 'udp';
     this.omitSeconds = params.omitSeconds ?? 0;
     const plan = planStreams(params);
     const both = params.direction === 'bidir';
@@ -53,12 +56,15 @@ export class LiveProgress {
         lastBytes: 0,
         lastT: 0,
         lastRetrans: 0,
+        lastUdp: { lost: 0, expected: 0 },
         held: null,
       });
     }
   }
 
   private headerShown = false;
+  /** A UDP run: jitter and lost/total (iperf3's columns) instead of the senders' retransmits and cwnd. */
+  private readonly udp: boolean;
   private readonly omitSeconds: number;
 
   /** The newest TCP reading of each sending stream end, from whichever side sends it. */
@@ -84,14 +90,26 @@ export class LiveProgress {
       } else {
         if (!this.headerShown) {
           this.headerShown = true;
-          this.out.write(
-            `${'interval'.padEnd(17)} ${'bytes'.padStart(10)} ${'rate (received)'.padStart(16)}${this.localHop ? '' : ` ${'retr'.padStart(8)} ${CWND_HEAD.padStart(10)}`}\n`,
-          );
+          const tail = this.udp
+            ? ` ${'jitter'.padStart(10)} ${'lost/total'.padStart(18)}`
+            : this.localHop
+              ? ''
+              : ` ${'retr'.padStart(8)} ${CWND_HEAD.padStart(10)}`;
+          this.out.write(`${'interval'.padEnd(17)} ${'bytes'.padStart(10)} ${'rate (received)'.padStart(16)}${tail}\n`);
         }
         const range = `[${d.lastT.toFixed(2).padStart(6)}-${sample.t.toFixed(2).padStart(6)} s]`;
         // --omit: the same rule as the result's (analysis/omit-rule.ts): the interval's middle before S.
         const tag = `${d.label ? ` ${d.label}` : ''}${(d.lastT + sample.t) / 2 < this.omitSeconds ? ' (omitted)' : ''}`;
         this.release(d); // the previous line's readings never came: it goes out with what is known
+        if (this.udp) {
+          // UDP: the receiver's own counts are the whole line; no sender reading to wait for.
+          this.out.write(
+            `${range} ${formatBytes(bytes - d.lastBytes).padStart(10)} ${formatRate(nowRate).padStart(16)} ${this.udpCells(d, sample)}${tag}${sample.final ? ' (last)' : ''}\n`,
+          );
+          d.lastBytes = bytes;
+          d.lastT = sample.t;
+          continue;
+        }
         d.held = {
           index: sample.index,
           head: `${range} ${formatBytes(bytes - d.lastBytes).padStart(10)} ${formatRate(nowRate).padStart(16)}`,
@@ -127,6 +145,20 @@ export class LiveProgress {
     d.lastRetrans = total;
     const cwnd = rs.every((r) => r?.sndCwndBytes != null) ? rs.reduce((a, r) => a + (r?.sndCwndBytes ?? 0), 0) : null;
     return { retr: intervalRetransText({ retransSegments: retr, ...(estimated ? { retransSource: 'estimated' as const } : {}) }), cwnd: formatBytes(cwnd) };
+  }
+
+  /** The direction's jitter (its streams' mean, at the line's end) and its datagrams lost of expected since the previous line. */
+  private udpCells(d: DirectionState, sample: SideSample): string {
+    const counts = (sample.udp ?? []).filter(([id]) => d.ids.has(id)).map(([, c]) => c);
+    const lost = counts.reduce((a, c) => a + c.lost, 0);
+    const expected = counts.reduce((a, c) => a + c.lost + c.datagrams, 0);
+    const jitters = counts.map((c) => c.jitterMs).filter((j): j is number => j !== null);
+    const dl = Math.max(0, lost - d.lastUdp.lost);
+    const de = Math.max(0, expected - d.lastUdp.expected);
+    d.lastUdp = { lost, expected };
+    const jitter = jitters.length ? formatJitter(jitters.reduce((a, j) => a + j, 0) / jitters.length / 1e3) : 'unknown';
+    const lossCell = counts.length ? `${groupDigits(dl)}/${groupDigits(de)} (${de ? formatLossShare(dl / de) : '0 %'})` : 'unknown';
+    return `${jitter.padStart(10)} ${lossCell.padStart(18)}`;
   }
 
   /** End the live line so the summary starts on a fresh one. */

@@ -17,6 +17,7 @@ import {
   type RunParams,
 } from '../engine/session/params.js';
 import { MAX_BITRATE_BITS_PER_SEC, MAX_PATH_RATE_BITS_PER_SEC, MIN_BITRATE_BITS_PER_SEC } from '../contract/limits.js';
+import { UDP_DEFAULT_BITS_PER_SEC, UDP_DEFAULT_DATAGRAM_BYTES, UDP_MAX_DATAGRAM_BYTES, UDP_MIN_DATAGRAM_BYTES } from '../contract/udp.js';
 import { ArgumentError } from '../util/errors.js';
 import { parseDuration, parseRate, parseSize } from '../util/units.js';
 import { addReportOptions, type ReportFlags } from './run-reports.js';
@@ -75,7 +76,8 @@ export function rateIn(what: string, max: number, min = 0): (v: string) => numbe
 
 export interface RunFlags extends ReportFlags {
   streams: number;
-  buffer: number;
+  /** -l; absent: 128 KiB for TCP, UDP_DEFAULT_DATAGRAM_BYTES for -u. */
+  buffer?: number;
   window?: number;
   mss?: number;
   bytes?: number;
@@ -96,6 +98,8 @@ export interface RunFlags extends ReportFlags {
   explain?: boolean;
   /** -J: the result document on standard output instead of the summary. */
   jsonStdout?: boolean;
+  /** -u: UDP datagrams instead of TCP streams (docs/udp.md). */
+  udp?: boolean;
 }
 
 /** The headings of `run --help` and `loopback --help`, as iperf3's "Server or Client:" and "Client specific:". */
@@ -111,7 +115,7 @@ export function groupRunHelp(cmd: Command, extra: { common?: string[]; run?: str
       [HELP_COMMON]: [...(extra.common ?? []), '--interval', '--explain', '--verbose'],
       [HELP_RUN]: [
         ...(extra.run ?? []),
-        ...['--streams', '--buffer', '--window', '--mss', '--bytes', '--seconds', '--reverse', '--bidir'],
+        ...['--udp', '--streams', '--buffer', '--window', '--mss', '--bytes', '--seconds', '--reverse', '--bidir'],
         ...['--bitrate', '--congestion', '--omit', '--path-rate', '--capacity', '--workers'],
       ],
       [HELP_REPORTS]: ['--json', '--json-stdout', '--log', '--csv', '--distance-km', '--force'],
@@ -122,6 +126,10 @@ export function groupRunHelp(cmd: Command, extra: { common?: string[]; run?: str
 
 /** What the one-line descriptions leave out, after the options. */
 const NOTES: readonly [term: string, text: string][] = [
+  [
+    '-u',
+    `datagrams of -l bytes (default ${UDP_DEFAULT_DATAGRAM_BYTES}) at -b per stream (default 1M, as iperf3); the receiver counts loss, order and jitter (RFC 3550); -w is its socket buffer`,
+  ],
   ['-w', 'Linux: the window the receiver advertises (TCP_WINDOW_CLAMP); elsewhere the socket buffers'],
   ['-M', 'TCP_MAXSEG before the handshake; the result says what the kernel used, and when the OS refused'],
   ['-b', "both ends pace: Linux SO_MAX_PACING_RATE, elsewhere Longhaul's own pacing; 5M = 5 Mbit/s of payload per stream"],
@@ -142,13 +150,15 @@ export function runNotes(own: [term: string, text: string][] = []): string[] {
 /** Add the run options to a command; the result options follow with addResultOptions (a command may put its own between). */
 export function addRunOptions(cmd: Command): Command {
   return addExplainOption(cmd)
+    .addOption(new Option('-u, --udp', 'UDP instead of TCP: loss, jitter and the rate the path carries, as iperf3 -u'))
     .addOption(
       new Option('-P, --streams <n>', `parallel TCP streams, 1-${MAX_STREAMS}`).argParser(intIn(1, MAX_STREAMS, 'streams')).default(DEFAULT_PARAMS.streams),
     )
     .addOption(
-      new Option('-l, --buffer <bytes>', 'bytes per write and per read (e.g. 128K, 1M)')
-        .argParser(sizeIn(1, MAX_BUFFER_BYTES, 'buffer'))
-        .default(DEFAULT_PARAMS.bufferBytes, '128K'),
+      new Option(
+        '-l, --buffer <bytes>',
+        `bytes per write and per read (e.g. 128K, 1M; default 128K); with -u, per datagram (default ${UDP_DEFAULT_DATAGRAM_BYTES})`,
+      ).argParser(sizeIn(1, MAX_BUFFER_BYTES, 'buffer')),
     )
     .addOption(
       new Option('-w, --window <bytes>', 'TCP window per stream end, e.g. 64K, 20M; default: OS autotuning').argParser(sizeIn(1, MAX_WINDOW_BYTES, 'window')),
@@ -208,16 +218,18 @@ export function checkCongestion(name: string): void {
 
 /** Flags → validated parameters. Throws ArgumentError naming the flag. */
 export function runParamsFromFlags(f: RunFlags): RunParams {
+  if (f.udp) checkUdpFlags(f);
   const params: RunParams = {
     streams: f.streams,
-    bufferBytes: f.buffer,
+    bufferBytes: f.buffer ?? (f.udp ? UDP_DEFAULT_DATAGRAM_BYTES : DEFAULT_PARAMS.bufferBytes),
     windowBytes: f.window ?? null,
     bytes: f.bytes ?? null,
     seconds: f.bytes !== undefined ? null : (f.seconds ?? DEFAULT_PARAMS.seconds),
     direction: f.bidir ? 'bidir' : f.reverse ? 'reverse' : 'forward',
     intervalSeconds: f.interval,
     ...(f.mss !== undefined ? { mssBytes: f.mss } : {}),
-    ...(f.bitrate !== undefined ? { bitrateBitsPerSec: f.bitrate } : {}),
+    ...(f.bitrate !== undefined || f.udp ? { bitrateBitsPerSec: f.bitrate ?? UDP_DEFAULT_BITS_PER_SEC } : {}),
+    ...(f.udp ? { protocol: 'udp' as const } : {}),
     ...(f.congestion !== undefined ? { congestionControl: f.congestion } : {}),
     ...(f.omit ? { omitSeconds: f.omit } : {}),
   };
@@ -228,6 +240,19 @@ export function runParamsFromFlags(f: RunFlags): RunParams {
   const r = runParamsSchema.safeParse(params);
   if (!r.success) throw new ArgumentError(`invalid run parameters: ${r.error.issues[0]?.message ?? 'unknown'}`);
   return r.data;
+}
+
+/** What -u cannot go with, each refused with its reason (docs/udp.md). */
+function checkUdpFlags(f: RunFlags): void {
+  const refuse = (flag: string, why: string): never => {
+    throw new ArgumentError(`-u with ${flag}: ${why}`, flag);
+  };
+  if (f.congestion !== undefined) refuse('-C', 'UDP has no congestion control');
+  if (f.mss !== undefined) refuse('-M', 'UDP has no MSS; -l sets the datagram size');
+  if (f.capacity) refuse('--capacity', "the path's capacity is measured with TCP; run it without -u");
+  if (f.buffer !== undefined && (f.buffer < UDP_MIN_DATAGRAM_BYTES || f.buffer > UDP_MAX_DATAGRAM_BYTES)) {
+    refuse('-l', `a datagram is ${UDP_MIN_DATAGRAM_BYTES}-${UDP_MAX_DATAGRAM_BYTES} bytes (its header, and IPv4's largest UDP payload), got ${f.buffer}`);
+  }
 }
 
 /** `HOST[:PORT]` with `-p`: the port from either, and the same port when both give one. Throws ArgumentError naming -p. */

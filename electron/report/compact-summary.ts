@@ -9,7 +9,8 @@
 import { answerLines } from '../contract/answer-text.js';
 import { pathDirectionLabel } from '../contract/direction.js';
 import type { LonghaulResult, Side, StreamResult } from '../contract/result.js';
-import { formatBytes, formatRate, formatRtt, groupDigits } from '../contract/units.js';
+import { formatBytes, formatJitter, formatLossShare, formatRate, formatRtt, groupDigits } from '../contract/units.js';
+import type { UdpCounts } from '../contract/udp.js';
 import { capacityLines } from '../contract/capacity.js';
 import { omitText } from '../contract/omit-text.js';
 import { congestionLine } from '../contract/congestion-text.js';
@@ -31,11 +32,25 @@ function pathRetrans(r: LonghaulResult): (s: StreamResult) => number | null {
   return r.link ? () => null : retransOf;
 }
 
+/** A row's last cells: the senders' retransmits (TCP), or jitter and lost/total datagrams (UDP, as iperf3's). */
+type Tail = string;
+
 /** A row's time span: from its first to its last byte, `from` seconds after the start (later than 0 after -O). */
-function row(id: string, from: number, seconds: number | null, sent: number | null, received: number, bps: number | null, retrans: number | null): string {
+function row(id: string, from: number, seconds: number | null, sent: number | null, received: number, bps: number | null, tail: Tail): string {
   const secs = seconds === null ? '' : `${from.toFixed(2)}-${(from + seconds).toFixed(2)} s`;
-  const retr = retrans === null ? '' : String(retrans);
-  return `[${id.padStart(3)}] ${secs.padEnd(13)}${(sent === null ? '' : formatBytes(sent)).padStart(10)}${formatBytes(received).padStart(10)}${formatRate(bps).padStart(15)}${retr.padStart(7)}`;
+  return `[${id.padStart(3)}] ${secs.padEnd(13)}${(sent === null ? '' : formatBytes(sent)).padStart(10)}${formatBytes(received).padStart(10)}${formatRate(bps).padStart(15)}${tail}`;
+}
+
+function retrTail(retrans: number | null): Tail {
+  return (retrans === null ? '' : String(retrans)).padStart(7);
+}
+
+/** iperf3's UDP cells: `0.044 ms  0/85 (0 %)`; blank where the receiver's counts are missing. */
+function udpTail(c: UdpCounts | undefined): Tail {
+  if (!c) return '';
+  const expected = c.lost + c.datagrams;
+  const jitter = c.jitterMs === null ? '' : formatJitter(c.jitterMs / 1e3);
+  return `${jitter.padStart(11)}${`${groupDigits(c.lost)}/${groupDigits(expected)} (${formatLossShare(expected ? c.lost / expected : 0)})`.padStart(22)}`;
 }
 
 function sum(xs: (number | null)[]): number | null {
@@ -50,10 +65,13 @@ function directionRows(r: LonghaulResult, sender: Side): string[] {
   const from = omitted ? (r.params.omitSeconds ?? 0) : 0;
   const sentOf = (s: StreamResult): number | null => (omitted ? null : (s.send?.bytes ?? null));
   const retr = pathRetrans(r);
-  const lines = streams.map((s) => row(String(s.id), from, s.seconds, sentOf(s), s.bytes, s.bitsPerSecond, retr(s)));
+  const udp = r.params.protocol === 'udp';
+  const tailOf = (s: StreamResult): Tail => (udp ? udpTail(s.udp) : retrTail(retr(s)));
+  const lines = streams.map((s) => row(String(s.id), from, s.seconds, sentOf(s), s.bytes, s.bitsPerSecond, tailOf(s)));
   const dir = sender === 'controller' ? 'controllerToResponder' : 'responderToController';
   const t = r.directions[dir];
-  if (streams.length > 1 && t) lines.push(row('SUM', from, t.seconds, sum(streams.map(sentOf)), t.bytes, t.bitsPerSecond, sum(streams.map(retr))));
+  const sumTail = udp ? udpTail(t?.udp) : retrTail(sum(streams.map(retr)));
+  if (streams.length > 1 && t) lines.push(row('SUM', from, t.seconds, sum(streams.map(sentOf)), t.bytes, t.bitsPerSecond, sumTail));
   return lines;
 }
 
@@ -112,7 +130,8 @@ function distanceLine(r: LonghaulResult): string | null {
 
 /** The compact block: separator, totals, CPU, then the answer. */
 export function formatCompactSummary(r: LonghaulResult): string {
-  const lines = [SEPARATOR, `[ ID] ${'interval'.padEnd(13)}${'sent'.padStart(10)}${'received'.padStart(10)}${'rate'.padStart(15)}${'retr'.padStart(7)}`];
+  const tailHead = r.params.protocol === 'udp' ? `${'jitter'.padStart(11)}${'lost/total'.padStart(22)}` : 'retr'.padStart(7);
+  const lines = [SEPARATOR, `[ ID] ${'interval'.padEnd(13)}${'sent'.padStart(10)}${'received'.padStart(10)}${'rate'.padStart(15)}${tailHead}`];
   const both = r.directions.controllerToResponder && r.directions.responderToController;
   for (const sender of ['controller', 'responder'] as Side[]) {
     const rows = directionRows(r, sender);

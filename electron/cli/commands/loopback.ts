@@ -38,6 +38,9 @@ export function register(program: Command): void {
     const { window: _runWindow, ...linkFlags } = flags;
     const link = wantsLink(linkFlags) ? linkSpecFromFlags(linkFlags, params.windowBytes) : null;
     const bypassAt = flags.bypassAt !== undefined ? parseBypassTimes(flags.bypassAt) : [];
+    if (link && params.protocol === 'udp') {
+      throw new ArgumentError('-u with a link: the link emulator relays TCP only so far (docs/udp.md, next slices); run -u without --link', '-u');
+    }
     if (bypassAt.length && !link) throw new ArgumentError('--bypass-at needs a link (--link NAME or link flags such as --delay)', '--bypass-at');
     // Report files are created last among the checks: a bad flag must not leave empty files behind.
     const reports = openRunReports(flags, params, flags.json);

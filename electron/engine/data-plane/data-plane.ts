@@ -379,7 +379,10 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
     const senders = this.slots.filter((s) => s.role === 'send');
     if (!this.sendersEnded && senders.length && senders.every((s) => s.done)) {
       this.sendersEnded = true;
-      this.emit('sendersDone', senders.flatMap((s) => s.done ?? []));
+      this.emit(
+        'sendersDone',
+        senders.flatMap((s) => s.done ?? []),
+      );
     }
     if (this.finished || this.slots.some((s) => !s.done)) return;
     this.finished = true;
