@@ -10,6 +10,7 @@ import { SWEEP_EXPORT_FORMATS } from '../contract/sweep-app.js';
 import { GROUP_EXPORT_FORMATS, MAX_GROUP_PEERS } from '../contract/group-app.js';
 import { MAX_PATH_RATE_BITS_PER_SEC } from '../contract/limits.js';
 import { runParamsSchema } from '../engine/session/params.js';
+import { UDP_REFUSALS } from '../contract/udp.js';
 import { hostSchema, portSchema } from '../protocol/address-schema.js';
 import { linkSettingsSchema } from '../proxy/link-settings.js';
 import { newSweepPlanSchema } from '../sweep/sweep-plan-schema.js';
@@ -55,7 +56,10 @@ const SCHEMAS: { [K in InvokeName]: z.ZodType<Invokes[K]['req']> } = {
     .strict()
     // The emulator's hook speaks Longhaul's control channel (bypass, link report); an iperf3 server has none.
     .refine((r) => r.partner !== 'iperf3' || r.link.kind === 'direct', 'the link emulator is for Longhaul partners: a run against iperf3 -s goes direct')
-    .refine((r) => r.partner !== 'iperf3' || !r.capacity, "measuring the path is Longhaul's own tuned run: an iperf3 server cannot take part in it"),
+    .refine((r) => r.partner !== 'iperf3' || !r.capacity, "measuring the path is Longhaul's own tuned run: an iperf3 server cannot take part in it")
+    .refine((r) => r.params.protocol !== 'udp' || r.link.kind === 'direct', UDP_REFUSALS.link)
+    .refine((r) => r.params.protocol !== 'udp' || r.partner !== 'iperf3', UDP_REFUSALS.iperf3)
+    .refine((r) => r.params.protocol !== 'udp' || !r.capacity, UDP_REFUSALS.capacity),
   stopRun: z.object({ runId: z.string().max(64) }).strict(),
   startResponder: z.object({ port: listenPort, bind: host.nullable() }).strict(),
   stopResponder: z.null(),

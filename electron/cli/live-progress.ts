@@ -6,7 +6,7 @@
 import type { Side } from '../contract/result.js';
 import type { SideSample } from '../engine/data-plane/data-plane.js';
 import { planStreams, type RunParams } from '../engine/session/params.js';
-import { formatBytes, formatJitter, formatLossShare, formatRate, groupDigits } from '../contract/units.js';
+import { formatBytes, formatJitter, formatLostTotal, formatRate } from '../contract/units.js';
 import { intervalRetransText } from '../contract/interval-tcp-text.js';
 import type { TcpSample } from '../contract/result.js';
 
@@ -157,7 +157,7 @@ export class LiveProgress {
     const de = Math.max(0, expected - d.lastUdp.expected);
     d.lastUdp = { lost, expected };
     const jitter = jitters.length ? formatJitter(jitters.reduce((a, j) => a + j, 0) / jitters.length / 1e3) : 'unknown';
-    const lossCell = counts.length ? `${groupDigits(dl)}/${groupDigits(de)} (${de ? formatLossShare(dl / de) : '0 %'})` : 'unknown';
+    const lossCell = counts.length ? formatLostTotal(dl, de) : 'unknown';
     return `${jitter.padStart(10)} ${lossCell.padStart(18)}`;
   }
 

@@ -17,7 +17,7 @@ import {
   type RunParams,
 } from '../engine/session/params.js';
 import { MAX_BITRATE_BITS_PER_SEC, MAX_PATH_RATE_BITS_PER_SEC, MIN_BITRATE_BITS_PER_SEC } from '../contract/limits.js';
-import { UDP_DEFAULT_BITS_PER_SEC, UDP_DEFAULT_DATAGRAM_BYTES, UDP_MAX_DATAGRAM_BYTES, UDP_MIN_DATAGRAM_BYTES } from '../contract/udp.js';
+import { UDP_DEFAULT_BITS_PER_SEC, UDP_DEFAULT_DATAGRAM_BYTES, UDP_MAX_DATAGRAM_BYTES, UDP_MIN_DATAGRAM_BYTES, UDP_REFUSALS } from '../contract/udp.js';
 import { ArgumentError } from '../util/errors.js';
 import { parseDuration, parseRate, parseSize } from '../util/units.js';
 import { addReportOptions, type ReportFlags } from './run-reports.js';
@@ -247,9 +247,9 @@ function checkUdpFlags(f: RunFlags): void {
   const refuse = (flag: string, why: string): never => {
     throw new ArgumentError(`-u with ${flag}: ${why}`, flag);
   };
-  if (f.congestion !== undefined) refuse('-C', 'UDP has no congestion control');
-  if (f.mss !== undefined) refuse('-M', 'UDP has no MSS; -l sets the datagram size');
-  if (f.capacity) refuse('--capacity', "the path's capacity is measured with TCP; run it without -u");
+  if (f.congestion !== undefined) refuse('-C', UDP_REFUSALS.congestion);
+  if (f.mss !== undefined) refuse('-M', UDP_REFUSALS.mss);
+  if (f.capacity) refuse('--capacity', UDP_REFUSALS.capacity);
   if (f.buffer !== undefined && (f.buffer < UDP_MIN_DATAGRAM_BYTES || f.buffer > UDP_MAX_DATAGRAM_BYTES)) {
     refuse('-l', `a datagram is ${UDP_MIN_DATAGRAM_BYTES}-${UDP_MAX_DATAGRAM_BYTES} bytes (its header, and IPv4's largest UDP payload), got ${f.buffer}`);
   }

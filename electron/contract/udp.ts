@@ -16,6 +16,15 @@ export const UDP_MAX_DATAGRAM_BYTES = 65_507;
 /** The largest datagram a 1,500-byte IPv4 MTU carries unfragmented (1,500 − 20 − 8): above it, the IP layer fragments. */
 export const UDP_UNFRAGMENTED_BYTES = 1472;
 
+/** What a UDP run cannot take yet, and why: the CLI, the Test step and the app's backend say the same. */
+export const UDP_REFUSALS = {
+  link: 'the link emulator relays TCP only so far (docs/udp.md): a UDP run goes direct',
+  iperf3: "iperf3's UDP is not spoken yet (docs/udp.md): a UDP run needs a Longhaul partner",
+  capacity: "the path's capacity is measured with TCP: measure it in a TCP run",
+  mss: 'UDP has no MSS: the datagram size sets what each packet carries',
+  congestion: 'UDP has no congestion control',
+} as const;
+
 export interface UdpCounts {
   /** Datagrams that arrived and were counted (each sequence number once). */
   datagrams: number;

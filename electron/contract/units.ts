@@ -201,3 +201,8 @@ export function formatLossShare(share: number): string {
 export function formatJitter(seconds: number): string {
   return `${(seconds * 1e3).toFixed(3)} ms`;
 }
+
+/** A UDP loss as iperf3's Lost/Total column: `3/1,707 (0.18 %)`. */
+export function formatLostTotal(lost: number, expected: number): string {
+  return `${groupDigits(lost)}/${groupDigits(expected)} (${formatLossShare(expected ? lost / expected : 0)})`;
+}

@@ -9,7 +9,7 @@
 import { answerLines } from '../contract/answer-text.js';
 import { pathDirectionLabel } from '../contract/direction.js';
 import type { LonghaulResult, Side, StreamResult } from '../contract/result.js';
-import { formatBytes, formatJitter, formatLossShare, formatRate, formatRtt, groupDigits } from '../contract/units.js';
+import { formatBytes, formatJitter, formatLostTotal, formatRate, formatRtt, groupDigits } from '../contract/units.js';
 import type { UdpCounts } from '../contract/udp.js';
 import { capacityLines } from '../contract/capacity.js';
 import { omitText } from '../contract/omit-text.js';
@@ -50,7 +50,7 @@ function udpTail(c: UdpCounts | undefined): Tail {
   if (!c) return '';
   const expected = c.lost + c.datagrams;
   const jitter = c.jitterMs === null ? '' : formatJitter(c.jitterMs / 1e3);
-  return `${jitter.padStart(11)}${`${groupDigits(c.lost)}/${groupDigits(expected)} (${formatLossShare(expected ? c.lost / expected : 0)})`.padStart(22)}`;
+  return `${jitter.padStart(11)}${formatLostTotal(c.lost, expected).padStart(22)}`;
 }
 
 function sum(xs: (number | null)[]): number | null {

@@ -6,6 +6,7 @@ import { Option, type Command } from 'commander';
 import { describeEmulatorWatch } from '../../contract/emulator-text.js';
 import { describeLink, describeModelledLoss } from '../../proxy/describe-link.js';
 import { ArgumentError } from '../../util/errors.js';
+import { UDP_REFUSALS } from '../../contract/udp.js';
 import { EXIT_RUN_FAILED } from '../exit-codes.js';
 import { executeRun } from '../execute-run.js';
 import { openRunReports } from '../run-reports.js';
@@ -39,7 +40,7 @@ export function register(program: Command): void {
     const link = wantsLink(linkFlags) ? linkSpecFromFlags(linkFlags, params.windowBytes) : null;
     const bypassAt = flags.bypassAt !== undefined ? parseBypassTimes(flags.bypassAt) : [];
     if (link && params.protocol === 'udp') {
-      throw new ArgumentError('-u with a link: the link emulator relays TCP only so far (docs/udp.md, next slices); run -u without --link', '-u');
+      throw new ArgumentError(`-u with a link: ${UDP_REFUSALS.link}`, '-u');
     }
     if (bypassAt.length && !link) throw new ArgumentError('--bypass-at needs a link (--link NAME or link flags such as --delay)', '--bypass-at');
     // Report files are created last among the checks: a bad flag must not leave empty files behind.
