@@ -33,6 +33,12 @@ function appWords(c: LonghaulControl, a: Advice): ControlWords {
         needed: 'no pacing (Bitrate per stream empty) to measure what the path and the PCs carry, or a higher rate',
         how: 'clear Bitrate per stream on the Test step and run again',
       };
+    case 'udp-rate':
+      return {
+        setting: 'Bitrate per stream on the Test step (the rate each UDP stream sends at)',
+        needed: `a ${c.change} rate, e.g. ${c.rate} per stream, ${c.change === 'higher' ? 'until loss passes 1 %: the highest rate below that is what the path carries' : 'until loss stays under 1 %'}`,
+        how: `${c.rate} in Bitrate per stream on the Test step and run again`,
+      };
     case 'buffer':
       return {
         setting: 'the sending application: how much it writes per call and how soon it writes again (Longhaul: Buffer per write/read on the Test step)',

@@ -41,6 +41,8 @@ export type LonghaulControl =
   /** The run's --window; `bytes` the window per stream that fills the path (null: unknown), `streams` to split it over. */
   | { kind: 'window'; bytes: number | null; streams: number | null }
   | { kind: 'bitrate' }
+  /** A UDP run's rate (the Test step's Bitrate per stream), `rate` per stream to try: higher to find where loss begins, lower to find what is carried. */
+  | { kind: 'udp-rate'; change: 'higher' | 'lower'; rate: string }
   | { kind: 'buffer'; bytes: number }
   | { kind: 'seconds'; seconds: number; streams: number }
   /** More streams (`streams`, now `now`) to spread the copying over more cores. */

@@ -39,7 +39,7 @@ export function udpAdvice(d: Diagnosis, r: LonghaulResult): { topic: AdviceTopic
           how: `longhaul run <partner> ${shapeFlags(r)} -b ${rateFlag(next)}`,
           runFlags: `${shapeFlags(r)} -b ${rateFlag(next)}`,
           why: 'A UDP sender sends at the rate asked, and this one arrived: the path carries at least this much.',
-          control: { kind: 'bitrate' },
+          control: { kind: 'udp-rate', change: 'higher', rate: rateFlag(next) },
         },
       };
     }
@@ -54,7 +54,7 @@ export function udpAdvice(d: Diagnosis, r: LonghaulResult): { topic: AdviceTopic
           how: arrived ? `longhaul run <partner> ${shapeFlags(r)} -b ${rateFlag(arrived)}` : 'longhaul run <partner> -u with a lower -b',
           ...(arrived ? { runFlags: `${shapeFlags(r)} -b ${rateFlag(arrived)}` } : {}),
           why: `${loss !== null ? formatLossShare(loss) : 'Some'} of the datagrams were lost at this rate: the path, or the receiving PC, does not carry it.`,
-          control: { kind: 'bitrate' },
+          ...(arrived ? { control: { kind: 'udp-rate' as const, change: 'lower' as const, rate: rateFlag(arrived) } } : {}),
         },
       };
     }

@@ -74,6 +74,7 @@ function linkForm(v: unknown): LinkForm {
 
 function testForm(v: unknown): TestForm {
   const f = sameShape(DEFAULT_FORM, v);
+  f.protocol = oneOf(f.protocol, ['tcp', 'udp'] as const, DEFAULT_FORM.protocol);
   f.limitBy = oneOf(f.limitBy, ['seconds', 'bytes'] as const, DEFAULT_FORM.limitBy);
   f.direction = oneOf(f.direction, DIRECTIONS, DEFAULT_FORM.direction);
   f.measurePath = oneOf(f.measurePath, ['auto', 'on', 'off'] as const, DEFAULT_FORM.measurePath);

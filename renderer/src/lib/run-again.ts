@@ -27,6 +27,7 @@ const LOOPBACK_HOST = /^(127\.\d+\.\d+\.\d+|\[?::1\]?|localhost)(:\d+)?$/i;
 export function runAgainChoices(r: LonghaulResult, current: TestForm): RunAgainChoices {
   const p = r.params;
   const form: TestForm = {
+    protocol: p.protocol === 'udp' ? 'udp' : 'tcp',
     streams: String(p.streams),
     window: p.windowBytes === null ? '' : sizeText(p.windowBytes),
     mss: p.mssBytes === null || p.mssBytes === undefined ? '' : String(p.mssBytes),

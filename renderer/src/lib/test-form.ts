@@ -7,6 +7,13 @@ import type { Direction } from '../../../electron/contract/result.js';
 import type { UiRunParams } from '../../../electron/contract/api.js';
 import * as L from '../../../electron/contract/limits.js';
 import { groupDigits, parseDistance, parseDuration, parseRate, parseSize, type Parsed } from '../../../electron/contract/units.js';
+import {
+  UDP_DEFAULT_BITS_PER_SEC,
+  UDP_DEFAULT_DATAGRAM_BYTES,
+  UDP_MAX_DATAGRAM_BYTES,
+  UDP_MIN_DATAGRAM_BYTES,
+  UDP_REFUSALS,
+} from '../../../electron/contract/udp.js';
 
 export const LIMITS = {
   maxStreams: L.MAX_STREAMS,
@@ -20,6 +27,8 @@ export const LIMITS = {
 };
 
 export interface TestForm {
+  /** TCP streams, or UDP datagrams at a set rate (the CLI's -u). */
+  protocol: 'tcp' | 'udp';
   streams: string;
   /** '' = OS default. */
   window: string;
@@ -46,6 +55,7 @@ export interface TestForm {
 }
 
 export const DEFAULT_FORM: TestForm = {
+  protocol: 'tcp',
   streams: '1',
   window: '',
   mss: '',
@@ -82,6 +92,23 @@ export function measurePathOn(choice: TestForm['measurePath'], dflt: { on: boole
 }
 
 type FormErrors = Partial<Record<keyof TestForm, string>>;
+
+/**
+ * The form switched to `protocol`: the fields whose defaults differ follow (the buffer is a datagram of
+ * 1460 B for UDP, 128K for TCP; UDP's rate is 1 Mbit/s per stream when none is typed, as iperf3's), where
+ * they still hold the other protocol's default; what the user typed stays.
+ */
+export function switchProtocol(f: TestForm, protocol: TestForm['protocol']): TestForm {
+  const udp = protocol === 'udp';
+  const buffer =
+    udp && f.buffer === DEFAULT_FORM.buffer
+      ? String(UDP_DEFAULT_DATAGRAM_BYTES)
+      : !udp && f.buffer === String(UDP_DEFAULT_DATAGRAM_BYTES)
+        ? DEFAULT_FORM.buffer
+        : f.buffer;
+  const bitrate = udp && f.bitrate.trim() === '' ? '1M' : !udp && f.bitrate === '1M' ? '' : f.bitrate;
+  return { ...f, protocol, buffer, bitrate };
+}
 
 /** Bytes as a user would type them: 65536 → "64K", 20971520 → "20M", 1000 → "1000". */
 export function sizeText(bytes: number): string {
@@ -141,9 +168,14 @@ export function validateTestForm(f: TestForm): FormOutcome {
     if (!(m >= LIMITS.minMssBytes && m <= LIMITS.maxMssBytes)) errors.mss = `a whole number of bytes from ${LIMITS.minMssBytes} to ${LIMITS.maxMssBytes}`;
     else mssBytes = m;
   }
+  const udp = f.protocol === 'udp';
   const b = parseSize(f.buffer);
   if (!b.ok) errors.buffer = b.error;
+  else if (udp && (b.value < UDP_MIN_DATAGRAM_BYTES || b.value > UDP_MAX_DATAGRAM_BYTES))
+    errors.buffer = `a datagram of ${UDP_MIN_DATAGRAM_BYTES} to ${groupDigits(UDP_MAX_DATAGRAM_BYTES)} bytes`;
   else if (b.value < 1 || b.value > LIMITS.maxBufferBytes) errors.buffer = 'between 1 byte and 16M';
+  if (udp && f.mss.trim() !== '') errors.mss = `${UDP_REFUSALS.mss}: leave it empty`;
+  if (udp && f.congestion.trim() !== '') errors.congestion = `${UDP_REFUSALS.congestion}: leave it empty`;
 
   let seconds: number | null = null;
   let bytes: number | null = null;
@@ -176,7 +208,7 @@ export function validateTestForm(f: TestForm): FormOutcome {
     else if (!(r.value > 0 && r.value <= L.MAX_PATH_RATE_BITS_PER_SEC)) errors.pathRate = `above 0 and at most ${L.MAX_PATH_RATE_BITS_PER_SEC / 1e9} Gbit/s`;
     else pathRateBitsPerSec = r.value;
   }
-  const bitrateBitsPerSec = parseBitrate(f.bitrate, errors);
+  const bitrateBitsPerSec = parseBitrate(f.bitrate, errors) ?? (udp && !errors.bitrate ? UDP_DEFAULT_BITS_PER_SEC : null);
   const congestionControl = f.congestion.trim() === '' ? null : f.congestion.trim();
   if (congestionControl !== null && !/^[a-z0-9_-]{1,15}$/i.test(congestionControl))
     errors.congestion = 'a name such as bbr, cubic or reno (letters, digits, - and _, at most 15)';
@@ -201,6 +233,7 @@ export function validateTestForm(f: TestForm): FormOutcome {
       ...(bitrateBitsPerSec !== null ? { bitrateBitsPerSec } : {}),
       ...(congestionControl !== null ? { congestionControl } : {}),
       ...(omitSeconds !== null ? { omitSeconds } : {}),
+      ...(udp ? { protocol: 'udp' as const } : {}),
     },
     distanceMeters,
     pathRateBitsPerSec,

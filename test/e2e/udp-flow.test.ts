@@ -1,0 +1,70 @@
+/**
+ * The Test step's Protocol, as a user: UDP through the link emulator is refused where the choice is
+ * made (the emulator relays TCP only so far) and Start stays off; direct, choosing UDP turns the
+ * buffer into a 1460-byte datagram and the rate into 1 Mbit/s, an MSS is refused in UDP's own words,
+ * and a run at 8 Mbit/s per stream on "Both on this PC" ends on Results with the asked rate arrived,
+ * the datagrams lost of those sent, the jitter and a per-stream UDP table.
+ * Screenshots: test/e2e/screenshots/udp-*.png.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { browserMissing, openExplain, shot, uiSession } from './browser.js';
+
+const skip = browserMissing();
+
+describe('Test screen: Protocol UDP', { skip: skip ?? false, timeout: 90_000 }, () => {
+  const session = uiSession('longhaul-udp-');
+
+  it('refused through the emulator, then a direct UDP run reads loss and jitter in Results', async () => {
+    const { page, url } = session();
+    await page.goto(url);
+    await page.getByTestId('hostname').waitFor();
+    await page.getByRole('button', { name: /Both on this PC/ }).click();
+    await page.getByRole('heading', { name: 'The link' }).waitFor();
+    await page.getByLabel('Through the local delay proxy').check();
+    await page.getByRole('button', { name: 'Next: the test' }).click();
+
+    const protocol = page.getByLabel('Protocol');
+    await protocol.selectOption('udp');
+    assert.match(await page.locator('#protocol-error').innerText(), /the link emulator relays TCP only so far/);
+    assert.equal(await page.getByRole('button', { name: 'Start the test' }).isDisabled(), true, 'no start through the emulator');
+    await shot(page, 'udp-1-emulator-refused');
+
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.getByLabel('Direct, over the network as it is').check();
+    await page.getByRole('button', { name: 'Next: the test' }).click();
+    assert.equal(await page.locator('#protocol-error').innerText(), '');
+    assert.equal(await page.getByLabel('Datagram size').inputValue(), '1460', "UDP's default datagram");
+    assert.equal(await page.getByLabel('Bitrate per stream').inputValue(), '1M', "UDP's default rate, as iperf3's");
+    assert.equal(await page.getByTestId('measure-path').count(), 0, 'the path is measured with TCP: no checkbox for UDP');
+    await page.getByLabel('MSS (largest segment)').fill('1000');
+    assert.match(await page.locator('#mss-error').innerText(), /UDP has no MSS/);
+    await page.getByLabel('MSS (largest segment)').fill('');
+    await page.getByLabel('Bitrate per stream').fill('8M');
+    await page.getByLabel('Duration', { exact: true }).fill('2');
+    await shot(page, 'udp-2-test-step');
+
+    await page.getByRole('button', { name: 'Start the test' }).click();
+    await page.getByRole('heading', { name: /^Results/ }).waitFor({ timeout: 40_000 });
+    const verdict = await page.getByTestId('headline-verdict').innerText();
+    const why = await page.getByTestId('headline-why').innerText();
+    // Loopback carries 8 Mbit/s without loss; a PC too busy to send it on time says so instead (never the path).
+    assert.ok(
+      (/Application-limited/i.test(verdict) && /the asked 8\.0 Mbit\/s arrived; [\d.]+ % of [\d,]+ datagrams lost, jitter [\d.]+ ms/.test(why)) ||
+        /CPU-limited/i.test(verdict),
+      `${verdict}${why}`,
+    );
+    assert.doesNotMatch(await page.getByTestId('headline').innerText(), /--|-b\b/, "the app names its own controls, not the terminal's flags");
+    await openExplain(page);
+    assert.match(await page.getByTestId('udp-total').innerText(), /Datagrams lost: [\d,]+\/[\d,]+ \([\d.]+ %\) Jitter .*: [\d.]+ ms/);
+    const table = page.getByTestId('udp-streams');
+    assert.match(await table.innerText(), /jitter\s+lost\/total\s+out of order\s+sender short/);
+    // The table of changes says what the headline says: a higher rate, never "clear the rate" (TCP's paced advice).
+    const advice = await page.getByTestId('advice-table').innerText();
+    assert.match(advice, /a higher rate, e\.g\. 16M per stream/);
+    assert.doesNotMatch(advice, /no pacing|clear Bitrate/);
+    assert.equal(await page.getByTestId('window-line').count(), 0, 'no TCP window line for UDP');
+    await table.scrollIntoViewIfNeeded();
+    await shot(page, 'udp-3-results');
+  });
+});
