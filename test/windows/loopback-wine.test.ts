@@ -56,4 +56,29 @@ describe('longhaul loopback under Wine', { timeout: 240_000 }, () => {
       `${(r.total.bitsPerSecond! / 1e9).toFixed(2)} Gbit/s wall-clock (${(r.total.streamSumBitsPerSecond! / 1e9).toFixed(2)} per-stream sum) in ${(run.ms / 1000).toFixed(1)} s under Wine; ${io}; window: ${r.window.note ?? r.window.applied}`,
     );
   });
+
+  it("-u --bidir -b 5M: UDP both ways on Winsock (the reverse half through the receiver's hello), every datagram accounted for", async (t) => {
+    if (!laneReady(t)) return;
+    const dir = resultsDirWithSpaces(t);
+    const env = { LONGHAUL_TRUST_DIR: `${dir.win}\\trust`, LONGHAUL_DATA_DIR: `${dir.win}\\data` };
+    const args = [toWindowsPath(BIN), 'loopback', '-u', '--bidir', '-b', '5M', '-t', '2', '--json', `${dir.win}\\u.json`];
+    const run = await runWindowsNode(args, { env, timeoutMs: 90_000 });
+    assert.equal(run.code, 0, `exit ${run.code}${run.timedOut ? ' (timed out)' : ''}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`);
+    const r = JSON.parse(readFileSync(path.join(dir.linux, 'u.json'), 'utf8')) as LonghaulResult;
+    assert.equal(r.partial, false, r.partialReason ?? '');
+    assert.equal(r.params.protocol, 'udp');
+    assert.deepEqual(
+      r.streams.map((s) => s.sender),
+      ['controller', 'responder'],
+    );
+    for (const s of r.streams) {
+      const u = s.udp;
+      assert.ok(u && u.lastSeq !== null && u.lastSeq > 0, `stream ${s.id}: the sender's last number`);
+      assert.equal(u.datagrams + u.lost, u.lastSeq, `stream ${s.id}: arrived + lost = the sender's last number`);
+      assert.ok(u.jitterMs !== null, `stream ${s.id}: a jitter`);
+    }
+    t.diagnostic(
+      r.streams.map((s) => `stream ${s.id} (${s.sender}): ${((s.bitsPerSecond ?? 0) / 1e6).toFixed(2)} Mbit/s, udp ${JSON.stringify(s.udp)}`).join('; '),
+    );
+  });
 });
