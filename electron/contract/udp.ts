@@ -19,7 +19,6 @@ export const UDP_UNFRAGMENTED_BYTES = 1472;
 /** What a UDP run cannot take yet, and why: the CLI, the Test step and the app's backend say the same. */
 export const UDP_REFUSALS = {
   link: 'the link emulator relays TCP only so far (docs/udp.md): a UDP run goes direct',
-  iperf3: "iperf3's UDP is not spoken yet (docs/udp.md): a UDP run needs a Longhaul partner",
   capacity: "the path's capacity is measured with TCP: measure it in a TCP run",
   mss: 'UDP has no MSS: the datagram size sets what each packet carries',
   congestion: 'UDP has no congestion control',
@@ -32,10 +31,10 @@ export interface UdpCounts {
   bytes: number;
   /** Sequence numbers expected but not (yet) seen: gaps below the highest one seen, less late arrivals. */
   lost: number;
-  /** Datagrams that arrived after a higher sequence number (filling a gap counted as lost). */
-  outOfOrder: number;
-  /** Datagrams whose sequence number had already arrived. */
-  duplicates: number;
+  /** Datagrams that arrived after a higher sequence number (filling a gap counted as lost); null: the receiver did not say (an iperf3 peer's results carry no such count). */
+  outOfOrder: number | null;
+  /** Datagrams whose sequence number had already arrived; null: the receiver did not say (an iperf3 peer). */
+  duplicates: number | null;
   /** RFC 3550 interarrival jitter at the end of the span, milliseconds; null before two datagrams arrived. */
   jitterMs: number | null;
 }
@@ -54,8 +53,8 @@ export interface UdpInterval {
    * (a late arrival's gap was counted in an earlier interval; the stream's total is exact).
    */
   lost: number;
-  outOfOrder: number;
-  duplicates: number;
+  outOfOrder: number | null;
+  duplicates: number | null;
   jitterMs: number | null;
 }
 
@@ -81,8 +80,8 @@ export function udpDelta(now: UdpCounts, before: UdpCounts | null): UdpInterval 
   return {
     datagrams: now.datagrams - (before?.datagrams ?? 0),
     lost: Math.max(0, now.lost - (before?.lost ?? 0)),
-    outOfOrder: now.outOfOrder - (before?.outOfOrder ?? 0),
-    duplicates: now.duplicates - (before?.duplicates ?? 0),
+    outOfOrder: minus(now.outOfOrder, before ? before.outOfOrder : 0),
+    duplicates: minus(now.duplicates, before ? before.duplicates : 0),
     jitterMs: now.jitterMs,
   };
 }
@@ -93,8 +92,8 @@ export function mergeUdpIntervals(a: UdpInterval | undefined, b: UdpInterval | u
   return {
     datagrams: a.datagrams + b.datagrams,
     lost: a.lost + b.lost,
-    outOfOrder: a.outOfOrder + b.outOfOrder,
-    duplicates: a.duplicates + b.duplicates,
+    outOfOrder: plus(a.outOfOrder, b.outOfOrder),
+    duplicates: plus(a.duplicates, b.duplicates),
     jitterMs: b.jitterMs ?? a.jitterMs,
   };
 }
@@ -107,8 +106,17 @@ export function sumUdp(streams: readonly UdpCounts[]): UdpCounts | null {
     datagrams: streams.reduce((a, s) => a + s.datagrams, 0),
     bytes: streams.reduce((a, s) => a + s.bytes, 0),
     lost: streams.reduce((a, s) => a + s.lost, 0),
-    outOfOrder: streams.reduce((a, s) => a + s.outOfOrder, 0),
-    duplicates: streams.reduce((a, s) => a + s.duplicates, 0),
+    outOfOrder: streams.reduce<number | null>((a, s) => plus(a, s.outOfOrder), 0),
+    duplicates: streams.reduce<number | null>((a, s) => plus(a, s.duplicates), 0),
     jitterMs: jitters.length ? jitters.reduce((a, j) => a + j, 0) / jitters.length : null,
   };
+}
+
+/** A count that may be unknown (null), summed: unknown when either is. */
+function plus(a: number | null, b: number | null): number | null {
+  return a === null || b === null ? null : a + b;
+}
+
+function minus(a: number | null, b: number | null): number | null {
+  return a === null || b === null ? null : a - b;
 }

@@ -48,8 +48,8 @@ const udpCountsSchema = z
     datagrams: z.number().int().min(0),
     bytes: z.number().int().min(0),
     lost: z.number().int().min(0),
-    outOfOrder: z.number().int().min(0),
-    duplicates: z.number().int().min(0),
+    outOfOrder: z.number().int().min(0).nullable(),
+    duplicates: z.number().int().min(0).nullable(),
     jitterMs: z.number().min(0).nullable(),
   })
   .strict();

@@ -100,15 +100,3 @@ export class UdpReceiveStats {
     this.highest = seq;
   }
 }
-
-/** An interval's counts: what arrived between two cumulative readings, with the later reading's jitter. */
-export function intervalCounts(before: UdpCounts, after: UdpCounts): UdpCounts {
-  return {
-    datagrams: after.datagrams - before.datagrams,
-    bytes: after.bytes - before.bytes,
-    lost: Math.max(0, after.lost - before.lost),
-    outOfOrder: after.outOfOrder - before.outOfOrder,
-    duplicates: after.duplicates - before.duplicates,
-    jitterMs: after.jitterMs,
-  };
-}
