@@ -53,7 +53,9 @@ export type LonghaulErrorCode =
   // iperf3 interoperation (docs/iperf3.md).
   /** An iperf3 peer broke its protocol: an unknown state byte, a bad cookie, a JSON frame of the wrong shape or size. */
   | 'LH_ERR_IPERF3_PROTOCOL'
-  /** An iperf3 peer asked for what Longhaul does not do (UDP, SCTP, authentication), or refused what Longhaul asked. */
+  /** An iperf3 peer asked for what Longhaul does not do (SCTP, authentication, an unpaced UDP test), or refused what Longhaul asked. */
   | 'LH_ERR_IPERF3_REFUSED'
+  /** `listen --iperf3`: the UDP port an iperf3 client's UDP streams come to is held by another program. */
+  | 'LH_ERR_IPERF3_UDP_PORT'
   /** An iperf3 server reported an error (SERVER_ERROR with its error number) or ended the test (SERVER_TERMINATE). */
   | 'LH_ERR_IPERF3_SERVER_ERROR';

@@ -217,15 +217,19 @@ describe('iperf3 server hardening', { timeout: 60_000 }, () => {
     await assertFreeSoon();
   });
 
-  it('refuses iperf3 -u with a message iperf3 prints, then serves a real iperf3 -c run', { skip: HAVE_IPERF3 ? false : 'no /usr/bin/iperf3' }, async () => {
-    const udp = await runIperf3(['-c', '127.0.0.1', '-p', String(port), '-u', '-t', '1', '-J'], 15_000);
-    assert.match(udp.json?.error ?? '', /not implemented/);
-    const ended = nextEnd();
-    const run = await runIperf3(['-c', '127.0.0.1', '-p', String(port), '-t', '1', '-J'], 15_000);
-    assert.equal(run.code, 0, run.stderr);
-    assert.equal(run.json?.error, undefined);
-    const { err, result } = await ended;
-    assert.equal(err, null);
-    assert.ok(result && !result.partial && result.total.bytes > 0);
-  });
+  it(
+    'refuses an unpaced iperf3 -u -b 0 -R (this server would send) with a message iperf3 prints, then serves a real iperf3 -c run',
+    { skip: HAVE_IPERF3 ? false : 'no /usr/bin/iperf3' },
+    async () => {
+      const udp = await runIperf3(['-c', '127.0.0.1', '-p', String(port), '-u', '-b', '0', '-R', '-t', '1', '-J'], 15_000);
+      assert.match(udp.json?.error ?? '', /not implemented/);
+      const ended = nextEnd();
+      const run = await runIperf3(['-c', '127.0.0.1', '-p', String(port), '-t', '1', '-J'], 15_000);
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(run.json?.error, undefined);
+      const { err, result } = await ended;
+      assert.equal(err, null);
+      assert.ok(result && !result.partial && result.total.bytes > 0);
+    },
+  );
 });

@@ -39,6 +39,7 @@ describe('iperf3 parameters', () => {
       params: { streams: 4, bufferBytes: 32768, windowBytes: 65536, bytes: null, seconds: 10, direction: 'reverse', intervalSeconds: 1 },
       version: '3.12',
       getServerOutput: false,
+      counters64: false,
     });
   });
 
@@ -68,9 +69,25 @@ describe('iperf3 parameters', () => {
     assert.equal(clientParamsDocument({ ...params, congestionControl: 'bbr' }, false).congestion, 'bbr');
   });
 
-  it('refuses UDP, SCTP, authentication, bursts and out-of-range values with iperf3 error numbers', () => {
+  it("takes a client's -u as a UDP run: its datagram size, its rate (iperf3's 1 Mbit/s when absent), its 64-bit counters", () => {
+    const u = readClientParams({ ...real, tcp: undefined, udp: true, len: 1200, bandwidth: 20_000_000, udp_counters_64bit: 1 }, limits);
+    assert.equal(u.kind, 'ok');
+    if (u.kind !== 'ok') return;
+    assert.deepEqual([u.ask.params.protocol, u.ask.params.bufferBytes, u.ask.params.bitrateBitsPerSec, u.ask.counters64], ['udp', 1200, 20_000_000, true]);
+    // iperf3 -u -b 0 leaves `bandwidth` out: its own datagrams as fast as they go, fine where only it sends.
+    const d = readClientParams({ ...real, tcp: undefined, udp: true, reverse: false, len: undefined, bandwidth: undefined }, limits);
+    assert.deepEqual(d.kind === 'ok' && [d.ask.params.bufferBytes, d.ask.params.bitrateBitsPerSec, d.ask.counters64], [1460, undefined, false]);
+    const params = { streams: 1, bufferBytes: 1460, windowBytes: null, bytes: null, seconds: 2, direction: 'forward' as const, intervalSeconds: 1 };
+    const doc = clientParamsDocument({ ...params, protocol: 'udp' }, false);
+    assert.deepEqual([doc.udp, doc.tcp, doc.len, doc.bandwidth], [true, undefined, 1460, 1_000_000], 'sent as iperf3 -u -l 1460 (its default rate)');
+  });
+
+  it('refuses SCTP, authentication, bursts, an unpaced or out-of-range UDP and out-of-range values with iperf3 error numbers', () => {
     const cases: [Record<string, unknown>, number][] = [
-      [{ ...real, tcp: undefined, udp: true }, IPERF3_ERRNO.IEUNIMP],
+      [{ ...real, tcp: undefined, udp: true, reverse: true, bandwidth: 0 }, IPERF3_ERRNO.IEUNIMP],
+      [{ ...real, tcp: undefined, udp: true, bandwidth: 1e6, len: 16 }, IPERF3_ERRNO.IEUDPBLOCKSIZE],
+      [{ ...real, tcp: undefined, udp: true, bandwidth: 1e6, len: 65_508 }, IPERF3_ERRNO.IEUDPBLOCKSIZE],
+      [{ ...real, tcp: undefined, udp: true, bandwidth: 1e6, MSS: 1400 }, IPERF3_ERRNO.IEUNIMP],
       [{ ...real, tcp: undefined, sctp: true }, IPERF3_ERRNO.IEUNIMP],
       [{ ...real, authtoken: 'abc' }, IPERF3_ERRNO.IEAUTHTEST],
       [{ ...real, bandwidth: 1000000, burst: 10 }, IPERF3_ERRNO.IEUNIMP],
@@ -149,7 +166,9 @@ describe('iperf3 results', () => {
 
   it('reads iperf3 3.12\'s results, its unsigned -1 as "not counted"', () => {
     const r = readResults(captured, 1);
-    assert.deepEqual(r.streams, [{ index: 0, bytes: 2995584971, retransmits: null, startSeconds: 0, endSeconds: 2.000523 }]);
+    assert.deepEqual(r.streams, [
+      { index: 0, bytes: 2995584971, retransmits: null, startSeconds: 0, endSeconds: 2.000523, udp: { jitterSeconds: 0, errors: 0, packets: 0 } },
+    ]);
     assert.equal(r.congestion, 'bbr');
   });
 
@@ -179,7 +198,21 @@ describe('iperf3 results', () => {
   it('writes results an iperf3 client reads back, and reads the server version from its JSON output', () => {
     const doc = resultsDocument([{ iperfId: 1, bytes: 10, retransmits: 2, startSeconds: 0, endSeconds: 1 }], true, 'text');
     const back = readResults({ ...doc, server_output_json: { start: { version: 'iperf 3.12' } } }, 1);
-    assert.deepEqual(back.streams[0], { index: 0, bytes: 10, retransmits: 2, startSeconds: 0, endSeconds: 1 });
+    assert.deepEqual(back.streams[0], {
+      index: 0,
+      bytes: 10,
+      retransmits: 2,
+      startSeconds: 0,
+      endSeconds: 1,
+      udp: { jitterSeconds: 0, errors: 0, packets: 0 },
+    });
+    // UDP: a receiving end's jitter (s), lost and highest number go out as iperf3's jitter, errors and packets, and come back.
+    const udp = resultsDocument(
+      [{ iperfId: 1, bytes: 12000, retransmits: null, startSeconds: 0, endSeconds: 1, udp: { jitterSeconds: 0.0012, errors: 3, packets: 13 } }],
+      false,
+      null,
+    );
+    assert.deepEqual(readResults(udp, 1).streams[0]?.udp, { jitterSeconds: 0.0012, errors: 3, packets: 13 });
     assert.equal(back.serverVersion, '3.12');
     assert.equal((doc as { sender_has_retransmits: number }).sender_has_retransmits, 1);
     assert.equal((resultsDocument([], false, null) as { sender_has_retransmits: number }).sender_has_retransmits, -1);

@@ -78,7 +78,30 @@ export type ToWorker =
   /** UDP, sending side: stream `id` sends to host:port (`bytes`: its budget); answers `ready`. */
   | { type: 'udp-send'; id: number; host: string; port: number; tagB64: string; bytes: number | null }
   /** UDP, a stop's companion: each sending stream's last sequence number, so the receivers count the tail and end. */
-  | { type: 'udp-last'; lastSeq: [number, number][] };
+  | { type: 'udp-last'; lastSeq: [number, number][] }
+  /**
+   * UDP with an iperf3 peer (udp/iperf3-connect.ts), stream `id` of this worker's `streamIds`: as its client,
+   * `dial` the server's host:port; as its server, `join` the listener on host:port for the client at `peer`.
+   * iperf3's header (`counters64`: --udp-counters-64bit); answers `ready` once the handshake is done.
+   */
+  | {
+      type: 'udp-iperf3';
+      how: 'dial' | 'join';
+      id: number;
+      streamIds: number[];
+      host: string;
+      port: number;
+      peer?: UdpPeerAddress;
+      counters64: boolean;
+      timeoutMs: number;
+      bytes: number | null;
+    };
+
+/** Where a datagram came from. */
+export interface UdpPeerAddress {
+  address: string;
+  port: number;
+}
 
 export type FromWorker =
   | { type: 'ready'; id: number }

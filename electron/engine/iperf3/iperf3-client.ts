@@ -26,6 +26,8 @@ import { STOP_GRACE_MS, windowInfo } from '../session/run-common.js';
 import { RunRecorder } from '../session/run-recorder.js';
 import { present } from '../../contract/present.js';
 import { LocalSettingsRead } from '../session/local-settings.js';
+import { udpIperf3Dial } from '../data-plane/udp/udp-setup.js';
+import { udpAddress } from '../session/udp-session.js';
 
 interface Iperf3ClientOptions {
   host: string;
@@ -51,6 +53,13 @@ const SERVER_OUTPUT_MAX_STREAM_SECONDS = 20_000;
  */
 const READ_SETTLE_MS = 20;
 
+/**
+ * UDP, a reverse test: after the server's EXCHANGE_RESULTS (it stopped sending at our TEST_END, and
+ * its datagrams went ahead of that state on the same path) our receivers end after this long
+ * without a datagram, ms.
+ */
+const UDP_RECEIVE_QUIET_MS = 250;
+
 export class Iperf3ClientRun extends EventEmitter<RunEvents> {
   readonly result: Promise<LonghaulResult>;
   readonly params: RunParams;
@@ -62,6 +71,8 @@ export class Iperf3ClientRun extends EventEmitter<RunEvents> {
   private plane: DataPlane | null = null;
   private startNs: bigint | null = null;
   private endTest: (() => void) | null = null;
+  /** Settles once this side's sending streams ended (at once when it sends none). */
+  private sendersOut: Promise<void> = Promise.resolve();
   private settle!: (r: LonghaulResult) => void;
   private settled = false;
   /** This PC's TCP settings, read while the run goes, for the advice. */
@@ -137,16 +148,13 @@ export class Iperf3ClientRun extends EventEmitter<RunEvents> {
     await this.expectState(c, IPERF3_STATE.CREATE_STREAMS, this.stepMs);
     this.phase('streams');
     const { plane, done } = this.openPlane();
-    await withDeadline(
-      plane.connectInOrder(
-        this.plan.map((s) => s.id),
-        host,
-        port,
-        () => this.cookie,
-      ),
-      this.stepMs * this.plan.length,
-      'the data streams did not connect in time',
-    );
+    const ids = this.plan.map((s) => s.id);
+    const udp = p.protocol === 'udp';
+    // UDP: each stream's own socket makes iperf3's UDP handshake with the server's port, in order (udp/iperf3-connect.ts).
+    const streams = udp
+      ? udpIperf3Dial(plane, ids, udpAddress(socket.remoteAddress ?? host), port, false, this.stepMs)
+      : plane.connectInOrder(ids, host, port, () => this.cookie);
+    await withDeadline(streams, this.stepMs * this.plan.length, 'the data streams did not connect in time');
     await this.expectState(c, IPERF3_STATE.TEST_START, this.stepMs);
     await this.expectState(c, IPERF3_STATE.TEST_RUNNING, this.stepMs);
     this.begin(plane);
@@ -156,6 +164,7 @@ export class Iperf3ClientRun extends EventEmitter<RunEvents> {
     const next = await readStateWhileMoving(c, step, hardEnd, () => this.bytesSoFar(), 'EXCHANGE_RESULTS');
     this.refuseOn(next);
     if (next !== IPERF3_STATE.EXCHANGE_RESULTS) throw unexpectedState(next, 'instead of EXCHANGE_RESULTS');
+    if (udp) plane.stop(UDP_RECEIVE_QUIET_MS, undefined, 'receive');
     const mine = await withDeadline(done, this.stepMs + STOP_GRACE_MS, 'the data streams did not end after the test');
     c.writeJson(
       resultsDocument(
@@ -167,7 +176,7 @@ export class Iperf3ClientRun extends EventEmitter<RunEvents> {
       MAX_CLIENT_RESULTS_JSON_BYTES,
     );
     const peer = readResults(await c.readJson(MAX_SERVER_RESULTS_JSON_BYTES, this.stepMs, 'results'), this.plan.length);
-    this.recorder.setEnds('responder', peerEnds(this.plan, 'responder', peer));
+    this.recorder.setEnds('responder', peerEnds(this.plan, 'responder', peer, udp));
     this.recorder.setCpu('controller', plane.cpu);
     this.recorder.setCpu('responder', plane.cpu ? peerCpu(peer, plane.cpu.wallSeconds) : null);
     this.recorder.withResponder({ hostname: host, address: `${host}:${port}`, software: `iperf3 ${peer.serverVersion ?? '(version not reported)'}` });
@@ -202,6 +211,7 @@ export class Iperf3ClientRun extends EventEmitter<RunEvents> {
       keepWorkersAfterDone: true,
     });
     this.plane = plane;
+    if (this.plan.some((s) => s.sender === 'controller')) this.sendersOut = new Promise((resolve) => plane.once('sendersDone', () => resolve()));
     plane.on('sample', (s) => {
       this.recorder.addSample('controller', s);
       this.emit('sample', s, 'controller');
@@ -245,8 +255,10 @@ export class Iperf3ClientRun extends EventEmitter<RunEvents> {
       if (timer) clearTimeout(timer);
       plane.stop(STOP_GRACE_MS, undefined, 'send');
       this.phase('results');
-      // The server stops counting at TEST_END: say it once our bytes have arrived there.
-      void plane.drained(STOP_GRACE_MS).then(() => {
+      // The server stops counting at TEST_END: say it once our bytes have arrived there (UDP: once our
+      // senders' queues went out; nothing acknowledges a datagram).
+      const arrived = this.params.protocol === 'udp' ? withTimeout(this.sendersOut, STOP_GRACE_MS) : plane.drained(STOP_GRACE_MS);
+      void arrived.then(() => {
         setTimeout(() => this.control?.writeState(IPERF3_STATE.TEST_END), READ_SETTLE_MS);
       });
     };
@@ -303,6 +315,18 @@ class ServerErrorPending extends LonghaulError {
   constructor() {
     super('LH_ERR_IPERF3_SERVER_ERROR', 'the iperf3 server reported an error');
   }
+}
+
+/** `p`, or nothing after `timeoutMs`. */
+function withTimeout(p: Promise<void>, timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, timeoutMs);
+    timer.unref?.();
+    void p.then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
 
 function withDeadline<T>(p: Promise<T>, ms: number, message: string): Promise<T> {

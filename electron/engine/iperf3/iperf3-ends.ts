@@ -34,25 +34,58 @@ export function peerCpu(results: PeerResults, wallSeconds: number): CpuUse | nul
 
 /**
  * The peer's streams as `StreamEnd`s. iperf3 counts no read or write calls: `completions`
- * is 0 on its ends (docs/iperf3.md). Its first/last byte times are seconds since its own
+ * is 0 on its TCP ends (docs/iperf3.md), and its datagrams on UDP ends. Its first/last byte times are seconds since its own
  * stream start; a stream it did not report is missing here, so the recorder marks it.
  */
-export function peerEnds(plan: PlannedStream[], peerSide: StreamSender, results: PeerResults): StreamEnd[] {
+export function peerEnds(plan: PlannedStream[], peerSide: StreamSender, results: PeerResults, udp = false): StreamEnd[] {
   const ends: StreamEnd[] = [];
   for (const r of results.streams) {
     const p = plan[r.index];
     if (!p) continue;
+    const role = p.sender === peerSide ? 'send' : 'receive';
+    const u = udp ? peerUdp(role, r) : {};
     ends.push({
       id: p.id,
-      role: p.sender === peerSide ? 'send' : 'receive',
+      role,
       bytes: r.bytes,
-      completions: 0,
+      // A UDP end's completions are its datagrams, which iperf3 does count (sent, or arrived).
+      completions: u.udp ? (u.udp.lastSeq ?? u.udp.counts?.datagrams ?? 0) : 0,
       firstT: r.startSeconds,
       lastT: r.endSeconds,
       error: null,
+      ...u,
     });
   }
   return ends.sort((a, b) => a.id - b.id);
+}
+
+/**
+ * A UDP stream's figures as an iperf3 peer stated them: a sender's datagrams sent is its last
+ * number; a receiver's arrived datagrams are the highest number it saw less the ones it counted
+ * lost. iperf3 sends no out-of-order or duplicate counts: unknown (null), not 0.
+ */
+function peerUdp(role: 'send' | 'receive', r: PeerResults['streams'][number]): Pick<StreamEnd, 'udp'> {
+  const { packets, errors, jitterSeconds } = r.udp;
+  if (packets === null) return {};
+  if (role === 'send') return { udp: { lastSeq: packets } };
+  if (errors === null) return {};
+  const counts = {
+    datagrams: Math.max(0, packets - errors),
+    bytes: r.bytes,
+    lost: Math.min(errors, packets),
+    outOfOrder: null,
+    duplicates: null,
+    jitterMs: jitterSeconds === null ? null : jitterSeconds * 1000,
+  };
+  return { udp: { counts } };
+}
+
+/** This end's UDP figures in iperf3's fields (see LocalStreamResult.udp), or none for a TCP end. */
+function localUdp(e: StreamEnd | undefined): Pick<LocalStreamResult, 'udp'> {
+  if (e?.role === 'send' && e.udp?.lastSeq !== undefined) return { udp: { jitterSeconds: 0, errors: 0, packets: e.udp.lastSeq } };
+  const c = e?.role === 'receive' ? e.udp?.counts : undefined;
+  if (!c) return {};
+  return { udp: { jitterSeconds: (c.jitterMs ?? 0) / 1000, errors: c.lost, packets: c.datagrams + c.lost } };
 }
 
 /** This side's ends as iperf3's per-stream results (retransmissions from the last TCP_INFO reading of a sending end, and whether they are an estimate). */
@@ -76,6 +109,7 @@ export function localResults(
       ...(retrans !== null && last?.retransSource === 'estimated' ? { retransEstimated: true } : {}),
       startSeconds: 0,
       endSeconds: Math.max(0, (e?.lastT ?? start) - (omitted ? start : Math.min(0, start))),
+      ...localUdp(e),
     };
   });
 }

@@ -33,6 +33,8 @@ import { STOP_GRACE_MS, windowInfo } from '../session/run-common.js';
 import { RunRecorder } from '../session/run-recorder.js';
 import { itemAt, present } from '../../contract/present.js';
 import { LocalSettingsRead } from '../session/local-settings.js';
+import { lastSeqOf, peerSendersDone, udpAddress } from '../session/udp-session.js';
+import { Iperf3UdpListener } from './iperf3-udp-listener.js';
 
 /** Deadlines of the steps where the server waits for its client, ms. */
 export interface Iperf3ServerTimeouts {
@@ -76,6 +78,8 @@ export class Iperf3ServerSession extends EventEmitter<Iperf3SessionEvents> {
   private ended = false;
   private started = false;
   private listenerReady: Promise<void> | undefined;
+  /** A UDP test's listener on this server's port, while its streams come in. */
+  private udpListener: Iperf3UdpListener | null = null;
 
   constructor(
     private readonly control: Iperf3Control,
@@ -145,11 +149,14 @@ export class Iperf3ServerSession extends EventEmitter<Iperf3SessionEvents> {
       throw err;
     }
     const params = ask.params as RunParams;
+    const udp = params.protocol === 'udp';
     const { plane, recorder, done } = this.prepare(params, ask);
     await this.listenerReady;
+    if (udp) await this.openUdp();
     this.emit('phase', 'streams');
     c.writeState(IPERF3_STATE.CREATE_STREAMS);
-    await this.waitForStreams(t.streams);
+    if (this.udpListener) await this.udpStreams(this.udpListener, plane, ask.counters64, t.streams);
+    else await this.waitForStreams(t.streams);
     c.writeState(IPERF3_STATE.TEST_START);
     c.writeState(IPERF3_STATE.TEST_RUNNING);
     const startNs = process.hrtime.bigint();
@@ -173,10 +180,15 @@ export class Iperf3ServerSession extends EventEmitter<Iperf3SessionEvents> {
       if ((err as LonghaulError).code === 'LH_ERR_IPERF3_PROTOCOL') c.writeServerError(IPERF3_ERRNO.IERECVRESULTS);
       throw err;
     }
-    const clientEnds = peerEnds(this.plan, 'controller', peer);
+    const clientEnds = peerEnds(this.plan, 'controller', peer, udp);
     recorder.setEnds('controller', clientEnds);
-    const targets = new Map(clientEnds.filter((e) => e.role === 'send').map((e) => [e.id, e.bytes]));
-    plane.stop(STOP_GRACE_MS, targets, 'receive');
+    if (udp) {
+      // The client's datagrams sent are its last numbers: our receivers count the tail and end.
+      peerSendersDone(plane, lastSeqOf(clientEnds));
+    } else {
+      const targets = new Map(clientEnds.filter((e) => e.role === 'send').map((e) => [e.id, e.bytes]));
+      plane.stop(STOP_GRACE_MS, targets, 'receive');
+    }
     const mine = await this.planeEnds(done, t.results + STOP_GRACE_MS);
     recorder.setCpu('responder', plane.cpu);
     recorder.setCpu('controller', plane.cpu ? peerCpu(peer, plane.cpu.wallSeconds) : null);
@@ -259,6 +271,36 @@ export class Iperf3ServerSession extends EventEmitter<Iperf3SessionEvents> {
     return { plane, recorder, done };
   }
 
+  /** UDP: bind this server's port for the client's streams before CREATE_STREAMS asks for them (a port held elsewhere is refused). */
+  private async openUdp(): Promise<void> {
+    try {
+      this.udpListener = await Iperf3UdpListener.open(udpAddress(this.localAddress), this.control.socket.localPort ?? 0);
+    } catch (err) {
+      this.control.writeServerError(IPERF3_ERRNO.IESTREAMLISTEN);
+      throw err;
+    }
+  }
+
+  /** UDP: the client's streams in order, each joined by its worker (iperf3-udp-listener.ts); the listener closes once all are in. */
+  private async udpStreams(listener: Iperf3UdpListener, plane: DataPlane, counters64: boolean, timeoutMs: number): Promise<void> {
+    const onStream = (): void => {
+      this.accepted++;
+      this.handedOver++;
+    };
+    try {
+      await listener.accept(
+        plane,
+        this.plan.map((p) => p.id),
+        counters64,
+        timeoutMs,
+        onStream,
+      );
+    } finally {
+      listener.close();
+      this.udpListener = null;
+    }
+  }
+
   private waitForStreams(timeoutMs: number): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       const socket = this.control.socket;
@@ -322,6 +364,7 @@ export class Iperf3ServerSession extends EventEmitter<Iperf3SessionEvents> {
     if (this.ended) return;
     this.ended = true;
     this.streamsIn = null;
+    this.udpListener?.close();
     this.plane?.destroy();
     for (const t of this.tuning) t.restore();
     if (err) this.control.destroy();

@@ -18,6 +18,7 @@ import {
   MIN_BITRATE_BITS_PER_SEC,
   MIN_MSS_BYTES,
 } from '../../contract/limits.js';
+import { UDP_DEFAULT_BITS_PER_SEC, UDP_DEFAULT_DATAGRAM_BYTES, UDP_MAX_DATAGRAM_BYTES, UDP_MIN_DATAGRAM_BYTES } from '../../contract/udp.js';
 import { ProtocolError } from '../../util/errors.js';
 import { printable } from '../../util/printable.js';
 import { IPERF3_ERRNO } from './states.js';
@@ -48,6 +49,7 @@ const paramsSchema = z
     fqrate: count.optional(),
     burst: count.optional(),
     congestion: z.string().max(64).optional(),
+    udp_counters_64bit: count.optional(),
     get_server_output: count.optional(),
     authtoken: z.string().max(8192).optional(),
     client_version: z.string().max(200).optional(),
@@ -60,6 +62,8 @@ export interface Iperf3ClientAsk {
   version: string | null;
   /** The client asked for the server's output in the results (--get-server-output). */
   getServerOutput: boolean;
+  /** UDP: the datagrams carry 64-bit counters (--udp-counters-64bit). */
+  counters64: boolean;
 }
 
 type ParamsVerdict =
@@ -85,8 +89,8 @@ export function readClientParams(value: unknown, limits: ServerLimits): ParamsVe
   }
   const p = r.data;
   const refuse = (iperfErrno: number, message: string): ParamsVerdict => ({ kind: 'refuse', iperfErrno, message });
-  if (on(p.udp)) return refuse(IPERF3_ERRNO.IEUNIMP, 'a UDP test (-u): Longhaul measures TCP only');
-  if (on(p.sctp)) return refuse(IPERF3_ERRNO.IEUNIMP, 'an SCTP test (--sctp): Longhaul measures TCP only');
+  const udp = on(p.udp);
+  if (on(p.sctp)) return refuse(IPERF3_ERRNO.IEUNIMP, 'an SCTP test (--sctp): Longhaul measures TCP and UDP');
   if (p.authtoken !== undefined)
     return refuse(IPERF3_ERRNO.IEAUTHTEST, 'an authenticated test (--username): Longhaul does not check iperf3 credentials; run without them');
   if (on(p.reverse) && on(p.bidirectional)) return refuse(IPERF3_ERRNO.IEMESSAGE, 'both -R and --bidir');
@@ -96,14 +100,21 @@ export function readClientParams(value: unknown, limits: ServerLimits): ParamsVe
   // -C: iperf3's `congestion`, the same TCP_CONGESTION name Longhaul's --congestion sets on every stream end.
   const cc = p.congestion ?? null;
   if (cc !== null && !/^[a-z0-9_-]{1,15}$/i.test(cc)) return refuse(IPERF3_ERRNO.IEUNIMP, `a congestion control named "${printable(cc, 40)}"`);
+  // UDP: iperf3's client says its rate (1 Mbit/s unless -b) and leaves the key out for -b 0, "as fast as it
+  // goes": it may send so, but this server's senders (-R, --bidir) keep a schedule, and there is none to keep.
+  if (udp && !p.bandwidth && (on(p.reverse) || on(p.bidirectional)))
+    return refuse(IPERF3_ERRNO.IEUNIMP, 'an unpaced UDP test (-b 0) where this server sends: give -b RATE');
   const bitrate = Math.min(p.bandwidth || Infinity, p.fqrate || Infinity);
   if (Number.isFinite(bitrate) && (bitrate < MIN_BITRATE_BITS_PER_SEC || bitrate > MAX_BITRATE_BITS_PER_SEC))
     return refuse(IPERF3_ERRNO.IEUNIMP, `a bitrate of ${bitrate} bit/s (${MIN_BITRATE_BITS_PER_SEC} to ${MAX_BITRATE_BITS_PER_SEC} bit/s per stream)`);
   const streams = p.parallel ?? 1;
   if (streams < 1 || streams > limits.maxStreams)
     return refuse(IPERF3_ERRNO.IENUMSTREAMS, `${streams} parallel streams (this server takes 1 to ${limits.maxStreams})`);
-  const len = p.len || IPERF3_DEFAULT_LEN;
+  const len = p.len || (udp ? UDP_DEFAULT_DATAGRAM_BYTES : IPERF3_DEFAULT_LEN);
   if (len > MAX_BUFFER_BYTES) return refuse(IPERF3_ERRNO.IEBLOCKSIZE, `a block of ${len} bytes (at most ${MAX_BUFFER_BYTES})`);
+  if (udp && (len < UDP_MIN_DATAGRAM_BYTES || len > UDP_MAX_DATAGRAM_BYTES))
+    return refuse(IPERF3_ERRNO.IEUDPBLOCKSIZE, `a datagram of ${len} bytes (${UDP_MIN_DATAGRAM_BYTES} to ${UDP_MAX_DATAGRAM_BYTES})`);
+  if (udp && (p.MSS || p.congestion)) return refuse(IPERF3_ERRNO.IEUNIMP, 'an MSS or a congestion control with -u (UDP has neither)');
   if ((p.window ?? 0) > MAX_WINDOW_BYTES) return refuse(IPERF3_ERRNO.IEBUFSIZE, `a window of ${p.window} bytes (at most ${MAX_WINDOW_BYTES})`);
   const mss = p.MSS || null;
   if (mss !== null && (mss < MIN_MSS_BYTES || mss > MAX_MSS_BYTES))
@@ -132,9 +143,11 @@ export function readClientParams(value: unknown, limits: ServerLimits): ParamsVe
         ...(Number.isFinite(bitrate) ? { bitrateBitsPerSec: bitrate } : {}),
         ...(cc !== null ? { congestionControl: cc } : {}),
         ...(omit > 0 ? { omitSeconds: omit } : {}),
+        ...(udp ? { protocol: 'udp' as const } : {}),
       },
       version: p.client_version !== undefined ? printable(p.client_version, 40) : null,
       getServerOutput: Boolean(p.get_server_output),
+      counters64: Boolean(p.udp_counters_64bit),
     },
   };
 }
@@ -144,8 +157,9 @@ export function readClientParams(value: unknown, limits: ServerLimits): ParamsVe
  * (a fraction is rounded up: the server's own timers give it at least that long).
  */
 export function clientParamsDocument(params: ResultParams, getServerOutput: boolean): Record<string, unknown> {
+  const udp = params.protocol === 'udp';
   return {
-    tcp: true,
+    ...(udp ? { udp: true } : { tcp: true }),
     // --omit is inside Longhaul's --seconds; iperf3's -t starts after its -O (whole seconds): the same run is time − omit.
     omit: omitOf(params),
     time: params.seconds === null ? 0 : Math.max(1, Math.ceil(params.seconds) - omitOf(params)),
@@ -158,7 +172,8 @@ export function clientParamsDocument(params: ResultParams, getServerOutput: bool
     ...(params.windowBytes !== null ? { window: params.windowBytes } : {}),
     len: params.bufferBytes,
     // --bitrate is per stream, as iperf3's -b (`bandwidth`, bits/s): an iperf3 server paces its senders (-R, --bidir) with it.
-    ...(params.bitrateBitsPerSec ? { bandwidth: Math.round(params.bitrateBitsPerSec) } : {}),
+    // UDP: the rate the sender keeps (iperf3's own default, 1 Mbit/s, when none was given).
+    ...(params.bitrateBitsPerSec || udp ? { bandwidth: Math.round(params.bitrateBitsPerSec ?? UDP_DEFAULT_BITS_PER_SEC) } : {}),
     pacing_timer: 1000,
     ...(params.congestionControl ? { congestion: params.congestionControl } : {}),
     ...(getServerOutput ? { get_server_output: 1 } : {}),

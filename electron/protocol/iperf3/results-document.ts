@@ -54,6 +54,12 @@ interface PeerStreamResult {
   /** The peer's first and last byte, seconds since its stream started, or null when not sent (iperf3 < 3.2). */
   startSeconds: number | null;
   endSeconds: number | null;
+  /**
+   * UDP, as iperf3 counts (src/iperf_udp.c): a receiving end's RFC 3550 jitter (seconds), its lost
+   * datagrams (gaps below the highest number seen, less late arrivals) and the highest number seen;
+   * a sending end's datagrams sent (jitter and errors 0). Null where a figure is not a count.
+   */
+  udp: { jitterSeconds: number | null; errors: number | null; packets: number | null };
 }
 
 export interface PeerResults {
@@ -87,6 +93,11 @@ export function readResults(value: unknown, streamCount: number): PeerResults {
       retransmits: asCount(s.retransmits),
       startSeconds: s.start_time ?? null,
       endSeconds: s.end_time ?? null,
+      udp: {
+        jitterSeconds: Number.isFinite(s.jitter) && s.jitter >= 0 && s.jitter < 1e6 ? s.jitter : null,
+        errors: asCount(s.errors),
+        packets: asCount(s.packets),
+      },
     };
   });
   const start = r.data.server_output_json?.start as { version?: unknown } | undefined;
@@ -115,6 +126,8 @@ export interface LocalStreamResult {
   /** First and last byte of this end, seconds since the test started. */
   startSeconds: number;
   endSeconds: number;
+  /** UDP (iperf3's fields): a receiving end's jitter (s), lost datagrams and the highest number seen; a sending end's datagrams sent. */
+  udp?: { jitterSeconds: number; errors: number; packets: number };
 }
 
 /**
@@ -143,9 +156,9 @@ export function resultsDocument(
       id: s.iperfId,
       bytes: s.bytes,
       retransmits: s.retransmits ?? -1,
-      jitter: 0,
-      errors: 0,
-      packets: 0,
+      jitter: s.udp?.jitterSeconds ?? 0,
+      errors: s.udp?.errors ?? 0,
+      packets: s.udp?.packets ?? 0,
       start_time: Math.max(0, s.startSeconds),
       end_time: Math.max(0, s.endSeconds),
       ...(s.retransEstimated && s.retransmits !== null ? { retransmits_estimated: true } : {}),

@@ -69,8 +69,12 @@ export const MAX_SERVER_RESULTS_JSON_BYTES = 8 * 1024 * 1024;
  * prints its own text for the number (iperf_error.c), so each was chosen for that text.
  */
 export const IPERF3_ERRNO = {
-  /** "an option you are trying to set is not implemented yet": UDP and SCTP tests. */
+  /** "an option you are trying to set is not implemented yet": SCTP tests, bursts, -b 0 with -u. */
   IEUNIMP: 13,
+  /** "block size invalid": a UDP datagram size out of range. */
+  IEUDPBLOCKSIZE: 20,
+  /** "unable to start stream listener": the UDP port is taken by another program. */
+  IESTREAMLISTEN: 202,
   /** "test authorization failed": an authentication token, which Longhaul does not check. */
   IEAUTHTEST: 142,
   /** "number of parallel streams too large". */

@@ -63,6 +63,8 @@ export class UdpWorker {
         return this.stop(msg.graceMs);
       case 'cut':
         return this.stop(0);
+      case 'udp-iperf3':
+        return void this.iperf3(msg);
       case 'udp-last':
         for (const [id, seq] of msg.lastSeq) this.lastSeq.set(id, seq);
         return this.maybeReceiversDone();
@@ -102,7 +104,41 @@ export class UdpWorker {
     });
   }
 
-  private addSender(id: number, host: string, port: number, tag: Buffer, bytes: number | null): SendStream {
+  /** A stream with an iperf3 peer: its own socket, iperf3's handshake and header (udp/iperf3-connect.ts). */
+  private async iperf3(msg: Extract<ToWorker, { type: 'udp-iperf3' }>): Promise<void> {
+    const { id, host, port, peer, counters64, timeoutMs } = msg;
+    if (this.init.role === 'send') {
+      const stream = this.addSender(id, host, port, Buffer.alloc(0), msg.bytes, { counters64, sharePort: msg.how === 'join' });
+      return this.connected(stream, () => (msg.how === 'join' && peer ? stream.sender.joinIperf3(host, port, peer) : stream.sender.dialIperf3(timeoutMs)));
+    }
+    if (!this.receiver) {
+      this.receiveIds = msg.streamIds;
+      this.receiver = new UdpReceiver({
+        tag: Buffer.alloc(8),
+        streamIds: msg.streamIds,
+        host,
+        receiveBufferBytes: this.init.windowBytes,
+        now: () => this.clock.nowNs(),
+      });
+    }
+    const receiver = this.receiver;
+    try {
+      if (msg.how === 'join' && peer) await receiver.joinIperf3(id, host, port, peer, counters64);
+      else await receiver.dialIperf3(id, host, port, counters64, timeoutMs);
+      this.deps.send({ type: 'ready', id });
+    } catch (err) {
+      this.deps.send({ type: 'stream-error', id, code: 'LH_ERR_DATA_STREAM', message: `stream ${id}: ${describe(err)}` });
+    }
+  }
+
+  private addSender(
+    id: number,
+    host: string,
+    port: number,
+    tag: Buffer,
+    bytes: number | null,
+    iperf3?: { counters64: boolean; sharePort: boolean },
+  ): SendStream {
     const sender = new UdpSender({
       host,
       port,
@@ -112,6 +148,7 @@ export class UdpWorker {
       bitsPerSec: this.init.bitrateBitsPerSec ?? UDP_DEFAULT_BITS_PER_SEC,
       budgetBytes: bytes,
       now: () => this.clock.nowNs(),
+      ...(iperf3 ? { iperf3 } : {}),
     });
     const stream: SendStream = { id, sender, connected: false, done: false };
     this.senders.set(id, stream);

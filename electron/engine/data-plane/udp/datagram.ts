@@ -71,3 +71,40 @@ export function readIperf3Header(buf: Buffer, counters64: boolean): Iperf3Datagr
   if (seq > BigInt(Number.MAX_SAFE_INTEGER)) return null;
   return { seq: Number(seq), sentNs: (sec * 1_000_000n + usec) * 1000n };
 }
+
+/*
+ * iperf3's UDP "connect" (src/iperf_udp.c, iperf.h): the client's stream socket, connected to the
+ * server's port, sends a 4-byte int and waits for the server's 4-byte reply from the socket the
+ * server then connects back to it. iperf3 writes the ints in its host's byte order: on the
+ * little-endian PCs it runs on, the message is the bytes "9876" and the reply "6789"; a server
+ * before 3.1 replied 987654321. Both orders are accepted on reading, so a big-endian peer is too.
+ */
+const IPERF3_UDP_CONNECT_MSG = 0x36373839;
+const IPERF3_UDP_CONNECT_REPLY = 0x39383736;
+const IPERF3_UDP_LEGACY_REPLY = 987654321;
+
+function int32LE(value: number): Buffer {
+  const b = Buffer.alloc(4);
+  b.writeUInt32LE(value >>> 0, 0);
+  return b;
+}
+
+function isInt32Either(buf: Buffer, values: readonly number[]): boolean {
+  if (buf.length !== 4) return false;
+  const le = buf.readUInt32LE(0);
+  const be = buf.readUInt32BE(0);
+  return values.some((v) => v === le || v === be);
+}
+
+/** The client's connect message, as an iperf3 on a little-endian PC writes it. */
+export const iperf3ConnectMessage = (): Buffer => int32LE(IPERF3_UDP_CONNECT_MSG);
+/** The server's reply, likewise. */
+export const iperf3ConnectReply = (): Buffer => int32LE(IPERF3_UDP_CONNECT_REPLY);
+export const isIperf3ConnectMessage = (buf: Buffer): boolean => isInt32Either(buf, [IPERF3_UDP_CONNECT_MSG]);
+export const isIperf3ConnectReply = (buf: Buffer): boolean => isInt32Either(buf, [IPERF3_UDP_CONNECT_REPLY, IPERF3_UDP_LEGACY_REPLY]);
+
+/** This PC's wall clock in ns since the epoch, read from the monotonic clock (so it never steps back during a run). */
+export function wallClock(now: () => bigint = () => process.hrtime.bigint()): () => bigint {
+  const offset = BigInt(Date.now()) * 1_000_000n - now();
+  return () => now() + offset;
+}

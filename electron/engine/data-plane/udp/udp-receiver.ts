@@ -7,7 +7,8 @@
 import dgram from 'node:dgram';
 import { isIPv6 } from 'node:net';
 import type { UdpCounts } from '../../../contract/udp.js';
-import { LONGHAUL_HEADER_BYTES, readLonghaulHeader, writeLonghaulHeader } from './datagram.js';
+import { LONGHAUL_HEADER_BYTES, readIperf3Header, readLonghaulHeader, writeLonghaulHeader } from './datagram.js';
+import { iperf3Dial, iperf3Join, iperf3StreamSocket } from './iperf3-connect.js';
 import { UdpReceiveStats } from './receive-stats.js';
 
 /** A hello is repeated this often until its stream's first datagram arrives (one may be lost), ms. */
@@ -38,6 +39,8 @@ export class UdpReceiver {
   lastNs = 0n;
   private helloTimer: NodeJS.Timeout | null = null;
   private closed = false;
+  /** An iperf3 peer's streams: one connected socket each, since iperf3's header names no stream. */
+  private readonly iperf3Sockets: dgram.Socket[] = [];
 
   constructor(private readonly opts: UdpReceiverOptions) {
     this.socket = dgram.createSocket(isIPv6(opts.host ?? '') ? 'udp6' : 'udp4');
@@ -96,10 +99,43 @@ export class UdpReceiver {
     tick();
   }
 
+  /** An iperf3 server's stream `id` (we are its client): a socket of its own, connected with iperf3's UDP handshake. */
+  async dialIperf3(id: number, host: string, port: number, counters64: boolean, timeoutMs: number): Promise<void> {
+    await iperf3Dial(this.iperf3Socket(id, host, false, counters64), host, port, timeoutMs);
+  }
+
+  /** An iperf3 client's stream `id` (we serve it): bound beside the listener on host:port, connected to `peer`. */
+  async joinIperf3(id: number, host: string, port: number, peer: { address: string; port: number }, counters64: boolean): Promise<void> {
+    await iperf3Join(this.iperf3Socket(id, host, true, counters64), host, port, peer);
+  }
+
+  private iperf3Socket(id: number, host: string, sharePort: boolean, counters64: boolean): dgram.Socket {
+    const socket = iperf3StreamSocket(host, sharePort);
+    this.iperf3Sockets.push(socket);
+    socket.on('message', (msg) => this.onIperf3Datagram(id, msg, counters64));
+    socket.on('listening', () => {
+      if (this.opts.receiveBufferBytes) socket.setRecvBufferSize(this.opts.receiveBufferBytes);
+    });
+    socket.on('error', () => undefined); // as the main socket's: the counts say what arrived
+    return socket;
+  }
+
   close(): Promise<void> {
     this.closed = true;
     if (this.helloTimer) clearTimeout(this.helloTimer);
-    return new Promise((resolve) => this.socket.close(() => resolve()));
+    const all = [this.socket, ...this.iperf3Sockets];
+    return Promise.all(all.map((s) => new Promise<void>((resolve) => s.close(() => resolve())))).then(() => undefined);
+  }
+
+  /** A datagram on stream `id`'s own socket: iperf3's header, or a stranger (a repeated connect message is one). */
+  private onIperf3Datagram(id: number, msg: Buffer, counters64: boolean): void {
+    const d = msg.length > 4 ? readIperf3Header(msg, counters64) : null;
+    const stream = this.stats.get(id);
+    if (!d || !stream) {
+      this.strangers++;
+      return;
+    }
+    this.count(stream, d.seq, d.sentNs, msg.length);
   }
 
   private onDatagram(msg: Buffer): void {
@@ -109,9 +145,13 @@ export class UdpReceiver {
       this.strangers++;
       return;
     }
+    this.count(stream, d.seq, d.sentNs, msg.length);
+  }
+
+  private count(stream: UdpReceiveStats, seq: number, sentNs: bigint, size: number): void {
     const now = this.now();
     if (this.firstNs === 0n) this.firstNs = now;
     this.lastNs = now;
-    stream.add(d.seq, d.sentNs, now, msg.length);
+    stream.add(seq, sentNs, now, size);
   }
 }

@@ -6,9 +6,12 @@
  */
 import dgram from 'node:dgram';
 import { isIPv6 } from 'node:net';
-import { LONGHAUL_HEADER_BYTES, readLonghaulHeader, writeLonghaulHeader } from './datagram.js';
+import { LONGHAUL_HEADER_BYTES, readLonghaulHeader, wallClock, writeIperf3Header, writeLonghaulHeader } from './datagram.js';
+import { iperf3Dial, iperf3Join, iperf3StreamSocket } from './iperf3-connect.js';
 import { UdpPacer } from './udp-pacer.js';
 
+/** iperf3's header with 64-bit counters: the least an iperf3 datagram holds. */
+const IPERF3_MAX_HEADER_BYTES = 16;
 /** The most the socket's send queue may hold before the sender waits, bytes. */
 const MAX_QUEUED_BYTES = 256 * 1024;
 /** Datagrams sent per event-loop turn at most, so timers (samples, the deadline) still run. */
@@ -25,6 +28,12 @@ interface UdpSenderOptions {
   /** Stop after handing out this many payload bytes (whole datagrams), or null for a deadline or a stop. */
   budgetBytes?: number | null;
   now?: () => bigint;
+  /**
+   * iperf3's datagrams instead of Longhaul's (an iperf3 peer): its 12-byte header (16 with
+   * --udp-counters-64bit) stamped with this PC's wall clock; `sharePort`: the server's socket,
+   * bound beside its listener (iperf3-connect.ts).
+   */
+  iperf3?: { counters64: boolean; sharePort: boolean };
 }
 
 interface UdpSenderCounts {
@@ -46,6 +55,8 @@ export class UdpSender {
   private seq = 0;
   private stopped = false;
   private deadlineNs: bigint | null = null;
+  /** The wall clock iperf3's header carries (its receiver takes only differences, as ours). */
+  private readonly wallNs: () => bigint;
   /** When the first and the last datagram were handed out (ns on `now`'s clock; 0n: not yet). */
   firstNs = 0n;
   lastNs = 0n;
@@ -54,9 +65,11 @@ export class UdpSender {
   readonly counts: UdpSenderCounts = { datagrams: 0, bytes: 0, shortBytes: 0, sendErrors: 0, lastError: null };
 
   constructor(private readonly opts: UdpSenderOptions) {
-    if (opts.datagramBytes < LONGHAUL_HEADER_BYTES) throw new RangeError(`a datagram needs at least ${LONGHAUL_HEADER_BYTES} bytes for its header`);
-    this.socket = dgram.createSocket(isIPv6(opts.host) ? 'udp6' : 'udp4');
+    const header = opts.iperf3 ? IPERF3_MAX_HEADER_BYTES : LONGHAUL_HEADER_BYTES;
+    if (opts.datagramBytes < header) throw new RangeError(`a datagram needs at least ${header} bytes for its header`);
+    this.socket = opts.iperf3 ? iperf3StreamSocket(opts.host, opts.iperf3.sharePort) : dgram.createSocket(isIPv6(opts.host) ? 'udp6' : 'udp4');
     this.now = opts.now ?? (() => process.hrtime.bigint());
+    this.wallNs = wallClock(this.now);
     this.payload = Buffer.alloc(opts.datagramBytes, 0x5a);
     this.finished = new Promise((resolve) => (this.finishedResolve = resolve));
     this.socket.on('error', (err) => this.fail(err));
@@ -110,6 +123,16 @@ export class UdpSender {
     return { port: this.socket.address().port, peer };
   }
 
+  /** An iperf3 client's stream: connect to the server's port and make iperf3's UDP handshake (iperf3-connect.ts). */
+  dialIperf3(timeoutMs: number): Promise<void> {
+    return iperf3Dial(this.socket, this.opts.host, this.opts.port, timeoutMs);
+  }
+
+  /** An iperf3 server's stream: bind beside the listener on host:port, connect to the client's `peer`, reply. */
+  joinIperf3(host: string, port: number, peer: { address: string; port: number }): Promise<void> {
+    return iperf3Join(this.socket, host, port, peer);
+  }
+
   /** Connect and start at once (a test, or a sender with nothing to wait for). */
   async start(deadlineNs: bigint | null): Promise<void> {
     await this.connect();
@@ -158,7 +181,8 @@ export class UdpSender {
     this.seq++;
     // One buffer per datagram: the header differs and the send is asynchronous.
     const buf = Buffer.from(this.payload);
-    writeLonghaulHeader(buf, { streamId: this.opts.streamId, seq: this.seq, sentNs: now }, this.opts.tag);
+    if (this.opts.iperf3) writeIperf3Header(buf, this.seq, this.wallNs(), this.opts.iperf3.counters64);
+    else writeLonghaulHeader(buf, { streamId: this.opts.streamId, seq: this.seq, sentNs: now }, this.opts.tag);
     this.lastNs = now;
     const size = buf.length;
     this.socket.send(buf, (err) => {

@@ -5,7 +5,7 @@
  */
 import { LonghaulError } from '../../../util/errors.js';
 import type { DataPlane } from '../data-plane.js';
-import type { UdpPeers } from '../worker-messages.js';
+import type { ToWorker, UdpPeerAddress, UdpPeers } from '../worker-messages.js';
 
 /**
  * Bind one socket per receiving worker on `host`; resolves with every receiving stream's port. `tag`: the
@@ -86,4 +86,33 @@ export function udpLast(plane: DataPlane, lastSeq: ReadonlyMap<number, number>):
     });
     return mine.length ? { type: 'udp-last', lastSeq: mine } : null;
   });
+}
+
+/** One iperf3 UDP stream's handshake, told to the worker that holds stream `id` (either role); resolves once it is done. */
+function iperf3Stream(plane: DataPlane, id: number, msg: Omit<Extract<ToWorker, { type: 'udp-iperf3' }>, 'id' | 'streamIds' | 'bytes'>): Promise<void> {
+  const ready = plane.streamsReady([id]);
+  for (const role of ['send', 'receive'] as const) {
+    plane.tellRole(role, (streamIds) => (streamIds.includes(id) ? { ...msg, id, streamIds: [...streamIds], bytes: plane.budgetBytes(id) } : null));
+  }
+  return ready;
+}
+
+/**
+ * As an iperf3 client: each stream, in `ids`' order, dials the server's host:port and makes iperf3's
+ * UDP handshake, one after the other (the server numbers its streams in the order they come).
+ */
+export async function udpIperf3Dial(
+  plane: DataPlane,
+  ids: readonly number[],
+  host: string,
+  port: number,
+  counters64: boolean,
+  timeoutMs: number,
+): Promise<void> {
+  for (const id of ids) await iperf3Stream(plane, id, { type: 'udp-iperf3', how: 'dial', host, port, counters64, timeoutMs });
+}
+
+/** As an iperf3 server: stream `id` joins the listener on host:port for the client whose connect came from `peer`. */
+export function udpIperf3Join(plane: DataPlane, id: number, host: string, port: number, peer: UdpPeerAddress, counters64: boolean): Promise<void> {
+  return iperf3Stream(plane, id, { type: 'udp-iperf3', how: 'join', host, port, peer, counters64, timeoutMs: 0 });
 }
