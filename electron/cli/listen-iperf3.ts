@@ -10,7 +10,8 @@ import { HistoryStore } from '../app/history-store.js';
 import { Iperf3Server } from '../engine/iperf3/iperf3-server.js';
 import type { ServerLimits } from '../protocol/iperf3/params-document.js';
 import { describeError } from '../util/errors.js';
-import { formatRate, groupDigits } from '../contract/units.js';
+import { formatJitter, formatLostTotal, formatRate, groupDigits } from '../contract/units.js';
+import type { LonghaulResult } from '../contract/result.js';
 import { EXIT_OK, EXIT_RUN_FAILED } from './exit-codes.js';
 import { onStop } from './stop-signals.js';
 import { TurnedAwayLog } from './turned-away-log.js';
@@ -33,8 +34,8 @@ export async function listenIperf3(o: ListenIperf3Options): Promise<void> {
     process.exitCode = EXIT_RUN_FAILED;
     return;
   }
-  process.stdout.write(`Longhaul as an iperf3 server on ${os.hostname()}, listening on ${addr.address}:${addr.port} (TCP tests only, one at a time)\n`);
-  process.stdout.write(`On the other PC: iperf3 -c <this PC's address> -p ${addr.port} [-P N] [-R | --bidir] [-t S | -n BYTES]\n`);
+  process.stdout.write(`Longhaul as an iperf3 server on ${os.hostname()}, listening on ${addr.address}:${addr.port} (TCP and UDP tests, one at a time)\n`);
+  process.stdout.write(`On the other PC: iperf3 -c <this PC's address> -p ${addr.port} [-u -b RATE] [-P N] [-R | --bidir] [-t S | -n BYTES]\n`);
   process.send?.({ type: 'listening', port: addr.port, address: addr.address });
   const turnedAway = new TurnedAwayLog({ write: (line) => process.stdout.write(`${line}\n`) });
   server.on('rejected', (peer, why) => turnedAway.note(peer, why));
@@ -48,11 +49,7 @@ export async function listenIperf3(o: ListenIperf3Options): Promise<void> {
     stopListening = onStop(resolve);
     server.on('session-end', (result, err) => {
       if (result) {
-        const t = result.total;
-        process.stdout.write(
-          `test ${result.id} with ${result.controller.software} ${result.partial ? 'ended early' : 'complete'}: ` +
-            `${groupDigits(t.bytes)} bytes received, ${formatRate(t.bitsPerSecond)} wall-clock aggregate\n`,
-        );
+        process.stdout.write(`test ${result.id} with ${result.controller.software} ${result.partial ? 'ended early' : 'complete'}: ${servedFigures(result)}\n`);
         saving = saving.then(async () => {
           const { savedPath, saveError } = await history.trySave(result);
           if (savedPath) process.stdout.write(`saved to History: ${savedPath}\n`);
@@ -75,4 +72,14 @@ export async function listenIperf3(o: ListenIperf3Options): Promise<void> {
   await server.close();
   await saving;
   if (saveFailed && o.once) process.exitCode = EXIT_RUN_FAILED;
+}
+
+/** What a served test moved, from this server's side: bytes received (sent, for -R), the rate, and UDP's loss and jitter. */
+function servedFigures(result: LonghaulResult): string {
+  const t = result.total;
+  const moved = { forward: 'received', reverse: 'sent', bidir: 'moved both ways' }[result.params.direction];
+  const udp = t.udp
+    ? `, ${formatLostTotal(t.udp.lost, t.udp.lost + t.udp.datagrams)} datagrams lost, jitter ${t.udp.jitterMs === null ? 'unknown' : formatJitter(t.udp.jitterMs / 1000)}`
+    : '';
+  return `${groupDigits(t.bytes)} bytes ${moved}, ${formatRate(t.bitsPerSecond)} wall-clock aggregate${udp}`;
 }

@@ -205,7 +205,9 @@ function changeLine(r: LonghaulResult, a: Advice, c: DiagnosisCase | undefined):
 
 /** The command that tries the change, for the door; null where none does. */
 function tryLine(r: LonghaulResult, a: Advice, door: Door): string | null {
-  const base = r.cpu?.samePc === true ? 'longhaul loopback' : `longhaul run ${r.responder.address}`;
+  // An iperf3 server is tried again as one, wherever it is (a loopback run has no iperf3 in it).
+  const iperf3 = r.writtenBy === 'controller' && r.responder.software.startsWith('iperf3');
+  const base = iperf3 ? `longhaul run --iperf3 ${r.responder.address}` : r.cpu?.samePc === true ? 'longhaul loopback' : `longhaul run ${r.responder.address}`;
   if (sizeUnknown(r, a)) return door === 'app' ? null : `${base} --capacity`;
   if (a.command) return `${a.command}${a.thisPc ? '' : ` (on ${a.hostname})`}`;
   if (door === 'app') return null;
