@@ -34,13 +34,24 @@ interface InteropRun {
   /** iperf3's byte count: received by iperf3 -s, or sent by iperf3 -c. */
   iperf3Bytes: number;
   iperf3Version: string;
+  /** UDP runs: iperf3's receiver line (`sum_received`: its own count, or the one Longhaul sent it). */
+  iperf3Udp: Iperf3UdpSum | null;
+}
+
+/** iperf3's UDP figures of one direction (-J `sum_received`). */
+export interface Iperf3UdpSum {
+  bytes: number;
+  jitter_ms: number;
+  lost_packets: number;
+  packets: number;
+  lost_percent: number;
 }
 
 interface Iperf3Json {
   error?: string;
   start?: { version?: string };
   intervals?: { sum?: { start: number; end: number; bytes: number } }[];
-  end?: { sum_received?: { bytes: number }; sum_sent?: { bytes: number } };
+  end?: { sum_received?: Partial<Iperf3UdpSum> & { bytes: number }; sum_sent?: { bytes: number } };
 }
 
 function parseIperf3(stdout: string, who: string): Iperf3Json {
@@ -52,6 +63,11 @@ function parseIperf3(stdout: string, who: string): Iperf3Json {
   }
   if (json.error) throw new LonghaulError('LH_ERR_IO', `${who}: ${json.error}`);
   return json;
+}
+
+function udpOf(json: Iperf3Json): Iperf3UdpSum | null {
+  const r = json.end?.sum_received;
+  return r && typeof r.packets === 'number' && typeof r.lost_percent === 'number' ? (r as Iperf3UdpSum) : null;
 }
 
 function intervalsOf(json: Iperf3Json): Iperf3Interval[] {
@@ -85,8 +101,8 @@ async function waitForListenInB(link: WanLink, timeoutMs: number): Promise<void>
   throw new LonghaulError('LH_ERR_IO', `iperf3 -s in B did not listen on port ${PORT} within ${timeoutMs} ms`);
 }
 
-/** `longhaul run --iperf3 --window W` in A (sending) → `iperf3 -s -1 -J` in B. */
-export async function longhaulToIperf3(link: WanLink, seconds: number, window: string): Promise<InteropRun> {
+/** `longhaul run --iperf3 --window W [flags]` in A (sending, unless -R) → `iperf3 -s -1 -J` in B. */
+export async function longhaulToIperf3(link: WanLink, seconds: number, window: string, flags: string[] = []): Promise<InteropRun> {
   const dir = await mkdtemp(join(tmpdir(), 'longhaul-wan-iperf3-'));
   const server = link.spawnInB('iperf3', ['-s', '-1', '-J', '-B', link.bAddr, '-p', PORT], { stdio: ['ignore', 'pipe', 'pipe'] });
   const serverDone = stdoutAtExit(server);
@@ -95,7 +111,7 @@ export async function longhaulToIperf3(link: WanLink, seconds: number, window: s
     const jsonFile = join(dir, 'result.json');
     await link.execInA(
       process.execPath,
-      [LONGHAUL_BIN, 'run', '--iperf3', `${link.bAddr}:${PORT}`, '-t', String(seconds), '--window', window, '--json', jsonFile],
+      [LONGHAUL_BIN, 'run', '--iperf3', `${link.bAddr}:${PORT}`, '-t', String(seconds), '--window', window, '--json', jsonFile, ...flags],
       boundMs(link, seconds),
     );
     const { stdout } = await within(serverDone, 10_000, 'iperf3 -s -1 after the run');
@@ -105,6 +121,7 @@ export async function longhaulToIperf3(link: WanLink, seconds: number, window: s
       iperf3Intervals: intervalsOf(json),
       iperf3Bytes: json.end?.sum_received?.bytes ?? 0,
       iperf3Version: json.start?.version ?? '',
+      iperf3Udp: udpOf(json),
     };
   } finally {
     killIfRunning(server);
@@ -112,8 +129,8 @@ export async function longhaulToIperf3(link: WanLink, seconds: number, window: s
   }
 }
 
-/** `iperf3 -c -J -w W` in A (sending) → `longhaul listen --iperf3 --once` in B; its result comes over IPC. */
-export async function iperf3ToLonghaul(link: WanLink, seconds: number, window: string): Promise<InteropRun> {
+/** `iperf3 -c -J -w W [flags]` in A (sending, unless -R) → `longhaul listen --iperf3 --once` in B; its result comes over IPC. */
+export async function iperf3ToLonghaul(link: WanLink, seconds: number, window: string, flags: string[] = []): Promise<InteropRun> {
   // The listener saves its result to History: a folder of the test's own, never the user's.
   const dir = await mkdtemp(join(tmpdir(), 'longhaul-wan-iperf3-history-'));
   const listener = link.spawnInB(process.execPath, [LONGHAUL_BIN, 'listen', '--iperf3', '--port', PORT, '--bind', link.bAddr, '--once'], {
@@ -130,7 +147,7 @@ export async function iperf3ToLonghaul(link: WanLink, seconds: number, window: s
     await waitForOutput(listener, /listening on \S+:(\d+)/, 15_000);
     const { stdout } = await link.execInA(
       'iperf3',
-      ['-c', link.bAddr, '-p', PORT, '-J', '-t', String(seconds), '-w', window, '--connect-timeout', '10000'],
+      ['-c', link.bAddr, '-p', PORT, '-J', '-t', String(seconds), '-w', window, '--connect-timeout', '10000', ...flags],
       boundMs(link, seconds),
     );
     const json = parseIperf3(stdout, 'iperf3 -c');
@@ -139,6 +156,7 @@ export async function iperf3ToLonghaul(link: WanLink, seconds: number, window: s
       iperf3Intervals: intervalsOf(json),
       iperf3Bytes: json.end?.sum_sent?.bytes ?? 0,
       iperf3Version: json.start?.version ?? '',
+      iperf3Udp: udpOf(json),
     };
   } finally {
     killIfRunning(listener);
