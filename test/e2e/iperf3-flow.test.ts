@@ -101,3 +101,46 @@ describe('browser mode: a run against iperf3 -s', { skip, timeout: 90_000 }, () 
     assert.deepEqual(errors, []);
   });
 });
+
+describe('browser mode: a UDP run against iperf3 -s', { skip, timeout: 90_000 }, () => {
+  // A session of its own: the UI's link opens once (issue 42), so a second test cannot reload it.
+  const session = uiSession('longhaul-ui-iperf3-udp-');
+
+  it('UDP against iperf3 -s: the Protocol choice is taken, Results show the loss and jitter iperf3 counted, out of order unknown', async () => {
+    const page = session().page;
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    const port = await freePort();
+    const { exit } = await startIperf3Server(port, 60_000);
+    await page.goto(session().url);
+    await page.getByRole('button', { name: /Run a test from this PC/ }).click();
+    await page.getByTestId('partner-iperf3').check();
+    await page.getByLabel('Partner address').fill(`127.0.0.1:${port}`);
+    await page.getByRole('button', { name: 'Next without a check' }).click();
+    await page.getByLabel('Protocol').selectOption('udp');
+    assert.equal(await page.locator('#protocol-error').innerText(), '', 'an iperf3 partner takes UDP');
+    await page.getByLabel('Bitrate per stream').fill('20M');
+    await page.getByLabel('Duration', { exact: true }).fill('2');
+    await shot(page, 'udp-4-iperf3-test');
+    await page.getByRole('button', { name: 'Start the test' }).click();
+    await page.getByRole('heading', { name: /^Results/ }).waitFor({ timeout: 30_000 });
+    const server: Iperf3Exit = await within(exit, 10_000, 'iperf3 -s -1 after the run');
+    assert.equal(server.code, 0, server.stderr);
+    await openExplain(page);
+    assert.match(await page.getByTestId('udp-total').innerText(), /Datagrams lost: [\d,]+\/[\d,]+ \([\d.]+ %\) Jitter .*: [\d.]+ ms/);
+    // iperf3's results carry no out-of-order count: the table says unknown, never 0.
+    const row = page.getByTestId('udp-streams').locator('tbody tr').first();
+    assert.match(await row.innerText(), /unknown/);
+    await page.getByTestId('udp-streams').scrollIntoViewIfNeeded();
+    await shot(page, 'udp-5-iperf3-results');
+    const stored = (await readdir(session().dataDir)).filter((n) => n.endsWith('.json'));
+    const results = await Promise.all(stored.map(async (n) => JSON.parse(await readFile(path.join(session().dataDir, n), 'utf8')) as LonghaulResult));
+    const result = results.find((r) => r.params.protocol === 'udp');
+    assert.ok(result && !result.partial, result?.partialReason ?? 'a UDP result in History');
+    // The datagrams iperf3 -s counted (the highest number it saw) are the ones the result accounts for.
+    const theirs = server.json?.end?.sum_received as { packets: number; lost_packets: number } | undefined;
+    assert.ok(theirs, "iperf3 -s's receiver line");
+    assert.equal(result.total.udp?.datagrams, theirs.packets - theirs.lost_packets);
+    assert.deepEqual(errors, []);
+  });
+});
