@@ -55,6 +55,11 @@ export interface PacingInfo {
   note: string;
 }
 
+/** A rate as a -b value: `2M`, `1.5M`, `640K`. */
+export function bitrateFlag(bps: number): string {
+  return bps >= 1e6 ? `${Number((bps / 1e6).toPrecision(3))}M` : `${Math.max(1, Math.round(bps / 1e3))}K`;
+}
+
 /** The asked rate in the words every output uses: `5 Mbit/s per stream`. */
 export function bitrateText(bitsPerSec: number): string {
   return `${formatRateTick(bitsPerSec)} per stream`;

@@ -10,6 +10,7 @@ import type { LonghaulResult } from '../contract/result.js';
 import type { SweepCellSettings } from '../contract/sweep.js';
 import type { CapacityInfo } from '../contract/capacity-info.js';
 import { startRun } from '../engine/session/controller.js';
+import { startIperf3Run } from '../engine/iperf3/iperf3-client.js';
 import { attachCapacity, startRunWithCapacity } from '../engine/session/capacity-run.js';
 import type { RunHandle } from '../engine/session/run-handle.js';
 import { startPairedLocalResponder, stopLocalResponder, type PairedLocalResponder } from '../engine/session/local-responder.js';
@@ -129,4 +130,23 @@ export class LoopbackTarget implements RunTarget {
     this.responder = null;
     if (r) await stopLocalResponder(r.child);
   }
+}
+
+/** An `iperf3 -s` at `host:port` (`run --iperf3`): each run speaks iperf3; no link, no capacity (`--udp-ramp` uses it). */
+export class Iperf3Target implements RunTarget {
+  readonly label: string;
+  constructor(
+    private readonly host: string,
+    private readonly port: number,
+    private readonly workers?: number,
+  ) {
+    this.label = `${host}:${port} (iperf3 -s)`;
+  }
+  async open(): Promise<void> {}
+  run(s: SweepCellSettings, signal: AbortSignal, _capacity: CapacityAsk, onRun?: (run: RunHandle) => void): Promise<LonghaulResult> {
+    const run = startIperf3Run({ host: this.host, port: this.port, params: s.params as RunParams, signal, maxWorkersPerRole: this.workers });
+    onRun?.(run);
+    return run.result;
+  }
+  async close(): Promise<void> {}
 }

@@ -6,14 +6,9 @@
 import type { AdviceLine } from './os-rules.js';
 import type { AdviceTopic } from '../../contract/advice.js';
 import type { Diagnosis, LonghaulResult } from '../../contract/result.js';
-import { bitrateText } from '../../contract/pacing-info.js';
+import { bitrateFlag as rateFlag, bitrateText } from '../../contract/pacing-info.js';
 import { formatLossShare } from '../../contract/units.js';
 import { UDP_UNFRAGMENTED_BYTES } from '../../contract/udp.js';
-
-/** A rate as a -b value: `2M`, `1.5M`, `640K`. */
-function rateFlag(bps: number): string {
-  return bps >= 1e6 ? `${Number((bps / 1e6).toPrecision(3))}M` : `${Math.max(1, Math.round(bps / 1e3))}K`;
-}
 
 /** The run's shape as flags, so the command tried is the same run at another rate: `-u -P 2 -R`. */
 function shapeFlags(r: LonghaulResult): string {

@@ -1,0 +1,58 @@
+/**
+ * `--udp-ramp` (issue 38, item 2; docs/udp.md): the rate a path carries without dropping, found by
+ * running UDP at rising rates. Its steps and its finding as data; the words are the CLI's and the
+ * app's (report/udp-ramp-text.ts).
+ */
+import type { LonghaulResult } from './result.js';
+
+/** A step's finding: the asked rate arrived (loss at most the threshold), was dropped above it, the sending PC fell short, or no result. */
+export type UdpRampStepOutcome = 'carried' | 'dropped' | 'sender-short' | 'failed';
+
+/**
+ * Why the ramp ended: `found` (the highest rate carried and the lowest dropped are within the
+ * precision), `sender-limit` (this PC could not send faster: the path carries at least what it
+ * sent), `max-rate` (the highest rate Longhaul asks was carried), `nothing-carried` (even the lowest
+ * rate lost more), `max-steps`, `failed` (a step had no result), `stopped` (by the user).
+ */
+export type UdpRampEnd = 'found' | 'sender-limit' | 'max-rate' | 'nothing-carried' | 'max-steps' | 'failed' | 'stopped';
+
+export interface UdpRampStep {
+  /** The rate asked of each stream (-b), bit/s. */
+  askedBitsPerSec: number;
+  /** What arrived, all streams (the result's wall-clock aggregate), bit/s; null: unknown. */
+  receivedBitsPerSec: number | null;
+  /** Lost ÷ (arrived + lost), the tail counted; null: unknown. */
+  lossShare: number | null;
+  jitterMs: number | null;
+  /** The share of its schedule the sending PC did not send in time; null: unknown. */
+  senderShortShare: number | null;
+  outcome: UdpRampStepOutcome;
+  /** The step's run (longhaul.result/1 id). */
+  resultId: string;
+}
+
+export interface UdpRampOutcome {
+  schema: 'longhaul.udp-ramp/1';
+  /** A step whose loss is above this share is `dropped`. */
+  lossThreshold: number;
+  streams: number;
+  /** Each step's seconds. */
+  stepSeconds: number;
+  steps: UdpRampStep[];
+  /** The carried step with the highest asked rate: its received rate is what the path carries; null when none was. */
+  carried: UdpRampStep | null;
+  /** The dropped step with the lowest asked rate above `carried`; null when none was. */
+  firstDropped: UdpRampStep | null;
+  end: UdpRampEnd;
+  /** Every step's full result, in order (the JSON file keeps them; the app and the CLI read the steps). */
+  results: LonghaulResult[];
+}
+
+/** The loss share above which a step is dropped, when none is given (the UDP verdict's LOSS_SHARE). */
+export const UDP_RAMP_DEFAULT_LOSS = 0.01;
+/** The ramp ends when the highest carried and the lowest dropped rate are this close (ratio − 1): a 5 % answer at worst. */
+export const UDP_RAMP_PRECISION = 0.025;
+/** Steps at most: doubling from 1 kbit/s to 1 Tbit/s is 30; from -b's default a path is found in about 12. */
+export const UDP_RAMP_MAX_STEPS = 24;
+/** Each step's seconds when -t is not given: about 5,000 datagrams at 20 Mbit/s, enough to read 1 % loss. */
+export const UDP_RAMP_STEP_SECONDS = 3;
