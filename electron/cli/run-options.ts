@@ -100,6 +100,8 @@ export interface RunFlags extends ReportFlags {
   jsonStdout?: boolean;
   /** -u: UDP datagrams instead of TCP streams (docs/udp.md). */
   udp?: boolean;
+  /** --udp-ramp [LOSS]: UDP at rising rates until loss passes LOSS (ramp-options.ts); true: the default threshold. */
+  udpRamp?: boolean | string;
 }
 
 /** The headings of `run --help` and `loopback --help`, as iperf3's "Server or Client:" and "Client specific:". */
@@ -116,7 +118,7 @@ export function groupRunHelp(cmd: Command, extra: { common?: string[]; run?: str
       [HELP_RUN]: [
         ...(extra.run ?? []),
         ...['--udp', '--streams', '--buffer', '--window', '--mss', '--bytes', '--seconds', '--reverse', '--bidir'],
-        ...['--bitrate', '--congestion', '--omit', '--path-rate', '--capacity', '--workers'],
+        ...['--bitrate', '--congestion', '--omit', '--path-rate', '--capacity', '--udp-ramp', '--workers'],
       ],
       [HELP_REPORTS]: ['--json', '--json-stdout', '--log', '--csv', '--distance-km', '--force'],
     },
@@ -129,6 +131,10 @@ const NOTES: readonly [term: string, text: string][] = [
   [
     '-u',
     `datagrams of -l bytes (default ${UDP_DEFAULT_DATAGRAM_BYTES}) at -b per stream (default 1M, as iperf3); the receiver counts loss, order and jitter (RFC 3550); -w is its socket buffer`,
+  ],
+  [
+    '--udp-ramp',
+    'runs of -t each (default 3 s): -b doubles while at most LOSS is lost, then narrows to the first rate dropped; the answer is the highest rate that arrived (--json FILE keeps every step)',
   ],
   ['-w', 'Linux: the window the receiver advertises (TCP_WINDOW_CLAMP); elsewhere the socket buffers'],
   ['-M', 'TCP_MAXSEG before the handshake; the result says what the kernel used, and when the OS refused'],
@@ -198,6 +204,12 @@ export function addRunOptions(cmd: Command): Command {
       ),
     )
     .addOption(new Option('--capacity', "after the run, measure the path's bottleneck rate (Longhaul's own tuned run)"))
+    .addOption(
+      new Option(
+        '--udp-ramp [loss]',
+        'UDP (implies -u) at rising -b, from -b (default 1M), until more than LOSS is lost (default 1%): the rate the path carries; -t is each step (default 3 s)',
+      ),
+    )
     .addOption(new Option('--workers <n>', 'data worker processes per role (default: number of CPUs)').argParser(intIn(1, 64, 'workers')).hideHelp());
 }
 

@@ -7,6 +7,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LonghaulResult } from '../../electron/contract/result.js';
+import type { UdpRampOutcome } from '../../electron/contract/udp-ramp.js';
 import { within } from '../helpers/net.js';
 import { REPO_ROOT } from './helper-build.js';
 import { waitForOutput } from './run-cmd.js';
@@ -29,14 +30,28 @@ function stopAfter(opts: LonghaulRunOptions): string[] {
   return byBytes ? [] : ['-t', String(opts.seconds)];
 }
 
-/** `--capacity` runs a second, tuned run against the same listener: then it must not be `--once`. */
+/**
+ * `--capacity` runs a second, tuned run against the same listener, `--udp-ramp` a dozen: then it must not
+ * be `--once`. A ramp's steps are bounded by the CLI (24 at most), each its seconds and a few RTTs.
+ */
 export function listensForRuns(opts: LonghaulRunOptions): { once: string[]; extraMs: number } {
-  const capacity = (opts.flags ?? []).includes('--capacity');
+  const flags = opts.flags ?? [];
+  if (flags.includes('--udp-ramp')) return { once: [], extraMs: 24 * (opts.seconds * 1000 + 3000) };
+  const capacity = flags.includes('--capacity');
   return { once: capacity ? [] : ['--once'], extraMs: capacity ? 70_000 : 0 };
 }
 
 /** Run longhaul from A to B through the link; resolves with the controller's result. */
 export async function longhaulAtoB(link: WanLink, opts: LonghaulRunOptions): Promise<LonghaulResult> {
+  return (await runAtoB(link, opts)) as LonghaulResult;
+}
+
+/** `longhaul run --udp-ramp` from A to B (the flags must hold --udp-ramp); resolves with the ramp's document. */
+export async function longhaulRampAtoB(link: WanLink, opts: LonghaulRunOptions): Promise<UdpRampOutcome> {
+  return (await runAtoB(link, opts)) as UdpRampOutcome;
+}
+
+async function runAtoB(link: WanLink, opts: LonghaulRunOptions): Promise<unknown> {
   const dir = await mkdtemp(join(tmpdir(), 'longhaul-wan-'));
   const runs = listensForRuns(opts);
   const listener = link.spawnInB(process.execPath, [LONGHAUL_BIN, 'listen', '--port', '0', ...runs.once], {
@@ -58,7 +73,8 @@ export async function longhaulAtoB(link: WanLink, opts: LonghaulRunOptions): Pro
     );
     if (!runs.once.length) listener.kill('SIGTERM');
     await within(listenerDone, 10_000, 'longhaul listen --once after the run');
-    return JSON.parse(await readFile(jsonFile, 'utf8')) as LonghaulResult;
+    // A result (longhaul.result/1), or with --udp-ramp the ramp's document (longhaul.udp-ramp/1).
+    return JSON.parse(await readFile(jsonFile, 'utf8')) as unknown;
   } finally {
     if (listener.exitCode === null && listener.signalCode === null) listener.kill('SIGKILL');
     await rm(dir, { recursive: true, force: true });

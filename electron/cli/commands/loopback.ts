@@ -11,6 +11,10 @@ import { EXIT_RUN_FAILED } from '../exit-codes.js';
 import { executeRun } from '../execute-run.js';
 import { openRunReports } from '../run-reports.js';
 import { addLinkOptions, HELP_LINK, linkSpecFromFlags, parseBypassTimes, wantsLink, type LinkFlags } from '../link-options.js';
+import { executeRamp } from '../execute-ramp.js';
+import { rampOptions, rampRunFlags } from '../ramp-options.js';
+import { LoopbackTarget } from '../../sweep/run-target.js';
+import { checkWritable } from '../../report/report-file.js';
 import { addExamples, addHelpBlock } from '../help-layout.js';
 import { ProxyProcess } from '../../engine/session/proxy-process.js';
 import { loadCliTrust } from '../cli-trust.js';
@@ -33,10 +37,23 @@ export function register(program: Command): void {
   addResultOptions(cmd);
   groupRunHelp(cmd);
   addHelpBlock(cmd, 'Notes:', runNotes([['--link', "-w is also the link's emulated window (its cap on bytes in flight)"]]));
-  addExamples(cmd, ['longhaul loopback -t 5', 'longhaul loopback --link satellite -w 64K -n 2M --json result.json']);
+  addExamples(cmd, ['longhaul loopback -t 5', 'longhaul loopback --link satellite -w 64K -n 2M --json result.json', 'longhaul loopback --udp-ramp -t 1']);
   cmd.action(async (flags: LoopbackFlags) => {
-    const params = runParamsFromFlags(flags);
     const { window: _runWindow, ...linkFlags } = flags;
+    if (flags.udpRamp !== undefined) {
+      const f = rampRunFlags(flags, { hosts: 1, link: wantsLink(linkFlags) });
+      if (flags.json) checkWritable(flags.json, flags.force ?? false);
+      const target = new LoopbackTarget(await loadCliTrust(), flags.workers);
+      process.exitCode = await executeRamp({
+        target,
+        params: runParamsFromFlags(f),
+        options: rampOptions(f),
+        jsonFile: flags.json,
+        jsonStdout: flags.jsonStdout,
+      });
+      return;
+    }
+    const params = runParamsFromFlags(flags);
     const link = wantsLink(linkFlags) ? linkSpecFromFlags(linkFlags, params.windowBytes) : null;
     const bypassAt = flags.bypassAt !== undefined ? parseBypassTimes(flags.bypassAt) : [];
     if (link && params.protocol === 'udp') {

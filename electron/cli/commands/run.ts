@@ -8,6 +8,11 @@ import { loadCliTrust } from '../cli-trust.js';
 import { checkGroupFiles, executeGroupRun } from '../execute-group.js';
 import { executeRun } from '../execute-run.js';
 import { openRunReports } from '../run-reports.js';
+import { executeRamp } from '../execute-ramp.js';
+import { rampOptions, rampRunFlags } from '../ramp-options.js';
+import { Iperf3Target, PeerTarget } from '../../sweep/run-target.js';
+import { checkWritable } from '../../report/report-file.js';
+import { itemAt } from '../../contract/present.js';
 import { addExamples, addHelpBlock } from '../help-layout.js';
 import { addResultOptions, addRunOptions, groupRunHelp, intIn, parseTarget, runNotes, runParamsFromFlags, type RunFlags } from '../run-options.js';
 
@@ -38,9 +43,19 @@ export function register(program: Command): void {
     'longhaul run 192.168.1.20 -P 4 -t 30',
     'longhaul run lab-pc -p 6000 -R -J > result.json',
     'longhaul run --iperf3 192.168.1.20 -P 2 -t 10',
+    'longhaul run 192.168.1.20 --udp-ramp --json ramp.json',
   ]);
   cmd.action(async (targets: string[], flags: RunFlags & { iperf3?: boolean }) => {
     const hosts = targets.map((t) => parseTarget(t, flags.port, flags.iperf3 ? IPERF3_DEFAULT_PORT : DEFAULT_PORT));
+    if (flags.udpRamp !== undefined) {
+      const f = rampRunFlags(flags, { hosts: hosts.length, link: false });
+      const params = runParamsFromFlags(f);
+      const { host, port } = itemAt(hosts, 0, 'target');
+      if (flags.json) checkWritable(flags.json, flags.force ?? false);
+      const target = flags.iperf3 ? new Iperf3Target(host, port, flags.workers) : new PeerTarget(host, port, await loadCliTrust());
+      process.exitCode = await executeRamp({ target, params, options: rampOptions(f), jsonFile: flags.json, jsonStdout: flags.jsonStdout });
+      return;
+    }
     const params = runParamsFromFlags(flags);
     const shown = { explain: flags.explain, jsonStdout: flags.jsonStdout };
     const [only] = hosts.length === 1 ? hosts : [];

@@ -1,0 +1,63 @@
+/**
+ * `--udp-ramp` in words (contract/udp-ramp.ts): the plan line, a line per step as it ends, the
+ * steps as a table, and the one answer: the rate the path carries, or why the ramp could not say.
+ */
+import type { UdpRampOutcome, UdpRampStep } from '../contract/udp-ramp.js';
+import { bitrateFlag } from '../contract/pacing-info.js';
+import { formatJitter, formatLossShare, formatRate } from '../contract/units.js';
+
+const OUTCOME_WORDS: Record<UdpRampStep['outcome'], string> = {
+  carried: 'carried',
+  dropped: 'dropped',
+  'sender-short': 'this PC could not send it',
+  failed: 'no result',
+};
+
+/** The plan, before the first step. */
+export function rampPlanLine(target: string, streams: number, stepSeconds: number, lossThreshold: number): string {
+  return (
+    `UDP ramp to ${target}: ${streams} stream${streams === 1 ? '' : 's'}, ${stepSeconds} s per step; -b doubles while it arrives with at most ` +
+    `${formatLossShare(lossThreshold)} lost, then narrows to the first rate dropped`
+  );
+}
+
+const HEAD = `${'step'.padStart(4)}  ${'-b per stream'.padStart(13)}  ${'arrived'.padStart(14)}  ${'lost'.padStart(7)}  ${'jitter'.padStart(10)}  finding`;
+
+/** One step, as a row of the table. */
+export function rampStepLine(step: UdpRampStep, index: number): string {
+  const lost = step.lossShare === null ? 'unknown' : formatLossShare(step.lossShare);
+  const jitter = step.jitterMs === null ? 'unknown' : formatJitter(step.jitterMs / 1000);
+  return `${String(index + 1).padStart(4)}  ${bitrateFlag(step.askedBitsPerSec).padStart(13)}  ${formatRate(step.receivedBitsPerSec).padStart(14)}  ${lost.padStart(7)}  ${jitter.padStart(10)}  ${OUTCOME_WORDS[step.outcome]}`;
+}
+
+/** The table's heading line. */
+export const RAMP_TABLE_HEAD = HEAD;
+
+/** The one answer. */
+export function rampAnswer(o: UdpRampOutcome): string {
+  const c = o.carried;
+  const d = o.firstDropped;
+  const at = (s: UdpRampStep): string =>
+    `-b ${bitrateFlag(s.askedBitsPerSec)}: ${s.lossShare === null ? 'loss unknown' : `${formatLossShare(s.lossShare)} lost`}, jitter ${s.jitterMs === null ? 'unknown' : formatJitter(s.jitterMs / 1000)}`;
+  const carried = c ? `${formatRate(c.receivedBitsPerSec)} (${at(c)})` : null;
+  const dropped = d ? `; at -b ${bitrateFlag(d.askedBitsPerSec)} ${d.lossShare === null ? 'it' : formatLossShare(d.lossShare)} was lost` : '';
+  switch (o.end) {
+    case 'found':
+      return `Result: the path carries ${carried} with at most ${formatLossShare(o.lossThreshold)} lost${dropped}.`;
+    case 'sender-limit': {
+      const last = o.steps.at(-1);
+      const where = last ? ` at -b ${bitrateFlag(last.askedBitsPerSec)}` : '';
+      return `Result: the path carried ${carried ?? 'no rate asked yet'}${dropped};${where} this PC could not send on time, so the ramp stopped at this PC's limit (a faster sender, or another PC, would narrow it further).`;
+    }
+    case 'max-rate':
+      return `Result: the path carried the highest rate asked, ${carried}: it carries at least that.`;
+    case 'nothing-carried':
+      return `Result: even the lowest rate asked lost more than ${formatLossShare(o.lossThreshold)}${dropped}: the path (or the receiving PC) drops below it.`;
+    case 'max-steps':
+      return `Result: after ${o.steps.length} steps the path carried ${carried ?? 'no rate asked'}${dropped}; not narrowed further.`;
+    case 'stopped':
+      return `Result: stopped after ${o.steps.length} step${o.steps.length === 1 ? '' : 's'}; carried so far: ${carried ?? 'none'}${dropped}.`;
+    case 'failed':
+      return `Result: step ${o.steps.length} had no result, so the ramp stopped; carried so far: ${carried ?? 'none'}${dropped}.`;
+  }
+}
