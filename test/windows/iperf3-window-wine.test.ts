@@ -52,12 +52,16 @@ async function serve(t: Parameters<typeof laneReady>[0], window: string | null):
   });
   await listening(port, 60_000);
   const client = runIperf3(['-c', '127.0.0.1', '-p', String(port), '-t', '3', '-P', '2', ...(window ? ['-w', window] : []), '-J'], 60_000);
-  // The streams' ends on the server side, with the receive window scale each chose at its handshake.
+  // The streams' ends on the server side, with the receive window scale each chose at its handshake: looked
+  // for while the client's test runs (until both are seen), not for a fixed time. A fixed 2.5 s from the
+  // server's listen failed 3 runs in 5 on a busy machine: the client, Wine's accept and the port takeover
+  // had not brought the streams to 100 kB by then.
   const wscales = new Map<string, number>();
-  const until = Date.now() + 2500;
-  while (Date.now() < until) {
+  let clientDone = false;
+  void client.then(() => (clientDone = true));
+  while (!clientDone && wscales.size < 2) {
     for (const [peer, w] of streamWscales(port)) wscales.set(peer, w);
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 100));
   }
   const c = await client;
   assert.equal(c.code, 0, `iperf3 -c: ${c.stderr} ${c.json?.error ?? ''}`);
