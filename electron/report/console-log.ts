@@ -10,6 +10,9 @@ import { bitrateText } from '../contract/pacing-info.js';
 import { intervalRetransText } from '../contract/interval-tcp-text.js';
 import { omitText } from '../contract/omit-text.js';
 import { IntervalTotals } from './interval-totals.js';
+import { pathDirectionLabel } from '../contract/direction.js';
+import { formatJitter, formatLostTotal, groupDigits } from '../contract/units.js';
+import type { UdpCounts } from '../contract/udp.js';
 import { alignRow, fixedOrUnknown, formatPetaBumpsTable, UNITS_LINE, type PetaBumpsInput } from './petabumps-table.js';
 
 /** `Retr(segments)` and `Cwnd(bytes)` are the sender's, as iperf3 prints them: retransmits in the interval (`≈`: Windows' estimate), cwnd at its end. */
@@ -21,10 +24,15 @@ export function consoleLogHead(p: ResultParams): string {
   const window = p.windowBytes === null ? 'OS default (autotuning)' : `${p.windowBytes} bytes requested`;
   const mss = p.mssBytes ? `${p.mssBytes} bytes requested` : 'OS default';
   const bitrate = p.bitrateBitsPerSec ? `, bitrate ${bitrateText(p.bitrateBitsPerSec)} (--bitrate)` : '';
+  // UDP has no window nor MSS: its datagram size and the receiving socket's buffer instead (Retr and Cwnd read "unknown").
+  const shape =
+    p.protocol === 'udp'
+      ? `${p.streams} UDP stream(s) per direction, ${p.direction}, limit ${limit}, datagrams of ${p.bufferBytes} bytes, receive buffer ${p.windowBytes === null ? 'OS default' : `${p.windowBytes} bytes requested`}`
+      : `${p.streams} stream(s) per direction, ${p.direction}, limit ${limit}, buffer ${p.bufferBytes} bytes, window ${window}, MSS ${mss}`;
   return (
     [
       `Longhaul receiver log (PetaBumps layout). ${UNITS_LINE}`,
-      `Parameters: ${p.streams} stream(s) per direction, ${p.direction}, limit ${limit}, buffer ${p.bufferBytes} bytes, window ${window}, MSS ${mss}${bitrate}, interval ${p.intervalSeconds} s`,
+      `Parameters: ${shape}${bitrate}, interval ${p.intervalSeconds} s`,
       INTERVAL_HEADER.join(' '),
     ].join('\n') + '\n'
   );
@@ -79,10 +87,26 @@ export function consoleLogSummary(r: LonghaulResult): string {
       // What the kernels did with the MSS: the parameters line above can only say what was asked.
       ...(omitText(r) ? [omitText(r)] : []),
       ...(r.pacing ? [`Bitrate (--bitrate, per stream): ${r.pacing.note}`] : []),
-      ...(r.mss ? [`MSS: ${r.mss.requestedBytes === null ? '' : `${r.mss.requestedBytes} bytes requested, `}${r.mss.note}`] : []),
+      ...(r.mss && r.params.protocol !== 'udp'
+        ? [`MSS: ${r.mss.requestedBytes === null ? '' : `${r.mss.requestedBytes} bytes requested, `}${r.mss.note}`]
+        : []),
+      ...udpLines(r),
       ...formatPetaBumpsTable(petaBumpsInputFromResult(r)),
     ].join('\n') + '\n'
   );
+}
+
+/** A UDP run's loss and jitter per direction, as iperf3's receiver line: lost/total, jitter, order. */
+export function udpLines(r: LonghaulResult): string[] {
+  const line = (label: string, u: UdpCounts): string =>
+    `UDP${label}: ${formatLostTotal(u.lost, u.lost + u.datagrams)} datagrams lost, jitter ${u.jitterMs === null ? 'unknown' : formatJitter(u.jitterMs / 1000)} (RFC 3550), ` +
+    `out of order ${u.outOfOrder === null ? 'unknown' : groupDigits(u.outOfOrder)}, duplicates ${u.duplicates === null ? 'unknown' : groupDigits(u.duplicates)}`;
+  const both = r.directions.controllerToResponder?.udp && r.directions.responderToController?.udp;
+  if (!both) return r.total.udp ? [line('', r.total.udp)] : [];
+  return (['controllerToResponder', 'responderToController'] as const).flatMap((d) => {
+    const u = r.directions[d]?.udp;
+    return u ? [line(` (${pathDirectionLabel(d, true)})`, u)] : [];
+  });
 }
 
 /** The provisional closing section kept at the end of a live log until the run finishes. */

@@ -17,6 +17,7 @@ import { stringify } from 'csv-stringify/sync';
 import { answerOf, resultLine } from '../contract/answer-text.js';
 import type { IntervalTotals } from './interval-totals.js';
 import type { Diagnosis, EndView, IntervalResult, IntervalStream, LonghaulResult, ResultParams, StreamResult, TotalResult } from '../contract/result.js';
+import { lossShare, type UdpInterval } from '../contract/udp.js';
 
 /** Rates in Mbit/s carry this many decimals: 1 kbit/s, finer than any interval's timing resolves. */
 const RATE_DECIMALS = 3;
@@ -75,6 +76,14 @@ export const CSV_COLUMNS = [
   'case',
   'answer',
   'change',
+  'protocol',
+  'udp_arrived_datagrams',
+  'udp_lost_datagrams',
+  'udp_loss_percent',
+  'udp_out_of_order_datagrams',
+  'udp_duplicate_datagrams',
+  'udp_jitter_ms',
+  'udp_sender_short_bytes',
 ] as const;
 
 type CsvColumn = (typeof CSV_COLUMNS)[number];
@@ -114,6 +123,26 @@ function runCells(c: CsvRunContext): CsvRow {
     limit_bytes: num(p.bytes),
     limit_seconds: num(p.seconds),
     sample_interval_seconds: num(p.intervalSeconds),
+    protocol: p.protocol ?? 'tcp',
+  };
+}
+
+/**
+ * A UDP receiver's counts (an interval's, a stream's with its tail, a total's): arrived, lost, the
+ * loss share of arrived + lost, order, duplicates, jitter. Empty for TCP and wherever unknown (an
+ * iperf3 peer's out-of-order count, an interval the receiver did not report).
+ */
+function udpCells(u: (UdpInterval & { bytes?: number }) | undefined, shortBytes?: number | null): CsvRow {
+  if (!u) return {};
+  const share = lossShare(u);
+  return {
+    udp_arrived_datagrams: num(u.datagrams),
+    udp_lost_datagrams: num(u.lost),
+    udp_loss_percent: share === null ? '' : num(share * 100, 3),
+    udp_out_of_order_datagrams: num(u.outOfOrder),
+    udp_duplicate_datagrams: num(u.duplicates),
+    udp_jitter_ms: num(u.jitterMs, 3),
+    ...(shortBytes !== undefined ? { udp_sender_short_bytes: num(shortBytes) } : {}),
   };
 }
 
@@ -184,6 +213,7 @@ export function intervalRows(c: CsvRunContext, iv: IntervalResult): CsvRow[] {
     sent_mbit_per_s: mbit(s.sentBytes, iv.seconds),
     received_mbit_per_s: mbit(s.receivedBytes, iv.seconds),
     ...intervalTcpCells(s),
+    ...udpCells(s.udp),
     omitted: String(Boolean(iv.omitted)),
   }));
 }
@@ -217,6 +247,7 @@ function streamRow(base: CsvRow, s: StreamResult, d: Diagnosis | undefined): Csv
     sender_seconds: num(s.send?.seconds, 6),
     sender_mss_bytes: num(s.send?.socket?.sndMssBytes),
     path_mtu_bytes: num(s.send?.socket?.pmtuBytes),
+    ...udpCells(s.udp, s.udp?.shortBytes ?? null),
     ...errorCells([s.send, s.receive]),
   };
 }
@@ -231,6 +262,7 @@ function totalRow(base: CsvRow, rowType: string, t: TotalResult): CsvRow {
     receive_completions: num(t.completions),
     received_mbit_per_s: t.bitsPerSecond === null ? '' : num(t.bitsPerSecond / 1e6, RATE_DECIMALS),
     stream_sum_mbit_per_s: t.streamSumBitsPerSecond === null ? '' : num(t.streamSumBitsPerSecond / 1e6, RATE_DECIMALS),
+    ...udpCells(t.udp),
   };
 }
 

@@ -12,7 +12,7 @@ import { VERDICT_LABELS } from '../contract/verdict-labels.js';
 import type { LonghaulResult } from '../contract/result.js';
 import { formatRate, formatRateShort, groupDigits } from '../contract/units.js';
 import { adviceNow, adviceWho } from '../contract/advice-text.js';
-import { formatConsoleLog } from './console-log.js';
+import { formatConsoleLog, udpLines } from './console-log.js';
 import { tcpCharts, throughputChart, whatIfChart } from './html-charts.js';
 import { htmlPage, section } from './html-page.js';
 import { esc } from './html-svg.js';
@@ -111,9 +111,13 @@ export function formatHtmlReport(r: LonghaulResult): string {
     `<p>${esc(formatRate(total.bitsPerSecond))} wall-clock aggregate · ${esc(formatRate(total.streamSumBitsPerSecond))} per-stream sum</p>` +
     `<p class="muted">Wall-clock aggregate: all bytes × 8 / first byte to last byte. Per-stream sum: each stream over its own time (the PetaBumps "Total Throughput"). Never compare one with the other. Mbit = 10^6 bit.</p>`;
   const paced = r.pacing ? `<p>Paced by --bitrate: ${esc(r.pacing.note)}</p>` : '';
+  // UDP: the receiver's loss and jitter per direction, the same lines as the console log's.
+  const udp = udpLines(r)
+    .map((l) => `<p data-udp>${esc(l)}</p>`)
+    .join('');
   const whatIf = formatWhatIf(r, 'terminal');
   const explain =
-    section('Throughput conventions', conventions + paced) +
+    section('Throughput conventions', conventions + paced + udp) +
     section('Why not faster?', verdicts(r) + capacityParagraph(r)) +
     section('Advice', adviceTable(r)) +
     section('What-if', whatIfChart(r) + (whatIf.length ? `<pre>${esc(whatIf.join('\n'))}</pre>` : '')) +

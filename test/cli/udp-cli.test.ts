@@ -11,19 +11,54 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { LonghaulResult, StreamResult } from '../../electron/contract/result.js';
+import { parse } from 'csv-parse/sync';
+import { formatHtmlReport } from '../../electron/report/html-report.js';
 import { cli } from '../helpers/cli.js';
 
 /** The pacer writes off what it could not send in time (shortBytes): sent + written off is the schedule, ±2 % (its catch-up slice, 20 ms of 2 s, and the first datagram's rounding). */
 const SCHEDULE_TOLERANCE = 0.02;
 
-async function udpRun(args: string[]): Promise<{ r: LonghaulResult; stdout: string }> {
+async function udpRun(args: string[]): Promise<{ r: LonghaulResult; stdout: string; csv: Record<string, string>[]; log: string }> {
   const file = path.join(os.tmpdir(), `longhaul-udp-${process.pid}-${Math.random().toString(16).slice(2)}.json`);
+  const csvFile = `${file}.csv`;
+  const logFile = `${file}.log`;
   try {
-    const run = await cli(['loopback', '-u', '-t', '2', '-i', '0.5', '--json', file, ...args], 40_000).done;
+    const run = await cli(['loopback', '-u', '-t', '2', '-i', '0.5', '--json', file, '--csv', csvFile, '--log', logFile, ...args], 40_000).done;
     assert.equal(run.code, 0, run.stdout + run.stderr);
-    return { r: JSON.parse(await readFile(file, 'utf8')) as LonghaulResult, stdout: run.stdout };
+    const csv = parse(await readFile(csvFile, 'utf8'), { columns: true, bom: true }) as Record<string, string>[];
+    const log = await readFile(logFile, 'utf8');
+    return { r: JSON.parse(await readFile(file, 'utf8')) as LonghaulResult, stdout: run.stdout, csv, log };
   } finally {
-    await rm(file, { force: true });
+    for (const f of [file, csvFile, logFile]) await rm(f, { force: true });
+  }
+}
+
+/** The console log and the HTML report say each direction's loss and jitter, in the same words. */
+function checkLogAndHtml(r: LonghaulResult, log: string): void {
+  assert.match(log, /^Parameters: \d+ UDP stream\(s\) per direction, .* datagrams of 1460 bytes/m);
+  const lines =
+    log.match(/^UDP( \(\w+ -> \w+\))?: [\d,]+\/[\d,]+ \([\d.]+ %\) datagrams lost, jitter [\d.]+ ms \(RFC 3550\), out of order \d+, duplicates \d+$/gm) ?? [];
+  assert.equal(lines.length, r.params.direction === 'bidir' ? 2 : 1, log);
+  assert.doesNotMatch(log, /^MSS: /m, 'no MSS line for UDP');
+  const html = formatHtmlReport(r);
+  for (const l of lines)
+    assert.ok(html.includes(`<p data-udp>${l.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}</p>`), `the HTML says: ${l}`);
+}
+
+/** The CSV carries UDP's columns: each interval's and stream's counts, and the total's, as the result has them. */
+function checkCsv(r: LonghaulResult, csv: Record<string, string>[]): void {
+  assert.ok(
+    csv.every((row) => row.protocol === 'udp'),
+    'every row says udp',
+  );
+  const intervals = csv.filter((row) => row.row_type === 'interval' && row.udp_arrived_datagrams !== '');
+  assert.ok(intervals.length > 0 && intervals.every((row) => row.udp_jitter_ms !== undefined), 'interval rows with UDP counts');
+  const total = csv.find((row) => row.row_type === 'total');
+  assert.equal(Number(total?.udp_arrived_datagrams), r.total.udp?.datagrams);
+  assert.equal(Number(total?.udp_lost_datagrams), r.total.udp?.lost);
+  for (const s of r.streams) {
+    const row = csv.find((x) => x.row_type === 'stream' && x.stream_id === String(s.id));
+    assert.equal(Number(row?.udp_sender_short_bytes), s.udp?.shortBytes, `stream ${s.id}: the sender's shortfall`);
   }
 }
 
@@ -61,7 +96,9 @@ describe('longhaul loopback -u', { timeout: 150_000 }, () => {
     [['-b', '8M', '--bidir'], '--bidir'],
   ] as const) {
     it(`${label}: every datagram accounted for, the asked rate, iperf3's columns and the answer`, async () => {
-      const { r, stdout } = await udpRun([...flags]);
+      const { r, stdout, csv, log } = await udpRun([...flags]);
+      checkCsv(r, csv);
+      checkLogAndHtml(r, log);
       assert.equal(r.partial, false, `${r.partialReason ?? ''} ${JSON.stringify(r.errors)}`);
       assert.equal(r.params.protocol, 'udp');
       assert.equal(r.params.bufferBytes, 1460, 'the default datagram, as iperf3');

@@ -62,7 +62,7 @@ describe('CSV report', { timeout: 10_000 }, () => {
 
   it('every header names its unit or is a label', () => {
     const units =
-      /_(bytes|seconds|mbit_per_s|ms|at|utc|segments|percent_of_core)$|^(row_type|partial|partial_reason|direction|streams|controller_host|responder_host|stream_id|sender|interval_index|receive_completions|error_code|error_message|pacing_mechanism|retransmits_estimated|omitted|capacity_lower_bound|congestion_control|verdict|case|answer|change)$/;
+      /_(bytes|seconds|mbit_per_s|ms|at|utc|segments|percent_of_core|datagrams|percent)$|^(protocol|row_type|partial|partial_reason|direction|streams|controller_host|responder_host|stream_id|sender|interval_index|receive_completions|error_code|error_message|pacing_mechanism|retransmits_estimated|omitted|capacity_lower_bound|congestion_control|verdict|case|answer|change)$/;
     for (const c of CSV_COLUMNS) assert.match(c, units, c);
   });
 
