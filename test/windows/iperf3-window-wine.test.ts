@@ -13,7 +13,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { LonghaulResult } from '../../electron/contract/result.js';
 import { HAVE_IPERF3, freePort, runIperf3 } from '../helpers/iperf3.js';
-import { laneReady, resultsDirWithSpaces, runWindowsNode, useWindowsLane } from './wine-node.js';
+import { laneReady, listening, resultsDirWithSpaces, runWindowsNode, useWindowsLane } from './wine-node.js';
 
 useWindowsLane();
 
@@ -31,16 +31,6 @@ function streamWscales(port: number): Map<string, number> {
     if (peer && w && received > 100_000) found.set(peer, Number(w[2]));
   }
   return found;
-}
-
-/** Until the server listens on `port` (bounded). */
-async function listening(port: number, ms: number): Promise<void> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (execFileSync('ss', ['-Htln', `( sport = :${port} )`], { encoding: 'utf8' }).trim()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`longhaul listen --iperf3 under Wine did not listen on ${port} within ${ms} ms`);
 }
 
 async function serve(t: Parameters<typeof laneReady>[0], window: string | null): Promise<{ result: LonghaulResult; wscales: number[]; stdout: string }> {

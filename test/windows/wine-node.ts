@@ -8,7 +8,7 @@
  * that use the lane take turns (node --test runs files in parallel on larger machines).
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, openSync, closeSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -164,6 +164,16 @@ export function windowsUserDir(): string {
 }
 
 /** A fresh folder C:\users\<name>\My Results\<unique>\ (spaces on purpose), removed after the test. */
+/** Until something listens on TCP `port` on this machine (a Windows program under Wine shows in Linux's `ss`), bounded. */
+export async function listening(port: number, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (execFileSync('ss', ['-Htln', `( sport = :${port} )`], { encoding: 'utf8' }).trim()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`nothing listened on ${port} under Wine within ${ms} ms`);
+}
+
 export function resultsDirWithSpaces(t: TestContext): { win: string; linux: string } {
   const parent = toLinuxPath(`${windowsUserDir()}\\My Results`);
   mkdirSync(parent, { recursive: true });
