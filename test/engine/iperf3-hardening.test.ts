@@ -5,6 +5,7 @@
  * step leaves the data workers time to start on a loaded 2-core machine).
  */
 import assert from 'node:assert/strict';
+import dgram from 'node:dgram';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { LonghaulResult } from '../../electron/contract/result.js';
@@ -216,6 +217,34 @@ describe('iperf3 server hardening', { timeout: 60_000 }, () => {
     ok.socket.destroy();
     await assertFreeSoon();
   });
+
+  it(
+    'a UDP test whose streams never say hello, then stray datagrams: ended at the streams deadline, the port freed, the next -u client served',
+    { skip: HAVE_IPERF3 ? false : 'no /usr/bin/iperf3' },
+    async () => {
+      const end = nextEnd();
+      const c = await client();
+      c.socket.write(makeCookie());
+      assert.deepEqual([...(await waitFor(1, c))], [IPERF3_STATE.PARAM_EXCHANGE]);
+      c.socket.write(encodeJson({ ...PARAMS, tcp: undefined, udp: true, len: 1200, bandwidth: 1_000_000 }, 8192));
+      assert.deepEqual([...(await waitFor(2, c))].slice(1), [IPERF3_STATE.CREATE_STREAMS], 'the UDP listener is bound, the streams asked for');
+      // Strangers on the UDP port: not a connect message (dropped), nothing a stream is made of.
+      const stray = dgram.createSocket('udp4');
+      await new Promise<void>((resolve) => stray.send(Buffer.from('not a connect message'), port, '127.0.0.1', () => resolve()));
+      stray.close();
+      const { err } = await end;
+      assert.equal(err?.code, 'LH_ERR_TIMEOUT');
+      assert.match(err?.message ?? '', /opened 0 of 1 UDP streams/);
+      await assertFreeSoon();
+      const ended = nextEnd();
+      const run = await runIperf3(['-c', '127.0.0.1', '-p', String(port), '-u', '-b', '5M', '-t', '1', '-J'], 15_000);
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(run.json?.error, undefined, 'the port was free again for the next UDP test');
+      const next = await ended;
+      assert.equal(next.err, null);
+      assert.equal(next.result?.params.protocol, 'udp');
+    },
+  );
 
   it(
     'refuses an unpaced iperf3 -u -b 0 -R (this server would send) with a message iperf3 prints, then serves a real iperf3 -c run',
