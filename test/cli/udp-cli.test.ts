@@ -118,6 +118,11 @@ describe('longhaul loopback -u', { timeout: 150_000 }, () => {
         /^Result: (\w+ -> \w+: )?[\d.]+ [kM]bit\/s · (application-limited: the asked [\d.]+ Mbit\/s arrived; [\d.]+ % of [\d,]+ datagrams lost, jitter [\d.]+ ms|CPU-limited: the sending PC)/m,
       );
       assert.doesNotMatch(stdout, /unknown \(it did not say how it paced\)/, 'each sender says how it paced');
+      // The command that tries the change: the ramp from the asked rate, one direction at a time (a --bidir run tries one rate).
+      const tryLine = /^Try:\s+(.*)$/m.exec(stdout)?.[1];
+      if (tryLine && r.diagnosis?.every((d) => d.case !== 'cpu-limited/udp-sender-short')) {
+        assert.match(tryLine, label === '--bidir' ? /^longhaul loopback -u --bidir -b \d+M$/ : /^longhaul loopback -u( -P 2)?( -R)? --udp-ramp -b 8M$/);
+      }
     });
   }
 });

@@ -17,6 +17,17 @@ function shapeFlags(r: LonghaulResult): string {
   return `-u${p.streams > 1 ? ` -P ${p.streams}` : ''}${dir}`;
 }
 
+/**
+ * The command that tries the change: the ramp from the rate asked (`--udp-ramp`, one direction: it
+ * doubles or halves from there and narrows to the rate carried), or, for --bidir, which a ramp does
+ * not take, one run at `rate`.
+ */
+function tryFlags(r: LonghaulResult, rate: number): string {
+  const asked = r.params.bitrateBitsPerSec;
+  if (r.params.direction !== 'bidir' && asked) return `${shapeFlags(r)} --udp-ramp -b ${rateFlag(asked)}`;
+  return `${shapeFlags(r)} -b ${rateFlag(rate)}`;
+}
+
 /** The advice for a UDP finding: its topic and line; null for a finding that is not UDP's. */
 export function udpAdvice(d: Diagnosis, r: LonghaulResult): { topic: AdviceTopic; line: AdviceLine } | null {
   const perStream = r.params.bitrateBitsPerSec ?? null;
@@ -31,8 +42,8 @@ export function udpAdvice(d: Diagnosis, r: LonghaulResult): { topic: AdviceTopic
           setting: 'the UDP rate asked (-b, per stream)',
           currentValue: current,
           neededValue: `a higher rate, e.g. ${rateFlag(next)}, until loss passes 1 %: the highest rate below that is what the path carries`,
-          how: `longhaul run <partner> ${shapeFlags(r)} -b ${rateFlag(next)}`,
-          runFlags: `${shapeFlags(r)} -b ${rateFlag(next)}`,
+          how: `longhaul run <partner> ${tryFlags(r, next)}`,
+          runFlags: tryFlags(r, next),
           why: 'A UDP sender sends at the rate asked, and this one arrived: the path carries at least this much.',
           control: { kind: 'udp-rate', change: 'higher', rate: rateFlag(next) },
         },
@@ -46,8 +57,8 @@ export function udpAdvice(d: Diagnosis, r: LonghaulResult): { topic: AdviceTopic
           setting: 'the UDP rate asked (-b, per stream)',
           currentValue: current,
           neededValue: arrived ? `a lower rate, e.g. ${rateFlag(arrived)}, until loss stays under 1 %` : 'a lower rate, until loss stays under 1 %',
-          how: arrived ? `longhaul run <partner> ${shapeFlags(r)} -b ${rateFlag(arrived)}` : 'longhaul run <partner> -u with a lower -b',
-          ...(arrived ? { runFlags: `${shapeFlags(r)} -b ${rateFlag(arrived)}` } : {}),
+          how: arrived ? `longhaul run <partner> ${tryFlags(r, arrived)}` : 'longhaul run <partner> -u with a lower -b',
+          ...(arrived ? { runFlags: tryFlags(r, arrived) } : {}),
           why: `${loss !== null ? formatLossShare(loss) : 'Some'} of the datagrams were lost at this rate: the path, or the receiving PC, does not carry it.`,
           ...(arrived ? { control: { kind: 'udp-rate' as const, change: 'lower' as const, rate: rateFlag(arrived) } } : {}),
         },
