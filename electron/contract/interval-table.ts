@@ -6,7 +6,8 @@
  */
 import { intervalCwndText, intervalRetransText } from './interval-tcp-text.js';
 import type { LonghaulResult } from './result.js';
-import { formatBytes, formatRate } from './units.js';
+import { formatBytes, formatJitter, formatLostTotal, formatRate } from './units.js';
+import type { IntervalStream } from './result.js';
 
 /** One row of the table, every cell already in words. */
 interface IntervalTableRow {
@@ -16,7 +17,9 @@ interface IntervalTableRow {
   interval: string;
   transfer: string;
   bitrate: string;
+  /** TCP: the sender's retransmits in the interval; UDP: the receiver's jitter at its end (iperf3's UDP column). */
   retr: string;
+  /** TCP: the sender's cwnd at the interval's end; UDP: datagrams lost of those expected in it (iperf3's Lost/Total). */
   cwnd: string;
   /** The interval falls in the `--omit` seconds: shown, left out of the totals and the verdict. */
   omitted: boolean;
@@ -24,6 +27,7 @@ interface IntervalTableRow {
 
 /** Rows for every stream of every interval, in order. */
 export function intervalTableRows(r: LonghaulResult): IntervalTableRow[] {
+  const udp = r.params.protocol === 'udp';
   return r.intervals.flatMap((iv) =>
     iv.streams.map((s) => ({
       key: `${iv.index}:${s.id}`,
@@ -31,9 +35,17 @@ export function intervalTableRows(r: LonghaulResult): IntervalTableRow[] {
       interval: `${(iv.t - iv.seconds).toFixed(2)}–${iv.t.toFixed(2)} s`,
       transfer: formatBytes(s.receivedBytes),
       bitrate: s.receivedBytes === null || !(iv.seconds > 0) ? 'unknown' : formatRate((s.receivedBytes * 8) / iv.seconds),
-      retr: intervalRetransText(s),
-      cwnd: intervalCwndText(s),
+      ...(udp ? udpCells(s) : { retr: intervalRetransText(s), cwnd: intervalCwndText(s) }),
       omitted: Boolean(iv.omitted),
     })),
   );
+}
+
+/** A UDP interval's jitter and lost/total, as iperf3's UDP interval line; unknown where the receiver did not report it. */
+function udpCells(s: IntervalStream): { retr: string; cwnd: string } {
+  const u = s.udp;
+  return {
+    retr: u?.jitterMs == null ? 'unknown' : formatJitter(u.jitterMs / 1000),
+    cwnd: u ? formatLostTotal(u.lost, u.lost + u.datagrams) : 'unknown',
+  };
 }

@@ -66,5 +66,13 @@ describe('Test screen: Protocol UDP', { skip: skip ?? false, timeout: 90_000 }, 
     assert.equal(await page.getByTestId('window-line').count(), 0, 'no TCP window line for UDP');
     await table.scrollIntoViewIfNeeded();
     await shot(page, 'udp-3-results');
+    // The intervals as iperf3's UDP lines: the receiver's jitter and lost/total, not TCP's retransmits and cwnd.
+    const intervals = page.getByTestId('intervals-table');
+    await intervals.locator('summary').click();
+    assert.match(await intervals.locator('summary').innerText(), /per stream: rate, jitter, lost\/total$/);
+    assert.match(await intervals.locator('thead').innerText(), /Jitter\s+Lost\/Total/);
+    assert.match(await intervals.locator('tbody tr').first().innerText(), /[\d.]+ ms\s+[\d,]+\/[\d,]+ \([\d.]+ %\)/);
+    await intervals.scrollIntoViewIfNeeded();
+    await shot(page, 'udp-3b-intervals');
   });
 });
