@@ -2,9 +2,10 @@
 // Runs every compiled test file (dist/test/**/*.test.js) with Node's own test runner.
 // `npm test -- proxy` runs only the files whose path contains "proxy".
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 function find(dir) {
   let out = [];
@@ -27,6 +28,34 @@ if (files.length === 0) {
 // The tests' CLI processes get their own identity and peers, never the user's (~/.local/share/longhaul/trust).
 const trustDir = mkdtempSync(join(tmpdir(), 'longhaul-test-trust-'));
 const env = { ...process.env, LONGHAUL_TRUST_DIR: process.env.LONGHAUL_TRUST_DIR ?? trustDir };
-const r = spawnSync(process.execPath, ['--test', '--test-reporter=spec', ...files], { stdio: 'inherit', env });
+const timesFile = join(trustDir, 'file-times.jsonl');
+const timesReporter = fileURLToPath(new URL('./test-file-times.js', import.meta.url));
+const reporters = [
+  '--test-reporter=spec',
+  '--test-reporter-destination=stdout',
+  `--test-reporter=${timesReporter}`,
+  `--test-reporter-destination=${timesFile}`,
+];
+const started = Date.now();
+const r = spawnSync(process.execPath, ['--test', ...reporters, ...files], { stdio: 'inherit', env });
+printSlowest(timesFile, (Date.now() - started) / 1000);
 rmSync(trustDir, { recursive: true, force: true });
 process.exit(r.status ?? 1);
+
+// The ten slowest files and their share of the whole, so a slow CI's cause is in its own log.
+function printSlowest(path, wallS) {
+  if (!existsSync(path)) return;
+  const rows = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l))
+    .sort((a, b) => b.ms - a.ms);
+  const sumS = rows.reduce((s, x) => s + x.ms, 0) / 1000;
+  console.log(`\n== test files: ${rows.length}, ${wallS.toFixed(0)} s in all (tests' own time ${sumS.toFixed(0)} s)`);
+  console.log("== the slowest ten (seconds, share of the tests' own time, file):");
+  for (const x of rows.slice(0, 10)) {
+    const s = x.ms / 1000;
+    const share = sumS > 0 ? ((100 * s) / sumS).toFixed(1) : '?';
+    console.log(`${s.toFixed(1).padStart(8)}  ${share.padStart(5)} %  ${relative(process.cwd(), x.file)}`);
+  }
+}
