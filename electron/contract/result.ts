@@ -12,7 +12,7 @@
  */
 
 import type { CapacityInfo } from './capacity-info.js';
-import type { UdpCounts, UdpInterval, UdpStreamResult } from './udp.js';
+import type { UdpInterval, UdpStreamResult, UdpTotal } from './udp.js';
 import type { DelayInfo } from './delay-info.js';
 import type { Direction, Side } from './direction.js';
 import type { DiagnosisCase, FindingFacts, FindingNote, Figures } from './finding.js';
@@ -159,7 +159,7 @@ export interface TotalResult {
   streamSumBitsPerSecond: number | null;
   completions: number;
   /** UDP runs: the streams' counts summed (loss with each stream's tail), jitter their mean as iperf3's sum line; absent for TCP. */
-  udp?: UdpCounts;
+  udp?: UdpTotal;
 }
 
 export interface PeerInfo {

@@ -68,6 +68,18 @@ export interface UdpStreamResult extends UdpCounts {
   shortBytes: number | null;
   /** Sends the sender's OS refused (null: unknown). */
   sendErrors: number | null;
+  /**
+   * Of `lost`, the datagrams the receiving PC's OS dropped at this stream's socket, its receive
+   * buffer full (Linux counts them per socket); the rest were lost before they reached the PC.
+   * null or absent: the OS does not say (Windows, macOS, an iperf3 peer's receiver, older results).
+   */
+  receiverDrops?: number | null;
+}
+
+/** A direction's UDP totals: the streams' counts summed, and the receiving PC's drops where every stream's are known. */
+export interface UdpTotal extends UdpCounts {
+  /** Σ of the streams' `receiverDrops`; null or absent when any stream's is unknown. */
+  receiverDrops?: number | null;
 }
 
 /** The receiver's counts with the tail loss: numbers 1…lastSeq each arrived once or were lost. */

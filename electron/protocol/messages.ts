@@ -99,6 +99,8 @@ const streamEndSchema = z.object({
       shortBytes: z.number().min(0).optional(),
       sendErrors: z.number().int().min(0).optional(),
       counts: udpCountsSchema.optional(),
+      /** A receiver's: datagrams its OS dropped at the stream's socket, the buffer full (Linux); absent: the OS does not say. */
+      socketDrops: z.number().int().min(0).optional(),
     })
     .strict()
     .optional(),

@@ -4,7 +4,7 @@
  * lost), the sender's datagrams and shortfall; per direction, their sum.
  */
 import type { StreamResult } from '../../contract/result.js';
-import { sumUdp, withTail, type UdpCounts, type UdpStreamResult } from '../../contract/udp.js';
+import { sumUdp, withTail, type UdpCounts, type UdpStreamResult, type UdpTotal } from '../../contract/udp.js';
 import type { StreamEnd } from '../../protocol/messages.js';
 import type { SideSample } from '../data-plane/data-plane.js';
 
@@ -16,8 +16,8 @@ export function udpStreamResult(
   id: number,
 ): { udp?: UdpStreamResult } {
   const send = senderEnds?.find((e) => e.id === id && e.role === 'send');
-  const counts: UdpCounts | undefined =
-    receiverEnds?.find((e) => e.id === id && e.role === 'receive')?.udp?.counts ?? receiverLatest?.udp?.find((e) => e[0] === id)?.[1];
+  const receive = receiverEnds?.find((e) => e.id === id && e.role === 'receive');
+  const counts: UdpCounts | undefined = receive?.udp?.counts ?? receiverLatest?.udp?.find((e) => e[0] === id)?.[1];
   if (!counts) return {}; // TCP, or a receiver that reported nothing: what arrived is unknown
   const lastSeq = send?.udp?.lastSeq ?? null;
   return {
@@ -27,13 +27,17 @@ export function udpStreamResult(
       sentDatagrams: send ? send.completions : null,
       shortBytes: send?.udp?.shortBytes ?? null,
       sendErrors: send?.udp?.sendErrors ?? null,
+      // The socket's drops happened before the receiver's count, so they are among the lost (never more).
+      receiverDrops: receive?.udp?.socketDrops !== undefined ? Math.min(receive.udp.socketDrops, withTail(counts, lastSeq).lost) : null,
     },
   };
 }
 
-/** The streams' UDP counts summed ({} for TCP). */
-export function udpTotal(streams: readonly StreamResult[]): { udp?: UdpCounts } {
+/** The streams' UDP counts summed, with the receiving PC's drops when every stream's are known ({} for TCP). */
+export function udpTotal(streams: readonly StreamResult[]): { udp?: UdpTotal } {
   const udp = streams.flatMap((s) => (s.udp ? [s.udp] : []));
   const sum = sumUdp(udp.map(({ datagrams, bytes, lost, outOfOrder, duplicates, jitterMs }) => ({ datagrams, bytes, lost, outOfOrder, duplicates, jitterMs })));
-  return sum ? { udp: sum } : {};
+  if (!sum) return {};
+  const drops = udp.map((s) => s.receiverDrops ?? null);
+  return { udp: { ...sum, receiverDrops: drops.every((d): d is number => d !== null) ? drops.reduce((a, d) => a + d, 0) : null } };
 }

@@ -39,7 +39,7 @@ function until(ok: () => boolean, ms: number): Promise<void> {
 describe('UDP worker', { timeout: 15_000 }, () => {
   it('a start before the connect completes: the sender begins on connect and ends at its deadline', async () => {
     const receiver = new UdpReceiver({ tag: TAG, streamIds: [4] });
-    const port = await receiver.listen();
+    const port = (await receiver.listen()).get(4)!;
     const msgs: FromWorker[] = [];
     const w = new UdpWorker(init('send'), { send: (m) => msgs.push(m) });
     try {

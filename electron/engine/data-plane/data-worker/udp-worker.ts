@@ -1,6 +1,6 @@
 /**
  * A data worker's UDP streams (issue 38; docs/udp.md): senders of `bufferBytes`-byte datagrams
- * paced at the run's bitrate, or one receiving socket for this worker's streams. The same
+ * paced at the run's bitrate, or receiving sockets (one per stream) for this worker's streams. The same
  * messages as the TCP worker (worker.ts) where they mean the same (start, stop, cut, drain,
  * samples, done), and its own where UDP differs: `udp-listen` binds the receiving socket, `udp-send`
  * aims a sender, `udp-last` gives the receivers each sender's last sequence number, so they count
@@ -81,9 +81,9 @@ export class UdpWorker {
     this.receiveIds = ids;
     this.receiver = new UdpReceiver({ tag, streamIds: ids, host, receiveBufferBytes: this.init.windowBytes, now: () => this.clock.nowNs() });
     try {
-      const port = await this.receiver.listen();
+      const ports = await this.receiver.listen();
       if (peers) this.receiver.hello(peers.host, peers.ports);
-      this.deps.send({ type: 'udp-port', ids, port });
+      for (const [id, port] of ports) this.deps.send({ type: 'udp-port', ids: [id], port });
     } catch (err) {
       for (const id of ids) this.deps.send({ type: 'stream-error', id, code: 'LH_ERR_DATA_STREAM', message: `stream ${id}: ${describe(err)}` });
     }
@@ -316,6 +316,7 @@ export class UdpWorker {
     }
     for (const id of this.receiveIds) {
       const counts = this.receiver?.final(id, this.lastSeq.get(id) ?? null) ?? null;
+      const socketDrops = this.receiver?.socketDrops(id) ?? null;
       ends.push({
         id,
         role: 'receive',
@@ -325,7 +326,7 @@ export class UdpWorker {
         lastT: this.secondsSinceStart(this.receiver?.lastNs ?? 0n),
         error: null,
         io: 'node',
-        ...(counts ? { udp: { counts } } : {}),
+        ...(counts ? { udp: { counts, ...(socketDrops !== null ? { socketDrops } : {}) } } : {}),
       });
     }
     return ends;

@@ -1,8 +1,9 @@
 /**
- * A UDP test's receiving socket on Node's dgram: one port for all the run's streams, each
- * datagram checked (Longhaul's header and the run's cookie tag: datagram.ts) and counted on its
- * stream (receive-stats.ts). A datagram that is not this run's is counted as `strangers` and
- * dropped, never parsed further.
+ * A UDP test's receiving sockets on Node's dgram: one socket and port per stream, as iperf3's, so
+ * what the OS dropped at each socket (its buffer full: socket-drops.ts) is that stream's. Each
+ * datagram is checked (Longhaul's header and the run's cookie tag: datagram.ts) and counted on its
+ * stream (receive-stats.ts). A datagram that is not this run's, or not its socket's stream, is
+ * counted as `strangers` and dropped, never parsed further.
  */
 import dgram from 'node:dgram';
 import { isIPv6 } from 'node:net';
@@ -10,6 +11,7 @@ import type { UdpCounts } from '../../../contract/udp.js';
 import { LONGHAUL_HEADER_BYTES, readIperf3Header, readLonghaulHeader, writeLonghaulHeader } from './datagram.js';
 import { iperf3Dial, iperf3Join, iperf3StreamSocket } from './iperf3-connect.js';
 import { UdpReceiveStats } from './receive-stats.js';
+import { udpSocketDrops } from './socket-drops.js';
 
 /** A hello is repeated this often until its stream's first datagram arrives (one may be lost), ms. */
 const HELLO_EVERY_MS = 100;
@@ -29,7 +31,8 @@ interface UdpReceiverOptions {
 }
 
 export class UdpReceiver {
-  private readonly socket: dgram.Socket;
+  /** Each stream's socket: Longhaul's (listen), or an iperf3 peer's stream's (dialIperf3, joinIperf3). */
+  private readonly sockets = new Map<number, dgram.Socket>();
   private readonly now: () => bigint;
   private readonly stats = new Map<number, UdpReceiveStats>();
   /** Datagrams that were not this run's (no header, another cookie, an unknown stream). */
@@ -39,33 +42,58 @@ export class UdpReceiver {
   lastNs = 0n;
   private helloTimer: NodeJS.Timeout | null = null;
   private closed = false;
-  /** An iperf3 peer's streams: one connected socket each, since iperf3's header names no stream. */
-  private readonly iperf3Sockets: dgram.Socket[] = [];
 
   constructor(private readonly opts: UdpReceiverOptions) {
-    this.socket = dgram.createSocket(isIPv6(opts.host ?? '') ? 'udp6' : 'udp4');
     this.now = opts.now ?? (() => process.hrtime.bigint());
     for (const id of opts.streamIds) this.stats.set(id, new UdpReceiveStats());
-    this.socket.on('message', (msg) => this.onDatagram(msg));
-    this.socket.on('error', () => undefined); // a receive error is not the run's end; the counts say what arrived
   }
 
-  /** Bind to port 0 (or `port`) and return the port the OS gave. */
-  async listen(port = 0): Promise<number> {
-    await new Promise<void>((resolve, reject) => {
-      this.socket.once('error', reject);
-      this.socket.bind(port, this.opts.host ?? '127.0.0.1', () => {
-        this.socket.off('error', reject);
-        resolve();
+  /** Bind each stream's socket to a port of its own (port 0: the OS picks) and return [stream id, port]. */
+  async listen(): Promise<Map<number, number>> {
+    const ports = new Map<number, number>();
+    for (const id of this.opts.streamIds) {
+      const socket = dgram.createSocket(isIPv6(this.opts.host ?? '') ? 'udp6' : 'udp4');
+      this.sockets.set(id, socket);
+      socket.on('message', (msg) => this.onDatagram(id, msg));
+      await new Promise<void>((resolve, reject) => {
+        socket.once('error', reject);
+        socket.bind(0, this.opts.host ?? '127.0.0.1', () => {
+          socket.off('error', reject);
+          resolve();
+        });
       });
-    });
-    if (this.opts.receiveBufferBytes) this.socket.setRecvBufferSize(this.opts.receiveBufferBytes);
-    return this.socket.address().port;
+      socket.on('error', () => undefined); // a receive error is not the run's end; the counts say what arrived
+      if (this.opts.receiveBufferBytes) socket.setRecvBufferSize(this.opts.receiveBufferBytes);
+      ports.set(id, socket.address().port);
+    }
+    return ports;
   }
 
-  /** SO_RCVBUF as the OS reports it, bytes (Linux: twice what was asked). */
-  receiveBufferBytes(): number {
-    return this.socket.getRecvBufferSize();
+  /** SO_RCVBUF as the OS reports it, bytes (Linux: twice what was asked); null before a socket is bound. */
+  receiveBufferBytes(): number | null {
+    const socket = this.sockets.values().next().value;
+    return socket ? socket.getRecvBufferSize() : null;
+  }
+
+  /**
+   * Datagrams the OS dropped at stream `id`'s socket, its receive buffer full (socket-drops.ts): the
+   * receiving PC's loss, not the path's. Null when the OS does not say; read it before close().
+   */
+  socketDrops(id: number): number | null {
+    const socket = this.sockets.get(id);
+    if (!socket) return null;
+    try {
+      const local = socket.address().port;
+      let remote = 0;
+      try {
+        remote = socket.remoteAddress().port;
+      } catch {
+        remote = 0; // not connected: Longhaul's own sockets
+      }
+      return udpSocketDrops({ localPort: local, remotePort: remote });
+    } catch {
+      return null; // not bound, or closed
+    }
   }
 
   /** Stream `id`'s counts so far (cumulative), or null for a stream this run does not have. */
@@ -92,7 +120,7 @@ export class UdpReceiver {
       for (const [id, port] of waiting) {
         const buf = Buffer.alloc(LONGHAUL_HEADER_BYTES);
         writeLonghaulHeader(buf, { streamId: id, seq: 0, sentNs: this.now() }, this.opts.tag);
-        this.socket.send(buf, port, host, () => undefined); // a lost or refused hello is sent again
+        this.sockets.get(id)?.send(buf, port, host, () => undefined); // a lost or refused hello is sent again
       }
       this.helloTimer = setTimeout(tick, HELLO_EVERY_MS);
     };
@@ -111,7 +139,7 @@ export class UdpReceiver {
 
   private iperf3Socket(id: number, host: string, sharePort: boolean, counters64: boolean): dgram.Socket {
     const socket = iperf3StreamSocket(host, sharePort);
-    this.iperf3Sockets.push(socket);
+    this.sockets.set(id, socket);
     socket.on('message', (msg) => this.onIperf3Datagram(id, msg, counters64));
     socket.on('listening', () => {
       if (this.opts.receiveBufferBytes) socket.setRecvBufferSize(this.opts.receiveBufferBytes);
@@ -123,7 +151,7 @@ export class UdpReceiver {
   close(): Promise<void> {
     this.closed = true;
     if (this.helloTimer) clearTimeout(this.helloTimer);
-    const all = [this.socket, ...this.iperf3Sockets];
+    const all = [...this.sockets.values()];
     return Promise.all(all.map((s) => new Promise<void>((resolve) => s.close(() => resolve())))).then(() => undefined);
   }
 
@@ -138,9 +166,9 @@ export class UdpReceiver {
     this.count(stream, d.seq, d.sentNs, msg.length);
   }
 
-  private onDatagram(msg: Buffer): void {
+  private onDatagram(id: number, msg: Buffer): void {
     const d = readLonghaulHeader(msg, this.opts.tag);
-    const stream = d ? this.stats.get(d.streamId) : undefined;
+    const stream = d && d.streamId === id ? this.stats.get(id) : undefined;
     if (!d || !stream) {
       this.strangers++;
       return;
