@@ -39,6 +39,12 @@ function appWords(c: LonghaulControl, a: Advice): ControlWords {
         needed: `a ${c.change} rate, e.g. ${c.rate} per stream, ${c.change === 'higher' ? 'until loss passes 1 %: the highest rate below that is what the path carries' : 'until loss stays under 1 %'}`,
         how: `${c.rate} in Bitrate per stream on the Test step and run again`,
       };
+    case 'udp-buffer':
+      return {
+        setting: "Receive buffer per stream on the Test step (each UDP stream's receiving socket)",
+        needed: `at least ${groupDigits(c.bytes)} bytes, and net.core.rmem_max at least that on the receiving PC (Linux caps the buffer there)`,
+        how: `${groupDigits(c.bytes)} bytes in Receive buffer per stream on the Test step and run again; on the receiving PC: sudo sysctl -w net.core.rmem_max=${c.bytes}`,
+      };
     case 'buffer':
       return {
         setting: 'the sending application: how much it writes per call and how soon it writes again (Longhaul: Buffer per write/read on the Test step)',

@@ -43,6 +43,8 @@ export type LonghaulControl =
   | { kind: 'bitrate' }
   /** A UDP run's rate (the Test step's Bitrate per stream), `rate` per stream to try: higher to find where loss begins, lower to find what is carried. */
   | { kind: 'udp-rate'; change: 'higher' | 'lower'; rate: string }
+  /** A UDP run's receiving socket buffer (the Test step's Receive buffer per stream), `bytes` to ask for. */
+  | { kind: 'udp-buffer'; bytes: number }
   | { kind: 'buffer'; bytes: number }
   | { kind: 'seconds'; seconds: number; streams: number }
   /** More streams (`streams`, now `now`) to spread the copying over more cores. */

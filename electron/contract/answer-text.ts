@@ -63,6 +63,13 @@ function udpCounts(f: Fig): string {
   return j ? `${lost}, jitter ${formatJitter(j.value)}` : lost;
 }
 
+/** Where a UDP run's lost datagrams went, as far as the receiving PC's OS says. */
+function droppedWhere(f: Fig): string {
+  const drops = f('receiverDrops');
+  if (!drops) return 'on the path or at the receiver';
+  return drops.value === 0 ? 'on the path: the receiving PC dropped none' : `on the path; ${groupDigits(drops.value)} at the receiving PC`;
+}
+
 /** Why, in one short phrase per case, from the case's figures. */
 const WHY: Record<DiagnosisCase, (f: Fig, d: Diagnosis) => string> = {
   'unknown/nothing-measured': () => 'nothing arrived in this direction',
@@ -101,7 +108,9 @@ const WHY: Record<DiagnosisCase, (f: Fig, d: Diagnosis) => string> = {
   'link-limited/bufferbloat': (f) => `the path is full and its queue adds ${rtt(f('queueing')) ?? 'much'} of delay (bufferbloat)`,
   'emulator-limited/fell-behind': () => 'the link emulator on this PC fell behind, not the emulated link',
   'application-limited/udp-carried': (f) => `the asked ${rate(f('pacedRate')) ?? 'rate'} arrived; ${udpCounts(f)}`,
-  'loss-limited/udp-dropped': (f) => `${udpCounts(f)} at the asked ${rate(f('pacedRate')) ?? 'rate'} (on the path or at the receiver)`,
+  'loss-limited/udp-dropped': (f) => `${udpCounts(f)} at the asked ${rate(f('pacedRate')) ?? 'rate'} (${droppedWhere(f)})`,
+  'receiver-limited/udp-socket-full': (f, d) =>
+    `${udpCounts(f)} at the asked ${rate(f('pacedRate')) ?? 'rate'}: the receiving PC${d.side ? ` (${d.side})` : ''} dropped ${groupDigits(f('receiverDrops')?.value ?? 0)} of them itself, its socket buffer full`,
   'cpu-limited/udp-sender-short': (f, d) =>
     `the sending PC${d.side ? ` (${d.side})` : ''} sent ${formatLossShare(f('senderShortShare')?.value ?? 0)} less than the asked ${rate(f('pacedRate')) ?? 'rate'}`,
   'mss-limited/small-segments': (f) => `segments of ${bytes(f('mss')) ?? 'few bytes'}, far below the ${bytes(f('pathMss')) ?? 'size'} the path carries`,
@@ -166,7 +175,9 @@ const APP_CHANGE: Record<AdviceTopic, (a: Advice, c: DiagnosisCase | undefined) 
         ? 'raise Bitrate per stream on the Test step to find where loss begins'
         : c === 'loss-limited/udp-dropped'
           ? 'lower Bitrate per stream on the Test step to find the rate carried without loss'
-          : `make the sending program on ${a.hostname} write more at a time`,
+          : c === 'receiver-limited/udp-socket-full'
+            ? `raise Receive buffer per stream on the Test step, or free CPU on ${a.hostname}`
+            : `make the sending program on ${a.hostname} write more at a time`,
   'longhaul-request': () => 'ask for a bigger window on the Test step',
   'link-emulator': (_a, c) => `change ${(c ? EMULATED_SUBJECT[c] : undefined) ?? 'the emulated link'} on the Link step`,
   path: () => 'the path is the limit',
@@ -180,7 +191,13 @@ const WINDOW_TOPICS: readonly AdviceTopic[] = ['receive-window', 'send-buffer', 
 
 function appChangeLine(r: LonghaulResult, a: Advice, c: DiagnosisCase | undefined): string {
   const what = APP_CHANGE[a.topic](a, c);
-  if (c === 'application-limited/paced' || c === 'application-limited/udp-carried' || c === 'loss-limited/udp-dropped') return what;
+  if (
+    c === 'application-limited/paced' ||
+    c === 'application-limited/udp-carried' ||
+    c === 'loss-limited/udp-dropped' ||
+    c === 'receiver-limited/udp-socket-full'
+  )
+    return what;
   if (sizeUnknown(r, a)) return `${what} (to size it, give the path's rate on the Test step)`;
   return `${what}: ${a.neededValue}`;
 }
@@ -192,6 +209,7 @@ function sizeUnknown(r: LonghaulResult, a: Advice): boolean {
 
 function subjectOf(a: Advice, c: DiagnosisCase | undefined): string {
   if (c === 'application-limited/udp-carried' || c === 'loss-limited/udp-dropped') return 'the UDP rate (-b, per stream)';
+  if (c === 'receiver-limited/udp-socket-full') return "the receiving socket's buffer (-w, per stream)";
   if (a.topic === 'application') return c?.startsWith('receiver-limited/') ? 'the receiving application' : 'the sending application';
   return (a.topic === 'link-emulator' && c ? EMULATED_SUBJECT[c] : undefined) ?? TOPIC_WORDS[a.topic];
 }

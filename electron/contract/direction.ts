@@ -24,6 +24,11 @@ export function directionLabel(direction: string, sentence = false): string {
 /** An end of a run: the controller starts it (this PC, in the app), the responder answers. */
 export type Side = 'controller' | 'responder';
 
+/** The other end of a run: a stream's receiver is the other side from its sender. */
+export function otherSide(side: Side): Side {
+  return side === 'controller' ? 'responder' : 'controller';
+}
+
 /** One measured direction of a result: its totals and its diagnosis are per path direction. */
 type PathDirection = 'controllerToResponder' | 'responderToController';
 

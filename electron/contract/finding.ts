@@ -40,6 +40,7 @@ export const DIAGNOSIS_CASES = [
   'application-limited/udp-carried',
   'loss-limited/udp-dropped',
   'cpu-limited/udp-sender-short',
+  'receiver-limited/udp-socket-full',
 ] as const;
 
 export type DiagnosisCase = (typeof DIAGNOSIS_CASES)[number];
@@ -102,7 +103,9 @@ export type FigureName =
   | 'jitter'
   /** UDP: the datagrams the senders numbered (arrived + lost), and the share of the asked rate the sending PC did not send in time. */
   | 'datagrams'
-  | 'senderShortShare';
+  | 'senderShortShare'
+  /** UDP: of the lost datagrams, those the receiving PC's OS dropped at its own sockets (their buffers full); absent: the OS does not say. */
+  | 'receiverDrops';
 
 export type Figures = Partial<Record<FigureName, Figure>>;
 

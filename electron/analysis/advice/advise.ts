@@ -148,7 +148,9 @@ export function adviseResult(r: LonghaulResult, local: LocalSettings): Advice[] 
     };
     const udp = udpAdvice(d, r);
     if (udp) {
-      push(udp.topic === 'cpu' ? (d.side ?? sender) : sender, udp.topic, udp.line, osFamily(r[sender].os).label);
+      // The sending PC's CPU, or the receiving PC's buffer: the finding's side; the rate: the sender's.
+      const at = udp.topic === 'cpu' || d.case === 'receiver-limited/udp-socket-full' ? (d.side ?? sender) : sender;
+      push(at, udp.topic, udp.line, osFamily(r[at].os).label);
       continue;
     }
     // The verdicts no buffer moves (the path, loss, a growing window, a CPU, a slow reader).

@@ -7,7 +7,7 @@ import type { AdviceLine } from './os-rules.js';
 import type { AdviceTopic } from '../../contract/advice.js';
 import type { Diagnosis, LonghaulResult } from '../../contract/result.js';
 import { bitrateFlag as rateFlag, bitrateText } from '../../contract/pacing-info.js';
-import { formatLossShare } from '../../contract/units.js';
+import { formatLossShare, groupDigits } from '../../contract/units.js';
 import { UDP_UNFRAGMENTED_BYTES } from '../../contract/udp.js';
 
 /** The run's shape as flags, so the command tried is the same run at another rate: `-u -P 2 -R`. */
@@ -26,6 +26,16 @@ function tryFlags(r: LonghaulResult, rate: number): string {
   const asked = r.params.bitrateBitsPerSec;
   if (r.params.direction !== 'bidir' && asked) return `${shapeFlags(r)} --udp-ramp -b ${rateFlag(asked)}`;
   return `${shapeFlags(r)} -b ${rateFlag(rate)}`;
+}
+
+/** How long a receiving socket's buffer should hold its stream's datagrams while the receiving thread is away (a busy core's scheduling gap), s. */
+const BUFFER_HOLD_SECONDS = 0.05;
+
+/** A -w value that holds BUFFER_HOLD_SECONDS of the stream's rate and at least doubles what was asked: `4M`, `640K`. */
+function bufferFlag(perStreamBps: number | null, askedBytes: number | null): { bytes: number; flag: string } {
+  const need = Math.max(((perStreamBps ?? 1e6) / 8) * BUFFER_HOLD_SECONDS, 2 * (askedBytes ?? 0), 1 << 20);
+  const mib = Math.ceil(need / (1 << 20));
+  return { bytes: mib * (1 << 20), flag: `${mib}M` };
 }
 
 /** The advice for a UDP finding: its topic and line; null for a finding that is not UDP's. */
@@ -61,6 +71,23 @@ export function udpAdvice(d: Diagnosis, r: LonghaulResult): { topic: AdviceTopic
           ...(arrived ? { runFlags: tryFlags(r, arrived) } : {}),
           why: `${loss !== null ? formatLossShare(loss) : 'Some'} of the datagrams were lost at this rate: the path, or the receiving PC, does not carry it.`,
           ...(arrived ? { control: { kind: 'udp-rate' as const, change: 'lower' as const, rate: rateFlag(arrived) } } : {}),
+        },
+      };
+    }
+    case 'receiver-limited/udp-socket-full': {
+      // Drops are only known from Linux's per-socket counts, so the receiving PC is a Linux one, whose cap is net.core.rmem_max.
+      const b = bufferFlag(perStream, r.params.windowBytes);
+      const flags = `${shapeFlags(r)}${perStream ? ` -b ${rateFlag(perStream)}` : ''} -w ${b.flag}`;
+      return {
+        topic: 'application',
+        line: {
+          setting: "the receiving socket's buffer (-w, per stream: SO_RCVBUF)",
+          currentValue: r.params.windowBytes ? `${groupDigits(r.params.windowBytes)} bytes asked` : "the OS's default",
+          neededValue: `at least ${groupDigits(b.bytes)} bytes (${BUFFER_HOLD_SECONDS * 1000} ms of the stream's rate), with net.core.rmem_max at least that on the receiving PC (Linux caps SO_RCVBUF there)`,
+          how: `sudo sysctl -w net.core.rmem_max=${b.bytes} on the receiving PC, then longhaul run <partner> ${flags}`,
+          runFlags: flags,
+          why: `The receiving PC's OS dropped ${d.figures?.receiverDrops ? groupDigits(d.figures.receiverDrops.value) : 'most'} datagrams at its own sockets, their buffers full before Longhaul read them: that loss is the receiving PC's, not the path's.`,
+          control: { kind: 'udp-buffer', bytes: b.bytes },
         },
       };
     }

@@ -5,13 +5,16 @@
  *
  * - the sending PC fell short (its pacer wrote off more than SHORT_SHARE of the schedule): the
  *   sender's PC, not the path, set the rate: `cpu-limited/udp-sender-short`;
- * - else more than LOSS_SHARE of the datagrams were lost (on the path or at the receiver: the
- *   counts cannot tell the two apart): `loss-limited/udp-dropped`;
+ * - else more than LOSS_SHARE of the datagrams were lost: where the receiving PC's OS counted at
+ *   least half of them dropped at its own sockets (their buffers full: Linux's per-socket drops),
+ *   the receiving PC set the loss: `receiver-limited/udp-socket-full`; else (the path dropped them,
+ *   or the receiving OS does not say) `loss-limited/udp-dropped`;
  * - else the asked rate arrived: `application-limited/udp-carried` (the rate is the one asked; what
  *   the path could carry is higher or equal).
  */
 import { fig } from '../../contract/finding.js';
 import type { DiagnosisFinding, Side, StreamResult, TotalResult } from '../../contract/result.js';
+import { otherSide } from '../../contract/direction.js';
 import { lossShare } from '../../contract/udp.js';
 import { withDetail } from '../../contract/detail-text/index.js';
 
@@ -43,6 +46,7 @@ export function udpDiagnosis(
     ...(loss !== null ? { lossRatio: fig(loss, 'share', 'measured') } : {}),
     ...(counts?.jitterMs != null ? { jitter: fig(counts.jitterMs / 1000, 's', 'measured') } : {}),
     senderShortShare: fig(shortShare, 'share', 'measured'),
+    ...(counts?.receiverDrops != null ? { receiverDrops: fig(counts.receiverDrops, 'count', 'measured') } : {}),
   };
   const numbers = { ...base.numbers, pacedBitsPerSecond: asked, lossRatio: loss };
   const facts = { ...base.facts, senderSide: sender };
@@ -50,6 +54,20 @@ export function udpDiagnosis(
     return withDetail({ ...base, verdict: 'cpu-limited', case: 'cpu-limited/udp-sender-short', side: sender, figures, numbers, facts, notes: undefined });
   }
   if (loss !== null && loss > LOSS_SHARE) {
+    const drops = counts?.receiverDrops ?? null;
+    if (counts && drops !== null && drops * 2 >= counts.lost) {
+      const receiver = otherSide(sender);
+      return withDetail({
+        ...base,
+        verdict: 'receiver-limited',
+        case: 'receiver-limited/udp-socket-full',
+        side: receiver,
+        figures,
+        numbers,
+        facts,
+        notes: undefined,
+      });
+    }
     return withDetail({ ...base, verdict: 'loss-limited', case: 'loss-limited/udp-dropped', side: sender, figures, numbers, facts, notes: undefined });
   }
   return withDetail({

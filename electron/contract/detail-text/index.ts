@@ -6,7 +6,7 @@
  * The analysis decides (which case, which branch, which figures); this module only words it, so a rule's
  * threshold is never written here and a word is never tested by the analysis.
  */
-import { udpCarriedText, udpDroppedText, udpSenderShortText } from './udp.js';
+import { udpCarriedText, udpDroppedText, udpReceiverFullText, udpSenderShortText } from './udp.js';
 import type { Door } from '../door.js';
 import type { Diagnosis } from '../result.js';
 import { cpuProcessText, cpuUnmeasuredText, readerStarvedText, samePcText } from './cpu.js';
@@ -71,6 +71,8 @@ function caseText(d: FindingData, door: Door): string {
       return udpDroppedText(d, door);
     case 'cpu-limited/udp-sender-short':
       return udpSenderShortText(d);
+    case 'receiver-limited/udp-socket-full':
+      return udpReceiverFullText(d, door);
     case undefined:
       return `Measured ${measuredText(d)} at RTT ${rttText(d)}.`;
   }

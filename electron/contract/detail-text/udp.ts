@@ -24,10 +24,26 @@ export function udpCarriedText(d: FindingData, door: Door): string {
   return `The asked ${askedText(d)} arrived (${measuredText(d)}): ${countsText(d)}. UDP sends at the rate asked, so the path carries at least this; ${raise} to find where loss begins.`;
 }
 
+/** Who dropped them: the path (the receiving PC's OS counted few or none at its sockets), or unknown. */
+function whoDropped(d: FindingData): string {
+  const drops = figure(d, 'receiverDrops');
+  if (drops === null) return "the path, or the receiving PC, dropped them (the receiving PC's OS does not say which)";
+  return drops === 0
+    ? "the path dropped them: the receiving PC's OS dropped none at its sockets"
+    : `the path dropped most of them: the receiving PC's OS dropped ${groupDigits(drops)} at its sockets`;
+}
+
 /** loss-limited/udp-dropped: more than the threshold was lost. */
 export function udpDroppedText(d: FindingData, door: Door): string {
   const lower = door === 'app' ? 'a lower Bitrate per stream' : 'a lower -b';
-  return `At ${askedText(d)} asked, ${countsText(d)}: the path, or the receiving PC, dropped them (the counts cannot tell which); ${measuredText(d)} arrived. ${lower} finds the rate it carries without loss.`;
+  return `At ${askedText(d)} asked, ${countsText(d)}: ${whoDropped(d)}; ${measuredText(d)} arrived. ${lower} finds the rate it carries without loss.`;
+}
+
+/** receiver-limited/udp-socket-full: the receiving PC's sockets overflowed, so the PC, not the path, set the loss. */
+export function udpReceiverFullText(d: FindingData, door: Door): string {
+  const drops = figure(d, 'receiverDrops') ?? 0;
+  const buffer = door === 'app' ? 'a larger Receive buffer per stream on the Test step' : 'a larger -w';
+  return `At ${askedText(d)} asked, ${countsText(d)}: the receiving PC (the ${d.side ?? 'receiver'}) dropped ${groupDigits(drops)} of them itself, its socket's receive buffer full before Longhaul read them, so this loss is that PC's, not the path's. ${buffer} gives bursts room (Linux caps it at net.core.rmem_max); if the loss stays, the receiving PC's CPU is the limit.`;
 }
 
 /** cpu-limited/udp-sender-short: the sending PC could not send at the asked rate. */

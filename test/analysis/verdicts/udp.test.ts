@@ -27,8 +27,11 @@ const BASE = {
   },
 } as unknown as DiagnosisFinding;
 
-/** One stream that sent `sent` bytes with `short` written off, of which `lost` of 1,000 datagrams never arrived. */
-function run(sent: number, short: number, lost: number): { total: TotalResult; streams: StreamResult[] } {
+/**
+ * One stream that sent `sent` bytes with `short` written off, of which `lost` of 1,000 datagrams never arrived;
+ * `drops` of them, by the receiving PC's OS count, at its own socket (null: that OS does not say).
+ */
+function run(sent: number, short: number, lost: number, drops: number | null = null): { total: TotalResult; streams: StreamResult[] } {
   const counts = { datagrams: 1000 - lost, bytes: (1000 - lost) * 1000, lost, outOfOrder: 0, duplicates: 0, jitterMs: 0.05 };
   const stream = {
     id: 0,
@@ -39,7 +42,7 @@ function run(sent: number, short: number, lost: number): { total: TotalResult; s
     bitsPerSecond: (counts.bytes * 8) / 8,
     send: { side: 'controller', bytes: sent, completions: 1000, firstT: 0, lastT: 8, seconds: 8, error: null },
     receive: null,
-    udp: { ...counts, lastSeq: 1000, sentDatagrams: 1000, shortBytes: short, sendErrors: 0 },
+    udp: { ...counts, lastSeq: 1000, sentDatagrams: 1000, shortBytes: short, sendErrors: 0, receiverDrops: drops },
   } as StreamResult;
   const total = {
     bytes: counts.bytes,
@@ -48,7 +51,7 @@ function run(sent: number, short: number, lost: number): { total: TotalResult; s
     bitsPerSecond: stream.bitsPerSecond,
     streamSumBitsPerSecond: null,
     completions: 0,
-    udp: counts,
+    udp: { ...counts, receiverDrops: drops },
   };
   return { total, streams: [stream] };
 }
@@ -69,14 +72,41 @@ describe('the UDP verdict', () => {
     assert.equal(short.side, 'controller');
   });
 
-  it('the answer names the asked rate, the loss and the jitter; the detail says the counts cannot tell the path from the receiver', () => {
+  it("the answer names the asked rate, the loss and the jitter; where the receiving PC's OS does not count its drops, the detail says so", () => {
     const lossy = run(1e6, 0, 120);
     const d = udpDiagnosis(lossy.total, lossy.streams, 1e6, 'controller', BASE);
-    assert.match(d.sentence, /the path, or the receiving PC, dropped them \(the counts cannot tell which\)/);
+    assert.match(d.sentence, /the path, or the receiving PC, dropped them \(the receiving PC's OS does not say which\)/);
     const lines = answerLines({ diagnosis: [d], directions: { controllerToResponder: lossy.total }, total: lossy.total, advice: [] } as never, 'terminal');
     assert.equal(
       lines[0],
       'Result: 880.0 kbit/s · loss-limited: 12 % of 1,000 datagrams lost, jitter 0.050 ms at the asked 1.0 Mbit/s (on the path or at the receiver).',
     );
+  });
+
+  it("the receiving PC's own drops: half or more of the lost make it the receiver's loss (the mirror: the responder sending)", () => {
+    for (const sender of ['controller', 'responder'] as const) {
+      const full = run(1e6, 0, 120, 60);
+      const d = udpDiagnosis(full.total, full.streams, 1e6, sender, BASE);
+      assert.equal(d.case, 'receiver-limited/udp-socket-full');
+      assert.equal(d.side, sender === 'controller' ? 'responder' : 'controller', 'the side that received');
+      assert.equal(d.figures.receiverDrops?.value, 60);
+      assert.match(d.sentence, /dropped 60 of them itself, its socket's receive buffer full/);
+      const fewer = run(1e6, 0, 120, 59);
+      assert.equal(udpDiagnosis(fewer.total, fewer.streams, 1e6, sender, BASE).case, 'loss-limited/udp-dropped', 'fewer than half: the path dropped most');
+    }
+  });
+
+  it("drops the receiving PC counted none of: the path's loss, and the answer says so", () => {
+    const path = run(1e6, 0, 120, 0);
+    const d = udpDiagnosis(path.total, path.streams, 1e6, 'controller', BASE);
+    assert.equal(d.case, 'loss-limited/udp-dropped');
+    assert.match(d.sentence, /the path dropped them: the receiving PC's OS dropped none at its sockets/);
+    const lines = answerLines({ diagnosis: [d], directions: { controllerToResponder: path.total }, total: path.total, advice: [] } as never, 'terminal');
+    assert.match(lines[0] ?? '', /\(on the path: the receiving PC dropped none\)\.$/);
+  });
+
+  it('below the loss threshold the drops change nothing: the asked rate arrived', () => {
+    const few = run(1e6, 0, 5, 5);
+    assert.equal(udpDiagnosis(few.total, few.streams, 1e6, 'controller', BASE).case, 'application-limited/udp-carried');
   });
 });
