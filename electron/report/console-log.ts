@@ -12,7 +12,7 @@ import { omitText } from '../contract/omit-text.js';
 import { IntervalTotals } from './interval-totals.js';
 import { pathDirectionLabel } from '../contract/direction.js';
 import { formatJitter, formatLostTotal, groupDigits } from '../contract/units.js';
-import type { UdpCounts } from '../contract/udp.js';
+import type { UdpTotal } from '../contract/udp.js';
 import { alignRow, fixedOrUnknown, formatPetaBumpsTable, UNITS_LINE, type PetaBumpsInput } from './petabumps-table.js';
 
 /** `Retr(segments)` and `Cwnd(bytes)` are the sender's, as iperf3 prints them: retransmits in the interval (`≈`: Windows' estimate), cwnd at its end. */
@@ -96,11 +96,12 @@ export function consoleLogSummary(r: LonghaulResult): string {
   );
 }
 
-/** A UDP run's loss and jitter per direction, as iperf3's receiver line: lost/total, jitter, order. */
+/** A UDP run's loss and jitter per direction, as iperf3's receiver line: lost/total, jitter, order; then how many of the lost the receiving PC's OS dropped itself. */
 export function udpLines(r: LonghaulResult): string[] {
-  const line = (label: string, u: UdpCounts): string =>
+  const line = (label: string, u: UdpTotal): string =>
     `UDP${label}: ${formatLostTotal(u.lost, u.lost + u.datagrams)} datagrams lost, jitter ${u.jitterMs === null ? 'unknown' : formatJitter(u.jitterMs / 1000)} (RFC 3550), ` +
-    `out of order ${u.outOfOrder === null ? 'unknown' : groupDigits(u.outOfOrder)}, duplicates ${u.duplicates === null ? 'unknown' : groupDigits(u.duplicates)}`;
+    `out of order ${u.outOfOrder === null ? 'unknown' : groupDigits(u.outOfOrder)}, duplicates ${u.duplicates === null ? 'unknown' : groupDigits(u.duplicates)}` +
+    (u.receiverDrops === undefined ? '' : `; dropped by the receiving PC ${u.receiverDrops === null ? 'unknown' : groupDigits(u.receiverDrops)}`);
   const both = r.directions.controllerToResponder?.udp && r.directions.responderToController?.udp;
   if (!both) return r.total.udp ? [line('', r.total.udp)] : [];
   return (['controllerToResponder', 'responderToController'] as const).flatMap((d) => {

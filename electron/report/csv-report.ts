@@ -84,6 +84,7 @@ export const CSV_COLUMNS = [
   'udp_duplicate_datagrams',
   'udp_jitter_ms',
   'udp_sender_short_bytes',
+  'udp_receiver_dropped_datagrams',
 ] as const;
 
 type CsvColumn = (typeof CSV_COLUMNS)[number];
@@ -129,10 +130,10 @@ function runCells(c: CsvRunContext): CsvRow {
 
 /**
  * A UDP receiver's counts (an interval's, a stream's with its tail, a total's): arrived, lost, the
- * loss share of arrived + lost, order, duplicates, jitter. Empty for TCP and wherever unknown (an
+ * loss share of arrived + lost, order, duplicates, jitter, the receiving PC's own drops. Empty for TCP and wherever unknown (an
  * iperf3 peer's out-of-order count, an interval the receiver did not report).
  */
-function udpCells(u: (UdpInterval & { bytes?: number }) | undefined, shortBytes?: number | null): CsvRow {
+function udpCells(u: (UdpInterval & { bytes?: number; receiverDrops?: number | null }) | undefined, shortBytes?: number | null): CsvRow {
   if (!u) return {};
   const share = lossShare(u);
   return {
@@ -143,6 +144,8 @@ function udpCells(u: (UdpInterval & { bytes?: number }) | undefined, shortBytes?
     udp_duplicate_datagrams: num(u.duplicates),
     udp_jitter_ms: num(u.jitterMs, 3),
     ...(shortBytes !== undefined ? { udp_sender_short_bytes: num(shortBytes) } : {}),
+    // Stream and total rows of results that know it: of the lost, those the receiving PC's OS dropped at its sockets.
+    ...(u.receiverDrops !== undefined ? { udp_receiver_dropped_datagrams: num(u.receiverDrops) } : {}),
   };
 }
 

@@ -37,7 +37,9 @@ async function udpRun(args: string[]): Promise<{ r: LonghaulResult; stdout: stri
 function checkLogAndHtml(r: LonghaulResult, log: string): void {
   assert.match(log, /^Parameters: \d+ UDP stream\(s\) per direction, .* datagrams of 1460 bytes/m);
   const lines =
-    log.match(/^UDP( \(\w+ -> \w+\))?: [\d,]+\/[\d,]+ \([\d.]+ %\) datagrams lost, jitter [\d.]+ ms \(RFC 3550\), out of order \d+, duplicates \d+$/gm) ?? [];
+    log.match(
+      /^UDP( \(\w+ -> \w+\))?: [\d,]+\/[\d,]+ \([\d.]+ %\) datagrams lost, jitter [\d.]+ ms \(RFC 3550\), out of order \d+, duplicates \d+(; dropped by the receiving PC ([\d,]+|unknown))?$/gm,
+    ) ?? [];
   assert.equal(lines.length, r.params.direction === 'bidir' ? 2 : 1, log);
   assert.doesNotMatch(log, /^MSS: /m, 'no MSS line for UDP');
   const html = formatHtmlReport(r);
@@ -56,6 +58,8 @@ function checkCsv(r: LonghaulResult, csv: Record<string, string>[]): void {
   const total = csv.find((row) => row.row_type === 'total');
   assert.equal(Number(total?.udp_arrived_datagrams), r.total.udp?.datagrams);
   assert.equal(Number(total?.udp_lost_datagrams), r.total.udp?.lost);
+  const drops = r.total.udp?.receiverDrops;
+  assert.equal(total?.udp_receiver_dropped_datagrams, drops === null || drops === undefined ? '' : String(drops), "the receiving PC's drops");
   for (const s of r.streams) {
     const row = csv.find((x) => x.row_type === 'stream' && x.stream_id === String(s.id));
     assert.equal(Number(row?.udp_sender_short_bytes), s.udp?.shortBytes, `stream ${s.id}: the sender's shortfall`);
