@@ -3,7 +3,7 @@
  * and the effective sizes the OS reports, as figures. Its words are contract/setup-text.ts's.
  */
 import type { SocketReport, WindowInfo } from '../contract/result.js';
-import { windowNote } from '../contract/setup-text.js';
+import { udpWindowNote, windowNote } from '../contract/setup-text.js';
 
 function range(xs: (number | null)[]): { min: number; max: number } | null {
   const v = xs.filter((x): x is number => x !== null);
@@ -39,4 +39,27 @@ export function summarizeWindow(
     viaProxy,
   };
   return { ...facts, note: windowNote(facts) };
+}
+
+/**
+ * A UDP run's `-w`: each receiving socket's SO_RCVBUF as its OS reported it at the end (null: that
+ * end did not say). `linux`: every receiving end is Linux (which doubles the request).
+ */
+export function summarizeUdpWindow(requestedBytes: number | null, rcvBufs: (number | null)[], linux: boolean): WindowInfo {
+  const known = rcvBufs.filter((x): x is number => x !== null);
+  const facts: Omit<WindowInfo, 'note'> = {
+    requestedBytes,
+    applied: requestedBytes !== null && rcvBufs.length > 0 && known.length === rcvBufs.length,
+    effectiveRcvBufBytes: range(known),
+    effectiveSndBufBytes: null,
+    advertisedBytes: null,
+    reportedEnds: known.length,
+    missedEnds: 0,
+    missedReasons: [],
+    clampBytes: null,
+    buffersForced: false,
+    linuxEnds: linux,
+    viaProxy: false,
+  };
+  return { ...facts, note: udpWindowNote(facts) };
 }

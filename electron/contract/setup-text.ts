@@ -51,6 +51,19 @@ export function windowNote(w: Omit<WindowInfo, 'note'>): string {
   return `applied before the handshake on all ${ends} stream ends${eff}${adjusted}${advertised}`;
 }
 
+/**
+ * A UDP run's receive-buffer line after `Receive buffer (-w): N bytes requested, `: `-w` is each
+ * receiving socket's SO_RCVBUF (UDP has no window), set before the first datagram; what the OS made of it.
+ */
+export function udpWindowNote(w: Omit<WindowInfo, 'note'>): string {
+  const got = w.effectiveRcvBufBytes;
+  if (w.requestedBytes === null) return `OS default${got ? `; effective SO_RCVBUF ${byteRangeText(got)}` : ''}`;
+  const ends = w.reportedEnds ?? 0;
+  if (ends === 0 || !got) return 'not known to be applied: no receiving socket reported its buffer';
+  const sockets = ends === 1 ? 'the receiving socket' : `all ${ends} receiving sockets`;
+  return `set on ${sockets} before the first datagram; effective SO_RCVBUF ${byteRangeText(got)}${adjustment(w.requestedBytes, got, w.linuxEnds ?? false)}`;
+}
+
 /** The MSS line after `MSS: N bytes requested, `. */
 export function mssNote(m: Omit<MssInfo, 'note'>): string {
   const used = m.sendMssBytes ? `; the senders used ${byteRangeText(m.sendMssBytes)}` : '; the MSS the senders used is unknown (the OS did not report it)';

@@ -101,6 +101,8 @@ const streamEndSchema = z.object({
       counts: udpCountsSchema.optional(),
       /** A receiver's: datagrams its OS dropped at the stream's socket, the buffer full (Linux); absent: the OS does not say. */
       socketDrops: z.number().int().min(0).optional(),
+      /** A receiver's: its socket's SO_RCVBUF as the OS reports it, bytes (Linux: twice the request). */
+      receiveBufferBytes: z.number().int().min(0).optional(),
     })
     .strict()
     .optional(),

@@ -112,7 +112,8 @@ function slowIntervalsLine(r: LonghaulResult): string | null {
  */
 function askedLines(r: LonghaulResult): string[] {
   const lines: string[] = [];
-  if (r.window.requestedBytes !== null && !r.window.applied) lines.push(`Window: ${groupDigits(r.window.requestedBytes)} bytes asked, ${r.window.note}`);
+  if (r.window.requestedBytes !== null && !r.window.applied)
+    lines.push(`${r.params.protocol === 'udp' ? 'Receive buffer (-w)' : 'Window'}: ${groupDigits(r.window.requestedBytes)} bytes asked, ${r.window.note}`);
   if (r.mss && r.mss.requestedBytes !== null) lines.push(`MSS: ${groupDigits(r.mss.requestedBytes)} bytes asked, ${r.mss.note}`);
   const cc = congestionLine(r);
   if (cc) lines.push(cc);

@@ -97,9 +97,12 @@ export function formatSummary(r: LonghaulResult, extras: SummaryExtras = {}): st
   const p = r.params;
   const limit = p.bytes !== null ? `${groupDigits(p.bytes)} bytes` : `${p.seconds} s`;
   lines.push(
-    `Longhaul ${r.controller.hostname} -> ${r.responder.hostname} (${r.responder.address}): ${p.streams} stream(s), ${p.direction}, ${limit}, ${groupDigits(p.bufferBytes)}-byte buffers`,
+    `Longhaul ${r.controller.hostname} -> ${r.responder.hostname} (${r.responder.address}): ${p.streams} ${p.protocol === 'udp' ? 'UDP ' : ''}stream(s), ${p.direction}, ${limit}, ${p.protocol === 'udp' ? `datagrams of ${groupDigits(p.bufferBytes)} B` : `${groupDigits(p.bufferBytes)}-byte buffers`}`,
   );
-  lines.push(`Window: ${r.window.requestedBytes === null ? r.window.note : `${groupDigits(r.window.requestedBytes)} bytes requested, ${r.window.note}`}`);
+  const windowLabel = p.protocol === 'udp' ? 'Receive buffer (-w)' : 'Window';
+  lines.push(
+    `${windowLabel}: ${r.window.requestedBytes === null ? r.window.note : `${groupDigits(r.window.requestedBytes)} bytes requested, ${r.window.note}`}`,
+  );
   const omitted = omitText(r);
   if (omitted) lines.push(omitted);
   if (r.pacing) lines.push(`Bitrate (--bitrate, per stream): ${r.pacing.note}`);

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { SocketReport } from '../../electron/contract/result.js';
-import { summarizeWindow } from '../../electron/analysis/window-summary.js';
+import { summarizeUdpWindow, summarizeWindow } from '../../electron/analysis/window-summary.js';
 
 function report(over: Partial<SocketReport>): SocketReport {
   return {
@@ -70,5 +70,23 @@ describe('summarizeWindow', () => {
     assert.match(summarizeWindow(65_536, r, [60_000, 65_536]).note, /advertised \(the senders' snd_wnd\) 60,000–65,536 B$/);
     const proxied = summarizeWindow(65_536, r, [0, 8_192], true).note;
     assert.match(proxied, /advertised \(on the local hop to the delay proxy, not the emulated window\) 0–8,192 B$/);
+  });
+
+  it("UDP: -w is the receiving sockets' SO_RCVBUF, set before the first datagram; unknown when an end did not say", () => {
+    const one = summarizeUdpWindow(65_536, [131_072], true);
+    assert.equal(one.applied, true);
+    assert.equal(
+      one.note,
+      'set on the receiving socket before the first datagram; effective SO_RCVBUF 131,072 B (Linux doubles the request for its own bookkeeping)',
+    );
+    const capped = summarizeUdpWindow(4_194_304, [425_984, 425_984], true);
+    assert.match(capped.note, /^set on all 2 receiving sockets .* 425,984 B \(less than twice the request: Linux capped it at net.core.rmem_max/);
+    const windows = summarizeUdpWindow(65_536, [65_536], false);
+    assert.equal(windows.note, 'set on the receiving socket before the first datagram; effective SO_RCVBUF 65,536 B');
+    const silent = summarizeUdpWindow(65_536, [null], true);
+    assert.equal(silent.applied, false);
+    assert.equal(silent.note, 'not known to be applied: no receiving socket reported its buffer');
+    assert.equal(summarizeUdpWindow(null, [212_992], true).note, 'OS default; effective SO_RCVBUF 212,992 B');
+    assert.doesNotMatch(one.note + silent.note, /handshake|stream end/, 'no TCP words for UDP');
   });
 });

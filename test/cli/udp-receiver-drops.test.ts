@@ -45,6 +45,11 @@ describe('receiver-limited UDP on loopback', { timeout: 120_000, skip: process.p
       assert.equal(u.receiverDrops, u.lost, `drops at the receiving socket = datagrams lost (${JSON.stringify(u)})`);
       const streamDrops = r.streams.reduce((a, s) => a + (s.udp?.receiverDrops ?? 0), 0);
       assert.equal(streamDrops, u.receiverDrops, 'the streams sum to the total');
+      // The buffer each receiving socket got, as its OS reported it: Linux doubles the 4 KiB asked.
+      assert.equal(r.window.applied, true, r.window.note);
+      assert.deepEqual(r.window.effectiveRcvBufBytes, { min: 8192, max: 8192 }, r.window.note);
+      assert.equal(r.mss, undefined, 'datagrams have no MSS');
+      assert.ok(!r.unavailable?.some((x) => x.field === 'socket'), `no TCP socket report is missed: ${JSON.stringify(r.unavailable)}`);
       const d = r.diagnosis?.find((x) => x.direction === dir);
       if (d?.case !== 'cpu-limited/udp-sender-short') {
         // More than 1 % lost (the rule's threshold) whenever the PC sent on schedule.

@@ -8,7 +8,7 @@ import type { StreamEnd } from '../../protocol/messages.js';
 import { diagnoseResult } from '../../analysis/diagnosis.js';
 import { summarizeMss, type MssEnd } from '../../analysis/mss-summary.js';
 import { summarizePacing, type PacedEnd } from '../../analysis/pacing-summary.js';
-import { summarizeWindow } from '../../analysis/window-summary.js';
+import { summarizeUdpWindow, summarizeWindow } from '../../analysis/window-summary.js';
 import { summarizeDelay } from '../../analysis/delay-summary.js';
 
 function addUnavailable(list: UnavailableField[], u: UnavailableField): void {
@@ -29,6 +29,10 @@ export function attachTcpFields(
   const reports = [];
   const mssEnds: MssEnd[] = [];
   const pacedEnds: PacedEnd[] = [];
+  const udp = result.params.protocol === 'udp';
+  /** UDP: each receiving socket's SO_RCVBUF (null: its end did not say), and whether each receiving side is Linux. */
+  const udpRcvBufs: (number | null)[] = [];
+  const udpLinux: boolean[] = [];
   for (const s of result.streams) {
     for (const [view, role] of [
       [s.send, 'send'],
@@ -41,6 +45,12 @@ export function attachTcpFields(
         reports.push(end.socket);
         mssEnds.push({ side: view.side, sends: role === 'send', report: end.socket });
         for (const u of end.socket.unavailable) addUnavailable(unavailable, { side: view.side, ...u });
+      } else if (udp) {
+        // UDP has no TCP socket report: the receiving socket's buffer is the one figure its end gives.
+        if (role === 'receive' && ends[view.side]) {
+          udpRcvBufs.push(end?.udp?.receiveBufferBytes ?? null);
+          udpLinux.push(result[view.side].os?.platform === 'linux');
+        }
       } else if (ends[view.side]) {
         addUnavailable(unavailable, {
           side: view.side,
@@ -55,8 +65,13 @@ export function attachTcpFields(
       }
     }
   }
-  result.window = summarizeWindow(result.params.windowBytes, reports, advertised, result.link !== undefined);
-  result.mss = summarizeMss(result.params.mssBytes ?? null, mssEnds);
+  if (udp) {
+    result.window = summarizeUdpWindow(result.params.windowBytes, udpRcvBufs, udpLinux.length > 0 && udpLinux.every(Boolean));
+    delete result.mss; // datagrams have no MSS: their size is -l
+  } else {
+    result.window = summarizeWindow(result.params.windowBytes, reports, advertised, result.link !== undefined);
+    result.mss = summarizeMss(result.params.mssBytes ?? null, mssEnds);
+  }
   const pacing = summarizePacing(result, pacedEnds);
   if (pacing) result.pacing = pacing;
   result.unavailable = unavailable;

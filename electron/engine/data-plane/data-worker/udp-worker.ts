@@ -317,6 +317,7 @@ export class UdpWorker {
     for (const id of this.receiveIds) {
       const counts = this.receiver?.final(id, this.lastSeq.get(id) ?? null) ?? null;
       const socketDrops = this.receiver?.socketDrops(id) ?? null;
+      const receiveBufferBytes = this.receiver?.receiveBufferBytes(id) ?? null;
       ends.push({
         id,
         role: 'receive',
@@ -326,7 +327,9 @@ export class UdpWorker {
         lastT: this.secondsSinceStart(this.receiver?.lastNs ?? 0n),
         error: null,
         io: 'node',
-        ...(counts ? { udp: { counts, ...(socketDrops !== null ? { socketDrops } : {}) } } : {}),
+        ...(counts
+          ? { udp: { counts, ...(socketDrops !== null ? { socketDrops } : {}), ...(receiveBufferBytes !== null ? { receiveBufferBytes } : {}) } }
+          : {}),
       });
     }
     return ends;

@@ -69,10 +69,14 @@ export class UdpReceiver {
     return ports;
   }
 
-  /** SO_RCVBUF as the OS reports it, bytes (Linux: twice what was asked); null before a socket is bound. */
-  receiveBufferBytes(): number | null {
-    const socket = this.sockets.values().next().value;
-    return socket ? socket.getRecvBufferSize() : null;
+  /** SO_RCVBUF of stream `id`'s socket (the first socket without `id`) as the OS reports it, bytes (Linux: twice what was asked); null before it is bound or after close(). */
+  receiveBufferBytes(id?: number): number | null {
+    const socket = id === undefined ? this.sockets.values().next().value : this.sockets.get(id);
+    try {
+      return socket ? socket.getRecvBufferSize() : null;
+    } catch {
+      return null; // closed
+    }
   }
 
   /**
