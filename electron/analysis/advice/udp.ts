@@ -38,6 +38,20 @@ function bufferFlag(perStreamBps: number | null, askedBytes: number | null): { b
   return { bytes: mib * (1 << 20), flag: `${mib}M` };
 }
 
+/**
+ * Where the receiving PC's OS does not count its drops (Windows), a receive buffer that holds less
+ * than BUFFER_HOLD_SECONDS of the stream is a suspect worth naming beside the rate: '' otherwise.
+ */
+function smallBufferNote(d: Diagnosis, r: LonghaulResult, perStreamBps: number | null): string {
+  if (d.figures?.receiverDrops || !perStreamBps) return '';
+  const buffer = r.window.effectiveRcvBufBytes?.min ?? null;
+  if (buffer === null) return '';
+  const holdsSeconds = buffer / (perStreamBps / 8);
+  if (holdsSeconds >= BUFFER_HOLD_SECONDS) return '';
+  const ms = holdsSeconds * 1000;
+  return ` The receiving PC's OS does not say how many it dropped itself, and each receiving socket's buffer (${groupDigits(buffer)} bytes) holds only ${ms < 1 ? ms.toFixed(2) : ms.toFixed(0)} ms of its stream: a larger -w (${bufferFlag(perStreamBps, r.params.windowBytes).flag}) tells the two apart.`;
+}
+
 /** The advice for a UDP finding: its topic and line; null for a finding that is not UDP's. */
 export function udpAdvice(d: Diagnosis, r: LonghaulResult): { topic: AdviceTopic; line: AdviceLine } | null {
   const perStream = r.params.bitrateBitsPerSec ?? null;
@@ -69,7 +83,7 @@ export function udpAdvice(d: Diagnosis, r: LonghaulResult): { topic: AdviceTopic
           neededValue: arrived ? `a lower rate, e.g. ${rateFlag(arrived)}, until loss stays under 1 %` : 'a lower rate, until loss stays under 1 %',
           how: arrived ? `longhaul run <partner> ${tryFlags(r, arrived)}` : 'longhaul run <partner> -u with a lower -b',
           ...(arrived ? { runFlags: tryFlags(r, arrived) } : {}),
-          why: `${loss !== null ? formatLossShare(loss) : 'Some'} of the datagrams were lost at this rate: the path, or the receiving PC, does not carry it.`,
+          why: `${loss !== null ? formatLossShare(loss) : 'Some'} of the datagrams were lost at this rate: the path, or the receiving PC, does not carry it.${smallBufferNote(d, r, perStream)}`,
           ...(arrived ? { control: { kind: 'udp-rate' as const, change: 'lower' as const, rate: rateFlag(arrived) } } : {}),
         },
       };
