@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 
 /** A socket as /proc/net/udp names it: its local port and, once connected, its peer's port (0 when not connected). */
-export interface UdpSocketKey {
+interface UdpSocketKey {
   localPort: number;
   remotePort: number;
 }
