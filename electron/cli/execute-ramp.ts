@@ -64,6 +64,7 @@ export async function executeRamp(o: RampRun): Promise<number> {
   out.write(`${rampAnswer(outcome)}\n`);
   if (o.jsonStdout) process.stdout.write(JSON.stringify(outcome, null, 2) + '\n');
   if (o.jsonFile) out.write(saveProblem ? `longhaul: the ramp was not written to ${o.jsonFile}: ${saveProblem}\n` : `Ramp written to ${o.jsonFile}\n`);
-  const answered = outcome.end === 'found' || outcome.end === 'max-rate' || outcome.end === 'sender-limit' || outcome.end === 'max-steps';
+  const answered =
+    outcome.end === 'found' || outcome.end === 'max-rate' || outcome.end === 'sender-limit' || outcome.end === 'receiver-limit' || outcome.end === 'max-steps';
   return answered && !saveProblem ? EXIT_OK : EXIT_RUN_FAILED;
 }

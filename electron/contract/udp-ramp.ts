@@ -5,16 +5,21 @@
  */
 import type { LonghaulResult } from './result.js';
 
-/** A step's finding: the asked rate arrived (loss at most the threshold), was dropped above it, the sending PC fell short, or no result. */
-export type UdpRampStepOutcome = 'carried' | 'dropped' | 'sender-short' | 'failed';
+/**
+ * A step's finding: the asked rate arrived (loss at most the threshold), was dropped above it on the
+ * way, was dropped above it by the receiving PC's own sockets (its OS counted at least half of the
+ * loss: the UDP verdict's receiver-limited rule), the sending PC fell short, or no result.
+ */
+export type UdpRampStepOutcome = 'carried' | 'dropped' | 'receiver-dropped' | 'sender-short' | 'failed';
 
 /**
  * Why the ramp ended: `found` (the highest rate carried and the lowest dropped are within the
  * precision), `sender-limit` (this PC could not send faster: the path carries at least what it
- * sent), `max-rate` (the highest rate Longhaul asks was carried), `nothing-carried` (even the lowest
+ * sent), `receiver-limit` (the receiving PC's sockets overflowed: that PC, not the path, is the
+ * limit found), `max-rate` (the highest rate Longhaul asks was carried), `nothing-carried` (even the lowest
  * rate lost more), `max-steps`, `failed` (a step had no result), `stopped` (by the user).
  */
-export type UdpRampEnd = 'found' | 'sender-limit' | 'max-rate' | 'nothing-carried' | 'max-steps' | 'failed' | 'stopped';
+export type UdpRampEnd = 'found' | 'sender-limit' | 'receiver-limit' | 'max-rate' | 'nothing-carried' | 'max-steps' | 'failed' | 'stopped';
 
 export interface UdpRampStep {
   /** The rate asked of each stream (-b), bit/s. */
@@ -26,6 +31,8 @@ export interface UdpRampStep {
   jitterMs: number | null;
   /** The share of its schedule the sending PC did not send in time; null: unknown. */
   senderShortShare: number | null;
+  /** Of the datagrams lost, those the receiving PC's OS dropped at its own sockets; null or absent: its OS does not say. */
+  receiverDrops?: number | null;
   outcome: UdpRampStepOutcome;
   /** The step's run (longhaul.result/1 id). */
   resultId: string;

@@ -4,11 +4,12 @@
  */
 import type { UdpRampOutcome, UdpRampStep } from '../contract/udp-ramp.js';
 import { bitrateFlag } from '../contract/pacing-info.js';
-import { formatJitter, formatLossShare, formatRate } from '../contract/units.js';
+import { formatJitter, formatLossShare, formatRate, groupDigits } from '../contract/units.js';
 
 const OUTCOME_WORDS: Record<UdpRampStep['outcome'], string> = {
   carried: 'carried',
   dropped: 'dropped',
+  'receiver-dropped': 'the receiving PC dropped it',
   'sender-short': 'this PC could not send it',
   failed: 'no result',
 };
@@ -48,6 +49,12 @@ export function rampAnswer(o: UdpRampOutcome): string {
       const last = o.steps.at(-1);
       const where = last ? ` at -b ${bitrateFlag(last.askedBitsPerSec)}` : '';
       return `Result: the path carried ${carried ?? 'no rate asked yet'}${dropped};${where} this PC could not send on time, so the ramp stopped at this PC's limit (a faster sender, or another PC, would narrow it further).`;
+    }
+    case 'receiver-limit': {
+      const last = o.steps.at(-1);
+      const drops = last?.receiverDrops != null ? `${groupDigits(last.receiverDrops)} datagrams` : 'most of what was lost';
+      const where = last ? ` at -b ${bitrateFlag(last.askedBitsPerSec)} the receiving PC dropped ${drops} itself, its socket buffer full,` : '';
+      return `Result: the path carried ${carried ?? 'no rate asked yet'}${dropped};${where} so the ramp stopped at the receiving PC's limit (a larger -w, or a faster receiving PC, would narrow it further).`;
     }
     case 'max-rate':
       return `Result: the path carried the highest rate asked, ${carried}: it carries at least that.`;

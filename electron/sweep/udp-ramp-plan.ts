@@ -25,6 +25,7 @@ export function nextRampRate(steps: readonly Tried[], o: RampPlanOptions): { rat
   if (!last) return { rate: o.startBitsPerSec };
   if (last.outcome === 'failed') return { end: 'failed' };
   if (last.outcome === 'sender-short') return { end: 'sender-limit' };
+  if (last.outcome === 'receiver-dropped') return { end: 'receiver-limit' };
   const carried = steps.filter((s) => s.outcome === 'carried').map((s) => s.askedBitsPerSec);
   const good = carried.length ? Math.max(...carried) : null;
   const dropped = steps.filter((s) => s.outcome === 'dropped' && (good === null || s.askedBitsPerSec > good)).map((s) => s.askedBitsPerSec);

@@ -29,7 +29,7 @@ function rampStep(result: LonghaulResult, askedBitsPerSec: number, lossThreshold
   let outcome: UdpRampStepOutcome;
   if (!total.udp || total.bitsPerSecond === null) outcome = 'failed';
   else if (short !== null && short > SHORT_SHARE) outcome = 'sender-short';
-  else if (loss !== null && loss > lossThreshold) outcome = 'dropped';
+  else if (loss !== null && loss > lossThreshold) outcome = d?.case === 'receiver-limited/udp-socket-full' ? 'receiver-dropped' : 'dropped';
   else outcome = result.partial ? 'failed' : 'carried';
   return {
     askedBitsPerSec,
@@ -37,6 +37,7 @@ function rampStep(result: LonghaulResult, askedBitsPerSec: number, lossThreshold
     lossShare: loss,
     jitterMs: total.udp?.jitterMs ?? null,
     senderShortShare: short,
+    receiverDrops: total.udp?.receiverDrops ?? null,
     outcome,
     resultId: result.id,
   };

@@ -38,6 +38,10 @@ describe('the UDP ramp plan', () => {
 
   it("ends at the sending PC's limit, on a failed step, at the highest rate, and after the most steps", () => {
     assert.equal(walk(1e9, O, (r) => (r > 100e6 ? 'sender-short' : 'carried')).end, 'sender-limit');
+    // The receiving PC's own sockets dropped it: that PC's limit, not the path's; no bisection towards it.
+    const receiver = walk(1e9, O, (r) => (r > 100e6 ? 'receiver-dropped' : 'carried'));
+    assert.equal(receiver.end, 'receiver-limit');
+    assert.equal(receiver.steps.at(-1), 128e6, 'ends on the first step the receiving PC dropped');
     assert.equal(walk(1e9, O, (r) => (r > 4e6 ? 'failed' : 'carried')).end, 'failed');
     assert.equal(walk(Infinity, { ...O, maxBitsPerSec: 64e6 }).end, 'max-rate');
     const capped = walk(19.44e6, { ...O, maxSteps: 4 });
