@@ -54,3 +54,19 @@ export function streamRatePoints(r: LonghaulResult): Map<number, RatePoint[]> {
   }
   return out;
 }
+
+/**
+ * UDP: the datagrams lost per interval over all streams, percent of those numbered in it (lost ÷
+ * (arrived + lost), the receivers' counts); intervals where no stream's receiver reported are left
+ * out (unknown, not 0). Empty for TCP.
+ */
+export function lossPercentPoints(r: LonghaulResult): RatePoint[] {
+  if (r.params.protocol !== 'udp') return [];
+  return r.intervals.flatMap((iv): RatePoint[] => {
+    if (!counted(r, iv.seconds)) return [];
+    const counts = iv.streams.flatMap((s) => (s.udp ? [s.udp] : []));
+    const lost = counts.reduce((a, u) => a + u.lost, 0);
+    const numbered = lost + counts.reduce((a, u) => a + u.datagrams, 0);
+    return numbered > 0 ? [[iv.t, (lost / numbered) * 100]] : [];
+  });
+}

@@ -1,9 +1,10 @@
 /** Whose bytes the throughput charts draw: the receiver's, or the sender's where no receiver reported (an iperf3 partner). */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { rateView, streamRatePoints, totalRatePoints } from '../../electron/contract/interval-rates.js';
+import { lossPercentPoints, rateView, streamRatePoints, totalRatePoints } from '../../electron/contract/interval-rates.js';
 import { throughputChart } from '../../electron/report/html-charts.js';
 import { makeIntervals, makeResult } from '../helpers/result-fixtures.js';
+import { resultLines } from '../../renderer/src/lib/result-lines.js';
 
 function run(receiverReported: boolean) {
   const intervals = makeIntervals([
@@ -52,5 +53,34 @@ describe('throughput over time: whose bytes', () => {
       [2, 10_000_000],
     ]);
     assert.match(throughputChart(r), /sent by this PC, all streams: the other end reported no intervals/);
+  });
+});
+
+describe('UDP: the datagrams lost per interval beside the rate', () => {
+  it('lost ÷ (arrived + lost) over all streams, an interval with no receiver count left out; the Results chart draws it on the right-hand axis in %', () => {
+    const r = run(true);
+    r.params.protocol = 'udp';
+    const [a, b] = r.intervals;
+    assert.ok(a && b);
+    const udp = (datagrams: number, lost: number) => ({ datagrams, lost, outOfOrder: 0, duplicates: 0, jitterMs: 0.1 });
+    // Interval 1: 10 of 100 + 0 of 50 lost (150 numbered): 6.67 %. Interval 2: no receiver counts: unknown, not 0.
+    a.streams.forEach((s, i) => (s.udp = i === 0 ? udp(90, 10) : udp(50, 0)));
+    assert.deepEqual(
+      lossPercentPoints(r).map(([t, p]) => [t, Number(p.toFixed(2))]),
+      [[1, 6.67]],
+    );
+    const set = resultLines(r);
+    assert.deepEqual(
+      set.lines.map((l) => [l.label, l.axis]),
+      [
+        ['all streams', 'y'],
+        ['datagrams lost (%)', 'parts'],
+      ],
+    );
+    assert.equal(set.partsUnit, 'percent');
+    assert.equal(set.partsTitle, 'datagrams lost per interval (%)');
+    const tcp = run(true);
+    assert.deepEqual(lossPercentPoints(tcp), [], 'TCP has no datagrams');
+    assert.equal(resultLines(tcp).partsUnit, undefined);
   });
 });

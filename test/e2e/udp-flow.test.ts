@@ -4,6 +4,10 @@
  * buffer into a 1460-byte datagram and the rate into 1 Mbit/s, an MSS is refused in UDP's own words,
  * and a run at 8 Mbit/s per stream on "Both on this PC" ends on Results with the asked rate arrived,
  * the datagrams lost of those sent, the jitter and a per-stream UDP table.
+ * With a receive buffer far too small for the rate (4 KiB at 200 Mbit/s), the receiving PC's own OS
+ * drops datagrams at its socket (Linux counts them): Results says the receiving PC dropped them and
+ * the change is a larger Receive buffer, not a lower rate.
+ * Results' chart draws the rate and, on its right-hand axis, the datagrams lost per interval (%).
  * Screenshots: test/e2e/screenshots/udp-*.png.
  */
 import assert from 'node:assert/strict';
@@ -55,6 +59,8 @@ describe('Test screen: Protocol UDP', { skip: skip ?? false, timeout: 90_000 }, 
       `${verdict}${why}`,
     );
     assert.doesNotMatch(await page.getByTestId('headline').innerText(), /--|-b\b/, "the app names its own controls, not the terminal's flags");
+    // The chart: the rate that arrived, and beside it (right-hand axis, %) the datagrams lost per interval.
+    assert.equal(await page.getByTestId('result-chart').getAttribute('data-lines'), 'all streams|datagrams lost (%)');
     await openExplain(page);
     assert.match(await page.getByTestId('udp-total').innerText(), /Datagrams lost: [\d,]+\/[\d,]+ \([\d.]+ %\) Jitter .*: [\d.]+ ms/);
     const table = page.getByTestId('udp-streams');
@@ -76,3 +82,46 @@ describe('Test screen: Protocol UDP', { skip: skip ?? false, timeout: 90_000 }, 
     await shot(page, 'udp-3b-intervals');
   });
 });
+
+describe(
+  'Test screen: UDP with a receive buffer too small for the rate',
+  { skip: skip ?? (process.platform !== 'linux' && 'Linux counts drops per socket'), timeout: 90_000 },
+  () => {
+    const session = uiSession('longhaul-udp-drops-');
+
+    it('Results puts the loss on the receiving PC and the change on Receive buffer', async () => {
+      const { page, url } = session();
+      await page.goto(url);
+      await page.getByTestId('hostname').waitFor();
+      await page.getByRole('button', { name: /Both on this PC/ }).click();
+      await page.getByRole('heading', { name: 'The link' }).waitFor();
+      await page.getByLabel('Direct, over the network as it is').check();
+      await page.getByRole('button', { name: 'Next: the test' }).click();
+      await page.getByLabel('Protocol').selectOption('udp');
+      // 4 KiB (8 KiB once Linux doubles it: about three datagrams) holds 0.35 ms at 200 Mbit/s: any pause of the receiving loop overflows it.
+      await page.getByLabel('Receive buffer per stream').fill('4096');
+      await page.getByLabel('Bitrate per stream').fill('200M');
+      await page.getByLabel('Duration', { exact: true }).fill('1');
+      await page.getByRole('button', { name: 'Start the test' }).click();
+      await page.getByRole('heading', { name: /^Results/ }).waitFor({ timeout: 40_000 });
+      const verdict = await page.getByTestId('headline-verdict').innerText();
+      const why = await page.getByTestId('headline-why').innerText();
+      await openExplain(page);
+      const drops = await page.getByTestId('udp-receiver-drops').innerText();
+      assert.match(drops, /^[\d,]+$/, 'Linux says how many the receiving PC dropped');
+      assert.ok(Number(drops.replace(/,/g, '')) > 0, 'the 4 KiB buffer overflowed');
+      // A PC too busy to send 200 Mbit/s on time says so first (the sender's verdict comes before the loss's).
+      if (!/CPU-limited/i.test(verdict)) {
+        assert.match(verdict, /Receiver-limited/i, `${verdict} ${why}`);
+        assert.match(why, /the receiving PC \(responder\) dropped [\d,]+ of them itself, its socket buffer full/);
+        const advice = await page.getByTestId('advice-table').innerText();
+        assert.match(advice, /Receive buffer per stream on the Test step/);
+        assert.doesNotMatch(advice, /a lower rate/, 'not the path: a lower rate is not the change');
+      }
+      await page.getByTestId('udp-total').first().scrollIntoViewIfNeeded();
+      await shot(page, 'udp-6-receiver-limited');
+      await page.getByTestId('result-chart').scrollIntoViewIfNeeded();
+      await shot(page, 'udp-7-loss-chart');
+    });
+  },
+);

@@ -35,14 +35,14 @@ function whoDropped(d: FindingData): string {
 
 /** loss-limited/udp-dropped: more than the threshold was lost. */
 export function udpDroppedText(d: FindingData, door: Door): string {
-  const lower = door === 'app' ? 'a lower Bitrate per stream' : 'a lower -b';
+  const lower = door === 'app' ? 'A lower Bitrate per stream' : 'A lower -b';
   return `At ${askedText(d)} asked, ${countsText(d)}: ${whoDropped(d)}; ${measuredText(d)} arrived. ${lower} finds the rate it carries without loss.`;
 }
 
 /** receiver-limited/udp-socket-full: the receiving PC's sockets overflowed, so the PC, not the path, set the loss. */
 export function udpReceiverFullText(d: FindingData, door: Door): string {
   const drops = figure(d, 'receiverDrops') ?? 0;
-  const buffer = door === 'app' ? 'a larger Receive buffer per stream on the Test step' : 'a larger -w';
+  const buffer = door === 'app' ? 'A larger Receive buffer per stream on the Test step' : 'A larger -w';
   return `At ${askedText(d)} asked, ${countsText(d)}: the receiving PC (the ${d.side ?? 'receiver'}) dropped ${groupDigits(drops)} of them itself, its socket's receive buffer full before Longhaul read them, so this loss is that PC's, not the path's. ${buffer} gives bursts room (Linux caps it at net.core.rmem_max); if the loss stays, the receiving PC's CPU is the limit.`;
 }
 

@@ -21,6 +21,8 @@ export interface LineSet {
   yTitle: string;
   /** Title of the right-hand axis, or null when nothing is drawn on it. */
   partsTitle: string | null;
+  /** What the right-hand axis counts: bit/s (absent), or a percentage (a UDP run's datagrams lost per interval). */
+  partsUnit?: 'percent';
   /** Points of the aggregate line. */
   points: number;
   /** A caveat for the caption ('' for none). */

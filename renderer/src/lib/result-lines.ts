@@ -3,7 +3,7 @@
  * intervals (the live series are gone once a run is reopened from History):
  * the same lines as the Run screen's chart, the same points as the HTML report's.
  */
-import { rateView, streamRatePoints, totalRatePoints, type RatePoint } from '../../../electron/contract/interval-rates.js';
+import { lossPercentPoints, rateView, streamRatePoints, totalRatePoints, type RatePoint } from '../../../electron/contract/interval-rates.js';
 import type { LonghaulResult } from '../../../electron/contract/result.js';
 import type { ChartLine, LineSet } from './chart-lines.js';
 
@@ -12,8 +12,12 @@ const MAX_STREAM_LINES = 8;
 
 const toPoints = (pts: RatePoint[]) => pts.map(([x, y]) => ({ x, y }));
 
-/** All streams received (sent, where no receiver reported), and the fastest streams each on the right-hand axis. */
+/**
+ * All streams received (sent, where no receiver reported), and on the right-hand axis the fastest
+ * streams each, or for UDP the datagrams lost per interval (the streams' rates are in the table).
+ */
 export function resultLines(r: LonghaulResult): LineSet {
+  if (r.params.protocol === 'udp') return udpLines(r);
   const perStream = streamRatePoints(r);
   const bytesOf = new Map(r.streams.map((s) => [s.id, s.bytes]));
   const ids = [...perStream.keys()]
@@ -33,6 +37,23 @@ export function resultLines(r: LonghaulResult): LineSet {
       view === 'sent' ? 'sent by this PC: the other end reported no intervals' : '',
       perStream.size > ids.length ? `showing the ${ids.length} fastest of ${perStream.size} streams` : '',
     ]
+      .filter(Boolean)
+      .join('; '),
+  };
+}
+
+/** A UDP run: the rate that arrived and, beside it, the share of each interval's datagrams lost. */
+function udpLines(r: LonghaulResult): LineSet {
+  const view = rateView(r);
+  const all = toPoints(totalRatePoints(r));
+  const loss = toPoints(lossPercentPoints(r));
+  return {
+    lines: [{ label: 'all streams', data: all, axis: 'y' }, ...(loss.length ? [{ label: 'datagrams lost (%)', data: loss, axis: 'parts' as const }] : [])],
+    yTitle: `all streams, ${view} (decimal bit/s)`,
+    partsTitle: loss.length ? 'datagrams lost per interval (%)' : null,
+    partsUnit: 'percent',
+    points: all.length,
+    note: [view === 'sent' ? 'sent by this PC: the other end reported no intervals' : '', loss.length ? '' : 'no receiver counted datagrams per interval']
       .filter(Boolean)
       .join('; '),
   };
