@@ -57,7 +57,6 @@ const SCHEMAS: { [K in InvokeName]: z.ZodType<Invokes[K]['req']> } = {
     // The emulator's hook speaks Longhaul's control channel (bypass, link report); an iperf3 server has none.
     .refine((r) => r.partner !== 'iperf3' || r.link.kind === 'direct', 'the link emulator is for Longhaul partners: a run against iperf3 -s goes direct')
     .refine((r) => r.partner !== 'iperf3' || !r.capacity, "measuring the path is Longhaul's own tuned run: an iperf3 server cannot take part in it")
-    .refine((r) => r.params.protocol !== 'udp' || r.link.kind === 'direct', UDP_REFUSALS.link)
     .refine((r) => r.params.protocol !== 'udp' || !r.capacity, UDP_REFUSALS.capacity),
   stopRun: z.object({ runId: z.string().max(64) }).strict(),
   startResponder: z.object({ port: listenPort, bind: host.nullable() }).strict(),

@@ -59,6 +59,7 @@ export class RunLink {
       record: () => inner.record(),
       refresh: () => inner.refresh?.() ?? Promise.resolve(),
       forwardPort: (targetPort) => this.proxy.forward(targetPort),
+      forwardUdpPort: (targetPort) => this.proxy.forward(targetPort, 'udp'),
     };
   }
 

@@ -30,7 +30,7 @@ export function rampRunFlags(f: RunFlags, where: { hosts: number; link: boolean 
   if (f.log !== undefined || f.csv !== undefined)
     refuse(f.log !== undefined ? '--log' : '--csv', "those are one run's reports; the ramp writes every step with --json FILE");
   if (where.hosts > 1) refuse('several responders', "a ramp finds one path's rate: run it against each");
-  if (where.link) refuse('a link', 'the link emulator relays TCP only so far (docs/udp.md)');
+  if (where.link) refuse('a link', 'the ramp does not run through the link emulator yet: step -b by hand with loopback -u --link');
   return { ...f, udp: true, seconds: f.seconds ?? UDP_RAMP_STEP_SECONDS };
 }
 

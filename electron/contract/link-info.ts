@@ -69,6 +69,22 @@ export interface EmulatorWatchInfo {
   down: EmulatorDirectionInfo | null;
 }
 
+/** One direction of the UDP relays (electron/proxy/udp/), all of a run's streams together: what the emulated link did to the datagrams. */
+export interface UdpRelayDirectionInfo {
+  /** Datagrams that reached the relay. */
+  datagrams: number;
+  /** Datagrams it passed on to the far end. */
+  delivered: number;
+  /** Dropped by the link's loss stage (a real drop: a datagram is not retransmitted). */
+  lostOnLink: number;
+  /** Dropped because the link's queue in front of its rate was full (tail drop). */
+  queueDropped: number;
+  /** Lost by the emulator itself (its sockets' receive buffers full, or beyond what it may hold): its limit, not the link's; null where the OS does not count. */
+  emulatorDropped: number | null;
+  /** Sends the OS refused (the far end's port closed: ICMP port unreachable). */
+  sendErrors: number;
+}
+
 /** The link-emulator proxy's part of a result (written by the loopback command). */
 export interface LinkInfo {
   emulator: 'longhaul-proxy';
@@ -92,6 +108,8 @@ export interface LinkInfo {
   modelledLoss?: { up: ModelledLossInfo | null; down: ModelledLossInfo | null };
   /** Whether the emulator kept its own schedule (absent in results before it watched itself). */
   emulatorWatch?: EmulatorWatchInfo;
+  /** A UDP run's datagrams through the relays (up = controller → responder); absent for TCP runs and older results. */
+  udpRelay?: { up: UdpRelayDirectionInfo | null; down: UdpRelayDirectionInfo | null };
   /** What a user-space relay cannot emulate, said plainly. */
   note: string;
 }

@@ -18,7 +18,6 @@ export const UDP_UNFRAGMENTED_BYTES = 1472;
 
 /** What a UDP run cannot take yet, and why: the CLI, the Test step and the app's backend say the same. */
 export const UDP_REFUSALS = {
-  link: 'the link emulator relays TCP only so far (docs/udp.md): a UDP run goes direct',
   capacity: "the path's capacity is measured with TCP: measure it in a TCP run",
   mss: 'UDP has no MSS: the datagram size sets what each packet carries',
   congestion: 'UDP has no congestion control',

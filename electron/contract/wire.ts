@@ -15,3 +15,6 @@ export const DEFAULT_MSS_BYTES = 1448;
 export function payloadFraction(mssBytes = DEFAULT_MSS_BYTES, wireOverheadBytes = WIRE_OVERHEAD_BYTES): number {
   return mssBytes / (mssBytes + wireOverheadBytes);
 }
+
+/** Ethernet header (14) + IPv4 (20) + UDP (8) per datagram: a 1,460-byte datagram is a 1,502-byte frame (tbf counts the same). */
+export const UDP_WIRE_OVERHEAD_BYTES = 42;

@@ -13,27 +13,39 @@ function describeStage(c: StageConfig): string {
   return describeStageConfig(c);
 }
 
-/** A few lines: the settings in words, both chains, the model ceiling. */
-export function describeLink(spec: LinkSpec, preset: string | null = null): string[] {
+/** What the UDP relay does with the stages (proxy/udp/datagram-link.ts), said where a UDP run's link is described. */
+const UDP_LINK_NOTE =
+  'UDP: each datagram crosses the emulated link as a packet: the rate counts 42 header bytes per datagram (Ethernet, IPv4, UDP), ' +
+  "a full queue drops it, loss drops it (a real drop, not TCP's model); the window and slow start are TCP's: nothing to a datagram";
+
+/** A few lines: the settings in words, both chains, the model ceiling; for a UDP run, what the stages do to datagrams. */
+export function describeLink(spec: LinkSpec, preset: string | null = null, protocol: 'tcp' | 'udp' = 'tcp'): string[] {
   const lines: string[] = [];
   const s = spec.settings;
+  const udp = protocol === 'udp';
   if (s) {
+    const loss = `loss ${(s.lossRatio * 100).toFixed(3).replace(/\.?0+$/, '')} %${s.lossPattern === 'periodic' ? ' periodic' : ''}`;
     const parts = [
       `${formatMs(s.delayMs)} each way (RTT ${formatMs(2 * s.delayMs)})${s.jitterMs > 0 ? ` ± ${formatMs(s.jitterMs)} jitter` : ''}`,
       s.rateBitsPerSec === null ? 'rate not limited' : `${formatRate(s.rateBitsPerSec)} each way`,
-      s.windowBytes === null ? 'window not emulated' : `window ${groupDigits(s.windowBytes)} bytes`,
-      s.slowstart ? `slow start from 10 × ${s.mssBytes} bytes` : 'no slow start',
-      s.lossRatio > 0
-        ? `loss ${(s.lossRatio * 100).toFixed(3).replace(/\.?0+$/, '')} %${s.lossPattern === 'periodic' ? ' periodic' : ''} (modelled)`
-        : 'no loss',
+      ...(udp
+        ? [s.lossRatio > 0 ? `${loss} of datagrams dropped` : 'no loss']
+        : [
+            s.windowBytes === null ? 'window not emulated' : `window ${groupDigits(s.windowBytes)} bytes`,
+            s.slowstart ? `slow start from 10 × ${s.mssBytes} bytes` : 'no slow start',
+            s.lossRatio > 0 ? `${loss} (modelled)` : 'no loss',
+          ]),
     ];
     lines.push(`Link${preset ? ` (${preset})` : ''}: ${parts.join(', ')}`);
-    const ceiling = modelCeilingBitsPerSec(s);
-    lines.push(`  model ceiling per stream, min(rate × payload share, window / RTT): ${ceiling === null ? 'none (nothing limits it)' : formatRate(ceiling)}`);
+    if (!udp) {
+      const ceiling = modelCeilingBitsPerSec(s);
+      lines.push(`  model ceiling per stream, min(rate × payload share, window / RTT): ${ceiling === null ? 'none (nothing limits it)' : formatRate(ceiling)}`);
+    }
   }
   lines.push(`  up   (client -> target): ${spec.chains.up.map(describeStage).join(' -> ') || 'no stages'}`);
   lines.push(`  down (target -> client): ${spec.chains.down.map(describeStage).join(' -> ') || 'no stages'}`);
-  for (const caveat of stageCaveats([...spec.chains.up, ...spec.chains.down])) lines.push(`  note: ${caveat}`);
+  if (udp) lines.push(`  note: ${UDP_LINK_NOTE}`);
+  else for (const caveat of stageCaveats([...spec.chains.up, ...spec.chains.down])) lines.push(`  note: ${caveat}`);
   return lines;
 }
 
@@ -54,6 +66,7 @@ export function linkInfo(
   modelledLoss: { up: ModelledLossInfo | null; down: ModelledLossInfo | null } | null = null,
   emulatorWatch: EmulatorWatchInfo | null = null,
   target: string | null = null,
+  udpRelay: LinkInfo['udpRelay'] | null = null,
 ): LinkInfo {
   return {
     emulator: 'longhaul-proxy',
@@ -67,6 +80,7 @@ export function linkInfo(
     ...(emulatorWatch
       ? { emulatorWatch: { ...emulatorWatch, up: emulatorWatch.up && { ...emulatorWatch.up }, down: emulatorWatch.down && { ...emulatorWatch.down } } }
       : {}),
+    ...(udpRelay ? { udpRelay: { up: udpRelay.up && { ...udpRelay.up }, down: udpRelay.down && { ...udpRelay.down } } } : {}),
     note: EMULATION_NOTE,
   };
 }

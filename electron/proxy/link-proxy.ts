@@ -25,6 +25,8 @@ import { chooseRelay, type RelayChoice } from './relay-mode.js';
 import { STALL_MS, StallClock } from './stall-clock.js';
 import type { LinkDirection } from './stage.js';
 import { lossStatsOf, type LossStats } from './stages/loss.js';
+import { UdpRelay } from './udp/udp-relay.js';
+import type { UdpRelayDirectionInfo } from '../contract/result.js';
 
 interface LinkProxyOptions {
   target: { host: string; port: number };
@@ -53,6 +55,9 @@ export class LinkProxy extends EventEmitter<LinkProxyEvents> {
   private readonly server: net.Server;
   /** Further listeners, each for another port of the target (forward()), on the same link. */
   private readonly forwards = new Map<number, net.Server>();
+  /** UDP relays, each for a port of the target (forwardUdp()), on the same link. */
+  private readonly udpRelays = new Map<number, Promise<UdpRelay>>();
+  private readonly udpOpen = new Set<UdpRelay>();
   private readonly connections = new Set<ProxyConnection>();
   private readonly pending = new Set<net.Socket>();
   private readonly shared: Record<LinkDirection, Map<string, unknown>> = { up: new Map(), down: new Map() };
@@ -95,6 +100,41 @@ export class LinkProxy extends EventEmitter<LinkProxyEvents> {
         resolve((server.address() as net.AddressInfo).port);
       });
     });
+  }
+
+  /**
+   * Relay UDP datagrams to `targetPort` of the target host through this link, both ways (a UDP
+   * stream's port, udp/udp-relay.ts); resolves with the local port to send to. Asking again reuses it.
+   */
+  forwardUdp(targetPort: number): Promise<number> {
+    if (this.closing) return Promise.reject(new Error('the link proxy is closing'));
+    let relay = this.udpRelays.get(targetPort);
+    if (!relay) {
+      relay = UdpRelay.open(
+        this.o.host ?? '127.0.0.1',
+        { host: this.o.target.host, port: targetPort },
+        {
+          chains: this.spec.chains,
+          shared: this.shared,
+          watch: this.watch,
+          bypass: () => this.bypassOn,
+          now: this.now,
+        },
+      );
+      this.udpRelays.set(targetPort, relay);
+      relay.then(
+        (r) => (this.closing ? r.close() : this.udpOpen.add(r)),
+        () => this.udpRelays.delete(targetPort),
+      );
+    }
+    return relay.then((r) => r.port);
+  }
+
+  /** What the UDP relays did so far, per direction, all streams together; null when this proxy relayed no UDP. */
+  udpFigures(): Record<LinkDirection, UdpRelayDirectionInfo | null> | null {
+    if (!this.udpOpen.size) return null;
+    const each = [...this.udpOpen].map((r) => r.figures());
+    return { up: sumUdp(each.map((f) => f.up)), down: sumUdp(each.map((f) => f.down)) };
   }
 
   /** Start listening; resolves with the bound address. */
@@ -161,6 +201,7 @@ export class LinkProxy extends EventEmitter<LinkProxyEvents> {
   configure(spec: LinkSpec): void {
     this.spec = spec;
     for (const c of this.connections) c.reconfigure(spec.chains);
+    for (const r of this.udpOpen) r.reconfigure(spec.chains);
     for (const server of [this.server, ...this.forwards.values()]) if (server.listening) this.shrinkRelayBuffers(server);
     this.emit('configured', spec);
   }
@@ -180,6 +221,7 @@ export class LinkProxy extends EventEmitter<LinkProxyEvents> {
       for (const c of this.connections) c.destroy();
       for (const s of this.pending) s.destroy();
       for (const f of this.forwards.values()) if (f.listening) f.close();
+      for (const r of this.udpOpen) r.close();
       if (!this.server.listening) return resolve();
       this.server.close(() => resolve());
     });
@@ -239,4 +281,20 @@ export class LinkProxy extends EventEmitter<LinkProxyEvents> {
       this.emit('connection', conn);
     });
   }
+}
+
+/** The relays' figures for one direction, summed (null when none saw a datagram; the emulator's drops unknown when one relay's are). */
+function sumUdp(list: readonly (UdpRelayDirectionInfo | null)[]): UdpRelayDirectionInfo | null {
+  const seen = list.filter((f): f is UdpRelayDirectionInfo => f !== null);
+  if (!seen.length) return null;
+  const sum = (k: 'datagrams' | 'delivered' | 'lostOnLink' | 'queueDropped' | 'sendErrors'): number => seen.reduce((a, f) => a + f[k], 0);
+  const dropped = seen.map((f) => f.emulatorDropped);
+  return {
+    datagrams: sum('datagrams'),
+    delivered: sum('delivered'),
+    lostOnLink: sum('lostOnLink'),
+    queueDropped: sum('queueDropped'),
+    emulatorDropped: dropped.some((d) => d === null) ? null : dropped.reduce((a: number, d) => a + (d ?? 0), 0),
+    sendErrors: sum('sendErrors'),
+  };
 }

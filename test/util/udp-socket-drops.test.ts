@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { udpSocketDrops } from '../../../electron/engine/data-plane/udp/socket-drops.js';
+import { udpSocketDrops } from '../../electron/util/udp-socket-drops.js';
 
 // Two rows as Linux 6.x prints them: a bound socket (no peer) and a connected one sharing its port.
 const UDP = `   sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode ref pointer drops

@@ -6,7 +6,6 @@ import { Option, type Command } from 'commander';
 import { describeEmulatorWatch } from '../../contract/emulator-text.js';
 import { describeLink, describeModelledLoss } from '../../proxy/describe-link.js';
 import { ArgumentError } from '../../util/errors.js';
-import { UDP_REFUSALS } from '../../contract/udp.js';
 import { EXIT_RUN_FAILED } from '../exit-codes.js';
 import { executeRun } from '../execute-run.js';
 import { openRunReports } from '../run-reports.js';
@@ -56,9 +55,6 @@ export function register(program: Command): void {
     const params = runParamsFromFlags(flags);
     const link = wantsLink(linkFlags) ? linkSpecFromFlags(linkFlags, params.windowBytes) : null;
     const bypassAt = flags.bypassAt !== undefined ? parseBypassTimes(flags.bypassAt) : [];
-    if (link && params.protocol === 'udp') {
-      throw new ArgumentError(`-u with a link: ${UDP_REFUSALS.link}`, '-u');
-    }
     if (bypassAt.length && !link) throw new ArgumentError('--bypass-at needs a link (--link NAME or link flags such as --delay)', '--bypass-at');
     // Report files are created last among the checks: a bad flag must not leave empty files behind.
     const reports = openRunReports(flags, params, flags.json);
@@ -81,7 +77,7 @@ export function register(program: Command): void {
       if (link) {
         proxy = await ProxyProcess.start(responder.port, link.spec, link.preset);
         // The compact default names the link in one line; --explain gives each direction's stages.
-        const lines = describeLink(link.spec, link.preset);
+        const lines = describeLink(link.spec, link.preset, params.protocol === 'udp' ? 'udp' : 'tcp');
         for (const line of flags.explain ? lines : lines.slice(0, 1)) say.write(line + '\n');
       }
       const { code } = await executeRun({

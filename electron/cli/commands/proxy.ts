@@ -67,11 +67,12 @@ export function register(program: Command): void {
     const reportStats = (always = false): void => {
       const loss = proxy.lossStats();
       const emulator = proxy.emulatorFigures();
+      const udp = proxy.udpFigures();
       // CPU time changes every tick: only the traffic figures decide whether anything changed.
-      const text = JSON.stringify([loss, emulator.up, emulator.down]);
+      const text = JSON.stringify([loss, emulator.up, emulator.down, udp]);
       if (always || text !== lastStats) {
         lastStats = text;
-        tell({ type: 'link-stats', loss, emulator });
+        tell({ type: 'link-stats', loss, emulator, udp });
       }
     };
     const statsTimer = process.connected ? setInterval(() => reportStats(), STATS_REPORT_MS) : null;
@@ -94,9 +95,10 @@ export function register(program: Command): void {
         else if (m.type === 'close') resolve();
         else if (m.type === 'report-stats') reportStats(true);
         else if (m.type === 'forward') {
-          proxy.forward(m.targetPort).then(
-            (p) => tell({ type: 'forwarding', targetPort: m.targetPort, port: p, error: null }),
-            (err) => tell({ type: 'forwarding', targetPort: m.targetPort, port: null, error: describeError(err).message }),
+          const protocol = m.protocol === 'udp' ? ({ protocol: 'udp' } as const) : {};
+          (m.protocol === 'udp' ? proxy.forwardUdp(m.targetPort) : proxy.forward(m.targetPort)).then(
+            (p) => tell({ type: 'forwarding', targetPort: m.targetPort, ...protocol, port: p, error: null }),
+            (err) => tell({ type: 'forwarding', targetPort: m.targetPort, ...protocol, port: null, error: describeError(err).message }),
           );
         } else if (m.type === 'configure') {
           try {

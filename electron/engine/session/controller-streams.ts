@@ -28,10 +28,21 @@ export async function openControllerStreams(plane: DataPlane, ok: MessageOf<'par
     plane.on('sendersDone', (ends) => c.channel.send({ type: 'udp-end', lastSeq: lastSeqOf(ends) }));
     if (!ok.udpPorts) throw new Error('the responder gave no UDP ports');
     const hosts = { local: udpAddress(c.channel.localAddress), peer: udpAddress(c.channel.remoteAddress) };
-    return controllerUdpSetup(plane, c.plan, ok.udpPorts, hosts, c.cookie);
+    return controllerUdpSetup(plane, c.plan, await udpTargets(c.link, ok.udpPorts), hosts, c.cookie);
   }
   const target = await dataTarget(c, ok.dataPort ?? null);
   await plane.connectAll(target.host, target.port, (id) => encodeDataHeader(c.cookie, id));
+}
+
+/**
+ * The responder's UDP ports as this side reaches them: through the link emulator, each its own
+ * relay there (both ways: a receiver's hello goes out through it, the stream comes back through it).
+ */
+async function udpTargets(link: RunLinkHook | undefined, ports: readonly [number, number][]): Promise<[number, number][]> {
+  if (!link) return [...ports];
+  const forward = link.forwardUdpPort?.bind(link);
+  if (!forward) throw new LonghaulError('LH_ERR_DATA_STREAM', 'this link emulator cannot relay UDP: the run would bypass the emulated link');
+  return Promise.all(ports.map(async ([id, port]): Promise<[number, number]> => [id, await forward(port)]));
 }
 
 /**

@@ -21,6 +21,7 @@ export class ProxyProcess {
   private readonly timers: NodeJS.Timeout[] = [];
   private lossStats: NonNullable<LinkInfo['modelledLoss']> | null = null;
   private emulator: EmulatorWatchInfo | null = null;
+  private udp: NonNullable<LinkInfo['udpRelay']> | null = null;
 
   private constructor(
     readonly child: ChildProcess,
@@ -37,6 +38,7 @@ export class ProxyProcess {
       if (m.type === 'link-stats') {
         this.lossStats = m.loss.up || m.loss.down ? m.loss : null;
         this.emulator = m.emulator;
+        this.udp = m.udp;
       }
     });
   }
@@ -72,17 +74,18 @@ export class ProxyProcess {
           this.timers.push(setTimeout(() => this.send({ type: 'bypass', on: i % 2 === 0 }), s * 1000));
         });
       },
-      record: () => linkInfo(this.spec, this.preset, this.toggles, this.lossStats, this.emulator, this.target),
+      record: () => linkInfo(this.spec, this.preset, this.toggles, this.lossStats, this.emulator, this.target, this.udp),
       refresh: () => this.refreshStats(),
       forwardPort: (targetPort) => this.forward(targetPort),
+      forwardUdpPort: (targetPort) => this.forward(targetPort, 'udp'),
     };
   }
 
-  /** Have the proxy carry connections to another port of its target through the same link; resolves with its local port. */
-  forward(targetPort: number): Promise<number> {
+  /** Have the proxy carry connections (or, `udp`, datagrams) to another port of its target through the same link; resolves with its local port. */
+  forward(targetPort: number, protocol: 'tcp' | 'udp' = 'tcp'): Promise<number> {
     return new Promise((resolve, reject) => {
       const onMessage = (m: FromProxyProcess): void => {
-        if (m.type !== 'forwarding' || m.targetPort !== targetPort) return;
+        if (m.type !== 'forwarding' || m.targetPort !== targetPort || (m.protocol ?? 'tcp') !== protocol) return;
         clearTimeout(timer);
         this.child.off('message', onMessage);
         if (m.port !== null) resolve(m.port);
@@ -93,7 +96,7 @@ export class ProxyProcess {
         reject(new Error(`the link proxy did not answer a forward of port ${targetPort} within 5 s`));
       }, 5000);
       this.child.on('message', onMessage);
-      this.send({ type: 'forward', targetPort });
+      this.send({ type: 'forward', targetPort, ...(protocol === 'udp' ? { protocol } : {}) });
     });
   }
 

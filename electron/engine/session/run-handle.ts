@@ -21,6 +21,8 @@ export interface RunLinkHook {
    * responder's own data port, params-ok.dataPort); resolves with the emulator's local port for it.
    */
   forwardPort?(targetPort: number): Promise<number>;
+  /** Relay a UDP stream's port of the target through the same emulated link, both ways; resolves with the emulator's local port for it. */
+  forwardUdpPort?(targetPort: number): Promise<number>;
 }
 
 export interface RunEvents {

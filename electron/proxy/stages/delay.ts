@@ -30,7 +30,7 @@ const delaySchema = z
   })
   .strict();
 
-type DelayConfig = z.infer<typeof delaySchema>;
+export type DelayConfig = z.infer<typeof delaySchema>;
 
 class DelayStage implements QueueStage {
   readonly type = 'delay';

@@ -61,7 +61,7 @@ const lossSchema = z
   })
   .strict();
 
-type LossConfig = z.infer<typeof lossSchema>;
+export type LossConfig = z.infer<typeof lossSchema>;
 
 /** What the loss model did on one direction of a link, all its connections together. */
 export interface LossStats {

@@ -39,11 +39,26 @@ const rateSchema = z
   })
   .strict();
 
-type RateConfig = z.infer<typeof rateSchema>;
+export type RateConfig = z.infer<typeof rateSchema>;
 
 /** The shared clock: when the emulated wire is next free, ms. */
 interface WireClock {
   nextFreeMs: number;
+}
+
+/** The direction's one wire clock, shared by every connection through the link (and the UDP relays: proxy/udp/). */
+export function wireClock(shared: Map<string, unknown>): WireClock {
+  let wire = shared.get('rate.wire') as WireClock | undefined;
+  if (!wire) {
+    wire = { nextFreeMs: -Infinity };
+    shared.set('rate.wire', wire);
+  }
+  return wire;
+}
+
+/** Bytes that may wait for the wire: the stage's `queueBytes`, default 100 ms of the rate, at least 64 KiB. */
+export function rateQueueBytes(c: Pick<RateConfig, 'rateBitsPerSec' | 'queueBytes'>): number {
+  return c.queueBytes ?? Math.max(MIN_QUEUE_BYTES, Math.round((c.rateBitsPerSec / 8 / 1000) * 100));
 }
 
 class RateStage implements QueueStage {
@@ -60,15 +75,10 @@ class RateStage implements QueueStage {
     ctx: StageContext,
   ) {
     const bytesPerMs = config.rateBitsPerSec / 8 / 1000;
-    this.queueLimitBytes = config.queueBytes ?? Math.max(MIN_QUEUE_BYTES, Math.round(bytesPerMs * 100));
+    this.queueLimitBytes = rateQueueBytes(config);
     this.chunkBytes = Math.max(MSS_BYTES, Math.round(bytesPerMs * CHUNK_MS));
     this.wirePerPayload = 1 / payloadFraction(config.mssBytes, config.wireOverheadBytes);
-    let wire = ctx.shared.get('rate.wire') as WireClock | undefined;
-    if (!wire) {
-      wire = { nextFreeMs: -Infinity };
-      ctx.shared.set('rate.wire', wire);
-    }
-    this.wire = wire;
+    this.wire = wireClock(ctx.shared);
   }
 
   /** The chunk's last bit leaves when the wire has serialized everything before it, then it. */

@@ -1,6 +1,6 @@
 /**
  * A UDP test's receiving sockets on Node's dgram: one socket and port per stream, as iperf3's, so
- * what the OS dropped at each socket (its buffer full: socket-drops.ts) is that stream's. Each
+ * what the OS dropped at each socket (its buffer full: util/udp-socket-drops.ts) is that stream's. Each
  * datagram is checked (Longhaul's header and the run's cookie tag: datagram.ts) and counted on its
  * stream (receive-stats.ts). A datagram that is not this run's, or not its socket's stream, is
  * counted as `strangers` and dropped, never parsed further.
@@ -11,7 +11,7 @@ import type { UdpCounts } from '../../../contract/udp.js';
 import { LONGHAUL_HEADER_BYTES, readIperf3Header, readLonghaulHeader, writeLonghaulHeader } from './datagram.js';
 import { iperf3Dial, iperf3Join, iperf3StreamSocket } from './iperf3-connect.js';
 import { UdpReceiveStats } from './receive-stats.js';
-import { udpSocketDrops } from './socket-drops.js';
+import { udpSocketDrops } from '../../../util/udp-socket-drops.js';
 
 /** A hello is repeated this often until its stream's first datagram arrives (one may be lost), ms. */
 const HELLO_EVERY_MS = 100;
@@ -80,7 +80,7 @@ export class UdpReceiver {
   }
 
   /**
-   * Datagrams the OS dropped at stream `id`'s socket, its receive buffer full (socket-drops.ts): the
+   * Datagrams the OS dropped at stream `id`'s socket, its receive buffer full (util/udp-socket-drops.ts): the
    * receiving PC's loss, not the path's. Null when the OS does not say; read it before close().
    */
   socketDrops(id: number): number | null {
