@@ -35,7 +35,8 @@ export function diagnoseResult(whole: LonghaulResult, linkBitsPerSecond: number 
         { ...limiterInputs(streams, total.bitsPerSecond, total.seconds, linkBitsPerSecond), cpu: r.cpu ?? null },
         Math.max(1, streams.length),
       );
-      out.push(udpDiagnosis(total, streams, asked ?? UDP_DEFAULT_BITS_PER_SEC, sender, { direction, ...base }));
+      const relay = r.link?.udpRelay?.[direction === 'controllerToResponder' ? 'up' : 'down'] ?? null;
+      out.push(udpDiagnosis(total, streams, asked ?? UDP_DEFAULT_BITS_PER_SEC, sender, { direction, ...base }, relay));
       continue;
     }
     if (asked) {

@@ -128,7 +128,9 @@ export type EmulatorSign =
   | { kind: 'stalled'; share: number }
   | { kind: 'behind'; share: number }
   | { kind: 'cpu'; share: number; cores: number | null }
-  | { kind: 'late'; share: number; lateMs: number; maxLateMs: number };
+  | { kind: 'late'; share: number; lateMs: number; maxLateMs: number }
+  /** A UDP run: the emulator lost `datagrams` itself (its sockets' receive buffers full), `share` of all the datagrams lost. */
+  | { kind: 'dropped'; datagrams: number; share: number };
 
 /**
  * What a finding's detail needs beside its figures: which rule branch decided, and structure no single

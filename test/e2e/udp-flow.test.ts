@@ -31,6 +31,9 @@ describe('Test screen: Protocol UDP', { skip: skip ?? false, timeout: 90_000 }, 
     await page.getByRole('button', { name: 'Next: the test' }).click();
 
     await page.getByLabel('Protocol').selectOption('udp');
+    assert.equal(await page.getByLabel('Datagram size').inputValue(), '1460', "UDP's default datagram");
+    assert.equal(await page.getByLabel('Bitrate per stream').inputValue(), '1M', "UDP's default rate, as iperf3's");
+    assert.equal(await page.getByTestId('measure-path').count(), 0, 'the path is measured with TCP: no checkbox for UDP');
     await page.getByLabel('Bitrate per stream').fill('8M');
     await page.getByLabel('Duration', { exact: true }).fill('2');
     await shot(page, 'udp-1-through-emulator');
@@ -54,9 +57,7 @@ describe('Test screen: Protocol UDP', { skip: skip ?? false, timeout: 90_000 }, 
     await page.getByRole('heading', { name: 'The link' }).waitFor();
     await page.getByLabel('Direct, over the network as it is').check();
     await page.getByRole('button', { name: 'Next: the test' }).click();
-    assert.equal(await page.getByLabel('Datagram size').inputValue(), '1460', "UDP's default datagram");
-    assert.equal(await page.getByLabel('Bitrate per stream').inputValue(), '1M', "UDP's default rate, as iperf3's");
-    assert.equal(await page.getByTestId('measure-path').count(), 0, 'the path is measured with TCP: no checkbox for UDP');
+    assert.equal(await page.getByLabel('Protocol').inputValue(), 'udp', 'the test step keeps its choices across the link step');
     await page.getByLabel('MSS (largest segment)').fill('1000');
     assert.match(await page.locator('#mss-error').innerText(), /UDP has no MSS/);
     await page.getByLabel('MSS (largest segment)').fill('');

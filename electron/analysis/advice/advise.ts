@@ -125,7 +125,8 @@ export function adviseResult(r: LonghaulResult, local: LocalSettings): Advice[] 
     const stated = r.pathRate?.bitsPerSecond ?? emulated?.settings?.rateBitsPerSec ?? null;
     // A rate the run itself beat is not the path's (the verdict says so): no window is sized from it.
     const rate = rateContradicted(stated, d.numbers.measuredBitsPerSecond) ? null : stated;
-    if (emulated) {
+    // A UDP run through the emulator: its own advice where the emulator fell behind, else the rate's (verdicts/udp.ts).
+    if (emulated && (r.params.protocol !== 'udp' || d.verdict === 'emulator-limited')) {
       // The emulator runs on the PC that wrote a loopback result.
       const own = emulatedLines(d, emulated, rtt ? neededWindowBytes(rate, rtt, streams) : null);
       const at = r.writtenBy;

@@ -21,10 +21,10 @@ function rateText(bps: number | null): string {
 
 /**
  * The loopback command that models this same link with one thing changed: every setting the run's link had
- * (delay, jitter, rate, window, slow start, loss and its pattern) except the `changed` one, then `change`.
+ * (delay, jitter, rate, window, slow start, loss and its pattern) except the `changed` one (null: all), then `change`.
  * The emulated MSS has no flag, so a --link-config link's own MSS is not carried.
  */
-function linkCommand(s: LinkSettingsInfo, changed: 'rate' | 'loss' | 'window', change: string): string {
+export function linkCommand(s: LinkSettingsInfo, changed: 'rate' | 'loss' | 'window' | null, change: string): string {
   const flags = [`--delay ${s.delayMs}ms`];
   if (s.jitterMs > 0) flags.push(`--jitter ${s.jitterMs}ms`);
   if (s.rateBitsPerSec !== null && changed !== 'rate') flags.push(`--rate ${s.rateBitsPerSec}`);

@@ -3,6 +3,7 @@
  * UDP rate; the rate asked does (higher, to find where loss begins; lower, to find what is carried
  * without loss), or the sending PC's CPU when it could not send at the asked rate.
  */
+import { linkCommand } from './emulated.js';
 import type { AdviceLine } from './os-rules.js';
 import type { AdviceTopic } from '../../contract/advice.js';
 import type { Diagnosis, LonghaulResult } from '../../contract/result.js';
@@ -24,8 +25,15 @@ function shapeFlags(r: LonghaulResult): string {
  */
 function tryFlags(r: LonghaulResult, rate: number): string {
   const asked = r.params.bitrateBitsPerSec;
-  if (r.params.direction !== 'bidir' && asked) return `${shapeFlags(r)} --udp-ramp -b ${rateFlag(asked)}`;
+  // The ramp does not run through the link emulator (cli/ramp-options.ts): there the next rate is tried by hand.
+  if (r.params.direction !== 'bidir' && asked && !r.link) return `${shapeFlags(r)} --udp-ramp -b ${rateFlag(asked)}`;
   return `${shapeFlags(r)} -b ${rateFlag(rate)}`;
+}
+
+/** Through the link emulator, the command tries the same link (loopback with its flags), not the bare loopback. */
+function linkTry(r: LonghaulResult, flags: string): { longhaulCommand?: string } {
+  const s = r.link?.settings;
+  return s ? { longhaulCommand: linkCommand(s, null, flags) } : {};
 }
 
 /** How long a receiving socket's buffer should hold its stream's datagrams while the receiving thread is away (a busy core's scheduling gap), s. */
@@ -60,6 +68,7 @@ export function udpAdvice(d: Diagnosis, r: LonghaulResult): { topic: AdviceTopic
   switch (d.case) {
     case 'application-limited/udp-carried': {
       const next = (perStream ?? 1e6) * 2;
+      const link = linkTry(r, tryFlags(r, next));
       return {
         topic: 'application',
         line: {
@@ -68,6 +77,7 @@ export function udpAdvice(d: Diagnosis, r: LonghaulResult): { topic: AdviceTopic
           neededValue: `a higher rate, e.g. ${rateFlag(next)}, until loss passes 1 %: the highest rate below that is what the path carries`,
           how: `longhaul run <partner> ${tryFlags(r, next)}`,
           runFlags: tryFlags(r, next),
+          ...link,
           why: 'A UDP sender sends at the rate asked, and this one arrived: the path carries at least this much.',
           control: { kind: 'udp-rate', change: 'higher', rate: rateFlag(next) },
         },
@@ -82,7 +92,7 @@ export function udpAdvice(d: Diagnosis, r: LonghaulResult): { topic: AdviceTopic
           currentValue: current,
           neededValue: arrived ? `a lower rate, e.g. ${rateFlag(arrived)}, until loss stays under 1 %` : 'a lower rate, until loss stays under 1 %',
           how: arrived ? `longhaul run <partner> ${tryFlags(r, arrived)}` : 'longhaul run <partner> -u with a lower -b',
-          ...(arrived ? { runFlags: tryFlags(r, arrived) } : {}),
+          ...(arrived ? { runFlags: tryFlags(r, arrived), ...linkTry(r, tryFlags(r, arrived)) } : {}),
           why: `${loss !== null ? formatLossShare(loss) : 'Some'} of the datagrams were lost at this rate: the path, or the receiving PC, does not carry it.${smallBufferNote(d, r, perStream)}`,
           ...(arrived ? { control: { kind: 'udp-rate' as const, change: 'lower' as const, rate: rateFlag(arrived) } } : {}),
         },

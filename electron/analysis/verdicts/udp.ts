@@ -5,7 +5,9 @@
  *
  * - the sending PC fell short (its pacer wrote off more than SHORT_SHARE of the schedule): the
  *   sender's PC, not the path, set the rate: `cpu-limited/udp-sender-short`;
- * - else more than LOSS_SHARE of the datagrams were lost: where the receiving PC's OS counted at
+ * - else more than LOSS_SHARE of the datagrams were lost: through the link emulator, where its relay
+ *   lost at least half of them itself (its sockets' buffers full), this PC's emulator set the loss:
+ *   `emulator-limited/fell-behind`; where the receiving PC's OS counted at
  *   least half of them dropped at its own sockets (their buffers full: Linux's per-socket drops),
  *   the receiving PC set the loss: `receiver-limited/udp-socket-full`; else (the path dropped them,
  *   or the receiving OS does not say) `loss-limited/udp-dropped`;
@@ -13,7 +15,7 @@
  *   the path could carry is higher or equal).
  */
 import { fig } from '../../contract/finding.js';
-import type { DiagnosisFinding, Side, StreamResult, TotalResult } from '../../contract/result.js';
+import type { DiagnosisFinding, Side, StreamResult, TotalResult, UdpRelayDirectionInfo } from '../../contract/result.js';
 import { otherSide } from '../../contract/direction.js';
 import { lossShare } from '../../contract/udp.js';
 import { withDetail } from '../../contract/detail-text/index.js';
@@ -30,6 +32,7 @@ export function udpDiagnosis(
   askedPerStream: number,
   sender: Side,
   base: DiagnosisFinding,
+  relay: UdpRelayDirectionInfo | null = null,
 ): DiagnosisFinding {
   const sent = streams.reduce((a, s) => a + (s.send?.bytes ?? 0), 0);
   const short = streams.reduce((a, s) => a + (s.udp?.shortBytes ?? 0), 0);
@@ -54,6 +57,24 @@ export function udpDiagnosis(
     return withDetail({ ...base, verdict: 'cpu-limited', case: 'cpu-limited/udp-sender-short', side: sender, figures, numbers, facts, notes: undefined });
   }
   if (loss !== null && loss > LOSS_SHARE) {
+    const own = relay?.emulatorDropped ?? null;
+    if (counts && own !== null && own > 0 && own * 2 >= counts.lost) {
+      const emulator = {
+        signs: [{ kind: 'dropped' as const, datagrams: own, share: own / Math.max(1, counts.lost) }],
+        relay: 'js' as const,
+        relayReason: "UDP datagrams are relayed by Node's sockets",
+      };
+      return withDetail({
+        ...base,
+        verdict: 'emulator-limited',
+        case: 'emulator-limited/fell-behind',
+        side: sender,
+        figures,
+        numbers,
+        facts: { ...facts, emulator },
+        notes: [],
+      });
+    }
     const drops = counts?.receiverDrops ?? null;
     if (counts && drops !== null && drops * 2 >= counts.lost) {
       const receiver = otherSide(sender);

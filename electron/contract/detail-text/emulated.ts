@@ -23,6 +23,8 @@ function signText(s: EmulatorSign): string {
       return `it used ${pct(s.share)} of this PC's CPU (${s.cores} cores, shared with both ends of the run) while it carried data`;
     case 'late':
       return `${pct(s.share)} of the bytes left more than ${s.lateMs} ms after their scheduled time (the latest ${Math.round(s.maxLateMs)} ms)`;
+    case 'dropped':
+      return `it lost ${groupDigits(s.datagrams)} datagrams itself, its sockets' receive buffers full (${pct(s.share)} of those lost)`;
   }
 }
 

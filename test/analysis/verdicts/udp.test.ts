@@ -109,4 +109,28 @@ describe('the UDP verdict', () => {
     const few = run(1e6, 0, 5, 5);
     assert.equal(udpDiagnosis(few.total, few.streams, 1e6, 'controller', BASE).case, 'application-limited/udp-carried');
   });
+
+  it("through the link emulator: the relay's own drops, half or more of the lost, make the emulator the limit (both directions); the link's drops stay the path's", () => {
+    for (const sender of ['controller', 'responder'] as const) {
+      const lossy = run(1e6, 0, 120, 0);
+      const relay = (own: number | null) => ({
+        datagrams: 1000,
+        delivered: 880,
+        lostOnLink: 0,
+        queueDropped: 120 - (own ?? 0),
+        emulatorDropped: own,
+        sendErrors: 0,
+      });
+      const d = udpDiagnosis(lossy.total, lossy.streams, 1e6, sender, BASE, relay(60));
+      assert.equal(d.case, 'emulator-limited/fell-behind');
+      assert.deepEqual(d.facts?.emulator?.signs, [{ kind: 'dropped', datagrams: 60, share: 0.5 }]);
+      assert.match(d.sentence, /The link emulator on this PC, not the emulated link, was the limit: it lost 60 datagrams itself/);
+      assert.equal(
+        udpDiagnosis(lossy.total, lossy.streams, 1e6, sender, BASE, relay(59)).case,
+        'loss-limited/udp-dropped',
+        'fewer than half: the link dropped most',
+      );
+      assert.equal(udpDiagnosis(lossy.total, lossy.streams, 1e6, sender, BASE, relay(null)).case, 'loss-limited/udp-dropped', 'unknown is not a drop');
+    }
+  });
 });
