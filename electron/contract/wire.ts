@@ -18,3 +18,8 @@ export function payloadFraction(mssBytes = DEFAULT_MSS_BYTES, wireOverheadBytes 
 
 /** Ethernet header (14) + IPv4 (20) + UDP (8) per datagram: a 1,460-byte datagram is a 1,502-byte frame (tbf counts the same). */
 export const UDP_WIRE_OVERHEAD_BYTES = 42;
+
+/** Payload bits per wire bit for datagrams of `datagramBytes` (UDP payload): 1,460 / 1,502 ≈ 0.972. */
+export function udpPayloadFraction(datagramBytes: number): number {
+  return datagramBytes / (datagramBytes + UDP_WIRE_OVERHEAD_BYTES);
+}

@@ -13,7 +13,7 @@ import { answerOf, whyOf } from '../../../electron/contract/answer-text.js';
 import { rateContradicted } from '../../../electron/contract/path-math.js';
 import type { Diagnosis, LimiterVerdict, LonghaulResult } from '../../../electron/contract/result.js';
 import { verdictInline } from '../../../electron/contract/verdict-labels.js';
-import { DEFAULT_MSS_BYTES, payloadFraction } from '../../../electron/contract/wire.js';
+import { DEFAULT_MSS_BYTES, payloadFraction, udpPayloadFraction } from '../../../electron/contract/wire.js';
 
 interface Headline {
   /** The wall-clock aggregate (all bytes / first byte to last), bit/s; null when unknown. */
@@ -52,7 +52,9 @@ function shareOf(r: LonghaulResult, measured: number | null): Pick<Headline, 'sh
   if (measured === null || stated === null || stated <= 0) return none('unknown');
   if (rateContradicted(stated, measured)) return none('beaten');
   const mss = link?.mssBytes ?? r.mss?.sendMssBytes?.max ?? DEFAULT_MSS_BYTES;
-  const capacityBitsPerSec = stated * payloadFraction(mss);
+  // UDP: each datagram of -l bytes carries 42 header bytes on the wire (the emulator's UDP relay counts the same).
+  const share = r.params.protocol === 'udp' ? udpPayloadFraction(r.params.bufferBytes) : payloadFraction(mss);
+  const capacityBitsPerSec = stated * share;
   return {
     share: { percent: (measured / capacityBitsPerSec) * 100, capacityBitsPerSec, of: link ? 'emulated link' : 'path rate given' },
     noShare: null,

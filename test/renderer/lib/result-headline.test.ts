@@ -60,6 +60,15 @@ describe('results headline', () => {
     assert.equal(h.share?.of, 'emulated link');
   });
 
+  it("a UDP run through the emulator: the share is of the datagrams' payload the link carries (42 header bytes each), not TCP's", () => {
+    const r = makeResult({ streams: [{ bytes: (3.888e6 / 8) * 3, seconds: 3, completions: 100 }] });
+    r.params = { ...r.params, protocol: 'udp', bufferBytes: 1460 };
+    r.link = emulatedLink({ rateBitsPerSec: 4e6, delayMs: 650, lossRatio: 0, windowBytes: null, mssBytes: 1448 } as never);
+    const h = resultHeadline(r);
+    assert.equal(Math.round(h.share?.capacityBitsPerSec ?? 0), Math.round((4e6 * 1460) / 1502));
+    assert.equal(Math.round(h.share?.percent ?? 0), 100, 'what the satellite link carries of 1,460-byte datagrams, all of it');
+  });
+
   it('no rate known, or one the run beat: no share; a window change without a rate says how to size it', () => {
     const r = seed();
     r.advice = [{ ...ADVICE, neededValue: "131,072 bytes per Mbit/s wanted (the path's rate is unknown: give it with --path-rate)" }];
