@@ -91,4 +91,29 @@ describe('UDP worker', { timeout: 15_000 }, () => {
       if (tailMissing) assert.ok(Date.now() - began >= 350, `ended ${Date.now() - began} ms after the stop, before its quiet grace`);
     }
   });
+
+  it('the tail missing but every last number known: half a second of quiet ends it, not the whole stop grace', async () => {
+    const msgs: FromWorker[] = [];
+    const w = new UdpWorker(init('receive'), { send: (m) => msgs.push(m) });
+    w.handle({ type: 'udp-listen', ids: [0], host: '127.0.0.1', tagB64: TAG.toString('base64') });
+    await until(() => msgs.some((m) => m.type === 'udp-port'), 2000);
+    const port = (msgs.find((m) => m.type === 'udp-port') as Extract<FromWorker, { type: 'udp-port' }>).port;
+    w.handle({ type: 'start', startNs: process.hrtime.bigint().toString() });
+    const socket = dgram.createSocket('udp4');
+    for (const seq of [1, 2]) {
+      const buf = Buffer.alloc(100);
+      writeLonghaulHeader(buf, { streamId: 0, seq, sentNs: process.hrtime.bigint() }, TAG);
+      await new Promise<void>((r) => socket.send(buf, port, '127.0.0.1', () => r()));
+    }
+    socket.close();
+    const began = Date.now();
+    w.handle({ type: 'stop', graceMs: 60_000 });
+    w.handle({ type: 'udp-last', lastSeq: [[0, 3]] });
+    // At least the 500 ms of quiet; at most a busy PC's few seconds, far below the 60 s grace.
+    await until(() => msgs.some((m) => m.type === 'done'), 10_000);
+    const took = Date.now() - began;
+    assert.ok(took >= 450, `ended ${took} ms after the stop, before 500 ms of quiet`);
+    const done = msgs.find((m) => m.type === 'done');
+    assert.equal(done?.type === 'done' ? done.streams[0]?.udp?.counts?.lost : undefined, 1, 'the tail that never came is lost');
+  });
 });

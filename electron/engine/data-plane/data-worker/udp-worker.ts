@@ -14,6 +14,16 @@ import { UdpSender } from '../udp/udp-sender.js';
 import type { FromWorker, ToWorker, UdpPeers, WorkerInit } from '../worker-messages.js';
 import { systemClock, type Clock } from './stream.js';
 
+/**
+ * Quiet that ends a receiver once every sender's last number is known (`udp-last`) but not all of it
+ * arrived: the message crossed the same path after the last datagram, so what is still in flight is
+ * what another queue on the path holds beyond it. (The whole stop grace, 3 s, drew 0 bit/s intervals
+ * after every lossy run and added 3 s to each --udp-ramp step; iperf3 waits for nothing.)
+ */
+const LAST_KNOWN_QUIET_MS = 500;
+/** A receivers' check this much later than its period means the process was not running (see watchReceivers). */
+const STALL_SLACK_MS = 100;
+
 interface UdpWorkerDeps {
   send(msg: FromWorker): void;
   clock?: Clock;
@@ -197,19 +207,32 @@ export class UdpWorker {
     if (this.graceTimer) return;
     let last = -1;
     let quietSince = this.clock.nowNs();
+    let checkedAt = quietSince;
+    const periodMs = Math.max(1, Math.min(50, graceMs));
     const check = (): void => {
       this.graceTimer = null;
       if (this.doneSent || !this.receiver) return;
       const arrived = this.receiveIds.reduce((a, id) => a + (this.receiver?.counts(id)?.datagrams ?? 0), 0);
       const now = this.clock.nowNs();
-      if (arrived !== last) {
+      // A check that comes far later than asked means this process did not run (a busy PC): what arrived
+      // meanwhile waits unread in the sockets, and a timer runs before them. Quiet counts again from here.
+      const stalled = now - checkedAt > BigInt(periodMs + STALL_SLACK_MS) * 1_000_000n;
+      checkedAt = now;
+      if (arrived !== last || stalled) {
         last = arrived;
         quietSince = now;
       }
-      if (this.allLastHere() || now - quietSince >= BigInt(graceMs) * 1_000_000n) return this.finishReceivers();
-      this.graceTimer = this.clock.setTimeout(check, Math.max(1, Math.min(50, graceMs)));
+      // Each stream's last number known (udp-last came over the control channel, behind the datagrams on the same
+      // path): what is still missing is lost or a straggler; LAST_KNOWN_QUIET_MS of quiet ends it, not the whole grace.
+      const quietMs = this.allLastKnown() ? Math.min(graceMs, LAST_KNOWN_QUIET_MS) : graceMs;
+      if (this.allLastHere() || now - quietSince >= BigInt(quietMs) * 1_000_000n) return this.finishReceivers();
+      this.graceTimer = this.clock.setTimeout(check, periodMs);
     };
     check();
+  }
+
+  private allLastKnown(): boolean {
+    return this.receiveIds.every((id) => this.lastSeq.has(id));
   }
 
   /**
