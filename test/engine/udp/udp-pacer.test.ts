@@ -47,4 +47,11 @@ describe('UDP pacer', () => {
     assert.equal(p.due(0n), 0);
     assert.equal(p.waitMs(), 10);
   });
+
+  it('at the deadline, the whole datagrams the schedule asked for and this PC did not send are short', () => {
+    const p = new UdpPacer(1_250_000, 1250, 0n);
+    for (let t = 1n; t <= 990n; t++) p.sent(p.due(t * MS)); // everything due by 990 ms went out, on time
+    p.finish(1000n * MS); // the next turn came after the deadline: 10 ms of the schedule never sent
+    assert.equal(p.shortBytes, 12_500);
+  });
 });

@@ -41,6 +41,18 @@ export class UdpPacer {
     return Math.floor(this.dueBytes / this.datagramBytes);
   }
 
+  /**
+   * The schedule ends at `endNs` (the run's deadline): whole datagrams it asked for by then and not
+   * sent are short too. (Without it a sender whose last turns came late ended up to 3 % below the asked
+   * bytes with nothing said short.)
+   */
+  finish(endNs: bigint): void {
+    this.due(endNs);
+    const owed = Math.floor(this.dueBytes / this.datagramBytes) * this.datagramBytes;
+    this.shortBytes += owed;
+    this.dueBytes -= owed;
+  }
+
   sent(datagrams: number): void {
     this.dueBytes -= datagrams * this.datagramBytes;
   }

@@ -165,7 +165,10 @@ export class UdpSender {
     const pacer = this.pacer;
     if (this.stopped || !pacer) return;
     const now = this.now();
-    if (this.deadlineNs !== null && now >= this.deadlineNs) return this.stop();
+    if (this.deadlineNs !== null && now >= this.deadlineNs) {
+      pacer.finish(this.deadlineNs);
+      return this.stop();
+    }
     const budget = this.opts.budgetBytes ?? null;
     let n = Math.min(pacer.due(now), MAX_PER_TURN);
     while (n > 0 && this.socket.getSendQueueSize() < MAX_QUEUED_BYTES) {
