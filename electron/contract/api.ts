@@ -165,6 +165,8 @@ export interface LiveSample {
   tcp?: LiveTcp[];
   /** In a group run: which peer's run (0-based index into the request's `peers`); absent for a single run. */
   peer?: number;
+  /** A UDP run: this side's receiving streams' cumulative counts, [stream id, datagrams arrived, datagrams lost]. */
+  udp?: [number, number, number][];
   /**
    * The control channel's round trip as the controller's pings measured it, ms: the latest before the data flowed
    * (`idleMs`) and the latest under load (`nowMs`); null where none was answered yet. On the controller's own

@@ -13,7 +13,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { browserMissing, openExplain, shot, uiSession } from './browser.js';
+import { browserMissing, openExplain, shot, uiSession, waitForPoints } from './browser.js';
 
 const skip = browserMissing();
 
@@ -38,6 +38,13 @@ describe('Test screen: Protocol UDP', { skip: skip ?? false, timeout: 90_000 }, 
     await page.getByLabel('Duration', { exact: true }).fill('2');
     await shot(page, 'udp-1-through-emulator');
     await page.getByRole('button', { name: 'Start the test' }).click();
+    // The Run screen draws, live, what Results draws: the rate and the datagrams lost per interval.
+    // The first sample carries the receivers' counts (the run lasts 2 s; the results come 1.3 s after its end).
+    await waitForPoints(page, 1, 20_000);
+    await page.locator('[data-testid="live-chart"][data-lines="all streams|datagrams lost (%)"]').waitFor({ timeout: 5_000 });
+    // No TCP panel for UDP: the receivers' datagram counts instead.
+    assert.match(await page.getByTestId('udp-live-lost').innerText(), /^[\d,]+\/[\d,]+ \([\d.]+ %\)$/);
+    await shot(page, 'udp-1a-run-screen');
     await page.getByRole('heading', { name: /^Results/ }).waitFor({ timeout: 40_000 });
     const linkVerdict = await page.getByTestId('headline-verdict').innerText();
     const linkWhy = await page.getByTestId('headline-why').innerText();

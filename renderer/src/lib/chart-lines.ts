@@ -29,8 +29,24 @@ export interface LineSet {
   note: string;
 }
 
-/** A single run: all streams, and the fastest streams each on the right-hand axis. */
+/**
+ * A single run: all streams, and the fastest streams each on the right-hand axis; for UDP, the
+ * datagrams lost per interval there instead (as Results draws it: lib/result-lines.ts).
+ */
 export function streamLines(series: LiveSeries): LineSet {
+  if (series.udp) {
+    return {
+      lines: [
+        { label: 'all streams', data: series.aggregate.slice(), axis: 'y' },
+        { label: 'datagrams lost (%)', data: series.lossPercent.slice(), axis: 'parts' },
+      ],
+      yTitle: 'all streams (decimal bit/s)',
+      partsTitle: 'datagrams lost per interval (%)',
+      partsUnit: 'percent',
+      points: series.aggregate.length,
+      note: '',
+    };
+  }
   const ids = series.shownStreams();
   return {
     lines: [

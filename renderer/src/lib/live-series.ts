@@ -35,6 +35,11 @@ interface SeriesOptions {
 
 export class LiveSeries {
   readonly aggregate: Point[] = [];
+  /** A UDP run: the share of each interval's datagrams lost, %, all streams (the receivers' counts, whichever view). */
+  readonly lossPercent: Point[] = [];
+  private readonly lossTicks: TickPoints;
+  /** Per receiving side: its streams' datagrams arrived and lost so far, and its latest interval's. */
+  private readonly udpBySide = new Map<Side, { datagrams: number; lost: number; t: number; interval: { datagrams: number; lost: number } | null }>();
   private readonly aggregateTicks: TickPoints;
   readonly perStream = new Map<number, Point[]>();
   /** Bytes and seconds of the newest sample counted, over all counted streams. */
@@ -58,10 +63,50 @@ export class LiveSeries {
     this.maxPoints = opts.maxPoints ?? 600;
     this.maxStreams = opts.maxStreams ?? 8;
     this.aggregateTicks = new TickPoints(this.aggregate, this.maxPoints);
+    this.lossTicks = new TickPoints(this.lossPercent, this.maxPoints);
+  }
+
+  /** Datagrams arrived and lost so far, every receiving side together (a UDP run; null before its first counts). */
+  get udpTotals(): { datagrams: number; lost: number } | null {
+    if (!this.udpBySide.size) return null;
+    let datagrams = 0;
+    let lost = 0;
+    for (const x of this.udpBySide.values()) {
+      datagrams += x.datagrams;
+      lost += x.lost;
+    }
+    return { datagrams, lost };
+  }
+
+  /** Whether the run counts datagrams (a UDP run's receivers sent their counts). */
+  get udp(): boolean {
+    return this.udpBySide.size > 0;
+  }
+
+  /** A receiving side's UDP counts: the interval's lost ÷ (lost + arrived), both sides' latest intervals together in --bidir. */
+  private addUdp(s: LiveSample): void {
+    if (!s.udp?.length) return;
+    const datagrams = s.udp.reduce((a, [, d]) => a + d, 0);
+    const lost = s.udp.reduce((a, [, , l]) => a + l, 0);
+    const prev = this.udpBySide.get(s.side) ?? { datagrams: 0, lost: 0, t: 0, interval: null };
+    const dt = s.t - prev.t;
+    // A late arrival fills a gap an earlier interval counted: never below 0 (contract/udp.ts udpDelta's rule).
+    const interval = { datagrams: datagrams - prev.datagrams, lost: Math.max(0, lost - prev.lost) };
+    const plotted = dt > 0 && !(s.final && dt < 0.05);
+    this.udpBySide.set(s.side, { datagrams, lost, t: s.t, interval: plotted ? interval : prev.interval });
+    if (!plotted) return;
+    let d = 0;
+    let l = 0;
+    for (const x of this.udpBySide.values()) {
+      d += x.interval?.datagrams ?? 0;
+      l += x.interval?.lost ?? 0;
+    }
+    if (d + l > 0) this.lossTicks.add(s.index, s.side, { x: s.t, y: (l / (d + l)) * 100 });
   }
 
   /** Feed every sample of the run (both sides); the ones of the other view are ignored. */
   add(s: LiveSample): void {
+    this.addUdp(s);
     const mine = s.streams.filter(([id]) => this.counts(id, s.side));
     if (mine.length === 0) return;
     let sideBytes = 0;

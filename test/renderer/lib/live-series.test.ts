@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { LiveSample } from '../../../electron/contract/api.js';
 import { LiveSeries, push, type Point } from '../../../renderer/src/lib/live-series.js';
+import { streamLines } from '../../../renderer/src/lib/chart-lines.js';
 
 function sample(side: 'controller' | 'responder', index: number, t: number, streams: [number, number, number][], final = false): LiveSample {
   return { runId: 'r', side, index, t, final, streams };
@@ -126,5 +127,33 @@ describe('live series', () => {
       { x: 3, y: 30 },
       { x: 5, y: 6 },
     ]);
+  });
+
+  it('a UDP run: the datagrams lost per interval, % of those numbered in it, both directions of --bidir together, in either view', () => {
+    for (const view of ['receiver', 'sender'] as const) {
+      const s = new LiveSeries({ view, senderOf: (id) => (id === 0 ? 'controller' : 'responder') });
+      const udp = (side: 'controller' | 'responder', index: number, t: number, counts: [number, number, number][]): LiveSample => ({
+        ...sample(
+          side,
+          index,
+          t,
+          counts.map(([id, d]) => [id, d * 1000, d]),
+        ),
+        udp: counts,
+      });
+      // Stream 0 (controller → responder) arrives at the responder, stream 1 at the controller.
+      s.add(udp('responder', 1, 1, [[0, 90, 10]]));
+      assert.deepEqual(s.lossPercent, [{ x: 1, y: 10 }]);
+      s.add(udp('controller', 1, 1, [[1, 100, 0]])); // the same tick from the other side: one point, both directions
+      assert.deepEqual(s.lossPercent, [{ x: 1, y: 5 }]);
+      s.add(udp('responder', 2, 2, [[0, 180, 30]])); // 90 arrived, 20 lost this interval; stream 1's last interval: 100, 0
+      assert.deepEqual(s.lossPercent.at(-1), { x: 2, y: (20 / 210) * 100 });
+      const lines = streamLines(s);
+      assert.deepEqual(
+        lines.lines.map((l) => l.label),
+        ['all streams', 'datagrams lost (%)'],
+      );
+      assert.equal(lines.partsUnit, 'percent');
+    }
   });
 });
