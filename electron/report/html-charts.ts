@@ -6,7 +6,7 @@
 import type { LonghaulResult, TcpSample } from '../contract/result.js';
 import { whatIfCurves, whatIfOf, windowTickLabel } from '../contract/what-if-result.js';
 import { whatIfAxisNote } from '../contract/what-if-text.js';
-import { rateView, totalRatePoints } from '../contract/interval-rates.js';
+import { lossPercentPoints, rateView, totalRatePoints } from '../contract/interval-rates.js';
 import { groupDigits } from '../contract/units.js';
 import { esc, svgLineChart, type SvgSeries } from './html-svg.js';
 
@@ -27,6 +27,18 @@ export function throughputChart(r: LonghaulResult): string {
     yTitle: 'Mbit/s',
     series: [{ label: view, color: COLORS[0], points }],
     yFormat: mbit,
+    xFormat: (v) => v.toFixed(v < 10 ? 1 : 0),
+  });
+}
+
+/** A UDP run: the datagrams lost per interval, % of those numbered in it, all streams (the Results chart's right-hand line). */
+export function lossChart(r: LonghaulResult): string {
+  return svgLineChart({
+    title: 'Datagrams lost per interval (% of those numbered in the interval, all streams)',
+    xTitle: 'seconds since start (receiver clock)',
+    yTitle: '%',
+    series: [{ label: 'datagrams lost', color: COLORS[1], points: lossPercentPoints(r) }],
+    yFormat: (v) => String(Number(v.toPrecision(3))),
     xFormat: (v) => v.toFixed(v < 10 ? 1 : 0),
   });
 }

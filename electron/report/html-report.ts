@@ -13,7 +13,7 @@ import type { LonghaulResult } from '../contract/result.js';
 import { formatRate, formatRateShort, groupDigits } from '../contract/units.js';
 import { adviceNow, adviceWho } from '../contract/advice-text.js';
 import { formatConsoleLog, udpLines } from './console-log.js';
-import { tcpCharts, throughputChart, whatIfChart } from './html-charts.js';
+import { lossChart, tcpCharts, throughputChart, whatIfChart } from './html-charts.js';
 import { htmlPage, section } from './html-page.js';
 import { esc } from './html-svg.js';
 import { formatSummary } from './summary-block.js';
@@ -116,12 +116,14 @@ export function formatHtmlReport(r: LonghaulResult): string {
     .map((l) => `<p data-udp>${esc(l)}</p>`)
     .join('');
   const whatIf = formatWhatIf(r, 'terminal');
+  // The window's what-if and the senders' RTT and cwnd are TCP's: a UDP run has neither.
+  const isUdp = r.params.protocol === 'udp';
   const explain =
     section('Throughput conventions', conventions + paced + udp) +
     section('Why not faster?', verdicts(r) + capacityParagraph(r)) +
     section('Advice', adviceTable(r)) +
-    section('What-if', whatIfChart(r) + (whatIf.length ? `<pre>${esc(whatIf.join('\n'))}</pre>` : '')) +
-    section('RTT and congestion window', delayParagraph(r) + tcpCharts(r)) +
+    (isUdp ? '' : section('What-if', whatIfChart(r) + (whatIf.length ? `<pre>${esc(whatIf.join('\n'))}</pre>` : ''))) +
+    (isUdp ? '' : section('RTT and congestion window', delayParagraph(r) + tcpCharts(r))) +
     section('Streams', streamTable(r)) +
     section('Full summary', `<pre>${esc(formatSummary(r))}</pre>`) +
     section('Link emulator', linkSettings(r)) +
@@ -130,7 +132,7 @@ export function formatHtmlReport(r: LonghaulResult): string {
     `Longhaul run ${r.id}: ${r.controller.hostname} → ${r.responder.hostname}`,
     `<h1>Longhaul run ${esc(r.id)}${r.partial ? ' (PARTIAL)' : ''}</h1><p class="muted">${esc(r.controller.hostname)} → ${esc(r.responder.hostname)} (${esc(r.responder.address)}), started ${esc(r.startedAt)}, written by the ${esc(r.writtenBy)} with ${esc(r.software)}</p>` +
       answerBlock(r) +
-      section('Throughput over time', throughputChart(r)) +
+      section('Throughput over time', throughputChart(r) + (isUdp ? lossChart(r) : '')) +
       `<details class="explain" data-explain><summary>Explain: the detail behind the answer</summary>${explain}</details>`,
   );
 }

@@ -45,6 +45,9 @@ function checkLogAndHtml(r: LonghaulResult, log: string): void {
   const html = formatHtmlReport(r);
   for (const l of lines)
     assert.ok(html.includes(`<p data-udp>${l.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}</p>`), `the HTML says: ${l}`);
+  // Beside the rate, the loss per interval as its own chart (Results draws it on a right-hand axis); no TCP sections.
+  assert.match(html, /aria-label="Datagrams lost per interval \(% of those numbered in the interval, all streams\)"/);
+  assert.doesNotMatch(html, /RTT and congestion window|What-if/, "TCP's sections are not a UDP run's");
 }
 
 /** The CSV carries UDP's columns: each interval's and stream's counts, and the total's, as the result has them. */
