@@ -20,7 +20,7 @@ function lossThresholdOf(v: boolean | string): number {
 }
 
 /** The flags a ramp's steps run with: UDP, 3-s steps unless -t; refuses what a ramp cannot take. */
-export function rampRunFlags(f: RunFlags, where: { hosts: number; link: boolean }): RunFlags {
+export function rampRunFlags(f: RunFlags, where: { hosts: number; rawChainLink: boolean }): RunFlags {
   const refuse = (flag: string, why: string): never => {
     throw new ArgumentError(`--udp-ramp with ${flag}: ${why}`, flag);
   };
@@ -30,7 +30,8 @@ export function rampRunFlags(f: RunFlags, where: { hosts: number; link: boolean 
   if (f.log !== undefined || f.csv !== undefined)
     refuse(f.log !== undefined ? '--log' : '--csv', "those are one run's reports; the ramp writes every step with --json FILE");
   if (where.hosts > 1) refuse('several responders', "a ramp finds one path's rate: run it against each");
-  if (where.link) refuse('a link', 'the ramp does not run through the link emulator yet: step -b by hand with loopback -u --link');
+  // Each step's link is rebuilt from its settings (sweep/run-target.ts): a raw stage chain has none.
+  if (where.rawChainLink) refuse('--link-config', 'a ramp through the link emulator takes its settings (--link NAME or link flags), not a raw stage chain');
   return { ...f, udp: true, seconds: f.seconds ?? UDP_RAMP_STEP_SECONDS };
 }
 

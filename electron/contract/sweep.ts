@@ -8,6 +8,7 @@
  * Conventions are those of `longhaul.result/1`: bytes, seconds, bits per second;
  * `null` for a window or an MSS means "the OS's own".
  */
+import type { LinkSettingsInfo } from './link-info.js';
 import type { Direction, ErrorInfo, LimiterVerdict, LonghaulResult, ResultParams } from './result.js';
 import type { CapacityInfo, CapacityProgress } from './capacity-info.js';
 
@@ -75,6 +76,8 @@ export interface SweepCellSettings {
   params: ResultParams;
   /** Link preset the run goes through, or null (no emulator). */
   link: string | null;
+  /** The link's own numbers where they are not (only) a preset's (`loopback --udp-ramp` with link flags): the proxy runs these; `link` names the preset they started from, or null. */
+  linkSettings?: LinkSettingsInfo;
   path: SweepPath;
 }
 

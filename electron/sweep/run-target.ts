@@ -41,6 +41,7 @@ export interface RunTarget {
 
 /** The proxy a cell needs: its preset's link, or a plain relay; null for a direct run. */
 function linkForCell(s: SweepCellSettings): { spec: LinkSpec; preset: string | null } | null {
+  if (s.linkSettings) return { spec: parseLinkSpec(s.linkSettings), preset: s.link };
   if (s.link !== null) {
     const p = findPreset(s.link);
     if (!p) throw new ArgumentError(`unknown link preset "${s.link}" (known: ${LINK_PRESETS.map((x) => x.name).join(', ')})`, '--link');

@@ -5,7 +5,7 @@
  * next rate from udp-ramp-plan.ts. One run at a time, a short pause between them so a queue on the
  * path drains; a stop ends the ramp after the step that is running, which is kept (partial).
  */
-import type { LonghaulResult } from '../contract/result.js';
+import type { LinkSettingsInfo, LonghaulResult } from '../contract/result.js';
 import { lossShare } from '../contract/udp.js';
 import type { UdpRampOutcome, UdpRampStep, UdpRampStepOutcome } from '../contract/udp-ramp.js';
 import { SHORT_SHARE } from '../analysis/verdicts/udp.js';
@@ -18,6 +18,8 @@ const PAUSE_MS = 1000;
 
 export interface UdpRampOptions extends RampPlanOptions {
   lossThreshold: number;
+  /** Each step through the link emulator with these settings (`loopback --udp-ramp --link …`); absent: direct. */
+  link?: { preset: string | null; settings: LinkSettingsInfo };
 }
 
 /** A step's figures from its result: the direction's total and its UDP finding. */
@@ -68,7 +70,8 @@ export async function runUdpRamp(
       }
       if (steps.length) await pause(PAUSE_MS, signal);
       const params: RunParams = { ...base, protocol: 'udp', bitrateBitsPerSec: next.rate };
-      const result = await target.run({ params, link: null, path: 'direct' }, signal, null);
+      const link = o.link ? { link: o.link.preset, linkSettings: o.link.settings } : { link: null };
+      const result = await target.run({ params, ...link, path: 'direct' }, signal, null);
       const step = rampStep(result, next.rate, o.lossThreshold);
       steps.push(step);
       results.push(result);

@@ -88,7 +88,7 @@ describe('longhaul loopback -u', { timeout: 150_000 }, () => {
     [['--capacity'], '--capacity'],
     [['-l', '20'], '-l'],
     [['-l', '70000'], '-l'],
-    [['--udp-ramp', '--link', 'satellite'], 'the ramp does not run through the link emulator'],
+    [['--udp-ramp', '--link-json', '{"up":[],"down":[]}'], 'not a raw stage chain'],
   ] as const) {
     it(`-u ${args.join(' ')} → exit 2 naming ${why}`, async () => {
       const r = await cli(['loopback', '-u', ...args]).done;

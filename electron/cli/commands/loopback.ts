@@ -40,13 +40,17 @@ export function register(program: Command): void {
   cmd.action(async (flags: LoopbackFlags) => {
     const { window: _runWindow, ...linkFlags } = flags;
     if (flags.udpRamp !== undefined) {
-      const f = rampRunFlags(flags, { hosts: 1, link: wantsLink(linkFlags) });
+      const rampLink = wantsLink(linkFlags) ? linkSpecFromFlags(linkFlags, null) : null;
+      const f = rampRunFlags(flags, { hosts: 1, rawChainLink: rampLink !== null && rampLink.spec.settings === null });
       if (flags.json) checkWritable(flags.json, flags.force ?? false);
       const target = new LoopbackTarget(await loadCliTrust(), flags.workers);
+      const settings = rampLink?.spec.settings ?? null;
+      // The link's one line, as a run through it says (the compact default; the steps follow).
+      if (rampLink) (flags.jsonStdout ? process.stderr : process.stdout).write(describeLink(rampLink.spec, rampLink.preset, 'udp')[0] + '\n');
       process.exitCode = await executeRamp({
         target,
         params: runParamsFromFlags(f),
-        options: rampOptions(f),
+        options: { ...rampOptions(f), ...(settings ? { link: { preset: rampLink?.preset ?? null, settings } } : {}) },
         jsonFile: flags.json,
         jsonStdout: flags.jsonStdout,
       });

@@ -48,7 +48,7 @@ export function register(program: Command): void {
   cmd.action(async (targets: string[], flags: RunFlags & { iperf3?: boolean }) => {
     const hosts = targets.map((t) => parseTarget(t, flags.port, flags.iperf3 ? IPERF3_DEFAULT_PORT : DEFAULT_PORT));
     if (flags.udpRamp !== undefined) {
-      const f = rampRunFlags(flags, { hosts: hosts.length, link: false });
+      const f = rampRunFlags(flags, { hosts: hosts.length, rawChainLink: false });
       const params = runParamsFromFlags(f);
       const { host, port } = itemAt(hosts, 0, 'target');
       if (flags.json) checkWritable(flags.json, flags.force ?? false);
