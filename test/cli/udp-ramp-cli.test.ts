@@ -55,7 +55,7 @@ describe('longhaul loopback --udp-ramp', { timeout: 180_000 }, () => {
     [['-n', '1M'], '-n'],
     [['--capacity'], '--capacity'],
     [['--log', '/tmp/never.log'], '--log'],
-    [['--delay', '10ms'], 'a link'],
+    [['--link-json', '{"up":[],"down":[]}'], '--link-config'],
   ] as const) {
     it(`refuses ${flags.join(' ')} with the reason, before any run`, async () => {
       const run = await cli(['loopback', '--udp-ramp', ...flags], 20_000).done;

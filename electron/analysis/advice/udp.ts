@@ -25,8 +25,8 @@ function shapeFlags(r: LonghaulResult): string {
  */
 function tryFlags(r: LonghaulResult, rate: number): string {
   const asked = r.params.bitrateBitsPerSec;
-  // The ramp does not run through the link emulator (cli/ramp-options.ts): there the next rate is tried by hand.
-  if (r.params.direction !== 'bidir' && asked && !r.link) return `${shapeFlags(r)} --udp-ramp -b ${rateFlag(asked)}`;
+  // The ramp runs through the link emulator too (its settings: linkTry adds them).
+  if (r.params.direction !== 'bidir' && asked) return `${shapeFlags(r)} --udp-ramp -b ${rateFlag(asked)}`;
   return `${shapeFlags(r)} -b ${rateFlag(rate)}`;
 }
 
