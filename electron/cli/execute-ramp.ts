@@ -4,11 +4,11 @@
  * the steps run) or `-J` for the longhaul.udp-ramp/1 document. Ctrl-C ends the ramp after the step
  * that is running. Exit 0 when the ramp found an answer, 1 when a step failed or none was carried.
  */
-import type { UdpRampOutcome, UdpRampStep } from '../contract/udp-ramp.js';
+import { rampAnswered, type UdpRampOutcome, type UdpRampStep } from '../contract/udp-ramp.js';
 import type { LonghaulResult } from '../contract/result.js';
 import type { RunParams } from '../engine/session/params.js';
 import { replaceFileAtomicallyAsync } from '../report/report-file.js';
-import { RAMP_TABLE_HEAD, rampAnswer, rampPlanLine, rampStepLine } from '../report/udp-ramp-text.js';
+import { RAMP_TABLE_HEAD, rampAnswer, rampPlanLine, rampStepLine } from '../contract/udp-ramp-text.js';
 import type { RunTarget } from '../sweep/run-target.js';
 import { runUdpRamp, type UdpRampOptions } from '../sweep/udp-ramp.js';
 import { describeError } from '../util/errors.js';
@@ -45,11 +45,13 @@ export async function executeRamp(o: RampRun): Promise<number> {
   };
   let outcome: UdpRampOutcome;
   try {
-    outcome = await runUdpRamp(o.target, o.params, o.options, stop.signal, (step, result) => {
-      steps.push(step);
-      results.push(result);
-      out.write(`${rampStepLine(step, steps.length - 1)}\n`);
-      save({ schema: 'longhaul.udp-ramp/1', partial: true, lossThreshold: o.options.lossThreshold, steps, results });
+    outcome = await runUdpRamp(o.target, o.params, o.options, stop.signal, {
+      onStep: (step, result) => {
+        steps.push(step);
+        results.push(result);
+        out.write(`${rampStepLine(step, steps.length - 1)}\n`);
+        save({ schema: 'longhaul.udp-ramp/1', partial: true, lossThreshold: o.options.lossThreshold, steps, results });
+      },
     });
   } catch (err) {
     unhook();
@@ -64,7 +66,5 @@ export async function executeRamp(o: RampRun): Promise<number> {
   out.write(`${rampAnswer(outcome)}\n`);
   if (o.jsonStdout) process.stdout.write(JSON.stringify(outcome, null, 2) + '\n');
   if (o.jsonFile) out.write(saveProblem ? `longhaul: the ramp was not written to ${o.jsonFile}: ${saveProblem}\n` : `Ramp written to ${o.jsonFile}\n`);
-  const answered =
-    outcome.end === 'found' || outcome.end === 'max-rate' || outcome.end === 'sender-limit' || outcome.end === 'receiver-limit' || outcome.end === 'max-steps';
-  return answered && !saveProblem ? EXIT_OK : EXIT_RUN_FAILED;
+  return rampAnswered(outcome.end) && !saveProblem ? EXIT_OK : EXIT_RUN_FAILED;
 }

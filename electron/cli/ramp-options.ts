@@ -2,10 +2,8 @@
  * `--udp-ramp [LOSS]` on `run` and `loopback` (contract/udp-ramp.ts): what it implies (-u, steps of
  * 3 s unless -t), its threshold, and what it cannot go with, each refused naming the flag.
  */
-import { MAX_BITRATE_BITS_PER_SEC, MIN_BITRATE_BITS_PER_SEC } from '../contract/limits.js';
-import { UDP_RAMP_DEFAULT_LOSS, UDP_RAMP_MAX_STEPS, UDP_RAMP_PRECISION, UDP_RAMP_STEP_SECONDS } from '../contract/udp-ramp.js';
-import { UDP_DEFAULT_BITS_PER_SEC } from '../contract/udp.js';
-import type { UdpRampOptions } from '../sweep/udp-ramp.js';
+import { UDP_RAMP_DEFAULT_LOSS, UDP_RAMP_STEP_SECONDS } from '../contract/udp-ramp.js';
+import { rampPlan, type UdpRampOptions } from '../sweep/udp-ramp.js';
 import { ArgumentError } from '../util/errors.js';
 import type { RunFlags } from './run-options.js';
 
@@ -37,12 +35,5 @@ export function rampRunFlags(f: RunFlags, where: { hosts: number; rawChainLink: 
 
 /** The ramp's plan from the flags: from -b (or UDP's 1 Mbit/s) up, until the threshold. */
 export function rampOptions(f: RunFlags): UdpRampOptions {
-  return {
-    lossThreshold: lossThresholdOf(f.udpRamp ?? true),
-    startBitsPerSec: f.bitrate ?? UDP_DEFAULT_BITS_PER_SEC,
-    minBitsPerSec: MIN_BITRATE_BITS_PER_SEC,
-    maxBitsPerSec: MAX_BITRATE_BITS_PER_SEC,
-    precision: UDP_RAMP_PRECISION,
-    maxSteps: UDP_RAMP_MAX_STEPS,
-  };
+  return rampPlan(lossThresholdOf(f.udpRamp ?? true), f.bitrate);
 }

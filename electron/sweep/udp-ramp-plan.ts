@@ -4,7 +4,7 @@
  * they are within the precision; halve from the start while even it is dropped. Pure: the runner
  * (udp-ramp.ts) runs the steps.
  */
-import type { UdpRampEnd, UdpRampStepOutcome } from '../contract/udp-ramp.js';
+import { aboveThePath, type UdpRampEnd, type UdpRampStepOutcome } from '../contract/udp-ramp.js';
 
 export interface RampPlanOptions {
   startBitsPerSec: number;
@@ -28,7 +28,7 @@ export function nextRampRate(steps: readonly Tried[], o: RampPlanOptions): { rat
   if (last.outcome === 'receiver-dropped') return { end: 'receiver-limit' };
   const carried = steps.filter((s) => s.outcome === 'carried').map((s) => s.askedBitsPerSec);
   const good = carried.length ? Math.max(...carried) : null;
-  const dropped = steps.filter((s) => s.outcome === 'dropped' && (good === null || s.askedBitsPerSec > good)).map((s) => s.askedBitsPerSec);
+  const dropped = steps.filter((s) => aboveThePath(s.outcome) && (good === null || s.askedBitsPerSec > good)).map((s) => s.askedBitsPerSec);
   const bad = dropped.length ? Math.min(...dropped) : null;
   if (good !== null && bad !== null && bad / good <= 1 + o.precision) return { end: 'found' };
   if (steps.length >= o.maxSteps) return { end: 'max-steps' };

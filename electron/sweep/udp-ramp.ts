@@ -6,11 +6,20 @@
  * path drains; a stop ends the ramp after the step that is running, which is kept (partial).
  */
 import type { LinkSettingsInfo, LonghaulResult } from '../contract/result.js';
-import { lossShare } from '../contract/udp.js';
-import type { UdpRampOutcome, UdpRampStep, UdpRampStepOutcome } from '../contract/udp-ramp.js';
+import { lossShare, UDP_DEFAULT_BITS_PER_SEC } from '../contract/udp.js';
+import {
+  rampFindings,
+  UDP_RAMP_MAX_STEPS,
+  UDP_RAMP_PRECISION,
+  UDP_RAMP_QUEUED_SHARE,
+  type UdpRampOutcome,
+  type UdpRampStep,
+  type UdpRampStepOutcome,
+} from '../contract/udp-ramp.js';
 import { SHORT_SHARE } from '../analysis/verdicts/udp.js';
 import type { RunParams } from '../engine/session/params.js';
 import type { RunTarget } from './run-target.js';
+import { MAX_BITRATE_BITS_PER_SEC, MIN_BITRATE_BITS_PER_SEC } from '../contract/limits.js';
 import { nextRampRate, type RampPlanOptions } from './udp-ramp-plan.js';
 
 /** Between steps: a queue the last step filled drains (a second holds a 1.3 s satellite hop's worth at most of its rate). */
@@ -20,6 +29,18 @@ export interface UdpRampOptions extends RampPlanOptions {
   lossThreshold: number;
   /** Each step through the link emulator with these settings (`loopback --udp-ramp --link …`); absent: direct. */
   link?: { preset: string | null; settings: LinkSettingsInfo };
+}
+
+/** The ramp's plan for every door: from `startBitsPerSec` (or UDP's 1 Mbit/s) up, until `lossThreshold`. */
+export function rampPlan(lossThreshold: number, startBitsPerSec: number | null | undefined): UdpRampOptions {
+  return {
+    lossThreshold,
+    startBitsPerSec: startBitsPerSec ?? UDP_DEFAULT_BITS_PER_SEC,
+    minBitsPerSec: MIN_BITRATE_BITS_PER_SEC,
+    maxBitsPerSec: MAX_BITRATE_BITS_PER_SEC,
+    precision: UDP_RAMP_PRECISION,
+    maxSteps: UDP_RAMP_MAX_STEPS,
+  };
 }
 
 /** A step's figures from its result: the direction's total and its UDP finding. */
@@ -32,7 +53,9 @@ function rampStep(result: LonghaulResult, askedBitsPerSec: number, lossThreshold
   if (!total.udp || total.bitsPerSecond === null) outcome = 'failed';
   else if (short !== null && short > SHORT_SHARE) outcome = 'sender-short';
   else if (loss !== null && loss > lossThreshold) outcome = d?.case === 'receiver-limited/udp-socket-full' ? 'receiver-dropped' : 'dropped';
-  else outcome = result.partial ? 'failed' : 'carried';
+  else if (result.partial) outcome = 'failed';
+  else if (total.bitsPerSecond < askedBitsPerSec * result.params.streams * (1 - lossThreshold - UDP_RAMP_QUEUED_SHARE)) outcome = 'queued';
+  else outcome = 'carried';
   return {
     askedBitsPerSec,
     receivedBitsPerSec: total.bitsPerSecond,
@@ -45,14 +68,14 @@ function rampStep(result: LonghaulResult, askedBitsPerSec: number, lossThreshold
   };
 }
 
-/** Run the ramp; `onStep` hears each step as it ends. Resolves with every step and the finding. */
-export async function runUdpRamp(
-  target: RunTarget,
-  base: RunParams,
-  o: UdpRampOptions,
-  signal: AbortSignal,
-  onStep?: (step: UdpRampStep, result: LonghaulResult) => void,
-): Promise<UdpRampOutcome> {
+/** What a caller hears while the ramp runs: a step begins (its rate), a step ends (its finding and result). */
+interface RampHooks {
+  onStepStart?: (askedBitsPerSec: number, index: number) => void;
+  onStep?: (step: UdpRampStep, result: LonghaulResult) => void;
+}
+
+/** Run the ramp. Resolves with every step and the finding. */
+export async function runUdpRamp(target: RunTarget, base: RunParams, o: UdpRampOptions, signal: AbortSignal, hooks: RampHooks = {}): Promise<UdpRampOutcome> {
   const steps: UdpRampStep[] = [];
   const results: LonghaulResult[] = [];
   let end: UdpRampOutcome['end'];
@@ -69,23 +92,23 @@ export async function runUdpRamp(
         break;
       }
       if (steps.length) await pause(PAUSE_MS, signal);
+      if (signal.aborted) {
+        end = 'stopped';
+        break;
+      }
+      hooks.onStepStart?.(next.rate, steps.length);
       const params: RunParams = { ...base, protocol: 'udp', bitrateBitsPerSec: next.rate };
       const link = o.link ? { link: o.link.preset, linkSettings: o.link.settings } : { link: null };
       const result = await target.run({ params, ...link, path: 'direct' }, signal, null);
       const step = rampStep(result, next.rate, o.lossThreshold);
       steps.push(step);
       results.push(result);
-      onStep?.(step, result);
+      hooks.onStep?.(step, result);
     }
   } finally {
     await target.close();
   }
-  const carried = steps
-    .filter((s) => s.outcome === 'carried')
-    .reduce<UdpRampStep | null>((a, s) => (!a || s.askedBitsPerSec > a.askedBitsPerSec ? s : a), null);
-  const firstDropped = steps
-    .filter((s) => s.outcome === 'dropped' && (!carried || s.askedBitsPerSec > carried.askedBitsPerSec))
-    .reduce<UdpRampStep | null>((a, s) => (!a || s.askedBitsPerSec < a.askedBitsPerSec ? s : a), null);
+  const { carried, firstDropped } = rampFindings(steps);
   return {
     schema: 'longhaul.udp-ramp/1',
     lossThreshold: o.lossThreshold,

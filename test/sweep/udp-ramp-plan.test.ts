@@ -29,6 +29,13 @@ describe('the UDP ramp plan', () => {
     assert.ok(steps.length <= 10, `${steps.length} steps`);
   });
 
+  it('narrows between carried and queued steps as between carried and dropped: a queue holding the excess is above the path', () => {
+    const { steps, end } = walk(19.44e6, { ...O, startBitsPerSec: 8e6 }, (r) => (r <= 19.44e6 ? 'carried' : r < 30e6 ? 'queued' : 'dropped'));
+    assert.equal(end, 'found');
+    const carried = Math.max(...steps.filter((s) => s <= 19.44e6));
+    assert.ok(carried / 19.44e6 >= 0.975, `${carried}: not the rate a queue absorbed`);
+  });
+
   it('halves from the start when even it is dropped, and says when nothing is carried', () => {
     const { steps, end } = walk(300e3);
     assert.equal(end, 'found');
