@@ -27,6 +27,7 @@ import { ControlRttLatest, sendersOf, toLiveSample } from './live-sample.js';
 import { forgetPeer, pairedPeers } from './paired-peers.js';
 import { parseRequest } from './request-schemas.js';
 import { ResponderHost } from './responder-host.js';
+import { RampHost } from './ramp-host.js';
 import { RunLink, uiLinkPresets } from './run-link.js';
 import { SweepHost } from './sweep-host.js';
 import { systemInfo } from './system-info.js';
@@ -66,6 +67,8 @@ export class AppBackend {
   readonly sweeps: SweepHost;
   /** Multi-peer runs (one at a time, never beside another run): electron/app/group-host.ts. */
   readonly groups: GroupHost;
+  /** UDP ramps (one at a time, never beside another run): electron/app/ramp-host.ts. */
+  readonly ramps: RampHost;
   private active: ActiveRun | null = null;
   /** Set while a run is being set up (proxy starting), so a second Start is refused at once. */
   private starting = false;
@@ -84,13 +87,19 @@ export class AppBackend {
       this.hub,
       opts.dataDir,
       () => this.trust(),
-      () => this.active !== null || this.starting || this.measuring || this.groups.busy,
+      () => this.active !== null || this.starting || this.measuring || this.groups.busy || this.ramps.busy,
     );
     this.groups = new GroupHost(
       this.hub,
       opts.dataDir,
       () => this.trust(),
-      () => this.active !== null || this.starting || this.measuring || this.sweeps.busy,
+      () => this.active !== null || this.starting || this.measuring || this.sweeps.busy || this.ramps.busy,
+    );
+    this.ramps = new RampHost(
+      this.hub,
+      opts.dataDir,
+      () => this.trust(),
+      () => this.active !== null || this.starting || this.measuring || this.sweeps.busy || this.groups.busy,
     );
     this.handlers = {
       systemInfo: async () => systemInfo(opts.mode, opts.dataDir),
@@ -128,6 +137,11 @@ export class AppBackend {
       sweepGet: async ({ id }) => this.sweeps.get(id),
       sweepExport: async ({ id, format }) => opts.saveExport(await this.sweeps.exportFile(id, format)),
       listSweeps: async () => this.sweeps.list(),
+      rampStart: async (req) => this.ramps.start(req),
+      rampStop: async ({ id }) => this.ramps.stop(id),
+      rampGet: async ({ id }) => this.ramps.get(id),
+      rampExport: async ({ id, format }) => opts.saveExport(await this.ramps.exportFile(id, format)),
+      listRamps: async () => this.ramps.list(),
       startGroupRun: async (req) => this.groups.start(req),
       listGroups: async () => this.groups.list(),
       loadGroup: async ({ id }) => this.groups.load(id),
@@ -147,6 +161,7 @@ export class AppBackend {
   async close(): Promise<void> {
     await this.sweeps.close();
     await this.groups.close();
+    await this.ramps.close();
     const a = this.active;
     if (a) {
       a.run.stop();
@@ -164,8 +179,8 @@ export class AppBackend {
   }
 
   private async startRun(req: Invokes['startRun']['req']): Promise<{ runId: string }> {
-    if (this.active || this.starting || this.measuring || this.sweeps.busy || this.groups.busy)
-      throw new LonghaulError('LH_ERR_BUSY', 'a run, a sweep or a measurement of the emulator is already in progress: stop it or wait for its end');
+    if (this.active || this.starting || this.measuring || this.sweeps.busy || this.groups.busy || this.ramps.busy)
+      throw new LonghaulError('LH_ERR_BUSY', 'a run, a sweep, a ramp or a measurement of the emulator is already in progress: stop it or wait for its end');
     this.starting = true;
     let link: RunLink | null = null;
     try {
@@ -224,8 +239,8 @@ export class AppBackend {
   /** The stored figure, or a new probe (refused during a run: both would share the CPU and the figure would be wrong). */
   private async emulatorCapacity(measure: boolean): Promise<EmulatorCapacityInfo | null> {
     if (!measure) return loadCapacity(this.opts.dataDir);
-    if (this.active || this.starting || this.measuring || this.sweeps.busy || this.groups.busy)
-      throw new LonghaulError('LH_ERR_BUSY', 'a run, a sweep or a measurement is in progress: measure the emulator when this PC is otherwise quiet');
+    if (this.active || this.starting || this.measuring || this.sweeps.busy || this.groups.busy || this.ramps.busy)
+      throw new LonghaulError('LH_ERR_BUSY', 'a run, a sweep, a ramp or a measurement is in progress: measure the emulator when this PC is otherwise quiet');
     this.measuring = true;
     try {
       return await measureCapacity(this.opts.dataDir);

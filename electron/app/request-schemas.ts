@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { InvokeName, Invokes } from '../contract/api.js';
 import { EXPORT_FORMATS } from '../contract/api.js';
 import { SWEEP_EXPORT_FORMATS } from '../contract/sweep-app.js';
+import { RAMP_EXPORT_FORMATS } from '../contract/udp-ramp-app.js';
 import { GROUP_EXPORT_FORMATS, MAX_GROUP_PEERS } from '../contract/group-app.js';
 import { MAX_PATH_RATE_BITS_PER_SEC } from '../contract/limits.js';
 import { runParamsSchema } from '../engine/session/params.js';
@@ -37,6 +38,28 @@ const groupPeers = z
   .min(2, 'a group run needs two or more partners')
   .max(MAX_GROUP_PEERS)
   .refine((ps) => new Set(ps.map((p) => `${p.host.toLowerCase()}:${p.port}`)).size === ps.length, 'a partner is listed twice');
+// A ramp: UDP steps of a set time, one direction (contract/udp-ramp-app.ts; the CLI refuses the same: cli/ramp-options.ts).
+const rampId = z.string().regex(/^[0-9a-f]{16}$/, 'not a ramp id');
+const rampFormat = z.enum(RAMP_EXPORT_FORMATS as [string, ...string[]]) as z.ZodType<Invokes['rampExport']['req']['format']>;
+const rampStart = z
+  .object({
+    target: z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('peer'), host, port }).strict(),
+      z.object({ kind: z.literal('iperf3'), host, port }).strict(),
+    ]),
+    params: runParamsSchema,
+    lossThreshold: z.number().gt(0).max(0.5),
+    link: z
+      .object({ preset: z.string().max(64).nullable(), settings: linkSettingsSchema })
+      .strict()
+      .nullable(),
+  })
+  .strict()
+  .refine((r) => r.params.protocol === 'udp', 'a ramp steps a UDP rate: the parameters must be UDP')
+  .refine((r) => r.params.direction !== 'bidir', "a ramp finds one direction's rate: run it forward and in reverse")
+  .refine((r) => r.params.seconds !== null && r.params.bytes === null, 'each step is a time (Duration), so the steps compare')
+  .refine((r) => r.target.kind !== 'iperf3' || r.link === null, 'the link emulator is for Longhaul partners: a ramp against iperf3 -s goes direct');
+
 const groupFormat = z.enum(GROUP_EXPORT_FORMATS as [string, ...string[]]) as z.ZodType<Invokes['exportGroup']['req']['format']>;
 
 const SCHEMAS: { [K in InvokeName]: z.ZodType<Invokes[K]['req']> } = {
@@ -80,6 +103,11 @@ const SCHEMAS: { [K in InvokeName]: z.ZodType<Invokes[K]['req']> } = {
   sweepGet: z.object({ id: sweepId }).strict(),
   sweepExport: z.object({ id: sweepId, format: sweepFormat }).strict(),
   listSweeps: z.null(),
+  rampStart,
+  rampStop: z.object({ id: rampId }).strict(),
+  rampGet: z.object({ id: rampId }).strict(),
+  rampExport: z.object({ id: rampId, format: rampFormat }).strict(),
+  listRamps: z.null(),
   startGroupRun: z.object({ peers: groupPeers, params: runParamsSchema }).strict(),
   listGroups: z.null(),
   loadGroup: z.object({ id }).strict(),

@@ -19,6 +19,7 @@ import type { GroupEnded, GroupExportFormat, GroupListing, StartGroupRunRequest 
 import type { LonghaulGroupResult } from './group.js';
 import type { SweepPlan } from './sweep.js';
 import type { SweepEntry, SweepExportFormat, SweepProgressEvent, SweepView } from './sweep-app.js';
+import type { RampEntry, RampExportFormat, RampView, StartRampRequest } from './udp-ramp-app.js';
 import type { ConnectionCheck, ResponderStatus, Iperf3ServerStatus, DiscoveredResponder, PairedPeer, PairedPeerInfo } from './partners.js';
 
 /** The pairing and waiting types live in partners.ts; every channel's types are importable from here. */
@@ -268,6 +269,14 @@ export interface Invokes {
   sweepExport: { channel: 'sweep:export'; req: { id: string; format: SweepExportFormat }; res: ExportOutcome };
   /** The stored sweeps, newest first, with the unfinished ones a Resume can pick up. */
   listSweeps: { channel: 'sweep:list'; req: null; res: SweepEntry[] };
+  /** Start a UDP ramp (contract/udp-ramp-app.ts); one run of any kind at a time (`LH_ERR_BUSY`). */
+  rampStart: { channel: 'ramp:start'; req: StartRampRequest; res: RampView };
+  /** Stop the ramp after the step in progress is cut short (the steps run stay in its file). */
+  rampStop: { channel: 'ramp:stop'; req: { id: string }; res: { stopping: boolean } };
+  rampGet: { channel: 'ramp:get'; req: { id: string }; res: RampView };
+  rampExport: { channel: 'ramp:export'; req: { id: string; format: RampExportFormat }; res: ExportOutcome };
+  /** The stored ramps, newest first. */
+  listRamps: { channel: 'ramp:list'; req: null; res: RampEntry[] };
   /** A multi-peer run (docs/multi-peer.md); one run of any kind at a time (`LH_ERR_BUSY`). Stop it with `stopRun`. */
   startGroupRun: { channel: 'group:start'; req: StartGroupRunRequest; res: { runId: string } };
   listGroups: { channel: 'group:list'; req: null; res: GroupListing };
@@ -289,6 +298,8 @@ export interface Events {
   onResponderEnd: { channel: 'responder:end'; payload: RunEnded };
   onIperf3Server: { channel: 'iperf3:status'; payload: Iperf3ServerStatus };
   onSweepProgress: { channel: 'sweep:progress'; payload: SweepProgressEvent };
+  /** A ramp's step began or ended, or the ramp ended: the whole view (a ramp has at most 24 steps). */
+  onRampProgress: { channel: 'ramp:progress'; payload: RampView };
   onGroupEnd: { channel: 'group:end'; payload: GroupEnded };
 }
 
@@ -322,6 +333,11 @@ export const INVOKES: { readonly [K in InvokeName]: Invokes[K]['channel'] } = {
   sweepGet: 'sweep:get',
   sweepExport: 'sweep:export',
   listSweeps: 'sweep:list',
+  rampStart: 'ramp:start',
+  rampStop: 'ramp:stop',
+  rampGet: 'ramp:get',
+  rampExport: 'ramp:export',
+  listRamps: 'ramp:list',
   startGroupRun: 'group:start',
   listGroups: 'group:list',
   loadGroup: 'group:load',
@@ -339,6 +355,7 @@ export const EVENTS: { readonly [K in EventName]: Events[K]['channel'] } = {
   onResponderEnd: 'responder:end',
   onIperf3Server: 'iperf3:status',
   onSweepProgress: 'sweep:progress',
+  onRampProgress: 'ramp:progress',
   onGroupEnd: 'group:end',
 };
 
