@@ -189,7 +189,12 @@ const APP_CHANGE: Record<AdviceTopic, (a: Advice, c: DiagnosisCase | undefined) 
 /** Advice that sizes a window from the path's rate: without the rate the needed value is a per-Mbit/s formula. */
 const WINDOW_TOPICS: readonly AdviceTopic[] = ['receive-window', 'send-buffer', 'longhaul-request'];
 
+/** The Test step's ramp control, as the app's change names it (UDP, one direction: a ramp finds one direction's rate). */
+const APP_RAMP = 'tick "Find the rate the path carries" on the Test step: a UDP ramp from this Bitrate finds the highest rate carried';
+
 function appChangeLine(r: LonghaulResult, a: Advice, c: DiagnosisCase | undefined): string {
+  if ((c === 'application-limited/udp-carried' || c === 'loss-limited/udp-dropped') && r.params.direction !== 'bidir' && r.params.bitrateBitsPerSec)
+    return APP_RAMP;
   const what = APP_CHANGE[a.topic](a, c);
   if (
     c === 'application-limited/paced' ||

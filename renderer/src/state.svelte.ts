@@ -31,6 +31,7 @@ import { screenTransitions, type Screen } from './lib/screen-transitions.js';
 import { DEFAULT_FORM, type TestForm } from './lib/test-form.js';
 import { DEFAULT_SWEEP_FORM, type SweepForm } from './lib/sweep-form.js';
 import type { LiveSweep } from './lib/sweep-live.js';
+import type { RampView } from '../../electron/contract/udp-ramp-app.js';
 
 export type { Screen };
 
@@ -133,12 +134,14 @@ class AppState {
   sweepSeed = $state(Math.floor(Math.random() * 2 ** 32));
   /** The sweep on the Sweep screen (running, or opened from History); raw: the chart keeps its own copies. */
   sweep = $state.raw<LiveSweep | null>(null);
+  /** The UDP ramp on the Ramp screen (running, or opened from History); raw: replaced whole on every event. */
+  ramp = $state.raw<RampView | null>(null);
 }
 
 export const app = new AppState();
 
 /** Every screen change: `goTo` for a plain step, the others set what their screen shows (lib/screen-transitions.ts). */
-export const { goTo, beginRun, failStart, showResult, showGroup, openStoredResult, openStoredGroup, showSweep } = screenTransitions<LiveRun>(app);
+export const { goTo, beginRun, failStart, showResult, showGroup, openStoredResult, openStoredGroup, showSweep, showRamp } = screenTransitions<LiveRun>(app);
 
 /** The port a partner address without one means: iperf3's own for an iperf3 partner. */
 export function partnerDefaultPort(): number {

@@ -78,6 +78,7 @@ function testForm(v: unknown): TestForm {
   f.limitBy = oneOf(f.limitBy, ['seconds', 'bytes'] as const, DEFAULT_FORM.limitBy);
   f.direction = oneOf(f.direction, DIRECTIONS, DEFAULT_FORM.direction);
   f.measurePath = oneOf(f.measurePath, ['auto', 'on', 'off'] as const, DEFAULT_FORM.measurePath);
+  f.ramp = oneOf(f.ramp, ['off', 'on'] as const, DEFAULT_FORM.ramp);
   return f;
 }
 

@@ -44,6 +44,9 @@ export function runAgainChoices(r: LonghaulResult, current: TestForm): RunAgainC
     congestion: p.congestionControl ?? '',
     omit: p.omitSeconds ? String(p.omitSeconds) : '',
     measurePath: r.capacity !== undefined ? 'on' : current.measurePath,
+    // A result is one run: running it again is one run (a ramp's steps are each such a result).
+    ramp: 'off',
+    rampLoss: current.rampLoss,
   };
   const link = r.link?.settings ? formFromSettings(r.link.settings, r.link.preset, 'proxy') : null;
   const partner = r.link ? (r.link.target ?? null) : r.responder.address;

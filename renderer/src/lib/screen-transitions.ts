@@ -9,6 +9,7 @@
  *     └► waiting               └───────┘
  *   history ──openStoredResult / openStoredGroup──► results
  *   history / test ──showSweep──► sweep
+ *   history / test ──showRamp───► ramp
  *
  * Plain in-wizard steps (Back, Next, the top bar) carry no state and use `goTo`,
  * which cannot enter 'run' or 'results': those need the run or the result they show.
@@ -18,8 +19,9 @@ import type { LonghaulGroupResult } from '../../../electron/contract/group.js';
 import type { LonghaulResult } from '../../../electron/contract/result.js';
 import type { StartFailure } from './start-failure.js';
 import type { LiveSweep } from './sweep-live.js';
+import type { RampView } from '../../../electron/contract/udp-ramp-app.js';
 
-export type Screen = 'start' | 'pair' | 'link' | 'test' | 'run' | 'results' | 'history' | 'waiting' | 'sweep';
+export type Screen = 'start' | 'pair' | 'link' | 'test' | 'run' | 'results' | 'history' | 'waiting' | 'sweep' | 'ramp';
 
 /** The screens a plain step may go to: the run and results screens are entered with what they show. */
 type StepScreen = Exclude<Screen, 'run' | 'results'>;
@@ -36,6 +38,7 @@ export interface ScreenFields<Run> {
   startFailure: StartFailure | null;
   announcement: string;
   sweep: LiveSweep | null;
+  ramp: RampView | null;
 }
 
 /** The named transitions, bound to one state object. */
@@ -56,6 +59,8 @@ interface ScreenTransitions<Run> {
   openStoredGroup(group: LonghaulGroupResult): void;
   /** A sweep (started, resumed or opened) on the Sweep screen. */
   showSweep(sweep: LiveSweep): void;
+  /** A UDP ramp (started, or opened from History) on the Ramp screen; a failed start's message goes. */
+  showRamp(ramp: RampView): void;
 }
 
 /** The transitions over `s` (the app's state, or a plain object in a test). */
@@ -111,6 +116,11 @@ export function screenTransitions<Run>(s: ScreenFields<Run>): ScreenTransitions<
     showSweep(sweep) {
       s.sweep = sweep;
       s.screen = 'sweep';
+    },
+    showRamp(ramp) {
+      s.ramp = ramp;
+      s.startFailure = null;
+      s.screen = 'ramp';
     },
   };
 }

@@ -14,6 +14,7 @@ import {
   UDP_MIN_DATAGRAM_BYTES,
   UDP_REFUSALS,
 } from '../../../electron/contract/udp.js';
+import { UDP_RAMP_STEP_SECONDS } from '../../../electron/contract/udp-ramp.js';
 
 export const LIMITS = {
   maxStreams: L.MAX_STREAMS,
@@ -52,6 +53,10 @@ export interface TestForm {
   omit: string;
   /** Measure the path after the run (the CLI's --capacity): `auto` follows measurePathDefault(), on/off is the user's. */
   measurePath: 'auto' | 'on' | 'off';
+  /** UDP only: find the rate the path carries by steps (the CLI's --udp-ramp) instead of one run at the Bitrate. */
+  ramp: 'off' | 'on';
+  /** The ramp's loss threshold per step, e.g. '1%' (the CLI's --udp-ramp LOSS). */
+  rampLoss: string;
 }
 
 export const DEFAULT_FORM: TestForm = {
@@ -71,6 +76,8 @@ export const DEFAULT_FORM: TestForm = {
   congestion: '',
   omit: '',
   measurePath: 'auto',
+  ramp: 'off',
+  rampLoss: '1%',
 };
 
 /** Seconds the path's measurement takes at an RTT: connecting, slow start and the measured span, about 20 RTTs, plus set-up. */
@@ -136,10 +143,37 @@ export function parseWindow(text: string): Parsed | { ok: true; value: null } {
 
 interface FormOutcome {
   params: UiRunParams | null;
+  /** The ramp's loss threshold (share) when the ramp is asked for (UDP, ticked); null: one run. */
+  rampLossThreshold: number | null;
   distanceMeters: number | null;
   /** bit/s, or null when not given. */
   pathRateBitsPerSec: number | null;
   errors: FormErrors;
+}
+
+/**
+ * The ramp (UDP, ticked): its loss threshold, or null for one run; what a ramp cannot take is said on
+ * the field that holds it (the CLI refuses the same: electron/cli/ramp-options.ts).
+ */
+function rampOf(f: TestForm, errors: FormErrors): number | null {
+  if (f.protocol !== 'udp' || f.ramp !== 'on') return null;
+  if (f.direction === 'bidir') errors.direction = "a ramp finds one direction's rate: pick one direction (run it again the other way)";
+  if (f.limitBy !== 'seconds') errors.bytes = 'each step of a ramp is a duration, so the steps compare: stop after a duration';
+  const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(f.rampLoss);
+  const percent = m ? Number(m[1]) : NaN;
+  if (percent > 0 && percent <= 50) return percent / 100;
+  errors.rampLoss = 'a percentage above 0 and at most 50, e.g. 1%';
+  return null;
+}
+
+/**
+ * The ramp ticked or unticked: a Duration still at the single run's default becomes the ramp's step
+ * (3 s, as `--udp-ramp` without -t) and back; what the user typed stays.
+ */
+export function switchRamp(f: TestForm, on: boolean): TestForm {
+  const step = String(UDP_RAMP_STEP_SECONDS);
+  const seconds = on && f.seconds === DEFAULT_FORM.seconds ? step : !on && f.seconds === step ? DEFAULT_FORM.seconds : f.seconds;
+  return { ...f, ramp: on ? 'on' : 'off', seconds };
 }
 
 /** The Bitrate field: '' is unpaced (null); otherwise a rate from 1 kbit/s to 1 Tbit/s, or its message in `errors.bitrate`. */
@@ -219,8 +253,10 @@ export function validateTestForm(f: TestForm): FormOutcome {
     else if (o.value < 0 || (seconds !== null && o.value >= seconds)) errors.omit = 'from 0 s to less than the test length';
     else if (o.value > 0) omitSeconds = o.value;
   }
-  if (Object.keys(errors).length > 0) return { params: null, distanceMeters, pathRateBitsPerSec, errors };
+  const rampLossThreshold = rampOf(f, errors);
+  if (Object.keys(errors).length > 0) return { params: null, rampLossThreshold: null, distanceMeters, pathRateBitsPerSec, errors };
   return {
+    rampLossThreshold,
     params: {
       streams,
       bufferBytes: b.ok ? b.value : 0,

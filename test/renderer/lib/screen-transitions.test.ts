@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { LonghaulGroupResult } from '../../../electron/contract/group.js';
 import type { LonghaulResult } from '../../../electron/contract/result.js';
+import type { RampView } from '../../../electron/contract/udp-ramp-app.js';
 import { screenTransitions, type ScreenFields } from '../../../renderer/src/lib/screen-transitions.js';
 import type { StartFailure } from '../../../renderer/src/lib/start-failure.js';
 import type { LiveSweep } from '../../../renderer/src/lib/sweep-live.js';
@@ -27,6 +28,7 @@ function busy(): ScreenFields<Run> {
     startFailure: failure,
     announcement: 'Finished: 1 Gbit/s',
     sweep: null,
+    ramp: null,
   };
 }
 
@@ -106,5 +108,15 @@ describe('screen transitions', () => {
     const before = { ...s };
     t.goTo('history');
     assert.deepEqual(s, { ...before, screen: 'history' });
+  });
+
+  it('showRamp: the ramp on the Ramp screen, a failed start of the run before it cleared; the result shown stays for Back', () => {
+    const s = busy();
+    const ramp = { id: 'r1' } as unknown as RampView;
+    screenTransitions(s).showRamp(ramp);
+    assert.equal(s.screen, 'ramp');
+    assert.equal(s.ramp, ramp);
+    assert.equal(s.startFailure, null);
+    assert.equal(s.result?.id, 'old-result');
   });
 });

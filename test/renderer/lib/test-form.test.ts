@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { runParamsSchema } from '../../../electron/engine/session/params.js';
-import { DEFAULT_FORM, parseWindow, validateTestForm } from '../../../renderer/src/lib/test-form.js';
+import { DEFAULT_FORM, parseWindow, switchProtocol, switchRamp, validateTestForm } from '../../../renderer/src/lib/test-form.js';
 
 describe('test form', () => {
   it('turns the defaults into parameters the engine accepts', () => {
@@ -63,5 +63,31 @@ describe('test form: the window and typed rates', () => {
   it("takes the path rate in the app's own notation", () => {
     assert.equal(validateTestForm({ ...DEFAULT_FORM, pathRate: '1Gbit/s' }).pathRateBitsPerSec, 1e9);
     assert.equal(validateTestForm({ ...DEFAULT_FORM, pathRate: '4 Mbit/s' }).pathRateBitsPerSec, 4e6);
+  });
+});
+
+describe('test form: the UDP ramp', () => {
+  const udp = switchProtocol(DEFAULT_FORM, 'udp');
+
+  it('ticking it makes a default Duration the ramp step (3 s), and gives the threshold as a share', () => {
+    const f = switchRamp(udp, true);
+    assert.equal(f.seconds, '3');
+    const r = validateTestForm(f);
+    assert.deepEqual(r.errors, {});
+    assert.equal(r.rampLossThreshold, 0.01);
+    assert.equal(r.params?.seconds, 3);
+    assert.equal(switchRamp({ ...f, seconds: '0.5' }, false).seconds, '0.5', 'a typed Duration stays');
+    assert.equal(switchRamp(f, false).seconds, '10');
+    assert.equal(validateTestForm({ ...f, rampLoss: '0.1 %' }).rampLossThreshold, 0.001);
+  });
+
+  it('names what a ramp cannot take on the field that holds it; TCP or unticked is one run', () => {
+    const f = switchRamp(udp, true);
+    assert.match(validateTestForm({ ...f, direction: 'bidir' }).errors.direction ?? '', /one direction's rate/);
+    assert.match(validateTestForm({ ...f, limitBy: 'bytes' }).errors.bytes ?? '', /each step of a ramp is a duration/);
+    assert.match(validateTestForm({ ...f, rampLoss: '60%' }).errors.rampLoss ?? '', /at most 50/);
+    assert.equal(validateTestForm({ ...f, rampLoss: 'lots' }).params, null);
+    assert.equal(validateTestForm({ ...f, protocol: 'tcp' }).rampLossThreshold, null);
+    assert.equal(validateTestForm(udp).rampLossThreshold, null);
   });
 });
