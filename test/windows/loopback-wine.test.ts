@@ -81,4 +81,29 @@ describe('longhaul loopback under Wine', { timeout: 240_000 }, () => {
       r.streams.map((s) => `stream ${s.id} (${s.sender}): ${((s.bitsPerSecond ?? 0) / 1e6).toFixed(2)} Mbit/s, udp ${JSON.stringify(s.udp)}`).join('; '),
     );
   });
+
+  it("-u -R through the link emulator (4 Mbit/s, 10 ms): the relay on Winsock carries the link's payload rate, the rest dropped at its queue", async (t) => {
+    if (!laneReady(t)) return;
+    const dir = resultsDirWithSpaces(t);
+    const env = { LONGHAUL_TRUST_DIR: `${dir.win}\\trust`, LONGHAUL_DATA_DIR: `${dir.win}\\data` };
+    // -R: the responder sends; its datagrams reach the relay's back socket, which learned the controller's
+    // receiver from its hello through the front port (the NAT path of proxy/udp/udp-relay.ts).
+    const args = [toWindowsPath(BIN), 'loopback', '-u', '-R', '--rate', '4mbit', '--delay', '10ms', '-b', '8M', '-t', '2', '--json', `${dir.win}\\l.json`];
+    const run = await runWindowsNode(args, { env, timeoutMs: 90_000 });
+    assert.equal(run.code, 0, `exit ${run.code}${run.timedOut ? ' (timed out)' : ''}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`);
+    const r = JSON.parse(readFileSync(path.join(dir.linux, 'l.json'), 'utf8')) as LonghaulResult;
+    assert.equal(r.partial, false, r.partialReason ?? '');
+    const total = r.directions.responderToController;
+    const relay = r.link?.udpRelay?.down;
+    t.diagnostic(`${((total?.bitsPerSecond ?? 0) / 1e6).toFixed(3)} Mbit/s, udp ${JSON.stringify(total?.udp)}, relay ${JSON.stringify(relay)}`);
+    assert.ok(total?.udp && relay, 'the direction has UDP totals and the relay its counts');
+    // The link's wire carries 4 Mbit/s of frames, 1,460 of every 1,502 bytes payload: 3.888 Mbit/s; ±5 % for the
+    // rate read between the first and last arrival of a 2-s run.
+    const payload = (4e6 * 1460) / 1502;
+    assert.ok(Math.abs((total.bitsPerSecond ?? 0) / payload - 1) <= 0.05, `${total.bitsPerSecond} bit/s of the ${payload} the link carries`);
+    // 8 Mbit/s asked into 3.9: about half dropped at the link's queue, and that is what the receiver counts lost (no other loss on loopback).
+    assert.ok(relay.queueDropped > 0.3 * (total.udp.datagrams + total.udp.lost), `queue drops ${relay.queueDropped}`);
+    assert.ok(total.udp.lost >= relay.queueDropped, `lost ${total.udp.lost} ≥ the queue's ${relay.queueDropped}`);
+    assert.equal(relay.emulatorDropped, null, "Windows does not count a socket's drops: unknown, not 0");
+  });
 });
