@@ -19,6 +19,7 @@
         "src/tcp_info_linux.cc",
         "src/tcp_info_mac.cc",
         "src/tcp_info_win.cc",
+        "src/udp_send.cc",
         "src/window_clamp.cc"
       ],
       "dependencies": ["<!(node -p \"require('node-addon-api').targets\"):node_addon_api"],

@@ -143,6 +143,8 @@ function wrap(b: NativeBinding): NativeApi {
     closeFd: (fd) => b.closeFd(fd),
     pumpSupported: Boolean(b.pumpSupported && b.Pump),
     startPump: (fd, opts, onDone) => (b.pumpSupported && b.Pump ? new b.Pump(fd, opts, onDone) : null),
+    udpSendSupported: Boolean(b.udpSendSupported && b.UdpSend),
+    startUdpSend: (fd, opts, onDone) => (b.udpSendSupported && b.UdpSend ? new b.UdpSend(fd, opts, onDone) : null),
     tcpInfo(fd: number): NativeTcpInfo {
       const rawBytes = b.tcpInfoInto(fd, scratch);
       // One object literal of fixed shape: cheap to build at every tick for every stream.

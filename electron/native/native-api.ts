@@ -111,6 +111,33 @@ export interface NativePump {
   stop(): void;
 }
 
+/** Options of a UDP stream's native sender (native/src/udp_send.cc): Longhaul's datagrams, paced as udp-pacer.ts paces. */
+export interface UdpSendOptions {
+  datagramBytes: number;
+  bytesPerSec: number;
+  streamId: number;
+  /** The run cookie's first 8 bytes (datagram.ts). */
+  tag: Buffer;
+  /** Stop at this process.hrtime.bigint() value; absent: a stop or the budget only. */
+  deadlineNs?: bigint;
+  /** Stop after this many payload bytes (whole datagrams); absent: none. */
+  budgetBytes?: number;
+}
+
+/** Why a native UDP sender ended. */
+export type UdpSendEndReason = 'budget' | 'deadline' | 'stopped' | 'error';
+
+/** A UDP stream's sender on its own thread, over its own dup() of the connected socket. */
+export interface NativeUdpSend {
+  /**
+   * [datagrams, bytes, shortBytes, sendErrors, lastSeq, firstNs, lastNs (process.hrtime's clock), running,
+   *  threadCpuStartNs, threadCpuEndNs (-1: unknown or not yet), lastSendErrno (0: none; read once it ended)].
+   */
+  snapshot(): [number, number, number, number, number, bigint, bigint, boolean, number, number, number];
+  /** Ask the loop to end; it does within 50 ms and then calls onDone with 'stopped' (unless something ended it first). */
+  stop(): void;
+}
+
 /**
  * native/src/relay_pump.cc: one direction of the link emulator's relay on its own thread, over
  * dup()s of two connected sockets (POSIX). Offsets count bytes since the relay started.
@@ -142,6 +169,9 @@ export interface NativeBinding {
   /** Whether this build has the byte loop (every OS since the Winsock loop). Absent in builds older than the loop. */
   readonly pumpSupported?: boolean;
   readonly Pump?: new (fd: number, opts: PumpOptions, onDone: (err: NodeJS.ErrnoException | null, reason: PumpEndReason) => void) => NativePump;
+  /** native/src/udp_send.cc: true on POSIX builds that have it (false on Windows; absent in older builds). */
+  readonly udpSendSupported?: boolean;
+  readonly UdpSend?: new (fd: number, opts: UdpSendOptions, onDone: (err: NodeJS.ErrnoException | null, reason: UdpSendEndReason) => void) => NativeUdpSend;
   /** native/src/window_clamp.cc (absent in builds before it): true where TCP_WINDOW_CLAMP exists (Linux). */
   readonly windowClampSupported?: boolean;
   setWindowClamp?(fd: number, bytes: number): void;
@@ -233,6 +263,10 @@ export interface NativeApi {
    * this build or OS has none. `onDone` runs on the JS thread once, after the loop has let go of the socket.
    */
   startPump(fd: number, opts: PumpOptions, onDone: (err: NodeJS.ErrnoException | null, reason: PumpEndReason) => void): NativePump | null;
+  /** Whether startUdpSend works here. */
+  readonly udpSendSupported: boolean;
+  /** A UDP stream's native sender on `fd` (connected; the loop works on a dup), or null where this build or OS has none (Windows). */
+  startUdpSend(fd: number, opts: UdpSendOptions, onDone: (err: NodeJS.ErrnoException | null, reason: UdpSendEndReason) => void): NativeUdpSend | null;
   /** null where the OS has no advertised-window clamp (not Linux) or the addon predates it. */
   readonly windowClamp: NativeWindowClamp | null;
   /** null in builds of the addon that predate owned connections. */

@@ -24,6 +24,7 @@ void RegisterSocketHandoff(Napi::Env env, Napi::Object exports);  // socket_hand
 void RegisterRelay(Napi::Env env, Napi::Object exports);          // relay_pump.cc
 void RegisterCongestion(Napi::Env env, Napi::Object exports);     // congestion.cc
 void RegisterPacingRate(Napi::Env env, Napi::Object exports);     // pacing_rate.cc
+void RegisterUdpSend(Napi::Env env, Napi::Object exports);        // udp_send.cc
 
 Napi::Error OsErrorValue(Napi::Env env, int code, const std::string& where) {
   Napi::Error e = Napi::Error::New(env, where + ": " + ErrorText(code));
@@ -243,6 +244,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   lh::RegisterRelay(env, exports);
   lh::RegisterCongestion(env, exports);
   lh::RegisterPacingRate(env, exports);
+  lh::RegisterUdpSend(env, exports);
   return exports;
 }
 

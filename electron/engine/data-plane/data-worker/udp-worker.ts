@@ -13,6 +13,7 @@ import { UdpReceiver } from '../udp/udp-receiver.js';
 import { UdpSender } from '../udp/udp-sender.js';
 import type { FromWorker, ToWorker, UdpPeers, WorkerInit } from '../worker-messages.js';
 import { systemClock, type Clock } from './stream.js';
+import { chooseUdpSendIo } from '../../../native/stream-io.js';
 
 /**
  * Quiet that ends a receiver once every sender's last number is known (`udp-last`) but not all of it
@@ -38,6 +39,7 @@ interface SendStream {
 
 export class UdpWorker {
   private readonly clock: Clock;
+  private readonly injectedClock: boolean;
   private readonly senders = new Map<number, SendStream>();
   private receiver: UdpReceiver | null = null;
   private receiveIds: number[] = [];
@@ -57,6 +59,7 @@ export class UdpWorker {
     private readonly deps: UdpWorkerDeps,
   ) {
     this.clock = deps.clock ?? systemClock;
+    this.injectedClock = deps.clock !== undefined;
   }
 
   handle(msg: Exclude<ToWorker, WorkerInit>): void {
@@ -159,6 +162,8 @@ export class UdpWorker {
       budgetBytes: bytes,
       now: () => this.clock.nowNs(),
       ...(iperf3 ? { iperf3 } : {}),
+      // The addon's sender keeps process.hrtime's clock: a test's own clock keeps Node's.
+      native: this.injectedClock ? null : chooseUdpSendIo(iperf3 !== undefined).api,
     });
     const stream: SendStream = { id, sender, connected: false, done: false };
     this.senders.set(id, stream);
@@ -269,7 +274,7 @@ export class UdpWorker {
     if (this.tickTimer) this.clock.clearTimeout(this.tickTimer);
     const t = Number(this.clock.nowNs() - this.startNs) / 1e9;
     this.deps.send({ type: 'sample', index: this.tickIndex + 1, t, final: true, streams: this.sampleStreams(), ...this.sampleUdp() });
-    // Node's event loop moved the datagrams (no native thread): the worker's process time is their CPU.
+    // The worker's process time is the datagrams' CPU: Node's event loop and the addon's sender threads (udp_send.cc) both live in it.
     const cpu = this.cpuClock?.elapsed();
     this.deps.send({
       type: 'done',
@@ -333,7 +338,7 @@ export class UdpWorker {
             ? { code: 'LH_ERR_DATA_STREAM', message: `stream ${s.id}: every send failed (${c.lastError ?? 'unknown'})` }
             : null,
         udp: { lastSeq: s.sender.lastSeq, shortBytes: c.shortBytes, sendErrors: c.sendErrors },
-        io: 'node',
+        io: s.sender.io,
         pacing: { mechanism: "Longhaul's own pacing", reason: 'UDP: each datagram is sent when its schedule says', kernelCapBytesPerSec: null },
       });
     }

@@ -1,14 +1,18 @@
 /**
- * One UDP stream's sender on Node's dgram socket: datagrams of `datagramBytes` carrying
- * Longhaul's header (datagram.ts), paced at `bitsPerSec` (udp-pacer.ts), until its deadline or
- * its stop. Backpressure: no more than MAX_QUEUED_BYTES wait in the socket's send queue; past
- * that the sender waits for it to drain and its pacer writes the lag off as the PC's shortfall.
+ * One UDP stream's sender: datagrams of `datagramBytes` carrying Longhaul's header (datagram.ts),
+ * paced at `bitsPerSec` (udp-pacer.ts), until its deadline or its stop. Node's dgram socket sends
+ * them, or, given the addon (`native`, stream-io.ts chooseUdpSendIo), its own thread does
+ * (native/src/udp_send.cc: the same header and pacing rule, sendmmsg batches) on a dup of this
+ * socket, which Node keeps connected and closes. Backpressure: no more than MAX_QUEUED_BYTES wait
+ * in Node's send queue (the native loop: the kernel's, waiting on POLLOUT); past that the sender
+ * waits for it to drain and its pacer writes the lag off as the PC's shortfall.
  */
 import dgram from 'node:dgram';
 import { isIPv6 } from 'node:net';
 import { LONGHAUL_HEADER_BYTES, readLonghaulHeader, wallClock, writeIperf3Header, writeLonghaulHeader } from './datagram.js';
 import { iperf3Dial, iperf3Join, iperf3StreamSocket } from './iperf3-connect.js';
 import { UdpPacer } from './udp-pacer.js';
+import type { NativeApi, NativeUdpSend } from '../../../native/native-api.js';
 
 /** iperf3's header with 64-bit counters: the least an iperf3 datagram holds. */
 const IPERF3_MAX_HEADER_BYTES = 16;
@@ -34,6 +38,8 @@ interface UdpSenderOptions {
    * bound beside its listener (iperf3-connect.ts).
    */
   iperf3?: { counters64: boolean; sharePort: boolean };
+  /** Send on the addon's own thread (Longhaul's header only; `now` must then be process.hrtime's clock); absent or null: Node's socket. */
+  native?: NativeApi | null;
 }
 
 interface UdpSenderCounts {
@@ -57,12 +63,16 @@ export class UdpSender {
   private deadlineNs: bigint | null = null;
   /** The wall clock iperf3's header carries (its receiver takes only differences, as ours). */
   private readonly wallNs: () => bigint;
-  /** When the first and the last datagram were handed out (ns on `now`'s clock; 0n: not yet). */
-  firstNs = 0n;
-  lastNs = 0n;
+  private first = 0n;
+  private last = 0n;
   private finishedResolve: (() => void) | null = null;
   readonly finished: Promise<void>;
-  readonly counts: UdpSenderCounts = { datagrams: 0, bytes: 0, shortBytes: 0, sendErrors: 0, lastError: null };
+  private readonly tally: UdpSenderCounts = { datagrams: 0, bytes: 0, shortBytes: 0, sendErrors: 0, lastError: null };
+  /** The addon's loop once begun (native mode), and its last snapshot after it ended. */
+  private loop: NativeUdpSend | null = null;
+  private loopSeq = 0;
+  /** True once the addon's loop took the stream on. */
+  private usedNative = false;
 
   constructor(private readonly opts: UdpSenderOptions) {
     const header = opts.iperf3 ? IPERF3_MAX_HEADER_BYTES : LONGHAUL_HEADER_BYTES;
@@ -86,13 +96,78 @@ export class UdpSender {
     });
   }
 
+  /** Which loop moves the datagrams: the addon's thread or Node's socket. */
+  get io(): 'native' | 'node' {
+    return this.usedNative ? 'native' : 'node';
+  }
+
+  /** What was sent so far (the native loop's counters, read now). */
+  get counts(): UdpSenderCounts {
+    this.refresh();
+    return this.tally;
+  }
+
+  /** When the first and the last datagram were handed out (ns on `now`'s clock; 0n: not yet). */
+  get firstNs(): bigint {
+    this.refresh();
+    return this.first;
+  }
+  get lastNs(): bigint {
+    this.refresh();
+    return this.last;
+  }
+
   /** Start sending, until `deadlineNs` (on `now`'s clock; null: a stop or the budget only). */
   begin(deadlineNs: bigint | null): void {
-    if (this.stopped || this.pacer) return;
+    if (this.stopped || this.pacer || this.loop) return;
     this.deadlineNs = deadlineNs;
-    this.firstNs = this.now();
-    this.pacer = new UdpPacer(this.opts.bitsPerSec / 8, this.opts.datagramBytes, this.firstNs);
+    if (this.opts.native && !this.opts.iperf3 && this.beginNative(deadlineNs)) return;
+    this.first = this.now();
+    this.pacer = new UdpPacer(this.opts.bitsPerSec / 8, this.opts.datagramBytes, this.first);
     this.turn();
+  }
+
+  /** The addon's loop on this socket; false (Node's loop instead) when it could not start. */
+  private beginNative(deadlineNs: bigint | null): boolean {
+    const fd = (this.socket as unknown as { _handle?: { fd?: number } })._handle?.fd;
+    const api = this.opts.native;
+    if (!api || fd === undefined || fd < 0) return false;
+    const budget = this.opts.budgetBytes ?? null;
+    try {
+      this.loop = api.startUdpSend(
+        fd,
+        {
+          datagramBytes: this.opts.datagramBytes,
+          bytesPerSec: this.opts.bitsPerSec / 8,
+          streamId: this.opts.streamId,
+          tag: this.opts.tag,
+          ...(deadlineNs !== null ? { deadlineNs } : {}),
+          ...(budget !== null ? { budgetBytes: budget } : {}),
+        },
+        (err) => {
+          this.refresh();
+          if (err) this.tally.lastError = err.code ?? err.message;
+          this.loop = null;
+          this.closeSocket();
+        },
+      );
+    } catch {
+      this.loop = null;
+    }
+    this.usedNative = this.loop !== null;
+    return this.usedNative;
+  }
+
+  /** Copy the native loop's counters (nothing in Node's mode: its counts are kept as it goes). */
+  private refresh(): void {
+    const loop = this.loop;
+    if (!loop) return;
+    const [datagrams, bytes, shortBytes, sendErrors, lastSeq, first, last, , , , errno] = loop.snapshot();
+    Object.assign(this.tally, { datagrams, bytes, shortBytes: Math.round(shortBytes), sendErrors });
+    if (errno) this.tally.lastError = `errno ${errno}`;
+    this.loopSeq = lastSeq;
+    this.first = first;
+    this.last = last;
   }
 
   /**
@@ -145,7 +220,14 @@ export class UdpSender {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    if (this.pacer) this.counts.shortBytes = Math.round(this.pacer.shortBytes);
+    if (this.pacer) this.tally.shortBytes = Math.round(this.pacer.shortBytes);
+    // The native loop ends within 50 ms and then closes the socket (its onDone).
+    if (this.loop) return this.loop.stop();
+    this.closeSocket();
+  }
+
+  private closeSocket(): void {
+    this.stopped = true;
     // Datagrams still in the send queue go out before the socket closes (bounded: 20 × 5 ms).
     let waits = 0;
     const close = (): void => {
@@ -157,7 +239,8 @@ export class UdpSender {
 
   /** The highest sequence number handed out (the receiver's tail loss is counted up to it). */
   get lastSeq(): number {
-    return this.seq;
+    this.refresh();
+    return this.usedNative ? this.loopSeq : this.seq;
   }
 
   private turn(): void {
@@ -186,21 +269,21 @@ export class UdpSender {
     const buf = Buffer.from(this.payload);
     if (this.opts.iperf3) writeIperf3Header(buf, this.seq, this.wallNs(), this.opts.iperf3.counters64);
     else writeLonghaulHeader(buf, { streamId: this.opts.streamId, seq: this.seq, sentNs: now }, this.opts.tag);
-    this.lastNs = now;
+    this.last = now;
     const size = buf.length;
     this.socket.send(buf, (err) => {
       if (err) {
-        this.counts.sendErrors++;
-        this.counts.lastError = (err as NodeJS.ErrnoException).code ?? err.message;
+        this.tally.sendErrors++;
+        this.tally.lastError = (err as NodeJS.ErrnoException).code ?? err.message;
         return;
       }
-      this.counts.datagrams++;
-      this.counts.bytes += size;
+      this.tally.datagrams++;
+      this.tally.bytes += size;
     });
   }
 
   private fail(err: Error): void {
-    this.counts.lastError = (err as NodeJS.ErrnoException).code ?? err.message;
+    this.tally.lastError = (err as NodeJS.ErrnoException).code ?? err.message;
     this.stop();
   }
 }
