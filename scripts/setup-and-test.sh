@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(iperf3 iproute2 iptables ethtool libnetfilter-queue-dev gcc g++ make python3 chromium iputils-ping procps util-linux p7zip-full poppler-utils)
+APT_PACKAGES=(iperf3 iproute2 iptables ethtool libnetfilter-queue-dev gcc g++ make python3 chromium iputils-ping procps util-linux p7zip-full poppler-utils prometheus)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do

@@ -371,6 +371,8 @@ export interface LonghaulResult {
   pathRate?: { bitsPerSecond: number; source: 'given' | 'measured' };
   /** The path's capacity, measured by Longhaul's own tuned run after this one (`--capacity`; contract/capacity.ts). Absent when not asked. */
   capacity?: CapacityInfo;
+  /** A scheduled run (`longhaul schedule`, docs/schedules.md): the schedule's name and the slot it ran in. Absent otherwise. */
+  schedule?: { name: string; slot: number };
   /** The path's length as the user stated it (`--distance-km`, the Test screen's Distance), metres: the bit·m/s metric. Absent when not given. */
   distance?: { meters: number; source: 'given' };
   /** What to change, on which PC, for the limit this run met (absent in older results; empty when nothing to change). */

@@ -1,20 +1,18 @@
 /**
  * The UDP ramp in words (contract/udp-ramp.ts), for both doors: the plan line, a line per step as it
  * ends, the steps as a table, and the one answer: the rate the path carries, or why the ramp could not
- * say. The CLI names its flags (`-b 8M`, `-w`), the app its Test step's fields (`Bitrate 8M`).
+ * say. The terminal names its flags (`-b 8M`, `-w`), the app its Test step's fields (`Bitrate 8M`).
  */
+import type { Door } from './door.js';
 import type { UdpRampEnd, UdpRampStep } from './udp-ramp.js';
 import { bitrateFlag } from './pacing-info.js';
 import { formatJitter, formatLossShare, formatRate, groupDigits } from './units.js';
 
-/** Who reads the answer: the terminal (flags) or the app (the Test step's fields). */
-type RampDoor = 'cli' | 'app';
-
-const ASKED: Record<RampDoor, (bps: number) => string> = {
-  cli: (bps) => `-b ${bitrateFlag(bps)}`,
+const ASKED: Record<Door, (bps: number) => string> = {
+  terminal: (bps) => `-b ${bitrateFlag(bps)}`,
   app: (bps) => `Bitrate ${bitrateFlag(bps)}`,
 };
-const BUFFER: Record<RampDoor, string> = { cli: 'a larger -w', app: 'a larger Receive buffer' };
+const BUFFER: Record<Door, string> = { terminal: 'a larger -w', app: 'a larger Receive buffer' };
 
 /** What the answer reads: the steps and the finding (a ramp still running has no `end` yet). */
 interface RampAnswerInput {
@@ -36,9 +34,9 @@ export const RAMP_OUTCOME_WORDS: Record<UdpRampStep['outcome'], string> = {
 };
 
 /** The plan, before the first step. */
-export function rampPlanLine(target: string, streams: number, stepSeconds: number, lossThreshold: number, door: RampDoor = 'cli'): string {
+export function rampPlanLine(target: string, streams: number, stepSeconds: number, lossThreshold: number, door: Door = 'terminal'): string {
   return (
-    `UDP ramp to ${target}: ${streams} stream${streams === 1 ? '' : 's'}, ${stepSeconds} s per step; ${door === 'cli' ? '-b' : 'the Bitrate'} doubles while it arrives with at most ` +
+    `UDP ramp to ${target}: ${streams} stream${streams === 1 ? '' : 's'}, ${stepSeconds} s per step; ${door === 'terminal' ? '-b' : 'the Bitrate'} doubles while it arrives with at most ` +
     `${formatLossShare(lossThreshold)} lost, then narrows to the first rate dropped`
   );
 }
@@ -56,7 +54,7 @@ export function rampStepLine(step: UdpRampStep, index: number): string {
 export const RAMP_TABLE_HEAD = HEAD;
 
 /** The one answer. */
-export function rampAnswer(o: RampAnswerInput, door: RampDoor = 'cli'): string {
+export function rampAnswer(o: RampAnswerInput, door: Door = 'terminal'): string {
   const c = o.carried;
   const d = o.firstDropped;
   const asked = ASKED[door];

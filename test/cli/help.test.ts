@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { cli } from '../helpers/cli.js';
 
-const COMMANDS = ['run', 'loopback', 'sweep', 'listen', 'pair', 'peers', 'ui', 'report', 'bdp', 'proxy'];
+const COMMANDS = ['run', 'loopback', 'sweep', 'schedule', 'listen', 'pair', 'peers', 'ui', 'report', 'bdp', 'proxy'];
 
 /** The headings of a help text, in order: lines at column 0 that end in ":". */
 function headings(help: string): string[] {
@@ -45,7 +45,7 @@ describe('longhaul --help', { timeout: 120_000 }, () => {
   it('groups the commands: Test, Set up, Reports and tools', () => {
     const top = help.get('') ?? '';
     assert.deepEqual(headings(top).slice(0, 4), ['Options:', 'Test:', 'Set up:', 'Reports and tools:']);
-    assert.deepEqual(commandsUnder(top, 'Test:'), ['run', 'loopback', 'sweep']);
+    assert.deepEqual(commandsUnder(top, 'Test:'), ['run', 'loopback', 'sweep', 'schedule']);
     assert.deepEqual(commandsUnder(top, 'Set up:'), ['listen', 'pair', 'peers', 'ui']);
     assert.match(top, /^ {2}-v, --version /m);
   });

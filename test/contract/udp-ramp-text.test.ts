@@ -32,7 +32,7 @@ describe('the UDP ramp in words', () => {
   it('says what arrived at a queued step, in the words of each door', () => {
     const input = { lossThreshold: 0.01, steps, ...rampFindings(steps), end: 'found' as const };
     assert.equal(
-      rampAnswer(input, 'cli'),
+      rampAnswer(input, 'terminal'),
       'Result: the path carries 7.82 Mbit/s (-b 8M: 0 % lost, jitter 0.500 ms) with at most 1 % lost; at -b 9.31M only 7.80 Mbit/s arrived, the rest held in a queue on the path.',
     );
     assert.match(rampAnswer(input, 'app'), /^Result: the path carries 7\.82 Mbit\/s \(Bitrate 8M: .*; at Bitrate 9\.31M only 7\.80 Mbit\/s arrived/);

@@ -20,13 +20,20 @@ interface PairedListener {
 /**
  * One listener per name, identities in `<mine.dir>/<name>`. `security` is the controller side that
  * learns the pairings: pass `mine` itself to have them saved (for a CLI run on the same trust folder).
+ * `once`: each serves one run and exits (`listen --once`); false: runs until the test ends.
  */
-export async function pairedListeners(t: TestContext, mine: LoadedTrust, names: string[], security: ControllerSecurity = mine): Promise<PairedListener[]> {
+export async function pairedListeners(
+  t: TestContext,
+  mine: LoadedTrust,
+  names: string[],
+  security: ControllerSecurity = mine,
+  once = true,
+): Promise<PairedListener[]> {
   const out: PairedListener[] = [];
   for (const name of names) {
     const code = newPairingCode();
     const env = { ...process.env, LONGHAUL_TRUST_DIR: path.join(mine.dir, name), LONGHAUL_PAIRING_CODE: code };
-    const { child, port } = await spawnLoopbackResponder([], env, true);
+    const { child, port } = await spawnLoopbackResponder([], env, once);
     t.after(() => stopLocalResponder(child));
     await pairWith({ host: '127.0.0.1', port, code, security });
     out.push({ child, port });

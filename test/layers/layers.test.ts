@@ -8,6 +8,7 @@
  *   cli                          10   the headless CLI
  *   ui-server                     9   browser mode's server
  *   app                           8   the backend both app hosts share
+ *   schedule                    7.7   tests every interval and their metrics: above sweep (its run targets), below app and cli
  *   sweep                       7.5   run plans over many settings: above report and engine, below app and cli
  *   report                        7   reports and exports of results
  *   engine/iperf3, engine/group 6.6   iperf3 runs (client, server, port take-over); groups of runs over one session each
@@ -46,6 +47,7 @@ const RANKS: Record<string, number> = {
   'engine/group': 6.6,
   report: 7,
   sweep: 7.5,
+  schedule: 7.7,
   app: 8,
   'ui-server': 9,
   cli: 10,

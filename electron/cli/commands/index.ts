@@ -7,6 +7,7 @@ import { register as registerListen } from './listen.js';
 import { register as registerRun } from './run.js';
 import { register as registerLoopback } from './loopback.js';
 import { register as registerSweep } from './sweep.js';
+import { register as registerSchedule } from './schedule.js';
 import { register as registerReport } from './report.js';
 import { register as registerBdp } from './bdp.js';
 import { register as registerProxy } from './proxy.js';
@@ -15,7 +16,7 @@ import { register as registerPair } from './pair.js';
 import { register as registerPeers } from './peers.js';
 
 export const COMMAND_GROUPS: ReadonlyArray<{ heading: string; commands: ReadonlyArray<(program: Command) => void> }> = [
-  { heading: 'Test:', commands: [registerRun, registerLoopback, registerSweep] },
+  { heading: 'Test:', commands: [registerRun, registerLoopback, registerSweep, registerSchedule] },
   { heading: 'Set up:', commands: [registerListen, registerPair, registerPeers, registerUi] },
   { heading: 'Reports and tools:', commands: [registerReport, registerBdp, registerProxy] },
 ];

@@ -1,0 +1,32 @@
+/**
+ * Schedules (issue 39, docs/schedules.md): the same test against one or more paired peers, one
+ * round every interval, never two tests at once. Pure types: the slot rules are
+ * schedule/slots.ts, the runner schedule/scheduler.ts, the metrics schedule/schedule-metrics.ts.
+ */
+
+/** A peer of a schedule, as the user named it: its label in metrics and reports is `host:port`, never the peer's own words. */
+export interface SchedulePeer {
+  host: string;
+  port: number;
+}
+
+/** What a scheduled test did, for the log, the metrics and the app. */
+type ScheduleRunOutcome = 'ok' | 'partial' | 'failed';
+
+/** One test of a round, as the scheduler reports it. */
+export interface ScheduleRunRecord {
+  schedule: string;
+  /** The slot's number: whole intervals since 1970-01-01 plus the schedule's offset (schedule/slots.ts). */
+  slot: number;
+  peer: SchedulePeer;
+  startedAt: string;
+  endedAt: string;
+  outcome: ScheduleRunOutcome;
+  /** A failed or partial run's error code (LH_ERR_*), null when complete. */
+  code: string | null;
+  /** Where the result was saved (History), or null (a failed start, or a save that failed: `saveError`). */
+  savedPath: string | null;
+  saveError: string | null;
+  /** Tries it took: a busy peer is tried again with back-off within the slot. */
+  tries: number;
+}

@@ -1,0 +1,164 @@
+/**
+ * A schedule's runner (issue 39; docs/schedules.md): one round per slot (slots.ts), in each round
+ * one test per peer, one after another, so no two tests share this PC or a peer. A peer busy with
+ * another controller (LH_ERR_BUSY) is tried again with back-off (1, 2, 4 … s) for up to one interval
+ * from the round's start (a round that began late in its slot still gets a whole interval; a round
+ * that overruns makes the next one start at once, in the slot then under way: slots.ts).
+ * Every result is saved to History tagged with its schedule and slot, and goes to the metrics. A
+ * stop ends the schedule after the test in flight (`stopAfterTest`), or at once (`signal`: the test
+ * in flight is cut short and saved as partial).
+ *
+ *   waiting ──slot start──► round: peer 1 ─► peer 2 ─► … ──► waiting
+ *                                   └─busy─► back-off ─► again (while the slot lasts)
+ */
+import type { LonghaulResult } from '../contract/result.js';
+import type { ScheduleRunRecord, SchedulePeer } from '../contract/schedule.js';
+import type { SweepCellSettings } from '../contract/sweep.js';
+import type { RunTarget } from '../sweep/run-target.js';
+import { describeError } from '../util/errors.js';
+import type { ScheduleMetrics } from './schedule-metrics.js';
+import { nextRound, slotOffsetMs } from './slots.js';
+
+/** Back-off for a busy peer: the first wait, doubling up to the last. */
+const BUSY_FIRST_MS = 1000;
+const BUSY_MAX_MS = 16_000;
+
+/** What the scheduler tells its door (the CLI's log lines, the app's screen). */
+export type ScheduleEvent =
+  | { kind: 'waiting'; slot: number; atMs: number }
+  | { kind: 'busy'; peer: SchedulePeer; retryInMs: number; tries: number }
+  | { kind: 'run'; record: ScheduleRunRecord; result: LonghaulResult | null };
+
+interface SchedulerOptions {
+  name: string;
+  everyMs: number;
+  peers: SchedulePeer[];
+  /** Each test's settings (params, link, path), the same for every peer. */
+  settings: SweepCellSettings;
+  /** Measure the path after each test (`--capacity`: Longhaul's own tuned run). */
+  capacity?: boolean;
+  /** The peer's target: a paired responder (sweep/run-target.ts). */
+  targetOf: (peer: SchedulePeer) => RunTarget;
+  /** Save to History; never throws (HistoryStore.trySave). */
+  save: (result: LonghaulResult) => Promise<{ savedPath: string | null; saveError: string | null }>;
+  metrics: ScheduleMetrics;
+  hostname: string;
+  onEvent: (e: ScheduleEvent) => void;
+  /** Stop after this many rounds (tests, `--rounds`); absent: until stopped. */
+  maxRounds?: number;
+  /** The last slot run before a restart (the schedule file keeps it): a slot is never run twice. */
+  lastSlot?: number | null;
+  now?: () => number;
+}
+
+export class Scheduler {
+  private stopping = false;
+  private wake: (() => void) | null = null;
+  private lastSlot: number | null;
+  private readonly now: () => number;
+  readonly offsetMs: number;
+
+  constructor(private readonly o: SchedulerOptions) {
+    this.now = o.now ?? Date.now;
+    this.lastSlot = o.lastSlot ?? null;
+    this.offsetMs = slotOffsetMs(o.everyMs, o.name, o.hostname);
+  }
+
+  /** End after the test in flight (or now, while waiting for a slot). */
+  stopAfterTest(): void {
+    this.stopping = true;
+    this.wake?.();
+  }
+
+  /** Run rounds until stopped, `signal` aborts, or `maxRounds`; resolves with the last slot run. */
+  async run(signal: AbortSignal): Promise<number | null> {
+    const abort = (): void => this.stopAfterTest();
+    signal.addEventListener('abort', abort, { once: true });
+    try {
+      let rounds = 0;
+      while (!this.stopping && (this.o.maxRounds === undefined || rounds < this.o.maxRounds)) {
+        const { slot, atMs } = nextRound(this.now(), this.o.everyMs, this.offsetMs, this.lastSlot);
+        if (atMs > this.now()) {
+          this.o.onEvent({ kind: 'waiting', slot, atMs });
+          await this.sleep(atMs - this.now());
+          if (this.stopping) break;
+        }
+        this.lastSlot = slot;
+        const retryUntilMs = this.now() + this.o.everyMs;
+        for (const peer of this.o.peers) {
+          if (this.stopping) break;
+          await this.test(peer, slot, retryUntilMs, signal);
+        }
+        rounds++;
+      }
+      return this.lastSlot;
+    } finally {
+      signal.removeEventListener('abort', abort);
+    }
+  }
+
+  /** One peer's test in this slot: tried again while the peer is busy, until `retryUntilMs`. */
+  private async test(peer: SchedulePeer, slot: number, retryUntilMs: number, signal: AbortSignal): Promise<void> {
+    const startedAt = new Date(this.now()).toISOString();
+    let tries = 0;
+    let waitMs = BUSY_FIRST_MS;
+    for (;;) {
+      tries++;
+      const { result, code } = await this.once(peer, signal);
+      const busy = code === 'LH_ERR_BUSY' && (!result || result.total.bytes === 0);
+      if (busy && !this.stopping && this.now() + waitMs < retryUntilMs) {
+        this.o.onEvent({ kind: 'busy', peer, retryInMs: waitMs, tries });
+        await this.sleep(waitMs);
+        waitMs = Math.min(BUSY_MAX_MS, waitMs * 2);
+        if (!this.stopping) continue;
+      }
+      const tagged = result ? { ...result, schedule: { name: this.o.name, slot } } : null;
+      const saved = tagged ? await this.o.save(tagged) : { savedPath: null, saveError: null };
+      const record: ScheduleRunRecord = {
+        schedule: this.o.name,
+        slot,
+        peer,
+        startedAt,
+        endedAt: new Date(this.now()).toISOString(),
+        outcome: !result || result.total.bytes === 0 ? 'failed' : result.partial ? 'partial' : 'ok',
+        code,
+        savedPath: saved.savedPath,
+        saveError: saved.saveError,
+        tries,
+      };
+      this.o.metrics.record(record, tagged);
+      this.o.onEvent({ kind: 'run', record, result: tagged });
+      return;
+    }
+  }
+
+  /** Open the peer's target, run the settings once, close; the result and its first error's code (null: complete). */
+  private async once(peer: SchedulePeer, signal: AbortSignal): Promise<{ result: LonghaulResult | null; code: string | null }> {
+    const target = this.o.targetOf(peer);
+    try {
+      await target.open();
+      const result = await target.run(this.o.settings, signal, this.o.capacity ? { measure: true } : null);
+      const code = result.partial || result.total.bytes === 0 ? (result.errors[0]?.code ?? 'LH_ERR_STOPPED') : null;
+      return { result, code };
+    } catch (err) {
+      return { result: null, code: describeError(err).code };
+    } finally {
+      await target.close();
+    }
+  }
+
+  /** Wait `ms` (bounded by the caller's slot arithmetic), woken early by a stop. */
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, Math.max(0, ms));
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = () => {
+        this.wake = null;
+        done();
+      };
+    });
+  }
+}

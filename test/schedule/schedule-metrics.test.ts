@@ -1,0 +1,62 @@
+/**
+ * The schedule's metrics (electron/schedule/schedule-metrics.ts): the last run's figures per peer and
+ * direction, a changed verdict replacing the old series, an unmeasured figure without a series (not
+ * 0), an error code outside LH_ERR_* bounded to `other`, OpenMetrics text.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { LonghaulResult } from '../../electron/contract/result.js';
+import type { ScheduleRunRecord } from '../../electron/contract/schedule.js';
+import { ScheduleMetrics } from '../../electron/schedule/schedule-metrics.js';
+
+const rec = (over: Partial<ScheduleRunRecord> = {}): ScheduleRunRecord => ({
+  schedule: 'lab',
+  slot: 1,
+  peer: { host: '192.0.2.7', port: 5211 },
+  startedAt: '2026-12-06T12:00:00.000Z',
+  endedAt: '2026-12-06T12:00:10.000Z',
+  outcome: 'ok',
+  code: null,
+  savedPath: '/x.json',
+  saveError: null,
+  tries: 1,
+  ...over,
+});
+
+/** Just what the metrics read of a result. */
+function result(verdict: string, rttSeconds: number | null, bps: number): LonghaulResult {
+  return {
+    params: {},
+    total: { bytes: 1, bitsPerSecond: bps },
+    directions: { controllerToResponder: { bytes: 1, bitsPerSecond: bps } },
+    diagnosis: [{ direction: 'controllerToResponder', verdict, case: `${verdict}/x`, numbers: { rttSeconds, retransSegments: 3 } }],
+  } as unknown as LonghaulResult;
+}
+
+describe('schedule metrics', () => {
+  it('keeps the last figures and one verdict series per peer and direction; unknown is no series', async () => {
+    const m = new ScheduleMetrics();
+    m.record(rec(), result('window-limited', 0.04, 94e6));
+    m.record(rec({ slot: 2 }), result('link-limited', null, 95e6));
+    const text = await m.text();
+    const peer = 'schedule="lab",peer="192.0.2.7:5211",direction="to-peer"';
+    assert.match(text, new RegExp(`^longhaul_throughput_bits_per_second\\{${peer}\\} 95000000$`, 'm'));
+    assert.match(text, new RegExp(`^longhaul_verdict_info\\{${peer},verdict="link-limited",case="link-limited/x"\\} 1$`, 'm'));
+    assert.doesNotMatch(text, /verdict="window-limited"/, 'the old verdict is gone, not left at 1');
+    assert.doesNotMatch(text, /^longhaul_rtt_seconds\{/m, "the second run measured no RTT: no series, not the first run's, not 0");
+    assert.match(text, /^longhaul_runs_total\{schedule="lab",peer="192.0.2.7:5211",outcome="ok",code=""\} 2$/m);
+    assert.match(text, /^longhaul_last_run_timestamp_seconds\{schedule="lab",peer="192.0.2.7:5211"\} 1796558410$/m);
+    assert.match(text, /# EOF\n$/);
+  });
+
+  it('counts failures by code, bounding a code that is not LH_ERR_* to "other", and failed saves', async () => {
+    const m = new ScheduleMetrics();
+    m.record(rec({ outcome: 'failed', code: 'LH_ERR_PEER_GONE' }), null);
+    m.record(rec({ outcome: 'failed', code: 'ECONNRESET\nboom' }), null);
+    m.record(rec({ saveError: 'ENOSPC' }), result('link-limited', 0.01, 1e6));
+    const text = await m.text();
+    assert.match(text, /outcome="failed",code="LH_ERR_PEER_GONE"\} 1$/m);
+    assert.match(text, /outcome="failed",code="other"\} 1$/m);
+    assert.match(text, /^longhaul_failed_saves_total\{schedule="lab"\} 1$/m);
+  });
+});
