@@ -6,10 +6,25 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ScheduleMetrics } from './schedule-metrics.js';
+import { ArgumentError } from '../util/errors.js';
 
 interface MetricsServer {
   readonly address: AddressInfo;
   close(): Promise<void>;
+}
+
+/** Why /metrics could not listen, in words, naming the flag that chose the address. */
+function listenError(err: NodeJS.ErrnoException, host: string, port: number): Error {
+  const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const why =
+    err.code === 'EADDRINUSE'
+      ? `port ${port} is in use by another program: pick another, or 0 for any free one`
+      : err.code === 'EADDRNOTAVAIL'
+        ? `${host} is not an address of this PC`
+        : err.code === 'EACCES'
+          ? `this user may not listen on port ${port}`
+          : (err.code ?? err.message);
+  return new ArgumentError(`--metrics ${where}: ${why}`, '--metrics');
 }
 
 export async function serveMetrics(metrics: ScheduleMetrics, host: string, port: number): Promise<MetricsServer> {
@@ -32,9 +47,9 @@ export async function serveMetrics(metrics: ScheduleMetrics, host: string, port:
   server.keepAliveTimeout = 5000;
   server.headersTimeout = 10_000;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (err: NodeJS.ErrnoException) => reject(listenError(err, host, port)));
     server.listen(port, host, () => {
-      server.off('error', reject);
+      server.removeAllListeners('error');
       resolve();
     });
   });

@@ -8,6 +8,7 @@ import { describe, it } from 'node:test';
 import type { LonghaulResult } from '../../electron/contract/result.js';
 import type { ScheduleRunRecord } from '../../electron/contract/schedule.js';
 import { ScheduleMetrics } from '../../electron/schedule/schedule-metrics.js';
+import { serveMetrics } from '../../electron/schedule/metrics-server.js';
 
 const rec = (over: Partial<ScheduleRunRecord> = {}): ScheduleRunRecord => ({
   schedule: 'lab',
@@ -58,5 +59,23 @@ describe('schedule metrics', () => {
     assert.match(text, /outcome="failed",code="LH_ERR_PEER_GONE"\} 1$/m);
     assert.match(text, /outcome="failed",code="other"\} 1$/m);
     assert.match(text, /^longhaul_failed_saves_total\{schedule="lab"\} 1$/m);
+  });
+});
+
+describe('the /metrics server', () => {
+  it('serves GET /metrics only, and says in words why it cannot listen', async () => {
+    const m = new ScheduleMetrics();
+    const s = await serveMetrics(m, '127.0.0.1', 0);
+    try {
+      const url = `http://127.0.0.1:${s.address.port}`;
+      const ok = await fetch(`${url}/metrics`);
+      assert.equal(ok.status, 200);
+      assert.match(ok.headers.get('content-type') ?? '', /^application\/openmetrics-text/);
+      assert.equal((await fetch(`${url}/`)).status, 404);
+      assert.equal((await fetch(`${url}/metrics`, { method: 'POST' })).status, 405);
+      await assert.rejects(serveMetrics(m, '127.0.0.1', s.address.port), /--metrics 127\.0\.0\.1:\d+: port \d+ is in use by another program/);
+    } finally {
+      await s.close();
+    }
   });
 });
