@@ -16,7 +16,7 @@ import type { ScheduleRunRecord, SchedulePeer } from '../contract/schedule.js';
 import type { SweepCellSettings } from '../contract/sweep.js';
 import type { RunTarget } from '../sweep/run-target.js';
 import { describeError } from '../util/errors.js';
-import type { ScheduleMetrics } from './schedule-metrics.js';
+import { peerLabel, type ScheduleMetrics } from './schedule-metrics.js';
 import { nextRound, slotOffsetMs } from './slots.js';
 
 /** Back-off for a busy peer: the first wait, doubling up to the last. */
@@ -46,21 +46,24 @@ interface SchedulerOptions {
   onEvent: (e: ScheduleEvent) => void;
   /** Stop after this many rounds (tests, `--rounds`); absent: until stopped. */
   maxRounds?: number;
-  /** The last slot run before a restart (the schedule file keeps it): a slot is never run twice. */
-  lastSlot?: number | null;
+  /** Each peer's last slot run before a restart (schedule-state.ts keeps them): a slot is never run twice for a peer. */
+  lastSlots?: ReadonlyMap<string, number>;
+  /** After every test, the peers' last slots, to keep (awaited before the next test). */
+  onTested?: (lastSlots: ReadonlyMap<string, number>) => Promise<void>;
   now?: () => number;
 }
 
 export class Scheduler {
   private stopping = false;
   private wake: (() => void) | null = null;
-  private lastSlot: number | null;
+  /** Peer label → the last slot its test ran in. */
+  private readonly lastSlots: Map<string, number>;
   private readonly now: () => number;
   readonly offsetMs: number;
 
   constructor(private readonly o: SchedulerOptions) {
     this.now = o.now ?? Date.now;
-    this.lastSlot = o.lastSlot ?? null;
+    this.lastSlots = new Map(o.lastSlots ?? []);
     this.offsetMs = slotOffsetMs(o.everyMs, o.name, o.hostname);
   }
 
@@ -70,7 +73,13 @@ export class Scheduler {
     this.wake?.();
   }
 
-  /** Run rounds until stopped, `signal` aborts, or `maxRounds`; resolves with the last slot run. */
+  /** The slot every peer has run (null while one has run none): the next round is after it. */
+  private get lastSlot(): number | null {
+    const slots = this.o.peers.map((p) => this.lastSlots.get(peerLabel(p)));
+    return slots.some((s) => s === undefined) ? null : Math.min(...(slots as number[]));
+  }
+
+  /** Run rounds until stopped, `signal` aborts, or `maxRounds`; resolves with the last slot every peer ran. */
   async run(signal: AbortSignal): Promise<number | null> {
     const abort = (): void => this.stopAfterTest();
     signal.addEventListener('abort', abort, { once: true });
@@ -83,10 +92,11 @@ export class Scheduler {
           await this.sleep(atMs - this.now());
           if (this.stopping) break;
         }
-        this.lastSlot = slot;
         const retryUntilMs = this.now() + this.o.everyMs;
         for (const peer of this.o.peers) {
           if (this.stopping) break;
+          // A peer that ran this slot before a restart is not run again in it.
+          if ((this.lastSlots.get(peerLabel(peer)) ?? -Infinity) >= slot) continue;
           await this.test(peer, slot, retryUntilMs, signal);
         }
         rounds++;
@@ -114,6 +124,9 @@ export class Scheduler {
       }
       const tagged = result ? { ...result, schedule: { name: this.o.name, slot } } : null;
       const saved = tagged ? await this.o.save(tagged) : { savedPath: null, saveError: null };
+      // Kept right after the result (before anything is said of it): a restart then neither runs it again nor misses it.
+      this.lastSlots.set(peerLabel(peer), slot);
+      await this.o.onTested?.(this.lastSlots);
       const record: ScheduleRunRecord = {
         schedule: this.o.name,
         slot,

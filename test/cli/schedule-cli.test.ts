@@ -162,4 +162,35 @@ describe('longhaul schedule', { timeout: 120_000 }, () => {
     assert.match(cli.stdout(), /ended: 1 of 1 tests complete/);
     assert.equal(await other.exited(20_000), 0);
   });
+
+  it('killed mid-round and started again, it runs what the slot still owes and nothing twice', async (t) => {
+    const dir = tmpDir(t);
+    const data = path.join(dir, 'r');
+    const mine = await loadTrust();
+    const [a, b] = await pairedListeners(t, mine, ['sched-ra', 'sched-rb'], mine, false);
+    const peers = [`127.0.0.1:${a!.port}`, `127.0.0.1:${b!.port}`];
+    const args = ['schedule', '--every', '60s', '--name', 'restart', '-t', '0.5', '--rounds', '1', ...peers];
+    const first = startCli(t, args, dir, { LONGHAUL_DATA_DIR: data });
+    // Killed (no chance to clean up) once the first peer's test is saved and kept.
+    await until(
+      () => first.stdout(),
+      (s) => new RegExp(`slot \\d+ ${peers[0]}: `).test(s),
+      30_000,
+      "the first peer's test",
+    );
+    first.killGroup();
+    await first.exited(10_000).catch(() => null);
+    const second = startCli(t, args, dir, { LONGHAUL_DATA_DIR: data });
+    assert.equal(await second.exited(40_000), 0, `stdout: ${second.stdout()}\nstderr: ${second.stderr()}`);
+    const rs = await results(data);
+    const done = rs.map((r) => `${r.schedule?.slot} ${r.responder.address}`);
+    assert.equal(new Set(done).size, done.length, `no peer ran a slot twice: ${done.join(', ')}`);
+    const slotOfFirst = rs[0]!.schedule!.slot;
+    if (rs.every((r) => r.schedule!.slot === slotOfFirst)) {
+      // Restarted within the same slot: only the second peer was still owed.
+      assert.equal(rs.length, 2, done.join(', '));
+      assert.match(second.stdout(), /resuming after slot \d+/);
+      assert.doesNotMatch(second.stdout(), new RegExp(`${peers[0]}: `), 'the first peer is not run again in its slot');
+    } else t.diagnostic(`the restart fell in the next slot (${done.join(', ')}): each peer ran it once`);
+  });
 });

@@ -14,7 +14,8 @@ import { PeerTarget } from '../../sweep/run-target.js';
 import { serveMetrics } from '../../schedule/metrics-server.js';
 import { peerLabel, ScheduleMetrics } from '../../schedule/schedule-metrics.js';
 import { Scheduler, type ScheduleEvent } from '../../schedule/scheduler.js';
-import { ArgumentError } from '../../util/errors.js';
+import { ScheduleState } from '../../schedule/schedule-state.js';
+import { ArgumentError, describeError } from '../../util/errors.js';
 import { printable } from '../../util/printable.js';
 import { loadCliTrust } from '../cli-trust.js';
 import { EXIT_OK, EXIT_RUN_FAILED } from '../exit-codes.js';
@@ -88,6 +89,10 @@ export function register(program: Command): void {
     const trust = await loadCliTrust();
     const history = new HistoryStore(resultsDir());
     const metrics = new ScheduleMetrics();
+    const state = new ScheduleState(history.dir, flags.name, flags.every, peers);
+    const kept = await state.read();
+    if (kept.note) process.stdout.write(`${printable(kept.note)}\n`);
+    let stateProblem: string | null = null;
     const server = flags.metrics !== undefined ? await serveMetrics(metrics, metricsAddress(flags.metrics).host, metricsAddress(flags.metrics).port) : null;
     let ok = 0;
     let runs = 0;
@@ -102,6 +107,15 @@ export function register(program: Command): void {
       metrics,
       hostname: os.hostname(),
       ...(flags.rounds !== undefined ? { maxRounds: flags.rounds } : {}),
+      lastSlots: kept.lastSlots,
+      onTested: async (slots) => {
+        // Not kept: a restart may run a slot again; said once, the schedule goes on.
+        await state.write(slots).catch((err: unknown) => {
+          if (stateProblem) return;
+          stateProblem = describeError(err).message;
+          process.stdout.write(`The schedule's state could not be kept in ${state.file} (${printable(stateProblem)}): a restart may run a slot again\n`);
+        });
+      },
       onEvent: (e) => {
         if (e.kind === 'run') {
           runs++;
@@ -112,7 +126,7 @@ export function register(program: Command): void {
     });
     process.stdout.write(
       `Schedule "${flags.name}": ${peers.map(peerLabel).join(', ')} every ${intervalText(flags.every)}, one test at a time; ` +
-        `results to ${history.dir}${server ? `; metrics at http://${server.address.address.includes(':') ? `[${server.address.address}]` : server.address.address}:${server.address.port}/metrics` : ''}\n`,
+        `${kept.lastSlots.size ? `resuming after slot ${Math.max(...kept.lastSlots.values())} (${state.file}); ` : ''}results to ${history.dir}${server ? `; metrics at http://${server.address.address.includes(':') ? `[${server.address.address}]` : server.address.address}:${server.address.port}/metrics` : ''}\n`,
     );
     const abort = new AbortController();
     let unhook = onStopSignal(() => {

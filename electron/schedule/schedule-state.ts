@@ -1,0 +1,72 @@
+/**
+ * What a schedule has run, kept across restarts: `<data dir>/schedules/<name>.json`, the last slot
+ * each peer's test ran in, rewritten (atomically) after every test. A restart of the same plan (same
+ * interval, same peers) picks it up, so a slot a peer has run is never run again and a slot it has
+ * not is run once (issue 39: "restarting the scheduler mid-plan loses no run and doubles none"). A
+ * file for another plan, or one that is not this format, is set aside with the reason and the
+ * schedule starts afresh (it is rewritten at the first test).
+ */
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { SchedulePeer } from '../contract/schedule.js';
+import { replaceFileAtomicallyAsync } from '../report/report-file.js';
+import { describeError } from '../util/errors.js';
+import { readJsonFile } from '../util/json-file.js';
+import { peerLabel } from './schedule-metrics.js';
+
+const SCHEMA = 'longhaul.schedule-state/1';
+
+interface StateFile {
+  schema: typeof SCHEMA;
+  name: string;
+  everySeconds: number;
+  peers: string[];
+  /** Peer (`host:port`) → the last slot its test ran in. */
+  lastSlots: Record<string, number>;
+  updatedAt: string;
+}
+
+export class ScheduleState {
+  readonly file: string;
+
+  constructor(
+    dataDir: string,
+    private readonly name: string,
+    private readonly everySeconds: number,
+    private readonly peers: SchedulePeer[],
+  ) {
+    this.file = path.join(dataDir, 'schedules', `${name}.json`);
+  }
+
+  /** The last slots of this plan from an earlier start, or none and why not (no file is no note). */
+  async read(): Promise<{ lastSlots: Map<string, number>; note: string | null }> {
+    let v: Partial<StateFile> | null;
+    try {
+      v = (await readJsonFile(this.file)) as Partial<StateFile> | null;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { lastSlots: new Map(), note: null };
+      return { lastSlots: new Map(), note: `${this.file} could not be read (${describeError(err).message}): starting afresh` };
+    }
+    const labels = this.peers.map(peerLabel);
+    const slots = v?.lastSlots;
+    if (v?.schema !== SCHEMA || typeof slots !== 'object' || slots === null || !Object.values(slots).every((s) => Number.isSafeInteger(s)))
+      return { lastSlots: new Map(), note: `${this.file} is not a schedule's state (${SCHEMA}): starting afresh` };
+    if (v.everySeconds !== this.everySeconds || JSON.stringify(v.peers) !== JSON.stringify(labels))
+      return { lastSlots: new Map(), note: `${this.file} is of another plan (interval or peers changed): starting afresh` };
+    return { lastSlots: new Map(labels.filter((l) => l in slots).map((l) => [l, slots[l] as number])), note: null };
+  }
+
+  /** Keep the last slots (after every test). */
+  async write(lastSlots: ReadonlyMap<string, number>): Promise<void> {
+    const doc: StateFile = {
+      schema: SCHEMA,
+      name: this.name,
+      everySeconds: this.everySeconds,
+      peers: this.peers.map(peerLabel),
+      lastSlots: Object.fromEntries(lastSlots),
+      updatedAt: new Date().toISOString(),
+    };
+    await mkdir(path.dirname(this.file), { recursive: true });
+    await replaceFileAtomicallyAsync(this.file, JSON.stringify(doc, null, 2) + '\n');
+  }
+}
