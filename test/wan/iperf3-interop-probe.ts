@@ -79,8 +79,16 @@ function boundMs(link: WanLink, seconds: number): number {
   return seconds * 1000 + 40 * 2 * link.config.oneWayDelayMs + 20_000;
 }
 
-function killIfRunning(child: ChildProcess): void {
-  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+/**
+ * Kill the child if it still runs and wait (bounded) until it has exited: its port is free only then.
+ * (Returning at the kill let the next test's `iperf3 -s` find port 5201 still held by the last one's
+ * `longhaul listen`: iperf3 exited at once, and the probe waited 5 s for a listener that never came.)
+ */
+async function stopAndWait(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGKILL');
+  await within(exited, 5_000, 'the child to exit after SIGKILL').catch(() => undefined);
 }
 
 /** Collect a child's stdout and resolve with it when the child exits. */
@@ -90,10 +98,14 @@ function stdoutAtExit(child: ChildProcess): Promise<{ stdout: string; code: numb
   return new Promise((resolve) => child.once('close', (code) => resolve({ stdout, code })));
 }
 
-/** Poll `ss` in B until something listens on the port (iperf3 -J prints nothing until it is done). */
-async function waitForListenInB(link: WanLink, timeoutMs: number): Promise<void> {
+/** Poll `ss` in B until `server` listens on the port (iperf3 -J prints nothing until it is done); an early exit says so at once. */
+async function waitForListenInB(link: WanLink, server: ChildProcess, timeoutMs: number): Promise<void> {
+  let stderr = '';
+  server.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
+    if (server.exitCode !== null || server.signalCode !== null)
+      throw new LonghaulError('LH_ERR_IO', `iperf3 -s in B exited before listening (${server.exitCode ?? server.signalCode}): ${stderr.trim()}`);
     const { stdout } = await link.execInB('ss', ['-Htln', `sport = :${PORT}`]);
     if (stdout.trim()) return;
     await new Promise((r) => setTimeout(r, 50));
@@ -107,7 +119,7 @@ export async function longhaulToIperf3(link: WanLink, seconds: number, window: s
   const server = link.spawnInB('iperf3', ['-s', '-1', '-J', '-B', link.bAddr, '-p', PORT], { stdio: ['ignore', 'pipe', 'pipe'] });
   const serverDone = stdoutAtExit(server);
   try {
-    await waitForListenInB(link, 5_000);
+    await waitForListenInB(link, server, 5_000);
     const jsonFile = join(dir, 'result.json');
     await link.execInA(
       process.execPath,
@@ -124,7 +136,7 @@ export async function longhaulToIperf3(link: WanLink, seconds: number, window: s
       iperf3Udp: udpOf(json),
     };
   } finally {
-    killIfRunning(server);
+    await stopAndWait(server);
     await rm(dir, { recursive: true, force: true });
   }
 }
@@ -159,7 +171,7 @@ export async function iperf3ToLonghaul(link: WanLink, seconds: number, window: s
       iperf3Udp: udpOf(json),
     };
   } finally {
-    killIfRunning(listener);
+    await stopAndWait(listener);
     await rm(dir, { recursive: true, force: true });
   }
 }
