@@ -19,6 +19,8 @@ function buildProgram(): Command {
     // -v for the version, as iperf3's: -V is --verbose (run, loopback), as iperf3's too.
     .version(SOFTWARE_VERSION, '-v, --version', 'print the version and exit')
     .showHelpAfterError('(run with --help for usage)')
+    // A command's flags are its own (`schedule add NAME --every …` is add's --every, not schedule's).
+    .enablePositionalOptions()
     .exitOverride();
   for (const group of COMMAND_GROUPS) {
     program.commandsGroup(group.heading);

@@ -19,6 +19,7 @@ import {
 import { MAX_BITRATE_BITS_PER_SEC, MAX_PATH_RATE_BITS_PER_SEC, MIN_BITRATE_BITS_PER_SEC } from '../contract/limits.js';
 import { UDP_DEFAULT_BITS_PER_SEC, UDP_DEFAULT_DATAGRAM_BYTES, UDP_MAX_DATAGRAM_BYTES, UDP_MIN_DATAGRAM_BYTES, UDP_REFUSALS } from '../contract/udp.js';
 import { ArgumentError } from '../util/errors.js';
+import { parseHostPort } from '../util/net.js';
 import { parseDuration, parseRate, parseSize } from '../util/units.js';
 import { addReportOptions, type ReportFlags } from './run-reports.js';
 import { addExplainOption } from './explain-option.js';
@@ -274,18 +275,4 @@ export function parseTarget(text: string, portFlag: number | undefined, defaultP
     throw new ArgumentError(`"${text}" says port ${target.port} but -p says ${portFlag}: give the port once`, '-p');
   }
   return target;
-}
-
-/** `host`, `host:port`, `[v6]:port`. */
-export function parseHostPort(text: string, defaultPort: number): { host: string; port: number } {
-  const v6 = /^\[([^\]]+)\](?::(\d+))?$/.exec(text);
-  const plain = /^([^:]+)(?::(\d+))?$/.exec(text);
-  const m = v6 ?? plain;
-  const host = m?.[1];
-  const port = m?.[2] !== undefined ? Number(m[2]) : defaultPort;
-  if (!m || !host || !(port >= 1 && port <= 65535)) {
-    if (!m && text.split(':').length > 2) return { host: text, port: defaultPort }; // a bare IPv6 address
-    throw new ArgumentError(`"${text}" is not HOST or HOST:PORT (port 1-65535)`, 'HOST');
-  }
-  return { host, port };
 }

@@ -30,6 +30,8 @@ export type LonghaulErrorCode =
   | 'LH_ERR_BAD_RESULT'
   /** A file given to resume is not a valid longhaul.sweep/1 document. */
   | 'LH_ERR_BAD_SWEEP'
+  /** A schedule's plan (its file, or a request) breaks a rule: the line or field and the reason are in the message. */
+  | 'LH_ERR_BAD_PLAN'
   // The app (UI host): a feature this build does not have, a result that does not exist.
   | 'LH_ERR_NOT_AVAILABLE'
   | 'LH_ERR_NOT_FOUND'

@@ -3,6 +3,7 @@
  * round every interval, never two tests at once. Pure types: the slot rules are
  * schedule/slots.ts, the runner schedule/scheduler.ts, the metrics schedule/schedule-metrics.ts.
  */
+import type { ResultParams } from './result.js';
 
 /** A peer of a schedule, as the user named it: its label in metrics and reports is `host:port`, never the peer's own words. */
 export interface SchedulePeer {
@@ -29,4 +30,32 @@ export interface ScheduleRunRecord {
   saveError: string | null;
   /** Tries it took: a busy peer is tried again with back-off within the slot. */
   tries: number;
+}
+
+/** The format of a schedule's plan file, `<data dir>/results/schedules/<name>.plan.json` (docs/schedules.md). */
+export const SCHEDULE_PLAN_SCHEMA = 'longhaul.schedule/1';
+
+/**
+ * A named schedule as it is kept, edited by hand or by the app, and run: exactly one of `every`
+ * (a duration, "15m") or `cron` (five fields, local time). `test` is the run's parameters (RunParams);
+ * fields left out take the defaults of `longhaul run`.
+ */
+export interface SchedulePlan {
+  schema: typeof SCHEDULE_PLAN_SCHEMA;
+  name: string;
+  every?: string;
+  cron?: string;
+  /** `host:port` of each paired responder, in the order a round tests them. */
+  peers: string[];
+  test: ResultParams;
+  /** Measure the path after each test (`--capacity`). */
+  capacity: boolean;
+  paused: boolean;
+}
+
+/** Where in a plan file it went wrong: a line (1-based) and the reason, as the user sees it. */
+export interface PlanProblem {
+  line: number;
+  column: number;
+  reason: string;
 }

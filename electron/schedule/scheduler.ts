@@ -1,6 +1,7 @@
 /**
  * A schedule's runner (issue 39; docs/schedules.md): one round per slot (slots.ts), in each round
- * one test per peer, one after another, so no two tests share this PC or a peer. A peer busy with
+ * one test per peer, one after another, each taking this PC's turn (test-turns.ts, shared by every
+ * schedule of the process), so no two tests share this PC or a peer. A peer busy with
  * another controller (LH_ERR_BUSY) is tried again with back-off (1, 2, 4 … s) for up to one interval
  * from the round's start (a round that began late in its slot still gets a whole interval; a round
  * that overruns makes the next one start at once, in the slot then under way: slots.ts).
@@ -8,8 +9,8 @@
  * stop ends the schedule after the test in flight (`stopAfterTest`), or at once (`signal`: the test
  * in flight is cut short and saved as partial).
  *
- *   waiting ──slot start──► round: peer 1 ─► peer 2 ─► … ──► waiting
- *                                   └─busy─► back-off ─► again (while the slot lasts)
+ *   waiting ──slot start──► round: [turn] peer 1 ─► [turn] peer 2 ─► … ──► waiting
+ *                                          └─busy─► back-off ─► again (while the slot lasts)
  */
 import type { LonghaulResult } from '../contract/result.js';
 import type { ScheduleRunRecord, SchedulePeer } from '../contract/schedule.js';
@@ -17,22 +18,33 @@ import type { SweepCellSettings } from '../contract/sweep.js';
 import type { RunTarget } from '../sweep/run-target.js';
 import { describeError } from '../util/errors.js';
 import { peerLabel, type ScheduleMetrics } from './schedule-metrics.js';
-import { nextRound, slotOffsetMs } from './slots.js';
+import { nextRound, slotOffsetMs, type SlotClock } from './slots.js';
+import { TestTurns } from './test-turns.js';
 
 /** Back-off for a busy peer: the first wait, doubling up to the last. */
 const BUSY_FIRST_MS = 1000;
 const BUSY_MAX_MS = 16_000;
+/** The longest single sleep while waiting for a slot, ms: a wall clock that jumps is noticed this soon. */
+const SLEEP_MAX_MS = 5000;
 
 /** What the scheduler tells its door (the CLI's log lines, the app's screen). */
 export type ScheduleEvent =
   | { kind: 'waiting'; slot: number; atMs: number }
+  /** A test waits for this PC: `ahead` says for what (another schedule's test, the app's run). */
+  | { kind: 'queued'; peer: SchedulePeer; ahead: string }
+  | { kind: 'testing'; peer: SchedulePeer; slot: number }
   | { kind: 'busy'; peer: SchedulePeer; retryInMs: number; tries: number }
+  /** The clock has no slot left (a cron line's last date): the schedule ends. */
+  | { kind: 'no-more-slots' }
   | { kind: 'run'; record: ScheduleRunRecord; result: LonghaulResult | null };
 
 interface SchedulerOptions {
   name: string;
-  everyMs: number;
+  /** The slots: an interval's or a cron line's (slots.ts). */
+  clock: SlotClock;
   peers: SchedulePeer[];
+  /** This PC's turn, shared by every schedule of the process (absent: this schedule's own). */
+  turns?: TestTurns;
   /** Each test's settings (params, link, path), the same for every peer. */
   settings: SweepCellSettings;
   /** Measure the path after each test (`--capacity`: Longhaul's own tuned run). */
@@ -59,12 +71,16 @@ export class Scheduler {
   /** Peer label → the last slot its test ran in. */
   private readonly lastSlots: Map<string, number>;
   private readonly now: () => number;
+  private readonly turns: TestTurns;
   readonly offsetMs: number;
+  /** When the next round is due (epoch ms) while waiting for it, else null. */
+  nextAtMs: number | null = null;
 
   constructor(private readonly o: SchedulerOptions) {
     this.now = o.now ?? Date.now;
     this.lastSlots = new Map(o.lastSlots ?? []);
-    this.offsetMs = slotOffsetMs(o.everyMs, o.name, o.hostname);
+    this.turns = o.turns ?? new TestTurns();
+    this.offsetMs = slotOffsetMs(o.clock.everyMs, o.name, o.hostname);
   }
 
   /** End after the test in flight (or now, while waiting for a slot). */
@@ -73,10 +89,8 @@ export class Scheduler {
     this.wake?.();
   }
 
-  /** The slot every peer has run (null while one has run none): the next round is after it. */
   private get lastSlot(): number | null {
-    const slots = this.o.peers.map((p) => this.lastSlots.get(peerLabel(p)));
-    return slots.some((s) => s === undefined) ? null : Math.min(...(slots as number[]));
+    return lastRoundSlot(this.o.peers, this.lastSlots);
   }
 
   /** Run rounds until stopped, `signal` aborts, or `maxRounds`; resolves with the last slot every peer ran. */
@@ -86,13 +100,22 @@ export class Scheduler {
     try {
       let rounds = 0;
       while (!this.stopping && (this.o.maxRounds === undefined || rounds < this.o.maxRounds)) {
-        const { slot, atMs } = nextRound(this.now(), this.o.everyMs, this.offsetMs, this.lastSlot);
-        if (atMs > this.now()) {
-          this.o.onEvent({ kind: 'waiting', slot, atMs });
-          await this.sleep(atMs - this.now());
-          if (this.stopping) break;
+        const round = nextRound(this.now(), this.o.clock, this.offsetMs, this.lastSlot);
+        if (!round) {
+          this.o.onEvent({ kind: 'no-more-slots' });
+          break;
         }
-        const retryUntilMs = this.now() + this.o.everyMs;
+        const { slot, atMs } = round;
+        if (atMs > this.now()) {
+          if (this.nextAtMs !== atMs) this.o.onEvent({ kind: 'waiting', slot, atMs });
+          this.nextAtMs = atMs;
+          // Then the round is worked out again: a wall clock stepped (NTP, a laptop that slept) is
+          // noticed within SLEEP_MAX_MS, and the slot due then is the one run (slots.ts).
+          await this.sleep(Math.min(SLEEP_MAX_MS, atMs - this.now()));
+          continue;
+        }
+        this.nextAtMs = null;
+        const retryUntilMs = this.now() + this.o.clock.everyMs;
         for (const peer of this.o.peers) {
           if (this.stopping) break;
           // A peer that ran this slot before a restart is not run again in it.
@@ -109,6 +132,21 @@ export class Scheduler {
 
   /** One peer's test in this slot: tried again while the peer is busy, until `retryUntilMs`. */
   private async test(peer: SchedulePeer, slot: number, retryUntilMs: number, signal: AbortSignal): Promise<void> {
+    const release = await this.turns.take(
+      `${this.o.name} → ${peerLabel(peer)}`,
+      (ahead) => this.o.onEvent({ kind: 'queued', peer, ahead }),
+      () => this.stopping,
+    );
+    if (!release) return;
+    try {
+      await this.testInTurn(peer, slot, retryUntilMs, signal);
+    } finally {
+      release();
+    }
+  }
+
+  private async testInTurn(peer: SchedulePeer, slot: number, retryUntilMs: number, signal: AbortSignal): Promise<void> {
+    this.o.onEvent({ kind: 'testing', peer, slot });
     const startedAt = new Date(this.now()).toISOString();
     let tries = 0;
     let waitMs = BUSY_FIRST_MS;
@@ -174,4 +212,10 @@ export class Scheduler {
       };
     });
   }
+}
+
+/** The slot every peer has run (null while one has run none): the next round is after it. */
+export function lastRoundSlot(peers: readonly SchedulePeer[], lastSlots: ReadonlyMap<string, number>): number | null {
+  const slots = peers.map((p) => lastSlots.get(peerLabel(p)));
+  return slots.some((s) => s === undefined) ? null : Math.min(...(slots as number[]));
 }

@@ -1,10 +1,10 @@
 /**
- * The two network facts several layers need: dialling a control connection
- * with errors a user can act on, and this PC's own addresses.
+ * The network facts several layers need: dialling a control connection with
+ * errors a user can act on, this PC's own addresses, and `HOST[:PORT]` as typed.
  */
 import net from 'node:net';
 import os from 'node:os';
-import { PeerError } from './errors.js';
+import { ArgumentError, PeerError } from './errors.js';
 
 /** Open the control connection, mapping the OS's errors to ones a user can act on. */
 export function dial(host: string, port: number, timeoutMs: number, localAddress?: string): Promise<net.Socket> {
@@ -51,4 +51,18 @@ export function localAddresses(): string[] {
 /** `::ffff:a.b.c.d` as `a.b.c.d`, so an IPv4 peer seen through a dual-stack socket compares equal (and reads as typed). */
 export function plainAddress(address: string): string {
   return address.toLowerCase().startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
+}
+
+/** `host`, `host:port`, `[v6]:port`. */
+export function parseHostPort(text: string, defaultPort: number): { host: string; port: number } {
+  const v6 = /^\[([^\]]+)\](?::(\d+))?$/.exec(text);
+  const plain = /^([^:]+)(?::(\d+))?$/.exec(text);
+  const m = v6 ?? plain;
+  const host = m?.[1];
+  const port = m?.[2] !== undefined ? Number(m[2]) : defaultPort;
+  if (!m || !host || !(port >= 1 && port <= 65535)) {
+    if (!m && text.split(':').length > 2) return { host: text, port: defaultPort }; // a bare IPv6 address
+    throw new ArgumentError(`"${text}" is not HOST or HOST:PORT (port 1-65535)`, 'HOST');
+  }
+  return { host, port };
 }

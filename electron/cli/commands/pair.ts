@@ -7,7 +7,7 @@ import { pairWith } from '../../security/pair-client.js';
 import { normalizeCode } from '../../security/pairing-code.js';
 import { ArgumentError, describeError } from '../../util/errors.js';
 import { EXIT_OK, EXIT_RUN_FAILED } from '../exit-codes.js';
-import { parseHostPort } from '../run-options.js';
+import { parseHostPort } from '../../util/net.js';
 import { addExamples } from '../help-layout.js';
 
 export function register(program: Command): void {

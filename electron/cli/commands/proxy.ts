@@ -16,7 +16,7 @@ import { describeError } from '../../util/errors.js';
 import { EXIT_RUN_FAILED } from '../exit-codes.js';
 import { addLinkOptions, linkSpecFromFlags, type LinkFlags } from '../link-options.js';
 import { onStop } from '../stop-signals.js';
-import { parseHostPort } from '../run-options.js';
+import { parseHostPort } from '../../util/net.js';
 import { addExamples } from '../help-layout.js';
 
 interface ProxyFlags extends LinkFlags {

@@ -17,7 +17,7 @@ import { ArgumentError, LonghaulError } from '../../util/errors.js';
 import { printable } from '../../util/printable.js';
 import { loadCliTrust } from '../cli-trust.js';
 import { EXIT_BAD_ARGS, EXIT_OK, EXIT_RUN_FAILED } from '../exit-codes.js';
-import { parseHostPort } from '../run-options.js';
+import { parseHostPort } from '../../util/net.js';
 import { capacityLines, cellTable, planLine, runLine } from '../sweep-output.js';
 import { capacityProgressText } from '../../contract/capacity.js';
 import { addSweepOptions, PLAN_FLAGS, sweepPlanFromFlags, type SweepFlags } from '../sweep-options.js';
