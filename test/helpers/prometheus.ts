@@ -21,7 +21,7 @@ export function skipWithout(bin: string): string | false {
 }
 
 /** A Prometheus reading `configFile`, its data in `dir`, its API and UI at `listen` (host:port). */
-function prometheusArgs(configFile: string, dir: string, listen: string): string[] {
+export function prometheusArgs(configFile: string, dir: string, listen: string): string[] {
   return [`--config.file=${configFile}`, `--storage.tsdb.path=${path.join(dir, 'tsdb')}`, `--web.listen-address=${listen}`];
 }
 

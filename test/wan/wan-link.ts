@@ -45,6 +45,7 @@ export class WanLink {
   readonly aAddr = A_ADDR;
   readonly bAddr = B_ADDR;
   readonly netns: NetnsNames;
+  /** The link's settings; setRate() changes its rates. */
   readonly config: ResolvedLinkConfig;
   /** Counters the delay helper printed when it stopped (after destroy(); null when there was no helper). */
   delayStats: DelayHelperStats | null = null;
@@ -82,6 +83,19 @@ export class WanLink {
   get helperPid(): number | null {
     const c = this.helper?.child;
     return c && c.exitCode === null && c.signalCode === null ? (c.pid ?? null) : null;
+  }
+
+  /**
+   * Change the bottleneck's rate while traffic flows (`tc qdisc change`: the queue and its packets
+   * stay; the queue keeps the length it was made with). B→A defaults to the same rate.
+   */
+  async setRate(rateBitsPerSec: number, reverseRateBitsPerSec = rateBitsPerSec): Promise<void> {
+    const next = resolveLinkConfig({ ...this.config, rateBitsPerSec, reverseRateBitsPerSec });
+    const { queueBytes } = this.config;
+    await this.execIn(this.netns.r, 'tc', ['qdisc', 'change', 'dev', 'rb', 'root', 'tbf', ...tbfArgs(next.rateBitsPerSec, queueBytes)]);
+    await this.execIn(this.netns.r, 'tc', ['qdisc', 'change', 'dev', 'ra', 'root', 'tbf', ...tbfArgs(next.reverseRateBitsPerSec, queueBytes)]);
+    this.config.rateBitsPerSec = next.rateBitsPerSec;
+    this.config.reverseRateBitsPerSec = next.reverseRateBitsPerSec;
   }
 
   /** Drop counters so far (the router's iptables and tbf statistics). */
