@@ -18,10 +18,11 @@ import { browse } from '../discovery/dns-sd.js';
 import { checkConnection } from './connection-check.js';
 import { loadCapacity, measureCapacity } from './emulator-capacity.js';
 import { EventHub } from './event-hub.js';
-import { exportAs, type ExportFile } from './exporters.js';
+import { exportAs, exportHistoryCsv, type ExportFile } from './exporters.js';
 import { failedBeforeData } from './failed-start.js';
 import { GroupHost } from './group-host.js';
 import { HistoryStore } from './history-store.js';
+import { RetentionKeeper } from './history-retention.js';
 import { Iperf3Host } from './iperf3-host.js';
 import { ControlRttLatest, sendersOf, toLiveSample } from './live-sample.js';
 import { forgetPeer, pairedPeers } from './paired-peers.js';
@@ -60,6 +61,8 @@ interface ActiveRun {
 export class AppBackend {
   readonly hub = new EventHub();
   readonly history: HistoryStore;
+  /** History's retention rule, applied at the start and daily: electron/app/history-retention.ts. */
+  private readonly retention: RetentionKeeper;
   private readonly responder: ResponderHost;
   /** The Waiting screen's iperf3 server, beside the responder (electron/app/iperf3-host.ts). */
   private readonly iperf3: Iperf3Host;
@@ -81,6 +84,8 @@ export class AppBackend {
 
   constructor(private readonly opts: BackendOptions) {
     this.history = new HistoryStore(opts.dataDir);
+    this.retention = new RetentionKeeper(this.history);
+    this.retention.start();
     this.responder = new ResponderHost(this.hub, this.history, () => this.trust());
     this.iperf3 = new Iperf3Host(this.hub, this.history);
     this.sweeps = new SweepHost(
@@ -114,7 +119,11 @@ export class AppBackend {
       },
       startIperf3Server: async ({ port }) => this.iperf3.start(port),
       stopIperf3Server: async () => this.iperf3.stop(),
-      listHistory: async () => this.history.list(),
+      listHistory: async (filter) => this.history.list(filter),
+      exportHistory: async (filter) => opts.saveExport(exportHistoryCsv((await this.history.rows(filter)).rows, filter)),
+      historyRetention: async () => this.retention.view(),
+      setHistoryRetention: async (rule) => this.retention.set(rule),
+      previewHistoryRetention: async (rule) => this.retention.preview(rule),
       loadResult: async ({ id }) => this.load(id),
       exportResult: async ({ id, format }) => opts.saveExport(exportAs(await this.load(id), format)),
       reportText: async ({ id, format }) => exportAs(await this.load(id), format),
@@ -159,6 +168,7 @@ export class AppBackend {
 
   /** Stop everything (window closed, server shutting down). Partial results are still saved. */
   async close(): Promise<void> {
+    await this.retention.close();
     await this.sweeps.close();
     await this.groups.close();
     await this.ramps.close();

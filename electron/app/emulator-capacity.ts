@@ -15,9 +15,9 @@ import type { EmulatorCapacityInfo } from '../contract/api.js';
 import type { LonghaulResult } from '../contract/result.js';
 import { LonghaulError } from '../util/errors.js';
 import { replaceFileAtomicallyAsync } from '../report/report-file.js';
+import { EMULATOR_CAPACITY_FILE as FILE } from './history-files.js';
 
 const BIN = fileURLToPath(new URL('../../../bin/longhaul.js', import.meta.url));
-const FILE = 'emulator-capacity.json';
 const PROBE_SECONDS = 3;
 /** The probe's whole budget: start-up, pairing, 3 s of data, the proxy's drain. */
 const PROBE_LIMIT_MS = 45_000;

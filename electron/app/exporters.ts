@@ -8,6 +8,8 @@ import type { ExportFormat } from '../contract/api.js';
 import type { GroupExportFormat } from '../contract/group-app.js';
 import type { LonghaulGroupResult } from '../contract/group.js';
 import type { LonghaulResult } from '../contract/result.js';
+import type { HistoryFilter } from '../contract/history.js';
+import { formatHistoryCsv, type HistoryRow } from '../report/history-csv.js';
 import { renderGroupReport, renderReport } from '../report/render.js';
 
 export interface ExportFile {
@@ -41,4 +43,19 @@ export function exportGroupAs(g: LonghaulGroupResult, format: GroupExportFormat)
   const { ext, mimeType } = FILE_TYPES[format];
   const base = `longhaul-group-${g.startedAt.replace(/[:.]/g, '-')}-${g.id}`;
   return { fileName: `${base}.${ext}`, mimeType, text: renderGroupReport(g, format) };
+}
+
+/** History's runs as one CSV (report/history-csv.ts), named after the filter: `longhaul-history-lab-2026-12-01T08-00-00Z.csv`. */
+export function exportHistoryCsv(rows: readonly HistoryRow[], filter: HistoryFilter | null): ExportFile {
+  const stamp = (iso: string): string =>
+    new Date(iso)
+      .toISOString()
+      .replace(/\.\d{3}Z$/, 'Z')
+      .replace(/:/g, '-');
+  const parts = [
+    filter?.schedule === null ? 'manual' : filter?.schedule !== undefined ? filter.schedule.replace(/[^A-Za-z0-9._-]/g, '_') : 'all',
+    ...(filter?.from !== undefined ? [`from-${stamp(filter.from)}`] : []),
+    ...(filter?.to !== undefined ? [`to-${stamp(filter.to)}`] : []),
+  ];
+  return { fileName: `longhaul-history-${parts.join('-')}.csv`, mimeType: FILE_TYPES.csv.mimeType, text: formatHistoryCsv(rows) };
 }

@@ -8,6 +8,13 @@ import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { LonghaulError } from '../util/errors.js';
 
+/** The link emulator's measured capacity on this PC (emulator-capacity.ts), kept beside the results. */
+export const EMULATOR_CAPACITY_FILE = 'emulator-capacity.json';
+/** History's retention rule (history-retention.ts), kept beside the results. */
+export const RETENTION_FILE = 'history-retention.json';
+/** The app's own files in the results folder: not results, so neither listed nor named unreadable, nor ever pruned. */
+export const APP_FILES: ReadonlySet<string> = new Set([EMULATOR_CAPACITY_FILE, RETENTION_FILE]);
+
 /** The most of one file History's listing reads to find a result's head (older layouts put it after the intervals). */
 export const LIST_READ_MAX_BYTES = 256 * 1024 * 1024;
 

@@ -10,6 +10,7 @@ import { SWEEP_EXPORT_FORMATS } from '../contract/sweep-app.js';
 import { RAMP_EXPORT_FORMATS } from '../contract/udp-ramp-app.js';
 import { GROUP_EXPORT_FORMATS, MAX_GROUP_PEERS } from '../contract/group-app.js';
 import { MAX_PATH_RATE_BITS_PER_SEC } from '../contract/limits.js';
+import { historyFilterSchema, retentionSchema } from './history-retention.js';
 import { runParamsSchema } from '../engine/session/params.js';
 import { UDP_REFUSALS } from '../contract/udp.js';
 import { hostSchema, portSchema } from '../protocol/address-schema.js';
@@ -86,7 +87,11 @@ const SCHEMAS: { [K in InvokeName]: z.ZodType<Invokes[K]['req']> } = {
   stopResponder: z.null(),
   startIperf3Server: z.object({ port: listenPort }).strict(),
   stopIperf3Server: z.null(),
-  listHistory: z.null(),
+  listHistory: historyFilterSchema.nullable(),
+  exportHistory: historyFilterSchema.nullable(),
+  historyRetention: z.null(),
+  setHistoryRetention: retentionSchema,
+  previewHistoryRetention: retentionSchema,
   loadResult: z.object({ id }).strict(),
   exportResult: z.object({ id, format }).strict(),
   reportText: z.object({ id, format }).strict(),

@@ -14,7 +14,8 @@
  */
 import type { LonghaulErrorCode } from './error-codes.js';
 import type { SessionPhase } from './session-phases.js';
-import type { Direction, LinkSettingsInfo, LonghaulResult, ResultParams, Side } from './result.js';
+import type { LinkSettingsInfo, LonghaulResult, ResultParams, Side } from './result.js';
+import type { HistoryFilter, HistoryListing, HistoryRetention, PruneSummary, RetentionView } from './history.js';
 import type { GroupEnded, GroupExportFormat, GroupListing, StartGroupRunRequest } from './group-app.js';
 import type { LonghaulGroupResult } from './group.js';
 import type { SweepPlan } from './sweep.js';
@@ -205,29 +206,6 @@ export interface RunFailed {
 /** The engine's session phases, and `capacity` while Longhaul's own tuned run measures the path after the user's (engine/session/capacity-run.ts). */
 export type RunPhase = SessionPhase | 'capacity';
 
-export interface HistoryEntry {
-  id: string;
-  startedAt: string;
-  controller: string;
-  responder: string;
-  streams: number;
-  direction: Direction;
-  bytes: number;
-  bitsPerSecond: number | null;
-  partial: boolean;
-  /** The emulated link's preset ('custom' when typed), or null for a direct run. */
-  link: string | null;
-  fileName: string;
-  /** Which side stored it: only a run this PC started (`controller`) can be run again from here. */
-  writtenBy: Side;
-}
-
-/** History's listing: the readable results, and the files that are not (named, with why). */
-export interface HistoryListing {
-  entries: HistoryEntry[];
-  unreadable: { fileName: string; reason: string }[];
-}
-
 /** Outcome of an export: saved by the OS dialog (Electron), or a download (browser mode). */
 export type ExportOutcome = { kind: 'saved'; path: string } | { kind: 'cancelled' } | { kind: 'download'; fileName: string; mimeType: string; text: string };
 
@@ -243,7 +221,16 @@ export interface Invokes {
   /** Also answer `iperf3 -c` clients on `port` (TCP, no pairing); its runs come on the responder's sample and end channels. */
   startIperf3Server: { channel: 'iperf3:start'; req: { port: number }; res: Iperf3ServerStatus };
   stopIperf3Server: { channel: 'iperf3:stop'; req: null; res: Iperf3ServerStatus };
-  listHistory: { channel: 'history:list'; req: null; res: HistoryListing };
+  /** The stored runs a filter picks, newest first (null: every run). */
+  listHistory: { channel: 'history:list'; req: HistoryFilter | null; res: HistoryListing };
+  /** Every run the filter picks (not only those listed) as one CSV, one row per run and direction (docs/schedules.md). */
+  exportHistory: { channel: 'history:export'; req: HistoryFilter | null; res: ExportOutcome };
+  /** The retention rule in force, and what it last removed. */
+  historyRetention: { channel: 'history:retention'; req: null; res: RetentionView };
+  /** Keep a new retention rule (the data folder's history-retention.json) and apply it at once. */
+  setHistoryRetention: { channel: 'history:retention-set'; req: HistoryRetention; res: RetentionView };
+  /** What a rule would remove now, removing nothing. */
+  previewHistoryRetention: { channel: 'history:retention-preview'; req: HistoryRetention; res: PruneSummary };
   loadResult: { channel: 'history:load'; req: { id: string }; res: LonghaulResult };
   exportResult: { channel: 'export:save'; req: { id: string; format: ExportFormat }; res: ExportOutcome };
   reportText: { channel: 'report:text'; req: { id: string; format: ExportFormat }; res: ReportText };
@@ -317,6 +304,10 @@ export const INVOKES: { readonly [K in InvokeName]: Invokes[K]['channel'] } = {
   startIperf3Server: 'iperf3:start',
   stopIperf3Server: 'iperf3:stop',
   listHistory: 'history:list',
+  exportHistory: 'history:export',
+  historyRetention: 'history:retention',
+  setHistoryRetention: 'history:retention-set',
+  previewHistoryRetention: 'history:retention-preview',
   loadResult: 'history:load',
   exportResult: 'export:save',
   reportText: 'report:text',

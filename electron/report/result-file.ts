@@ -108,6 +108,8 @@ export const resultSchema = z.object({
   cpu: z.object({ controller: cpuUseSchema.nullable(), responder: cpuUseSchema.nullable() }).optional(),
   /** Checked: the summary, the console log, the CSV and the HTML print it. */
   pacing: z.object({ note: z.string(), sides: z.array(z.object({ side, mechanism: z.string() })) }).optional(),
+  /** Checked: History filters and prunes on it, and its name reaches the CSV and the terminal. */
+  schedule: z.object({ name: z.string().min(1).max(64), slot: z.number().int().min(0) }).optional(),
 }) satisfies z.ZodType<Checked<LonghaulResult>>;
 
 /** Names of the fields a schema's output `S` has and the contract `T` does not, at any depth (never: none). */

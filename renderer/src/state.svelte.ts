@@ -9,7 +9,6 @@ import {
   IPERF3_DEFAULT_PORT,
   type BypassState,
   type ConnectionCheck,
-  type HistoryEntry,
   type Iperf3ServerStatus,
   type LinkChoice,
   type PartnerKind,
@@ -20,6 +19,7 @@ import {
   type UiRunParams,
 } from '../../electron/contract/api.js';
 import type { LonghaulGroupResult } from '../../electron/contract/group.js';
+import type { HistoryEntry } from '../../electron/contract/history.js';
 import type { LonghaulResult } from '../../electron/contract/result.js';
 import type { GroupSeries } from './lib/group-series.js';
 import { DEFAULT_LINK_FORM, type LinkForm } from './lib/link-form.js';

@@ -20,7 +20,7 @@ describe('history store', () => {
 
   it('saves, lists newest first, loads', async () => {
     const store = new HistoryStore(path.join(dir, 'results'));
-    assert.deepEqual(await store.list(), { entries: [], unreadable: [] });
+    assert.deepEqual(await store.list(), { entries: [], unreadable: [], matched: 0, total: 0, scheduleNames: [] });
     const a = fakeResult('aaaaaaaaaaaaaaaa', '2026-01-01T10:00:00.000Z', 1000);
     const b = fakeResult('bbbbbbbbbbbbbbbb', '2026-01-02T10:00:00.000Z', 2000);
     await store.save(a);
