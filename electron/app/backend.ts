@@ -29,6 +29,7 @@ import { forgetPeer, pairedPeers } from './paired-peers.js';
 import { parseRequest } from './request-schemas.js';
 import { ResponderHost } from './responder-host.js';
 import { RampHost } from './ramp-host.js';
+import { ScheduleHost } from './schedule-host.js';
 import { RunLink, uiLinkPresets } from './run-link.js';
 import { SweepHost } from './sweep-host.js';
 import { systemInfo } from './system-info.js';
@@ -72,6 +73,8 @@ export class AppBackend {
   readonly groups: GroupHost;
   /** UDP ramps (one at a time, never beside another run): electron/app/ramp-host.ts. */
   readonly ramps: RampHost;
+  /** This PC's kept schedules, run while the app is open (never beside the user's own tests): electron/app/schedule-host.ts. */
+  readonly schedules: ScheduleHost;
   private active: ActiveRun | null = null;
   /** Set while a run is being set up (proxy starting), so a second Start is refused at once. */
   private starting = false;
@@ -92,20 +95,30 @@ export class AppBackend {
       this.hub,
       opts.dataDir,
       () => this.trust(),
-      () => this.active !== null || this.starting || this.measuring || this.groups.busy || this.ramps.busy,
+      () => this.active !== null || this.starting || this.measuring || this.groups.busy || this.ramps.busy || this.schedules.testing !== null,
     );
     this.groups = new GroupHost(
       this.hub,
       opts.dataDir,
       () => this.trust(),
-      () => this.active !== null || this.starting || this.measuring || this.sweeps.busy || this.ramps.busy,
+      () => this.active !== null || this.starting || this.measuring || this.sweeps.busy || this.ramps.busy || this.schedules.testing !== null,
     );
     this.ramps = new RampHost(
       this.hub,
       opts.dataDir,
       () => this.trust(),
-      () => this.active !== null || this.starting || this.measuring || this.sweeps.busy || this.groups.busy,
+      () => this.active !== null || this.starting || this.measuring || this.sweeps.busy || this.groups.busy || this.schedules.testing !== null,
     );
+    this.schedules = new ScheduleHost({
+      hub: this.hub,
+      resultsDir: this.history.dir,
+      trust: () => this.trust(),
+      save: (r) => this.history.trySave(r),
+      busyElsewhere: () => this.busyWith(),
+      // Scheduled runs pile up (3 peers every 20 s: 13,000 a day): the retention rule after each test.
+      afterTest: () => void this.retention.applyNow(),
+    });
+    void this.schedules.start();
     this.handlers = {
       systemInfo: async () => systemInfo(opts.mode, opts.dataDir),
       checkPeer: async ({ host, port, partner }) => checkConnection(host, port, undefined, partner === 'iperf3' ? null : await this.trust()),
@@ -156,6 +169,10 @@ export class AppBackend {
       loadGroup: async ({ id }) => this.groups.load(id),
       exportGroup: async ({ id, format }) => opts.saveExport(await this.groups.exportFile(id, format)),
       groupReportText: async ({ id, format }) => this.groups.exportFile(id, format),
+      listSchedules: async () => this.schedules.list(),
+      saveSchedule: async (req) => this.schedules.save(req),
+      pauseSchedule: async ({ name, paused }) => this.schedules.setPaused(name, paused),
+      deleteSchedule: async ({ name }) => this.schedules.remove(name),
     };
   }
 
@@ -168,6 +185,7 @@ export class AppBackend {
 
   /** Stop everything (window closed, server shutting down). Partial results are still saved. */
   async close(): Promise<void> {
+    await this.schedules.close();
     await this.retention.close();
     await this.sweeps.close();
     await this.groups.close();
@@ -188,9 +206,22 @@ export class AppBackend {
     return this.trustLoad;
   }
 
+  /** What uses this PC now besides the schedules (a sentence for a scheduled test that waits), or null. */
+  private busyWith(): string | null {
+    if (this.active || this.starting) return 'a run started in the app';
+    if (this.measuring) return 'a measurement of the emulator';
+    if (this.sweeps.busy) return 'a sweep';
+    if (this.groups.busy) return 'a multi-peer run';
+    if (this.ramps.busy) return 'a UDP ramp';
+    return null;
+  }
+
   private async startRun(req: Invokes['startRun']['req']): Promise<{ runId: string }> {
-    if (this.active || this.starting || this.measuring || this.sweeps.busy || this.groups.busy || this.ramps.busy)
+    if (this.busyWith() !== null)
       throw new LonghaulError('LH_ERR_BUSY', 'a run, a sweep, a ramp or a measurement of the emulator is already in progress: stop it or wait for its end');
+    const scheduled = this.schedules.testing;
+    if (scheduled !== null)
+      throw new LonghaulError('LH_ERR_BUSY', `a scheduled test (${scheduled}) is running on this PC: start again when it ends (Schedules shows it)`);
     this.starting = true;
     let link: RunLink | null = null;
     try {
@@ -249,8 +280,11 @@ export class AppBackend {
   /** The stored figure, or a new probe (refused during a run: both would share the CPU and the figure would be wrong). */
   private async emulatorCapacity(measure: boolean): Promise<EmulatorCapacityInfo | null> {
     if (!measure) return loadCapacity(this.opts.dataDir);
-    if (this.active || this.starting || this.measuring || this.sweeps.busy || this.groups.busy || this.ramps.busy)
-      throw new LonghaulError('LH_ERR_BUSY', 'a run, a sweep, a ramp or a measurement is in progress: measure the emulator when this PC is otherwise quiet');
+    if (this.busyWith() !== null || this.schedules.testing !== null)
+      throw new LonghaulError(
+        'LH_ERR_BUSY',
+        'a run, a sweep, a ramp, a scheduled test or a measurement is in progress: measure the emulator when this PC is otherwise quiet',
+      );
     this.measuring = true;
     try {
       return await measureCapacity(this.opts.dataDir);

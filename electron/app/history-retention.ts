@@ -136,8 +136,8 @@ export class RetentionKeeper {
     return (await this.history.prune(rule, { dryRun: true })).summary;
   }
 
-  /** Apply the kept rule now; never throws (the reason is kept for the History screen). */
-  private async applyNow(): Promise<void> {
+  /** Apply the kept rule now (also after each scheduled test); never throws (the reason is kept for the History screen). */
+  async applyNow(): Promise<void> {
     const run = this.running.then(async () => {
       try {
         this.lastPrune = (await applyHistoryRetention(this.history)).summary;

@@ -16,6 +16,7 @@ import { UDP_REFUSALS } from '../contract/udp.js';
 import { hostSchema, portSchema } from '../protocol/address-schema.js';
 import { linkSettingsSchema } from '../proxy/link-settings.js';
 import { newSweepPlanSchema } from '../sweep/sweep-plan-schema.js';
+import { NAME_RULE, SCHEDULE_NAME } from '../schedule/plan-file.js';
 import { ArgumentError } from '../util/errors.js';
 
 const host = hostSchema;
@@ -27,6 +28,7 @@ const link = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('direct') }).strict(),
   z.object({ kind: z.literal('proxy'), preset: z.string().max(64).nullable(), settings: linkSettingsSchema }).strict(),
 ]);
+const scheduleName = z.string().regex(SCHEDULE_NAME, `a schedule's name: ${NAME_RULE}`);
 const format = z.enum(EXPORT_FORMATS as [string, ...string[]]) as z.ZodType<Invokes['exportResult']['req']['format']>;
 
 // The runner's UUIDs; nothing else reaches a path.
@@ -118,6 +120,11 @@ const SCHEMAS: { [K in InvokeName]: z.ZodType<Invokes[K]['req']> } = {
   loadGroup: z.object({ id }).strict(),
   exportGroup: z.object({ id, format: groupFormat }).strict(),
   groupReportText: z.object({ id, format: groupFormat }).strict(),
+  listSchedules: z.null(),
+  // The plan itself is checked by the plans' one rule (schedule/plan-file.ts), which names the field.
+  saveSchedule: z.object({ plan: z.record(z.string(), z.unknown()), editing: scheduleName.nullable() }).strict(),
+  pauseSchedule: z.object({ name: scheduleName, paused: z.boolean() }).strict(),
+  deleteSchedule: z.object({ name: scheduleName }).strict(),
 };
 
 /** Parse a request for `name`; throws ArgumentError naming the first bad field. */

@@ -5,6 +5,7 @@
  * ends after the test in flight, a second cuts that test short (saved as partial).
  */
 import { HistoryStore } from '../app/history-store.js';
+import { applyHistoryRetention } from '../app/history-retention.js';
 import { resultsDir } from '../app/data-dir.js';
 import type { SchedulePlan } from '../contract/schedule.js';
 import { serveMetrics } from '../schedule/metrics-server.js';
@@ -13,7 +14,7 @@ import type { PlanStore } from '../schedule/plan-store.js';
 import { takeRunnerLock } from '../schedule/runner-lock.js';
 import { ScheduleMetrics } from '../schedule/schedule-metrics.js';
 import { PeerTarget } from '../sweep/run-target.js';
-import { ArgumentError } from '../util/errors.js';
+import { ArgumentError, describeError } from '../util/errors.js';
 import { printable } from '../util/printable.js';
 import { loadCliTrust } from './cli-trust.js';
 import { EXIT_OK, EXIT_RUN_FAILED } from './exit-codes.js';
@@ -46,6 +47,7 @@ export async function executeSchedule(source: ScheduleSource, o: ScheduleRunOpti
   let server: Awaited<ReturnType<typeof serveMetrics>> | null = null;
   let ok = 0;
   let tests = 0;
+  let retentionProblem = false;
   const print = (line: string | null): void => {
     if (line !== null) process.stdout.write(`${line}\n`);
   };
@@ -54,11 +56,21 @@ export async function executeSchedule(source: ScheduleSource, o: ScheduleRunOpti
     targetOf: (p) => new PeerTarget(p.host, p.port, trust),
     save: (r) => history.trySave(r),
     metrics,
+    holdProcess: true,
     ...(o.rounds !== undefined ? { maxRounds: o.rounds } : {}),
     onEvent: (e: PlanRunnerEvent) => {
       if (e.kind === 'schedule' && e.event.kind === 'run') {
         tests++;
         if (e.event.record.outcome === 'ok') ok++;
+        // Scheduled runs pile up: History's retention rule (default: scheduled runs older than 90 days) after each test.
+        void applyHistoryRetention(history).then(
+          (o) => o.summary.removedRuns > 0 && print(`History's retention rule removed ${o.summary.removedRuns} old run(s)`),
+          (err: unknown) => {
+            if (retentionProblem) return;
+            retentionProblem = true;
+            print(`History's retention rule could not be applied (${printable(describeError(err).message)}): nothing was removed`);
+          },
+        );
       }
       print(runnerLine(e, source.kind === 'saved'));
     },

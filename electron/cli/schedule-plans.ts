@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import type { SchedulePlan } from '../contract/schedule.js';
 import { formatRate } from '../contract/units.js';
-import { nextRoundOf } from '../schedule/plan-runner.js';
+import { planStatus } from '../schedule/plan-runner.js';
 import { badPlanFile, type PlanStore } from '../schedule/plan-store.js';
 import { printable } from '../util/printable.js';
 import { whenText } from './schedule-log.js';
@@ -43,7 +43,7 @@ export async function listPlans(store: PlanStore): Promise<string> {
       rows.push([e.name, '-', '-', '-', `BROKEN: line ${e.problem.line}: ${printable(e.problem.reason)}`]);
       continue;
     }
-    const next = e.plan.paused ? null : await nextRoundOf(e.plan, store.resultsDir, now);
+    const next = e.plan.paused ? null : (await planStatus(e.plan, store.resultsDir, now)).next;
     const state = e.plan.paused
       ? 'paused'
       : next

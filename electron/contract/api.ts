@@ -19,6 +19,7 @@ import type { HistoryFilter, HistoryListing, HistoryRetention, PruneSummary, Ret
 import type { GroupEnded, GroupExportFormat, GroupListing, StartGroupRunRequest } from './group-app.js';
 import type { LonghaulGroupResult } from './group.js';
 import type { SweepPlan } from './sweep.js';
+import type { SaveScheduleRequest, ScheduleListing, ScheduleNotice } from './schedule-app.js';
 import type { SweepEntry, SweepExportFormat, SweepProgressEvent, SweepView } from './sweep-app.js';
 import type { RampEntry, RampExportFormat, RampView, StartRampRequest } from './udp-ramp-app.js';
 import type { ConnectionCheck, ResponderStatus, Iperf3ServerStatus, DiscoveredResponder, PairedPeer, PairedPeerInfo } from './partners.js';
@@ -270,6 +271,13 @@ export interface Invokes {
   loadGroup: { channel: 'group:load'; req: { id: string }; res: LonghaulGroupResult };
   exportGroup: { channel: 'group:export'; req: { id: string; format: GroupExportFormat }; res: ExportOutcome };
   groupReportText: { channel: 'group:text'; req: { id: string; format: GroupExportFormat }; res: ReportText };
+  /** This PC's kept schedules (docs/schedules.md): their plans, state, next round and last test per peer. */
+  listSchedules: { channel: 'schedule:list'; req: null; res: ScheduleListing };
+  /** Keep a schedule's plan (new, or an edit of `editing`); refused with LH_ERR_BAD_PLAN naming the field. */
+  saveSchedule: { channel: 'schedule:save'; req: SaveScheduleRequest; res: ScheduleListing };
+  pauseSchedule: { channel: 'schedule:pause'; req: { name: string; paused: boolean }; res: ScheduleListing };
+  /** Delete a schedule's plan and state; its results stay in History. */
+  deleteSchedule: { channel: 'schedule:delete'; req: { name: string }; res: ScheduleListing };
 }
 
 /** The events main pushes: subscription name → [channel, payload]. */
@@ -288,6 +296,8 @@ export interface Events {
   /** A ramp's step began or ended, or the ramp ended: the whole view (a ramp has at most 24 steps). */
   onRampProgress: { channel: 'ramp:progress'; payload: RampView };
   onGroupEnd: { channel: 'group:end'; payload: GroupEnded };
+  /** The schedules changed (a test began or ended, a plan was kept, paused, broken by hand); `notice`: a failed test or a changed verdict to tell the user. */
+  onSchedules: { channel: 'schedule:update'; payload: { listing: ScheduleListing; notice: ScheduleNotice | null } };
 }
 
 export type InvokeName = keyof Invokes;
@@ -334,6 +344,10 @@ export const INVOKES: { readonly [K in InvokeName]: Invokes[K]['channel'] } = {
   loadGroup: 'group:load',
   exportGroup: 'group:export',
   groupReportText: 'group:text',
+  listSchedules: 'schedule:list',
+  saveSchedule: 'schedule:save',
+  pauseSchedule: 'schedule:pause',
+  deleteSchedule: 'schedule:delete',
 };
 
 export const EVENTS: { readonly [K in EventName]: Events[K]['channel'] } = {
@@ -348,6 +362,7 @@ export const EVENTS: { readonly [K in EventName]: Events[K]['channel'] } = {
   onSweepProgress: 'sweep:progress',
   onRampProgress: 'ramp:progress',
   onGroupEnd: 'group:end',
+  onSchedules: 'schedule:update',
 };
 
 /** `window.longhaul`: named actions, each event subscription returns its unsubscribe. */

@@ -3,7 +3,7 @@
  * round every interval, never two tests at once. Pure types: the slot rules are
  * schedule/slots.ts, the runner schedule/scheduler.ts, the metrics schedule/schedule-metrics.ts.
  */
-import type { ResultParams } from './result.js';
+import type { LimiterVerdict, ResultParams } from './result.js';
 
 /** A peer of a schedule, as the user named it: its label in metrics and reports is `host:port`, never the peer's own words. */
 export interface SchedulePeer {
@@ -58,4 +58,22 @@ export interface PlanProblem {
   line: number;
   column: number;
   reason: string;
+}
+
+/** A peer's last scheduled test, as the screens show it (kept in the schedule's state across restarts). */
+export interface ScheduleLastRun {
+  /** `host:port`, as the plan names it. */
+  peer: string;
+  endedAt: string;
+  outcome: 'ok' | 'partial' | 'failed';
+  /** A failed or partial test's error code, null when complete. */
+  code: string | null;
+  /** The wall-clock aggregate, payload bits per second (decimal); null when nothing was measured. */
+  bitsPerSecond: number | null;
+  /** Each measured direction's verdict (two for bidir); empty when none was given. */
+  verdicts: LimiterVerdict[];
+  /** The result's id, to open it from History; null when none was saved. */
+  resultId: string | null;
+  /** Why the result could not be saved, or null. */
+  saveError: string | null;
 }

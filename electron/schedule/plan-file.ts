@@ -24,7 +24,7 @@ const MAX_EVERY_SECONDS = 7 * 24 * 3600;
 /** Set-up and results around each test, s: an interval must leave at least this beside `seconds`. */
 const SETUP_SECONDS = 2;
 /** Names become metric labels, file names and History tags: short, plain. */
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+export const SCHEDULE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 export const NAME_RULE = 'letters, digits, ".", "_" and "-", at most 64, starting with a letter or digit';
 const MAX_PEERS = 64;
 const KEYS = ['schema', 'name', 'every', 'cron', 'peers', 'test', 'capacity', 'paused'] as const;
@@ -54,7 +54,7 @@ export function checkPlan(value: unknown): CheckedPlan {
   const unknownKey = Object.keys(v).find((k) => !(KEYS as readonly string[]).includes(k));
   if (unknownKey !== undefined) return no([unknownKey], `"${printable(unknownKey)}" is not a field of a plan (fields: ${KEYS.join(', ')})`);
   if (v.schema !== SCHEDULE_PLAN_SCHEMA) return no(['schema'], `"schema" must be "${SCHEDULE_PLAN_SCHEMA}"`);
-  if (typeof v.name !== 'string' || !NAME.test(v.name)) return no(['name'], `"name": ${NAME_RULE}`);
+  if (typeof v.name !== 'string' || !SCHEDULE_NAME.test(v.name)) return no(['name'], `"name": ${NAME_RULE}`);
 
   if ((v.every === undefined) === (v.cron === undefined))
     return no(v.cron === undefined ? [] : ['cron'], 'give exactly one of "every" (e.g. "15m") or "cron" (e.g. "0 * * * *")');

@@ -12,7 +12,7 @@
 import os from 'node:os';
 import { DEFAULT_PORT } from '../contract/api.js';
 import type { LonghaulResult } from '../contract/result.js';
-import type { PlanProblem, SchedulePeer, SchedulePlan } from '../contract/schedule.js';
+import type { PlanProblem, ScheduleLastRun, SchedulePeer, SchedulePlan, ScheduleRunRecord } from '../contract/schedule.js';
 import type { RunTarget } from '../sweep/run-target.js';
 import { describeError } from '../util/errors.js';
 import { parseHostPort } from '../util/net.js';
@@ -47,6 +47,8 @@ interface PlanRunnerOptions {
   busyElsewhere?: () => string | null;
   /** Stop each schedule after this many rounds (`--rounds`). */
   maxRounds?: number;
+  /** Keep the process alive while following the files (the CLI, waiting for a plan); the app's window does that itself. */
+  holdProcess?: boolean;
 }
 
 /** A schedule running now. */
@@ -57,13 +59,18 @@ interface Running {
   abort: AbortController;
   /** Why it is being stopped, once it is. */
   stopping: 'paused' | 'deleted' | 'edited' | 'ended' | null;
+  /** Each peer's last test (the plan's `host:port` → it), kept in the state with the slots. */
+  lastRuns: Map<string, ScheduleLastRun>;
+  /** The peer under test now (the plan's `host:port`), or null. */
+  testing: string | null;
 }
 
 /** What a screen shows of one running schedule. */
-interface RunningView {
+export interface RunningView {
   plan: SchedulePlan;
   nextAtMs: number | null;
-  offsetMs: number;
+  testing: string | null;
+  lastRuns: Map<string, ScheduleLastRun>;
 }
 
 export class PlanRunner {
@@ -93,7 +100,9 @@ export class PlanRunner {
       if (this.closed) return Promise.resolve();
       const scan = this.scan(store, only).finally(() => {
         this.scanning = null;
-        if (!this.closed) this.timer = setTimeout(() => void tick(), WATCH_MS);
+        if (this.closed) return;
+        this.timer = setTimeout(() => void tick(), WATCH_MS);
+        if (!this.o.holdProcess) this.timer.unref();
       });
       this.scanning = scan;
       return scan;
@@ -114,7 +123,7 @@ export class PlanRunner {
 
   /** Each running schedule, by name. */
   views(): Map<string, RunningView> {
-    return new Map([...this.running].map(([name, r]) => [name, { plan: r.plan, nextAtMs: r.scheduler.nextAtMs, offsetMs: r.scheduler.offsetMs }]));
+    return new Map([...this.running].map(([name, r]) => [name, { plan: r.plan, nextAtMs: r.scheduler.nextAtMs, testing: r.testing, lastRuns: r.lastRuns }]));
   }
 
   /** True while any schedule runs. */
@@ -196,6 +205,14 @@ export class PlanRunner {
     const state = stateOf(plan, this.o.resultsDir, true);
     const before = await state.read();
     let stateProblem: string | null = null;
+    const keep = (slots: ReadonlyMap<string, number>): Promise<void> =>
+      state.write(slots, r.lastRuns).catch((err: unknown) => {
+        if (stateProblem) return;
+        stateProblem = describeError(err).message;
+        this.o.onEvent({ kind: 'state-not-kept', name: plan.name, file: state.file, reason: stateProblem });
+      });
+    let slotsNow: ReadonlyMap<string, number> = before.lastSlots;
+    const labelOf = (p: SchedulePeer): string => plan.peers[peers.indexOf(p)] ?? `${p.host}:${p.port}`;
     const abort = new AbortController();
     const scheduler = new Scheduler({
       name: plan.name,
@@ -210,20 +227,27 @@ export class PlanRunner {
       hostname: os.hostname(),
       ...(this.o.maxRounds !== undefined ? { maxRounds: this.o.maxRounds } : {}),
       lastSlots: before.lastSlots,
+      // Kept right after each result is saved (a restart then neither runs it again nor misses it);
+      // not kept: a restart may run a slot again, said once, and the schedule goes on.
       onTested: async (slots) => {
-        // Not kept: a restart may run a slot again; said once, the schedule goes on.
-        await state.write(slots).catch((err: unknown) => {
-          if (stateProblem) return;
-          stateProblem = describeError(err).message;
-          this.o.onEvent({ kind: 'state-not-kept', name: plan.name, file: state.file, reason: stateProblem });
-        });
+        slotsNow = slots;
+        await keep(slots);
       },
-      onEvent: (event) => this.o.onEvent({ kind: 'schedule', name: plan.name, event }),
+      onEvent: (event) => {
+        if (event.kind === 'testing') r.testing = labelOf(event.peer);
+        if (event.kind === 'run') {
+          r.testing = null;
+          const label = labelOf(event.record.peer);
+          r.lastRuns.set(label, lastRunOf(label, event.record, event.result));
+          void keep(slotsNow);
+        }
+        this.o.onEvent({ kind: 'schedule', name: plan.name, event });
+      },
     });
-    const r: Running = { plan, scheduler, abort, stopping: null, done: Promise.resolve() };
+    const r: Running = { plan, scheduler, abort, stopping: null, done: Promise.resolve(), lastRuns: new Map(before.lastRuns), testing: null };
     this.running.set(plan.name, r);
     // Written at the start too: the state then holds this plan even before its first test.
-    await state.write(before.lastSlots).catch(() => undefined);
+    await state.write(before.lastSlots, r.lastRuns).catch(() => undefined);
     const resumedAfter = before.lastSlots.size ? Math.max(...before.lastSlots.values()) : null;
     this.o.onEvent({ kind: 'started', name: plan.name, plan, resumedAfter, note: before.note, kept });
     r.done = scheduler.run(abort.signal).then(
@@ -240,13 +264,33 @@ export class PlanRunner {
 }
 
 /**
- * When a plan's next round is due, as a runner starting now would run it (its state's last slots,
- * this PC's offset): `atMs` ≤ now means at once. Null when its clock has no slot left.
+ * A plan not running here, as a screen shows it: when its next round would be due if a runner started
+ * now (its state's last slots, this PC's offset; `atMs` ≤ now means at once; null: its clock has no
+ * slot left), and each peer's last test.
  */
-export async function nextRoundOf(plan: SchedulePlan, resultsDir: string, nowMs: number): Promise<{ slot: number; atMs: number } | null> {
-  const { lastSlots } = await stateOf(plan, resultsDir, false).read();
+export async function planStatus(
+  plan: SchedulePlan,
+  resultsDir: string,
+  nowMs: number,
+): Promise<{ next: { slot: number; atMs: number } | null; lastRuns: Map<string, ScheduleLastRun> }> {
+  const { lastSlots, lastRuns } = await stateOf(plan, resultsDir, false).read();
   const clock = clockOf(plan);
-  return nextRound(nowMs, clock, slotOffsetMs(clock.everyMs, plan.name, os.hostname()), lastRoundSlot(peersOf(plan), lastSlots));
+  return { next: nextRound(nowMs, clock, slotOffsetMs(clock.everyMs, plan.name, os.hostname()), lastRoundSlot(peersOf(plan), lastSlots)), lastRuns };
+}
+
+/** A test's summary for the screens. */
+function lastRunOf(peer: string, record: ScheduleRunRecord, result: LonghaulResult | null): ScheduleLastRun {
+  const measured = result !== null && result.total.bytes > 0;
+  return {
+    peer,
+    endedAt: record.endedAt,
+    outcome: record.outcome,
+    code: record.code,
+    bitsPerSecond: measured ? result.total.bitsPerSecond : null,
+    verdicts: measured ? (result.diagnosis ?? []).map((d) => d.verdict) : [],
+    resultId: record.savedPath && result ? result.id : null,
+    saveError: record.saveError,
+  };
 }
 
 function peersOf(plan: SchedulePlan): SchedulePeer[] {

@@ -11,11 +11,9 @@ import type { PlanProblem, SchedulePlan } from '../contract/schedule.js';
 import { replaceFileAtomicallyAsync } from '../report/report-file.js';
 import { describeError, LonghaulError } from '../util/errors.js';
 import { printable } from '../util/printable.js';
-import { checkPlan, NAME_RULE, parsePlanText, planText } from './plan-file.js';
+import { checkPlan, NAME_RULE, parsePlanText, planText, SCHEDULE_NAME } from './plan-file.js';
 
 const SUFFIX = '.plan.json';
-/** Only names that are a plan's name are looked up (nothing walks out of the folder). */
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 /** A plan file is small; a larger one is not read whole. */
 const MAX_PLAN_BYTES = 256 * 1024;
 
@@ -31,7 +29,7 @@ export class PlanStore {
   }
 
   fileOf(name: string): string {
-    if (!NAME.test(name)) throw new LonghaulError('LH_ERR_BAD_ARGUMENT', `"${printable(name)}" is not a schedule's name (${NAME_RULE})`);
+    if (!SCHEDULE_NAME.test(name)) throw new LonghaulError('LH_ERR_BAD_ARGUMENT', `"${printable(name)}" is not a schedule's name (${NAME_RULE})`);
     return path.join(this.dir, `${name}${SUFFIX}`);
   }
 
@@ -44,7 +42,7 @@ export class PlanStore {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw err;
     }
-    const plans = names.filter((n) => n.endsWith(SUFFIX) && NAME.test(n.slice(0, -SUFFIX.length))).sort();
+    const plans = names.filter((n) => n.endsWith(SUFFIX) && SCHEDULE_NAME.test(n.slice(0, -SUFFIX.length))).sort();
     return Promise.all(plans.map((n) => this.read(n.slice(0, -SUFFIX.length))));
   }
 

@@ -16,6 +16,9 @@ interface LockInfo {
   since: string;
 }
 
+/** Lock files this process holds (two runners in one process are refused as two processes are). */
+const heldHere = new Set<string>();
+
 interface RunnerLock {
   readonly file: string;
   release(): Promise<void>;
@@ -33,9 +36,11 @@ export async function takeRunnerLock(resultsDir: string, door: string): Promise<
       const h = await open(file, 'wx');
       await h.writeFile(JSON.stringify(info) + '\n');
       await h.close();
+      heldHere.add(file);
       return {
         file,
         release: async () => {
+          if (!heldHere.delete(file)) return;
           const now = await holderOf(file);
           if (now?.pid === process.pid) await unlink(file).catch(() => undefined);
         },
@@ -43,7 +48,8 @@ export async function takeRunnerLock(resultsDir: string, door: string): Promise<
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const holder = await holderOf(file);
-      if (holder && holder.pid !== process.pid && alive(holder.pid))
+      const mine = holder?.pid === process.pid;
+      if (holder && ((mine && heldHere.has(file)) || (!mine && alive(holder.pid))))
         throw new LonghaulError(
           'LH_ERR_BUSY',
           `this PC's schedules are run by ${holder.door} (process ${holder.pid}, since ${holder.since}): one runner at a time keeps two tests from sharing the PC; stop it first (${file})`,

@@ -9,7 +9,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { SchedulePeer, SchedulePlan } from '../contract/schedule.js';
+import type { ScheduleLastRun, SchedulePeer, SchedulePlan } from '../contract/schedule.js';
 import { replaceFileAtomicallyAsync } from '../report/report-file.js';
 import { describeError } from '../util/errors.js';
 import { readJsonFile } from '../util/json-file.js';
@@ -26,9 +26,20 @@ interface StateFile {
   peers: string[];
   /** The plan that ran (absent for `longhaul schedule --every …` without a plan file). */
   plan?: SchedulePlan;
+  /** Each peer's last test, for the screens (the plan's `host:port` → what it did). */
+  lastRuns?: Record<string, ScheduleLastRun>;
   /** Peer (`host:port`) → the last slot its test ran in. */
   lastSlots: Record<string, number>;
   updatedAt: string;
+}
+
+/** What a schedule's state gives back (empty for a new schedule, with a note when set aside). */
+interface KeptState {
+  lastSlots: Map<string, number>;
+  note: string | null;
+  plan: SchedulePlan | null;
+  /** Kept across a change of plan too: what a peer last did stays true. */
+  lastRuns: Map<string, ScheduleLastRun>;
 }
 
 export class ScheduleState {
@@ -46,33 +57,37 @@ export class ScheduleState {
   }
 
   /** The last slots of this plan from an earlier start, or none and why not (no file is no note). */
-  async read(): Promise<{ lastSlots: Map<string, number>; note: string | null; plan: SchedulePlan | null }> {
+  async read(): Promise<KeptState> {
     let v: Partial<StateFile> | null;
     try {
       v = (await readJsonFile(this.file)) as Partial<StateFile> | null;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { lastSlots: new Map(), note: null, plan: null };
-      return { lastSlots: new Map(), note: `${this.file} could not be read (${describeError(err).message}): starting afresh`, plan: null };
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { lastSlots: new Map(), note: null, plan: null, lastRuns: new Map() };
+      return { lastSlots: new Map(), note: `${this.file} could not be read (${describeError(err).message}): starting afresh`, plan: null, lastRuns: new Map() };
     }
     const labels = this.peers.map(peerLabel);
     const slots = v?.lastSlots;
     if (v?.schema !== SCHEMA || typeof slots !== 'object' || slots === null || !Object.values(slots).every((s) => Number.isSafeInteger(s)))
-      return { lastSlots: new Map(), note: `${this.file} is not a schedule's state (${SCHEMA}): starting afresh`, plan: null };
+      return { lastSlots: new Map(), note: `${this.file} is not a schedule's state (${SCHEMA}): starting afresh`, plan: null, lastRuns: new Map() };
     const plan = v.plan && typeof v.plan === 'object' && v.plan.name === this.name ? v.plan : null;
+    const lastRuns = new Map(
+      Object.entries(v.lastRuns ?? {}).filter(([, r]) => typeof r === 'object' && r !== null && typeof r.endedAt === 'string' && Array.isArray(r.verdicts)),
+    );
     const when = v.when ?? (v.everySeconds !== undefined ? slotWhen({ everySeconds: v.everySeconds }) : null);
     if (when !== this.when || JSON.stringify(v.peers) !== JSON.stringify(labels))
-      return { lastSlots: new Map(), note: `${this.file} is of another plan (interval or peers changed): starting afresh`, plan };
-    return { lastSlots: new Map(labels.filter((l) => l in slots).map((l) => [l, slots[l] as number])), note: null, plan };
+      return { lastSlots: new Map(), note: `${this.file} is of another plan (interval or peers changed): starting afresh`, plan, lastRuns };
+    return { lastSlots: new Map(labels.filter((l) => l in slots).map((l) => [l, slots[l] as number])), note: null, plan, lastRuns };
   }
 
-  /** Keep the last slots (after every test). */
-  async write(lastSlots: ReadonlyMap<string, number>): Promise<void> {
+  /** Keep the last slots (after every test) and, once told, each peer's last test. */
+  async write(lastSlots: ReadonlyMap<string, number>, lastRuns: ReadonlyMap<string, ScheduleLastRun> = new Map()): Promise<void> {
     const doc: StateFile = {
       schema: SCHEMA,
       name: this.name,
       when: this.when,
       peers: this.peers.map(peerLabel),
       ...(this.plan ? { plan: this.plan } : {}),
+      ...(lastRuns.size ? { lastRuns: Object.fromEntries(lastRuns) } : {}),
       lastSlots: Object.fromEntries(lastSlots),
       updatedAt: new Date().toISOString(),
     };

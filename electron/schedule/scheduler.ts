@@ -186,14 +186,19 @@ export class Scheduler {
   /** Open the peer's target, run the settings once, close; the result and its first error's code (null: complete). */
   private async once(peer: SchedulePeer, signal: AbortSignal): Promise<{ result: LonghaulResult | null; code: string | null }> {
     const target = this.o.targetOf(peer);
+    // A signal of its own per test: what a run hangs on it goes with the run (the schedule's signal lives for days).
+    const test = new AbortController();
+    const relay = (): void => test.abort();
+    signal.addEventListener('abort', relay, { once: true });
     try {
       await target.open();
-      const result = await target.run(this.o.settings, signal, this.o.capacity ? { measure: true } : null);
+      const result = await target.run(this.o.settings, test.signal, this.o.capacity ? { measure: true } : null);
       const code = result.partial || result.total.bytes === 0 ? (result.errors[0]?.code ?? 'LH_ERR_STOPPED') : null;
       return { result, code };
     } catch (err) {
       return { result: null, code: describeError(err).code };
     } finally {
+      signal.removeEventListener('abort', relay);
       await target.close();
     }
   }

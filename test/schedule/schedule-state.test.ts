@@ -16,7 +16,7 @@ describe('schedule state', () => {
   it('gives back the last slots of the same plan; another plan or garbage starts afresh, saying why', async (t) => {
     const dir = tmpDir(t);
     const state = new ScheduleState(dir, 'lab', Q15, PEERS);
-    assert.deepEqual(await state.read(), { lastSlots: new Map(), note: null, plan: null }, 'no file: a new schedule, nothing to say');
+    assert.deepEqual(await state.read(), { lastSlots: new Map(), note: null, plan: null, lastRuns: new Map() }, 'no file: a new schedule, nothing to say');
     await state.write(new Map([['192.0.2.7:5211', 41]]));
     assert.deepEqual((await state.read()).lastSlots, new Map([['192.0.2.7:5211', 41]]));
 

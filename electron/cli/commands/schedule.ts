@@ -74,7 +74,7 @@ function planFromFlags(name: string, targets: string[], flags: PlanFlags, paused
 function addWhenOptions(cmd: Command): Command {
   return cmd
     .addOption(new Option('--every <interval>', 'a round every INTERVAL, e.g. 20s, 15m, 1h (5 s to 7 days)'))
-    .addOption(new Option('--cron <line>', 'a round at a cron line\'s times, this PC\'s clock, e.g. "0 * * * *" (minute hour day month weekday)'))
+    .addOption(new Option('--cron <line>', 'a round at a cron line\'s times, e.g. "0 * * * *" (min hour day month weekday)'))
     .addOption(new Option('-p, --port <n>', `the peers' port when HOST has no :PORT (default ${DEFAULT_PORT})`).argParser(intIn(1, 65535, 'port')));
 }
 
@@ -104,20 +104,22 @@ export function register(program: Command): void {
         '--metrics serves the last results to Prometheus (docs/schedules.md)',
     )
     .argument('<host[:port]...>', `the paired responder(s), e.g. 192.168.1.20 lab-pc:${DEFAULT_PORT}`)
-    .addOption(new Option('--name <name>', "the schedule's name: a label on its metrics and in History").default('schedule'))
-    .addOption(new Option('--save', 'keep it as a plan under --name (then run from its file: edits apply; the app lists it)'))
-    .addOption(new Option('--metrics <[addr:]port>', 'serve /metrics (OpenMetrics) here; ADDR defaults to 127.0.0.1, another address must be given'))
+    .addOption(new Option('--name <name>', "the schedule's name, on its metrics and in History").default('schedule'))
+    .addOption(new Option('--save', 'keep it as a plan under --name, run from its file (edits apply)'))
+    .addOption(new Option('--metrics <[addr:]port>', 'serve /metrics (OpenMetrics) here; ADDR: 127.0.0.1 unless given'))
     .addOption(new Option('--rounds <n>', 'stop after N rounds (default: until Ctrl-C)').argParser(intIn(1, 1_000_000, 'rounds')))
     // `schedule add NAME --every …`: the flags after a subcommand are the subcommand's.
-    .enablePositionalOptions();
+    .enablePositionalOptions()
+    // Subcommands listed as `add NAME HOST[:PORT]...`, not with `[options]`: the options' column stays narrow.
+    .configureHelp({ subcommandTerm: (c) => [c.name(), ...c.registeredArguments.map((a) => argTerm(a.name(), a.required, a.variadic))].join(' ') });
   addWhenOptions(cmd);
   addRunOptions(cmd);
   addHelpBlock(cmd, 'Notes:', [
-    "Slots are whole intervals since 1970 (UTC), or a cron line's times, plus an offset fixed for this PC",
-    'and name (up to a tenth of the interval, at most 30 s), so laptops on one schedule do not start at once.',
-    'A round that overruns, or a PC that slept, runs the current slot once, never the missed ones.',
-    'A peer busy with another controller is tried again with back-off (1, 2, 4 … s).',
-    "Kept plans: the results folder's schedules/NAME.plan.json, one per schedule; the app runs them too.",
+    "Slots are whole intervals since 1970 (UTC), or a cron line's times (this PC's clock), plus an",
+    'offset fixed for this PC and name (up to a tenth of the interval, at most 30 s), so laptops on one',
+    'schedule do not start at once. A round that overruns, or a PC that slept, runs the current slot',
+    'once, never the missed ones. A peer busy with another controller is tried again with back-off.',
+    'Kept plans: schedules/NAME.plan.json in the results folder; the app runs them too.',
   ]);
   addExamples(cmd, [
     'longhaul schedule --every 15m lab-pc branch-pc -t 10',
@@ -214,4 +216,10 @@ export function register(program: Command): void {
         );
       }),
     );
+}
+
+/** An argument as the subcommand list shows it: NAME, [NAME...], HOST[:PORT]... */
+function argTerm(name: string, required: boolean, variadic: boolean): string {
+  const t = `${name.toUpperCase()}${variadic ? '...' : ''}`;
+  return required ? t : `[${t}]`;
 }
