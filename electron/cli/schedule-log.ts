@@ -29,6 +29,8 @@ export function runnerLine(e: PlanRunnerEvent, many: boolean): string | null {
       return `${who}Schedule "${e.name}" ${{ paused: 'paused', deleted: 'deleted: stopped', edited: 'edited: starting again as edited', ended: 'ended' }[e.why]}`;
     case 'problem':
       return `${who}${e.file}:${e.problem.line}:${e.problem.column}: ${printable(e.problem.reason)} — ${e.kept ? 'the schedule goes on as it was until the file is fixed' : 'not run until the file is fixed'}`;
+    case 'fixed':
+      return `${who}${e.file} can be used again`;
     case 'state-not-kept':
       return `${who}The schedule's state could not be kept in ${e.file} (${printable(e.reason)}): a restart may run a slot again`;
     case 'schedule':

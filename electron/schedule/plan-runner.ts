@@ -33,6 +33,8 @@ export type PlanRunnerEvent =
   | { kind: 'stopped'; name: string; why: 'paused' | 'deleted' | 'edited' | 'ended' }
   /** A plan file that cannot be used; `kept`: the plan as it was goes on running. */
   | { kind: 'problem'; name: string; file: string; problem: PlanProblem; kept: boolean }
+  /** A plan file said to be broken can be used again. */
+  | { kind: 'fixed'; name: string; file: string }
   | { kind: 'state-not-kept'; name: string; file: string; reason: string }
   | { kind: 'schedule'; name: string; event: ScheduleEvent };
 
@@ -173,7 +175,7 @@ export class PlanRunner {
         }
         continue;
       }
-      this.said.delete(e.name);
+      if (this.said.delete(e.name)) this.o.onEvent({ kind: 'fixed', name: e.name, file: e.file });
       if (r && r.stopping) continue; // stopping: looked at again once it has
       if (e.plan.paused) {
         if (r) this.stopPlan(e.name, 'paused');

@@ -32,6 +32,7 @@ import { DEFAULT_FORM, type TestForm } from './lib/test-form.js';
 import { DEFAULT_SWEEP_FORM, type SweepForm } from './lib/sweep-form.js';
 import type { LiveSweep } from './lib/sweep-live.js';
 import type { RampView } from '../../electron/contract/udp-ramp-app.js';
+import type { ScheduleListing, ScheduleNotice } from '../../electron/contract/schedule-app.js';
 
 export type { Screen };
 
@@ -136,6 +137,10 @@ class AppState {
   sweep = $state.raw<LiveSweep | null>(null);
   /** The UDP ramp on the Ramp screen (running, or opened from History); raw: replaced whole on every event. */
   ramp = $state.raw<RampView | null>(null);
+  /** This PC's kept schedules as the host last listed them (schedule-control.ts); raw: replaced whole on every update. */
+  schedules = $state.raw<ScheduleListing | null>(null);
+  /** Scheduled tests to tell the user about (a failure, a changed verdict), newest last, until dismissed. */
+  scheduleNotices = $state<ScheduleNotice[]>([]);
 }
 
 export const app = new AppState();

@@ -77,6 +77,11 @@ describe('accessibility', { skip: skip ?? false, timeout: 150_000 }, () => {
       await page.getByRole('navigation').getByRole('button', { name: 'Sweep' }).click();
       await page.getByRole('heading', { name: /^Sweep/ }).waitFor();
       await check('sweep');
+      await page.getByRole('navigation').getByRole('button', { name: 'Schedules' }).click();
+      await page.getByRole('heading', { name: 'Schedules', level: 1 }).waitFor();
+      await page.getByRole('button', { name: 'New schedule' }).click();
+      await page.getByRole('form', { name: 'New schedule' }).waitFor();
+      await check('schedules');
       await page.getByRole('navigation').getByRole('button', { name: 'Start' }).click();
       await page.getByRole('button', { name: /Both on this PC/ }).click();
       await page.getByRole('heading', { name: 'The link' }).waitFor();

@@ -21,7 +21,7 @@ import type { StartFailure } from './start-failure.js';
 import type { LiveSweep } from './sweep-live.js';
 import type { RampView } from '../../../electron/contract/udp-ramp-app.js';
 
-export type Screen = 'start' | 'pair' | 'link' | 'test' | 'run' | 'results' | 'history' | 'waiting' | 'sweep' | 'ramp';
+export type Screen = 'start' | 'pair' | 'link' | 'test' | 'run' | 'results' | 'history' | 'waiting' | 'sweep' | 'ramp' | 'schedules';
 
 /** The screens a plain step may go to: the run and results screens are entered with what they show. */
 type StepScreen = Exclude<Screen, 'run' | 'results'>;
