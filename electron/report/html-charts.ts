@@ -98,7 +98,9 @@ export function whatIfChart(r: LonghaulResult): string {
     logX: true,
     yFormat: mbit,
     xFormat: windowTickLabel,
-    ...(measured ? { mark: { x: measured.windowBytes, y: measured.bitsPerSecond / 1e6, label: `measured ${mbit(measured.bitsPerSecond / 1e6)} Mbit/s` } } : {}),
+    ...(measured
+      ? { marks: [{ x: measured.windowBytes, y: measured.bitsPerSecond / 1e6, label: `measured ${mbit(measured.bitsPerSecond / 1e6)} Mbit/s` }] }
+      : {}),
     ...(curves.yAxis ? { yMax: curves.yAxis.max / 1e6 } : {}),
   });
   return note ? `${chart}<p class="muted" data-what-if-axis>${esc(note)}</p>` : chart;

@@ -1,7 +1,8 @@
 /**
  * Line charts as inline SVG for the HTML report: no script, no network, and
  * they print as vectors. One small renderer: series of (x, y) points, linear
- * or log x axis, an optional marked point, axis titles that carry the units.
+ * or log x axis, marked points, shaded spans of x, axis titles that carry the units.
+ * A mark's `detail` and a span's label are hover text too (an SVG <title>), still no script.
  */
 
 export interface SvgSeries {
@@ -10,16 +11,41 @@ export interface SvgSeries {
   points: [number, number][];
   /** Dashed line (a model, as opposed to a measurement). */
   dashed?: boolean;
+  /** A dot on every point: discrete measurements (one point alone is no line). */
+  dots?: boolean;
+}
+
+/** A marked point: labelled beside it, or (no `label`) a marker whose words are its hover text. */
+export interface SvgMark {
+  x: number;
+  y: number;
+  label?: string;
+  detail?: string;
+  color?: string;
+  shape?: 'dot' | 'cross';
+}
+
+/** A span of x shaded across the plot (e.g. while one verdict held), its label at the plot's foot when it fits. */
+export interface SvgBand {
+  from: number;
+  to: number;
+  color: string;
+  label: string;
 }
 
 interface SvgChart {
   title: string;
   xTitle: string;
+  /** The y axis's title; '' for none, where the tick labels carry the unit. */
   yTitle: string;
   series: SvgSeries[];
   logX?: boolean;
-  /** A single marked point, e.g. the measured run on the what-if chart. */
-  mark?: { x: number; y: number; label: string };
+  /** Marked points, e.g. the measured run on the what-if chart. */
+  marks?: SvgMark[];
+  bands?: SvgBand[];
+  /** The x axis's ends (default: the data's) and its ticks (default: round numbers). */
+  xRange?: [number, number];
+  xTicks?: number[];
   /** Top of the y axis; lines above it are cut at the plot's edge (the caller says so beside the chart). */
   yMax?: number;
   /** Tick label formatters. */
@@ -49,10 +75,11 @@ function niceTicks(lo: number, hi: number, n = 5): number[] {
 
 /** The chart as one `<svg>` element. */
 export function svgLineChart(c: SvgChart): string {
-  const all = c.series.flatMap((s) => s.points).concat(c.mark ? [[c.mark.x, c.mark.y]] : []);
+  const marks = c.marks ?? [];
+  const all = c.series.flatMap((s) => s.points).concat(marks.map((m): [number, number] => [m.x, m.y]));
   if (!all.length) return `<p class="muted">${esc(c.title)}: no data.</p>`;
   const tx = (v: number): number => (c.logX ? Math.log10(Math.max(v, 1e-12)) : v);
-  const xs = all.map((p) => tx(p[0]));
+  const xs = c.xRange ? c.xRange.map(tx) : all.map((p) => tx(p[0]));
   const [x0, x1] = [Math.min(...xs), Math.max(...xs)];
   const y1 = c.yMax ?? (Math.max(...all.map((p) => p[1])) * 1.08 || 1);
   const px = (v: number): number => PAD.left + ((tx(v) - x0) / (x1 - x0 || 1)) * (W - PAD.left - PAD.right);
@@ -61,18 +88,27 @@ export function svgLineChart(c: SvgChart): string {
   const yf = c.yFormat ?? ((v: number) => String(v));
   const parts: string[] = [];
   parts.push(`<text x="${W / 2}" y="18" text-anchor="middle" class="t">${esc(c.title)}</text>`);
+  for (const b of c.bands ?? []) {
+    const [bx0, bx1] = [Math.max(PAD.left, px(b.from)), Math.min(W - PAD.right, px(b.to))];
+    if (bx1 <= bx0) continue;
+    parts.push(
+      `<rect x="${bx0.toFixed(1)}" y="${PAD.top}" width="${(bx1 - bx0).toFixed(1)}" height="${H - PAD.top - PAD.bottom}" fill="${b.color}"><title>${esc(b.label)}</title></rect>`,
+    );
+    // About 6.5 px a character at the key's size: a label that would spill into the next span is left to the hover text.
+    if (bx1 - bx0 > b.label.length * 6.5 + 6) parts.push(`<text x="${(bx0 + 4).toFixed(1)}" y="${H - PAD.bottom - 5}" class="k">${esc(b.label)}</text>`);
+  }
   for (const v of niceTicks(0, y1)) {
     parts.push(`<line x1="${PAD.left}" x2="${W - PAD.right}" y1="${py(v).toFixed(1)}" y2="${py(v).toFixed(1)}" class="g"/>`);
     parts.push(`<text x="${PAD.left - 6}" y="${(py(v) + 4).toFixed(1)}" text-anchor="end" class="k">${esc(yf(v))}</text>`);
   }
-  const xTicks = c.logX ? niceTicks(x0, x1, 6).map((e) => 10 ** e) : niceTicks(x0, x1, 8);
+  const xTicks = c.xTicks ?? (c.logX ? niceTicks(x0, x1, 6).map((e) => 10 ** e) : niceTicks(x0, x1, 8));
   for (const v of xTicks) {
     parts.push(`<text x="${px(v).toFixed(1)}" y="${H - PAD.bottom + 16}" text-anchor="middle" class="k">${esc(xf(v))}</text>`);
   }
   parts.push(`<line x1="${PAD.left}" x2="${PAD.left}" y1="${PAD.top}" y2="${H - PAD.bottom}" class="a"/>`);
   parts.push(`<line x1="${PAD.left}" x2="${W - PAD.right}" y1="${H - PAD.bottom}" y2="${H - PAD.bottom}" class="a"/>`);
   parts.push(`<text x="${W / 2}" y="${H - 8}" text-anchor="middle" class="k">${esc(c.xTitle)}</text>`);
-  parts.push(`<text transform="translate(14 ${H / 2}) rotate(-90)" text-anchor="middle" class="k">${esc(c.yTitle)}</text>`);
+  if (c.yTitle) parts.push(`<text transform="translate(14 ${H / 2}) rotate(-90)" text-anchor="middle" class="k">${esc(c.yTitle)}</text>`);
   // Every chart has the same plot area, so one id for its clip is the same rectangle wherever it repeats.
   const clip = c.yMax === undefined ? '' : ' clip-path="url(#lh-plot)"';
   if (clip)
@@ -82,16 +118,26 @@ export function svgLineChart(c: SvgChart): string {
   c.series.forEach((s, i) => {
     const d = s.points.map((p, j) => `${j ? 'L' : 'M'}${px(p[0]).toFixed(1)} ${py(p[1]).toFixed(1)}`).join(' ');
     parts.push(`<path d="${d}" fill="none" stroke="${s.color}" stroke-width="2"${s.dashed ? ' stroke-dasharray="6 4"' : ''}${clip}/>`);
+    if (s.dots) for (const p of s.points) parts.push(`<circle cx="${px(p[0]).toFixed(1)}" cy="${py(p[1]).toFixed(1)}" r="2.5" fill="${s.color}"${clip}/>`);
     parts.push(
       `<rect x="${PAD.left + 8 + i * 200}" y="${PAD.top - 2}" width="14" height="3" fill="${s.color}"/><text x="${PAD.left + 26 + i * 200}" y="${PAD.top + 2}" class="k">${esc(s.label)}</text>`,
     );
   });
-  if (c.mark) {
-    const [mx, my] = [px(c.mark.x), py(c.mark.y)];
-    // Past the plot's middle the label reads leftwards, so it stays inside the picture.
-    const left = mx > (PAD.left + W - PAD.right) / 2;
-    const label = `x="${(left ? mx - 8 : mx + 8).toFixed(1)}" y="${(my - 8).toFixed(1)}"${left ? ' text-anchor="end"' : ''}`;
-    parts.push(`<circle cx="${mx.toFixed(1)}" cy="${my.toFixed(1)}" r="5" fill="#d6336c"/><text ${label} class="k">${esc(c.mark.label)}</text>`);
-  }
+  for (const m of marks) parts.push(markSvg(m, px(m.x), py(m.y)));
   return `<svg viewBox="0 0 ${W} ${H}" width="100%" role="img" aria-label="${esc(c.title)}" xmlns="http://www.w3.org/2000/svg">${parts.join('')}</svg>`;
+}
+
+function markSvg(m: SvgMark, mx: number, my: number): string {
+  const color = m.color ?? '#d6336c';
+  const title = m.detail ? `<title>${esc(m.detail)}</title>` : '';
+  const [x, y] = [mx.toFixed(1), my.toFixed(1)];
+  const shape =
+    m.shape === 'cross'
+      ? `<path d="M${(mx - 5).toFixed(1)} ${(my - 5).toFixed(1)}l10 10m0 -10l-10 10" stroke="${color}" stroke-width="2.5" fill="none">${title}</path>`
+      : `<circle cx="${x}" cy="${y}" r="5" fill="${color}">${title}</circle>`;
+  if (!m.label) return shape;
+  // Past the plot's middle the label reads leftwards, so it stays inside the picture.
+  const left = mx > (PAD.left + W - PAD.right) / 2;
+  const at = `x="${(left ? mx - 8 : mx + 8).toFixed(1)}" y="${(my - 8).toFixed(1)}"${left ? ' text-anchor="end"' : ''}`;
+  return `${shape}<text ${at} class="k">${esc(m.label)}</text>`;
 }

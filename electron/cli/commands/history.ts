@@ -1,7 +1,8 @@
 /**
- * `longhaul history [--schedule NAME | --manual] [--since WHEN] [--until WHEN] [--last N] [--format table|csv|json] [-o FILE]`:
+ * `longhaul history [--schedule NAME | --manual] [--since WHEN] [--until WHEN] [--last N] [--format table|csv|json|html] [-o FILE]`:
  * the runs stored in History (the data folder: LONGHAUL_DATA_DIR, or the app's), one line per run or
- * one CSV/JSON row per run and direction (report/history-csv.ts); and `longhaul history prune`:
+ * one CSV/JSON row per run and direction (report/history-csv.ts), or the HTML report's schedule view of
+ * those rows (report/schedule-html.ts); and `longhaul history prune`:
  * remove old runs by age or count, the rule kept in the data folder or given as flags
  * (app/history-retention.ts; docs/schedules.md, "History").
  */
@@ -12,6 +13,7 @@ import { HistoryStore, type PruneOutcome } from '../../app/history-store.js';
 import { RETENTION_LIMITS, retentionText, type HistoryFilter, type HistoryRetention } from '../../contract/history.js';
 import { formatHistoryCsv } from '../../report/history-csv.js';
 import { formatHistoryTable, localTime } from '../../report/history-table.js';
+import { formatScheduleHtml } from '../../report/schedule-html.js';
 import { writeWholeFile } from '../../report/report-file.js';
 import { ArgumentError, describeError } from '../../util/errors.js';
 import { checkOutputFiles } from '../../util/output-paths.js';
@@ -21,7 +23,7 @@ import { addExamples, addHelpBlock } from '../help-layout.js';
 import { intIn } from '../run-options.js';
 import { ageDaysParser, whenParser } from '../history-times.js';
 
-const FORMATS = ['table', 'csv', 'json'] as const;
+const FORMATS = ['table', 'csv', 'json', 'html'] as const;
 
 interface ListFlags {
   schedule?: string;
@@ -55,17 +57,24 @@ export function register(program: Command): void {
     .addOption(new Option('--since <when>', 'runs started at or after: 2026-12-01, 2026-12-01T08:00, or back from now: 2h, 7d').argParser(whenParser()))
     .addOption(new Option('--until <when>', 'runs started before this (same forms as --since)').argParser(whenParser()))
     .addOption(new Option('--last <n>', 'only the newest N of the runs that match').argParser(intIn(1, 10_000_000, 'last')))
-    .addOption(new Option('-f, --format <format>', 'table: one line per run; csv, json: one row per run and direction').choices(FORMATS).default('table'))
+    .addOption(
+      new Option('-f, --format <format>', 'table: one line per run; csv, json: one row per run and direction; html: a chart per peer over time')
+        .choices(FORMATS)
+        .default('table'),
+    )
     .option('-o, --out <file>', 'write to this file instead of the terminal')
     .option('--force', 'overwrite --out if it exists');
   addHelpBlock(cmd, 'Notes:', [
     "Times without a zone are this PC's local time; the CSV and JSON give UTC (started_at_utc).",
     'CSV and JSON: one row per run and measured direction (a --bidir run has two); an empty',
     'cell (JSON null) is not measured, never 0. Columns: docs/schedules.md.',
+    'HTML: one self-contained page, a throughput chart per peer (and direction) over time with',
+    'the verdict, failed tests and the capacity marked; without --schedule, one part per schedule.',
   ]);
   addExamples(cmd, [
     'longhaul history --schedule lab --since 24h',
     'longhaul history --since 2026-12-01 --until 2026-12-08 -f csv -o week.csv',
+    'longhaul history --schedule lab --since 7d -f html -o lab.html',
     'longhaul history prune --help',
   ]);
   cmd.action(async (flags: ListFlags) => {
@@ -116,7 +125,8 @@ async function render(
   const summary = listing.matched === 0 ? `No runs match (${listing.total} in ${store.dir}).` : `${shown} run${shown === 1 ? '' : 's'} (${of})`;
   if (flags.format === 'table') return { text: formatHistoryTable([...listing.entries].reverse()), summary, unreadable: listing.unreadable };
   const { rows, unreadable } = await store.rows(filter, limit);
-  const text = flags.format === 'csv' ? formatHistoryCsv(rows) : `${JSON.stringify(rows, null, 2)}\n`;
+  const text =
+    flags.format === 'csv' ? formatHistoryCsv(rows) : flags.format === 'html' ? formatScheduleHtml(rows, filter) : `${JSON.stringify(rows, null, 2)}\n`;
   return { text, summary, unreadable };
 }
 
