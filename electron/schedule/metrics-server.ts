@@ -1,10 +1,13 @@
 /**
  * `/metrics` over HTTP for Prometheus (schedule-metrics.ts): GET only, one path, OpenMetrics text.
  * It listens where it is told; the CLI's default is 127.0.0.1 (another address must be asked for:
- * the figures name the peers and their rates). Nothing else is served.
+ * the figures name the peers and their rates). Nothing else is served. The server runs on a thread
+ * of its own (metrics-http.ts) with a copy of the text renewed after every test: a scrape is never
+ * held up by what the main thread is doing (starting a test took it 150-330 ms on this machine).
  */
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Worker } from 'node:worker_threads';
+import type { FromMetricsThread } from './metrics-http.js';
 import type { ScheduleMetrics } from './schedule-metrics.js';
 import { ArgumentError } from '../util/errors.js';
 
@@ -28,37 +31,32 @@ function listenError(err: NodeJS.ErrnoException, host: string, port: number): Er
 }
 
 export async function serveMetrics(metrics: ScheduleMetrics, host: string, port: number): Promise<MetricsServer> {
-  const server = http.createServer((req, res) => {
-    const url = (req.url ?? '').split('?')[0];
-    if (url !== '/metrics') {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: Longhaul serves /metrics only\n');
-      return;
-    }
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain' }).end('GET /metrics\n');
-      return;
-    }
-    metrics.text().then(
-      (text) => res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(req.method === 'HEAD' ? undefined : text),
-      () => res.writeHead(500, { 'content-type': 'text/plain' }).end('the metrics could not be rendered\n'),
-    );
+  const worker = new Worker(new URL('./metrics-http.js', import.meta.url), { workerData: { host, port, contentType: metrics.registry.contentType } });
+  const first = await new Promise<FromMetricsThread>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the /metrics thread ended (${code}) before it listened`)));
   });
-  // A scraper that holds a connection open must not keep the process from ending.
-  server.keepAliveTimeout = 5000;
-  server.headersTimeout = 10_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (err: NodeJS.ErrnoException) => reject(listenError(err, host, port)));
-    server.listen(port, host, () => {
-      server.removeAllListeners('error');
-      resolve();
-    });
-  });
+  worker.removeAllListeners();
+  if (first.type === 'error') {
+    await worker.terminate();
+    throw listenError(Object.assign(new Error(first.message), { code: first.code }), host, port);
+  }
+  const stop = metrics.watch((text) => worker.postMessage({ type: 'text', text }));
+  const ended = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  // Not a reason to keep the process alive on its own (the CLI's schedule holds it; a closed schedule ends it).
+  worker.unref();
   return {
-    address: server.address() as AddressInfo,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    address: first.address,
+    close: async () => {
+      stop();
+      // Held while it closes: an unref'd thread's exit does not keep a waiting process alive.
+      worker.ref();
+      worker.postMessage({ type: 'close' });
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([ended, new Promise((r) => (timer = setTimeout(r, 2000)))]);
+      clearTimeout(timer);
+      await worker.terminate();
+    },
   };
 }

@@ -81,8 +81,23 @@ export class ScheduleMetrics {
     });
   }
 
+  /** Told the whole text after every change (the /metrics server's copy: metrics-server.ts). */
+  private readonly watchers = new Set<(text: string) => void>();
+
+  /** Call `cb` with the text now and after every test recorded; returns the unsubscribe. */
+  watch(cb: (text: string) => void): () => void {
+    this.watchers.add(cb);
+    void this.text().then(cb);
+    return () => this.watchers.delete(cb);
+  }
+
   /** A test of the schedule ended: its record, and its result when there is one. */
   record(rec: ScheduleRunRecord, result: LonghaulResult | null): void {
+    this.change(rec, result);
+    if (this.watchers.size) void this.text().then((t) => this.watchers.forEach((cb) => cb(t)));
+  }
+
+  private change(rec: ScheduleRunRecord, result: LonghaulResult | null): void {
     const peer = peerLabel(rec.peer);
     const code = rec.code === null ? '' : CODE.test(rec.code) ? rec.code : 'other';
     this.runs.inc({ schedule: rec.schedule, peer, outcome: rec.outcome, code });

@@ -4,6 +4,7 @@
  * 0), an error code outside LH_ERR_* bounded to `other`, OpenMetrics text.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { describe, it } from 'node:test';
 import type { LonghaulResult } from '../../electron/contract/result.js';
 import type { ScheduleRunRecord } from '../../electron/contract/schedule.js';
@@ -74,6 +75,25 @@ describe('the /metrics server', () => {
       assert.equal((await fetch(`${url}/`)).status, 404);
       assert.equal((await fetch(`${url}/metrics`, { method: 'POST' })).status, 405);
       await assert.rejects(serveMetrics(m, '127.0.0.1', s.address.port), /--metrics 127\.0\.0\.1:\d+: port \d+ is in use by another program/);
+
+      // A test recorded reaches the served copy; and a scrape is answered while this (main) thread is
+      // stuck for 1.5 s: a child process asks 0.7 s after its start, inside the stuck time, and the
+      // server thread answers (bound 1 s: served by the stuck thread it would wait out the rest, ≥ 1.2 s).
+      m.record(rec({ slot: 9 }), result('link-limited', 0.02, 7e6));
+      for (let i = 0; i < 50 && !/ 7000000$/m.test(await (await fetch(`${url}/metrics`)).text()); i++) await new Promise((r) => setTimeout(r, 20));
+      assert.match(await (await fetch(`${url}/metrics`)).text(), /^longhaul_throughput_bits_per_second\{[^}]*\} 7000000$/m);
+      const child = spawn(process.execPath, [
+        '-e',
+        `setTimeout(()=>{const t=Date.now();fetch('${url}/metrics').then(r=>r.text()).then(()=>process.stdout.write(String(Date.now()-t)))},700)`,
+      ]);
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      const done = new Promise((r) => child.once('exit', r));
+      await new Promise((r) => setTimeout(r, 300)); // the child is running
+      const until = Date.now() + 1500;
+      while (Date.now() < until); // the main thread stuck, as when it starts a test
+      await done;
+      assert.ok(Number(out) < 1000, `answered in ${out} ms while the main thread was stuck for 1.5 s`);
     } finally {
       await s.close();
     }
