@@ -189,10 +189,11 @@ export class ScheduleHost {
   }
 }
 
-/** What to tell the user about a test: it failed, or its verdict is not the one before (the first test of a peer tells nothing). */
+/** What to tell the user about a test: it failed, its result could not be saved, or its verdict is not the one before (the first test of a peer tells nothing). */
 function noticeOf(name: string, run: ScheduleLastRun, before: ScheduleLastRun['verdicts'] | null): ScheduleNotice | null {
-  const base = { name, peer: run.peer, code: run.code, before: before ?? [], now: run.verdicts, resultId: run.resultId };
+  const base = { name, peer: run.peer, code: run.code, before: before ?? [], now: run.verdicts, resultId: run.resultId, saveError: run.saveError };
   if (run.outcome === 'failed') return { ...base, kind: 'failed' };
+  if (run.saveError) return { ...base, kind: 'not-saved' };
   if (before && run.verdicts.length && JSON.stringify(before) !== JSON.stringify(run.verdicts)) return { ...base, kind: 'verdict-changed' };
   return null;
 }

@@ -38,12 +38,15 @@ export interface ScheduleListing {
 export interface ScheduleNotice {
   name: string;
   peer: string;
-  kind: 'failed' | 'verdict-changed';
+  /** `not-saved`: a test measured, its result could not be written (a full disk): the metric of failed saves rises too. */
+  kind: 'failed' | 'verdict-changed' | 'not-saved';
   /** `failed`: the error code; `verdict-changed`: the verdicts before and now. */
   code: string | null;
   before: LimiterVerdict[];
   now: LimiterVerdict[];
   resultId: string | null;
+  /** `not-saved`: why (the OS's words). */
+  saveError: string | null;
 }
 
 export interface SaveScheduleRequest {

@@ -32,6 +32,8 @@ export async function deleteSchedule(name: string): Promise<void> {
 /** A notice in words: what happened, to which schedule and partner. */
 export function noticeText(n: ScheduleNotice): string {
   if (n.kind === 'failed') return `Scheduled test "${n.name}" to ${n.peer} failed (${n.code ?? 'unknown error'})`;
+  if (n.kind === 'not-saved')
+    return `Scheduled test "${n.name}" to ${n.peer}: its result could not be saved (${n.saveError ?? 'unknown'}); free some space or check the data folder`;
   const words = (v: ScheduleNotice['now']): string => v.map((x) => VERDICT_WORDS[x]).join(' / ') || 'none';
   return `Scheduled test "${n.name}" to ${n.peer}: the limit changed from ${words(n.before)} to ${words(n.now)}`;
 }

@@ -105,4 +105,42 @@ describe('app schedule host', { timeout: 90_000 }, () => {
       await other.close();
     }
   });
+
+  it(
+    'a result that cannot be saved (a full disk) is a notice and counted, and the schedule goes on',
+    { skip: process.getuid?.() !== 0 ? 'needs root to mount a small tmpfs' : false },
+    async () => {
+      const mnt = await mkdtemp(path.join(os.tmpdir(), 'longhaul-full-'));
+      const { execFileSync } = await import('node:child_process');
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', mnt]);
+      const full = new AppBackend({ mode: 'browser', dataDir: mnt, trustDir: path.join(dir, 'trust'), saveExport: async (f) => ({ kind: 'download', ...f }) });
+      const seen: (typeof updates)[number][] = [];
+      full.hub.subscribe(<K extends keyof Events>(name: K, payload: Events[K]['payload']) => {
+        if (name === 'onSchedules') seen.push(payload as Events['onSchedules']['payload']);
+      });
+      try {
+        // Filled but for 12 KiB: the plan and its state fit, a result (tens of KiB) does not.
+        const { writeFile: write } = await import('node:fs/promises');
+        await write(path.join(mnt, 'filler'), Buffer.alloc(244 * 1024));
+        await full.call('saveSchedule', { plan: { ...PLAN, name: 'full', peers: [`127.0.0.1:${port}`] }, editing: null });
+        const told = await within(
+          (async () => {
+            for (;;) {
+              const u = seen.find((x) => x.notice?.kind === 'not-saved');
+              if (u) return u;
+              await new Promise((r) => setTimeout(r, 50));
+            }
+          })(),
+          20_000,
+          'a not-saved notice',
+        );
+        assert.match(told.notice?.saveError ?? '', /ENOSPC|disk is full|space/i);
+        assert.match(await full.schedules.metrics.text(), /^longhaul_failed_saves_total\{schedule="full"\} 1$/m);
+      } finally {
+        await full.close();
+        execFileSync('umount', ['-l', mnt]);
+        await rm(mnt, { recursive: true, force: true });
+      }
+    },
+  );
 });
