@@ -43,3 +43,42 @@ describe('scheduler', () => {
     assert.equal(getEventListeners(outer.signal, 'abort').length, 0, 'every listener went with its test');
   });
 });
+
+describe('scheduler and a clock that jumps', () => {
+  it('a wall clock stepped forward while waiting for a slot runs the slot then under way, once (not every one skipped)', async () => {
+    let offsetMs = 0;
+    const now = (): number => Date.now() + offsetMs;
+    const slots: number[] = [];
+    const waits: number[] = [];
+    const target: RunTarget = {
+      label: 'fake',
+      open: async () => undefined,
+      close: async () => undefined,
+      run: async () => ({ ...recordRun(), id: (slots.length + 1).toString(16).padStart(16, '0') }),
+    };
+    const s = new Scheduler({
+      name: 'jump',
+      clock: intervalClock(3600_000),
+      peers: [{ host: 'a', port: 1 }],
+      settings: { params: recordRun().params, link: null, path: 'direct' },
+      targetOf: () => target,
+      save: async () => ({ savedPath: null, saveError: null }),
+      metrics: new ScheduleMetrics(),
+      hostname: 'pc',
+      now,
+      maxRounds: 2,
+      onEvent: (e) => {
+        if (e.kind === 'run') slots.push(e.record.slot);
+        if (e.kind === 'waiting') waits.push(e.slot);
+      },
+    });
+    const running = s.run(new AbortController().signal);
+    // The first round runs at once; then it waits for the next hour. The clock jumps 5 hours ahead.
+    for (let i = 0; i < 100 && slots.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    offsetMs = 5 * 3600_000;
+    await running; // within one wake (at most 5 s)
+    assert.equal(slots.length, 2);
+    assert.equal((slots[1] ?? 0) - (slots[0] ?? 0), 5, 'the slot under way after the jump, not the next one after the first');
+    assert.deepEqual(waits, [(slots[0] ?? 0) + 1], 'it had waited for the next slot before the jump');
+  });
+});
