@@ -82,7 +82,7 @@ describe('UDP through the link emulator', { timeout: 240_000 }, () => {
   it('--udp-ramp through the link finds what its wire carries: 8 Mbit/s carries 7.776 Mbit/s of 1,460-byte datagrams', async () => {
     const file = path.join(os.tmpdir(), `longhaul-udp-link-ramp-${process.pid}.json`);
     try {
-      // From 4M: 4M, 8M carried (a 1-s step 3 % over the wire fits the 100 ms queue), 16M dropped, then narrowing.
+      // From 4M: 4M carried; 8M (2.8 % over the wire's payload) carried or queued; 16M dropped if reached; then narrowing.
       const run = await cli(['loopback', '-u', '--udp-ramp', '--rate', '8mbit', '--delay', '20ms', '-t', '1', '-b', '4M', '--json', file], 110_000).done;
       assert.equal(run.code, 0, run.stdout + run.stderr);
       assert.match(run.stdout, /^Link: 20 ms each way \(RTT 40 ms\), 8\.00 Mbit\/s each way, no loss$/m);
@@ -96,9 +96,13 @@ describe('UDP through the link emulator', { timeout: 240_000 }, () => {
       // (the queue makes a step just above the rate read as carried: it arrives at the wire's rate too).
       const model = 8e6 * (1460 / 1502);
       assert.ok(Math.abs((o.carried.receivedBitsPerSec ?? 0) / model - 1) < 0.05, `${o.carried.receivedBitsPerSec} against ${model.toFixed(0)}: ${run.stdout}`);
+      // Above the link a step is "dropped" (more than the threshold lost) or "queued" (less arrived than was sent,
+      // the excess still in the 100 ms queue when the step ended): 8M asked is 2.8 % above the wire's payload,
+      // so it reads carried, queued or dropped by how much of that 1-s step the queue held — on a busy machine
+      // the ramp may narrow below 8M without ever reaching 16M. Either outcome is "above the path".
       assert.ok(
-        o.steps.some((x) => x.outcome === 'dropped'),
-        'a step above the link dropped',
+        o.steps.some((x) => x.outcome === 'dropped' || x.outcome === 'queued'),
+        `a step above the link read as above the path (dropped or queued): ${run.stdout}`,
       );
     } finally {
       await rm(file, { force: true });
