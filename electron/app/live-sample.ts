@@ -34,10 +34,10 @@ function liveTcp(id: number, t: TcpSample): LiveTcp {
 export function toLiveSample(
   runId: string,
   side: Side,
-  s: Pick<SideSample, 'index' | 't' | 'final' | 'streams' | 'tcp' | 'udp'>,
+  s: Pick<SideSample, 'index' | 't' | 'final' | 'streams' | 'tcp' | 'udp' | 'from'>,
   senders: Map<number, Side> | null,
 ): LiveSample {
-  const out: LiveSample = { runId, side, index: s.index, t: s.t, final: s.final, streams: s.streams };
+  const out: LiveSample = { runId, side, index: s.index, t: s.t, final: s.final, streams: s.streams, ...(s.from !== undefined ? { from: s.from } : {}) };
   // A UDP receiver's counts: what the Run chart's loss line needs, and no more (jitter and order come with the result).
   if (s.udp?.length) out.udp = s.udp.map(([id, c]) => [id, c.datagrams, c.lost]);
   if (!senders) return out;

@@ -162,6 +162,8 @@ export interface LiveSample {
   index: number;
   /** Seconds since that side's start. */
   t: number;
+  /** The first sample of a side that read bytes before its clock started: when (s, < 0) the first byte came; its interval begins there. */
+  from?: number;
   final: boolean;
   streams: [number, number, number][];
   /** TCP_INFO of the streams this side sends; absent where that side has no native addon. */

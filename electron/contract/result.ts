@@ -132,7 +132,7 @@ export interface IntervalResult {
    * other side's time shifted by the offset measured between the two clocks in this run.
    */
   t: number;
-  /** Length of the interval in seconds (t minus the previous interval's t). */
+  /** Length of the interval in seconds: t minus the previous interval's t; the first one from 0, or from its first byte when that came earlier (the receiver handled the start late). */
   seconds: number;
   controllerT: number | null;
   responderT: number | null;

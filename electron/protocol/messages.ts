@@ -69,6 +69,11 @@ const sampleMessageSchema = z.object({
     .array(z.tuple([z.number().int().min(0).max(255), udpCountsSchema]))
     .max(256)
     .optional(),
+  /**
+   * Optional, the first sample only: this side read its first byte this many seconds before its
+   * clock started (the start message was handled late); the first interval began there.
+   */
+  from: z.number().min(-60).max(0).optional(),
 });
 
 const streamEndSchema = z.object({

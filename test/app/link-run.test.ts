@@ -117,7 +117,8 @@ describe('app backend: a run through the link emulator', { timeout: 60_000 }, ()
     console.log(
       `# link ${RATE / 1e6} Mbit/s, toggles at ${tOn.toFixed(3)} s, ${tOff.toFixed(3)} s; per interval (receiver's end, Mbit/s): ` +
         ivs.map((iv) => `${endOf(iv).toFixed(2)}:${mbit(rate(iv))}`).join(' ') +
-        `; backlog after the switch back: ${backlog.length} intervals, ${(backlogBytes / 1e6).toFixed(1)} MB`,
+        `; backlog after the switch back: ${backlog.length} intervals, ${(backlogBytes / 1e6).toFixed(1)} MB` +
+        `; first byte received at ${e.result.streams.map((s) => s.receive?.firstT?.toFixed(3)).join(', ')} s`,
     );
     assert.ok(before.length >= 2, `${before.length} intervals before the bypass`);
     assert.ok(bypassed.length >= 1, `${bypassed.length} intervals inside the bypass`);

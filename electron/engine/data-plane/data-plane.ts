@@ -34,6 +34,8 @@ export interface SideSample {
   tcp?: [number, TcpSample][];
   /** UDP runs: each local receiving stream's cumulative counts (contract/udp.ts). */
   udp?: [number, UdpCounts][];
+  /** The first sample of a side that received before its clock started: when (s, < 0) its first byte was read. */
+  from?: number;
 }
 
 interface DataPlaneEvents {
@@ -308,7 +310,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
       }
       case 'sample':
         for (const entry of m.streams) this.cumulative.set(entry[0], entry);
-        this.merger.add(this.slots.indexOf(slot), m.index, { t: m.t, streams: m.streams, tcp: m.tcp ?? [], ...(m.udp ? { udp: m.udp } : {}) });
+        this.merger.add(this.slots.indexOf(slot), m.index, { ...m, tcp: m.tcp ?? [] });
         slot.lastIndex = Math.max(slot.lastIndex, m.index);
         slot.lastT = m.t;
         if (m.final) slot.final = true;

@@ -24,6 +24,8 @@ export interface CumulativeSample {
   tcp?: [number, IntervalTcp][];
   /** UDP: that side's receiving streams' cumulative counts at this tick. */
   udp?: [number, UdpCounts][];
+  /** The first tick only: that side read its first byte this long (s, < 0) before its clock started. */
+  from?: number;
 }
 
 /** Only what an interval keeps of each reading: a sample may wait a while in the recorder, and whole readings cost memory. */
@@ -47,6 +49,7 @@ export function referenceSide(direction: Direction): Side {
 export class IntervalBuilder {
   private readonly prev: Record<Side, Map<number, [number, number]>> = { controller: new Map(), responder: new Map() };
   private prevT = 0;
+  private first = true;
   /** Each sending end's retransmit count at the last tick it reported one (null: that tick had none); absent: none yet, so 0 (the handshake). */
   private readonly prevRetrans = new Map<number, number | null>();
   private readonly prevUdp = new Map<number, UdpCounts>();
@@ -79,10 +82,14 @@ export class IntervalBuilder {
     const refSample = this.ref === 'controller' ? c : r;
     const otherSample = this.ref === 'controller' ? r : c;
     const t = Math.max(this.prevT, refSample?.t ?? (otherSample ? otherSample.t + this.offset : this.prevT));
+    // The first interval begins at the reference side's first byte when that came before its clock's 0
+    // (the start message handled late, worker.ts leadIn): its bytes took that much longer than t.
+    const from = this.first && refSample?.from !== undefined ? Math.min(this.prevT, refSample.from) : this.prevT;
+    this.first = false;
     const interval: IntervalResult = {
       index,
       t,
-      seconds: t - this.prevT,
+      seconds: t - from,
       controllerT: c?.t ?? null,
       responderT: r?.t ?? null,
       streams,

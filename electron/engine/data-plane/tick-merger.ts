@@ -17,6 +17,8 @@ interface WorkerTick {
   tcp: [number, TcpSample][];
   /** UDP receivers' cumulative counts (udp-worker.ts); absent for TCP. */
   udp?: [number, UdpCounts][];
+  /** Its first tick: its first byte was read this long (s, < 0) before the start (worker.ts leadIn). */
+  from?: number;
 }
 
 /** A side sample's body: the clock, every stream's cumulative counts, the latest reading per stream. */
@@ -25,6 +27,8 @@ interface MergedTick {
   streams: [number, number, number][];
   tcp?: [number, TcpSample][];
   udp?: [number, UdpCounts][];
+  /** The first side sample only: the side's first byte, seconds (< 0) before its start (the first interval began there). */
+  from?: number;
 }
 
 export class TickMerger {
@@ -33,6 +37,9 @@ export class TickMerger {
   private readonly tcp = new Map<number, TcpSample>();
   private readonly udp = new Map<number, UdpCounts>();
   private t = 0;
+  /** The earliest worker's first byte before the start (s, < 0), or 0; told with the first side sample. */
+  private from = 0;
+  private taken = false;
 
   /** @param streamIds every local stream, in the order side samples list them */
   constructor(private readonly streamIds: readonly number[]) {}
@@ -42,6 +49,7 @@ export class TickMerger {
     let m = this.pending.get(worker);
     if (!m) this.pending.set(worker, (m = new Map()));
     m.set(index, tick);
+    if (tick.from !== undefined && tick.from < this.from) this.from = tick.from;
   }
 
   /**
@@ -66,6 +74,14 @@ export class TickMerger {
     }
     this.t = t = Math.max(t, lastT);
     const streams = this.streamIds.map((id) => [...(this.counts.get(id) ?? [id, 0, 0])] as [number, number, number]);
-    return { t, streams, ...(this.tcp.size ? { tcp: [...this.tcp.entries()] } : {}), ...(this.udp.size ? { udp: [...this.udp.entries()] } : {}) };
+    const lead = !this.taken && this.from < 0 ? { from: this.from } : {};
+    this.taken = true;
+    return {
+      t,
+      streams,
+      ...(this.tcp.size ? { tcp: [...this.tcp.entries()] } : {}),
+      ...(this.udp.size ? { udp: [...this.udp.entries()] } : {}),
+      ...lead,
+    };
   }
 }

@@ -106,7 +106,17 @@ export interface UdpPeerAddress {
 export type FromWorker =
   | { type: 'ready'; id: number }
   | { type: 'stream-error'; id: number; code: LonghaulErrorCode; message: string }
-  | { type: 'sample'; index: number; t: number; final: boolean; streams: [number, number, number][]; tcp?: [number, TcpSample][]; udp?: [number, UdpCounts][] }
+  | {
+      type: 'sample';
+      index: number;
+      t: number;
+      final: boolean;
+      streams: [number, number, number][];
+      tcp?: [number, TcpSample][];
+      udp?: [number, UdpCounts][];
+      /** Index 1 of a receiving worker: its first byte was read this many seconds (< 0) before its clock started. */
+      from?: number;
+    }
   /** `awaitingPeer`: a serving sender's port; its `ready` follows the receiver's hello. */
   | { type: 'udp-port'; ids: number[]; port: number; awaitingPeer?: boolean }
   /** `cpu`: this worker's CPU from the start to now (absent from a worker that never started). */

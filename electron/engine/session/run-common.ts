@@ -30,7 +30,16 @@ export const CAPABILITIES = [
 
 /** This side's sample as the peer receives it (the same fields both ways). */
 export function sampleMessage(s: SideSample): MessageOf<'sample'> {
-  return { type: 'sample', index: s.index, t: s.t, final: s.final, streams: s.streams, ...(s.tcp ? { tcp: s.tcp } : {}), ...(s.udp ? { udp: s.udp } : {}) };
+  return {
+    type: 'sample',
+    index: s.index,
+    t: s.t,
+    final: s.final,
+    streams: s.streams,
+    ...(s.tcp ? { tcp: s.tcp } : {}),
+    ...(s.udp ? { udp: s.udp } : {}),
+    ...(s.from !== undefined ? { from: s.from } : {}),
+  };
 }
 
 /** How long receivers may take to see the peer's FIN after a stop, in ms. */

@@ -126,6 +126,7 @@ export class RunRecorder {
       streams: s.streams,
       ...(s.tcp ? { tcp: slimTcp(s.tcp) } : {}),
       ...(s.udp ? { udp: s.udp } : {}),
+      ...(s.from !== undefined ? { from: s.from } : {}),
     });
     this.drain(false);
   }

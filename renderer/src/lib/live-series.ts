@@ -112,12 +112,13 @@ export class LiveSeries {
     let sideBytes = 0;
     for (const [id, bytes] of mine) {
       sideBytes += bytes;
-      const prev = this.last.get(id) ?? { bytes: 0, t: 0 };
+      // A side's first interval begins at its first byte when that came before its 0 (contract/api.ts LiveSample.from).
+      const prev = this.last.get(id) ?? { bytes: 0, t: Math.min(0, s.from ?? 0) };
       const dt = s.t - prev.t;
       if (dt > 0) push(this.streamPoints(id), { x: s.t, y: ((bytes - prev.bytes) * 8) / dt }, this.maxPoints);
       this.last.set(id, { bytes, t: s.t });
     }
-    const side = this.bySide.get(s.side) ?? { bytes: 0, t: 0, rate: null };
+    const side = this.bySide.get(s.side) ?? { bytes: 0, t: Math.min(0, s.from ?? 0), rate: null };
     const dt = s.t - side.t;
     // The final sample can close a sliver of an interval; its rate is noise, so it only updates the totals.
     const plotted = dt > 0 && !(s.final && dt < 0.05);

@@ -10,6 +10,18 @@ function sample(side: 'controller' | 'responder', index: number, t: number, stre
 }
 
 describe('live series', () => {
+  it("starts a side's first interval at its first byte when that came before the side's clock (a start handled late)", () => {
+    const s = new LiveSeries({ view: 'receiver', senderOf: () => 'controller' });
+    // 0.25 s after its clock started, but its first byte came 0.25 s before it: 500 kB in 0.5 s, not in 0.25 s.
+    s.add({ ...sample('responder', 1, 0.25, [[0, 500_000, 10]]), from: -0.25 });
+    s.add(sample('responder', 2, 0.5, [[0, 750_000, 15]]));
+    assert.deepEqual(s.aggregate, [
+      { x: 0.25, y: 8e6 },
+      { x: 0.5, y: 8e6 },
+    ]);
+    assert.deepEqual(s.perStream.get(0), s.aggregate);
+  });
+
   it('computes receiver-view rates per stream and in aggregate, ignoring the sender side', () => {
     const s = new LiveSeries({ view: 'receiver', senderOf: () => 'controller' });
     s.add(

@@ -57,9 +57,10 @@ export class PumpRun {
   /** The stream's counts plus the loop's (a receiver may have read a little through Node before its loop took over). */
   counts(): Counts {
     const s = this.s;
-    if (!this.pump) return { bytes: s.bytes, completions: s.completions };
-    const [bytes, completions] = this.pump.snapshot();
-    return { bytes: s.bytes + bytes, completions: s.completions + completions };
+    if (!this.pump) return { bytes: s.bytes, completions: s.completions, firstNs: s.firstNs };
+    const [bytes, completions, loopFirstNs] = this.pump.snapshot();
+    const firstNs = s.firstNs === 0n || (loopFirstNs !== 0n && loopFirstNs < s.firstNs) ? loopFirstNs : s.firstNs;
+    return { bytes: s.bytes + bytes, completions: s.completions + completions, firstNs };
   }
 
   stop(): void {

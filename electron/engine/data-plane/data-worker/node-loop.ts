@@ -89,8 +89,8 @@ export class NodeLoop implements StreamLoop {
 
   counts(): Counts {
     const { s, socket } = this;
-    if (this.host.role === 'receive') return { bytes: s.bytes, completions: s.completions };
-    return { bytes: s.bytes - (socket.destroyed ? 0 : socket.writableLength), completions: s.completions };
+    if (this.host.role === 'receive') return { bytes: s.bytes, completions: s.completions, firstNs: s.firstNs };
+    return { bytes: s.bytes - (socket.destroyed ? 0 : socket.writableLength), completions: s.completions, firstNs: s.firstNs };
   }
 
   startReceiving(): boolean {

@@ -28,6 +28,8 @@ interface StreamError {
 export interface Counts {
   bytes: number;
   completions: number;
+  /** When the first byte moved (receive: was read), on the worker's clock; 0n: none yet. */
+  firstNs: bigint;
 }
 
 /** The byte loop of one stream. */
@@ -177,7 +179,7 @@ class PendingLoop implements StreamLoop {
     readonly io: StreamIo,
   ) {}
   counts(): Counts {
-    return { bytes: this.s.bytes, completions: this.s.completions };
+    return { bytes: this.s.bytes, completions: this.s.completions, firstNs: this.s.firstNs };
   }
   startReceiving(): boolean {
     return false;

@@ -5,9 +5,8 @@
  * elsewhere (stream.ts lists them); everything here (sampling, TCP_INFO,
  * deadline, stop, results) is the same for every loop.
  *
- * Senders write one fixed buffer "from thin air" (ttcp style), honouring
- * backpressure; receivers read into one fixed buffer and count bytes and read
- * completions.
+ * Senders write one fixed buffer "from thin air" (ttcp style), honouring backpressure;
+ * receivers read into one fixed buffer and count bytes and read completions.
  */
 import net from 'node:net';
 import os from 'node:os';
@@ -35,6 +34,7 @@ import { applyCongestion } from './congestion.js';
 import { TokenBucket } from './token-bucket.js';
 import { watchStop } from './stop-watchdog.js';
 import { Stream, systemClock, type Clock, type LoopHost } from './stream.js';
+import { bytesAndCalls, leadIn } from './lead-in.js';
 
 /** The largest read a receiver on Node's loop asks for, in bytes (see the constructor). The native loop reads `--buffer` bytes. */
 const RECEIVE_BUFFER_MAX_BYTES = 128 * 1024;
@@ -157,11 +157,11 @@ export class DataWorker implements LoopHost {
     this.doneSent = true;
     if (this.tickTimer) this.clock.clearTimeout(this.tickTimer);
     const t = Number(this.clock.nowNs() - this.startNs) / 1e9;
-    this.send({ type: 'sample', index: this.tickIndex + 1, t, final: true, streams: this.sampleStreams(), tcp: this.sampleTcp(this.tickIndex + 1, t) });
+    this.sample(this.tickIndex + 1, t, true);
     const ends: StreamEnd[] = [...this.streams.values()].map((s) => ({
       id: s.id,
       role: this.role,
-      ...s.loop.counts(),
+      ...bytesAndCalls(s.loop.counts()),
       io: s.io,
       firstT: this.secondsSinceStart(s.firstNs),
       lastT: this.secondsSinceStart(s.lastNs),
@@ -360,11 +360,16 @@ export class DataWorker implements LoopHost {
     this.tickIndex++;
     const now = this.clock.nowNs();
     const t = Number(now - this.startNs) / 1e9;
-    this.send({ type: 'sample', index: this.tickIndex, t, final: false, streams: this.sampleStreams(), tcp: this.sampleTcp(this.tickIndex, t) });
+    this.sample(this.tickIndex, t, false);
     if (this.deadlineNs !== 0n && now >= this.deadlineNs && this.role === 'send') {
       for (const s of this.streams.values()) if (!s.finished) s.loop.endSending();
     }
     this.scheduleTick();
+  }
+
+  private sample(index: number, t: number, final: boolean): void {
+    const lead = leadIn(this.role, index, this.streams.values(), this.startNs);
+    this.send({ type: 'sample', index, t, final, streams: this.sampleStreams(), tcp: this.sampleTcp(index, t), ...lead });
   }
 
   private sampleStreams(): [number, number, number][] {
