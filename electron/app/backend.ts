@@ -172,6 +172,7 @@ export class AppBackend {
       listSchedules: async () => this.schedules.list(),
       saveSchedule: async (req) => this.schedules.save(req),
       pauseSchedule: async ({ name, paused }) => this.schedules.setPaused(name, paused),
+      setScheduleMetrics: async (setting) => this.schedules.setMetrics(setting),
       deleteSchedule: async ({ name }) => this.schedules.remove(name),
     };
   }

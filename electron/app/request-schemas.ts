@@ -17,6 +17,7 @@ import { hostSchema, portSchema } from '../protocol/address-schema.js';
 import { linkSettingsSchema } from '../proxy/link-settings.js';
 import { newSweepPlanSchema } from '../sweep/sweep-plan-schema.js';
 import { NAME_RULE, SCHEDULE_NAME } from '../schedule/plan-file.js';
+import { metricsSettingSchema } from './metrics-endpoint.js';
 import { ArgumentError } from '../util/errors.js';
 
 const host = hostSchema;
@@ -125,6 +126,7 @@ const SCHEMAS: { [K in InvokeName]: z.ZodType<Invokes[K]['req']> } = {
   saveSchedule: z.object({ plan: z.record(z.string(), z.unknown()), editing: scheduleName.nullable() }).strict(),
   pauseSchedule: z.object({ name: scheduleName, paused: z.boolean() }).strict(),
   deleteSchedule: z.object({ name: scheduleName }).strict(),
+  setScheduleMetrics: metricsSettingSchema,
 };
 
 /** Parse a request for `name`; throws ArgumentError naming the first bad field. */

@@ -12,7 +12,7 @@
 import os from 'node:os';
 import type { LonghaulResult } from '../contract/result.js';
 import type { ScheduleLastRun } from '../contract/schedule.js';
-import type { ScheduleListing, ScheduleNotice, ScheduleView, SaveScheduleRequest } from '../contract/schedule-app.js';
+import type { MetricsSetting, ScheduleListing, ScheduleNotice, ScheduleView, SaveScheduleRequest } from '../contract/schedule-app.js';
 import { PlanRunner, planStatus, type PlanRunnerEvent, type RunningView } from '../schedule/plan-runner.js';
 import { PlanStore } from '../schedule/plan-store.js';
 import { takeRunnerLock } from '../schedule/runner-lock.js';
@@ -21,6 +21,7 @@ import { PeerTarget } from '../sweep/run-target.js';
 import type { LoadedTrust } from '../security/load-trust.js';
 import { describeError } from '../util/errors.js';
 import type { EventHub } from './event-hub.js';
+import { MetricsEndpoint } from './metrics-endpoint.js';
 
 /** How often the app asks again for this PC's schedules while another process runs them, ms. */
 const LOCK_RETRY_MS = 60_000;
@@ -41,6 +42,8 @@ interface ScheduleHostOptions {
 export class ScheduleHost {
   readonly store: PlanStore;
   readonly metrics = new ScheduleMetrics();
+  /** /metrics for Prometheus, as the user's setting says (metrics-endpoint.ts). */
+  private readonly endpoint: MetricsEndpoint;
   private runner: PlanRunner | null = null;
   private release: (() => Promise<void>) | null = null;
   private notRunning: string | null = 'starting';
@@ -53,6 +56,7 @@ export class ScheduleHost {
 
   constructor(private readonly o: ScheduleHostOptions) {
     this.store = new PlanStore(o.resultsDir);
+    this.endpoint = new MetricsEndpoint(o.resultsDir, this.metrics);
   }
 
   /** What a scheduled test is doing on this PC now (for the other hosts' "busy"), or null. */
@@ -75,6 +79,7 @@ export class ScheduleHost {
       this.notRunning = describeError(err).message;
       this.retry = setTimeout(() => void this.take(), LOCK_RETRY_MS);
       this.retry.unref?.();
+      await this.endpoint.load(this.notRunning);
       await this.emit(null);
       return;
     }
@@ -89,6 +94,7 @@ export class ScheduleHost {
       onEvent: (e) => void this.onRunnerEvent(e),
     });
     await this.runner.follow(this.store, null);
+    await this.endpoint.load(null);
     // A verdict change is told against the last test before the app started too.
     for (const [name, v] of this.runner.views()) for (const [peer, run] of v.lastRuns) if (run.verdicts.length) this.seen.set(`${name}\0${peer}`, run.verdicts);
     await this.emit(null);
@@ -127,7 +133,7 @@ export class ScheduleHost {
         lastRuns: plan.peers.flatMap((p) => lastRuns.get(p) ?? []),
       });
     }
-    return { schedules, dir: this.store.dir, notRunning: this.notRunning };
+    return { schedules, dir: this.store.dir, notRunning: this.notRunning, metrics: this.endpoint.view() };
   }
 
   /** Keep a plan from the screen (new, or an edit of `editing`, perhaps renamed); the runner follows at once. */
@@ -147,12 +153,19 @@ export class ScheduleHost {
     return this.changed();
   }
 
+  /** Keep the /metrics setting and serve (or stop serving) as it says. */
+  async setMetrics(setting: MetricsSetting): Promise<ScheduleListing> {
+    await this.endpoint.save(setting, this.notRunning);
+    return this.changed();
+  }
+
   /** Stop the schedules (the test in flight cut short, saved as partial), bounded. */
   async close(): Promise<void> {
     this.closed = true;
     await this.starting;
     if (this.retry) clearTimeout(this.retry);
     if (this.runner) await Promise.race([this.runner.stop(true), new Promise((r) => setTimeout(r, CLOSE_WAIT_MS).unref())]);
+    await this.endpoint.close();
     await this.release?.();
   }
 

@@ -19,7 +19,7 @@ import type { HistoryFilter, HistoryListing, HistoryRetention, PruneSummary, Ret
 import type { GroupEnded, GroupExportFormat, GroupListing, StartGroupRunRequest } from './group-app.js';
 import type { LonghaulGroupResult } from './group.js';
 import type { SweepPlan } from './sweep.js';
-import type { SaveScheduleRequest, ScheduleListing, ScheduleNotice } from './schedule-app.js';
+import type { MetricsSetting, SaveScheduleRequest, ScheduleListing, ScheduleNotice } from './schedule-app.js';
 import type { SweepEntry, SweepExportFormat, SweepProgressEvent, SweepView } from './sweep-app.js';
 import type { RampEntry, RampExportFormat, RampView, StartRampRequest } from './udp-ramp-app.js';
 import type { ConnectionCheck, ResponderStatus, Iperf3ServerStatus, DiscoveredResponder, PairedPeer, PairedPeerInfo } from './partners.js';
@@ -280,6 +280,8 @@ export interface Invokes {
   pauseSchedule: { channel: 'schedule:pause'; req: { name: string; paused: boolean }; res: ScheduleListing };
   /** Delete a schedule's plan and state; its results stay in History. */
   deleteSchedule: { channel: 'schedule:delete'; req: { name: string }; res: ScheduleListing };
+  /** Keep the app's /metrics setting (docs/schedules.md) and serve as it says while this app runs the schedules; `listing.metrics` says where, or why not. */
+  setScheduleMetrics: { channel: 'schedule:metrics'; req: MetricsSetting; res: ScheduleListing };
 }
 
 /** The events main pushes: subscription name → [channel, payload]. */
@@ -350,6 +352,7 @@ export const INVOKES: { readonly [K in InvokeName]: Invokes[K]['channel'] } = {
   saveSchedule: 'schedule:save',
   pauseSchedule: 'schedule:pause',
   deleteSchedule: 'schedule:delete',
+  setScheduleMetrics: 'schedule:metrics',
 };
 
 export const EVENTS: { readonly [K in EventName]: Events[K]['channel'] } = {

@@ -32,6 +32,31 @@ export interface ScheduleListing {
   dir: string;
   /** Null while this app runs the schedules; otherwise why it does not (another runner holds this PC's). */
   notRunning: string | null;
+  /** The app's /metrics for Prometheus: the setting and whether it serves. */
+  metrics: MetricsView;
+}
+
+/**
+ * The app's setting to serve /metrics (OpenMetrics) for Prometheus, as `longhaul schedule --metrics`
+ * does: served while this app runs the PC's schedules. `listen`: `local` is 127.0.0.1 only (a
+ * Prometheus on this PC); `network` every address of this PC, asked for on purpose (the figures name
+ * the peers and their rates; there is no password on /metrics).
+ */
+export interface MetricsSetting {
+  enabled: boolean;
+  listen: 'local' | 'network';
+  port: number;
+}
+
+/** Off; when turned on, 127.0.0.1 and the port docs/schedules.md uses for `--metrics`. */
+export const DEFAULT_METRICS_SETTING: MetricsSetting = { enabled: false, listen: 'local', port: 9464 };
+
+export interface MetricsView {
+  setting: MetricsSetting;
+  /** Where /metrics is served now (http://127.0.0.1:9464/metrics), or null. */
+  url: string | null;
+  /** Why it is not served although enabled (the port is taken, another process runs the schedules), or why the kept setting could not be read; null otherwise. */
+  problem: string | null;
 }
 
 /** Something a user should hear about without watching the screen (a notification). */

@@ -80,6 +80,8 @@ export class PlanRunner {
   private readonly running = new Map<string, Running>();
   /** The last problem said per plan (so a broken file is said once, not every WATCH_MS). */
   private readonly said = new Map<string, string>();
+  /** The schedules the last look found (a name gone since was deleted). */
+  private known = new Set<string>();
   /** Plans that ran out of rounds or slots, as they were: not started again unless edited. */
   private readonly finished = new Map<string, string>();
   private timer: NodeJS.Timeout | null = null;
@@ -160,6 +162,9 @@ export class PlanRunner {
       return; // the folder cannot be listed now: the running plans go on, looked at again next time
     }
     const seen = new Set(entries.map((e) => e.name));
+    // A deleted schedule's series leave /metrics (a running one's once its test in flight is over: ended()).
+    for (const name of this.known) if (!seen.has(name) && !this.running.has(name)) void this.o.metrics.forget(name);
+    this.known = seen;
     for (const [name, r] of this.running) if (!seen.has(name) && !r.stopping) this.stopPlan(name, 'deleted');
     for (const e of entries) {
       const r = this.running.get(e.name);
@@ -260,6 +265,7 @@ export class PlanRunner {
 
   private ended(name: string, r: Running): void {
     if (this.running.get(name) === r) this.running.delete(name);
+    if (r.stopping === 'deleted' || !this.known.has(name)) void this.o.metrics.forget(name);
     if (r.stopping === null) this.finished.set(name, JSON.stringify(r.plan));
     this.o.onEvent({ kind: 'stopped', name, why: r.stopping ?? 'ended' });
   }

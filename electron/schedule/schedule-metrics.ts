@@ -29,6 +29,7 @@ export class ScheduleMetrics {
   private readonly capacity: Gauge;
   private readonly verdict: Gauge;
   private readonly lastRun: Gauge;
+  private readonly interval: Gauge;
   private readonly runs: Counter;
   private readonly failedSaves: Counter;
   /** The verdict label set each peer and direction shows now, so a change removes the old one. */
@@ -67,6 +68,12 @@ export class ScheduleMetrics {
       labelNames: ['schedule', 'peer'],
       registers: r,
     });
+    this.interval = new Gauge({
+      name: 'longhaul_schedule_interval_seconds',
+      help: "Seconds from the schedule's slot under way to its next: its --every, or a cron line's gap now (absent: not running)",
+      labelNames: ['schedule'],
+      registers: r,
+    });
     this.runs = new Counter({
       name: 'longhaul_runs_total',
       help: 'Scheduled runs by outcome (ok, partial, failed) and error code',
@@ -94,6 +101,40 @@ export class ScheduleMetrics {
   /** A test of the schedule ended: its record, and its result when there is one. */
   record(rec: ScheduleRunRecord, result: LonghaulResult | null): void {
     this.change(rec, result);
+    this.tell();
+  }
+
+  /**
+   * The schedule's gap between slots now (null: it stopped, is paused or has no slot left). The alert
+   * "no test for 3 intervals" reads it (docs/prometheus/longhaul-alerts.yml): a schedule not running
+   * here has no series, so no alert says it is late.
+   */
+  setInterval(schedule: string, seconds: number | null): void {
+    setOrRemove(this.interval, { schedule }, seconds);
+    this.tell();
+  }
+
+  /** A deleted schedule: every series of it goes (an alert would otherwise wait for its next test forever). */
+  async forget(schedule: string): Promise<void> {
+    for (const g of [
+      this.throughput,
+      this.rtt,
+      this.retrans,
+      this.udpLoss,
+      this.udpJitter,
+      this.capacity,
+      this.verdict,
+      this.lastRun,
+      this.interval,
+      this.runs,
+      this.failedSaves,
+    ])
+      for (const v of (await g.get()).values) if (v.labels['schedule'] === schedule) g.remove(v.labels as Record<string, string>);
+    for (const key of [...this.shownVerdict.keys()]) if (key.startsWith(`${schedule}\0`)) this.shownVerdict.delete(key);
+    this.tell();
+  }
+
+  private tell(): void {
     if (this.watchers.size) void this.text().then((t) => this.watchers.forEach((cb) => cb(t)));
   }
 

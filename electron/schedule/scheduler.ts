@@ -75,12 +75,21 @@ export class Scheduler {
   readonly offsetMs: number;
   /** When the next round is due (epoch ms) while waiting for it, else null. */
   nextAtMs: number | null = null;
+  private shownSlot: number | null = null;
 
   constructor(private readonly o: SchedulerOptions) {
     this.now = o.now ?? Date.now;
     this.lastSlots = new Map(o.lastSlots ?? []);
     this.turns = o.turns ?? new TestTurns();
     this.offsetMs = slotOffsetMs(o.clock.everyMs, o.name, o.hostname);
+  }
+
+  /** The gap from `slot` to the next one, on the metrics (once per slot). */
+  private showInterval(slot: number): void {
+    if (this.shownSlot === slot) return;
+    this.shownSlot = slot;
+    const next = this.o.clock.after(slot);
+    this.o.metrics.setInterval(this.o.name, next === null ? null : (this.o.clock.startMs(next) - this.o.clock.startMs(slot)) / 1000);
   }
 
   /** End after the test in flight (or now, while waiting for a slot). */
@@ -106,6 +115,7 @@ export class Scheduler {
           break;
         }
         const { slot, atMs } = round;
+        this.showInterval(slot);
         if (atMs > this.now()) {
           if (this.nextAtMs !== atMs) this.o.onEvent({ kind: 'waiting', slot, atMs });
           this.nextAtMs = atMs;
@@ -126,6 +136,8 @@ export class Scheduler {
       }
       return this.lastSlot;
     } finally {
+      // Not running: no interval, so no alert calls it late (paused, deleted, stopped).
+      this.o.metrics.setInterval(this.o.name, null);
       signal.removeEventListener('abort', abort);
     }
   }

@@ -4,7 +4,7 @@
  * dismissed) and, where the user allowed it, a system notification. The only module that talks to
  * the API about schedules.
  */
-import type { ScheduleNotice, ScheduleListing } from '../../electron/contract/schedule-app.js';
+import type { MetricsSetting, ScheduleNotice, ScheduleListing } from '../../electron/contract/schedule-app.js';
 import { VERDICT_WORDS } from '../../electron/contract/verdict-labels.js';
 import { api } from './bridge/index.js';
 import { app } from './state.svelte.js';
@@ -64,4 +64,9 @@ export function wireScheduleEvents(): void {
     app.schedules = listing;
     if (notice) notify(notice);
   });
+}
+
+/** Keep the /metrics setting; the listing says where it serves now, or why not. */
+export async function setScheduleMetrics(setting: MetricsSetting): Promise<void> {
+  app.schedules = await api.setScheduleMetrics(setting);
 }

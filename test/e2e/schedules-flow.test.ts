@@ -4,10 +4,11 @@
  * runs its first round at once (each partner's rate and limit shown), is paused, edited (every hour:
  * the next round shown), its file broken by hand (the line and reason on its card, the schedule going
  * on), a schedule to a PC that does not answer gives a notice on every screen, a delete asks first;
- * no sideways scroll at 1024×768. Screenshots: test/e2e/screenshots/45-schedules-*.png.
+ * no sideways scroll at 1024×768; /metrics for Prometheus turned on from the screen and served. Screenshots: test/e2e/screenshots/45-schedules-*.png.
  */
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
+import net from 'node:net';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { loadTrust } from '../../electron/security/load-trust.js';
@@ -15,6 +16,15 @@ import { pairedListeners } from '../helpers/listeners.js';
 import { browserMissing, shot, uiSession } from './browser.js';
 
 const skip = browserMissing();
+
+/** A port free now on 127.0.0.1. */
+async function freePort(): Promise<number> {
+  const s = net.createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address() as net.AddressInfo;
+  await new Promise((r) => s.close(r));
+  return port;
+}
 
 describe('Schedules in browser mode', { skip: skip ?? false, timeout: 150_000 }, () => {
   const session = uiSession('longhaul-schedules-ui-');
@@ -55,6 +65,22 @@ describe('Schedules in browser mode', { skip: skip ?? false, timeout: 150_000 },
     await shot(page, '45-schedules-1-running');
     const plan = path.join(dataDir, 'schedules', 'lab.plan.json');
     assert.match(await readFile(plan, 'utf8'), /"every": "6s"/, 'the plan is the file longhaul schedule reads');
+
+    // /metrics for Prometheus from the screen: on, this PC only, a port; the URL and the scrape config shown, served.
+    const metricsPort = await freePort();
+    const panel = page.getByTestId('metrics-panel');
+    await panel.getByText('Off.').waitFor();
+    await panel.getByLabel("Serve the schedules' results at /metrics for Prometheus").check();
+    await panel.getByLabel('Port').fill(String(metricsPort));
+    await panel.getByRole('button', { name: 'Save' }).click();
+    const metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
+    await panel.getByText(metricsUrl).waitFor();
+    await panel.getByTestId('metrics-scrape').getByText(`'127.0.0.1:${metricsPort}'`).waitFor();
+    const served = await (await fetch(metricsUrl, { signal: AbortSignal.timeout(5000) })).text();
+    assert.match(served, /longhaul_throughput_bits_per_second\{schedule="lab",peer="127\.0\.0\.1:\d+",direction="to-peer"\}/);
+    assert.match(served, /longhaul_schedule_interval_seconds\{schedule="lab"\} 6\n/);
+    await panel.scrollIntoViewIfNeeded();
+    await shot(page, '45-schedules-5-metrics');
 
     await card.getByRole('button', { name: 'Pause' }).click();
     await card.getByText('Paused', { exact: true }).waitFor();

@@ -9,7 +9,7 @@ import { getEventListeners } from 'node:events';
 import { describe, it } from 'node:test';
 import { ScheduleMetrics } from '../../electron/schedule/schedule-metrics.js';
 import { Scheduler } from '../../electron/schedule/scheduler.js';
-import { intervalClock } from '../../electron/schedule/slots.js';
+import { cronClock, intervalClock } from '../../electron/schedule/slots.js';
 import type { RunTarget } from '../../electron/sweep/run-target.js';
 import { recordRun } from '../helpers/result-fixtures.js';
 
@@ -80,5 +80,51 @@ describe('scheduler and a clock that jumps', () => {
     assert.equal(slots.length, 2);
     assert.equal((slots[1] ?? 0) - (slots[0] ?? 0), 5, 'the slot under way after the jump, not the next one after the first');
     assert.deepEqual(waits, [(slots[0] ?? 0) + 1], 'it had waited for the next slot before the jump');
+  });
+});
+
+describe("the schedule's interval on /metrics", () => {
+  /** The interval gauge's value for `name` now, or null when there is none. */
+  async function intervalOf(m: ScheduleMetrics, name: string): Promise<number | null> {
+    const line = (await m.text()).split('\n').find((l) => l.startsWith(`longhaul_schedule_interval_seconds{schedule="${name}"}`));
+    return line ? Number(line.split(' ').pop()) : null;
+  }
+
+  it("is a cron line's gap from the slot under way to the next, and goes when the schedule stops", async () => {
+    const metrics = new ScheduleMetrics();
+    const seen: (number | null)[] = [];
+    const target: RunTarget = {
+      label: 'fake',
+      open: async () => undefined,
+      close: async () => undefined,
+      run: async () => {
+        seen.push(await intervalOf(metrics, 'weekdays'));
+        return { ...recordRun(), id: '1'.padStart(16, '0') };
+      },
+    };
+    // 09:00 on weekdays: a slot is always under way (the last occurrence), so the first round runs at once.
+    const clock = cronClock('0 9 * * 1-5');
+    const s = new Scheduler({
+      name: 'weekdays',
+      clock,
+      peers: [{ host: 'a', port: 1 }],
+      settings: { params: recordRun().params, link: null, path: 'direct' },
+      targetOf: () => target,
+      save: async () => ({ savedPath: null, saveError: null }),
+      metrics,
+      hostname: 'pc',
+      onEvent: () => undefined,
+      maxRounds: 1,
+    });
+    await s.run(new AbortController().signal);
+    const slot = clock.slotAt(Date.now())!;
+    const gap = (clock.startMs(clock.after(slot)!) - clock.startMs(slot)) / 1000;
+    // Monday to Thursday: a day to the next 09:00; Friday: three days; the local clock's DST day aside.
+    assert.ok(
+      [86_400, 3 * 86_400].some((d) => Math.abs(gap - d) <= 3600),
+      `gap ${gap} s`,
+    );
+    assert.deepEqual(seen, [gap], 'served while its test ran');
+    assert.equal(await intervalOf(metrics, 'weekdays'), null, 'not running: no interval, so no alert calls it late');
   });
 });
