@@ -7,8 +7,8 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { afterEach, describe, it } from 'node:test';
-import { Iperf3Server } from '../../electron/engine/iperf3/iperf3-server.js';
-import { startResponder } from '../helpers/net.js';
+import { Iperf3Server } from '../../../electron/engine/iperf3/iperf3-server.js';
+import { startResponder } from '../../helpers/net.js';
 
 const CAP = 3;
 

@@ -1,7 +1,7 @@
 /** Longhaul's own pacing on Node's loop: the bucket's rate over time, and its burst bound after an idle stretch. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { TokenBucket } from '../../../electron/engine/data-plane/data-worker/token-bucket.js';
+import { TokenBucket } from '../../../../electron/engine/data-plane/data-worker/token-bucket.js';
 
 const MS = 1_000_000n;
 

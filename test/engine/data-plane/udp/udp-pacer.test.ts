@@ -1,7 +1,7 @@
 /** The UDP sender's schedule on a hand-driven clock: the asked average, and a lag written off, not burst. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CATCH_UP_SECONDS, UdpPacer } from '../../../electron/engine/data-plane/udp/udp-pacer.js';
+import { CATCH_UP_SECONDS, UdpPacer } from '../../../../electron/engine/data-plane/udp/udp-pacer.js';
 
 const MS = 1_000_000n;
 

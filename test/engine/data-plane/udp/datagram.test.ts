@@ -7,7 +7,7 @@ import {
   readLonghaulHeader,
   writeIperf3Header,
   writeLonghaulHeader,
-} from '../../../electron/engine/data-plane/udp/datagram.js';
+} from '../../../../electron/engine/data-plane/udp/datagram.js';
 
 const TAG = Buffer.from('0123456789abcdef', 'hex');
 

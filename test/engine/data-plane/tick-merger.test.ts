@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { TickMerger } from '../../electron/engine/data-plane/tick-merger.js';
-import { tcpSample } from '../helpers/result-fixtures.js';
+import { TickMerger } from '../../../electron/engine/data-plane/tick-merger.js';
+import { tcpSample } from '../../helpers/result-fixtures.js';
 
 const tick = (t: number, ...streams: [number, number, number][]) => ({ t, streams, tcp: [] });
 

@@ -5,12 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { LonghaulResult } from '../../electron/contract/result.js';
-import { capacityInfo, planCapacity, plannedRtt, wireRate } from '../../electron/engine/session/capacity-plan.js';
-import { attachCapacity } from '../../electron/engine/session/capacity-run.js';
-import { capacityComparisonText, capacityLines } from '../../electron/contract/capacity.js';
-import { makeResult, seedDiagnosis } from '../helpers/result-fixtures.js';
-import { summaryRows } from '../../electron/report/csv-report.js';
+import type { LonghaulResult } from '../../../electron/contract/result.js';
+import { capacityInfo, planCapacity, plannedRtt, wireRate } from '../../../electron/engine/session/capacity-plan.js';
+import { attachCapacity } from '../../../electron/engine/session/capacity-run.js';
+import { capacityComparisonText, capacityLines } from '../../../electron/contract/capacity.js';
+import { makeResult, seedDiagnosis } from '../../helpers/result-fixtures.js';
+import { summaryRows } from '../../../electron/report/csv-report.js';
 
 const sampleResult = (): LonghaulResult => makeResult({ streams: [{ bytes: 1_000_000, seconds: 1, completions: 10 }] });
 

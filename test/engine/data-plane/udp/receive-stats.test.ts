@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { lossShare } from '../../../electron/contract/udp.js';
-import { DUP_WINDOW, UdpReceiveStats } from '../../../electron/engine/data-plane/udp/receive-stats.js';
-import { udpDelta } from '../../../electron/contract/udp.js';
+import { lossShare } from '../../../../electron/contract/udp.js';
+import { DUP_WINDOW, UdpReceiveStats } from '../../../../electron/engine/data-plane/udp/receive-stats.js';
+import { udpDelta } from '../../../../electron/contract/udp.js';
 
 const MS = 1_000_000n;
 

@@ -5,13 +5,13 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { cpuUnavailable, cpuUse, ProcessCpuClock, threadsOf } from '../../electron/engine/data-plane/cpu-use.js';
-import { peerCpu } from '../../electron/engine/iperf3/iperf3-ends.js';
-import { readResults, resultsDocument } from '../../electron/protocol/iperf3/results-document.js';
-import { parseMessage } from '../../electron/protocol/messages.js';
-import { formatCpuLines } from '../../electron/report/cpu-lines.js';
-import { parseResult } from '../../electron/report/result-file.js';
-import { makeResult } from '../helpers/result-fixtures.js';
+import { cpuUnavailable, cpuUse, ProcessCpuClock, threadsOf } from '../../../electron/engine/data-plane/cpu-use.js';
+import { peerCpu } from '../../../electron/engine/iperf3/iperf3-ends.js';
+import { readResults, resultsDocument } from '../../../electron/protocol/iperf3/results-document.js';
+import { parseMessage } from '../../../electron/protocol/messages.js';
+import { formatCpuLines } from '../../../electron/report/cpu-lines.js';
+import { parseResult } from '../../../electron/report/result-file.js';
+import { makeResult } from '../../helpers/result-fixtures.js';
 
 describe('CPU per side and per data thread', () => {
   it('streams that shared a thread are one thread, costed from its first take-on to its last end', () => {

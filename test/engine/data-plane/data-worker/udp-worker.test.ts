@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict';
 import dgram from 'node:dgram';
 import { describe, it } from 'node:test';
-import { UdpWorker } from '../../../electron/engine/data-plane/data-worker/udp-worker.js';
-import { UdpReceiver } from '../../../electron/engine/data-plane/udp/udp-receiver.js';
-import { writeLonghaulHeader } from '../../../electron/engine/data-plane/udp/datagram.js';
-import type { FromWorker, WorkerInit } from '../../../electron/engine/data-plane/worker-messages.js';
+import { UdpWorker } from '../../../../electron/engine/data-plane/data-worker/udp-worker.js';
+import { UdpReceiver } from '../../../../electron/engine/data-plane/udp/udp-receiver.js';
+import { writeLonghaulHeader } from '../../../../electron/engine/data-plane/udp/datagram.js';
+import type { FromWorker, WorkerInit } from '../../../../electron/engine/data-plane/worker-messages.js';
 
 const TAG = Buffer.from('8899aabbccddeeff', 'hex');
 

@@ -1,10 +1,10 @@
 /** The multi-peer aggregate on synthetic results: interval alignment, unknowns, both conventions, the diagnosis. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { GroupPeer } from '../../electron/contract/group.js';
-import type { IntervalResult, LonghaulResult } from '../../electron/contract/result.js';
-import { buildGroupResult, groupDiagnosis, groupIntervals, groupTotal, type GroupMeta } from '../../electron/engine/group/group-aggregate.js';
-import { makeIntervals, makeResult } from '../helpers/result-fixtures.js';
+import type { GroupPeer } from '../../../electron/contract/group.js';
+import type { IntervalResult, LonghaulResult } from '../../../electron/contract/result.js';
+import { buildGroupResult, groupDiagnosis, groupIntervals, groupTotal, type GroupMeta } from '../../../electron/engine/group/group-aggregate.js';
+import { makeIntervals, makeResult } from '../../helpers/result-fixtures.js';
 
 function peer(index: number, result: LonghaulResult, startOffsetSeconds: number | null = 0): GroupPeer {
   return { index, address: `192.0.2.${index + 1}:5211`, hostname: `h${index}`, software: 'x', role: 'sender', startOffsetSeconds, result };

@@ -3,8 +3,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseProcStat, pcCpuBetween, readPcCpuTimes } from '../../electron/engine/data-plane/pc-cpu.js';
-import { hostOf, samePcOf } from '../../electron/engine/session/same-pc.js';
+import { parseProcStat, pcCpuBetween, readPcCpuTimes } from '../../../electron/engine/data-plane/pc-cpu.js';
+import { hostOf, samePcOf } from '../../../electron/engine/session/same-pc.js';
 
 describe('the PC busy share', () => {
   it('counts user, nice, system, irq, softirq and steal as busy; idle and iowait as not', () => {

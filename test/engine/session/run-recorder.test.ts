@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { planStreams, DEFAULT_PARAMS, type RunParams } from '../../electron/engine/session/params.js';
-import type { TcpSample } from '../../electron/contract/result.js';
-import { MAX_LAG_TICKS, RunRecorder } from '../../electron/engine/session/run-recorder.js';
-import { HEAD_CELLS } from '../../electron/analysis/detail-rule.js';
+import { planStreams, DEFAULT_PARAMS, type RunParams } from '../../../electron/engine/session/params.js';
+import type { TcpSample } from '../../../electron/contract/result.js';
+import { MAX_LAG_TICKS, RunRecorder } from '../../../electron/engine/session/run-recorder.js';
+import { HEAD_CELLS } from '../../../electron/analysis/detail-rule.js';
 
 function recorder(params: RunParams, detailCells?: number): RunRecorder {
   return new RunRecorder(
