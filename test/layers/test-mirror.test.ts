@@ -117,7 +117,6 @@ const ALLOWED: Record<string, string> = {
   'analysis/emulated-diagnosis.ts': 'covered by test/analysis/emulator-verdict.test.ts, diagnosis.test.ts and the WAN scenarios; a unit test to write',
   'analysis/limiter.ts': 'covered by test/analysis/verdicts/ (one file per verdict rule it asks in order) and diagnosis.test.ts',
   'analysis/mss-summary.ts': 'covered by test/engine/mss-run.test.ts; a unit test to write',
-  'analysis/omit-rule.ts': 'covered by test/engine/omit.test.ts through the run recorder',
   'analysis/pacing-summary.ts': 'covered by test/cli/bitrate-cli.test.ts; a unit test to write',
   'analysis/verdicts/context.ts': "the rules' shared reader; covered by every test/analysis/verdicts/ file",
   'security/controller-security.ts': PAIRING,
@@ -132,7 +131,6 @@ const ALLOWED: Record<string, string> = {
   'security/proof-queue.ts': 'covered by test/security/spread-strangers.test.ts; a unit test to write',
   'security/responder-security.ts': `${PAIRING}; refused names in test/app/refused-log.test.ts`,
   'security/secure-gate.ts': 'real TLS; covered by test/security/cookie, refusals, junk-flood and fuzz tests',
-  'security/strikes.ts': 'covered through test/security/pending-pool.test.ts; a unit test on a driven clock to write',
   'security/trust-dir.ts': 'covered by test/security/trust-protection.test.ts',
   'security/windows-acl.ts': 'covered by test/security/trust-protection.test.ts (icacls steps) and the Windows lane',
 };
