@@ -128,7 +128,6 @@ const ALLOWED: Record<string, string> = {
   'security/pair-server.ts': PAIRING,
   'security/pairing-code.ts': PAIRING,
   'security/private-files.ts': 'covered by test/security/trust-protection.test.ts',
-  'security/proof-queue.ts': 'covered by test/security/spread-strangers.test.ts; a unit test to write',
   'security/responder-security.ts': `${PAIRING}; refused names in test/app/refused-log.test.ts`,
   'security/secure-gate.ts': 'real TLS; covered by test/security/cookie, refusals, junk-flood and fuzz tests',
   'security/trust-dir.ts': 'covered by test/security/trust-protection.test.ts',
