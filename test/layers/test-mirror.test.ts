@@ -116,8 +116,6 @@ const ALLOWED: Record<string, string> = {
   'analysis/advice/windows.ts': ADVICE,
   'analysis/emulated-diagnosis.ts': 'covered by test/analysis/emulator-verdict.test.ts, diagnosis.test.ts and the WAN scenarios; a unit test to write',
   'analysis/limiter.ts': 'covered by test/analysis/verdicts/ (one file per verdict rule it asks in order) and diagnosis.test.ts',
-  'analysis/mss-summary.ts': 'covered by test/engine/mss-run.test.ts; a unit test to write',
-  'analysis/pacing-summary.ts': 'covered by test/cli/bitrate-cli.test.ts; a unit test to write',
   'analysis/verdicts/context.ts': "the rules' shared reader; covered by every test/analysis/verdicts/ file",
   'security/controller-security.ts': PAIRING,
   'security/first-frame.ts': 'covered by test/security/slowloris.test.ts and fuzz.test.ts over real sockets; a byte-feeding unit test to write',
