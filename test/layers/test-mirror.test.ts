@@ -114,7 +114,6 @@ const ALLOWED: Record<string, string> = {
   'analysis/advice/verdict-lines.ts': ADVICE,
   'analysis/advice/windows-legacy.ts': ADVICE,
   'analysis/advice/windows.ts': ADVICE,
-  'analysis/emulated-diagnosis.ts': 'covered by test/analysis/emulator-verdict.test.ts, diagnosis.test.ts and the WAN scenarios; a unit test to write',
   'analysis/limiter.ts': 'covered by test/analysis/verdicts/ (one file per verdict rule it asks in order) and diagnosis.test.ts',
   'analysis/verdicts/context.ts': "the rules' shared reader; covered by every test/analysis/verdicts/ file",
   'security/controller-security.ts': PAIRING,
