@@ -47,8 +47,9 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-non-null-assertion': 'error' },
   },
   {
-    // A file past 400 lines holds more than one job: split it by its jobs (every line counts, blank and comment too).
+    // A smell detector, not a splitter (STYLE.md): a file holds one concept whatever its length; past 600 lines
+    // (every line counts), look whether it holds two. The 400 it was made forwarding files and re-exports (issue 40).
     files: ['electron/**', 'renderer/**', 'scripts/**', 'test/**'],
-    rules: { 'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }] },
+    rules: { 'max-lines': ['error', { max: 600, skipBlankLines: false, skipComments: false }] },
   },
 );

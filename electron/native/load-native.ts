@@ -1,6 +1,6 @@
 /**
  * Loads the socket addon once per process. Never throws: where the addon is
- * missing (no compiler at install time, unsupported OS, LONGHAUL_NO_NATIVE=1)
+ * missing (no compiler at install time, unsupported OS, the no-native switch of switches.ts)
  * callers get `{ api: null, reason }` and fall back on the OS defaults, saying why.
  */
 import { existsSync, readdirSync } from 'node:fs';
@@ -8,9 +8,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { NativeApi, NativeBinding, NativeOwnedConn, NativeTcpInfo, RelayNotify } from './native-api.js';
-
-/** Set to 1 to run as if the addon were not built (tests, troubleshooting). */
-export const NO_NATIVE_ENV = 'LONGHAUL_NO_NATIVE';
+import { NO_NATIVE_ENV, readSwitches } from './switches.js';
 
 type NativeStatus = { api: NativeApi; reason: null } | { api: null; reason: string };
 
@@ -20,7 +18,7 @@ const NATIVE_DIR = fileURLToPath(new URL('../../../native/', import.meta.url));
 let cached: NativeStatus | null = null;
 
 function load(): NativeStatus {
-  if (process.env[NO_NATIVE_ENV] === '1') {
+  if (readSwitches().noNative) {
     return { api: null, reason: `the native socket addon is disabled (${NO_NATIVE_ENV}=1)` };
   }
   const require = createRequire(import.meta.url);

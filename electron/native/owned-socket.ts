@@ -1,5 +1,5 @@
 /**
- * Data connections the addon owns end to end (data-conn.ts says when): the
+ * Data connections the addon owns end to end (data-path.ts says when): the
  * connecting side creates the socket with its window set, connects it with a
  * timeout and writes the data header, all before Node could have touched it.
  * The accepting side is engine/data-plane/windows-owned-listener.ts.

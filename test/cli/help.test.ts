@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { cli } from '../helpers/cli.js';
 
-const COMMANDS = ['run', 'loopback', 'sweep', 'schedule', 'listen', 'pair', 'peers', 'ui', 'report', 'history', 'bdp', 'proxy'];
+const COMMANDS = ['run', 'loopback', 'sweep', 'schedule', 'listen', 'pair', 'peers', 'ui', 'report', 'history', 'bdp', 'doctor', 'proxy'];
 
 /** The headings of a help text, in order: lines at column 0 that end in ":". */
 function headings(help: string): string[] {
@@ -47,7 +47,7 @@ describe('longhaul --help', { timeout: 120_000 }, () => {
     assert.deepEqual(headings(top).slice(0, 4), ['Options:', 'Test:', 'Set up:', 'Reports and tools:']);
     assert.deepEqual(commandsUnder(top, 'Test:'), ['run', 'loopback', 'sweep', 'schedule']);
     assert.deepEqual(commandsUnder(top, 'Set up:'), ['listen', 'pair', 'peers', 'ui']);
-    assert.deepEqual(commandsUnder(top, 'Reports and tools:'), ['report', 'history', 'bdp', 'proxy', 'help']);
+    assert.deepEqual(commandsUnder(top, 'Reports and tools:'), ['report', 'history', 'bdp', 'doctor', 'proxy', 'help']);
     assert.match(top, /^ {2}-v, --version /m);
   });
 

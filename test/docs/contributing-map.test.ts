@@ -85,7 +85,7 @@ describe("contributing.md's map", () => {
       '| a verdict word | `electron/report/csv-report.ts` (`VERDICT_WORDS`, defined elsewhere) |',
       '| a stage | `electron/proxy/stages/` and `electron/proxy/no-such-stage.ts` |',
       '| a TCP_INFO field | `native/src/lh_socket.h` (`TcpInfo`) and `native/src/owned_conn.cc` (`AcceptStream`) |',
-      '| env | `electron/native/data-conn.ts` (`chooseDataConn`; `LONGHAUL_DATA_CONN=owned`) |',
+      '| env | `electron/native/data-path.ts` (`resolveDataPath`; `LONGHAUL_DATA_CONN=owned`) |',
       '## Next section',
       '`electron/not/in/the/map.ts`',
     ].join('\n');

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { LonghaulResult } from '../../electron/contract/result.js';
-import { DATA_CONN_ENV } from '../../electron/native/data-conn.js';
+import { DATA_CONN_ENV } from '../../electron/native/switches.js';
 import { nativeSockets } from '../../electron/native/load-native.js';
 import { Iperf3Server } from '../../electron/engine/iperf3/iperf3-server.js';
 import type { LonghaulError } from '../../electron/util/errors.js';

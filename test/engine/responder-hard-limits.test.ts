@@ -12,7 +12,8 @@ import { ControllerRun, type ControllerOptions } from '../../electron/engine/ses
 import { DEFAULT_PARAMS, type RunParams } from '../../electron/engine/session/params.js';
 import type { ResponderLimits } from '../../electron/engine/session/responder-session.js';
 import { LIMIT_ANSWER_MS } from '../../electron/engine/session/responder-limits.js';
-import { DATA_PATH_ENV, type StreamIo } from '../../electron/native/stream-io.js';
+import type { StreamIo } from '../../electron/native/data-path.js';
+import { DATA_PATH_ENV } from '../../electron/native/switches.js';
 import type { Message } from '../../electron/protocol/messages.js';
 import { LinkProxy } from '../../electron/proxy/link-proxy.js';
 import { parseLinkSpec } from '../../electron/proxy/link-settings.js';

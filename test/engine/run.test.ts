@@ -1,15 +1,15 @@
 /**
  * Real paired runs on 127.0.0.1: exact byte accounting on both ends, every direction, with each
  * byte loop, and with data connections owned by the addon end to end (the Windows path,
- * native/data-conn.ts, run here on the POSIX build of the same code).
+ * native/data-path.ts, run here on the POSIX build of the same code).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startRun } from '../../electron/engine/session/controller.js';
 import { DEFAULT_PARAMS, type RunParams } from '../../electron/engine/session/params.js';
 import type { Responder } from '../../electron/engine/session/responder.js';
-import { chooseStreamIo, DATA_PATH_ENV, type StreamIo } from '../../electron/native/stream-io.js';
-import { chooseDataConn, DATA_CONN_ENV } from '../../electron/native/data-conn.js';
+import { resolveDataPath, type StreamIo } from '../../electron/native/data-path.js';
+import { DATA_CONN_ENV, DATA_PATH_ENV, readSwitches } from '../../electron/native/switches.js';
 import { nativeSockets } from '../../electron/native/load-native.js';
 import { startResponder, within } from '../helpers/net.js';
 
@@ -18,9 +18,9 @@ after(async () => {
   await Promise.all(responders.map((r) => r.close()));
 });
 
-/** Which byte loop the data workers use (they read it at start-up: electron/native/stream-io.ts). */
+/** Which byte loop the data workers use (they read it at start-up: electron/native/data-path.ts). */
 let io: StreamIo = 'native';
-/** Whether the addon owns the data connections (data-conn.ts); read by the workers and the responder session. */
+/** Whether the addon owns the data connections (native/data-path.ts); read by the workers and the responder session. */
 let owned = false;
 
 async function run(params: Partial<RunParams>) {
@@ -55,8 +55,8 @@ after(() => {
   delete process.env[DATA_CONN_ENV];
 });
 
-const canNative = chooseStreamIo({}).io === 'native';
-const canOwn = chooseDataConn(nativeSockets().api, process.platform, { [DATA_CONN_ENV]: 'owned' }).mode === 'owned';
+const canNative = resolveDataPath(readSwitches({}), nativeSockets(), process.platform).tcpIo.io === 'native';
+const canOwn = resolveDataPath(readSwitches({ [DATA_CONN_ENV]: 'owned' }), nativeSockets(), process.platform).conn.mode === 'owned';
 const variants = [
   { name: 'native byte loop', io: 'native', owned: false, skip: !canNative && 'the native byte loop is not built here' },
   { name: 'node byte loop', io: 'node', owned: false, skip: false },

@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
-import { NO_NATIVE_ENV, nativeSockets } from '../../electron/native/load-native.js';
+import { nativeSockets } from '../../electron/native/load-native.js';
+import { NO_NATIVE_ENV } from '../../electron/native/switches.js';
 import type { NativeApi } from '../../electron/native/native-api.js';
 
 /**

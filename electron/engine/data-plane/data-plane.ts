@@ -157,7 +157,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
   }
 
   /**
-   * Responder side, owned data connections (native/data-conn.ts): hand a socket the addon accepted
+   * Responder side, owned data connections (native/data-path.ts): hand a socket the addon accepted
    * to the worker that owns stream `id`. Windows duplicates it into the worker
    * (WSADuplicateSocketW); elsewhere Node wraps the descriptor and passes it as it passes any
    * handle. Either way this process closes its own copy once the worker has taken it.

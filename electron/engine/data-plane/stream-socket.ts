@@ -49,7 +49,7 @@ export function adoptedSetup(want: StreamTuning, listener: ListenerSetup | undef
   };
 }
 
-/** An addon-owned stream socket (native/data-conn.ts) as it was set up, and its clamp kept where the OS has one. */
+/** An addon-owned stream socket (native/data-path.ts) as it was set up, and its clamp kept where the OS has one. */
 export interface OwnedStream {
   fd: number;
   report: SocketReport;

@@ -1,7 +1,7 @@
 /**
  * How Windows accepts data connections: the responder's data listener where
- * the addon owns data connections (native/data-conn.ts: Windows by default,
- * any OS with LONGHAUL_DATA_CONN=owned). Node's listener on the responder's port
+ * the addon owns data connections (native/data-path.ts: Windows by default,
+ * any OS whose data path is switched to owned: native/switches.ts). Node's listener on the responder's port
  * cannot have its window set there, so each run that needs owned connections
  * gets a listener of its own: created by the addon with the run's window set
  * before listen() (accepted sockets inherit it), bound to the address the

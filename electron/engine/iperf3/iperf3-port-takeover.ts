@@ -1,6 +1,6 @@
 /**
  * The iperf3 server's window before the handshake where the addon owns data connections
- * (native/data-conn.ts: Windows). There Node neither exposes its listener's SOCKET nor adopts
+ * (native/data-path.ts: Windows). There Node neither exposes its listener's SOCKET nor adopts
  * one, so its listener's buffers cannot be set; and an iperf3 client opens its streams on the
  * control port, so a listener on another port (as the native protocol's windows-owned-listener.ts) is
  * not an option. Instead, for the streams of a test that asks for a window, the port is taken

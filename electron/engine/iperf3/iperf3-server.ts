@@ -8,7 +8,7 @@
 import { EventEmitter } from 'node:events';
 import net from 'node:net';
 import type { LonghaulResult } from '../../contract/result.js';
-import { chooseDataConn } from '../../native/data-conn.js';
+import { dataPath } from '../../native/data-path.js';
 import { nativeSockets } from '../../native/load-native.js';
 import { tuneListener, tuneListenerMss } from '../../native/tuned-socket.js';
 import type { ServerLimits } from '../../protocol/iperf3/params-document.js';
@@ -152,7 +152,7 @@ export class Iperf3Server extends EventEmitter<Iperf3ServerEvents> {
     const native = nativeSockets();
     const api = native.api;
     // Windows: Node's listener cannot have its window set; the addon takes the port over for the streams.
-    const owned = api && chooseDataConn(api).mode === 'owned' ? api : null;
+    const owned = api && dataPath().conn.mode === 'owned' ? api : null;
     const session: Iperf3ServerSession = new Iperf3ServerSession(new Iperf3Control(socket, MAX_CLIENT_RESULTS_JSON_BYTES, 'iperf3 client'), cookie, {
       limits: { ...DEFAULT_RESPONDER_LIMITS, ...this.opts.limits },
       timeoutsMs: { ...DEFAULT_IPERF3_SERVER_TIMEOUTS, ...this.opts.timeoutsMs },

@@ -7,7 +7,7 @@
 import type { MssSetup } from '../../native/mss-setup.js';
 import type { ListenerMss, ListenerTuning } from '../../native/tuned-socket.js';
 import { nativeSockets } from '../../native/load-native.js';
-import { chooseDataConn } from '../../native/data-conn.js';
+import { dataPath } from '../../native/data-path.js';
 import { LonghaulError, describeError } from '../../util/errors.js';
 import { WindowsOwnedListener } from '../data-plane/windows-owned-listener.js';
 import type { RunParams } from './params.js';
@@ -31,7 +31,7 @@ export interface RunListener {
 /** Set up where this run's data connections arrive; throws LH_ERR_DATA_STREAM when the run's own listener cannot open. */
 export function openRunListener(p: RunParams, streams: number, addresses: { local: string; peer: string }, hooks: RunListenerHooks): RunListener {
   const native = nativeSockets();
-  if (native.api && chooseDataConn(native.api).mode === 'owned') {
+  if (native.api && dataPath().conn.mode === 'owned') {
     let owned: WindowsOwnedListener;
     try {
       owned = WindowsOwnedListener.open(native.api, {

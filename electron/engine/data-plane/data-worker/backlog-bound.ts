@@ -1,7 +1,7 @@
 /**
  * TCP_NOTSENT_LOWAT on a worker's sending streams (send-backlog.ts says why): one SendBacklog over the
  * streams' sockets, reading what each peer acknowledged from TCP_INFO. Null where the OS cannot bound
- * the backlog, or with LONGHAUL_SEND_BACKLOG=unbounded.
+ * the backlog, or when the data path says unbounded (native/data-path.ts: the caller passes no addon then).
  */
 import type { NativeApi } from '../../../native/native-api.js';
 import { SendBacklog } from '../send-backlog.js';
@@ -10,7 +10,7 @@ import type { Clock, Stream } from './stream.js';
 /** Bound the unsent backlog of every live sending stream in `streams`; null when it cannot be. */
 export function boundSendBacklogs(api: NativeApi | null, streams: Map<number, Stream>, clock: Clock): SendBacklog | null {
   const set = api?.setNotSentLowat ?? null;
-  if (!api || !set || process.env.LONGHAUL_SEND_BACKLOG === 'unbounded') return null;
+  if (!api || !set) return null;
   const fds = new Map<number, number>();
   const backlog = new SendBacklog(
     set,

@@ -5,30 +5,21 @@
  * TokenBucket). Either way the stream says which, and why not the kernel.
  */
 import { PACING_KERNEL, PACING_OWN, type StreamPacing } from '../../../contract/pacing-info.js';
+import type { DataPath } from '../../../native/data-path.js';
 import type { NativeApi } from '../../../native/native-api.js';
-
-/** `LONGHAUL_PACING=own` makes Linux pace with Longhaul's own loop too (tests of that loop run here). */
-const FORCE_OWN_ENV = 'LONGHAUL_PACING';
 
 function own(reason: string): StreamPacing {
   return { mechanism: PACING_OWN, reason, kernelCapBytesPerSec: null };
 }
 
-/** Why this OS has no per-socket pacing cap, in words for the result. */
-function noKernelPacingReason(platform: NodeJS.Platform = process.platform): string {
-  if (platform === 'linux') return 'this build of the native addon cannot set SO_MAX_PACING_RATE';
-  const name = platform === 'win32' ? 'Windows' : platform === 'darwin' ? 'macOS' : platform;
-  return `${name} has no per-socket pacing cap (SO_MAX_PACING_RATE is Linux's)`;
-}
-
 /**
- * Pace the stream on `fd` at `bitsPerSec` of payload: try the kernel's cap, else say the
- * byte loop must pace. Never throws: a refusal is recorded as the reason.
+ * Pace the stream on `fd` at `bitsPerSec` of payload: try the kernel's cap where the data path says
+ * it can be asked (native/data-path.ts), else say the byte loop must pace. Never throws: a refusal
+ * is recorded as the reason.
  */
-export function applyPacing(api: NativeApi | null, fd: number | null, bitsPerSec: number, env: NodeJS.ProcessEnv = process.env): StreamPacing {
-  if (env[FORCE_OWN_ENV] === 'own') return own(`${FORCE_OWN_ENV}=own asked for Longhaul's own pacing`);
-  if (!api) return own('the native addon is not loaded, so the kernel cannot be asked to pace');
-  if (!api.maxPacingRate) return own(noKernelPacingReason());
+export function applyPacing(api: NativeApi | null, fd: number | null, bitsPerSec: number, path: DataPath['pacing']): StreamPacing {
+  // The data path says whether the kernel can be asked on this PC (and why not).
+  if (path.mode === 'own' || !api?.maxPacingRate) return own(path.reason ?? 'the kernel cannot be asked to pace here');
   if (fd === null) return own('the socket has no descriptor here');
   const bytesPerSec = Math.max(1, Math.round(bitsPerSec / 8));
   try {

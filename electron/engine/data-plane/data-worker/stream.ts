@@ -12,7 +12,7 @@
  */
 import type { SocketReport, StreamPacing, TcpSample } from '../../../contract/result.js';
 import type { NativeApi } from '../../../native/native-api.js';
-import type { StreamIo } from '../../../native/stream-io.js';
+import type { StreamIo } from '../../../native/data-path.js';
 import type { ThreadCpuReading } from '../cpu-use.js';
 import type { FromWorker, WorkerInit, WorkerRole } from '../worker-messages.js';
 import type { TokenBucket } from './token-bucket.js';

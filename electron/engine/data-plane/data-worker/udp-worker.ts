@@ -13,7 +13,8 @@ import { UdpReceiver } from '../udp/udp-receiver.js';
 import { UdpSender } from '../udp/udp-sender.js';
 import type { FromWorker, ToWorker, UdpPeers, WorkerInit } from '../worker-messages.js';
 import { systemClock, type Clock } from './stream.js';
-import { chooseUdpSendIo } from '../../../native/stream-io.js';
+import { dataPath } from '../../../native/data-path.js';
+import { nativeSockets } from '../../../native/load-native.js';
 
 /**
  * Quiet that ends a receiver once every sender's last number is known (`udp-last`) but not all of it
@@ -163,7 +164,8 @@ export class UdpWorker {
       now: () => this.clock.nowNs(),
       ...(iperf3 ? { iperf3 } : {}),
       // The addon's sender keeps process.hrtime's clock: a test's own clock keeps Node's.
-      native: this.injectedClock ? null : chooseUdpSendIo(iperf3 !== undefined).api,
+      // iperf3's datagrams always go through Node's: the native sender writes Longhaul's header only.
+      native: this.injectedClock || iperf3 !== undefined || dataPath().udpSendIo.io !== 'native' ? null : nativeSockets().api,
     });
     const stream: SendStream = { id, sender, connected: false, done: false };
     this.senders.set(id, stream);

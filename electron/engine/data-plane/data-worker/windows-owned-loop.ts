@@ -1,7 +1,7 @@
 /**
  * Windows' byte loop: the addon's loop on a socket the addon owns from the SYN
- * to the close (native/data-conn.ts; Windows by default, where Node cannot
- * expose one; any OS with LONGHAUL_DATA_CONN=owned). The loop is
+ * to the close (native/data-path.ts; Windows by default, where Node cannot
+ * expose one; any OS whose data path is switched to owned: native/switches.ts). The loop is
  * the socket's only reader and writer; this worker sends its FIN and closes
  * it. Node has no handle on it, so there is no Node loop to fall back on.
  */

@@ -14,8 +14,7 @@ import type { TcpSample } from '../../../contract/result.js';
 import { nativeSockets } from '../../../native/load-native.js';
 import type { NativeApi } from '../../../native/native-api.js';
 import type { WindowSetup } from '../../../native/socket-report.js';
-import { chooseStreamIo, type StreamIoChoice } from '../../../native/stream-io.js';
-import { chooseDataConn, type DataConnChoice } from '../../../native/data-conn.js';
+import { dataPath, dataPathFor, type DataConnChoice, type DataPath, type StreamIoChoice } from '../../../native/data-path.js';
 import { dialOwned, ownedDialFailure } from '../../../native/owned-socket.js';
 import type { StreamEnd } from '../../../protocol/messages.js';
 import type { SendBacklog } from '../send-backlog.js';
@@ -47,9 +46,9 @@ interface WorkerDeps {
   send(msg: FromWorker): void;
   clock?: Clock;
   native?: NativeApi | null;
-  /** Which byte loop streams start on (default: chooseStreamIo() with `native`). */
+  /** Which byte loop streams start on (default: the data path's, native/data-path.ts). */
   io?: StreamIoChoice;
-  /** Who owns data connections (default: chooseDataConn(native)). */
+  /** Who owns data connections (default: the data path's). */
   dataConn?: DataConnChoice;
   warn?: (text: string) => void;
   /** CPUs this worker may keep busy (default: os.availableParallelism()). */
@@ -71,6 +70,8 @@ export class DataWorker implements LoopHost {
   private readonly recvBuffer: Buffer;
   private readonly ioChoice: StreamIoChoice;
   private readonly dataConn: DataConnChoice;
+  /** How bytes move on this PC (native/data-path.ts), with this worker's addon. */
+  private readonly path: DataPath;
   private readonly streams = new Map<number, Stream>();
   private startNs = 0n;
   private tickIndex = 0;
@@ -78,7 +79,7 @@ export class DataWorker implements LoopHost {
   private doneSent = false;
   /** This process's CPU over the transfer: from the start to the last stream's end. */
   private cpuClock: ProcessCpuClock | null = null;
-  /** Bounds each sender's unsent kernel backlog (send-backlog.ts); null where the OS cannot, or LONGHAUL_SEND_BACKLOG=unbounded. */
+  /** Bounds each sender's unsent kernel backlog (send-backlog.ts); null where the OS cannot, or the data path says unbounded. */
   private backlog: SendBacklog | null = null;
   /** Keeps the advertised-window clamp of its streams on `clock` (advertised-window.ts); closed when the results are out. */
   readonly clampPoller: ClampPoller;
@@ -96,8 +97,9 @@ export class DataWorker implements LoopHost {
     this.clampPoller = new ClampPoller(this.clock);
     this.sockets = new StreamSockets(this.native, status.reason, this.clampPoller);
     this.warn = deps.warn ?? ((text) => process.emitWarning(text));
-    this.dataConn = deps.dataConn ?? chooseDataConn(this.native);
-    let io = deps.io ?? chooseStreamIo(process.env, status);
+    this.path = deps.native !== undefined ? dataPathFor(status) : dataPath();
+    this.dataConn = deps.dataConn ?? this.path.conn;
+    let io = deps.io ?? this.path.tcpIo;
     const cpus = deps.cpus ?? os.availableParallelism();
     // The native receive loop is one thread per stream: never more of them than CPUs, or a
     // 128-stream run starves everything else on the machine, the UI included (measured: the
@@ -294,7 +296,7 @@ export class DataWorker implements LoopHost {
     const cc = this.init.congestionControl;
     if (cc) for (const s of this.streams.values()) if (!s.finished) applyCongestion(this.native, s.loop.tcpFd(), cc, s.report);
     if (this.role === 'send') {
-      this.backlog = boundSendBacklogs(this.native, this.streams, this.clock);
+      this.backlog = boundSendBacklogs(this.path.sendBacklog.bounded ? this.native : null, this.streams, this.clock);
       this.pace();
       for (const s of this.streams.values()) s.pump();
     }
@@ -344,7 +346,7 @@ export class DataWorker implements LoopHost {
     if (!bitsPerSec) return;
     for (const s of this.streams.values()) {
       if (s.finished) continue;
-      s.pacing = applyPacing(this.native, s.loop.tcpFd(), bitsPerSec);
+      s.pacing = applyPacing(this.native, s.loop.tcpFd(), bitsPerSec, this.path.pacing);
       if (s.pacing.mechanism !== PACING_KERNEL) s.bucket = new TokenBucket(bitsPerSec / 8, this.clock.nowNs());
     }
   }

@@ -1,7 +1,7 @@
 /**
  * One UDP stream's sender: datagrams of `datagramBytes` carrying Longhaul's header (datagram.ts),
  * paced at `bitsPerSec` (udp-pacer.ts), until its deadline or its stop. Node's dgram socket sends
- * them, or, given the addon (`native`, stream-io.ts chooseUdpSendIo), its own thread does
+ * them, or, given the addon (`native`, native/data-path.ts udpSendIo), its own thread does
  * (native/src/udp_send.cc: the same header and pacing rule, sendmmsg batches) on a dup of this
  * socket, which Node keeps connected and closes. Backpressure: no more than MAX_QUEUED_BYTES wait
  * in Node's send queue (the native loop: the kernel's, waiting on POLLOUT); past that the sender
