@@ -4,12 +4,33 @@
  * an older result is re-diagnosed when read, and a direction takes the case, figures, side and notes only
  * where the re-diagnosis reaches the verdict the result was saved with: a saved verdict is never changed,
  * and a direction the rules now read differently stays as saved (verdict without a why).
+ *
+ * A saved verdict or case this version does not know (a newer Longhaul's, or a hand edit) is read as
+ * `unknown` without a case: every report then renders it as unknown instead of failing on it.
  */
+import { DIAGNOSIS_CASES } from '../contract/finding.js';
 import type { LonghaulResult } from '../contract/result.js';
+import { VERDICT_LABELS } from '../contract/verdict-labels.js';
 import { diagnoseResult } from './diagnosis.js';
 
+const CASES: ReadonlySet<string> = new Set(DIAGNOSIS_CASES);
+
+/** `r` with each finding's verdict and case as this version knows them (unknown ones: `unknown`, no case). */
+function knownFindings(r: LonghaulResult): LonghaulResult {
+  const saved = r.diagnosis ?? [];
+  const known = (d: (typeof saved)[number]): boolean => Object.hasOwn(VERDICT_LABELS, d.verdict) && (d.case === undefined || CASES.has(d.case));
+  if (saved.every(known)) return r;
+  const diagnosis = saved.map((d) => {
+    if (known(d)) return d;
+    const { case: _dropped, ...rest } = d;
+    return Object.hasOwn(VERDICT_LABELS, d.verdict) ? rest : { ...rest, verdict: 'unknown' as const };
+  });
+  return { ...r, diagnosis };
+}
+
 /** `r` with each case-less diagnosis filled in where today's rules agree with its verdict (a new object; `r` untouched). */
-export function withSavedCases(r: LonghaulResult): LonghaulResult {
+export function withSavedCases(read: LonghaulResult): LonghaulResult {
+  const r = knownFindings(read);
   const saved = r.diagnosis ?? [];
   if (!saved.some((d) => d.case === undefined)) return r;
   let again: ReturnType<typeof diagnoseResult>;

@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { DIRECTIONS } from '../contract/direction.js';
 import { RESULT_SCHEMA, type LonghaulResult } from '../contract/result.js';
 import { LonghaulError } from '../util/errors.js';
+import { neutralised } from '../util/printable.js';
 import { jsonDocument } from '../util/json-chunks.js';
 import { JsonSyntaxError, readJsonFile, UnreadableFileError, type JsonFileOptions } from '../util/json-file.js';
 import { fileError, replaceFileAtomicallyAsync } from './report-file.js';
@@ -150,10 +151,14 @@ export async function writeResultFile(file: string, result: LonghaulResult): Pro
   await replaceFileAtomicallyAsync(file, resultChunks(result));
 }
 
-/** A saved JSON document, read in pieces and parsed but not yet checked. Throws LonghaulError (LH_ERR_IO, LH_ERR_BAD_RESULT). */
+/**
+ * A saved JSON document, read in pieces and parsed but not yet checked, every string in it made
+ * printable (util/printable.ts: a file is not trusted to hold no escape sequence). Throws
+ * LonghaulError (LH_ERR_IO, LH_ERR_BAD_RESULT).
+ */
 export async function readJson(path: string, opts: JsonFileOptions = {}): Promise<unknown> {
   try {
-    return await readJsonFile(path, opts);
+    return neutralised(await readJsonFile(path, opts));
   } catch (err) {
     if (err instanceof UnreadableFileError) throw new LonghaulError('LH_ERR_BAD_RESULT', `${err.message}; give a file written by --json`);
     if (err instanceof JsonSyntaxError) throw new LonghaulError('LH_ERR_BAD_RESULT', `${path} is not JSON (${err.message}); give a file written by --json`);
