@@ -13,6 +13,8 @@ export type LonghaulErrorCode =
   | 'LH_ERR_PROTOCOL_VERSION'
   | 'LH_ERR_TIMEOUT'
   | 'LH_ERR_PEER_GONE'
+  /** The partner's figure broke a bound this side knows (it claimed to receive more than this side sent): rejected, this side's own kept. */
+  | 'LH_ERR_PEER_CLAIM'
   | 'LH_ERR_BUSY'
   | 'LH_ERR_REFUSED'
   | 'LH_ERR_PARAMS_REJECTED'

@@ -100,6 +100,25 @@ export interface StreamResult {
   receive: EndView | null;
   /** UDP runs (docs/udp.md): datagrams, loss with the tail counted, jitter, and the sender's shortfall; absent for TCP. */
   udp?: UdpStreamResult;
+  /**
+   * The partner's view of this stream broke a bound this side's own measurement sets, and was rejected
+   * (its view is null, its per-interval figures too): a receiver cannot read more than was sent. When
+   * the rejected view is the receiver's, `bytes`, `seconds` and `bitsPerSecond` are this side's own
+   * sending figures (what it handed to the kernel), the most the partner can have received.
+   */
+  peerClaim?: PeerClaim;
+}
+
+/** A partner's figure rejected by a bound (StreamResult.peerClaim; docs/results.md). */
+export interface PeerClaim {
+  /** Whose figure: the partner's, as a side of the run. */
+  side: Side;
+  /** Which view it claimed. */
+  view: 'send' | 'receive';
+  claimedBytes: number;
+  /** The bound it broke, this side's own figure: `received <= sent`. */
+  bound: 'received <= sent';
+  ownBytes: number;
 }
 
 export interface IntervalStream {

@@ -139,7 +139,8 @@ export class IntervalBuilder {
   }
 }
 
-function sumOrNull(values: (number | null)[]): number | null {
+/** The sum of the known values; null when none is known. */
+export function sumOrNull(values: (number | null)[]): number | null {
   const known = values.filter((v): v is number => v !== null);
   return known.length ? known.reduce((a, b) => a + b, 0) : null;
 }

@@ -88,6 +88,7 @@ export class Iperf3ClientRun extends EventEmitter<RunEvents> {
         id: resultIdOf(this.cookie),
         software: SOFTWARE,
         writtenBy: 'controller',
+        iperf3Peer: true,
         controller: { hostname: os.hostname(), address: 'local', software: SOFTWARE },
         responder: { hostname: opts.host, address: `${opts.host}:${opts.port}`, software: 'iperf3 (version not reported)' },
         params: this.params,

@@ -238,6 +238,7 @@ export class Iperf3ServerSession extends EventEmitter<Iperf3SessionEvents> {
         id: resultIdOf(this.cookie),
         software: SOFTWARE,
         writtenBy: 'responder',
+        iperf3Peer: true,
         controller: {
           // An IPv4 client seen through the dual-stack listener is named as IPv4 (History shows this).
           hostname: plainAddress(this.remoteAddress),

@@ -16,6 +16,7 @@ import type {
   LinkInfo,
   IntervalResult,
   LonghaulResult,
+  PeerClaim,
   PeerInfo,
   ResultParams,
   Side,
@@ -29,7 +30,7 @@ import type { StreamEnd } from '../../protocol/messages.js';
 import type { SideSample } from '../data-plane/data-plane.js';
 import { detailInfo, groupingFor, mergeIntervals, mergeTcp } from '../../analysis/detail-rule.js';
 import { isOmitted, markOmitted, omitStream, omittedSentBytes } from '../../analysis/omit-rule.js';
-import { IntervalBuilder, referenceSide, slimTcp, type CumulativeSample } from '../data-plane/interval-builder.js';
+import { IntervalBuilder, referenceSide, slimTcp, sumOrNull, type CumulativeSample } from '../data-plane/interval-builder.js';
 import type { PlannedStream } from './params.js';
 import { adviseResult } from '../../analysis/advice/advise.js';
 import type { LocalSettings } from './local-settings.js';
@@ -61,6 +62,11 @@ interface RecorderMeta {
   localSettings?: () => LocalSettings | null;
   /** Stream-intervals kept as sampled at the start (detail-rule.ts HEAD_CELLS; tests make it small). */
   detailCells?: number;
+  /**
+   * The partner is iperf3: its figures follow iperf3's conventions (with -O its sender leaves the
+   * omitted seconds out of what it reports), so they are not judged against this side's (peerClaim).
+   */
+  iperf3Peer?: boolean;
 }
 
 export class RunRecorder {
@@ -209,6 +215,7 @@ export class RunRecorder {
     const missing = (['controller', 'responder'] as const).filter((side) => this.ends[side] === null);
     if (missing.length) this.markPartial(`no end-of-run report from the ${missing.join(' and ')}`);
     if (streams.some((s) => s.send?.error || s.receive?.error)) this.markPartial('one or more data streams failed');
+    this.rejectClaims(streams, intervals);
 
     const directions: LonghaulResult['directions'] = {};
     const c2r = streams.filter((s) => s.sender === 'controller');
@@ -244,6 +251,37 @@ export class RunRecorder {
     result.detail = detailInfo(this.grouping, this.intervals.recentFromIndex);
     result.advice = adviseResult(result, this.meta.localSettings?.() ?? {});
     return result;
+  }
+
+  /**
+   * A partner's figure that broke a bound (StreamResult.peerClaim) is said once, naming the partner,
+   * the run is marked partial, and the partner's per-interval figures of that stream go too: they are
+   * the same claim, tick by tick.
+   */
+  private rejectClaims(streams: StreamResult[], intervals: IntervalResult[]): void {
+    const claims = streams.filter((s) => s.peerClaim);
+    if (!claims.length) return;
+    for (const s of claims) {
+      const c = s.peerClaim as PeerClaim;
+      const peer = this.meta[c.side];
+      this.addError({
+        code: 'LH_ERR_PEER_CLAIM',
+        message:
+          `the ${c.side} ${peer.hostname} (${peer.address}) claimed ${c.claimedBytes} bytes ${c.view === 'receive' ? 'received' : 'sent'} on stream ${s.id}, ` +
+          `but ${c.view === 'receive' ? 'this PC sent' : 'this PC received'} ${c.ownBytes}: its figure is rejected (${c.bound}); this PC's own is kept`,
+      });
+      for (const iv of intervals) {
+        const st = iv.streams.find((x) => x.id === s.id);
+        if (!st) continue;
+        if (c.view === 'receive') {
+          st.receivedBytes = null;
+          st.receiveCompletions = null;
+        } else st.sentBytes = null;
+        iv.receivedBytes = sumOrNull(iv.streams.map((x) => x.receivedBytes));
+        iv.sentBytes = sumOrNull(iv.streams.map((x) => x.sentBytes));
+      }
+    }
+    this.markPartial(`the ${claims[0]?.peerClaim?.side} claimed figures this PC's own measurement rules out: rejected (LH_ERR_PEER_CLAIM)`);
   }
 
   /** Both sides' CPU, and whether the peer is this PC itself (by the address this side knows it by). */
@@ -283,8 +321,29 @@ export class RunRecorder {
 
   private streamResult(p: PlannedStream): StreamResult {
     const receiverSide: Side = p.sender === 'controller' ? 'responder' : 'controller';
-    const send = this.endView(p.sender, p.id, 'send');
-    const receive = this.endView(receiverSide, p.id, 'receive');
+    let send = this.endView(p.sender, p.id, 'send');
+    let receive = this.endView(receiverSide, p.id, 'receive');
+    // Judged only against the partner's end-of-run report: a view from its last sample (it vanished) is stale, not a lie.
+    const peer: Side = this.meta.writtenBy === 'controller' ? 'responder' : 'controller';
+    const judged = this.meta.params.protocol !== 'udp' && !this.meta.iperf3Peer && this.ends[peer] !== null;
+    const claim = judged ? rejectedClaim(this.meta.writtenBy, p.sender, send, receive) : null;
+    if (claim?.view === 'send') send = null;
+    if (claim?.view === 'receive' && send) {
+      // This side's own measurement is the figure: what it handed to the kernel, the most the partner can have read.
+      receive = null;
+      const s = send.seconds;
+      return {
+        id: p.id,
+        sender: p.sender,
+        bytes: send.bytes,
+        seconds: s,
+        completions: 0,
+        bitsPerSecond: s && s > 0 ? (send.bytes * 8) / s : null,
+        send,
+        receive,
+        peerClaim: claim,
+      };
+    }
     const seconds = receive?.seconds ?? null;
     const bytes = receive?.bytes ?? 0;
     return {
@@ -296,6 +355,7 @@ export class RunRecorder {
       bitsPerSecond: seconds && seconds > 0 ? (bytes * 8) / seconds : null,
       send,
       receive,
+      ...(claim ? { peerClaim: claim } : {}),
       ...udpStreamResult(this.ends[p.sender], this.ends[receiverSide], this.latest(receiverSide), p.id),
     };
   }
@@ -369,11 +429,13 @@ export function totalOf(streams: StreamResult[], fromT = -Infinity): TotalResult
   const bytes = streams.reduce((a, s) => a + s.bytes, 0);
   const sentBytes = streams.reduce((a, s) => a + (s.send?.bytes ?? 0), 0);
   // --omit: the wall clock starts where the omitted seconds end (fromT), or at a later first byte.
+  // A stream whose receiver's claim was rejected counts with this side's own sending times (StreamResult.peerClaim).
+  const timesOf = (s: StreamResult): EndView | null => (s.peerClaim?.view === 'receive' ? s.send : s.receive);
   const firsts = streams
-    .map((s) => s.receive?.firstT)
+    .map((s) => timesOf(s)?.firstT)
     .filter((v): v is number => typeof v === 'number')
     .map((t) => Math.max(t, fromT));
-  const lasts = streams.map((s) => s.receive?.lastT).filter((v): v is number => typeof v === 'number');
+  const lasts = streams.map((s) => timesOf(s)?.lastT).filter((v): v is number => typeof v === 'number');
   const seconds = firsts.length && lasts.length ? Math.max(...lasts) - Math.min(...firsts) : null;
   const rates = streams.map((s) => s.bitsPerSecond);
   return {
@@ -390,4 +452,17 @@ export function totalOf(streams: StreamResult[], fromT = -Infinity): TotalResult
 /** --omit: the senders' bytes of the omitted intervals are out of `sentBytes` too. */
 function omitTotal(t: TotalResult, streams: StreamResult[], intervals: IntervalResult[]): TotalResult {
   return { ...t, sentBytes: Math.max(0, t.sentBytes - streams.reduce((a, s) => a + omittedSentBytes(intervals, s.id), 0)) };
+}
+
+/**
+ * The partner's view of a TCP stream that breaks `received <= sent` against this side's own (`own`
+ * wrote this result): a receiver that claims more than this side sent, or a sender that claims less
+ * than this side read. Null when both are this side's, a view is missing, or the bound holds.
+ */
+function rejectedClaim(own: Side, sender: Side, send: EndView | null, receive: EndView | null): PeerClaim | null {
+  if (!send || !receive || receive.bytes <= send.bytes) return null;
+  const receiver: Side = sender === 'controller' ? 'responder' : 'controller';
+  if (receiver !== own) return { side: receiver, view: 'receive', claimedBytes: receive.bytes, bound: 'received <= sent', ownBytes: send.bytes };
+  if (sender !== own) return { side: sender, view: 'send', claimedBytes: send.bytes, bound: 'received <= sent', ownBytes: receive.bytes };
+  return null;
 }
