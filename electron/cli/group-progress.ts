@@ -9,7 +9,7 @@ import { GroupIntervalSum, type GroupLiveInterval } from '../contract/group-live
 import type { Side } from '../contract/result.js';
 import type { SideSample } from '../engine/data-plane/data-plane.js';
 import { planStreams, type RunParams } from '../engine/session/params.js';
-import { formatBytes, formatRate } from '../contract/units.js';
+import { formatBytes, formatClock, formatRate } from '../contract/units.js';
 
 interface PeerTrack {
   /** Per receiving side: the stream ids it receives, and its cumulative bytes by interval index. */
@@ -63,7 +63,7 @@ export class GroupProgress {
     const rate = dt > 0 ? ((bytes - p.lastBytes) * 8) / dt : null;
     const done = this.all.add(peer, s.index, bytes - p.lastBytes, s.t);
     this.line(
-      `[${p.lastT.toFixed(2).padStart(6)}-${s.t.toFixed(2).padStart(6)} s] ${formatBytes(bytes - p.lastBytes).padStart(10)} ${formatRate(rate).padStart(16)} peer ${peer + 1}${s.final ? ' (last)' : ''}`,
+      `[${formatClock(p.lastT).padStart(6)}-${formatClock(s.t).padStart(6)} s] ${formatBytes(bytes - p.lastBytes).padStart(10)} ${formatRate(rate).padStart(16)} peer ${peer + 1}${s.final ? ' (last)' : ''}`,
       peer,
       `${peer + 1}: ${formatRate(rate)}`,
     );
@@ -76,7 +76,7 @@ export class GroupProgress {
     for (const iv of intervals) {
       const rate = iv.seconds > 0 ? (iv.bytes * 8) / iv.seconds : null;
       this.line(
-        `[${(iv.t - iv.seconds).toFixed(2).padStart(6)}-${iv.t.toFixed(2).padStart(6)} s] ${formatBytes(iv.bytes).padStart(10)} ${formatRate(rate).padStart(16)} all`,
+        `[${formatClock(iv.t - iv.seconds).padStart(6)}-${formatClock(iv.t).padStart(6)} s] ${formatBytes(iv.bytes).padStart(10)} ${formatRate(rate).padStart(16)} all`,
         null,
         `all: ${formatRate(rate)}`,
       );

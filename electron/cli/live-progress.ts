@@ -6,7 +6,7 @@
 import type { Side } from '../contract/result.js';
 import type { SideSample } from '../engine/data-plane/data-plane.js';
 import { planStreams, type RunParams } from '../engine/session/params.js';
-import { formatBytes, formatJitter, formatLostTotal, formatRate } from '../contract/units.js';
+import { formatBytes, formatClock, formatJitter, formatLostTotal, formatRate } from '../contract/units.js';
 import { intervalRetransText } from '../contract/interval-tcp-text.js';
 import type { TcpSample } from '../contract/result.js';
 
@@ -97,7 +97,7 @@ export class LiveProgress {
               : ` ${'retr'.padStart(8)} ${CWND_HEAD.padStart(10)}`;
           this.out.write(`${'interval'.padEnd(17)} ${'bytes'.padStart(10)} ${'rate (received)'.padStart(16)}${tail}\n`);
         }
-        const range = `[${d.lastT.toFixed(2).padStart(6)}-${sample.t.toFixed(2).padStart(6)} s]`;
+        const range = `[${formatClock(d.lastT).padStart(6)}-${formatClock(sample.t).padStart(6)} s]`;
         // --omit: the same rule as the result's (analysis/omit-rule.ts): the interval's middle before S.
         const tag = `${d.label ? ` ${d.label}` : ''}${(d.lastT + sample.t) / 2 < this.omitSeconds ? ' (omitted)' : ''}`;
         this.release(d); // the previous line's readings never came: it goes out with what is known

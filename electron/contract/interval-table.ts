@@ -6,7 +6,7 @@
  */
 import { intervalCwndText, intervalRetransText } from './interval-tcp-text.js';
 import type { LonghaulResult } from './result.js';
-import { formatBytes, formatJitter, formatLostTotal, formatRate } from './units.js';
+import { formatBytes, formatClock, formatJitter, formatLostTotal, formatRate } from './units.js';
 import type { IntervalStream } from './result.js';
 
 /** One row of the table, every cell already in words. */
@@ -32,7 +32,7 @@ export function intervalTableRows(r: LonghaulResult): IntervalTableRow[] {
     iv.streams.map((s) => ({
       key: `${iv.index}:${s.id}`,
       streamId: s.id,
-      interval: `${(iv.t - iv.seconds).toFixed(2)}–${iv.t.toFixed(2)} s`,
+      interval: `${formatClock(iv.t - iv.seconds)}–${formatClock(iv.t)} s`,
       transfer: formatBytes(s.receivedBytes),
       bitrate: s.receivedBytes === null || !(iv.seconds > 0) ? 'unknown' : formatRate((s.receivedBytes * 8) / iv.seconds),
       ...(udp ? udpCells(s) : { retr: intervalRetransText(s), cwnd: intervalCwndText(s) }),

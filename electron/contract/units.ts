@@ -160,6 +160,15 @@ export function formatSeconds(s: number | null | undefined, digits = 1): string 
   return s === null || s === undefined || !Number.isFinite(s) ? 'unknown' : `${s.toFixed(digits)} s`;
 }
 
+/**
+ * A time on a run's clock, seconds with two decimals: `0.00`, `1.25`, `-0.40`. A first interval may start a little
+ * before the clock's zero (its first byte arrived before the receiver's clock started); a start that rounds to zero
+ * reads `0.00`, never `-0.00`.
+ */
+export function formatClock(t: number): string {
+  return (Math.abs(t) < 0.005 ? 0 : t).toFixed(2);
+}
+
 /** A configured delay: `650 ms`, `1.5 s`, `2 s`, `0.25 ms` (as typed, not rounded to a display precision). */
 export function formatMs(v: number): string {
   return v >= 1000 ? `${(v / 1000).toFixed(v % 1000 === 0 ? 0 : 2)} s` : `${Number(v.toFixed(3))} ms`;

@@ -9,7 +9,7 @@
 import { answerLines } from '../contract/answer-text.js';
 import { pathDirectionLabel } from '../contract/direction.js';
 import type { LonghaulResult, Side, StreamResult } from '../contract/result.js';
-import { formatBytes, formatJitter, formatLostTotal, formatRate, formatRtt, groupDigits } from '../contract/units.js';
+import { formatBytes, formatClock, formatJitter, formatLostTotal, formatRate, formatRtt, groupDigits } from '../contract/units.js';
 import type { UdpCounts } from '../contract/udp.js';
 import { capacityLines } from '../contract/capacity.js';
 import { omitText } from '../contract/omit-text.js';
@@ -37,7 +37,7 @@ type Tail = string;
 
 /** A row's time span: from its first to its last byte, `from` seconds after the start (later than 0 after -O). */
 function row(id: string, from: number, seconds: number | null, sent: number | null, received: number, bps: number | null, tail: Tail): string {
-  const secs = seconds === null ? '' : `${from.toFixed(2)}-${(from + seconds).toFixed(2)} s`;
+  const secs = seconds === null ? '' : `${formatClock(from)}-${formatClock(from + seconds)} s`;
   return `[${id.padStart(3)}] ${secs.padEnd(13)}${(sent === null ? '' : formatBytes(sent)).padStart(10)}${formatBytes(received).padStart(10)}${formatRate(bps).padStart(15)}${tail}`;
 }
 

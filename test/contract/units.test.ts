@@ -99,4 +99,12 @@ describe('units', () => {
     assert.equal(u.formatSeconds(null), 'unknown');
     assert.equal(u.groupDigits(1_234_567), '1,234,567');
   });
+
+  it('writes a run clock time with two decimals, a late start below zero as it is, never -0.00', () => {
+    assert.equal(u.formatClock(-0.0012), '0.00', 'a first byte 1.2 ms before the clock started');
+    assert.equal(u.formatClock(-0.004999), '0.00');
+    assert.equal(u.formatClock(-0.395), '-0.40', 'a receiver whose event loop was blocked at the start');
+    assert.equal(u.formatClock(1), '1.00');
+    assert.equal(u.formatClock(12.345), '12.35');
+  });
 });
