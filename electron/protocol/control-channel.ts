@@ -10,7 +10,7 @@ import { encodeFrame, FrameParser, DEFAULT_MAX_FRAME_BYTES } from './framing.js'
 import { parseMessage, type Message } from './messages.js';
 import { DEFAULT_STATE_TIMEOUTS_MS, SessionMachine, type Role, type SessionState } from './session-state.js';
 
-interface ControlChannelEvents {
+export interface ControlChannelEvents {
   message: [Message];
   /** The peer answered our ping `id` (control-channel round trips; not a session message). */
   pong: [number];

@@ -15,7 +15,9 @@
  *   sample ◀──────── both ways, every interval ────────▶ sample
  *   udp-end {lastSeq} ◀──── UDP: from the side whose senders are done ────▶ udp-end
  *   stop {reason}                     ────────▶  (senders stop, receivers drain)
- *     (or first ◀──────── stop {error, why}: a responder limit ended the run; the controller answers with its stop)
+ *     (never before `started`: a stop the controller decides earlier waits for it, so no stop crosses a start)
+ *     (or first ◀──────── stop {error, why}: a responder limit ended the run; the controller answers with its stop;
+ *      the two stops may cross, and a controller whose stop is out takes the responder's as its reason)
  *                                     ◀────────  results {responder's per-stream view}
  *   results {controller's view}       ────────▶
  *                                     ◀────────  done
@@ -32,7 +34,7 @@ export type Role = 'controller' | 'responder';
 export type SessionState = SessionPhase;
 
 /** Legal transitions; `failed` is reachable from anywhere. */
-const NEXT: Record<SessionState, readonly SessionState[]> = {
+export const SESSION_NEXT: Record<SessionState, readonly SessionState[]> = {
   hello: ['params'],
   params: ['streams'],
   streams: ['start'],
@@ -44,7 +46,7 @@ const NEXT: Record<SessionState, readonly SessionState[]> = {
 };
 
 /** Which incoming messages each role accepts in each state (`error` is always accepted). */
-const ACCEPTS: Record<Role, Record<SessionState, readonly MessageType[]>> = {
+export const SESSION_ACCEPTS: Record<Role, Record<SessionState, readonly MessageType[]>> = {
   responder: {
     hello: ['hello'],
     params: ['params'],
@@ -59,13 +61,13 @@ const ACCEPTS: Record<Role, Record<SessionState, readonly MessageType[]>> = {
     hello: ['hello'],
     params: ['params-ok'],
     streams: ['streams-ready'],
-    // 'stop': a responder's own limit (its deadline, its byte budget) ended the run; only sent to
-    // controllers that announced STOP_FROM_RESPONDER in hello.
-    start: ['started', 'stop'],
+    // The controller sends its stop only once the responder said `started` (controller-state.ts): nothing crosses a start.
+    start: ['started'],
     running: ['sample', 'stop', 'udp-end'],
-    // 'started' too: a short run, or a byte-bounded sender over a long link, can end locally before it arrives.
-    results: ['results', 'sample', 'done', 'started', 'stop', 'udp-end'],
-    done: ['done'],
+    // 'stop': the responder's own limit (its deadline, its byte budget), sent only to controllers that announced
+    // STOP_FROM_RESPONDER; in `results` it crossed this side's own stop (both ends stopped in the same instant).
+    results: ['results', 'sample', 'done', 'stop', 'udp-end'],
+    done: [],
     failed: [],
   },
 };
@@ -96,7 +98,7 @@ export class SessionMachine {
 
   /** Move to `to`, or throw if the table forbids it (a bug, not a peer's fault). */
   transition(to: SessionState): void {
-    if (to === 'failed' || NEXT[this.current].includes(to)) {
+    if (to === 'failed' || SESSION_NEXT[this.current].includes(to)) {
       this.current = to;
       return;
     }
@@ -106,7 +108,7 @@ export class SessionMachine {
   /** Throw `LH_ERR_UNEXPECTED_MESSAGE` unless `type` may arrive now. */
   check(type: MessageType): void {
     if (type === 'error') return;
-    if (!ACCEPTS[this.role][this.current].includes(type)) {
+    if (!SESSION_ACCEPTS[this.role][this.current].includes(type)) {
       throw new ProtocolError('LH_ERR_UNEXPECTED_MESSAGE', `unexpected "${type}" message in state "${this.current}"`);
     }
   }

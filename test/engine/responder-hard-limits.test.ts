@@ -24,9 +24,9 @@ const NODE_READ_BYTES = 128 * 1024;
 
 /** A controller that never hears the responder's stop: the real one with `case 'stop'` dropped. */
 class DeafController extends ControllerRun {}
-const real = ControllerRun.prototype as unknown as { onMessage(channel: unknown, m: Message): void };
-(DeafController.prototype as unknown as typeof real).onMessage = function (this: ControllerRun, channel: unknown, m: Message): void {
-  if (m.type !== 'stop') real.onMessage.call(this, channel, m);
+const real = ControllerRun.prototype as unknown as { onMessage(m: Message): void };
+(DeafController.prototype as unknown as typeof real).onMessage = function (this: ControllerRun, m: Message): void {
+  if (m.type !== 'stop') real.onMessage.call(this, m);
 };
 
 /** Deaf, and mute at its end too: it never sends its stop, so only the responder can end the session. */

@@ -15,7 +15,7 @@ import { DEFAULT_STATE_TIMEOUTS_MS, SessionMachine, type Role, type SessionState
 import type { LonghaulError } from '../../electron/util/errors.js';
 import { MemorySocket } from '../helpers/memory-socket.js';
 
-const MESSAGES: MessageType[] = ['hello', 'params', 'params-ok', 'streams-ready', 'start', 'started', 'sample', 'stop', 'results', 'done', 'error'];
+const MESSAGES: MessageType[] = ['hello', 'params', 'params-ok', 'streams-ready', 'start', 'started', 'sample', 'udp-end', 'stop', 'results', 'done', 'error'];
 const STATES: SessionState[] = ['hello', 'params', 'streams', 'start', 'running', 'results', 'done', 'failed'];
 /** The ways a state can be reached from 'hello'. */
 const PATH: Record<SessionState, SessionState[]> = {
@@ -36,17 +36,16 @@ const SPEC: Record<Role, Partial<Record<SessionState, MessageType[]>>> = {
     params: ['params'],
     streams: ['stop'],
     start: ['start', 'stop'],
-    running: ['sample', 'stop'],
-    results: ['results', 'sample'],
+    running: ['sample', 'stop', 'udp-end'],
+    results: ['results', 'sample', 'udp-end'],
   },
   controller: {
     hello: ['hello'],
     params: ['params-ok'],
     streams: ['streams-ready'],
-    start: ['started', 'stop'],
-    running: ['sample', 'stop'],
-    results: ['results', 'sample', 'done', 'started', 'stop'],
-    done: ['done'],
+    start: ['started'],
+    running: ['sample', 'stop', 'udp-end'],
+    results: ['results', 'sample', 'done', 'stop', 'udp-end'],
   },
 };
 

@@ -48,7 +48,7 @@ describe('data connection cookies', { timeout: 60_000 }, () => {
       });
       await new Promise<void>((resolve) => run.on('phase', (p) => p === 'running' && resolve()));
       // What an eavesdropper on the plain data connections reads: the real cookie (read here from the session).
-      const cookie = (session as unknown as { cookie: string }).cookie;
+      const cookie = (session as unknown as { state: { run: { cookie: string } } }).state.run.cookie;
       assert.match(cookie, /^[0-9a-f]{32}$/);
       const guessed = await tryData(port, encodeDataHeader(randomBytes(16).toString('hex'), 0));
       const replayed = await tryData(port, encodeDataHeader(cookie, 0));

@@ -38,7 +38,7 @@ export interface SideSample {
   from?: number;
 }
 
-interface DataPlaneEvents {
+export interface DataPlaneEvents {
   sample: [SideSample];
   /** All local streams ended (naturally, by stop, or by error). */
   done: [StreamEnd[]];

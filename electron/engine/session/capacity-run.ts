@@ -23,7 +23,8 @@ import { startRun, type ControllerOptions, type ControllerRun, type RunEvents, t
 import { capacityInfo, planCapacity, receiverOf, type CapacityPlan } from './capacity-plan.js';
 import type { RunParams } from './params.js';
 
-type State = 'main' | 'capacity' | 'settled';
+/** The user's run; then the tuned run that measures the path (while it goes); then nothing. */
+type State = { at: 'main' } | { at: 'capacity'; tuned: ControllerRun | null } | { at: 'settled' };
 
 /** Starts one controller run (the same host, port, security and link as the user's; `forCapacity` drops the link's start hook). */
 type StartOne = (params: RunParams, forCapacity: boolean) => ControllerRun;
@@ -31,9 +32,8 @@ type StartOne = (params: RunParams, forCapacity: boolean) => ControllerRun;
 export class RunWithCapacity extends EventEmitter<RunEvents> implements RunHandle {
   readonly result: Promise<LonghaulResult>;
   readonly params: RunParams;
-  private state: State = 'main';
+  private state: State = { at: 'main' };
   private readonly main: ControllerRun;
-  private tuned: ControllerRun | null = null;
   private stopRequested = false;
 
   constructor(
@@ -59,17 +59,18 @@ export class RunWithCapacity extends EventEmitter<RunEvents> implements RunHandl
   /** Stop whichever run is going; the user's result is kept either way. */
   stop(): void {
     this.stopRequested = true;
-    if (this.state === 'main') this.main.stop('user');
-    else if (this.state === 'capacity') this.tuned?.stop('user');
+    const s = this.state;
+    if (s.at === 'main') this.main.stop('user');
+    else if (s.at === 'capacity' && s.tuned) s.tuned.stop('user');
   }
 
   private async afterMain(r: LonghaulResult): Promise<LonghaulResult> {
     // A run that was stopped, failed or moved nothing has no path to compare with.
     if (this.stopRequested || r.total.bytes === 0 || (r.partial && r.errors.length > 0)) {
-      this.state = 'settled';
+      this.state = { at: 'settled' };
       return r;
     }
-    this.state = 'capacity';
+    this.state = { at: 'capacity', tuned: null };
     const plan = planCapacity(r);
     this.emit('capacity', {
       state: 'measuring',
@@ -79,7 +80,7 @@ export class RunWithCapacity extends EventEmitter<RunEvents> implements RunHandl
       rttS: plan.rttS,
     });
     const info = await this.measure(plan);
-    this.state = 'settled';
+    this.state = { at: 'settled' };
     attachCapacity(r, info, this.localSettings());
     this.emit('capacity', { state: 'done', info });
     return r;
@@ -100,7 +101,7 @@ export class RunWithCapacity extends EventEmitter<RunEvents> implements RunHandl
     } catch (err) {
       return capacityInfo(plan, trackers[series()].final(), [], null, seconds(), (err as Error).message, series());
     }
-    this.tuned = tuned;
+    this.state = { at: 'capacity', tuned };
     tuned.on('sample', (s, side) => {
       if (side !== receiver) return;
       const a = arrivals.add(s);
@@ -112,7 +113,7 @@ export class RunWithCapacity extends EventEmitter<RunEvents> implements RunHandl
       if ((arrivals.segmentsHold ? segments : inOrder)?.state === 'done') tuned.cutNow('the path measured: the tuned run is no longer needed');
     });
     const tr = await tuned.result;
-    this.tuned = null;
+    this.state = { at: 'capacity', tuned: null };
     // A run that ended before the segments were shown full (stopped, failed) keeps the in-order bytes.
     if (!arrivals.segmentsFull()) arrivals.endSegments();
     const tracker = trackers[series()];

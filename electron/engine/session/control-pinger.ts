@@ -6,8 +6,9 @@
  * load it waits in the same queue: a second measure of the queueing beside
  * TCP_INFO's, and the only one where an OS gives no RTT.
  */
-import type { ControlChannel } from '../../protocol/control-channel.js';
 import type { ControlRtts } from '../../analysis/delay-summary.js';
+import { CONTROL_PING } from './run-common.js';
+import type { SessionChannel } from './session-channel.js';
 
 const PERIOD_MS = 500;
 /** Pings awaiting an answer at most (a peer that stops answering is not waited on without bound). */
@@ -17,7 +18,24 @@ const MAX_KEPT = 2000;
 
 type Phase = 'idle' | 'loaded';
 
-export class ControlPinger {
+/** What the controller does with the control channel's round trips. */
+export interface Pinger {
+  pingIdle(): void;
+  startLoaded(): void;
+  stop(): void;
+  /** The round trips answered so far, ms; null where the partner does not answer pings. */
+  figures(): ControlRtts | null;
+}
+
+/** A partner that does not answer pings: nothing is sent, and there is no figure. */
+const SILENT: Pinger = { pingIdle: () => {}, startLoaded: () => {}, stop: () => {}, figures: () => null };
+
+/** The pinger for a partner that announced `capabilities` in its hello. */
+export function pingerFor(channel: SessionChannel, capabilities: readonly string[], onRtt: (phase: Phase, ms: number) => void): Pinger {
+  return capabilities.includes(CONTROL_PING) ? new ControlPinger(channel, onRtt) : SILENT;
+}
+
+class ControlPinger implements Pinger {
   private nextId = 1;
   private readonly sent = new Map<number, { ns: bigint; phase: Phase }>();
   private readonly rtts: Record<Phase, number[]> = { idle: [], loaded: [] };
@@ -25,7 +43,7 @@ export class ControlPinger {
 
   /** `onRtt`: told each round trip as it is answered (the Run screen's live figure). */
   constructor(
-    private readonly channel: ControlChannel,
+    private readonly channel: SessionChannel,
     private readonly onRtt: (phase: Phase, ms: number) => void = () => {},
   ) {
     channel.on('pong', (id) => this.onPong(id));

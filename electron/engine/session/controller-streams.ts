@@ -4,23 +4,12 @@
  * when the run uses one), or a UDP run's sockets (udp-session.ts).
  */
 import { encodeDataHeader } from '../../protocol/data-header.js';
-import type { ControlChannel } from '../../protocol/control-channel.js';
 import type { MessageOf } from '../../protocol/messages.js';
 import { LonghaulError } from '../../util/errors.js';
 import type { DataPlane } from '../data-plane/data-plane.js';
-import type { PlannedStream, RunParams } from './params.js';
 import type { RunLinkHook } from './run-handle.js';
+import type { StreamsContext } from './session-channel.js';
 import { controllerUdpSetup, lastSeqOf, udpAddress } from './udp-session.js';
-
-interface StreamsContext {
-  host: string;
-  port: number;
-  link?: RunLinkHook;
-  params: RunParams;
-  plan: readonly PlannedStream[];
-  cookie: string;
-  channel: ControlChannel;
-}
 
 /** Open this side's streams; rejects when one cannot be opened. */
 export async function openControllerStreams(plane: DataPlane, ok: MessageOf<'params-ok'>, c: StreamsContext): Promise<void> {

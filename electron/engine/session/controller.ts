@@ -1,44 +1,34 @@
 /**
- * The controller: the PC where the user presses Start. Dials the responder,
- * walks the session state machine, runs its own data plane, and returns the
- * run's `longhaul.result/1` — also when the run fails or is stopped: then the
- * result is marked partial and holds everything measured so far.
+ * The controller: the PC where the user presses Start. Dials the responder, walks its run's
+ * states (controller-state.ts), runs its own data plane, and returns the run's
+ * `longhaul.result/1` — also when the run fails or is stopped: then the result is marked partial
+ * and holds everything measured so far.
  */
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import net from 'node:net';
 import os from 'node:os';
 import type { LonghaulResult, PeerInfo, Side } from '../../contract/result.js';
 import { ControlChannel } from '../../protocol/control-channel.js';
 import { secureControl, type ControllerSecurity } from '../../security/controller-security.js';
-import { PROTOCOL_VERSION, type Message, type MessageOf } from '../../protocol/messages.js';
-import { LonghaulError, describeError } from '../../util/errors.js';
+import type { Message, MessageOf, StreamEnd } from '../../protocol/messages.js';
+import { LonghaulError, ProtocolError, describeError } from '../../util/errors.js';
 import { dial } from '../../util/net.js';
 import { SOFTWARE } from '../../util/version.js';
-import { DataPlane, type SideSample } from '../data-plane/data-plane.js';
+import type { SideSample } from '../data-plane/data-plane.js';
 import { planStreams, runParamsSchema, type RunParams } from './params.js';
-import { openControllerStreams } from './controller-streams.js';
-import { peerSendersDone } from './udp-session.js';
-import {
-  CAPABILITIES,
-  CONTROL_PING,
-  UDP_CAPABILITY,
-  sampleMessage,
-  STOP_GRACE_MS,
-  collectThenFinish,
-  localOs,
-  runningTimeoutMs,
-  windowInfo,
-} from './run-common.js';
-import { ControllerLifecycle } from './run-lifecycle.js';
+import { STOP_GRACE_MS, collectThenFinish, localOs, runningTimeoutMs, windowInfo } from './run-common.js';
 import { RunRecorder } from './run-recorder.js';
-import { present } from '../../contract/present.js';
-import { settingsForPartner } from './partner-settings.js';
 import { LocalSettingsRead } from './local-settings.js';
-import { ControlPinger } from './control-pinger.js';
-import { attachControlDelay } from '../../analysis/delay-summary.js';
+import { pingerFor } from './control-pinger.js';
+import { attachControlDelay, type ControlRtts } from '../../analysis/delay-summary.js';
+import type { CpuUse } from '../../contract/cpu-info.js';
 import type { RunEvents, RunLinkHook } from './run-handle.js';
 import type { SessionState } from '../../protocol/session-state.js';
+import { CONTROLLER_MOVES, CONTROLLER_PROTOCOL, CONTROLLER_TAKES, type ControllerState, type ControllerStateAt, type StopOrder } from './controller-state.js';
+import { forwardSamples, helloProblem, ownHello, partnerName, resultsMessage, takeResults } from './peer-exchange.js';
+import type { PlaneFactory, SessionChannel } from './session-channel.js';
+import { sessionDataPlane } from './session-data-plane.js';
+import { RunWatchdog } from './run-watchdog.js';
 
 export interface ControllerOptions {
   host: string;
@@ -61,10 +51,30 @@ export interface ControllerOptions {
    * rejection fails the run with its error. Without it the start goes out at once.
    */
   startGate?: () => Promise<void>;
+  /** The control connection and the data plane; a run dials and spawns workers, unit tests give fakes. */
+  deps?: ControllerDeps;
+}
+
+interface ControllerDeps {
+  /** Dial the responder, secure and frame the control connection. */
+  connect(opts: ControllerOptions): Promise<SessionChannel>;
+  plane: PlaneFactory;
 }
 
 /** How long the final result waits for the link hook's refresh. */
 const LINK_REFRESH_MS = 500;
+
+const STOP_COMPLETE: StopOrder = { reason: 'complete', message: null, cut: false };
+
+async function connectForReal(opts: ControllerOptions): Promise<SessionChannel> {
+  const { host, port } = opts;
+  const timeoutMs = opts.connectTimeoutMs ?? 10_000;
+  const raw = await dial(host, port, timeoutMs);
+  const { socket } = await secureControl(raw, `${host}:${port}`, opts.security, 'run', timeoutMs);
+  return new ControlChannel(socket, { role: 'controller', timeoutsMs: opts.timeoutsMs });
+}
+
+const REAL: ControllerDeps = { connect: connectForReal, plane: sessionDataPlane };
 
 export type { RunEvents, RunHandle, RunLinkHook } from './run-handle.js';
 
@@ -72,22 +82,18 @@ export type { RunEvents, RunHandle, RunLinkHook } from './run-handle.js';
 export class ControllerRun extends EventEmitter<RunEvents> {
   readonly result: Promise<LonghaulResult>;
   readonly params: RunParams;
-  private channel: ControlChannel | null = null;
-  private plane: DataPlane | null = null;
+  private state: ControllerState = { at: 'dialing' };
   private recorder: RunRecorder;
-  private partnerCapabilities: string[] = [];
-  /** The control channel's round trips (a responder that answers pings: CONTROL_PING). */
-  private pinger: ControlPinger | null = null;
+  private readonly deps: ControllerDeps;
   private readonly cookie = randomBytes(16).toString('hex');
-  /** Settles when this side's streams are set up (or failed): the start waits for it. */
-  private streamsOpened: Promise<void> = Promise.resolve();
   private readonly plan;
-  private readonly lifecycle = new ControllerLifecycle();
   /** This PC's TCP settings, read while the run goes: for the advice and for the responder. */
   private readonly settings = new LocalSettingsRead();
   private settle!: (r: LonghaulResult) => void;
-  private watchdog: NodeJS.Timeout | null = null;
+  /** When the data plane started (`process.hrtime.bigint()`); null until then. */
   private startNs: bigint | null = null;
+  /** The control channel's round trips, kept when the run settles. */
+  private controlRtts: ControlRtts | null = null;
   /** The run's start, wall clock: the result's `startedAt`, set before the 'start' phase is told so live reports use the same instant. */
   startedAt: Date | null = null;
 
@@ -95,6 +101,7 @@ export class ControllerRun extends EventEmitter<RunEvents> {
     super();
     this.params = runParamsSchema.parse(opts.params);
     this.plan = planStreams(this.params);
+    this.deps = opts.deps ?? REAL;
     const link = opts.link;
     this.recorder = new RunRecorder(
       {
@@ -137,243 +144,286 @@ export class ControllerRun extends EventEmitter<RunEvents> {
     return this.startNs;
   }
 
+  /** Where the run stands (for tests and progress displays). */
+  get at(): ControllerState['at'] {
+    return this.state.at;
+  }
+
   /** Stop early; partial results are kept. Safe to call any time, twice. */
   stop(reason: 'user' | 'error' = 'user', message: string | null = null): void {
-    if (this.lifecycle.reached('settled')) return;
+    const s = this.state;
+    if (s.at === 'settled' || s.at === 'collecting') return;
     this.recorder.markPartial(reason === 'user' ? 'stopped by the user' : (message ?? 'stopped after an error'));
-    if (!this.channel || !this.lifecycle.reached('running')) {
-      // Nothing is flowing yet: abandon the session.
-      this.fail(new LonghaulError('LH_ERR_STOPPED', reason === 'user' ? 'stopped by the user before the run started' : (message ?? 'stopped')));
-      return;
+    const order: StopOrder = { reason, message, cut: false };
+    switch (s.at) {
+      case 'start':
+        s.plane.stop(STOP_GRACE_MS);
+        return this.to({ ...s, pendingStop: s.pendingStop ?? order });
+      case 'running':
+        s.plane.stop(STOP_GRACE_MS);
+        return this.sendStop(s, order);
+      case 'stopping':
+      case 'reported':
+        return; // the stop is out already
+      default:
+        // Nothing is flowing yet: abandon the session.
+        return this.fail(new LonghaulError('LH_ERR_STOPPED', reason === 'user' ? 'stopped by the user before the run started' : (message ?? 'stopped')));
     }
-    this.sendStop(reason, message);
-    this.plane?.stop(STOP_GRACE_MS);
   }
 
   /** Stop now, both ends dropping what is in flight (the path's measurement, once it has its figure); partial. */
   cutNow(why: string): void {
-    if (this.lifecycle.reached('settled')) return;
-    if (!this.channel || !this.lifecycle.reached('running')) return this.stop('user');
-    this.recorder.markPartial(why);
-    this.sendStop('user', why, true);
-    this.plane?.cut();
+    const s = this.state;
+    switch (s.at) {
+      case 'settled':
+      case 'collecting':
+        return;
+      case 'start':
+        this.recorder.markPartial(why);
+        s.plane.cut();
+        return this.to({ ...s, pendingStop: { reason: 'user', message: why, cut: true } });
+      case 'running':
+        this.recorder.markPartial(why);
+        s.plane.cut();
+        return this.sendStop(s, { reason: 'user', message: why, cut: true });
+      case 'stopping':
+      case 'reported':
+        this.recorder.markPartial(why);
+        return s.plane.cut();
+      default:
+        return this.stop('user');
+    }
+  }
+
+  private to(next: ControllerState): void {
+    const from = this.state.at;
+    if (from !== next.at && !CONTROLLER_MOVES[from].includes(next.at)) throw new Error(`controller: no move ${from} -> ${next.at}`);
+    this.state = next;
+    const p = CONTROLLER_PROTOCOL[next.at];
+    if (p && 'channel' in next && next.channel.state !== p) {
+      next.channel.enter(p);
+      this.emit('phase', p);
+    }
   }
 
   private async connect(): Promise<void> {
-    const { host, port } = this.opts;
     this.emit('phase', 'hello');
-    let socket: net.Socket;
+    let channel: SessionChannel;
     try {
-      socket = await dial(host, port, this.opts.connectTimeoutMs ?? 10_000);
-      socket = (await secureControl(socket, `${host}:${port}`, this.opts.security, 'run', this.opts.connectTimeoutMs ?? 10_000)).socket;
+      channel = await this.deps.connect(this.opts);
     } catch (err) {
-      return this.fail(err as LonghaulError);
+      return this.fail(err instanceof LonghaulError ? err : new LonghaulError('LH_ERR_PEER_GONE', describeError(err).message));
     }
-    if (this.lifecycle.reached('settled')) {
-      socket.destroy();
-      return;
-    }
-    const channel = new ControlChannel(socket, { role: 'controller', timeoutsMs: this.opts.timeoutsMs });
-    this.channel = channel;
-    channel.on('message', (m) => this.onMessage(channel, m));
+    if (this.state.at !== 'dialing') return channel.destroy(); // stopped while dialing
+    channel.on('message', (m) => this.onMessage(m));
     channel.on('failure', (err) => this.fail(err));
-    channel.send({ type: 'hello', protocol: PROTOCOL_VERSION, software: SOFTWARE, hostname: os.hostname(), capabilities: CAPABILITIES, os: localOs() });
+    channel.send(ownHello());
+    this.to({ at: 'hello', channel });
   }
 
-  private onMessage(channel: ControlChannel, m: Message): void {
+  /** A message the channel let through (its protocol state takes it): handled by this state, or the session fails. */
+  private onMessage(m: Message): void {
+    const s = this.state;
+    if (!CONTROLLER_TAKES[s.at].includes(m.type)) {
+      const err = new ProtocolError('LH_ERR_UNEXPECTED_MESSAGE', `unexpected "${m.type}" message while the controller is in "${s.at}"`);
+      return 'channel' in s ? s.channel.fail(err) : undefined;
+    }
     switch (m.type) {
       case 'hello':
-        return this.onHello(channel, m);
+        return s.at === 'hello' ? this.onHello(s, m) : undefined;
       case 'params-ok':
-        this.pinger?.pingIdle();
-        this.streamsOpened = this.openStreams(channel, m);
-        return;
+        return s.at === 'params' ? this.openStreams(s, m) : undefined;
       case 'streams-ready':
-        this.pinger?.pingIdle();
-        this.pinger?.pingIdle();
-        // UDP: the responder's streams-ready can overtake our own senders' connect (nothing of ours reaches it first).
-        return void this.streamsOpened.then(() => this.onStreamsReady(channel));
-      case 'udp-end':
-        if (this.plane) peerSendersDone(this.plane, m.lastSeq);
-        return;
+        return s.at === 'streams' ? this.onStreamsReady(s) : undefined;
       case 'started':
-        if (channel.state !== 'start') return; // the run already ended locally (long link, small byte budget): stay in results
-        channel.setTimeout('running', runningTimeoutMs(this.params.intervalSeconds));
-        channel.enter('running');
-        this.pinger?.startLoaded();
-        this.emit('phase', 'running');
-        return;
+        return s.at === 'start' ? this.onStarted(s) : undefined;
       case 'sample':
         this.recorder.addSample('responder', m);
-        this.emit('sample', m, 'responder');
-        return;
+        return void this.emit('sample', m, 'responder');
+      case 'udp-end':
+        return s.at === 'running' || s.at === 'stopping' ? s.plane.peerSendersDone(m.lastSeq) : undefined;
       case 'stop':
-        // The responder's own limit ended the run: stop as for any stop, keeping its reason.
-        this.recorder.markPartial(`responder: ${m.message ?? 'it stopped the run'}`);
-        if (m.code) this.recorder.addError({ code: m.code, message: `responder: ${m.message ?? 'it stopped the run'}` });
-        return this.stop('error', `the responder stopped the run: ${m.message ?? 'no reason given'}`);
+        return s.at === 'running' || s.at === 'stopping' ? this.onPeerStop(s, m) : undefined;
       case 'results':
-        this.recorder.setEnds('responder', m.streams);
-        this.recorder.setPeerSettings('responder', m.settings);
-        this.recorder.setCpu('responder', m.cpu);
-        if (m.partial && m.reason) this.recorder.markPartial(`responder: ${m.reason}`);
-        return this.maybeSendResults();
+        return s.at === 'stopping' ? this.onResults(s, m) : undefined;
       case 'done':
-        channel.enter('done');
-        channel.close();
-        return this.finish();
+        return s.at === 'reported' ? this.onDone(s) : undefined;
       default:
         return;
     }
   }
 
-  private onHello(channel: ControlChannel, m: MessageOf<'hello'>): void {
-    if (m.protocol !== PROTOCOL_VERSION) {
-      return channel.fail(
-        new LonghaulError(
-          'LH_ERR_PROTOCOL_VERSION',
-          `the responder speaks protocol ${m.protocol}; this controller speaks ${PROTOCOL_VERSION}: install the same Longhaul version on both PCs`,
-        ),
-      );
-    }
-    if (this.params.protocol === 'udp' && !m.capabilities.includes(UDP_CAPABILITY)) {
-      return channel.fail(
-        new LonghaulError('LH_ERR_PROTOCOL_VERSION', "the responder's Longhaul does not test UDP: install the same Longhaul version on both PCs"),
-      );
-    }
-    this.partnerCapabilities = m.capabilities;
+  private onHello(s: ControllerStateAt<'hello'>, m: MessageOf<'hello'>): void {
+    const problem = helloProblem(m, 'controller', this.params.protocol === 'udp');
+    if (problem) return s.channel.fail(problem);
     // The first ping waits for params-ok: a responder that refuses the params closes at once, and a ping still
     // unread then makes its kernel reset the connection, dropping the error it sent (LH_ERR_PEER_GONE instead).
-    if (m.capabilities.includes(CONTROL_PING)) this.pinger = new ControlPinger(channel, (phase, ms) => this.emit('controlRtt', { phase, ms }));
+    const pinger = pingerFor(s.channel, m.capabilities, (phase, ms) => this.emit('controlRtt', { phase, ms }));
     this.recorder = this.recorder.withResponder({
       hostname: m.hostname,
       address: `${this.opts.host}:${this.opts.port}`,
       software: m.software,
       ...(m.os ? { os: m.os } : {}),
     });
-    channel.send({ type: 'params', cookie: this.cookie, params: this.params });
-    channel.enter('params');
-    this.emit('phase', 'params');
+    s.channel.send({ type: 'params', cookie: this.cookie, params: this.params });
+    this.to({ ...s, at: 'params', partner: m, pinger });
   }
 
-  private async openStreams(channel: ControlChannel, ok: MessageOf<'params-ok'>): Promise<void> {
-    channel.enter('streams');
-    this.emit('phase', 'streams');
-    const plane = new DataPlane({ params: this.params, plan: this.plan, side: 'controller', maxWorkersPerRole: this.opts.maxWorkersPerRole });
-    this.plane = plane;
-    plane.on('sample', (s) => {
-      this.recorder.addSample('controller', s);
-      this.channel?.send(sampleMessage(s));
-      this.emit('sample', s, 'controller');
-    });
+  private openStreams(s: ControllerStateAt<'params'>, ok: MessageOf<'params-ok'>): void {
+    s.pinger.pingIdle();
+    const plane = this.deps.plane({ params: this.params, plan: this.plan, side: 'controller', maxWorkersPerRole: this.opts.maxWorkersPerRole });
+    forwardSamples(plane, 'controller', { recorder: () => this.recorder, channel: s.channel, show: (x, side) => this.emit('sample', x, side) });
     plane.on('error', (err) => {
-      if (!this.lifecycle.reached('running')) this.fail(err);
+      if (this.state.at === 'streams') this.fail(err);
     });
-    plane.on('done', (ends) => {
-      this.recorder.setEnds('controller', ends);
-      this.recorder.setCpu('controller', plane.cpu);
-      // Our streams are over (sent all, or received the peer's FIN on all): the run is complete.
-      this.sendStop('complete', null);
-      this.lifecycle.advance('ended');
-      this.maybeSendResults();
-    });
-    try {
-      const { host, port, link } = this.opts;
-      await openControllerStreams(plane, ok, { host, port, link, params: this.params, plan: this.plan, cookie: this.cookie, channel });
-    } catch (err) {
-      this.fail(new LonghaulError('LH_ERR_DATA_STREAM', `could not open the data streams: ${describeError(err).message}`));
-    }
+    plane.on('done', (ends) => this.onOwnEnds(ends, plane.cpu));
+    this.to({ ...s, at: 'streams', plane, ready: false, opened: false });
+    const { host, port, link } = this.opts;
+    plane.openStreams(ok, { host, port, link, params: this.params, plan: this.plan, cookie: this.cookie, channel: s.channel }).then(
+      () => {
+        const now = this.state;
+        if (now.at === 'streams') this.maybeBegin({ ...now, opened: true });
+      },
+      (err: unknown) => this.fail(new LonghaulError('LH_ERR_DATA_STREAM', `could not open the data streams: ${describeError(err).message}`)),
+    );
   }
 
-  private onStreamsReady(channel: ControlChannel): void {
+  /** The responder's streams are ready (UDP: it can come before our own senders are connected: the start waits for both). */
+  private onStreamsReady(s: ControllerStateAt<'streams'>): void {
+    if (s.ready) return s.channel.fail(new ProtocolError('LH_ERR_UNEXPECTED_MESSAGE', 'the responder said "streams-ready" twice'));
+    s.pinger.pingIdle();
+    s.pinger.pingIdle();
+    this.maybeBegin({ ...s, ready: true });
+  }
+
+  /** Both this side's streams and the responder's are up: start (when the group's gate opens, for a group run). */
+  private maybeBegin(s: ControllerStateAt<'streams'>): void {
+    this.to(s);
+    if (!s.ready || !s.opened) return;
     const gate = this.opts.startGate;
-    if (!gate) return this.begin(channel);
+    if (!gate) return this.begin(s);
     gate().then(
       () => {
-        if (!this.lifecycle.reached('settled')) this.begin(channel);
+        const now = this.state;
+        if (now.at === 'streams') this.begin(now);
       },
       (err: unknown) => this.fail(err instanceof LonghaulError ? err : new LonghaulError('LH_ERR_STOPPED', describeError(err).message)),
     );
   }
 
-  private begin(channel: ControlChannel): void {
-    channel.enter('start');
+  private begin(s: ControllerStateAt<'streams'>): void {
     this.startedAt = new Date();
     this.recorder.setStartedAt(this.startedAt);
-    this.emit('phase', 'start');
-    this.lifecycle.advance('running');
-    channel.send({ type: 'start' });
+    const deadlineMs = this.params.seconds === null ? null : this.params.seconds * 1000 + runningTimeoutMs(this.params.intervalSeconds) + STOP_GRACE_MS;
+    const watchdog = new RunWatchdog(
+      deadlineMs,
+      runningTimeoutMs(this.params.intervalSeconds),
+      () => this.recorder.bytesSoFar(),
+      (quiet) => this.stop('error', `the run did not end: no byte moved for ${quiet} s after its deadline`),
+    );
+    const { ready: _ready, opened: _opened, ...live } = s;
+    this.to({ ...live, at: 'start', watchdog, pendingStop: null });
+    s.channel.send({ type: 'start' });
     this.startNs = process.hrtime.bigint();
-    present(this.plane, 'the data plane (streams-ready comes after params-ok)').start(this.startNs);
+    s.plane.start(this.startNs);
     this.opts.link?.onStart?.();
-    if (this.params.seconds !== null) {
-      // Senders stop themselves at the deadline; this catches a peer that never sends its FIN.
-      // Past the deadline, bytes the kernels already hold may still be draining over a slow
-      // link: the watchdog only fires once nothing has moved, on either side, for a while.
-      const ms = this.params.seconds * 1000 + runningTimeoutMs(this.params.intervalSeconds) + STOP_GRACE_MS;
-      this.armWatchdog(ms, -1);
+  }
+
+  private onStarted(s: ControllerStateAt<'start'>): void {
+    s.channel.setTimeout('running', runningTimeoutMs(this.params.intervalSeconds));
+    const { pendingStop, ...live } = s;
+    const running: ControllerStateAt<'running'> = { ...live, at: 'running' };
+    this.to(running);
+    s.pinger.startLoaded();
+    if (pendingStop) this.sendStop(running, pendingStop);
+  }
+
+  /** The responder's stop: its own limit ended the run. Answered with this side's stop, unless that is out already (the two crossed). */
+  private onPeerStop(s: ControllerStateAt<'running' | 'stopping'>, m: MessageOf<'stop'>): void {
+    const why = `${partnerName('responder', this.recorder.responder)}: ${m.message ?? 'it stopped the run'}`;
+    this.recorder.markPartial(why);
+    if (m.code) this.recorder.addError({ code: m.code, message: why });
+    if (s.at === 'running') this.stop('error', `${partnerName('responder', this.recorder.responder)} stopped the run: ${m.message ?? 'no reason given'}`);
+  }
+
+  private sendStop(s: ControllerStateAt<'running'>, order: StopOrder): void {
+    s.pinger.stop();
+    s.channel.send({ type: 'stop', reason: order.reason, message: order.message, ...(order.cut ? { cut: true } : {}) });
+    this.to({ ...s, at: 'stopping' });
+    this.maybeReport();
+  }
+
+  /** This side's streams are over (sent all, or received the peer's FIN on all): the run is complete. */
+  private onOwnEnds(ends: StreamEnd[], cpu: CpuUse | null): void {
+    this.recorder.setEnds('controller', ends);
+    this.recorder.setCpu('controller', cpu);
+    const s = this.state;
+    switch (s.at) {
+      case 'start':
+        // Ended before the responder said it started (a short run over a long link): the stop waits for `started`.
+        return this.to({ ...s, pendingStop: s.pendingStop ?? STOP_COMPLETE });
+      case 'running':
+        return this.sendStop(s, STOP_COMPLETE);
+      case 'stopping':
+        return this.maybeReport();
+      default:
+        return; // collecting: collectThenFinish waits for these ends itself
     }
   }
 
-  private armWatchdog(ms: number, lastMoved: number): void {
-    this.watchdog = setTimeout(() => {
-      const moved = this.recorder.bytesSoFar();
-      if (moved !== lastMoved) return this.armWatchdog(runningTimeoutMs(this.params.intervalSeconds), moved);
-      this.stop('error', `the run did not end: no byte moved for ${Math.round(ms / 1000)} s after its deadline`);
-    }, ms);
-    this.watchdog.unref?.();
+  private onResults(s: ControllerStateAt<'stopping'>, m: MessageOf<'results'>): void {
+    takeResults(this.recorder, 'responder', m, `${partnerName('responder', this.recorder.responder)}: `);
+    this.maybeReport();
   }
 
-  private sendStop(reason: 'complete' | 'user' | 'error', message: string | null, cut = false): void {
-    if (!this.channel || !this.lifecycle.advance('stopping')) return;
-    this.pinger?.stop();
-    this.channel.send({ type: 'stop', reason, message, ...(cut ? { cut } : {}) });
-    if (this.channel.state === 'running' || this.channel.state === 'start') this.channel.enter('results');
-    this.emit('phase', 'results');
+  /** Both ends' reports are in: this side's goes to the responder. */
+  private maybeReport(): void {
+    const s = this.state;
+    if (s.at !== 'stopping' || !this.recorder.hasEnds('controller') || !this.recorder.hasEnds('responder')) return;
+    s.channel.send(
+      resultsMessage('controller', this.recorder.endsOf('controller'), this.recorder.partialReasonSoFar, s.partner, this.settings.value, s.plane.cpu),
+    );
+    this.to({ ...s, at: 'reported' });
   }
 
-  private maybeSendResults(): void {
-    if (this.lifecycle.phase !== 'ended' || !this.recorder.hasEnds('responder') || !this.channel) return;
-    const mine = this.recorder.endsOf('controller');
-    const failed = mine.find((e) => e.error);
-    const reason = this.recorder.partialReasonSoFar ?? (failed?.error ? `stream error on the controller: ${failed.error.message}` : null);
-    this.channel.send({
-      type: 'results',
-      streams: mine,
-      partial: reason !== null,
-      reason,
-      ...settingsForPartner(this.partnerCapabilities, this.settings.value),
-      ...(this.plane?.cpu ? { cpu: this.plane.cpu } : {}),
-    });
+  private onDone(s: ControllerStateAt<'reported'>): void {
+    s.channel.enter('done');
+    s.channel.close();
+    this.finish();
   }
 
   private fail(err: LonghaulError): void {
-    if (this.lifecycle.reached('settled')) return;
+    const s = this.state;
+    if (s.at === 'settled' || s.at === 'collecting') return;
     this.recorder.markPartial(err.message);
     this.recorder.addError(err.toJSON());
-    this.channel?.destroy();
-    const collecting = this.lifecycle.reached('running') && !this.lifecycle.reached('ended');
-    collectThenFinish(collecting ? this.plane : null, () => this.finish());
+    if ('channel' in s) s.channel.destroy();
+    const flowing = s.at === 'start' || s.at === 'running' || s.at === 'stopping';
+    if (!flowing || this.recorder.hasEnds('controller')) return this.finish();
+    // Keep what this side's workers measured: wait for their ends (bounded), then finish.
+    this.release(s);
+    this.to({ at: 'collecting', plane: s.plane });
+    collectThenFinish(s.plane, () => this.finish());
   }
 
-  /** The result, with the control channel's round trips in its delay. */
-  private built(): LonghaulResult {
-    const r = this.recorder.build();
-    attachControlDelay(r, this.pinger?.figures() ?? null);
-    return r;
+  /** Stop the timers of a state that is left for good (the plane is destroyed once the run settles). */
+  private release(s: ControllerState): void {
+    if ('watchdog' in s) s.watchdog.stop();
+    if ('pinger' in s) {
+      s.pinger.stop();
+      this.controlRtts = s.pinger.figures();
+    }
   }
 
   private finish(): void {
-    if (!this.lifecycle.advance('settled')) return;
-    if (this.watchdog) clearTimeout(this.watchdog);
-    this.pinger?.stop();
-    this.plane?.destroy();
+    const s = this.state;
+    if (s.at === 'settled') return;
+    this.release(s);
+    if ('plane' in s) s.plane.destroy();
+    this.to({ at: 'settled' });
     if (this.startNs === null) this.recorder.markPartial('the run never started');
     const refresh = this.opts.link?.refresh;
-    if (!refresh) {
-      this.settle(this.built());
-      return;
-    }
+    if (!refresh) return this.settle(this.built());
     let built = false;
     const build = (): void => {
       if (built) return;
@@ -383,6 +433,13 @@ export class ControllerRun extends EventEmitter<RunEvents> {
     };
     const timer = setTimeout(build, LINK_REFRESH_MS);
     refresh().then(build, build);
+  }
+
+  /** The result, with the control channel's round trips in its delay. */
+  private built(): LonghaulResult {
+    const r = this.recorder.build();
+    attachControlDelay(r, this.controlRtts);
+    return r;
   }
 }
 

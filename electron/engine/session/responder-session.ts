@@ -1,31 +1,29 @@
 /**
- * One paired run on the responder's side: answers the controller's control
- * messages in the order of the session state machine, adopts the data
- * connections that carry the right cookie, runs its data plane and reports.
+ * One paired run on the responder's side: answers the controller's control messages in the order
+ * of its run's states (responder-state.ts), takes the data connections that carry the right cookie,
+ * runs its data plane and reports.
  */
 import { EventEmitter } from 'node:events';
 import os from 'node:os';
-import type net from 'node:net';
 import type { LonghaulResult } from '../../contract/result.js';
+import type { CpuUse } from '../../contract/cpu-info.js';
 import { checkDataHeader } from '../../protocol/data-header.js';
-import { ControlChannel } from '../../protocol/control-channel.js';
-import { PROTOCOL_VERSION, type Message, type MessageOf } from '../../protocol/messages.js';
+import type { Message, MessageOf, StreamEnd } from '../../protocol/messages.js';
 import { DEFAULT_STATE_TIMEOUTS_MS, type SessionState } from '../../protocol/session-state.js';
-import { LonghaulError, describeError } from '../../util/errors.js';
+import { LonghaulError, ProtocolError, describeError } from '../../util/errors.js';
 import { SOFTWARE } from '../../util/version.js';
-import { DataPlane, type SideSample } from '../data-plane/data-plane.js';
-import { planStreams, type PlannedStream, type RunParams } from './params.js';
+import type { SideSample } from '../data-plane/data-plane.js';
+import { planStreams } from './params.js';
 import { RunRecorder } from './run-recorder.js';
-import { settingsForPartner } from './partner-settings.js';
 import { LocalSettingsRead } from './local-settings.js';
-import { nativeSockets } from '../../native/load-native.js';
-import type { OwnedConnection } from '../data-plane/windows-owned-listener.js';
-import { openRunListener, type RunListener, type RunListenerHooks } from './responder-listener.js';
-import { lastSeqOf, peerSendersDone, responderUdpSetup, udpAddress } from './udp-session.js';
-import { runningTimeoutMs, windowInfo, localOs, collectThenFinish, sampleMessage, CAPABILITIES, STOP_FROM_RESPONDER, STOP_GRACE_MS } from './run-common.js';
-import { ResponderLifecycle } from './run-lifecycle.js';
+import { NO_LISTENER, openRunListener, type RunListener, type RunListenerHooks } from './responder-listener.js';
+import { lastSeqOf, udpAddress } from './udp-session.js';
+import { runningTimeoutMs, windowInfo, localOs, collectThenFinish, STOP_FROM_RESPONDER, STOP_GRACE_MS } from './run-common.js';
 import { paramsOverLimits, RunLimitGuard, streamCaps, type ResponderLimits } from './responder-limits.js';
-import { present } from '../../contract/present.js';
+import { forwardSamples, helloProblem, ownHello, partnerName, resultsMessage, takeResults, type PartnerHello } from './peer-exchange.js';
+import type { IncomingData, PlaneFactory, SessionChannel } from './session-channel.js';
+import { sessionDataPlane } from './session-data-plane.js';
+import { RESPONDER_MOVES, RESPONDER_PROTOCOL, RESPONDER_TAKES, type ResponderRun, type ResponderState, type ResponderStateAt } from './responder-state.js';
 
 export { DEFAULT_RESPONDER_LIMITS, type ResponderLimits } from './responder-limits.js';
 
@@ -34,7 +32,16 @@ interface ResponderSessionOptions extends RunListenerHooks {
   limits: ResponderLimits;
   timeoutsMs?: Partial<Record<SessionState, number>>;
   maxWorkersPerRole?: number;
+  /** The data plane and the run's listener; a run spawns workers and listens, unit tests give fakes. */
+  deps?: ResponderDeps;
 }
+
+interface ResponderDeps {
+  plane: PlaneFactory;
+  listener: typeof openRunListener;
+}
+
+const REAL: ResponderDeps = { plane: sessionDataPlane, listener: openRunListener };
 
 interface ResponderSessionEvents {
   sample: [SideSample, 'controller' | 'responder'];
@@ -45,192 +52,150 @@ interface ResponderSessionEvents {
 }
 
 export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
-  readonly channel: ControlChannel;
+  readonly channel: SessionChannel;
   private readonly opts: ResponderSessionOptions;
-  private peerHello: MessageOf<'hello'> | null = null;
-  private cookie = '';
-  private params: RunParams | null = null;
-  private plan: PlannedStream[] = [];
-  private plane: DataPlane | null = null;
-  private recorder: RunRecorder | null = null;
-  /** This PC's TCP settings, read from the run's start: for the advice and for the controller. */
-  private settings: LocalSettingsRead | null = null;
-  /** Stream ids whose connection arrived (claimed at once, so a duplicate is refused). */
-  private readonly adopted = new Set<number>();
-  /** Stream ids whose worker has taken the connection: streams-ready waits for all of these. */
-  private readonly handedOver = new Set<number>();
-  /** Where this run's TCP data connections arrive (responder-listener.ts); null before params and for UDP. */
-  private listener: RunListener | null = null;
-  private readonly lifecycle = new ResponderLifecycle();
-  /** The deadline and byte budget of the running run. */
-  private guard: RunLimitGuard | null = null;
-  /** Why a limit of this responder ended the run (null while none did). */
-  private limitReason: string | null = null;
-  private stopReason: string | null = null;
+  private readonly deps: ResponderDeps;
+  private state: ResponderState = { at: 'hello' };
+  /** Whether the data plane was ever started (a result exists). */
+  private started = false;
 
-  constructor(socket: net.Socket, firstBytes: Buffer, opts: ResponderSessionOptions) {
+  constructor(channel: SessionChannel, opts: ResponderSessionOptions) {
     super();
     this.opts = opts;
-    this.channel = new ControlChannel(socket, { role: 'responder', timeoutsMs: opts.timeoutsMs }, firstBytes);
-    this.channel.on('message', (m) => this.onMessage(m));
-    this.channel.on('failure', (err) => this.onFailure(err));
+    this.deps = opts.deps ?? REAL;
+    this.channel = channel;
+    channel.on('message', (m) => this.onMessage(m));
+    channel.on('failure', (err) => this.onFailure(err));
+  }
+
+  /** Where the run stands (for tests). */
+  get at(): ResponderState['at'] {
+    return this.state.at;
   }
 
   /** How many data connections this session still waits for. */
   get expectedDataConnections(): number {
-    return this.wantsData ? this.plan.length - this.adopted.size : 0;
+    const s = this.state;
+    return s.at === 'streams' ? s.run.plan.length - s.intake.arrived.size : 0;
   }
 
   /** True while this session can still take data connections. */
   get wantsData(): boolean {
-    return this.channel.state === 'streams';
+    return this.state.at === 'streams';
   }
 
   /**
-   * A data connection arrived on the shared port. Adopt it if it carries this
-   * run's cookie and an expected stream id; close it at once otherwise.
+   * A data connection arrived (on the shared port, or on this run's own listener). Take it if it
+   * carries this run's cookie and an expected stream id; close it at once otherwise.
    */
-  async acceptData(socket: net.Socket, header: Buffer, handle: unknown): Promise<void> {
-    const owned = this.listener?.owned;
-    if (owned) {
+  async acceptData(c: IncomingData, onSharedPort = true): Promise<void> {
+    const s = this.state;
+    if (s.at !== 'streams') return c.refuse();
+    const own = s.run.listener.ownPort;
+    if (onSharedPort && own !== null) {
       // This run's data goes to its own listener, whose window the results report: a data
       // connection on the shared port (a controller that ignored params-ok.dataPort) would
       // run with a window nobody set while the result said otherwise.
-      this.emit('rejected', `${socket.remoteAddress}:${socket.remotePort}`, `data connection on the control port: this run takes them on port ${owned.port}`);
-      socket.destroy();
-      return;
+      this.emit('rejected', c.peer, `data connection on the control port: this run takes them on port ${own}`);
+      return c.refuse();
     }
-    const id = this.wantsData ? checkDataHeader(header, this.cookie) : null;
-    if (id === null || !this.plan.some((s) => s.id === id) || this.adopted.has(id) || !this.plane) {
-      socket.destroy();
-      return;
+    const id = checkDataHeader(c.header, s.run.cookie);
+    if (id === null || !s.run.plan.some((p) => p.id === id) || s.intake.arrived.has(id)) {
+      if (!onSharedPort) this.emit('rejected', c.peer, 'data connection with a wrong cookie or stream id');
+      return c.refuse();
     }
-    this.adopted.add(id);
+    s.intake.arrived.add(id);
     try {
-      await this.plane.adopt(id, handle);
+      await s.run.plane.take(id, c);
     } catch (err) {
-      socket.destroy();
-      this.channel.fail(err instanceof LonghaulError ? err : new LonghaulError('LH_ERR_WORKER', describeError(err).message));
-      return;
+      return this.channel.fail(err instanceof LonghaulError ? err : new LonghaulError('LH_ERR_WORKER', describeError(err).message));
     }
-    socket.destroy(); // the worker holds its own duplicate of the descriptor now
-    this.handedOver.add(id);
-    this.maybeStreamsReady();
-  }
-
-  /** A data connection arrived on this run's owned listener (address already checked there). */
-  private async acceptOwned(c: OwnedConnection): Promise<void> {
-    const id = this.wantsData ? checkDataHeader(c.header, this.cookie) : null;
-    if (id === null || !this.plan.some((s) => s.id === id) || this.adopted.has(id) || !this.plane) {
-      nativeSockets().api?.closeFd(c.fd);
-      this.emit('rejected', `${c.address}:${c.port}`, 'data connection with a wrong cookie or stream id');
-      return;
-    }
-    this.adopted.add(id);
-    try {
-      await this.plane.adoptOwned(id, c.fd);
-    } catch (err) {
-      this.channel.fail(err instanceof LonghaulError ? err : new LonghaulError('LH_ERR_WORKER', describeError(err).message));
-      return;
-    }
-    this.handedOver.add(id);
-    this.maybeStreamsReady();
-  }
-
-  /** Every data connection is in: tell the controller, and take no more. */
-  private maybeStreamsReady(): void {
+    s.intake.handedOver.add(id);
     // Every worker must hold its connection before the start: until then the engine may still
     // have its own copy open (and, for a Node wrapper, reading), which would take payload bytes.
-    if (this.handedOver.size === this.plan.length) this.streamsReady();
+    const now = this.state;
+    if (now.at === 'streams' && now.intake.handedOver.size === now.run.plan.length) this.streamsReady(now);
   }
 
-  /** This run's streams are all set up (TCP: every connection handed over; UDP: bound, and each sender heard its receiver). */
-  private streamsReady(): void {
-    if (this.channel.state !== 'streams') return;
-    this.restoreListener();
-    void this.listener?.owned?.close();
-    this.channel.send({ type: 'streams-ready' });
-    this.channel.enter('start');
+  private to(next: ResponderState): void {
+    const from = this.state.at;
+    if (from !== next.at && !RESPONDER_MOVES[from].includes(next.at)) throw new Error(`responder: no move ${from} -> ${next.at}`);
+    this.state = next;
+    const p = RESPONDER_PROTOCOL[next.at];
+    if (p && this.channel.state !== p) this.channel.enter(p);
   }
 
+  /** A message the channel let through (its protocol state takes it): handled by this state, or the session fails. */
   private onMessage(m: Message): void {
+    const s = this.state;
+    if (!RESPONDER_TAKES[s.at].includes(m.type)) {
+      return this.channel.fail(new ProtocolError('LH_ERR_UNEXPECTED_MESSAGE', `unexpected "${m.type}" message while the responder is in "${s.at}"`));
+    }
     switch (m.type) {
       case 'hello':
-        return this.onHello(m);
+        return s.at === 'hello' ? this.onHello(m) : undefined;
       case 'params':
-        return this.onParams(m);
+        return s.at === 'params' ? this.onParams(s, m) : undefined;
       case 'start':
-        return this.onStart();
+        return s.at === 'start' ? this.onStart(s) : undefined;
       case 'sample':
-        this.recorder?.addSample('controller', m);
-        this.emit('sample', m, 'controller');
-        return;
-      case 'stop':
-        return this.onStop(m);
-      case 'results':
-        return this.onResults(m);
+        if ('run' in s) s.run.recorder.addSample('controller', m);
+        return void this.emit('sample', m, 'controller');
       case 'udp-end':
-        if (this.plane) peerSendersDone(this.plane, m.lastSeq);
-        return;
+        return 'run' in s ? s.run.plane.peerSendersDone(m.lastSeq) : undefined;
+      case 'stop':
+        return s.at === 'streams' || s.at === 'start' || s.at === 'running' || s.at === 'drained' ? this.onStop(s, m) : undefined;
+      case 'results':
+        return s.at === 'reporting' ? this.onResults(s, m) : undefined;
       default:
         return;
     }
   }
 
   private onHello(m: MessageOf<'hello'>): void {
-    if (m.protocol !== PROTOCOL_VERSION) {
-      return this.channel.fail(
-        new LonghaulError(
-          'LH_ERR_PROTOCOL_VERSION',
-          `this responder speaks protocol ${PROTOCOL_VERSION}; the controller speaks ${m.protocol}: install the same Longhaul version on both PCs`,
-        ),
-      );
-    }
-    this.peerHello = m;
-    this.channel.send({ type: 'hello', protocol: PROTOCOL_VERSION, software: SOFTWARE, hostname: os.hostname(), capabilities: CAPABILITIES, os: localOs() });
-    this.channel.enter('params');
+    const problem = helloProblem(m, 'responder', false);
+    if (problem) return this.channel.fail(problem);
+    this.channel.send(ownHello());
+    this.to({ at: 'params', partner: m });
   }
 
-  private onParams(m: MessageOf<'params'>): void {
+  private onParams(s: ResponderStateAt<'params'>, m: MessageOf<'params'>): void {
     const p = m.params;
     const problems = paramsOverLimits(p, this.opts.limits);
-    if (problems.length) {
-      return this.channel.fail(new LonghaulError('LH_ERR_PARAMS_REJECTED', `run refused: ${problems.join('; ')}`));
-    }
-    this.cookie = m.cookie;
-    this.params = p;
-    this.plan = planStreams(p);
+    if (problems.length) return this.channel.fail(new LonghaulError('LH_ERR_PARAMS_REJECTED', `run refused: ${problems.join('; ')}`));
+    const plan = planStreams(p);
+    let listener: RunListener = NO_LISTENER;
     if (p.protocol !== 'udp') {
       try {
-        this.listener = openRunListener(p, this.plan.length, { local: this.channel.localAddress, peer: this.channel.remoteAddress }, this.opts);
+        listener = this.deps.listener(p, plan.length, { local: this.channel.localAddress, peer: this.channel.remoteAddress }, this.opts);
       } catch (err) {
         return this.channel.fail(err as LonghaulError);
       }
-      this.listener.owned?.on('connection', (c) => void this.acceptOwned(c));
-      this.listener.owned?.on('rejected', (peer, reason) => this.emit('rejected', peer, reason));
+      listener.listen(
+        (c) => void this.acceptData(c, false),
+        (peer, reason) => this.emit('rejected', peer, reason),
+      );
     }
-    const t = this.listener?.tuning;
-    const listenerWindow = t ? { applied: t.applied, reason: t.applied ? null : t.reason, window: t.applied ? t.window : null } : undefined;
-    this.plane = new DataPlane({
+    const plane = this.deps.plane({
       params: p,
-      plan: this.plan,
+      plan,
       side: 'responder',
       maxWorkersPerRole: this.opts.maxWorkersPerRole,
-      listenerWindow,
-      listenerMss: this.listener?.mssSetup ?? null,
-      caps: streamCaps(this.plan, this.opts.limits),
+      listenerWindow: listener.window,
+      listenerMss: listener.mssSetup,
+      caps: streamCaps(plan, this.opts.limits),
     });
-    const settings = (this.settings = new LocalSettingsRead());
-    this.recorder = new RunRecorder(
+    const settings = new LocalSettingsRead();
+    const recorder = new RunRecorder(
       {
         id: m.cookie.slice(0, 16),
         software: SOFTWARE,
         writtenBy: 'responder',
         controller: {
-          hostname: this.peerHello?.hostname ?? 'unknown',
+          hostname: s.partner.hostname,
           address: this.channel.remoteAddress,
-          software: this.peerHello?.software ?? 'unknown',
-          ...(this.peerHello?.os ? { os: this.peerHello.os } : {}),
+          software: s.partner.software,
+          ...(s.partner.os ? { os: s.partner.os } : {}),
         },
         responder: { hostname: os.hostname(), address: 'local', software: SOFTWARE, os: localOs() },
         params: p,
@@ -238,52 +203,71 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
         startedAt: new Date(),
         localSettings: () => settings.value,
       },
-      this.plan,
+      plan,
     );
-    this.plane.on('sample', (s) => {
-      this.recorder?.addSample('responder', s);
-      this.guard?.onSample(s.streams);
-      this.channel.send(sampleMessage(s));
-      this.emit('sample', s, 'responder');
+    const run: ResponderRun = { params: p, plan, cookie: m.cookie, plane, recorder, settings, listener };
+    forwardSamples(plane, 'responder', {
+      recorder: () => recorder,
+      channel: this.channel,
+      show: (x, side) => this.emit('sample', x, side),
+      also: (x) => this.guarding()?.onSample(x.streams),
     });
-    this.plane.on('limit', (id, _bytes, capBytes) => this.guard?.onCap(this.plan.length, id, capBytes));
-    this.plane.on('error', (err) => {
-      if (!this.lifecycle.started) this.channel.fail(err);
+    plane.on('limit', (id, _bytes, capBytes) => this.guarding()?.onCap(plan.length, id, capBytes));
+    plane.on('error', (err) => {
+      if (!this.started) this.channel.fail(err);
     });
-    this.plane.on('done', (ends) => {
-      this.recorder?.setEnds('responder', ends);
-      this.recorder?.setCpu('responder', this.plane?.cpu);
-      if (this.lifecycle.ownEnds()) this.sendResults();
-    });
-    if (p.protocol === 'udp') return void this.udpParamsOk(this.plane);
-    this.channel.send({ type: 'params-ok', ...(this.listener?.owned ? { dataPort: this.listener.owned.port } : {}) });
-    this.channel.enter('streams');
+    plane.on('done', (ends) => this.onOwnEnds(ends, plane.cpu));
+    if (p.protocol === 'udp') {
+      this.to({ ...s, at: 'binding', run });
+      return void this.bindUdp(run);
+    }
+    this.channel.send({ type: 'params-ok', ...(listener.ownPort !== null ? { dataPort: listener.ownPort } : {}) });
+    this.to({ ...s, at: 'streams', run, intake: { arrived: new Set(), handedOver: new Set() } });
+  }
+
+  /** The limit guard of a run whose data flows and whose stop has not come; undefined in any other state. */
+  private guarding(): RunLimitGuard | undefined {
+    const s = this.state;
+    return s.at === 'running' || s.at === 'drained' ? s.guard : undefined;
   }
 
   /** UDP: bind this side's sockets, say their ports; streams-ready once each of our senders heard its receiver (udp-session.ts). */
-  private async udpParamsOk(plane: DataPlane): Promise<void> {
-    plane.on('sendersDone', (ends) => this.channel.send({ type: 'udp-end', lastSeq: lastSeqOf(ends) }));
+  private async bindUdp(run: ResponderRun): Promise<void> {
+    run.plane.on('sendersDone', (ends) => this.channel.send({ type: 'udp-end', lastSeq: lastSeqOf(ends) }));
     try {
-      const { ports, connected } = await responderUdpSetup(plane, this.plan, udpAddress(this.channel.localAddress), this.cookie);
-      if (this.lifecycle.settled || this.channel.state !== 'params') return;
+      const { ports, connected } = await run.plane.bindUdp(udpAddress(this.channel.localAddress), run.cookie);
+      const s = this.state;
+      if (s.at !== 'binding') return;
       this.channel.send({ type: 'params-ok', udpPorts: ports });
-      this.channel.enter('streams');
+      this.to({ ...s, at: 'streams', intake: { arrived: new Set(), handedOver: new Set() } });
       await connected;
-      this.streamsReady();
+      const now = this.state;
+      if (now.at === 'streams') this.streamsReady(now);
     } catch (err) {
       this.channel.fail(err instanceof LonghaulError ? err : new LonghaulError('LH_ERR_DATA_STREAM', describeError(err).message));
     }
   }
 
-  private onStart(): void {
-    const params = present(this.params, 'the run parameters (start comes after params)');
-    this.channel.setTimeout('running', runningTimeoutMs(params.intervalSeconds));
-    this.lifecycle.start();
-    present(this.plane, 'the data plane').start(process.hrtime.bigint());
+  /** This run's streams are all set up (TCP: every connection handed over; UDP: bound, and each sender heard its receiver). */
+  private streamsReady(s: ResponderStateAt<'streams'>): void {
+    this.closeListener(s.run);
+    this.channel.send({ type: 'streams-ready' });
+    const { intake: _intake, ...accepted } = s;
+    this.to({ ...accepted, at: 'start' });
+  }
+
+  private onStart(s: ResponderStateAt<'start'>): void {
+    this.channel.setTimeout('running', runningTimeoutMs(s.run.params.intervalSeconds));
+    this.startPlane(s);
     const noAnswer = (reason: string): void => this.channel.fail(new LonghaulError('LH_ERR_RESPONDER_LIMIT', `${reason}; the controller did not stop`));
-    this.guard = new RunLimitGuard(this.opts.limits, params, (reason) => this.endAtLimit(reason), noAnswer);
+    const guard = new RunLimitGuard(this.opts.limits, s.run.params, (reason) => this.endAtLimit(reason), noAnswer);
+    this.to({ ...s, at: 'running', guard, limitReason: null });
     this.channel.send({ type: 'started' });
-    this.channel.enter('running');
+  }
+
+  private startPlane(s: ResponderStateAt<'start'>): void {
+    this.started = true;
+    s.run.plane.start(process.hrtime.bigint());
   }
 
   /**
@@ -292,65 +276,59 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
    * A controller too old to take a stop from its responder gets the reason as an error instead.
    */
   private endAtLimit(reason: string): void {
-    if (!this.lifecycle.awaitingStop || this.limitReason) return;
-    this.limitReason = reason;
-    this.stopReason = reason;
-    this.recorder?.markPartial(reason);
-    this.recorder?.addError({ code: 'LH_ERR_RESPONDER_LIMIT', message: reason });
+    const s = this.state;
+    if ((s.at !== 'running' && s.at !== 'drained') || s.limitReason) return;
+    this.to({ ...s, limitReason: reason });
+    s.run.recorder.markPartial(reason);
+    s.run.recorder.addError({ code: 'LH_ERR_RESPONDER_LIMIT', message: reason });
     this.emit('rejected', this.channel.remoteAddress, reason);
-    if (!this.peerHello?.capabilities.includes(STOP_FROM_RESPONDER)) {
-      this.plane?.cut();
-      return this.channel.fail(new LonghaulError('LH_ERR_RESPONDER_LIMIT', reason));
-    }
+    s.run.plane.cut();
+    if (!s.partner.capabilities.includes(STOP_FROM_RESPONDER)) return this.channel.fail(new LonghaulError('LH_ERR_RESPONDER_LIMIT', reason));
     this.channel.send({ type: 'stop', reason: 'error', message: reason, code: 'LH_ERR_RESPONDER_LIMIT' });
-    this.plane?.cut();
   }
 
-  private onStop(m: MessageOf<'stop'>): void {
-    this.guard?.dispose();
-    if (this.limitReason) {
-      // Our own limit ended it; the controller's stop only answers ours.
-    } else if (m.reason !== 'complete') {
-      this.stopReason = m.reason === 'user' ? 'stopped by the user' : `stopped by the controller: ${m.message ?? 'error'}`;
-      this.recorder?.markPartial(this.stopReason);
-    }
-    if (this.channel.state === 'streams') {
-      // Stopped before the data connections were all up: nothing ran.
-      return this.finish(new LonghaulError('LH_ERR_STOPPED', 'the controller stopped the run before it started'));
-    }
-    const plane = present(this.plane, 'the data plane (a stop after streams)');
-    if (this.channel.state === 'start' && this.lifecycle.start()) plane.start(process.hrtime.bigint());
+  private onStop(s: ResponderStateAt<'streams' | 'start' | 'running' | 'drained'>, m: MessageOf<'stop'>): void {
+    const ownLimit = s.at === 'running' || s.at === 'drained' ? s.limitReason : null;
+    if (s.at === 'running' || s.at === 'drained') s.guard.dispose();
+    // Our own limit ended it: the controller's stop only answers ours.
+    const stopReason =
+      ownLimit ??
+      (m.reason === 'complete' ? null : m.reason === 'user' ? 'stopped by the user' : `stopped by ${this.controllerName(s.partner)}: ${m.message ?? 'error'}`);
+    if (!ownLimit && stopReason) s.run.recorder.markPartial(stopReason);
+    // Stopped before the data connections were all up: nothing ran.
+    if (s.at === 'streams') return this.finish(new LonghaulError('LH_ERR_STOPPED', `${this.controllerName(s.partner)} stopped the run before it started`));
+    if (s.at === 'start') this.startPlane(s);
     // A cut (the controller measured enough): what is still in flight is dropped, not drained for minutes.
-    if (m.cut) plane.cut();
-    else plane.stop(STOP_GRACE_MS);
+    if (m.cut) s.run.plane.cut();
+    else s.run.plane.stop(STOP_GRACE_MS);
     // Until our own streams have drained (minutes, on a slow link) the controller has nothing
     // to say: no read timeout then. The workers' idle watchdog bounds the wait instead.
     this.channel.setTimeout('results', 0);
-    this.channel.enter('results');
-    if (this.lifecycle.stopReceived()) this.sendResults();
+    const ending = { partner: s.partner, run: s.run, stopReason };
+    if (s.at === 'drained') return this.sendResults({ ...ending, at: 'stopped' });
+    this.to({ ...ending, at: 'stopped' });
+  }
+
+  /** This side's streams are over. */
+  private onOwnEnds(ends: StreamEnd[], cpu: CpuUse | null): void {
+    const s = this.state;
+    if (!('run' in s)) return;
+    s.run.recorder.setEnds('responder', ends);
+    s.run.recorder.setCpu('responder', cpu);
+    if (s.at === 'running') return this.to({ ...s, at: 'drained' });
+    if (s.at === 'stopped') return this.sendResults(s);
   }
 
   /** The stop heard and our own streams over: our ends to the controller. */
-  private sendResults(): void {
-    const mine = present(this.recorder, 'the run recorder (made with the data plane)').endsOf('responder');
-    const failed = mine.find((e) => e.error);
-    const reason = this.stopReason ?? (failed?.error ? `stream error on the responder: ${failed.error.message}` : null);
-    this.channel.send({
-      type: 'results',
-      streams: mine,
-      partial: reason !== null,
-      reason,
-      ...settingsForPartner(this.peerHello?.capabilities, this.settings?.value ?? null),
-      ...(this.plane?.cpu ? { cpu: this.plane.cpu } : {}),
-    });
+  private sendResults(s: ResponderStateAt<'stopped'>): void {
+    const { run } = s;
+    this.channel.send(resultsMessage('responder', run.recorder.endsOf('responder'), s.stopReason, s.partner, run.settings.value, run.plane.cpu));
     this.channel.setTimeout('results', this.opts.timeoutsMs?.results ?? DEFAULT_STATE_TIMEOUTS_MS.results);
+    this.to({ ...s, at: 'reporting' });
   }
 
-  private onResults(m: MessageOf<'results'>): void {
-    this.recorder?.setEnds('controller', m.streams);
-    this.recorder?.setPeerSettings('controller', m.settings);
-    this.recorder?.setCpu('controller', m.cpu);
-    if (m.partial && m.reason) this.recorder?.markPartial(m.reason);
+  private onResults(s: ResponderStateAt<'reporting'>, m: MessageOf<'results'>): void {
+    takeResults(s.run.recorder, 'controller', m, '');
     this.channel.enter('done');
     this.channel.send({ type: 'done' });
     this.channel.close();
@@ -358,25 +336,40 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
   }
 
   private onFailure(err: LonghaulError): void {
-    this.recorder?.markPartial(err.message);
-    this.recorder?.addError(err.toJSON());
-    collectThenFinish(this.lifecycle.hasOwnEnds ? null : this.plane, () => this.finish(err));
+    const s = this.state;
+    if (s.at === 'settled' || s.at === 'collecting') return;
+    if (!('run' in s)) return this.finish(err);
+    s.run.recorder.markPartial(err.message);
+    s.run.recorder.addError(err.toJSON());
+    if (s.at === 'running' || s.at === 'drained') s.guard.dispose();
+    const flowing = s.at === 'running' || s.at === 'stopped';
+    if (!flowing) return this.finish(err);
+    // Keep what this side's workers measured: wait for their ends (bounded), then finish.
+    this.to({ at: 'collecting', run: s.run });
+    collectThenFinish(s.run.plane, () => this.finish(err));
   }
 
-  /** Give the shared listener its own buffers back (idempotent); a failure is recorded, not fatal. */
-  private restoreListener(): void {
-    for (const problem of [this.listener?.tuning?.restore() ?? null, this.listener?.mss?.restore() ?? null]) {
-      if (problem) this.recorder?.addError({ code: 'LH_ERR_IO', message: problem });
-    }
+  /** The controller as messages name it. */
+  private controllerName(partner: PartnerHello): string {
+    return partnerName('controller', { hostname: partner.hostname, address: this.channel.remoteAddress });
+  }
+
+  /** Give the shared listener its own buffers back and close the run's own (idempotent); a failure is recorded, not fatal. */
+  private closeListener(run: ResponderRun): void {
+    for (const problem of run.listener.close()) run.recorder.addError({ code: 'LH_ERR_IO', message: problem });
   }
 
   private finish(err: LonghaulError | null): void {
-    if (!this.lifecycle.settle()) return;
-    this.guard?.dispose();
-    this.restoreListener();
-    void this.listener?.owned?.close();
-    const result = this.recorder && this.lifecycle.started ? this.recorder.build() : null;
-    this.plane?.destroy();
+    const s = this.state;
+    if (s.at === 'settled') return;
+    let result: LonghaulResult | null = null;
+    if ('run' in s) {
+      if ('guard' in s) s.guard.dispose();
+      this.closeListener(s.run);
+      result = this.started ? s.run.recorder.build() : null;
+      s.run.plane.destroy();
+    }
+    this.to({ at: 'settled' });
     if (err) this.channel.destroy();
     this.emit('end', result, err);
   }

@@ -11,7 +11,6 @@ import { encodeFrame } from '../../protocol/framing.js';
 import type { SessionState } from '../../protocol/session-state.js';
 import { LonghaulError } from '../../util/errors.js';
 import { sortConnection } from './connection-sorter.js';
-import { rawHandle } from '../../native/node-handle.js';
 import { nativeSockets } from '../../native/load-native.js';
 import { tuneListener, tuneListenerMss, type ListenerMss, type ListenerTuning } from '../../native/tuned-socket.js';
 import { DEFAULT_RESPONDER_LIMITS, ResponderSession, type ResponderLimits } from './responder-session.js';
@@ -20,6 +19,8 @@ import type { ResponderSecurity } from '../../security/responder-security.js';
 import { holdsWholeTlsRecord, looksLikeTls, passGate } from '../../security/secure-gate.js';
 import { answerAndClose } from '../../util/answer-and-close.js';
 import { cappedServer, listenOn } from './capped-listener.js';
+import { sharedPortConnection } from './responder-listener.js';
+import { ControlChannel } from '../../protocol/control-channel.js';
 
 export interface ResponderOptions {
   port?: number;
@@ -100,7 +101,8 @@ export class Responder extends EventEmitter<ResponderEvents> {
     socket.on('error', () => undefined); // errors surface through the owner below
     // A run's data connections all arrive at once, unidentified until their header is read:
     // the cap grows by what the active session expects. At the cap the oldest waiting one goes.
-    const ticket = this.pending.admit(socket, this.active?.expectedDataConnections ?? 0, this.active?.channel.remoteAddress ?? null);
+    const active = this.active;
+    const ticket = active ? this.pending.admit(socket, active.expectedDataConnections, active.channel.remoteAddress) : this.pending.admit(socket, 0, null);
     this.sockets.add(socket);
     socket.once('close', () => this.sockets.delete(socket));
     // One deadline from accept to authenticated, whatever the peer sends and how slowly.
@@ -116,22 +118,27 @@ export class Responder extends EventEmitter<ResponderEvents> {
         return;
       case 'data':
         ticket.release();
-        if (!this.active?.wantsData) {
-          this.emit('rejected', peer, 'data connection without a run waiting for it');
-          socket.destroy();
-          return;
-        }
-        // No reflection: data connections only from the address of the authenticated controller.
-        if (socket.remoteAddress !== this.active.channel.remoteAddress) {
-          this.emit('rejected', peer, `data connection from ${socket.remoteAddress}, not from the paired controller`);
-          socket.destroy();
-          return;
-        }
-        await this.active.acceptData(socket, sorted.header, rawHandle(socket));
-        return;
+        return this.onData(socket, sorted.header, peer);
       case 'control':
         return this.onControl(socket, sorted.firstBytes, peer, deadline, ticket);
     }
+  }
+
+  /** A data connection on the shared port, its header read: to the session waiting for it, from its controller's address only. */
+  private async onData(socket: net.Socket, header: Buffer, peer: string): Promise<void> {
+    const serving = this.active;
+    if (!serving || !serving.wantsData) {
+      this.emit('rejected', peer, 'data connection without a run waiting for it');
+      socket.destroy();
+      return;
+    }
+    // No reflection: data connections only from the address of the authenticated controller.
+    if (socket.remoteAddress !== serving.channel.remoteAddress) {
+      this.emit('rejected', peer, `data connection from ${socket.remoteAddress}, not from the paired controller`);
+      socket.destroy();
+      return;
+    }
+    await serving.acceptData(sharedPortConnection(socket, header));
   }
 
   /**
@@ -188,7 +195,8 @@ export class Responder extends EventEmitter<ResponderEvents> {
   }
 
   private startSession(socket: net.Socket, firstBytes: Buffer): void {
-    const session = new ResponderSession(socket, firstBytes, {
+    const channel = new ControlChannel(socket, { role: 'responder', timeoutsMs: this.opts.timeoutsMs }, firstBytes);
+    const session = new ResponderSession(channel, {
       limits: { ...DEFAULT_RESPONDER_LIMITS, ...this.opts.limits },
       timeoutsMs: this.opts.timeoutsMs,
       maxWorkersPerRole: this.opts.maxWorkersPerRole,

@@ -1,6 +1,7 @@
 /** Small pieces both ends of a run share. */
 import os from 'node:os';
-import type { DataPlane, SideSample } from '../data-plane/data-plane.js';
+import type { SideSample } from '../data-plane/data-plane.js';
+import type { SessionPlane } from './session-channel.js';
 import type { MessageOf } from '../../protocol/messages.js';
 import type { PeerOs } from '../../contract/advice.js';
 import type { WindowInfo } from '../../contract/result.js';
@@ -72,11 +73,10 @@ const COLLECT_WAIT_MS = 3000;
 
 /**
  * A run failed: keep what this side's data workers measured (stop them with a short grace, wait
- * for their ends at most COLLECT_WAIT_MS), then `finish`. With no plane, or one whose ends are
- * already in, finish now. The controller and the responder both end a failed run this way.
+ * for their ends at most COLLECT_WAIT_MS), then `finish`. The controller and the responder both end a
+ * failed run whose data was flowing this way.
  */
-export function collectThenFinish(plane: Pick<DataPlane, 'stop' | 'once'> | null, finish: () => void): void {
-  if (!plane) return finish();
+export function collectThenFinish(plane: Pick<SessionPlane, 'stop' | 'once'>, finish: () => void): void {
   plane.stop(Math.min(STOP_GRACE_MS, 1000));
   const timer = setTimeout(finish, COLLECT_WAIT_MS);
   plane.once('done', () => {

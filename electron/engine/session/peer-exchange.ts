@@ -1,0 +1,85 @@
+/**
+ * What both ends of a session say and hear the same way: the hello and its version check, the
+ * samples each side forwards to the other, and the end-of-run results each sends and takes.
+ */
+import os from 'node:os';
+import type { PeerInfo, Side } from '../../contract/result.js';
+import { PROTOCOL_VERSION, type MessageOf, type StreamEnd } from '../../protocol/messages.js';
+import type { CpuUse } from '../../contract/cpu-info.js';
+import { LonghaulError } from '../../util/errors.js';
+import { SOFTWARE } from '../../util/version.js';
+import type { SideSample } from '../data-plane/data-plane.js';
+import { CAPABILITIES, UDP_CAPABILITY, localOs, sampleMessage } from './run-common.js';
+import type { LocalSettings } from './local-settings.js';
+import { settingsForPartner } from './partner-settings.js';
+import type { RunRecorder } from './run-recorder.js';
+import type { SessionChannel, SessionPlane } from './session-channel.js';
+
+/** The other end of a session, as its hello introduced it. */
+export type PartnerHello = MessageOf<'hello'>;
+
+const OTHER: Record<Side, Side> = { controller: 'responder', responder: 'controller' };
+
+/** This end's hello. */
+export function ownHello(): PartnerHello {
+  return { type: 'hello', protocol: PROTOCOL_VERSION, software: SOFTWARE, hostname: os.hostname(), capabilities: CAPABILITIES, os: localOs() };
+}
+
+/** Why this end cannot run with the partner that sent `m` (null: it can); `udp`: the run tests UDP. */
+export function helloProblem(m: PartnerHello, self: Side, udp: boolean): LonghaulError | null {
+  const partner = OTHER[self];
+  if (m.protocol !== PROTOCOL_VERSION) {
+    return new LonghaulError(
+      'LH_ERR_PROTOCOL_VERSION',
+      `the ${partner} speaks protocol ${m.protocol}; this ${self} speaks ${PROTOCOL_VERSION}: install the same Longhaul version on both PCs`,
+    );
+  }
+  if (udp && !m.capabilities.includes(UDP_CAPABILITY)) {
+    return new LonghaulError('LH_ERR_PROTOCOL_VERSION', `the ${partner}'s Longhaul does not test UDP: install the same Longhaul version on both PCs`);
+  }
+  return null;
+}
+
+/** The partner as every message about it names it: its host name and address (as a result's header shows them). */
+export function partnerName(side: Side, p: Pick<PeerInfo, 'hostname' | 'address'>): string {
+  return `the ${side} ${p.hostname === 'unknown' ? '' : `${p.hostname} `}(${p.address})`;
+}
+
+/**
+ * Each of this side's samples: recorded, sent to the partner, shown. `also` sees it first (the
+ * responder's limits count bytes from it).
+ */
+export function forwardSamples(
+  plane: SessionPlane,
+  side: Side,
+  to: { recorder: () => RunRecorder; channel: SessionChannel; show: (s: SideSample, side: Side) => void; also?: (s: SideSample) => void },
+): void {
+  plane.on('sample', (s) => {
+    to.also?.(s);
+    to.recorder().addSample(side, s);
+    to.channel.send(sampleMessage(s));
+    to.show(s, side);
+  });
+}
+
+/** This side's end-of-run report to its partner: its own ends, and why the run is partial if it is. */
+export function resultsMessage(
+  side: Side,
+  ends: StreamEnd[],
+  reasonSoFar: string | null,
+  partner: PartnerHello,
+  settings: LocalSettings | null,
+  cpu: CpuUse | null,
+): MessageOf<'results'> {
+  const failed = ends.find((e) => e.error);
+  const reason = reasonSoFar ?? (failed?.error ? `stream error on the ${side}: ${failed.error.message}` : null);
+  return { type: 'results', streams: ends, partial: reason !== null, reason, ...settingsForPartner(partner.capabilities, settings), ...(cpu ? { cpu } : {}) };
+}
+
+/** The partner's end-of-run report, into this side's record; `prefix` names it in a partial reason. */
+export function takeResults(recorder: RunRecorder, partnerSide: Side, m: MessageOf<'results'>, prefix: string): void {
+  recorder.setEnds(partnerSide, m.streams);
+  recorder.setPeerSettings(partnerSide, m.settings);
+  recorder.setCpu(partnerSide, m.cpu);
+  if (m.partial && m.reason) recorder.markPartial(`${prefix}${m.reason}`);
+}
