@@ -119,6 +119,8 @@ export interface PeerClaim {
   /** The bound it broke, this side's own figure: `received <= sent`. */
   bound: 'received <= sent';
   ownBytes: number;
+  /** Where the partner claimed it: its end-of-run report, or an interval's sample (the live figures) while its report kept within the bound. Absent in files written before 2026-12: the end report. */
+  in?: 'end report' | 'interval sample';
 }
 
 export interface IntervalStream {

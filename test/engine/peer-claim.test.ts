@@ -25,10 +25,10 @@ import { startResponder, within } from '../helpers/net.js';
 const LIE = 1000;
 const send = Object.getOwnPropertyDescriptor(ControlChannel.prototype, 'send')!.value as (this: ControlChannel, m: Message) => void;
 
-/** Make every channel of `role` multiply what it says it received by LIE. */
-function lieAs(role: 'controller' | 'responder'): void {
+/** Make every channel of `role` multiply what it says it received by LIE (only in its samples: the live figures). */
+function lieAs(role: 'controller' | 'responder', samplesOnly = false): void {
   ControlChannel.prototype.send = function (this: ControlChannel, m: Message): void {
-    if (this.machine.role === role && m.type === 'results')
+    if (this.machine.role === role && m.type === 'results' && !samplesOnly)
       m = { ...m, streams: m.streams.map((e) => (e.role === 'receive' ? { ...e, bytes: e.bytes * LIE } : e)) };
     if (this.machine.role === role && m.type === 'sample') m = { ...m, streams: m.streams.map(([id, b, c]) => [id, b * LIE, c] as [number, number, number]) };
     send.call(this, m);
@@ -55,20 +55,17 @@ async function run(params: Partial<RunParams>): Promise<{ controller: LonghaulRe
 }
 
 /** The honest end's view of a run whose receiver lied: its own sending figures, the claim rejected and named. */
-function assertRejected(r: LonghaulResult, liar: 'controller' | 'responder'): void {
+function assertRejected(r: LonghaulResult, liar: 'controller' | 'responder', where: 'end report' | 'interval sample' = 'end report'): void {
   const sent = r.streams.reduce((a, s) => a + (s.send?.bytes ?? 0), 0);
   assert.equal(sent, 20_000_000, 'what this end sent, exactly');
   assert.equal(r.total.bytes, sent, 'the total is what this end sent, not the claim');
   assert.ok(r.total.bitsPerSecond !== null && r.total.bitsPerSecond < 1e12, `a rate from this end's own times: ${r.total.bitsPerSecond}`);
   for (const s of r.streams) {
     assert.equal(s.receive, null, `stream ${s.id}: the claimed view is gone`);
-    assert.deepEqual(s.peerClaim, {
-      side: liar,
-      view: 'receive',
-      claimedBytes: (s.send?.bytes ?? 0) * LIE,
-      bound: 'received <= sent',
-      ownBytes: s.send?.bytes,
-    });
+    // The end report claims its whole count × LIE; the samples, their largest cumulative count (at most the whole).
+    const claimed = s.peerClaim?.claimedBytes ?? 0;
+    assert.ok(where === 'end report' ? claimed === (s.send?.bytes ?? 0) * LIE : claimed > (s.send?.bytes ?? 0) && claimed <= (s.send?.bytes ?? 0) * LIE, `${claimed}`);
+    assert.deepEqual(s.peerClaim, { side: liar, view: 'receive', claimedBytes: claimed, bound: 'received <= sent', ownBytes: s.send?.bytes, in: where });
   }
   for (const iv of r.intervals) for (const st of iv.streams) assert.equal(st.receivedBytes, null, `interval ${iv.index}: no claimed bytes`);
   assert.equal(r.partial, true);
@@ -100,6 +97,13 @@ describe('a partner that claims to have received more than was sent', { timeout:
     const { responder, controller } = await run({ direction: 'reverse' });
     assertRejected(responder, 'controller');
     assert.equal(controller.streams[0]?.peerClaim, undefined, "the liar's own result holds its own true counts");
+  });
+
+  it('only its live figures lie (each interval × 1000, an honest end report): the per-interval bound rejects them, both directions', async () => {
+    lieAs('responder', true);
+    assertRejected((await run({ direction: 'forward' })).controller, 'responder', 'interval sample');
+    lieAs('controller', true);
+    assertRejected((await run({ direction: 'reverse' })).responder, 'controller', 'interval sample');
   });
 
   it('an honest partner: both directions unchanged, nothing rejected', async () => {

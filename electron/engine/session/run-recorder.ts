@@ -85,6 +85,8 @@ export class RunRecorder {
   private readonly builder: IntervalBuilder;
   private readonly offsets: number[] = [];
   private readonly tcp = new Map<string, { series: ThinnedSeries<TcpSample>; lastIndex: number }>();
+  /** Per side, per stream: the most bytes any of its samples claimed (the per-interval bound, rejectedSampleClaim). */
+  private readonly peak: Record<Side, Map<number, number>> = { controller: new Map(), responder: new Map() };
   /** Smallest and largest receive window the senders saw, over every reading (thinning keeps only some). */
   private advertised: [number, number] | null = null;
 
@@ -122,6 +124,8 @@ export class RunRecorder {
     const last = this.last[side];
     if (last && s.index <= last.index) return; // duplicates or stragglers
     this.last[side] = s;
+    const peak = this.peak[side];
+    for (const [id, bytes] of s.streams) if (bytes > (peak.get(id) ?? 0)) peak.set(id, bytes);
     for (const [id, reading] of s.tcp ?? []) this.addTcp(side, id, reading);
     // Without its TCP_INFO (kept above): a sample may wait here a while (the responder's recorder waits
     // MAX_LAG_TICKS for controller samples that never come), and what waits long costs a full GC to free.
@@ -267,7 +271,7 @@ export class RunRecorder {
       this.addError({
         code: 'LH_ERR_PEER_CLAIM',
         message:
-          `the ${c.side} ${peer.hostname} (${peer.address}) claimed ${c.claimedBytes} bytes ${c.view === 'receive' ? 'received' : 'sent'} on stream ${s.id}, ` +
+          `the ${c.side} ${peer.hostname} (${peer.address}) claimed ${c.claimedBytes} bytes ${c.view === 'receive' ? 'received' : 'sent'} on stream ${s.id}${c.in === 'interval sample' ? ' in an interval' : ''}, ` +
           `but ${c.view === 'receive' ? 'this PC sent' : 'this PC received'} ${c.ownBytes}: its figure is rejected (${c.bound}); this PC's own is kept`,
       });
       for (const iv of intervals) {
@@ -282,6 +286,17 @@ export class RunRecorder {
       }
     }
     this.markPartial(`the ${claims[0]?.peerClaim?.side} claimed figures this PC's own measurement rules out: rejected (LH_ERR_PEER_CLAIM)`);
+  }
+
+  /**
+   * The per-interval bound: a partner receiving this side's stream whose samples (the live figures,
+   * the intervals) claimed more than this side sent in all, while its end report kept within it.
+   */
+  private rejectedSampleClaim(peer: Side, sender: Side, id: number, send: EndView | null): PeerClaim | null {
+    const claimed = this.peak[peer].get(id);
+    // Only against this side's own end report: a count from its last sample may be older than the partner's.
+    if (sender === peer || !send || this.ends[sender] === null || claimed === undefined || claimed <= send.bytes) return null;
+    return { side: peer, view: 'receive', claimedBytes: claimed, bound: 'received <= sent', ownBytes: send.bytes, in: 'interval sample' };
   }
 
   /** Both sides' CPU, and whether the peer is this PC itself (by the address this side knows it by). */
@@ -326,7 +341,7 @@ export class RunRecorder {
     // Judged only against the partner's end-of-run report: a view from its last sample (it vanished) is stale, not a lie.
     const peer: Side = this.meta.writtenBy === 'controller' ? 'responder' : 'controller';
     const judged = this.meta.params.protocol !== 'udp' && !this.meta.iperf3Peer && this.ends[peer] !== null;
-    const claim = judged ? rejectedClaim(this.meta.writtenBy, p.sender, send, receive) : null;
+    const claim = judged ? (rejectedClaim(this.meta.writtenBy, p.sender, send, receive) ?? this.rejectedSampleClaim(peer, p.sender, p.id, send)) : null;
     if (claim?.view === 'send') send = null;
     if (claim?.view === 'receive' && send) {
       // This side's own measurement is the figure: what it handed to the kernel, the most the partner can have read.
@@ -462,7 +477,7 @@ function omitTotal(t: TotalResult, streams: StreamResult[], intervals: IntervalR
 function rejectedClaim(own: Side, sender: Side, send: EndView | null, receive: EndView | null): PeerClaim | null {
   if (!send || !receive || receive.bytes <= send.bytes) return null;
   const receiver: Side = sender === 'controller' ? 'responder' : 'controller';
-  if (receiver !== own) return { side: receiver, view: 'receive', claimedBytes: receive.bytes, bound: 'received <= sent', ownBytes: send.bytes };
-  if (sender !== own) return { side: sender, view: 'send', claimedBytes: send.bytes, bound: 'received <= sent', ownBytes: receive.bytes };
+  if (receiver !== own) return { side: receiver, view: 'receive', claimedBytes: receive.bytes, bound: 'received <= sent', ownBytes: send.bytes, in: 'end report' };
+  if (sender !== own) return { side: sender, view: 'send', claimedBytes: send.bytes, bound: 'received <= sent', ownBytes: receive.bytes, in: 'end report' };
   return null;
 }
