@@ -40,6 +40,9 @@ export async function launchBrowser(): Promise<Browser> {
     headless: true,
     args: FLAGS,
     viewport: { width: 1366, height: 768 },
+    // Scrollbars as a desktop window has them (headless hides them by default): a 1024 px window then lays out in
+    // 1009 px, the width a user sees.
+    ignoreDefaultArgs: ['--hide-scrollbars'],
     acceptDownloads: true,
     timeout: 20_000,
   });
