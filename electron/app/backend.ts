@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { ApiHandlers, EmulatorCapacityInfo, ExportOutcome, InvokeName, Invokes, RunPhase, SystemInfo } from '../contract/api.js';
 import type { LonghaulResult } from '../contract/result.js';
 import type { ControllerRun } from '../engine/session/controller.js';
+import { samePcOf } from '../engine/session/same-pc.js';
 import { startRunWithCapacity, type RunWithCapacity } from '../engine/session/capacity-run.js';
 import { startIperf3Run, type Iperf3ClientRun } from '../engine/iperf3/iperf3-client.js';
 import { LonghaulError } from '../util/errors.js';
@@ -57,6 +58,8 @@ interface ActiveRun {
   phase: RunPhase | null;
   /** The path's length the user stated, metres, recorded in the result (`distance`); null when not given. */
   distanceMeters: number | null;
+  /** Direct to this app's own responder on loopback ("Both on this PC"): recorded in the result (`ownResponder`). */
+  ownResponder: boolean;
 }
 
 export class AppBackend {
@@ -251,7 +254,7 @@ export class AppBackend {
                 capacity: req.capacity,
               });
       const runId = randomBytes(8).toString('hex');
-      const active: ActiveRun = { runId, run, link, phase: null, distanceMeters: req.distanceMeters ?? null };
+      const active: ActiveRun = { runId, run, link, phase: null, distanceMeters: req.distanceMeters ?? null, ownResponder: this.isOwnResponder(req) };
       this.active = active;
       const senders = sendersOf(run.params);
       run.on('phase', (phase) => {
@@ -276,6 +279,15 @@ export class AppBackend {
     } finally {
       this.starting = false;
     }
+  }
+
+  /**
+   * Whether a run goes straight to this app's own responder (this PC's address, its port): the fact "Run again" needs,
+   * since another app on this PC (a second `longhaul ui`, a CLI listener) is on a loopback address too.
+   */
+  private isOwnResponder(req: Invokes['startRun']['req']): boolean {
+    const own = this.responder.current();
+    return req.link.kind === 'direct' && req.partner !== 'iperf3' && own.state !== 'stopped' && own.port === req.port && samePcOf(req.host) === true;
   }
 
   /** The stored figure, or a new probe (refused during a run: both would share the CPU and the figure would be wrong). */
@@ -314,6 +326,7 @@ export class AppBackend {
     const phase = this.active?.runId === runId ? this.active.phase : null;
     const distanceMeters = this.active?.runId === runId ? this.active.distanceMeters : null;
     if (distanceMeters !== null) result.distance = { meters: distanceMeters, source: 'given' };
+    if (this.active?.runId === runId && this.active.ownResponder) result.ownResponder = true;
     if (this.active?.runId === runId) this.active = null;
     await link?.stop();
     // Nothing moved: not a result. Nothing goes to History; the UI goes back to the step that can fix it.

@@ -1,6 +1,7 @@
 /**
  * The wizard's choices survive a reload (localStorage, per PC), and History's
- * "Run again" puts a stored run's settings back into the forms: `longhaul ui`
+ * "Run again" repeats a stored run after one confirmation, or puts its settings
+ * back into the forms: `longhaul ui`
  * and Chromium, "Both on this PC" direct for a 2-second run.
  */
 import assert from 'node:assert/strict';
@@ -72,11 +73,29 @@ describe('choices that survive', { skip: skip ?? false, timeout: 90_000 }, () =>
     assert.equal(await rows.count(), 1, 'a loopback run is one row');
     await shot(page, 'persist-history-run-again');
     await rows.first().getByRole('button', { name: 'Run again' }).click();
+    // One confirmation, saying what will run; "Change the settings first" puts them in the forms instead.
+    const again = page.getByTestId('run-again');
+    assert.match(
+      await again.getByTestId('run-again-what').innerText(),
+      /^TCP, 2 streams, 2 s, forward, to both ends on this PC \(a new local responder\); link: direct\.$/,
+    );
+    await shot(page, 'persist-run-again-confirm');
+    await again.getByRole('button', { name: 'Change the settings first' }).click();
     await page.getByRole('heading', { name: 'The test', exact: true }).waitFor();
     assert.equal(await page.getByLabel('Parallel streams').inputValue(), '2');
     assert.equal(await page.getByLabel('Buffer per write/read').inputValue(), '64K');
     assert.equal(await page.getByLabel('Duration', { exact: true }).inputValue(), '2');
     assert.match(await page.locator('main').innerText(), /Partner: 127\.0\.0\.1:\d+ · link: direct/);
     await shot(page, 'persist-run-again-test');
+    // Confirmed, it starts at once: a new local responder, the same settings, a second row in History.
+    await page.getByRole('navigation').getByRole('button', { name: 'History', exact: true }).click();
+    await rows.first().getByRole('button', { name: 'Run again' }).click();
+    await page.getByRole('button', { name: 'Start the run' }).click();
+    await page.getByRole('heading', { name: /^Results/ }).waitFor({ timeout: 30_000 });
+    await openExplain(page);
+    assert.match(await page.locator('main').innerText(), /2 stream\(s\), forward, 2 s, 65,536-byte buffers/);
+    await page.getByRole('navigation').getByRole('button', { name: 'History', exact: true }).click();
+    await rows.nth(1).waitFor();
+    assert.equal(await rows.count(), 2);
   });
 });
