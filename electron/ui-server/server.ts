@@ -20,7 +20,10 @@ interface UiServerOptions {
 }
 
 export interface UiServer {
+  /** The first link (one browser, once). */
   url: string;
+  /** Another link, for another browser (also single-use): what `longhaul ui` prints on request. */
+  newLink(): string;
   port: number;
   backend: AppBackend;
   close(): Promise<void>;
@@ -44,6 +47,10 @@ export async function startUiServer(o: UiServerOptions): Promise<UiServer> {
       return;
     }
     const access = session.pageAccess(req);
+    if (access.kind === 'home') {
+      res.writeHead(303, { Location: '/', 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' }).end();
+      return;
+    }
     if (access.kind === 'exchange') {
       // 303 to the bare address: the token leaves the address bar and the history.
       res.writeHead(303, { 'Set-Cookie': access.setCookie, Location: '/', 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' }).end();
@@ -63,7 +70,8 @@ export async function startUiServer(o: UiServerOptions): Promise<UiServer> {
   port = (server.address() as net.AddressInfo).port;
   let closing: Promise<void> | null = null;
   return {
-    url: session.launchUrl(),
+    url: session.newLink(),
+    newLink: () => session.newLink(),
     port,
     backend,
     close: () =>

@@ -1,7 +1,8 @@
 /** `longhaul ui`: the app in a browser, served on 127.0.0.1 (browser mode). */
 import { InvalidArgumentError, type Command } from 'commander';
 import { resultsDir } from '../../util/app-paths.js';
-import { startUiServer } from '../../ui-server/server.js';
+import { createInterface } from 'node:readline';
+import { startUiServer, type UiServer } from '../../ui-server/server.js';
 import { describeError } from '../../util/errors.js';
 import { EXIT_RUN_FAILED } from '../exit-codes.js';
 import { onStop } from '../stop-signals.js';
@@ -15,6 +16,24 @@ interface UiFlags {
 function port(v: string): number {
   if (!/^\d+$/.test(v) || Number(v) > 65535) throw new InvalidArgumentError(`"${v}" is not a port number (0-65535)`);
   return Number(v);
+}
+
+/**
+ * Another browser's link, without a restart: Enter on this terminal prints one, and a parent process (a test,
+ * a launcher) gets one for the message `{ type: 'new-link' }`. Returns the function that stops listening.
+ */
+function askForLinks(server: UiServer): () => void {
+  const onLine = (): void => void process.stdout.write(`Link for another browser (once): ${server.newLink()}\n`);
+  const onMessage = (m: unknown): void => {
+    if ((m as { type?: unknown } | null)?.type === 'new-link') process.send?.({ type: 'ui-link', url: server.newLink() });
+  };
+  const lines = process.stdin.isTTY ? createInterface({ input: process.stdin }) : null;
+  lines?.on('line', onLine);
+  process.on('message', onMessage);
+  return () => {
+    lines?.close();
+    process.off('message', onMessage);
+  };
 }
 
 export function register(program: Command): void {
@@ -34,8 +53,11 @@ export function register(program: Command): void {
       return;
     }
     process.stdout.write(`Longhaul UI: ${server.url}\n`);
-    process.stdout.write(`Results are stored in ${server.backend.history.dir}\nPress Ctrl-C to stop.\n`);
+    process.stdout.write(`Results are stored in ${server.backend.history.dir}\n`);
+    process.stdout.write('Each link lets one browser in (its tabs, and the link opened again, go straight in).\n');
+    process.stdout.write(process.stdin.isTTY ? 'Press Enter for a link for another browser; Ctrl-C to stop.\n' : 'Press Ctrl-C to stop.\n');
     process.send?.({ type: 'ui', url: server.url, port: server.port });
+    const stopAsking = askForLinks(server);
     if (flags.open) {
       const { default: open } = await import('open');
       await open(server.url).catch((err: unknown) =>
@@ -49,6 +71,7 @@ export function register(program: Command): void {
       stopListening = onStop(resolve);
     });
     stopListening();
+    stopAsking();
     await server.close();
   });
 }
