@@ -5,7 +5,7 @@
  * passes a `saveExport` function in.
  */
 import { randomBytes } from 'node:crypto';
-import type { ApiHandlers, EmulatorCapacityInfo, ExportOutcome, InvokeName, Invokes, RunPhase, SystemInfo } from '../contract/api.js';
+import type { ApiHandlers, EmulatorCapacityInfo, ExportOutcome, InvokeName, Invokes, PartnerKind, RunPhase, RunState, SystemInfo } from '../contract/api.js';
 import type { LonghaulResult } from '../contract/result.js';
 import type { ControllerRun } from '../engine/session/controller.js';
 import { samePcOf } from '../engine/session/same-pc.js';
@@ -60,6 +60,8 @@ interface ActiveRun {
   distanceMeters: number | null;
   /** Direct to this app's own responder on loopback ("Both on this PC"): recorded in the result (`ownResponder`). */
   ownResponder: boolean;
+  /** What the Run screen was given at the start, for a page that reloads during the run (`runState`). */
+  asked: Pick<Invokes['startRun']['req'], 'params' | 'link'> & { partner: PartnerKind };
 }
 
 export class AppBackend {
@@ -85,6 +87,8 @@ export class AppBackend {
   private measuring = false;
   /** Results of this session by id, so export works before (or without) the history file. */
   private readonly recent = new Map<string, LonghaulResult>();
+  /** The result id of each recently ended run, by run id (as many as `recent` keeps): a reloaded page opens it. */
+  private readonly endedRuns = new Map<string, string>();
   readonly handlers: ApiHandlers;
   private trustLoad: Promise<LoadedTrust> | null = null;
 
@@ -127,6 +131,7 @@ export class AppBackend {
       checkPeer: async ({ host, port, partner }) => checkConnection(host, port, undefined, partner === 'iperf3' ? null : await this.trust()),
       startRun: async (req) => this.startRun(req),
       stopRun: async ({ runId }) => this.stopRun(runId),
+      runState: async ({ runId }) => this.runState(runId),
       startResponder: async ({ port, bind }) => this.responder.start(port, bind),
       // The iperf3 server lives beside the responder: it stops when waiting stops.
       stopResponder: async () => {
@@ -254,7 +259,15 @@ export class AppBackend {
                 capacity: req.capacity,
               });
       const runId = randomBytes(8).toString('hex');
-      const active: ActiveRun = { runId, run, link, phase: null, distanceMeters: req.distanceMeters ?? null, ownResponder: this.isOwnResponder(req) };
+      const active: ActiveRun = {
+        runId,
+        run,
+        link,
+        phase: null,
+        distanceMeters: req.distanceMeters ?? null,
+        ownResponder: this.isOwnResponder(req),
+        asked: { params: req.params, link: req.link, partner: req.partner ?? 'longhaul' },
+      };
       this.active = active;
       const senders = sendersOf(run.params);
       run.on('phase', (phase) => {
@@ -314,6 +327,13 @@ export class AppBackend {
     return a.link.setBypass(runId, on);
   }
 
+  private runState(runId: string): RunState {
+    const a = this.active;
+    if (a && a.runId === runId) return { state: 'running', ...a.asked, phase: a.phase, distanceMeters: a.distanceMeters };
+    const resultId = this.endedRuns.get(runId);
+    return resultId === undefined ? { state: 'unknown' } : { state: 'ended', resultId };
+  }
+
   private stopRun(runId: string): { stopping: boolean } {
     if (this.groups.owns(runId)) return this.groups.stop(runId);
     if (!this.active || this.active.runId !== runId) return { stopping: false };
@@ -336,6 +356,8 @@ export class AppBackend {
       return;
     }
     this.recent.set(result.id, result);
+    this.endedRuns.set(runId, result.id);
+    for (const id of this.endedRuns.keys()) if (this.endedRuns.size > RECENT_RESULTS) this.endedRuns.delete(id);
     // The last few results, for the UI's export and view right after a run; older ones load from History.
     for (const id of this.recent.keys()) if (this.recent.size > RECENT_RESULTS) this.recent.delete(id);
     const { savedPath, saveError } = await this.history.trySave(result);
