@@ -13,7 +13,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { REPO } from '../helpers/processes.js';
-import { browserMissing, shot, uiSession, openExplain } from './browser.js';
+import { browserMissing, shot, shotAtWidths, sidewaysScroll, uiSession, openExplain } from './browser.js';
 
 const skip = browserMissing();
 const AXE = path.join(REPO, 'node_modules', 'axe-core', 'axe.min.js');
@@ -35,29 +35,6 @@ async function axeProblems(page: Page, where: string): Promise<string[]> {
   return violations
     .filter((v) => v.impact === 'moderate' || v.impact === 'serious' || v.impact === 'critical')
     .flatMap((v) => v.nodes.map((n) => `${where}: [${v.impact}] ${v.id} (${v.help}) at ${n.target.join(' ')}: ${n.failureSummary ?? ''}`));
-}
-
-/** The window widths every screen is laid out for: a 1024×768 laptop (or a half-screen window) and a 1366×768 one. */
-const WIDTHS = [1024, 1366] as const;
-
-/**
- * When the page is wider than its window (it would scroll sideways): one line naming the widths and the deepest
- * elements that reach past the right edge, so the culprit is named; [] when it fits.
- */
-async function sidewaysScroll(page: Page, where: string): Promise<string[]> {
-  const m = await page.evaluate<{ scroll: number; client: number; past: string[] }>(`(() => {
-    const root = document.documentElement;
-    const client = root.clientWidth;
-    const past = [];
-    for (const el of document.querySelectorAll('body *')) {
-      const r = el.getBoundingClientRect();
-      if (r.width === 0 || r.right <= client + 0.5) continue;
-      if ([...el.children].some((c) => c.getBoundingClientRect().right > client + 0.5)) continue;
-      past.push(el.tagName.toLowerCase() + (el.className && typeof el.className === 'string' ? '.' + el.className.split(' ')[0] : '') + ' to ' + Math.round(r.right) + ' px');
-    }
-    return { scroll: root.scrollWidth, client, past: past.slice(0, 5) };
-  })()`);
-  return m.scroll <= m.client ? [] : [`${where}: the page is ${m.scroll} px wide in a ${m.client} px window (${m.past.join(', ')})`];
 }
 
 /** What has keyboard focus: tag name and text. */
@@ -82,11 +59,7 @@ describe('accessibility', { skip: skip ?? false, timeout: 150_000 }, () => {
       const problems: string[] = [];
       const check = async (name: string): Promise<void> => {
         // Both laptop widths: nothing may scroll the page sideways (a wide table scrolls inside its card, or wraps).
-        for (const width of WIDTHS) {
-          await page.setViewportSize({ width, height: 768 });
-          await shot(page, `a11y-${scheme}-${name}-${width}`);
-          problems.push(...(await sidewaysScroll(page, `${name} (${scheme}, ${width} px)`)));
-        }
+        problems.push(...(await shotAtWidths(page, `a11y-${scheme}-${name}`)));
         problems.push(...(await axeProblems(page, `${name} (${scheme})`)));
       };
       // The sideways check is first shown to catch a page that is too wide.
