@@ -97,7 +97,7 @@ export function uiSession(prefix: string, o: { stopMs?: number; env?: NodeJS.Pro
 }
 
 /** The window widths every screen is laid out for: a 1024×768 laptop (or a half-screen window) and a 1366×768 one. */
-export const WIDTHS = [1024, 1366] as const;
+const WIDTHS = [1024, 1366] as const;
 
 /**
  * When the page is wider than its window (it would scroll sideways): one line naming the widths and the deepest
