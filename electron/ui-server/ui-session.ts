@@ -8,7 +8,8 @@
  * browser without the cookie (a link copied from a terminal log, a browser
  * history, another user's `ps` of the opener) is refused: another browser
  * needs a new link, which the running `longhaul ui` prints on request
- * (`newLink`), each one also single-use.
+ * (`newLink`: Enter on its terminal, or `longhaul ui --link` through
+ * link-door.ts), each one also single-use.
  * The cookie's name carries the port: cookies are per host, not per port, and
  * two `longhaul ui` on one PC must not log each other out.
  */
@@ -69,13 +70,19 @@ export class UiSession {
       if (this.used.some((t) => same(t, token)))
         return {
           kind: 'refused',
-          why: 'this link was already used by another browser (each link lets one browser in): for this one, press Enter in the terminal where `longhaul ui` runs and open the new link it prints',
+          why: 'this link was already used by another browser (each link lets one browser in): for this one, press Enter in the terminal where `longhaul ui` runs (or run `longhaul ui --link`) and open the new link it prints',
         };
-      return { kind: 'refused', why: 'this is not a link this `longhaul ui` printed: open the one it printed, or press Enter in its terminal for a new one' };
+      return {
+        kind: 'refused',
+        why: 'this is not a link this `longhaul ui` printed: open the one it printed, or ask it for a new one (Enter in its terminal, or `longhaul ui --link`)',
+      };
     }
     return this.hasCookie(req)
       ? { kind: 'ok' }
-      : { kind: 'refused', why: 'this browser has not been let in yet: open the link `longhaul ui` printed, or press Enter in its terminal for a new one' };
+      : {
+          kind: 'refused',
+          why: 'this browser has not been let in yet: open the link `longhaul ui` printed, or ask it for a new one (Enter in its terminal, or `longhaul ui --link`)',
+        };
   }
 
   /** Whether the request carries this server's session cookie. */
