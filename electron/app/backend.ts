@@ -134,6 +134,7 @@ export class AppBackend {
       runState: async ({ runId }) => this.runState(runId),
       startResponder: async ({ port, bind }) => this.responder.start(port, bind),
       // The iperf3 server lives beside the responder: it stops when waiting stops.
+      responderStatus: async () => this.responder.current(),
       stopResponder: async () => {
         await this.iperf3.stop();
         return this.responder.stop();

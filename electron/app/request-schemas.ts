@@ -89,6 +89,7 @@ const SCHEMAS: { [K in InvokeName]: z.ZodType<Invokes[K]['req']> } = {
   runState: z.object({ runId: z.string().max(64) }).strict(),
   startResponder: z.object({ port: listenPort, bind: host.nullable() }).strict(),
   stopResponder: z.null(),
+  responderStatus: z.null(),
   startIperf3Server: z.object({ port: listenPort }).strict(),
   stopIperf3Server: z.null(),
   listHistory: historyFilterSchema.nullable(),

@@ -233,6 +233,8 @@ export interface Invokes {
   runState: { channel: 'run:state'; req: { runId: string }; res: RunState };
   startResponder: { channel: 'responder:start'; req: { port: number; bind: string | null }; res: ResponderStatus };
   stopResponder: { channel: 'responder:stop'; req: null; res: ResponderStatus };
+  /** The responder as it is now (a page that loads while it listens learns it here; changes come on `onResponder`). */
+  responderStatus: { channel: 'responder:status-now'; req: null; res: ResponderStatus };
   /** Also answer `iperf3 -c` clients on `port` (TCP, no pairing); its runs come on the responder's sample and end channels. */
   startIperf3Server: { channel: 'iperf3:start'; req: { port: number }; res: Iperf3ServerStatus };
   stopIperf3Server: { channel: 'iperf3:stop'; req: null; res: Iperf3ServerStatus };
@@ -328,6 +330,7 @@ export const INVOKES: { readonly [K in InvokeName]: Invokes[K]['channel'] } = {
   runState: 'run:state',
   startResponder: 'responder:start',
   stopResponder: 'responder:stop',
+  responderStatus: 'responder:status-now',
   startIperf3Server: 'iperf3:start',
   stopIperf3Server: 'iperf3:stop',
   listHistory: 'history:list',

@@ -2,7 +2,7 @@
  * Two PCs, the app alone: two `longhaul ui` processes with their own data and trust folders
  * (two installations that have never met), each driven by its own Chromium, and no CLI
  * anywhere. A waits and shows its pairing code; B finds A, reads that code off A's page,
- * pairs, runs (reloaded mid-run: the same run again; on Results: the same result), reads the
+ * pairs (A reloads while waiting: still waiting), runs (reloaded mid-run: the same run again; on Results: the same result), reads the
  * answer; runs again from History after one confirmation, to A's control port; opens a second
  * tab and the used link again (straight in), while another browser needs a new link from the
  * running `longhaul ui`; then A forgets B and B's next run is refused in words that say what to
@@ -116,6 +116,12 @@ describe('two PCs, the app alone', { skip: skip ?? false, timeout: 300_000 }, ()
     assert.match(await aRow.innerText(), /\b127\.0\.0\.1\b/);
     assert.doesNotMatch(await aRow.innerText(), /::ffff:/);
     await look(A, 'two-pcs-a-02-paired');
+    // A reloads while waiting: still waiting, with a code and its paired PC; no firewall hint (a partner came).
+    await A.reload();
+    await A.getByTestId('pairing-code').waitFor();
+    await A.getByTestId('paired-peers').locator('tbody tr').first().waitFor();
+    assert.equal(await A.getByTestId('firewall-hint').count(), 0);
+    await look(A, 'two-pcs-a-02-reloaded');
 
     // First run, direct, 6 s in half-second samples: B reloads in the middle of it and is shown the same run.
     await B.getByTestId('pair-next').click();
