@@ -5,9 +5,10 @@
  * passes a `saveExport` function in.
  */
 import { randomBytes } from 'node:crypto';
-import type { ApiHandlers, EmulatorCapacityInfo, ExportOutcome, InvokeName, Invokes, RunPhase, SystemInfo } from '../contract/api.js';
+import type { ApiHandlers, EmulatorCapacityInfo, ExportOutcome, InvokeName, Invokes, PartnerKind, RunPhase, RunState, SystemInfo } from '../contract/api.js';
 import type { LonghaulResult } from '../contract/result.js';
 import type { ControllerRun } from '../engine/session/controller.js';
+import { samePcOf } from '../engine/session/same-pc.js';
 import { startRunWithCapacity, type RunWithCapacity } from '../engine/session/capacity-run.js';
 import { startIperf3Run, type Iperf3ClientRun } from '../engine/iperf3/iperf3-client.js';
 import { LonghaulError } from '../util/errors.js';
@@ -57,6 +58,10 @@ interface ActiveRun {
   phase: RunPhase | null;
   /** The path's length the user stated, metres, recorded in the result (`distance`); null when not given. */
   distanceMeters: number | null;
+  /** Direct to this app's own responder on loopback ("Both on this PC"): recorded in the result (`ownResponder`). */
+  ownResponder: boolean;
+  /** What the Run screen was given at the start, for a page that reloads during the run (`runState`). */
+  asked: Pick<Invokes['startRun']['req'], 'params' | 'link'> & { partner: PartnerKind };
 }
 
 export class AppBackend {
@@ -82,6 +87,8 @@ export class AppBackend {
   private measuring = false;
   /** Results of this session by id, so export works before (or without) the history file. */
   private readonly recent = new Map<string, LonghaulResult>();
+  /** The result id of each recently ended run, by run id (as many as `recent` keeps): a reloaded page opens it. */
+  private readonly endedRuns = new Map<string, string>();
   readonly handlers: ApiHandlers;
   private trustLoad: Promise<LoadedTrust> | null = null;
 
@@ -124,8 +131,10 @@ export class AppBackend {
       checkPeer: async ({ host, port, partner }) => checkConnection(host, port, undefined, partner === 'iperf3' ? null : await this.trust()),
       startRun: async (req) => this.startRun(req),
       stopRun: async ({ runId }) => this.stopRun(runId),
+      runState: async ({ runId }) => this.runState(runId),
       startResponder: async ({ port, bind }) => this.responder.start(port, bind),
       // The iperf3 server lives beside the responder: it stops when waiting stops.
+      responderStatus: async () => this.responder.current(),
       stopResponder: async () => {
         await this.iperf3.stop();
         return this.responder.stop();
@@ -251,7 +260,15 @@ export class AppBackend {
                 capacity: req.capacity,
               });
       const runId = randomBytes(8).toString('hex');
-      const active: ActiveRun = { runId, run, link, phase: null, distanceMeters: req.distanceMeters ?? null };
+      const active: ActiveRun = {
+        runId,
+        run,
+        link,
+        phase: null,
+        distanceMeters: req.distanceMeters ?? null,
+        ownResponder: this.isOwnResponder(req),
+        asked: { params: req.params, link: req.link, partner: req.partner ?? 'longhaul' },
+      };
       this.active = active;
       const senders = sendersOf(run.params);
       run.on('phase', (phase) => {
@@ -278,6 +295,15 @@ export class AppBackend {
     }
   }
 
+  /**
+   * Whether a run goes straight to this app's own responder (this PC's address, its port): the fact "Run again" needs,
+   * since another app on this PC (a second `longhaul ui`, a CLI listener) is on a loopback address too.
+   */
+  private isOwnResponder(req: Invokes['startRun']['req']): boolean {
+    const own = this.responder.current();
+    return req.link.kind === 'direct' && req.partner !== 'iperf3' && own.state !== 'stopped' && own.port === req.port && samePcOf(req.host) === true;
+  }
+
   /** The stored figure, or a new probe (refused during a run: both would share the CPU and the figure would be wrong). */
   private async emulatorCapacity(measure: boolean): Promise<EmulatorCapacityInfo | null> {
     if (!measure) return loadCapacity(this.opts.dataDir);
@@ -302,6 +328,13 @@ export class AppBackend {
     return a.link.setBypass(runId, on);
   }
 
+  private runState(runId: string): RunState {
+    const a = this.active;
+    if (a && a.runId === runId) return { state: 'running', ...a.asked, phase: a.phase, distanceMeters: a.distanceMeters };
+    const resultId = this.endedRuns.get(runId);
+    return resultId === undefined ? { state: 'unknown' } : { state: 'ended', resultId };
+  }
+
   private stopRun(runId: string): { stopping: boolean } {
     if (this.groups.owns(runId)) return this.groups.stop(runId);
     if (!this.active || this.active.runId !== runId) return { stopping: false };
@@ -314,6 +347,7 @@ export class AppBackend {
     const phase = this.active?.runId === runId ? this.active.phase : null;
     const distanceMeters = this.active?.runId === runId ? this.active.distanceMeters : null;
     if (distanceMeters !== null) result.distance = { meters: distanceMeters, source: 'given' };
+    if (this.active?.runId === runId && this.active.ownResponder) result.ownResponder = true;
     if (this.active?.runId === runId) this.active = null;
     await link?.stop();
     // Nothing moved: not a result. Nothing goes to History; the UI goes back to the step that can fix it.
@@ -323,6 +357,8 @@ export class AppBackend {
       return;
     }
     this.recent.set(result.id, result);
+    this.endedRuns.set(runId, result.id);
+    for (const id of this.endedRuns.keys()) if (this.endedRuns.size > RECENT_RESULTS) this.endedRuns.delete(id);
     // The last few results, for the UI's export and view right after a run; older ones load from History.
     for (const id of this.recent.keys()) if (this.recent.size > RECENT_RESULTS) this.recent.delete(id);
     const { savedPath, saveError } = await this.history.trySave(result);

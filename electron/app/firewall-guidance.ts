@@ -3,8 +3,9 @@
  *
  * - on the controller, when the connection check gets no answer or a filtered
  *   rejection: what to allow on the partner PC, whose OS this PC cannot know;
- * - on the responder, when it has waited a while and no partner has connected:
- *   what to allow on this PC, whose OS it does know.
+ * - on the responder, when it has waited a while and no partner has come: what
+ *   to allow on this PC, whose OS it does know, when nothing reached it at all;
+ *   what to do instead when connections did reach it (then no firewall is dropping them).
  *
  * Longhaul cannot see a firewall's decision (a dropped SYN leaves no trace on
  * the listening side), so the text says "if", never "is blocked".
@@ -48,11 +49,38 @@ export function partnerFirewallAdvice(port: number): string {
   ].join('\n');
 }
 
-/** Responder side: shown while waiting when no partner has connected for a while. */
-export function waitingFirewallHint(platform: NodeJS.Platform, port: number, waitedMs: number): string {
+/**
+ * What has reached a waiting responder so far, the premise of its hint, in rising order: nothing at all; some
+ * connection (a connection check, a stray client); a PC that is not paired; a partner that paired or ran a test.
+ */
+export type WaitingSeen = 'nothing' | 'connection' | 'unpaired' | 'partner';
+
+/** Rank of each premise: a later fact replaces an earlier one, never the reverse. */
+export const WAITING_SEEN_ORDER: readonly WaitingSeen[] = ['nothing', 'connection', 'unpaired', 'partner'];
+
+/**
+ * Responder side: shown while waiting when no partner has come for a while, in words for what was seen;
+ * null once a partner has paired, connected or run (the hint's premise is then false).
+ */
+export function waitingFirewallHint(seen: WaitingSeen, platform: NodeJS.Platform, port: number, waitedMs: number): string | null {
   const waited = Math.round(waitedMs / 1000);
-  return (
-    `No partner has connected in ${waited} s. If the partner's connection check says "no answer", ` +
-    `a firewall on this PC is probably dropping the connection. On this PC, ${allowSteps(platform, port)}`
-  );
+  switch (seen) {
+    case 'partner':
+      return null;
+    case 'unpaired':
+      return (
+        `No paired partner has come in ${waited} s, but a PC that is not paired with this one did reach it (listed below), ` +
+        `so the firewall lets connections through. On that PC, pair with the code above (Partner step → Pair), then start the test.`
+      );
+    case 'connection':
+      return (
+        `No partner has started a test in ${waited} s, though connections did reach this PC (a connection check, for one), ` +
+        `so the firewall lets them through. On the partner, press "Start the test".`
+      );
+    case 'nothing':
+      return (
+        `No connection at all has reached this PC in ${waited} s. If the partner's connection check says "no answer", ` +
+        `a firewall on this PC is probably dropping it. On this PC, ${allowSteps(platform, port)}`
+      );
+  }
 }

@@ -86,8 +86,10 @@ const SCHEMAS: { [K in InvokeName]: z.ZodType<Invokes[K]['req']> } = {
     .refine((r) => r.partner !== 'iperf3' || !r.capacity, "measuring the path is Longhaul's own tuned run: an iperf3 server cannot take part in it")
     .refine((r) => r.params.protocol !== 'udp' || !r.capacity, UDP_REFUSALS.capacity),
   stopRun: z.object({ runId: z.string().max(64) }).strict(),
+  runState: z.object({ runId: z.string().max(64) }).strict(),
   startResponder: z.object({ port: listenPort, bind: host.nullable() }).strict(),
   stopResponder: z.null(),
+  responderStatus: z.null(),
   startIperf3Server: z.object({ port: listenPort }).strict(),
   stopIperf3Server: z.null(),
   listHistory: historyFilterSchema.nullable(),

@@ -14,7 +14,7 @@ import type { LoadedTrust } from '../security/load-trust.js';
 import { formatCode } from '../security/pairing-code.js';
 import { PAIRING_CODE_TTL_MS, ResponderSecurity } from '../security/responder-security.js';
 import type { EventHub } from './event-hub.js';
-import { FIREWALL_HINT_AFTER_MS, waitingFirewallHint } from './firewall-guidance.js';
+import { FIREWALL_HINT_AFTER_MS, WAITING_SEEN_ORDER, waitingFirewallHint, type WaitingSeen } from './firewall-guidance.js';
 import type { HistoryStore } from './history-store.js';
 import { listenFailure } from './listen-failure.js';
 import { toLiveSample } from './live-sample.js';
@@ -40,6 +40,10 @@ export class ResponderHost {
   private status: ResponderStatus = idle(null);
   private runCount = 0;
   private hintTimer: NodeJS.Timeout | null = null;
+  /** What has reached this responder since it started listening: the premise of the waiting hint. */
+  private seen: WaitingSeen = 'nothing';
+  /** When it started listening (epoch ms) and on which port: the hint's "in N s" and its firewall steps. */
+  private listening: { sinceMs: number; port: number } | null = null;
   private codeTimer: NodeJS.Timeout | null = null;
 
   private security: ResponderSecurity | null = null;
@@ -73,9 +77,12 @@ export class ResponderHost {
       if (this.security !== security) return;
       this.renewCode(security);
       this.set({ ...this.status, ...codeFields(security), refused: refused.forget(peer.fingerprint) });
+      this.see('partner');
     });
     security.on('refused', (r) => {
-      if (this.security === security) this.set({ ...this.status, refused: refused.add(r) });
+      if (this.security !== security) return;
+      this.set({ ...this.status, refused: refused.add(r) });
+      this.see('unpaired');
     });
     // Paired partners are refused while the peers file cannot be read: say so on the Waiting screen, clear it once readable.
     security.on('trust-error', (message) =>
@@ -91,7 +98,9 @@ export class ResponderHost {
       this.renewCode(security);
       const thisPc = { name: trust.identity.name || os.hostname(), fingerprint: shortFingerprint(trust.identity.fingerprint) };
       this.set({ ...idle(null), state: 'listening', port: addr.port, bind, thisPc, ...codeFields(security) });
-      this.armFirewallHint(addr.port);
+      this.seen = 'nothing';
+      this.listening = { sinceMs: now(), port: addr.port };
+      this.armFirewallHint();
     } catch (err) {
       this.responder = null;
       this.security = null;
@@ -100,6 +109,8 @@ export class ResponderHost {
       return this.status;
     }
     responder.on('session', (s) => this.onSession(s));
+    // Any connection turned away still reached this PC: no firewall dropped it.
+    responder.on('rejected', () => this.responder === responder && this.see('connection'));
     responder.on('session-end', (result) => void this.onSessionEnd(result));
     return this.status;
   }
@@ -108,6 +119,7 @@ export class ResponderHost {
   async stop(): Promise<ResponderStatus> {
     const r = this.responder;
     this.responder = null;
+    this.listening = null;
     this.disarmFirewallHint();
     if (this.codeTimer) clearTimeout(this.codeTimer);
     this.codeTimer = null;
@@ -118,17 +130,32 @@ export class ResponderHost {
   }
 
   /**
-   * A partner that never arrives is what a blocking firewall looks like from here: after a
-   * while with no session, say what to allow. Once any partner has connected, it never shows.
+   * A partner that never arrives is what a blocking firewall looks like from here: after a while with no
+   * partner, say what was seen and what to do. Once a partner has paired or connected, it never shows.
    */
-  private armFirewallHint(port: number): void {
+  private armFirewallHint(): void {
     const afterMs = this.opts.firewallHintAfterMs ?? FIREWALL_HINT_AFTER_MS;
     this.hintTimer = setTimeout(() => {
       this.hintTimer = null;
-      if (this.status.state !== 'listening' || this.runCount > 0) return;
-      this.set({ ...this.status, firewallHint: waitingFirewallHint(this.opts.platform ?? process.platform, port, afterMs) });
+      if (this.status.state !== 'listening') return;
+      this.set({ ...this.status, firewallHint: this.hintText() });
     }, afterMs);
     this.hintTimer.unref();
+  }
+
+  /** The waiting hint for what has been seen so far (null once a partner came). */
+  private hintText(): string | null {
+    if (!this.listening) return null;
+    const now = this.opts.now ?? Date.now;
+    return waitingFirewallHint(this.seen, this.opts.platform ?? process.platform, this.listening.port, now() - this.listening.sinceMs);
+  }
+
+  /** A new fact about who reached this PC: a shown hint follows it at once (withdrawn once a partner came). */
+  private see(what: WaitingSeen): void {
+    if (WAITING_SEEN_ORDER.indexOf(what) <= WAITING_SEEN_ORDER.indexOf(this.seen)) return;
+    this.seen = what;
+    if (what === 'partner') this.disarmFirewallHint();
+    if (this.status.firewallHint !== null) this.set({ ...this.status, firewallHint: this.hintText() });
   }
 
   /**
@@ -159,7 +186,7 @@ export class ResponderHost {
   }
 
   private onSession(s: ResponderSession): void {
-    this.disarmFirewallHint();
+    this.see('partner');
     const runId = `responder-${++this.runCount}`;
     this.set({ ...this.status, state: 'running', peer: s.channel.remoteAddress, runId, firewallHint: null });
     s.on('sample', (sample, side) => {

@@ -198,6 +198,16 @@ export interface RunEnded {
  * A run that ended before any byte moved (partner not paired, refused, unknown host, TLS, parameters
  * refused): not a result. Nothing is stored in History; the UI goes back to the step that can fix it.
  */
+/**
+ * A single run as the host knows it by its id: still `running` (what the Run screen was given at its start, and
+ * its phase), `ended` with the id of its result (History's `loadResult`), or `unknown` (it failed before any byte
+ * moved, or ended long ago, or another host started it): then there is nothing to show.
+ */
+export type RunState =
+  | { state: 'running'; params: UiRunParams; link: LinkChoice; partner: PartnerKind; phase: RunPhase | null; distanceMeters: number | null }
+  | { state: 'ended'; resultId: string }
+  | { state: 'unknown' };
+
 export interface RunFailed {
   runId: string;
   /** The first error the run met: the UI matches on `code`. */
@@ -219,8 +229,12 @@ export interface Invokes {
   checkPeer: { channel: 'peer:check'; req: { host: string; port: number; partner?: PartnerKind }; res: ConnectionCheck };
   startRun: { channel: 'run:start'; req: StartRunRequest; res: { runId: string } };
   stopRun: { channel: 'run:stop'; req: { runId: string }; res: { stopping: boolean } };
+  /** Where a run started from this app is now: what a reloaded page needs to watch it again, or open its result. */
+  runState: { channel: 'run:state'; req: { runId: string }; res: RunState };
   startResponder: { channel: 'responder:start'; req: { port: number; bind: string | null }; res: ResponderStatus };
   stopResponder: { channel: 'responder:stop'; req: null; res: ResponderStatus };
+  /** The responder as it is now (a page that loads while it listens learns it here; changes come on `onResponder`). */
+  responderStatus: { channel: 'responder:status-now'; req: null; res: ResponderStatus };
   /** Also answer `iperf3 -c` clients on `port` (TCP, no pairing); its runs come on the responder's sample and end channels. */
   startIperf3Server: { channel: 'iperf3:start'; req: { port: number }; res: Iperf3ServerStatus };
   stopIperf3Server: { channel: 'iperf3:stop'; req: null; res: Iperf3ServerStatus };
@@ -313,8 +327,10 @@ export const INVOKES: { readonly [K in InvokeName]: Invokes[K]['channel'] } = {
   checkPeer: 'peer:check',
   startRun: 'run:start',
   stopRun: 'run:stop',
+  runState: 'run:state',
   startResponder: 'responder:start',
   stopResponder: 'responder:stop',
+  responderStatus: 'responder:status-now',
   startIperf3Server: 'iperf3:start',
   stopIperf3Server: 'iperf3:stop',
   listHistory: 'history:list',

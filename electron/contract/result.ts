@@ -394,6 +394,12 @@ export interface LonghaulResult {
   capacity?: CapacityInfo;
   /** A scheduled run (`longhaul schedule`, docs/schedules.md): the schedule's name and the slot it ran in. Absent otherwise. */
   schedule?: { name: string; slot: number };
+  /**
+   * The controller ran against the app's own responder on this PC ("Both on this PC"): repeating the run needs a new
+   * one, on another port. Absent: a partner elsewhere (its address is `responder.address`, its control port), or a
+   * result older than this field.
+   */
+  ownResponder?: true;
   /** The path's length as the user stated it (`--distance-km`, the Test screen's Distance), metres: the bit·m/s metric. Absent when not given. */
   distance?: { meters: number; source: 'given' };
   /** What to change, on which PC, for the limit this run met (absent in older results; empty when nothing to change). */

@@ -9,6 +9,7 @@ import type { ExportOutcome } from '../contract/api.js';
 import { AppBackend } from '../app/backend.js';
 import type { ExportFile } from '../app/exporters.js';
 import { serveStatic } from './static-files.js';
+import { LinkDoor } from './link-door.js';
 import { UiSession } from './ui-session.js';
 import { WsBridge } from './ws-bridge.js';
 
@@ -17,10 +18,15 @@ interface UiServerOptions {
   dataDir: string;
   /** Where the built renderer is (tests may point elsewhere). */
   rendererDir?: string;
+  /** Where to leave the key `longhaul ui --link` asks this server for a new link with (link-door.ts); absent: it cannot be asked. */
+  linkDoorDir?: string;
 }
 
 export interface UiServer {
+  /** The first link (one browser, once). */
   url: string;
+  /** Another link, for another browser (also single-use): what `longhaul ui` prints on request. */
+  newLink(): string;
   port: number;
   backend: AppBackend;
   close(): Promise<void>;
@@ -36,6 +42,7 @@ export async function startUiServer(o: UiServerOptions): Promise<UiServer> {
   let port = 0;
   const session = new UiSession(() => port);
   const bridge = new WsBridge(backend, session, () => port);
+  const door = o.linkDoorDir ? new LinkDoor() : null;
   const server = http.createServer((req, res) => {
     const host = req.headers.host ?? '';
     if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) {
@@ -43,7 +50,17 @@ export async function startUiServer(o: UiServerOptions): Promise<UiServer> {
       res.writeHead(421, { 'Content-Type': 'text/plain' }).end('misdirected request\n');
       return;
     }
+    if (new URL(req.url ?? '/', 'http://localhost').pathname === '/link') {
+      // `longhaul ui --link` of the same user: a new single-use link, for the key only that user can read.
+      if (door?.admits(req)) res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end(`${session.newLink()}\n`);
+      else res.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Longhaul: not a link request from this user\n');
+      return;
+    }
     const access = session.pageAccess(req);
+    if (access.kind === 'home') {
+      res.writeHead(303, { Location: '/', 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' }).end();
+      return;
+    }
     if (access.kind === 'exchange') {
       // 303 to the bare address: the token leaves the address bar and the history.
       res.writeHead(303, { 'Set-Cookie': access.setCookie, Location: '/', 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' }).end();
@@ -61,13 +78,17 @@ export async function startUiServer(o: UiServerOptions): Promise<UiServer> {
     server.listen(o.port, '127.0.0.1', () => resolve());
   });
   port = (server.address() as net.AddressInfo).port;
+  // Without the key file (an unwritable trust folder) only `--link` is lost: it then finds no running UI and says so.
+  if (door && o.linkDoorDir) await door.open(o.linkDoorDir, port).catch(() => undefined);
   let closing: Promise<void> | null = null;
   return {
-    url: session.launchUrl(),
+    url: session.newLink(),
+    newLink: () => session.newLink(),
     port,
     backend,
     close: () =>
       (closing ??= (async () => {
+        door?.close();
         bridge.close();
         server.closeAllConnections();
         await new Promise<void>((r) => server.close(() => r()));

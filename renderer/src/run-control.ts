@@ -3,7 +3,7 @@
  * Subscribes once to the API's events (for the controller and the responder side).
  */
 import { SESSION_PHASES } from '../../electron/contract/session-phases.js';
-import type { ApiError, Events, LinkChoice, LiveSample, RunEnded, RunFailed, RunPhase, UiRunParams } from '../../electron/contract/api.js';
+import type { ApiError, Events, LinkChoice, LiveSample, RunEnded, RunFailed, RunPhase, RunState, UiRunParams } from '../../electron/contract/api.js';
 import type { LonghaulErrorCode } from '../../electron/contract/error-codes.js';
 import { senderOf } from '../../electron/contract/stream-plan.js';
 import { api } from './bridge/index.js';
@@ -61,6 +61,12 @@ export async function startRun(
     failedStart(typeof e?.code === 'string' ? e.code : 'LH_ERR_BAD_ARGUMENT', typeof e?.message === 'string' ? e.message : errorText(err));
     return null;
   }
+}
+
+/** A run still going when the page came back (a reload): the Run screen again, fed by its samples from now on. */
+export function reattachRun(runId: string, s: Extract<RunState, { state: 'running' }>): void {
+  beginRun({ ...newLiveRun(runId, s.params, senderOf(s.params.direction, s.params.streams), s.link), partner: s.partner }, s.distanceMeters);
+  if (app.run && s.phase) setPhase(app.run, s.phase);
 }
 
 /** The run's id until the host answers the start (no event carries it). */

@@ -16,6 +16,8 @@ import { allowSteps, partnerFirewallAdvice, waitingFirewallHint } from '../../el
 import { HistoryStore } from '../../electron/app/history-store.js';
 import { ResponderHost } from '../../electron/app/responder-host.js';
 import { startRun } from '../../electron/engine/session/controller.js';
+import { strangerTrust } from '../helpers/trust.js';
+import net from 'node:net';
 
 /** Resolves with the first responder status that satisfies `pred`, or rejects after `ms`. */
 function nextStatus(hub: EventHub, pred: (s: ResponderStatus) => boolean, ms: number): Promise<ResponderStatus> {
@@ -38,7 +40,15 @@ describe('firewall guidance', { timeout: 60_000 }, () => {
     assert.match(allowSteps('win32', 5211), /Private/);
     assert.match(allowSteps('darwin', 5211), /System Settings → Network → Firewall/);
     assert.match(allowSteps('linux', 6000), /ufw allow 6000\/tcp/);
-    assert.match(waitingFirewallHint('win32', 5211, 45_000), /^No partner has connected in 45 s\. .*On this PC, open Windows Security/);
+    assert.match(
+      waitingFirewallHint('nothing', 'win32', 5211, 45_000) ?? '',
+      /^No connection at all has reached this PC in 45 s\. .*On this PC, open Windows Security/,
+    );
+    // Once something reached this PC, no firewall dropped it: the words say what came, and name no firewall step.
+    assert.match(waitingFirewallHint('unpaired', 'linux', 5501, 45_000) ?? '', /a PC that is not paired with this one did reach it/);
+    assert.doesNotMatch(waitingFirewallHint('unpaired', 'linux', 5501, 45_000) ?? '', /ufw/);
+    assert.match(waitingFirewallHint('connection', 'linux', 5501, 45_000) ?? '', /connections did reach this PC/);
+    assert.equal(waitingFirewallHint('partner', 'linux', 5501, 45_000), null);
   });
 
   it('adds partner advice to a silent or filtered check, not to a refused one', () => {
@@ -65,7 +75,7 @@ describe('firewall guidance', { timeout: 60_000 }, () => {
     assert.equal(started.firewallHint, null, 'no hint at once');
     const s = await hinted;
     assert.equal(s.state, 'listening');
-    assert.match(s.firewallHint!, /No partner has connected in 0 s.*Allow an app through firewall/);
+    assert.match(s.firewallHint!, /No connection at all has reached this PC in 0 s.*Allow an app through firewall/);
     assert.equal((await host.stop()).firewallHint, null);
   });
 
@@ -101,5 +111,36 @@ describe('firewall guidance', { timeout: 60_000 }, () => {
       statuses.every((s) => s.firewallHint === null),
       'no hint after a partner came',
     );
+  });
+
+  it('follows what reaches this PC once shown: a stray connection, an unpaired PC, then withdrawn when a partner runs', async (t) => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'longhaul-fw-'));
+    const hub = new EventHub();
+    const { controller, responderTrust } = await pairedInstallation(dir);
+    const host = new ResponderHost(hub, new HistoryStore(dir), responderTrust, { firewallHintAfterMs: 300, platform: 'linux' });
+    t.after(async () => {
+      await host.stop();
+      await rm(dir, { recursive: true, force: true });
+    });
+    const nothing = nextStatus(hub, (s) => s.firewallHint !== null, 5000);
+    const { port } = await host.start(0, '127.0.0.1');
+    assert.match((await nothing).firewallHint!, /^No connection at all .*ufw allow \d+\/tcp/);
+    // Bytes that are not TLS: turned away, but they arrived.
+    const connection = nextStatus(hub, (s) => /connections did reach this PC/.test(s.firewallHint ?? ''), 5000);
+    const raw = net.connect(port!, '127.0.0.1', () => raw.end('GET / HTTP/1.0\r\n\r\n'));
+    raw.on('error', () => undefined);
+    await connection;
+    // A PC that is not paired tries a run: refused, and the hint says so instead.
+    const unpaired = nextStatus(hub, (s) => /not paired with this one did reach it/.test(s.firewallHint ?? ''), 5000);
+    const params = { streams: 1, bufferBytes: 65536, windowBytes: null, bytes: 1 << 20, seconds: null, direction: 'forward' as const, intervalSeconds: 1 };
+    const stranger = await startRun({ host: '127.0.0.1', port: port!, params, security: await strangerTrust() }).result;
+    assert.equal(stranger.partial, true, 'the stranger is refused');
+    assert.doesNotMatch((await unpaired).firewallHint!, /ufw/, 'no firewall step: connections do get through');
+    // The paired partner runs: the hint goes at once and does not come back.
+    const withdrawn = nextStatus(hub, (s) => s.firewallHint === null, 5000);
+    const result = await startRun({ host: '127.0.0.1', port: port!, params, security: controller }).result;
+    assert.equal(result.partial, false, result.partialReason ?? '');
+    await withdrawn;
+    assert.equal(host.current().firewallHint, null);
   });
 });

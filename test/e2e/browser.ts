@@ -40,6 +40,9 @@ export async function launchBrowser(): Promise<Browser> {
     headless: true,
     args: FLAGS,
     viewport: { width: 1366, height: 768 },
+    // Scrollbars as a desktop window has them (headless hides them by default): a 1024 px window then lays out in
+    // 1009 px, the width a user sees.
+    ignoreDefaultArgs: ['--hide-scrollbars'],
     acceptDownloads: true,
     timeout: 20_000,
   });
@@ -91,6 +94,43 @@ export function uiSession(prefix: string, o: { stopMs?: number; env?: NodeJS.Pro
     assert.ok(session, 'the UI and the browser started');
     return session;
   };
+}
+
+/** The window widths every screen is laid out for: a 1024×768 laptop (or a half-screen window) and a 1366×768 one. */
+const WIDTHS = [1024, 1366] as const;
+
+/**
+ * When the page is wider than its window (it would scroll sideways): one line naming the widths and the deepest
+ * elements that reach past the right edge, so the culprit is named; [] when it fits.
+ */
+export async function sidewaysScroll(page: Page, where: string): Promise<string[]> {
+  const m = await page.evaluate<{ scroll: number; client: number; past: string[] }>(`(() => {
+    const root = document.documentElement;
+    const client = root.clientWidth;
+    const past = [];
+    for (const el of document.querySelectorAll('body *')) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.right <= client + 0.5) continue;
+      if ([...el.children].some((c) => c.getBoundingClientRect().right > client + 0.5)) continue;
+      past.push(el.tagName.toLowerCase() + (el.className && typeof el.className === 'string' ? '.' + el.className.split(' ')[0] : '') + ' to ' + Math.round(r.right) + ' px');
+    }
+    return { scroll: root.scrollWidth, client, past: past.slice(0, 5) };
+  })()`);
+  return m.scroll <= m.client ? [] : [`${where}: the page is ${m.scroll} px wide in a ${m.client} px window (${m.past.join(', ')})`];
+}
+
+/**
+ * The page at each width in `WIDTHS`: a screenshot NAME-WIDTH.png of each, and whether it scrolls sideways there
+ * (the problems found, [] when none); the viewport is left at the last width.
+ */
+export async function shotAtWidths(page: Page, name: string, height = 768): Promise<string[]> {
+  const problems: string[] = [];
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height });
+    await shot(page, `${name}-${width}`);
+    problems.push(...(await sidewaysScroll(page, `${name} (${width} px)`)));
+  }
+  return problems;
 }
 
 /** The live chart's point count now (0 while it is not on the screen). */

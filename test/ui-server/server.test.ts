@@ -94,6 +94,22 @@ describe('browser-mode server', { timeout: 20_000 }, () => {
     assert.equal((await get(server.port, '/')).status, 403, 'no cookie, no page');
   });
 
+  it('sends a browser already let in home when it opens the link again, and lets another browser in only with a new link, once', async () => {
+    const launch = new URL(server.url).pathname + new URL(server.url).search;
+    const home = await get(server.port, launch, undefined, cookie);
+    assert.equal(home.status, 303, 'the same browser (its cookie) opening the used link again');
+    assert.equal(home.headers.location, '/');
+    assert.equal(home.headers['set-cookie'], undefined, 'nothing traded');
+    const link = new URL(server.newLink());
+    assert.notEqual(link.searchParams.get('token'), new URL(server.url).searchParams.get('token'));
+    const other = await get(server.port, link.pathname + link.search);
+    assert.equal(other.status, 303);
+    assert.equal(String(other.headers['set-cookie']?.[0]).split(';')[0], cookie, 'the same session cookie');
+    const third = await get(server.port, link.pathname + link.search);
+    assert.equal(third.status, 403, 'the new link is single-use too');
+    assert.match(third.body, /already used by another browser.*press Enter in the terminal/);
+  });
+
   it('the launch answer: 303 to /, the cookie HttpOnly and SameSite=Strict', async () => {
     const other = await startUiServer({ port: 0, dataDir: path.join(dir, 'data2'), rendererDir: path.join(dir, 'ui') });
     try {

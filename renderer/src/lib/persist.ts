@@ -1,8 +1,8 @@
 /**
  * The wizard's choices as one versioned JSON value in this PC's localStorage:
  * the partner (address, kind, the list), the Link form, the Test form and the
- * Sweep form. Live run and result state is never kept: a reload starts at the
- * Start screen with the forms as they were.
+ * Sweep form. Live run and result state is not kept here: the place a tab
+ * comes back to after a reload (the screen, the run, the result) is lib/place.ts.
  *
  * What is read back is checked field by field against the defaults: a field of
  * the wrong type or an unknown choice falls back to its default, and a value

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { uiLinkPresets } from '../../../electron/app/run-link.js';
 import { formFromPreset, validateLinkForm } from '../../../renderer/src/lib/link-form.js';
-import { runAgainChoices } from '../../../renderer/src/lib/run-again.js';
+import { runAgainChoices, runAgainText } from '../../../renderer/src/lib/run-again.js';
 import { DEFAULT_FORM, sizeText, validateTestForm } from '../../../renderer/src/lib/test-form.js';
 import { fakeResult } from '../../helpers/results.js';
 
@@ -54,12 +54,23 @@ describe('run again', () => {
     assert.equal(runAgainChoices(r, DEFAULT_FORM).partner, null, 'an older record does not name its target: not the proxy port');
   });
 
-  it('marks a run with both ends on this PC, and an iperf3 partner', () => {
+  it("marks a run against the app's own responder, and an iperf3 partner", () => {
     const r = fakeResult('efefefefefefefef', '2026-01-01T00:00:00.000Z', 1);
+    r.ownResponder = true;
     assert.equal(runAgainChoices(r, DEFAULT_FORM).loopback, true);
+    delete r.ownResponder;
     r.responder = { hostname: 'srv', address: 'srv.example:5201', software: 'iperf3 3.16' };
     const c = runAgainChoices(r, DEFAULT_FORM);
     assert.equal(c.partnerKind, 'iperf3');
     assert.equal(c.loopback, false);
+  });
+
+  it('keeps the control port of another app on this PC: a loopback address is not "both ends here"', () => {
+    const r = fakeResult('a1a1a1a1a1a1a1a1', '2026-01-01T00:00:00.000Z', 1);
+    r.responder = { hostname: 'vm', address: '127.0.0.1:5501', software: 'longhaul 0.1.0' };
+    const c = runAgainChoices(r, DEFAULT_FORM);
+    assert.equal(c.loopback, false, 'a second longhaul ui, or a CLI listener, on this PC');
+    assert.equal(c.partner, '127.0.0.1:5501');
+    assert.equal(runAgainText(c), 'TCP, 1 stream, 1 s, forward, to 127.0.0.1:5501');
   });
 });
