@@ -64,7 +64,10 @@ function assertRejected(r: LonghaulResult, liar: 'controller' | 'responder', whe
     assert.equal(s.receive, null, `stream ${s.id}: the claimed view is gone`);
     // The end report claims its whole count × LIE; the samples, their largest cumulative count (at most the whole).
     const claimed = s.peerClaim?.claimedBytes ?? 0;
-    assert.ok(where === 'end report' ? claimed === (s.send?.bytes ?? 0) * LIE : claimed > (s.send?.bytes ?? 0) && claimed <= (s.send?.bytes ?? 0) * LIE, `${claimed}`);
+    assert.ok(
+      where === 'end report' ? claimed === (s.send?.bytes ?? 0) * LIE : claimed > (s.send?.bytes ?? 0) && claimed <= (s.send?.bytes ?? 0) * LIE,
+      `${claimed}`,
+    );
     assert.deepEqual(s.peerClaim, { side: liar, view: 'receive', claimedBytes: claimed, bound: 'received <= sent', ownBytes: s.send?.bytes, in: where });
   }
   for (const iv of r.intervals) for (const st of iv.streams) assert.equal(st.receivedBytes, null, `interval ${iv.index}: no claimed bytes`);
