@@ -16,6 +16,7 @@ import type {
   LinkInfo,
   IntervalResult,
   LonghaulResult,
+  PartialRate,
   PeerClaim,
   PeerInfo,
   ResultParams,
@@ -71,6 +72,8 @@ interface RecorderMeta {
 
 export class RunRecorder {
   private readonly last: Record<Side, SideSample | undefined> = { controller: undefined, responder: undefined };
+  /** Where each side's clock of this run starts: 0, or its first byte when that came before 0 (its first sample's `from`). */
+  private readonly startT: Record<Side, number | undefined> = { controller: undefined, responder: undefined };
   /** Samples waiting for the other side's sample of the same tick (insertion order is tick order). */
   private readonly pending: Record<Side, Map<number, CumulativeSample>> = { controller: new Map(), responder: new Map() };
   private readonly ends: Record<Side, StreamEnd[] | null> = { controller: null, responder: null };
@@ -122,6 +125,7 @@ export class RunRecorder {
     const last = this.last[side];
     if (last && s.index <= last.index) return; // duplicates or stragglers
     this.last[side] = s;
+    this.startT[side] ??= Math.min(0, s.from ?? 0);
     for (const [id, reading] of s.tcp ?? []) this.addTcp(side, id, reading);
     // Without its TCP_INFO (kept above): a sample may wait here a while (the responder's recorder waits
     // MAX_LAG_TICKS for controller samples that never come), and what waits long costs a full GC to free.
@@ -220,7 +224,17 @@ export class RunRecorder {
     const directions: LonghaulResult['directions'] = {};
     const c2r = streams.filter((s) => s.sender === 'controller');
     const r2c = streams.filter((s) => s.sender === 'responder');
-    const total = (ss: StreamResult[]): TotalResult => (boundary ? omitTotal(totalOf(ss, boundary.t), ss, intervals) : totalOf(ss));
+    // A partial run's rates over the seconds measured: each stream's span, then the spans of a set of streams together.
+    const spans = new Map(this.partialReason === null ? [] : streams.map((s) => [s.id, this.measuredSpan(s, boundary?.t ?? -Infinity)]));
+    for (const s of streams) {
+      const p = spans.size ? partialRateOf([s], spans) : null;
+      if (p) s.partialRate = p;
+    }
+    const total = (ss: StreamResult[]): TotalResult => {
+      const t = boundary ? omitTotal(totalOf(ss, boundary.t), ss, intervals) : totalOf(ss);
+      const p = spans.size ? partialRateOf(ss, spans) : null;
+      return p ? { ...t, partialRate: p } : t;
+    };
     if (c2r.length) directions.controllerToResponder = total(c2r);
     if (r2c.length) directions.responderToController = total(r2c);
 
@@ -282,6 +296,20 @@ export class RunRecorder {
       }
     }
     this.markPartial(`the ${claims[0]?.peerClaim?.side} claimed figures this PC's own measurement rules out: rejected (LH_ERR_PEER_CLAIM)`);
+  }
+
+  /**
+   * The span a stream's received bytes were measured over (receiver clock, from `fromT` on): its first to last
+   * byte when its receiver reported them; else, when its view is that receiver's last sample (no end report),
+   * from that side's start to that sample, whose count is its bytes. Null when neither is known.
+   */
+  private measuredSpan(s: StreamResult, fromT: number): MeasuredSpan | null {
+    const v = s.peerClaim?.view === 'receive' ? s.send : s.receive;
+    if (!v) return null;
+    if (v.firstT !== null && v.lastT !== null) return { from: Math.max(v.firstT, fromT), to: v.lastT, lastSample: false };
+    const last = this.last[v.side];
+    if (this.ends[v.side] !== null || !last) return null;
+    return { from: Math.max(this.startT[v.side] ?? 0, fromT), to: last.t, lastSample: true };
   }
 
   /** Both sides' CPU, and whether the peer is this PC itself (by the address this side knows it by). */
@@ -447,6 +475,24 @@ export function totalOf(streams: StreamResult[], fromT = -Infinity): TotalResult
     completions: streams.reduce((a, s) => a + s.completions, 0),
     ...udpTotal(streams),
   };
+}
+
+/** A stream's received bytes were counted between `from` and `to` (receiver clock); `lastSample`: `to` is its last sample, not its last byte. */
+interface MeasuredSpan {
+  from: number;
+  to: number;
+  lastSample: boolean;
+}
+
+/** The streams' received bytes over their spans together (PartialRate); null when nothing arrived, or a stream's bytes have no span. */
+function partialRateOf(streams: StreamResult[], spans: Map<number, MeasuredSpan | null>): PartialRate | null {
+  const carried = streams.filter((s) => s.bytes > 0);
+  const known = carried.map((s) => spans.get(s.id)).filter((x): x is MeasuredSpan => !!x);
+  if (!carried.length || known.length < carried.length) return null;
+  const bytes = carried.reduce((a, s) => a + s.bytes, 0);
+  const seconds = Math.max(...known.map((x) => x.to)) - Math.min(...known.map((x) => x.from));
+  if (!(seconds > 0)) return null;
+  return { seconds, bitsPerSecond: (bytes * 8) / seconds, span: known.some((x) => x.lastSample) ? 'start-to-last-sample' : 'first-to-last-byte' };
 }
 
 /** --omit: the senders' bytes of the omitted intervals are out of `sentBytes` too. */
