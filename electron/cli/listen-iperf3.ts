@@ -11,6 +11,7 @@ import { Iperf3Server } from '../engine/iperf3/iperf3-server.js';
 import type { ServerLimits } from '../protocol/iperf3/params-document.js';
 import { describeError } from '../util/errors.js';
 import { formatJitter, formatLostTotal, formatRate, groupDigits } from '../contract/units.js';
+import { rateText } from '../contract/partial-text.js';
 import type { LonghaulResult } from '../contract/result.js';
 import { EXIT_OK, EXIT_RUN_FAILED } from './exit-codes.js';
 import { onStop } from './stop-signals.js';
@@ -81,5 +82,5 @@ function servedFigures(result: LonghaulResult): string {
   const udp = t.udp
     ? `, ${formatLostTotal(t.udp.lost, t.udp.lost + t.udp.datagrams)} datagrams lost, jitter ${t.udp.jitterMs === null ? 'unknown' : formatJitter(t.udp.jitterMs / 1000)}`
     : '';
-  return `${groupDigits(t.bytes)} bytes ${moved}, ${formatRate(t.bitsPerSecond)} wall-clock aggregate${udp}`;
+  return `${groupDigits(t.bytes)} bytes ${moved}, ${t.partialRate ? rateText(t) : `${formatRate(t.bitsPerSecond)} wall-clock aggregate`}${udp}`;
 }

@@ -14,6 +14,7 @@ import { ArgumentError, describeError } from '../../util/errors.js';
 import { localAddresses } from '../../util/net.js';
 import { parseSize } from '../../util/units.js';
 import { formatRate, groupDigits } from '../../contract/units.js';
+import { rateText } from '../../contract/partial-text.js';
 import { EXIT_OK, EXIT_RUN_FAILED } from '../exit-codes.js';
 import { intIn } from '../run-options.js';
 import { onStop } from '../stop-signals.js';
@@ -165,7 +166,7 @@ export function register(program: Command): void {
         } else if (result) {
           const t = result.total;
           process.stdout.write(
-            `run ${result.id} ${result.partial ? 'ended early' : 'complete'}: ${groupDigits(t.bytes)} bytes received, ${formatRate(t.bitsPerSecond)} wall-clock aggregate\n`,
+            `run ${result.id} ${result.partial ? 'ended early' : 'complete'}: ${groupDigits(t.bytes)} bytes received, ${t.partialRate ? rateText(t) : `${formatRate(t.bitsPerSecond)} wall-clock aggregate`}\n`,
           );
         }
         if (err) process.stdout.write(`session ended: ${err.code}: ${err.message}\n`);
