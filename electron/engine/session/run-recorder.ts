@@ -27,6 +27,8 @@ import type {
   WindowInfo,
 } from '../../contract/result.js';
 import { RESULT_SCHEMA } from '../../contract/result.js';
+import { printable } from '../../util/printable.js';
+import { partnerLabel } from '../../contract/partner-label.js';
 import type { StreamEnd } from '../../protocol/messages.js';
 import type { SideSample } from '../data-plane/data-plane.js';
 import { detailInfo, groupingFor, mergeIntervals, mergeTcp } from '../../analysis/detail-rule.js';
@@ -217,7 +219,7 @@ export class RunRecorder {
       for (const v of [s.send, s.receive]) if (v?.error) this.addError(v.error);
     }
     const missing = (['controller', 'responder'] as const).filter((side) => this.ends[side] === null);
-    if (missing.length) this.markPartial(`no end-of-run report from the ${missing.join(' and ')}`);
+    if (missing.length) this.markPartial(`no end-of-run report from ${missing.map((side) => this.sideLabel(side)).join(' and ')}`);
     if (streams.some((s) => s.send?.error || s.receive?.error)) this.markPartial('one or more data streams failed');
     this.rejectClaims(streams, intervals);
 
@@ -277,11 +279,10 @@ export class RunRecorder {
     if (!claims.length) return;
     for (const s of claims) {
       const c = s.peerClaim as PeerClaim;
-      const peer = this.meta[c.side];
       this.addError({
         code: 'LH_ERR_PEER_CLAIM',
         message:
-          `the ${c.side} ${peer.hostname} (${peer.address}) claimed ${c.claimedBytes} bytes ${c.view === 'receive' ? 'received' : 'sent'} on stream ${s.id}, ` +
+          `${this.sideLabel(c.side)} claimed ${c.claimedBytes} bytes ${c.view === 'receive' ? 'received' : 'sent'} on stream ${s.id}, ` +
           `but ${c.view === 'receive' ? 'this PC sent' : 'this PC received'} ${c.ownBytes}: its figure is rejected (${c.bound}); this PC's own is kept`,
       });
       for (const iv of intervals) {
@@ -295,7 +296,8 @@ export class RunRecorder {
         iv.sentBytes = sumOrNull(iv.streams.map((x) => x.sentBytes));
       }
     }
-    this.markPartial(`the ${claims[0]?.peerClaim?.side} claimed figures this PC's own measurement rules out: rejected (LH_ERR_PEER_CLAIM)`);
+    const liar = claims[0]?.peerClaim?.side;
+    this.markPartial(`${liar ? this.sideLabel(liar) : 'the partner'} claimed figures this PC's own measurement rules out: rejected (LH_ERR_PEER_CLAIM)`);
   }
 
   /**
@@ -310,6 +312,16 @@ export class RunRecorder {
     const last = this.last[v.side];
     if (this.ends[v.side] !== null || !last) return null;
     return { from: Math.max(this.startT[v.side] ?? 0, fromT), to: last.t, lastSample: true };
+  }
+
+  /**
+   * A side as errors name it: the partner by host name and address as the reports' headers do (`the responder
+   * lab-7 (192.0.2.7)`; `the responder at 192.0.2.7` while only its address is known), this side as `this controller`.
+   */
+  private sideLabel(side: Side): string {
+    if (side === this.meta.writtenBy) return `this ${side}`;
+    const p = this.meta[side];
+    return partnerLabel(side, { hostname: printable(p.hostname, 64), address: printable(p.address, 64) });
   }
 
   /** Both sides' CPU, and whether the peer is this PC itself (by the address this side knows it by). */
@@ -343,7 +355,7 @@ export class RunRecorder {
       firstT: null,
       lastT: null,
       seconds: null,
-      error: { code: 'LH_ERR_PEER_GONE', message: `no end-of-run report from the ${side}; counts are from its last sample` },
+      error: { code: 'LH_ERR_PEER_GONE', message: `no end-of-run report from ${this.sideLabel(side)}; counts are from its last sample` },
     };
   }
 

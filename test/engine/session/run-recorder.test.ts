@@ -197,6 +197,8 @@ describe('RunRecorder: a partial run is rated over the seconds measured', () => 
     assert.deepEqual(roundRate(res.directions.controllerToResponder?.partialRate), roundRate(expected));
     assert.deepEqual(roundRate(res.streams[0]!.partialRate), roundRate(expected));
     assert.equal(res.diagnosis?.[0]?.numbers.measuredBitsPerSecond, res.total.partialRate?.bitsPerSecond, 'the verdict is of what was measured');
+    // The partner is named as the header names it: host name and address.
+    assert.equal(res.streams[0]!.receive?.error?.message, 'no end-of-run report from the responder r (x); counts are from its last sample');
   });
 
   it('a stopped run whose end reports came: its wall-clock figures, named partial', () => {
