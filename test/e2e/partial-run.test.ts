@@ -72,6 +72,11 @@ describe('a partial run in the app', { skip: skip ?? false, timeout: 120_000 }, 
     assert.ok(d && d.case !== 'unknown/nothing-measured', `the stored verdict: ${JSON.stringify(d?.case)}`);
     assert.equal(await page.getByTestId('verdict').first().innerText(), `${VERDICT_LABELS[d.verdict]}.`, "the stored result's verdict is shown");
     assert.match(await page.getByTestId('partial-rate').first().innerText(), /^Rate \(partial: over the [\d.]+ s measured\): [\d.]+ [kMG]bit\/s$/);
+    assert.match(await page.getByTestId('total-bytes').first().locator('..').innerText(), /received \(partial: over the [\d.]+ s measured\)$/);
+    const whatIf = page.getByTestId('what-if-lines');
+    if (await whatIf.count()) assert.doesNotMatch(await whatIf.innerText(), /measured unknown/, 'the what-if compares with the rate measured');
+    // The banner's error names the partner as the header does, never "the peer".
+    assert.doesNotMatch(await page.locator('main').innerText(), /the peer\b/);
     await shot(page, '27-results-partial');
   });
 });
