@@ -62,6 +62,7 @@ describe('a partial run in the app', { skip: skip ?? false, timeout: 120_000 }, 
     assert.ok(Math.abs(p.bitsPerSecond - (result.total.bytes * 8) / p.seconds) <= 1e-9 * p.bitsPerSecond, 'bytes × 8 / seconds');
 
     assert.equal(await page.getByTestId('headline-rate').innerText(), formatRate(p.bitsPerSecond));
+    assert.match(await page.getByTestId('run-announcer').innerText(), /^Finished early: \S+ \S+ \(partial: over the [\d.]+ s measured\)\.$/);
     assert.match(await page.getByTestId('headline-rate-name').innerText(), /^partial: over the [\d.]+ s measured$/);
     assert.doesNotMatch(await page.getByTestId('headline').innerText(), /unknown|nothing arrived/);
     assert.ok(await page.getByTestId('headline-verdict').count(), 'a verdict in the headline');
