@@ -25,9 +25,14 @@ if (files.length === 0) {
   console.error(`no test files match ${filters.join(' ') || '(all)'}`);
   process.exit(1);
 }
-// The tests' CLI processes get their own identity and peers, never the user's (~/.local/share/longhaul/trust).
+// The tests' CLI processes get their own identity and peers, never the user's (~/.local/share/longhaul/trust),
+// and their own History: every `longhaul listen` a test starts records the runs it serves there.
 const trustDir = mkdtempSync(join(tmpdir(), 'longhaul-test-trust-'));
-const env = { ...process.env, LONGHAUL_TRUST_DIR: process.env.LONGHAUL_TRUST_DIR ?? trustDir };
+const env = {
+  ...process.env,
+  LONGHAUL_TRUST_DIR: process.env.LONGHAUL_TRUST_DIR ?? trustDir,
+  LONGHAUL_DATA_DIR: process.env.LONGHAUL_DATA_DIR ?? join(trustDir, 'results'),
+};
 const timesFile = join(trustDir, 'file-times.jsonl');
 const timesReporter = fileURLToPath(new URL('./test-file-times.js', import.meta.url));
 const reporters = [

@@ -13,6 +13,7 @@ import { diagnoseLimiter } from './limiter.js';
 import { limiterInputs } from './limiter-inputs.js';
 import { pacedDiagnosis } from './verdicts/paced.js';
 import { analysisView } from './omit-rule.js';
+import { shownRate } from '../contract/partial-text.js';
 import { mssCanExplain, mssFigures, mssFindingData, mssIsSmall } from './mss-verdict.js';
 
 export { diagnoseLimiter } from './limiter.js';
@@ -23,8 +24,11 @@ export function diagnoseResult(whole: LonghaulResult, linkBitsPerSecond: number 
   const r = analysisView(whole); // --omit: the readings of the omitted seconds are not the transfer's
   const out: DiagnosisFinding[] = [];
   for (const direction of ['controllerToResponder', 'responderToController'] as const) {
-    const total = r.directions[direction];
-    if (!total) continue;
+    const whole = r.directions[direction];
+    if (!whole) continue;
+    // A partial run is judged on what was measured: its rate over the seconds measured (PartialRate).
+    const shown = shownRate(whole);
+    const total = { ...whole, bitsPerSecond: shown.bitsPerSecond, seconds: shown.seconds };
     const sender = direction === 'controllerToResponder' ? 'controller' : 'responder';
     const streams = r.streams.filter((s) => s.sender === sender);
     // --bitrate held the senders to what they carried: that is the limit, emulated link or not. (A trimmed

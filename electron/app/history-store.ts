@@ -16,6 +16,7 @@ import type { LonghaulResult } from '../contract/result.js';
 import { historyRows, type HistoryRow } from '../report/history-csv.js';
 import { readResultFile, readResultHead, writeResultFile, type ResultHead } from '../report/result-file.js';
 import { describeError, LonghaulError } from '../util/errors.js';
+import { shownRate } from '../contract/partial-text.js';
 import { APP_FILES, fileInFolder, LIST_READ_MAX_BYTES } from './history-files.js';
 
 const ID = /^[0-9a-f]{8,64}$/;
@@ -365,7 +366,7 @@ function entryOf(r: ResultHead, fileName: string): HistoryEntry {
     streams: r.params.streams,
     direction: r.params.direction,
     bytes: r.total.bytes,
-    bitsPerSecond: r.total.bitsPerSecond,
+    bitsPerSecond: shownRate(r.total).bitsPerSecond,
     partial: r.partial,
     link: r.link ? (r.link.preset ?? 'custom') : null,
     fileName,

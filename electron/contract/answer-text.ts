@@ -12,8 +12,9 @@
 import type { Advice, AdviceTopic } from './advice.js';
 import { pathDirectionLabel } from './direction.js';
 import type { DiagnosisCase, Figure, FigureName, Figures } from './finding.js';
-import type { Diagnosis, LonghaulResult } from './result.js';
-import { formatJitter, formatLossShare, formatRate, formatRateShort, formatRtt, formatShare, groupDigits } from './units.js';
+import type { Diagnosis, LonghaulResult, PartialRate } from './result.js';
+import { rateText } from './partial-text.js';
+import { formatJitter, formatLossShare, formatRateShort, formatRtt, formatShare, groupDigits } from './units.js';
 import { verdictInline } from './verdict-labels.js';
 import type { Door } from './door.js';
 
@@ -136,10 +137,10 @@ export function whyOf(d: Diagnosis): string | null {
   return d.case ? WHY[d.case]((n) => figures[n], d) : null;
 }
 
-/** The result line of one finding. */
-export function resultLine(d: Diagnosis, bitsPerSecond: number | null): string {
+/** The result line of one finding: the rate (a partial run's over the seconds measured, labelled so), the verdict and why. */
+export function resultLine(d: Diagnosis, bitsPerSecond: number | null, partialRate?: PartialRate): string {
   const why = whyOf(d);
-  return `${formatRate(bitsPerSecond)} · ${verdictInline(d.verdict)}${why ? `: ${why}` : ''}`;
+  return `${rateText({ bitsPerSecond, seconds: null, partialRate })} · ${verdictInline(d.verdict)}${why ? `: ${why}` : ''}`;
 }
 
 /** The advice that answers the first direction with a verdict (the one change to name), with that direction's case. */
@@ -245,9 +246,9 @@ export function answerOf(r: LonghaulResult, door: Door): Answer {
   const both = ds.length > 1;
   const results = ds.map((d) => {
     const total = r.directions[d.direction] ?? (both ? null : r.total);
-    return `${both ? `${pathDirectionLabel(d.direction, true)}: ` : ''}${resultLine(d, total?.bitsPerSecond ?? null)}`;
+    return `${both ? `${pathDirectionLabel(d.direction, true)}: ` : ''}${resultLine(d, total?.bitsPerSecond ?? null, total?.partialRate)}`;
   });
-  if (!results.length) results.push(`${formatRate(r.total.bitsPerSecond)} · limit unknown: no diagnosis for this run`);
+  if (!results.length) results.push(`${rateText(r.total)} · limit unknown: no diagnosis for this run`);
   const first = firstAdvice(r);
   const change = !first ? null : door === 'app' ? appChangeLine(r, first.a, first.c) : changeLine(r, first.a, first.c);
   return { results, change, tryIt: first ? tryLine(r, first.a, door) : null };

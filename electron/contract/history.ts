@@ -14,6 +14,7 @@ export interface HistoryEntry {
   streams: number;
   direction: Direction;
   bytes: number;
+  /** The wall-clock aggregate; a partial run's rate over the seconds measured (its `partialRate`, shown with "(partial)"); null: unknown. */
   bitsPerSecond: number | null;
   partial: boolean;
   /** The emulated link's preset ('custom' when typed), or null for a direct run. */

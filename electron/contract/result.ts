@@ -96,6 +96,8 @@ export interface StreamResult {
   completions: number;
   /** bytes × 8 / seconds, or null when seconds is unknown or 0. */
   bitsPerSecond: number | null;
+  /** A partial run only: the rate over the seconds measured (PartialRate; docs/results.md, "Partial results"). */
+  partialRate?: PartialRate;
   send: EndView | null;
   receive: EndView | null;
   /** UDP runs (docs/udp.md): datagrams, loss with the tail counted, jitter, and the sender's shortfall; absent for TCP. */
@@ -107,6 +109,19 @@ export interface StreamResult {
    * sending figures (what it handed to the kernel), the most the partner can have received.
    */
   peerClaim?: PeerClaim;
+}
+
+/**
+ * A partial run's rate over the seconds measured, the convention "partial: over the N.N s measured": the
+ * bytes received × 8 over `seconds`. `first-to-last-byte`: every receiver's end report came, and the
+ * seconds are the wall clock's (`seconds` and `bitsPerSecond` beside it are the same figures); `start-to-last-sample`:
+ * a receiver sent no end report, so its span runs from its clock's start (or its first byte, when earlier) to
+ * the last sample it sent, whose count is its bytes. Present only when bytes arrived in a positive span.
+ */
+export interface PartialRate {
+  seconds: number;
+  bitsPerSecond: number;
+  span: 'first-to-last-byte' | 'start-to-last-sample';
 }
 
 /** A partner's figure rejected by a bound (StreamResult.peerClaim; docs/results.md). */
@@ -178,6 +193,8 @@ export interface TotalResult {
   bitsPerSecond: number | null;
   /** Per-stream sum: Σ of each stream's own rate over its own time (the PetaBumps "Total Throughput"). */
   streamSumBitsPerSecond: number | null;
+  /** A partial run only: the rate over the seconds measured (PartialRate; docs/results.md, "Partial results"). */
+  partialRate?: PartialRate;
   completions: number;
   /** UDP runs: the streams' counts summed (loss with each stream's tail), jitter their mean as iperf3's sum line; absent for TCP. */
   udp?: UdpTotal;

@@ -9,6 +9,7 @@ import { bdpBytes, rateContradicted, wholeBytesUp } from './path-math.js';
 import type { LonghaulResult } from './result.js';
 import { predict, windowAxis, type PathModel, type WhatIfPrediction } from './what-if.js';
 import { DEFAULT_MSS_BYTES } from './wire.js';
+import { shownRate } from './partial-text.js';
 
 /** The classic minimum MSS (RFC 879), the other end of the MSS what-if. */
 const SMALL_MSS_BYTES = 536;
@@ -44,7 +45,9 @@ export function whatIfOf(r: LonghaulResult): WhatIfView | null {
   const link = r.link?.settings ?? null;
   const stated = r.pathRate?.bitsPerSecond ?? link?.rateBitsPerSec ?? null;
   const total = r.directions[d.direction];
-  const rateLeftOut = rateContradicted(stated, total?.bitsPerSecond ?? null) ? stated : null;
+  // A partial run's measured rate is the one over the seconds measured (PartialRate), as its verdict's.
+  const measured = total ? shownRate(total).bitsPerSecond : null;
+  const rateLeftOut = rateContradicted(stated, measured) ? stated : null;
   const rate = rateLeftOut === null ? stated : null;
   const rateSource = rate === null ? null : r.pathRate ? r.pathRate.source : 'emulated link';
   const sender = d.direction === 'controllerToResponder' ? 'controller' : 'responder';
@@ -73,7 +76,7 @@ export function whatIfOf(r: LonghaulResult): WhatIfView | null {
   const otherMss = mssBytes === DEFAULT_MSS_BYTES ? SMALL_MSS_BYTES : DEFAULT_MSS_BYTES;
   if (rate !== null || lossRatio !== null)
     cases.push({ label: `MSS ${otherMss} B, today's window`, prediction: predict(path, { windowBytes: todayWindow, streams, mssBytes: otherMss }) });
-  return { path, rttSource, rateSource, rateLeftOut, lossSource, mssBytes, today, measuredBitsPerSecond: total?.bitsPerSecond ?? null, cases };
+  return { path, rttSource, rateSource, rateLeftOut, lossSource, mssBytes, today, measuredBitsPerSecond: measured, cases };
 }
 
 /** The what-if chart's data: predicted payload rate over window per stream, for today's streams and 4× them, and the measured run. */

@@ -2,10 +2,14 @@
  * A control connection: a socket, a FrameParser, the session state machine and
  * a read timeout for the current state. Emits validated messages; on any
  * protocol fault it answers with an `error` frame (where it can) and closes.
+ * Its errors name the partner as the reports' headers do: `the responder lab-7
+ * (192.0.2.7)` once its hello came (the address alone before), made printable.
  */
 import { EventEmitter } from 'node:events';
 import type net from 'node:net';
 import { LonghaulError, PeerError, ProtocolError, describeError } from '../util/errors.js';
+import { printable } from '../util/printable.js';
+import { partnerLabel } from '../contract/partner-label.js';
 import { encodeFrame, FrameParser, DEFAULT_MAX_FRAME_BYTES } from './framing.js';
 import { parseMessage, type Message } from './messages.js';
 import { DEFAULT_STATE_TIMEOUTS_MS, SessionMachine, type Role, type SessionState } from './session-state.js';
@@ -21,6 +25,11 @@ export interface ControlChannelEvents {
 
 interface ControlChannelOptions {
   role: Role;
+  /**
+   * The partner's address as the result records it (a controller: the host and port it was given), for its
+   * errors; absent: the socket's (a controller adds the port it dialled, as `longhaul run HOST:PORT` names it).
+   */
+  partnerAddress?: string;
   maxFrameBytes?: number;
   timeoutsMs?: Partial<Record<SessionState, number>>;
 }
@@ -37,11 +46,17 @@ export class ControlChannel extends EventEmitter<ControlChannelEvents> {
   private closed = false;
   /** Pings answered in the current second: a peer may not make this end write without bound. */
   private pongs = { second: 0, count: 0 };
+  /** The partner's role, and how its errors name it (`partnerLabel`). */
+  private readonly partnerRole: Role;
+  private partnerName: string | null = null;
+  private readonly partnerAddress: string | undefined;
 
   constructor(socket: net.Socket, opts: ControlChannelOptions, alreadyRead?: Buffer) {
     super();
     this.socket = socket;
     this.machine = new SessionMachine(opts.role);
+    this.partnerRole = opts.role === 'controller' ? 'responder' : 'controller';
+    this.partnerAddress = opts.partnerAddress;
     this.parser = new FrameParser(opts.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES);
     this.timeouts = { ...DEFAULT_STATE_TIMEOUTS_MS, ...opts.timeoutsMs };
     socket.setNoDelay(true);
@@ -64,6 +79,14 @@ export class ControlChannel extends EventEmitter<ControlChannelEvents> {
 
   get remoteAddress(): string {
     return this.socket.remoteAddress ?? 'unknown';
+  }
+
+  /** The partner as this channel's errors name it: `the responder lab-7 (192.0.2.7)`, or `the responder at 192.0.2.7` before its hello. */
+  get partnerLabel(): string {
+    const dialled =
+      this.partnerRole === 'responder' && this.socket.remotePort !== undefined ? `${this.remoteAddress}:${this.socket.remotePort}` : this.remoteAddress;
+    const address = printable(this.partnerAddress ?? dialled, 64);
+    return partnerLabel(this.partnerRole, { hostname: this.partnerName ?? address, address });
   }
 
   /** Enter `state` and restart the read timeout for it. */
@@ -124,7 +147,7 @@ export class ControlChannel extends EventEmitter<ControlChannelEvents> {
 
   private readonly onTimeout = (): void => {
     const state = this.machine.state;
-    this.fail(new PeerError('LH_ERR_TIMEOUT', `the peer sent nothing for ${this.timeouts[state] / 1000} s in state "${state}"`));
+    this.fail(new PeerError('LH_ERR_TIMEOUT', `${this.partnerLabel} sent nothing for ${this.timeouts[state] / 1000} s in state "${state}"`));
   };
 
   private readonly onData = (chunk: Buffer): void => {
@@ -151,9 +174,11 @@ export class ControlChannel extends EventEmitter<ControlChannelEvents> {
         return this.fail(err as ProtocolError);
       }
       this.armTimer();
+      // Its host name, as its hello says it (peerText made it printable; printable again bounds it for a line).
+      if (msg.type === 'hello') this.partnerName = printable(msg.hostname, 64);
       if (msg.type === 'error') {
         const code = msg.code as LonghaulError['code'];
-        this.fail(new PeerError(code, `peer: ${msg.message}`), false);
+        this.fail(new PeerError(code, `${this.partnerLabel}: ${msg.message}`), false);
         return;
       }
       this.emit('message', msg);
@@ -169,13 +194,13 @@ export class ControlChannel extends EventEmitter<ControlChannelEvents> {
 
   private readonly onSocketError = (err: Error): void => {
     if (this.closed) return;
-    this.fail(new PeerError('LH_ERR_PEER_GONE', `control connection lost: ${describeError(err).message}`), false);
+    this.fail(new PeerError('LH_ERR_PEER_GONE', `the control connection to ${this.partnerLabel} was lost: ${describeError(err).message}`), false);
   };
 
   private readonly onSocketEnd = (): void => {
     if (this.closed) return;
     if (this.machine.state === 'done') return this.close();
-    this.fail(new PeerError('LH_ERR_PEER_GONE', `the peer closed the control connection in state "${this.machine.state}"`), false);
+    this.fail(new PeerError('LH_ERR_PEER_GONE', `${this.partnerLabel} closed the control connection in state "${this.machine.state}"`), false);
   };
 
   private readonly onSocketClose = (): void => {
@@ -183,7 +208,7 @@ export class ControlChannel extends EventEmitter<ControlChannelEvents> {
     if (!this.closed) {
       this.closed = true;
       if (this.machine.state !== 'done') {
-        this.emit('failure', new PeerError('LH_ERR_PEER_GONE', `control connection closed in state "${this.machine.state}"`));
+        this.emit('failure', new PeerError('LH_ERR_PEER_GONE', `the control connection to ${this.partnerLabel} closed in state "${this.machine.state}"`));
       }
     }
     this.emit('close');

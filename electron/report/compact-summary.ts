@@ -8,7 +8,8 @@
  */
 import { answerLines } from '../contract/answer-text.js';
 import { pathDirectionLabel } from '../contract/direction.js';
-import type { LonghaulResult, Side, StreamResult } from '../contract/result.js';
+import type { LonghaulResult, Side, StreamResult, TotalResult } from '../contract/result.js';
+import { shownRate } from '../contract/partial-text.js';
 import { formatBytes, formatClock, formatJitter, formatLostTotal, formatRate, formatRtt, groupDigits } from '../contract/units.js';
 import type { UdpCounts } from '../contract/udp.js';
 import { capacityLines } from '../contract/capacity.js';
@@ -67,11 +68,16 @@ function directionRows(r: LonghaulResult, sender: Side): string[] {
   const retr = pathRetrans(r);
   const udp = r.params.protocol === 'udp';
   const tailOf = (s: StreamResult): Tail => (udp ? udpTail(s.udp) : retrTail(retr(s)));
-  const lines = streams.map((s) => row(String(s.id), from, s.seconds, sentOf(s), s.bytes, s.bitsPerSecond, tailOf(s)));
+  // A partial run's rows give the rate over the seconds measured, which the answer line labels (contract/partial-text.ts).
+  const rowOf = (id: string, x: StreamResult | TotalResult, sent: number | null, tail: Tail): string => {
+    const shown = shownRate(x);
+    return row(id, from, shown.seconds, sent, x.bytes, shown.bitsPerSecond, tail);
+  };
+  const lines = streams.map((s) => rowOf(String(s.id), s, sentOf(s), tailOf(s)));
   const dir = sender === 'controller' ? 'controllerToResponder' : 'responderToController';
   const t = r.directions[dir];
   const sumTail = udp ? udpTail(t?.udp) : retrTail(sum(streams.map(retr)));
-  if (streams.length > 1 && t) lines.push(row('SUM', from, t.seconds, sum(streams.map(sentOf)), t.bytes, t.bitsPerSecond, sumTail));
+  if (streams.length > 1 && t) lines.push(rowOf('SUM', t, sum(streams.map(sentOf)), sumTail));
   return lines;
 }
 

@@ -9,6 +9,7 @@ import type { IntervalResult, LonghaulResult, ResultParams } from '../contract/r
 import { bitrateText } from '../contract/pacing-info.js';
 import { intervalRetransText } from '../contract/interval-tcp-text.js';
 import { omitText } from '../contract/omit-text.js';
+import { partialLabel } from '../contract/partial-text.js';
 import { IntervalTotals } from './interval-totals.js';
 import { pathDirectionLabel } from '../contract/direction.js';
 import { formatJitter, formatLostTotal, groupDigits } from '../contract/units.js';
@@ -77,6 +78,11 @@ export function petaBumpsInputFromIntervals(intervals: IntervalResult[]): PetaBu
   return IntervalTotals.of(intervals).petaBumpsInput();
 }
 
+/** Mbit/s with the table's three decimals. */
+function rateMbit(bitsPerSecond: number): string {
+  return (bitsPerSecond / 1e6).toFixed(3);
+}
+
 /** The closing section of a finished run's log: who, when, status, the PetaBumps table. */
 export function consoleLogSummary(r: LonghaulResult): string {
   const status = r.partial ? `PARTIAL: ${r.partialReason ?? 'the run ended early'}` : 'complete';
@@ -92,6 +98,11 @@ export function consoleLogSummary(r: LonghaulResult): string {
         : []),
       ...udpLines(r),
       ...formatPetaBumpsTable(petaBumpsInputFromResult(r)),
+      ...(r.total.partialRate
+        ? [
+            `Rate (${partialLabel(r.total.partialRate)}): ${rateMbit(r.total.partialRate.bitsPerSecond)} Mbit/s = Total Bytes x 8 / ${r.total.partialRate.seconds.toFixed(3)} s`,
+          ]
+        : []),
     ].join('\n') + '\n'
   );
 }

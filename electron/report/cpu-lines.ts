@@ -7,6 +7,7 @@
  * thread near 100 % is a CPU limit even when the PC as a whole looks idle.
  */
 import type { CpuUse, LonghaulResult, Side } from '../contract/result.js';
+import { partnerLabel } from '../contract/partner-label.js';
 
 function pct(x: number): string {
   return `${(x * 100).toFixed(1)}%`;
@@ -55,7 +56,7 @@ function noThreadsWhy(r: LonghaulResult, side: Side): string {
     .map((v) => v?.io);
   if (ios.includes('native')) return "its OS did not give the data threads' CPU time";
   if (ios.includes('node')) return 'Node moved the bytes: there were no data threads';
-  return 'the peer does not say';
+  return `${side === r.writtenBy ? `this ${side}` : partnerLabel(side, r[side])} does not say`;
 }
 
 /** The CPU lines, or none when the result carries no CPU figures (older results). */
@@ -65,7 +66,7 @@ export function formatCpuLines(r: LonghaulResult): string[] {
   const remote: Side = local === 'controller' ? 'responder' : 'controller';
   const part = (where: string, side: Side): string => {
     const c = r.cpu?.[side];
-    return `${where}/${roleOf(r, side)} ${c ? formatCpuUse(c) : 'unknown (the peer sent no CPU figures)'}`;
+    return `${where}/${roleOf(r, side)} ${c ? formatCpuUse(c) : `unknown (${side === local ? `this ${side}` : partnerLabel(side, r[side])} sent no CPU figures)`}`;
   };
   const lines = [`CPU Utilization: ${part('local', local)}, ${part('remote', remote)} (percent of one core, as iperf3 counts)`];
   for (const side of [local, remote]) {

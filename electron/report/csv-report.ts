@@ -54,6 +54,8 @@ export const CSV_COLUMNS = [
   'sent_mbit_per_s',
   'received_mbit_per_s',
   'stream_sum_mbit_per_s',
+  'partial_seconds',
+  'partial_mbit_per_s',
   'sender_seconds',
   'sender_mss_bytes',
   'path_mtu_bytes',
@@ -227,14 +229,21 @@ function errorCells(views: (EndView | null)[]): CsvRow {
 }
 
 /** The verdict cells of one direction's rows: its verdict, case and answer line ('' where not diagnosed). */
-function verdictCells(d: Diagnosis | undefined, bitsPerSecond: number | null): CsvRow {
-  return d ? { verdict: d.verdict, case: d.case ?? '', answer: resultLine(d, bitsPerSecond) } : {};
+function verdictCells(d: Diagnosis | undefined, x: StreamResult | TotalResult): CsvRow {
+  return d ? { verdict: d.verdict, case: d.case ?? '', answer: resultLine(d, x.bitsPerSecond, x.partialRate) } : {};
+}
+
+/** A partial run's rate over the seconds measured (PartialRate); empty in a complete run or where nothing was measured. */
+function partialCells(x: StreamResult | TotalResult): CsvRow {
+  const p = x.partialRate;
+  return p ? { partial_seconds: num(p.seconds, 6), partial_mbit_per_s: num(p.bitsPerSecond / 1e6, RATE_DECIMALS) } : {};
 }
 
 function streamRow(base: CsvRow, s: StreamResult, d: Diagnosis | undefined): CsvRow {
   return {
     ...base,
-    ...verdictCells(d, s.bitsPerSecond),
+    ...verdictCells(d, s),
+    ...partialCells(s),
     congestion_control: s.send?.socket?.congestionControl ?? '',
     row_type: 'stream',
     stream_id: num(s.id),
@@ -265,6 +274,7 @@ function totalRow(base: CsvRow, rowType: string, t: TotalResult): CsvRow {
     receive_completions: num(t.completions),
     received_mbit_per_s: t.bitsPerSecond === null ? '' : num(t.bitsPerSecond / 1e6, RATE_DECIMALS),
     stream_sum_mbit_per_s: t.streamSumBitsPerSecond === null ? '' : num(t.streamSumBitsPerSecond / 1e6, RATE_DECIMALS),
+    ...partialCells(t),
     ...udpCells(t.udp),
   };
 }
@@ -307,7 +317,7 @@ export function summaryRows(r: LonghaulResult): CsvRow[] {
     ] as const) {
       const t = r.directions[dir];
       const d = r.diagnosis?.find((x) => x.direction === dir);
-      if (t) rows.push({ ...totalRow(base, row, t), ...verdictCells(d, t.bitsPerSecond) });
+      if (t) rows.push({ ...totalRow(base, row, t), ...verdictCells(d, t) });
     }
   }
   const firstError = r.errors[0];
@@ -315,7 +325,7 @@ export function summaryRows(r: LonghaulResult): CsvRow[] {
   const ccs = [...new Set(r.streams.map((s) => s.send?.socket?.congestionControl).filter((x): x is string => Boolean(x)))];
   rows.push({
     ...totalRow(base, 'total', r.total),
-    ...verdictCells(r.diagnosis?.[0], r.total.bitsPerSecond),
+    ...verdictCells(r.diagnosis?.[0], r.total),
     ...(r.diagnosis && r.diagnosis.length > 1 ? { answer: answer.results.join(' | ') } : {}),
     change: answer.change ?? '',
     congestion_control: ccs.join('; '),

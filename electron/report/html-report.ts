@@ -21,6 +21,7 @@ import { formatWhatIf } from '../contract/what-if-text.js';
 import { delaySentence } from '../contract/delay-info.js';
 import { capacityLines } from '../contract/capacity.js';
 import { answerOf } from '../contract/answer-text.js';
+import { rateText } from '../contract/partial-text.js';
 
 function streamTable(r: LonghaulResult): string {
   const rows = r.streams
@@ -108,6 +109,7 @@ function answerBlock(r: LonghaulResult): string {
 export function formatHtmlReport(r: LonghaulResult): string {
   const total = r.total;
   const conventions =
+    (total.partialRate ? `<p data-partial-rate>${esc(rateText(total))}</p>` : '') +
     `<p>${esc(formatRate(total.bitsPerSecond))} wall-clock aggregate · ${esc(formatRate(total.streamSumBitsPerSecond))} per-stream sum</p>` +
     `<p class="muted">Wall-clock aggregate: all bytes × 8 / first byte to last byte. Per-stream sum: each stream over its own time (the PetaBumps "Total Throughput"). Never compare one with the other. Mbit = 10^6 bit.</p>`;
   const paced = r.pacing ? `<p>Paced by --bitrate: ${esc(r.pacing.note)}</p>` : '';

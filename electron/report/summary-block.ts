@@ -7,7 +7,8 @@
  */
 import { pathDirectionLabel } from '../contract/direction.js';
 import { omitText } from '../contract/omit-text.js';
-import type { LonghaulResult, TotalResult } from '../contract/result.js';
+import type { LonghaulResult, PartialRate, TotalResult } from '../contract/result.js';
+import { partialLabel } from '../contract/partial-text.js';
 import { transferRttSeconds } from '../analysis/diagnosis.js';
 import { formatBytes, formatRate, groupDigits } from '../contract/units.js';
 import { bitrateText } from '../contract/pacing-info.js';
@@ -37,11 +38,19 @@ function seconds(s: number | null): string {
   return s === null ? 'unknown' : `${s.toFixed(3)} s`;
 }
 
+/** How a partial rate's seconds were counted (PartialRate.span), for the --explain line. */
+const PARTIAL_SPAN: Record<PartialRate['span'], string> = {
+  'first-to-last-byte': 'first byte to last byte',
+  'start-to-last-sample': "the start to the receiver's last sample",
+};
+
 function totalLines(label: string, t: TotalResult): string[] {
+  const p = t.partialRate;
   return [
     `${label}: ${groupDigits(t.bytes)} bytes (${formatBytes(t.bytes)}, decimal) received in ${seconds(t.seconds)}`,
     `  wall-clock aggregate (total bytes x 8 / first byte to last byte):        ${formatRate(t.bitsPerSecond)}`,
     `  per-stream sum (each stream over its own time, PetaBumps "Total"):       ${formatRate(t.streamSumBitsPerSecond)}`,
+    ...(p ? [`  ${partialLabel(p)} (total bytes x 8 / ${PARTIAL_SPAN[p.span]}): ${formatRate(p.bitsPerSecond)}`] : []),
   ];
 }
 

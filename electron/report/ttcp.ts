@@ -4,6 +4,7 @@
  * the unrounded time: 536,870,912 bytes over 37.027 s prints 37.03 and 110.62.
  */
 import type { LonghaulResult } from '../contract/result.js';
+import { partialLabel } from '../contract/partial-text.js';
 
 const TTCP_MBIT_BITS = 1024 * 1024;
 
@@ -26,5 +27,8 @@ export function formatTtcp(r: LonghaulResult): string {
   }
   lines.push('# ttcp units: Mbit = 2^20 bits (1,048,576); bytes received; real seconds = first to last byte');
   if (r.partial) lines.push(`# PARTIAL: ${r.partialReason ?? 'the run ended early'}`);
+  // A partial run's rate over the seconds measured, labelled (the line above stays ttcp's first to last byte).
+  const p = r.total.partialRate;
+  if (p) lines.push(`# ${partialLabel(p)}: ${ttcpLine(r.total.bytes, p.seconds)}`);
   return lines.join('\n') + '\n';
 }

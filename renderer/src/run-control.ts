@@ -12,6 +12,7 @@ import { GroupSeries } from './lib/group-series.js';
 import { phaseName, type LivePhase } from './lib/run-phase-text.js';
 import { startFailure } from './lib/start-failure.js';
 import { formatRate } from '../../electron/contract/units.js';
+import { rateText } from '../../electron/contract/partial-text.js';
 import { app, beginRun, failStart, newLiveRun, partnerDefaultPort, showGroup, showResult, splitPartner, type GroupLive, type LiveRun } from './state.svelte.js';
 
 /** The order a run goes through its phases: a group is as far as its slowest peer. */
@@ -182,7 +183,10 @@ function onRunEnd(e: RunEnded): void {
   const { runId, result, savedPath, saveError } = e;
   if (app.run?.runId !== runId) return void keepEarly(runId, () => onRunEnd(e));
   if (saveError) app.run.error = `the result could not be stored in History: ${saveError}`;
-  app.announcement = `Finished: ${formatRate(result.total.bitsPerSecond)} wall-clock aggregate${result.partial ? ' (partial result)' : ''}.`;
+  // The screen reader hears what the headline shows: a partial run's rate over the seconds measured, labelled.
+  app.announcement = result.total.partialRate
+    ? `Finished early: ${rateText(result.total)}.`
+    : `Finished: ${formatRate(result.total.bitsPerSecond)} wall-clock aggregate${result.partial ? ' (partial result)' : ''}.`;
   showResult(result, savedPath);
 }
 

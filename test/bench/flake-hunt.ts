@@ -55,8 +55,13 @@ interface FileRow {
   seconds: number[];
 }
 
+// As scripts/run-tests.js: the runs' own identity and History (a `longhaul listen` records what it serves), never the user's.
 const trustDir = mkdtempSync(join(tmpdir(), 'longhaul-flake-trust-'));
-const env = { ...process.env, LONGHAUL_TRUST_DIR: process.env.LONGHAUL_TRUST_DIR ?? trustDir };
+const env = {
+  ...process.env,
+  LONGHAUL_TRUST_DIR: process.env.LONGHAUL_TRUST_DIR ?? trustDir,
+  LONGHAUL_DATA_DIR: process.env.LONGHAUL_DATA_DIR ?? join(trustDir, 'results'),
+};
 const keepDir = opts.keep ?? mkdtempSync(join(tmpdir(), 'longhaul-flake-hunt-'));
 mkdirSync(keepDir, { recursive: true });
 let kept = 0;

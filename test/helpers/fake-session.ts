@@ -23,6 +23,7 @@ export class FakeChannel extends EventEmitter<ControlChannelEvents> implements S
   readonly timeouts = new Map<SessionState, number>();
   readonly localAddress = '127.0.0.1';
   readonly remoteAddress = '127.0.0.2';
+  readonly partnerLabel = 'the partner at 127.0.0.2';
   closed = false;
   destroyed = false;
 

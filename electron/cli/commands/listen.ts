@@ -1,4 +1,4 @@
-/** `longhaul listen`: be a responder, waiting for a controller. */
+/** `longhaul listen`: be a responder, waiting for a controller; each run served goes to History (served-history.ts) unless --no-record. */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import os from 'node:os';
 import { readFileSync } from 'node:fs';
@@ -14,12 +14,14 @@ import { ArgumentError, describeError } from '../../util/errors.js';
 import { localAddresses } from '../../util/net.js';
 import { parseSize } from '../../util/units.js';
 import { formatRate, groupDigits } from '../../contract/units.js';
+import { rateText } from '../../contract/partial-text.js';
 import { EXIT_OK, EXIT_RUN_FAILED } from '../exit-codes.js';
 import { intIn } from '../run-options.js';
 import { onStop } from '../stop-signals.js';
 import { listenIperf3 } from '../listen-iperf3.js';
 import { addExamples, addHelpBlock, termLines } from '../help-layout.js';
 import { TurnedAwayLog } from '../turned-away-log.js';
+import { ServedHistory } from '../served-history.js';
 import { IPERF3_DEFAULT_PORT } from '../../protocol/iperf3/states.js';
 
 interface ListenFlags {
@@ -38,6 +40,8 @@ interface ListenFlags {
   maxWindow?: string;
   /** false with --no-advertise */
   advertise: boolean;
+  /** false with --no-record */
+  record: boolean;
 }
 
 /** Advertising a responder bound to loopback would announce a service nobody else can reach. */
@@ -86,9 +90,15 @@ export function register(program: Command): void {
     .option('--max-bytes <size>', 'most bytes one run may move through this PC, both ways together (default 64T)')
     .option('--max-window <size>', `largest window a controller may ask for per stream end (default ${DEFAULT_RESPONDER_LIMITS.maxWindowBytes / 1024 / 1024}M)`)
     .option('--no-advertise', 'do not announce this responder on the LAN (DNS-SD; never done on loopback)')
+    .option('--no-record', 'keep no result of the runs served (default: each goes to History, as the app keeps them)')
     .helpOption(true); // made now, -h takes the heading too
   addHelpBlock(cmd, 'Notes:', [
     ...termLines('--pairing-code', 'other users of this PC can read it in `ps`: prefer $LONGHAUL_PAIRING_CODE or --pairing-code-file', 16),
+    ...termLines(
+      '--no-record',
+      "without it, each run served is saved to the results folder ($LONGHAUL_DATA_DIR, else the app's); `longhaul history` lists them",
+      16,
+    ),
     ...termLines(
       '--max-bytes',
       'also in time-limited runs, held per stream end (an equal share each) whatever the controller does; 64T is more than an hour at 100 Gbit/s',
@@ -104,7 +114,7 @@ export function register(program: Command): void {
       ...(flags.maxWindow ? { maxWindowBytes: parseSize(flags.maxWindow, '--max-window') } : {}),
     };
     if (flags.iperf3) {
-      await listenIperf3({ port: flags.port ?? IPERF3_DEFAULT_PORT, bind: flags.bind, once: flags.once, workers: flags.workers, limits });
+      await listenIperf3({ port: flags.port ?? IPERF3_DEFAULT_PORT, bind: flags.bind, once: flags.once, workers: flags.workers, limits, record: flags.record });
       return;
     }
     const listenPort = flags.port ?? DEFAULT_PORT;
@@ -155,6 +165,8 @@ export function register(program: Command): void {
     responder.on('session', (s) => {
       process.stdout.write(`controller connected from ${s.channel.remoteAddress}\n`);
     });
+    // Saves in order, and the process waits for the last before it exits.
+    const history = new ServedHistory(flags.record, 'run');
     let stopListening = (): void => {};
     await new Promise<void>((resolve) => {
       // Ctrl-C, Ctrl-Break, a closed console, SIGTERM; as loopback's responder: SIGTERM or the parent's exit.
@@ -165,13 +177,14 @@ export function register(program: Command): void {
         } else if (result) {
           const t = result.total;
           process.stdout.write(
-            `run ${result.id} ${result.partial ? 'ended early' : 'complete'}: ${groupDigits(t.bytes)} bytes received, ${formatRate(t.bitsPerSecond)} wall-clock aggregate\n`,
+            `run ${result.id} ${result.partial ? 'ended early' : 'complete'}: ${groupDigits(t.bytes)} bytes received, ${t.partialRate ? rateText(t) : `${formatRate(t.bitsPerSecond)} wall-clock aggregate`}\n`,
           );
         }
+        if (result) history.save(result);
         if (err) process.stdout.write(`session ended: ${err.code}: ${err.message}\n`);
         if (flags.once) {
           process.exitCode = err || result?.partial || !result ? EXIT_RUN_FAILED : EXIT_OK;
-          resolve();
+          void history.settled().then(() => resolve());
         }
       });
     });
@@ -179,5 +192,7 @@ export function register(program: Command): void {
     turnedAway.close();
     await ad?.stop();
     await responder.close();
+    await history.settled();
+    if (history.anyFailed && flags.once) process.exitCode = EXIT_RUN_FAILED;
   });
 }

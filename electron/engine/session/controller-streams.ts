@@ -15,7 +15,7 @@ import { controllerUdpSetup, lastSeqOf, udpAddress } from './udp-session.js';
 export async function openControllerStreams(plane: DataPlane, ok: MessageOf<'params-ok'>, c: StreamsContext): Promise<void> {
   if (c.params.protocol === 'udp') {
     plane.on('sendersDone', (ends) => c.channel.send({ type: 'udp-end', lastSeq: lastSeqOf(ends) }));
-    if (!ok.udpPorts) throw new Error('the responder gave no UDP ports');
+    if (!ok.udpPorts) throw new Error(`${c.channel.partnerLabel} gave no UDP ports`);
     const hosts = { local: udpAddress(c.channel.localAddress), peer: udpAddress(c.channel.remoteAddress) };
     return controllerUdpSetup(plane, c.plan, await udpTargets(c.link, ok.udpPorts), hosts, c.cookie);
   }
@@ -38,11 +38,14 @@ async function udpTargets(link: RunLinkHook | undefined, ports: readonly [number
  * The control port, or the port the responder opened for this run's data (params-ok.dataPort),
  * reached through the link emulator when the run uses one.
  */
-async function dataTarget(c: Pick<StreamsContext, 'host' | 'port' | 'link'>, dataPort: number | null): Promise<{ host: string; port: number }> {
+async function dataTarget(c: Pick<StreamsContext, 'host' | 'port' | 'link' | 'channel'>, dataPort: number | null): Promise<{ host: string; port: number }> {
   if (dataPort === null) return { host: c.host, port: c.port };
   if (!c.link) return { host: c.host, port: dataPort };
   if (!c.link.forwardPort) {
-    throw new LonghaulError('LH_ERR_DATA_STREAM', `the responder takes data connections on port ${dataPort}, which this link emulator cannot forward`);
+    throw new LonghaulError(
+      'LH_ERR_DATA_STREAM',
+      `${c.channel.partnerLabel} takes data connections on port ${dataPort}, which this link emulator cannot forward`,
+    );
   }
   return { host: c.host, port: await c.link.forwardPort(dataPort) };
 }

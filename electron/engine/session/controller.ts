@@ -25,7 +25,8 @@ import type { CpuUse } from '../../contract/cpu-info.js';
 import type { RunEvents, RunLinkHook } from './run-handle.js';
 import type { SessionState } from '../../protocol/session-state.js';
 import { CONTROLLER_MOVES, CONTROLLER_PROTOCOL, CONTROLLER_TAKES, type ControllerState, type ControllerStateAt, type StopOrder } from './controller-state.js';
-import { forwardSamples, helloProblem, ownHello, partnerName, resultsMessage, takeResults } from './peer-exchange.js';
+import { partnerLabel } from '../../contract/partner-label.js';
+import { forwardSamples, helloProblem, ownHello, resultsMessage, takeResults } from './peer-exchange.js';
 import type { PlaneFactory, SessionChannel } from './session-channel.js';
 import { sessionDataPlane } from './session-data-plane.js';
 import { RunWatchdog } from './run-watchdog.js';
@@ -71,7 +72,7 @@ async function connectForReal(opts: ControllerOptions): Promise<SessionChannel> 
   const timeoutMs = opts.connectTimeoutMs ?? 10_000;
   const raw = await dial(host, port, timeoutMs);
   const { socket } = await secureControl(raw, `${host}:${port}`, opts.security, 'run', timeoutMs);
-  return new ControlChannel(socket, { role: 'controller', timeoutsMs: opts.timeoutsMs });
+  return new ControlChannel(socket, { role: 'controller', timeoutsMs: opts.timeoutsMs, partnerAddress: `${host}:${port}` });
 }
 
 const REAL: ControllerDeps = { connect: connectForReal, plane: sessionDataPlane };
@@ -254,7 +255,8 @@ export class ControllerRun extends EventEmitter<RunEvents> {
   }
 
   private onHello(s: ControllerStateAt<'hello'>, m: MessageOf<'hello'>): void {
-    const problem = helloProblem(m, 'controller', this.params.protocol === 'udp');
+    const label = partnerLabel('responder', { hostname: m.hostname, address: `${this.opts.host}:${this.opts.port}` });
+    const problem = helloProblem(m, 'controller', this.params.protocol === 'udp', label);
     if (problem) return s.channel.fail(problem);
     // The first ping waits for params-ok: a responder that refuses the params closes at once, and a ping still
     // unread then makes its kernel reset the connection, dropping the error it sent (LH_ERR_PEER_GONE instead).
@@ -340,10 +342,10 @@ export class ControllerRun extends EventEmitter<RunEvents> {
 
   /** The responder's stop: its own limit ended the run. Answered with this side's stop, unless that is out already (the two crossed). */
   private onPeerStop(s: ControllerStateAt<'running' | 'stopping'>, m: MessageOf<'stop'>): void {
-    const why = `${partnerName('responder', this.recorder.responder)}: ${m.message ?? 'it stopped the run'}`;
+    const why = `${partnerLabel('responder', this.recorder.responder)}: ${m.message ?? 'it stopped the run'}`;
     this.recorder.markPartial(why);
     if (m.code) this.recorder.addError({ code: m.code, message: why });
-    if (s.at === 'running') this.stop('error', `${partnerName('responder', this.recorder.responder)} stopped the run: ${m.message ?? 'no reason given'}`);
+    if (s.at === 'running') this.stop('error', `${partnerLabel('responder', this.recorder.responder)} stopped the run: ${m.message ?? 'no reason given'}`);
   }
 
   private sendStop(s: ControllerStateAt<'running'>, order: StopOrder): void {
@@ -372,7 +374,7 @@ export class ControllerRun extends EventEmitter<RunEvents> {
   }
 
   private onResults(s: ControllerStateAt<'stopping'>, m: MessageOf<'results'>): void {
-    takeResults(this.recorder, 'responder', m, `${partnerName('responder', this.recorder.responder)}: `);
+    takeResults(this.recorder, 'responder', m, `${partnerLabel('responder', this.recorder.responder)}: `);
     this.maybeReport();
   }
 

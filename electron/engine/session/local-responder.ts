@@ -16,7 +16,6 @@ import { FORK_EXEC_ARGV } from '../../util/gc-schedule.js';
 
 const BIN = fileURLToPath(new URL('../../../../bin/longhaul.js', import.meta.url));
 
-/** Start `longhaul listen` on 127.0.0.1, port 0 (`--once` unless `once` is false); resolve with its port. */
 /**
  * How long a loopback responder may take to announce its port. A new Node process loads the
  * engine and its identity in well under a second on a quiet PC, but the Windows build under
@@ -25,13 +24,17 @@ const BIN = fileURLToPath(new URL('../../../../bin/longhaul.js', import.meta.url
  */
 const LOCAL_RESPONDER_START_MS = 30_000;
 
+/**
+ * Start `longhaul listen` on 127.0.0.1, port 0 (`--once` unless `once` is false); resolve with its port.
+ * `--no-record`: it serves this PC's own run, whose result the controller keeps; a second copy in History is not a run.
+ */
 export function spawnLoopbackResponder(
   extraArgs: string[] = [],
   env: NodeJS.ProcessEnv = process.env,
   once = true,
 ): Promise<{ child: ChildProcess; port: number }> {
   return new Promise((resolve, reject) => {
-    const child = fork(BIN, ['listen', '--port', '0', '--bind', '127.0.0.1', ...(once ? ['--once'] : []), ...extraArgs], {
+    const child = fork(BIN, ['listen', '--port', '0', '--bind', '127.0.0.1', '--no-record', ...(once ? ['--once'] : []), ...extraArgs], {
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
       execArgv: [...FORK_EXEC_ARGV],
       env,

@@ -3,7 +3,7 @@
  * samples each side forwards to the other, and the end-of-run results each sends and takes.
  */
 import os from 'node:os';
-import type { PeerInfo, Side } from '../../contract/result.js';
+import type { Side } from '../../contract/result.js';
 import { PROTOCOL_VERSION, type MessageOf, type StreamEnd } from '../../protocol/messages.js';
 import type { CpuUse } from '../../contract/cpu-info.js';
 import { LonghaulError } from '../../util/errors.js';
@@ -18,31 +18,23 @@ import type { SessionChannel, SessionPlane } from './session-channel.js';
 /** The other end of a session, as its hello introduced it. */
 export type PartnerHello = MessageOf<'hello'>;
 
-const OTHER: Record<Side, Side> = { controller: 'responder', responder: 'controller' };
-
 /** This end's hello. */
 export function ownHello(): PartnerHello {
   return { type: 'hello', protocol: PROTOCOL_VERSION, software: SOFTWARE, hostname: os.hostname(), capabilities: CAPABILITIES, os: localOs() };
 }
 
-/** Why this end cannot run with the partner that sent `m` (null: it can); `udp`: the run tests UDP. */
-export function helloProblem(m: PartnerHello, self: Side, udp: boolean): LonghaulError | null {
-  const partner = OTHER[self];
+/** Why this end cannot run with the partner that sent `m` (null: it can), naming it by `label`; `udp`: the run tests UDP. */
+export function helloProblem(m: PartnerHello, self: Side, udp: boolean, label: string): LonghaulError | null {
   if (m.protocol !== PROTOCOL_VERSION) {
     return new LonghaulError(
       'LH_ERR_PROTOCOL_VERSION',
-      `the ${partner} speaks protocol ${m.protocol}; this ${self} speaks ${PROTOCOL_VERSION}: install the same Longhaul version on both PCs`,
+      `${label} speaks protocol ${m.protocol}; this ${self} speaks ${PROTOCOL_VERSION}: install the same Longhaul version on both PCs`,
     );
   }
   if (udp && !m.capabilities.includes(UDP_CAPABILITY)) {
-    return new LonghaulError('LH_ERR_PROTOCOL_VERSION', `the ${partner}'s Longhaul does not test UDP: install the same Longhaul version on both PCs`);
+    return new LonghaulError('LH_ERR_PROTOCOL_VERSION', `the Longhaul of ${label} does not test UDP: install the same Longhaul version on both PCs`);
   }
   return null;
-}
-
-/** The partner as every message about it names it: its host name and address (as a result's header shows them). */
-export function partnerName(side: Side, p: Pick<PeerInfo, 'hostname' | 'address'>): string {
-  return `the ${side} ${p.hostname === 'unknown' ? '' : `${p.hostname} `}(${p.address})`;
 }
 
 /**

@@ -20,7 +20,8 @@ import { NO_LISTENER, openRunListener, type RunListener, type RunListenerHooks }
 import { lastSeqOf, udpAddress } from './udp-session.js';
 import { runningTimeoutMs, windowInfo, localOs, collectThenFinish, STOP_FROM_RESPONDER, STOP_GRACE_MS } from './run-common.js';
 import { paramsOverLimits, RunLimitGuard, streamCaps, type ResponderLimits } from './responder-limits.js';
-import { forwardSamples, helloProblem, ownHello, partnerName, resultsMessage, takeResults, type PartnerHello } from './peer-exchange.js';
+import { partnerLabel } from '../../contract/partner-label.js';
+import { forwardSamples, helloProblem, ownHello, resultsMessage, takeResults, type PartnerHello } from './peer-exchange.js';
 import type { IncomingData, PlaneFactory, SessionChannel } from './session-channel.js';
 import { sessionDataPlane } from './session-data-plane.js';
 import { RESPONDER_MOVES, RESPONDER_PROTOCOL, RESPONDER_TAKES, type ResponderRun, type ResponderState, type ResponderStateAt } from './responder-state.js';
@@ -153,7 +154,7 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
   }
 
   private onHello(m: MessageOf<'hello'>): void {
-    const problem = helloProblem(m, 'responder', false);
+    const problem = helloProblem(m, 'responder', false, this.controllerName(m));
     if (problem) return this.channel.fail(problem);
     this.channel.send(ownHello());
     this.to({ at: 'params', partner: m });
@@ -259,7 +260,8 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
   private onStart(s: ResponderStateAt<'start'>): void {
     this.channel.setTimeout('running', runningTimeoutMs(s.run.params.intervalSeconds));
     this.startPlane(s);
-    const noAnswer = (reason: string): void => this.channel.fail(new LonghaulError('LH_ERR_RESPONDER_LIMIT', `${reason}; the controller did not stop`));
+    const noAnswer = (reason: string): void =>
+      this.channel.fail(new LonghaulError('LH_ERR_RESPONDER_LIMIT', `${reason}; ${this.controllerName(s.partner)} did not stop`));
     const guard = new RunLimitGuard(this.opts.limits, s.run.params, (reason) => this.endAtLimit(reason), noAnswer);
     this.to({ ...s, at: 'running', guard, limitReason: null });
     this.channel.send({ type: 'started' });
@@ -351,7 +353,7 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
 
   /** The controller as messages name it. */
   private controllerName(partner: PartnerHello): string {
-    return partnerName('controller', { hostname: partner.hostname, address: this.channel.remoteAddress });
+    return partnerLabel('controller', { hostname: partner.hostname, address: this.channel.remoteAddress });
   }
 
   /** Give the shared listener its own buffers back and close the run's own (idempotent); a failure is recorded, not fatal. */

@@ -16,6 +16,7 @@ import type {
   LinkInfo,
   IntervalResult,
   LonghaulResult,
+  PartialRate,
   PeerClaim,
   PeerInfo,
   ResultParams,
@@ -26,6 +27,8 @@ import type {
   WindowInfo,
 } from '../../contract/result.js';
 import { RESULT_SCHEMA } from '../../contract/result.js';
+import { printable } from '../../util/printable.js';
+import { partnerLabel } from '../../contract/partner-label.js';
 import type { StreamEnd } from '../../protocol/messages.js';
 import type { SideSample } from '../data-plane/data-plane.js';
 import { detailInfo, groupingFor, mergeIntervals, mergeTcp } from '../../analysis/detail-rule.js';
@@ -71,6 +74,8 @@ interface RecorderMeta {
 
 export class RunRecorder {
   private readonly last: Record<Side, SideSample | undefined> = { controller: undefined, responder: undefined };
+  /** Where each side's clock of this run starts: 0, or its first byte when that came before 0 (its first sample's `from`). */
+  private readonly startT: Record<Side, number | undefined> = { controller: undefined, responder: undefined };
   /** Samples waiting for the other side's sample of the same tick (insertion order is tick order). */
   private readonly pending: Record<Side, Map<number, CumulativeSample>> = { controller: new Map(), responder: new Map() };
   private readonly ends: Record<Side, StreamEnd[] | null> = { controller: null, responder: null };
@@ -126,6 +131,7 @@ export class RunRecorder {
     this.last[side] = s;
     const peak = this.peak[side];
     for (const [id, bytes] of s.streams) if (bytes > (peak.get(id) ?? 0)) peak.set(id, bytes);
+    this.startT[side] ??= Math.min(0, s.from ?? 0);
     for (const [id, reading] of s.tcp ?? []) this.addTcp(side, id, reading);
     // Without its TCP_INFO (kept above): a sample may wait here a while (the responder's recorder waits
     // MAX_LAG_TICKS for controller samples that never come), and what waits long costs a full GC to free.
@@ -217,14 +223,24 @@ export class RunRecorder {
       for (const v of [s.send, s.receive]) if (v?.error) this.addError(v.error);
     }
     const missing = (['controller', 'responder'] as const).filter((side) => this.ends[side] === null);
-    if (missing.length) this.markPartial(`no end-of-run report from the ${missing.join(' and ')}`);
+    if (missing.length) this.markPartial(`no end-of-run report from ${missing.map((side) => this.sideLabel(side)).join(' and ')}`);
     if (streams.some((s) => s.send?.error || s.receive?.error)) this.markPartial('one or more data streams failed');
     this.rejectClaims(streams, intervals);
 
     const directions: LonghaulResult['directions'] = {};
     const c2r = streams.filter((s) => s.sender === 'controller');
     const r2c = streams.filter((s) => s.sender === 'responder');
-    const total = (ss: StreamResult[]): TotalResult => (boundary ? omitTotal(totalOf(ss, boundary.t), ss, intervals) : totalOf(ss));
+    // A partial run's rates over the seconds measured: each stream's span, then the spans of a set of streams together.
+    const spans = new Map(this.partialReason === null ? [] : streams.map((s) => [s.id, this.measuredSpan(s, boundary?.t ?? -Infinity)]));
+    for (const s of streams) {
+      const p = spans.size ? partialRateOf([s], spans) : null;
+      if (p) s.partialRate = p;
+    }
+    const total = (ss: StreamResult[]): TotalResult => {
+      const t = boundary ? omitTotal(totalOf(ss, boundary.t), ss, intervals) : totalOf(ss);
+      const p = spans.size ? partialRateOf(ss, spans) : null;
+      return p ? { ...t, partialRate: p } : t;
+    };
     if (c2r.length) directions.controllerToResponder = total(c2r);
     if (r2c.length) directions.responderToController = total(r2c);
 
@@ -267,11 +283,10 @@ export class RunRecorder {
     if (!claims.length) return;
     for (const s of claims) {
       const c = s.peerClaim as PeerClaim;
-      const peer = this.meta[c.side];
       this.addError({
         code: 'LH_ERR_PEER_CLAIM',
         message:
-          `the ${c.side} ${peer.hostname} (${peer.address}) claimed ${c.claimedBytes} bytes ${c.view === 'receive' ? 'received' : 'sent'} on stream ${s.id}${c.in === 'interval sample' ? ' in an interval' : ''}, ` +
+          `${this.sideLabel(c.side)} claimed ${c.claimedBytes} bytes ${c.view === 'receive' ? 'received' : 'sent'} on stream ${s.id}${c.in === 'interval sample' ? ' in an interval' : ''}, ` +
           `but ${c.view === 'receive' ? 'this PC sent' : 'this PC received'} ${c.ownBytes}: its figure is rejected (${c.bound}); this PC's own is kept`,
       });
       for (const iv of intervals) {
@@ -285,7 +300,32 @@ export class RunRecorder {
         iv.sentBytes = sumOrNull(iv.streams.map((x) => x.sentBytes));
       }
     }
-    this.markPartial(`the ${claims[0]?.peerClaim?.side} claimed figures this PC's own measurement rules out: rejected (LH_ERR_PEER_CLAIM)`);
+    const liar = claims[0]?.peerClaim?.side;
+    this.markPartial(`${liar ? this.sideLabel(liar) : 'the partner'} claimed figures this PC's own measurement rules out: rejected (LH_ERR_PEER_CLAIM)`);
+  }
+
+  /**
+   * The span a stream's received bytes were measured over (receiver clock, from `fromT` on): its first to last
+   * byte when its receiver reported them; else, when its view is that receiver's last sample (no end report),
+   * from that side's start to that sample, whose count is its bytes. Null when neither is known.
+   */
+  private measuredSpan(s: StreamResult, fromT: number): MeasuredSpan | null {
+    const v = s.peerClaim?.view === 'receive' ? s.send : s.receive;
+    if (!v) return null;
+    if (v.firstT !== null && v.lastT !== null) return { from: Math.max(v.firstT, fromT), to: v.lastT, lastSample: false };
+    const last = this.last[v.side];
+    if (this.ends[v.side] !== null || !last) return null;
+    return { from: Math.max(this.startT[v.side] ?? 0, fromT), to: last.t, lastSample: true };
+  }
+
+  /**
+   * A side as errors name it: the partner by host name and address as the reports' headers do (`the responder
+   * lab-7 (192.0.2.7)`; `the responder at 192.0.2.7` while only its address is known), this side as `this controller`.
+   */
+  private sideLabel(side: Side): string {
+    if (side === this.meta.writtenBy) return `this ${side}`;
+    const p = this.meta[side];
+    return partnerLabel(side, { hostname: printable(p.hostname, 64), address: printable(p.address, 64) });
   }
 
   /**
@@ -330,7 +370,7 @@ export class RunRecorder {
       firstT: null,
       lastT: null,
       seconds: null,
-      error: { code: 'LH_ERR_PEER_GONE', message: `no end-of-run report from the ${side}; counts are from its last sample` },
+      error: { code: 'LH_ERR_PEER_GONE', message: `no end-of-run report from ${this.sideLabel(side)}; counts are from its last sample` },
     };
   }
 
@@ -464,6 +504,24 @@ export function totalOf(streams: StreamResult[], fromT = -Infinity): TotalResult
   };
 }
 
+/** A stream's received bytes were counted between `from` and `to` (receiver clock); `lastSample`: `to` is its last sample, not its last byte. */
+interface MeasuredSpan {
+  from: number;
+  to: number;
+  lastSample: boolean;
+}
+
+/** The streams' received bytes over their spans together (PartialRate); null when nothing arrived, or a stream's bytes have no span. */
+function partialRateOf(streams: StreamResult[], spans: Map<number, MeasuredSpan | null>): PartialRate | null {
+  const carried = streams.filter((s) => s.bytes > 0);
+  const known = carried.map((s) => spans.get(s.id)).filter((x): x is MeasuredSpan => !!x);
+  if (!carried.length || known.length < carried.length) return null;
+  const bytes = carried.reduce((a, s) => a + s.bytes, 0);
+  const seconds = Math.max(...known.map((x) => x.to)) - Math.min(...known.map((x) => x.from));
+  if (!(seconds > 0)) return null;
+  return { seconds, bitsPerSecond: (bytes * 8) / seconds, span: known.some((x) => x.lastSample) ? 'start-to-last-sample' : 'first-to-last-byte' };
+}
+
 /** --omit: the senders' bytes of the omitted intervals are out of `sentBytes` too. */
 function omitTotal(t: TotalResult, streams: StreamResult[], intervals: IntervalResult[]): TotalResult {
   return { ...t, sentBytes: Math.max(0, t.sentBytes - streams.reduce((a, s) => a + omittedSentBytes(intervals, s.id), 0)) };
@@ -477,7 +535,8 @@ function omitTotal(t: TotalResult, streams: StreamResult[], intervals: IntervalR
 function rejectedClaim(own: Side, sender: Side, send: EndView | null, receive: EndView | null): PeerClaim | null {
   if (!send || !receive || receive.bytes <= send.bytes) return null;
   const receiver: Side = sender === 'controller' ? 'responder' : 'controller';
-  if (receiver !== own) return { side: receiver, view: 'receive', claimedBytes: receive.bytes, bound: 'received <= sent', ownBytes: send.bytes, in: 'end report' };
+  if (receiver !== own)
+    return { side: receiver, view: 'receive', claimedBytes: receive.bytes, bound: 'received <= sent', ownBytes: send.bytes, in: 'end report' };
   if (sender !== own) return { side: sender, view: 'send', claimedBytes: send.bytes, bound: 'received <= sent', ownBytes: receive.bytes, in: 'end report' };
   return null;
 }

@@ -13,7 +13,7 @@ import type { RunLinkHook } from './run-handle.js';
 /** The control channel as a session uses it. */
 export interface SessionChannel extends Pick<
   ControlChannel,
-  'state' | 'localAddress' | 'remoteAddress' | 'enter' | 'setTimeout' | 'send' | 'fail' | 'close' | 'destroy'
+  'state' | 'localAddress' | 'remoteAddress' | 'partnerLabel' | 'enter' | 'setTimeout' | 'send' | 'fail' | 'close' | 'destroy'
 > {
   on<K extends keyof ControlChannelEvents>(event: K, listener: (...args: ControlChannelEvents[K]) => void): unknown;
 }

@@ -11,13 +11,16 @@
  */
 import { answerOf, whyOf } from '../../../electron/contract/answer-text.js';
 import { rateContradicted } from '../../../electron/contract/path-math.js';
+import { partialLabel, shownRate } from '../../../electron/contract/partial-text.js';
 import type { Diagnosis, LimiterVerdict, LonghaulResult } from '../../../electron/contract/result.js';
 import { verdictInline } from '../../../electron/contract/verdict-labels.js';
 import { DEFAULT_MSS_BYTES, payloadFraction, udpPayloadFraction } from '../../../electron/contract/wire.js';
 
 interface Headline {
-  /** The wall-clock aggregate (all bytes / first byte to last), bit/s; null when unknown. */
+  /** The wall-clock aggregate (all bytes / first byte to last), bit/s; a partial run's rate over the seconds measured; null when unknown. */
   bitsPerSecond: number | null;
+  /** A partial run: the rate's label, `partial: over the 1.0 s measured` (contract/partial-text.ts); null in a complete run. */
+  partialLabel: string | null;
   /** The measured rate against the most the link carries, where the link's rate is known. */
   share: { percent: number; capacityBitsPerSec: number; of: 'emulated link' | 'path rate given' } | null;
   /** Why there is no share: no rate known, a rate the run beat (not this path's), or both directions at once. */
@@ -63,7 +66,7 @@ function shareOf(r: LonghaulResult, measured: number | null): Pick<Headline, 'sh
 
 /** The headline of a result. */
 export function resultHeadline(r: LonghaulResult): Headline {
-  const bitsPerSecond = r.total.bitsPerSecond;
+  const bitsPerSecond = shownRate(r.total).bitsPerSecond;
   const d = mainDiagnosis(r);
   // Through the emulator the diagnosis already uses the emulated RTT (analysis/emulated-diagnosis.ts); named so here.
   const diagnosedMs = d?.numbers.rttSeconds ? d.numbers.rttSeconds * 1000 : null;
@@ -76,6 +79,7 @@ export function resultHeadline(r: LonghaulResult): Headline {
         : null;
   return {
     bitsPerSecond,
+    partialLabel: r.total.partialRate ? partialLabel(r.total.partialRate) : null,
     ...shareOf(r, bitsPerSecond),
     verdict: d ? verdictInline(d.verdict) : null,
     verdictCode: d?.verdict ?? null,

@@ -143,7 +143,7 @@ describe('the CPU line of the console report', () => {
       /cpu\.controller\.threads/,
     );
     assert.deepEqual(formatCpuLines(r), [
-      'CPU Utilization: local/sender 50.0% (5.0%u/45.0%s), remote/receiver unknown (the peer sent no CPU figures) (percent of one core, as iperf3 counts)',
+      'CPU Utilization: local/sender 50.0% (5.0%u/45.0%s), remote/receiver unknown (the responder receiver-pc (192.0.2.10:5211) sent no CPU figures) (percent of one core, as iperf3 counts)',
       "  controller: 12.5% of the PC's 4 cores; data threads: sender thread (stream 0) 40.0% of one core",
     ]);
   });

@@ -1,7 +1,7 @@
-/** What both ends of a session say alike: the hello's checks, the partner's name, the results message. */
+/** What both ends of a session say alike: the hello's checks and the results message. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { helloProblem, ownHello, partnerName, resultsMessage } from '../../../electron/engine/session/peer-exchange.js';
+import { helloProblem, ownHello, resultsMessage } from '../../../electron/engine/session/peer-exchange.js';
 import { SETTINGS_IN_RESULTS } from '../../../electron/engine/session/partner-settings.js';
 import { UDP_CAPABILITY } from '../../../electron/engine/session/run-common.js';
 import { PROTOCOL_VERSION } from '../../../electron/protocol/messages.js';
@@ -11,24 +11,22 @@ describe('peer exchange', () => {
   const hello = ownHello();
 
   it("takes a partner's hello of the same version; names both versions otherwise, from either end", () => {
-    assert.equal(helloProblem(hello, 'controller', true), null, 'this build tests UDP');
+    assert.equal(helloProblem(hello, 'controller', true, 'the responder lab-2 (10.0.0.2:5501)'), null, 'this build tests UDP');
     const old = { ...hello, protocol: PROTOCOL_VERSION + 1 };
-    assert.equal(helloProblem(old, 'controller', false)?.code, 'LH_ERR_PROTOCOL_VERSION');
+    assert.equal(helloProblem(old, 'controller', false, 'x')?.code, 'LH_ERR_PROTOCOL_VERSION');
     assert.match(
-      helloProblem(old, 'responder', false)?.message ?? '',
-      new RegExp(`^the controller speaks protocol ${PROTOCOL_VERSION + 1}; this responder speaks ${PROTOCOL_VERSION}`),
+      helloProblem(old, 'responder', false, 'the controller lab-1 (10.0.0.1)')?.message ?? '',
+      new RegExp(`^the controller lab-1 \\(10\\.0\\.0\\.1\\) speaks protocol ${PROTOCOL_VERSION + 1}; this responder speaks ${PROTOCOL_VERSION}`),
     );
   });
 
   it('refuses a UDP run with a partner that does not test UDP, only for UDP', () => {
     const noUdp = { ...hello, capabilities: hello.capabilities.filter((c) => c !== UDP_CAPABILITY) };
-    assert.match(helloProblem(noUdp, 'controller', true)?.message ?? '', /the responder's Longhaul does not test UDP/);
-    assert.equal(helloProblem(noUdp, 'controller', false), null);
-  });
-
-  it('names the partner by host name and address, as a result header does', () => {
-    assert.equal(partnerName('responder', { hostname: 'lab-2', address: '10.0.0.2:5501' }), 'the responder lab-2 (10.0.0.2:5501)');
-    assert.equal(partnerName('controller', { hostname: 'unknown', address: '10.0.0.1' }), 'the controller (10.0.0.1)', 'before its hello');
+    assert.match(
+      helloProblem(noUdp, 'controller', true, 'the responder lab-2 (10.0.0.2:5501)')?.message ?? '',
+      /the Longhaul of the responder lab-2 \(10\.0\.0\.2:5501\) does not test UDP/,
+    );
+    assert.equal(helloProblem(noUdp, 'controller', false, 'x'), null);
   });
 
   it("results: partial with the reason so far, or a failed stream's error; settings only to a partner that takes them", () => {

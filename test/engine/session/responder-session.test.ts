@@ -233,7 +233,10 @@ describe('responder states: faults in every state', () => {
     r.channel.deliver({ type: 'hello', protocol: PROTOCOL_VERSION + 1, software: 'x', hostname: 'x', capabilities: [] });
     const { err } = await endOf(r);
     assert.equal(err?.code, 'LH_ERR_PROTOCOL_VERSION');
-    assert.match(err?.message ?? '', new RegExp(`the controller speaks protocol ${PROTOCOL_VERSION + 1}; this responder speaks ${PROTOCOL_VERSION}`));
+    assert.match(
+      err?.message ?? '',
+      new RegExp(`the controller x \\(127\\.0\\.0\\.2\\) speaks protocol ${PROTOCOL_VERSION + 1}; this responder speaks ${PROTOCOL_VERSION}`),
+    );
   });
 
   it('params over its limits are refused (LH_ERR_PARAMS_REJECTED), no plane made', async () => {

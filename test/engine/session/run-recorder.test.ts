@@ -175,3 +175,59 @@ describe('RunRecorder detail (bounded however long the run)', () => {
     assert.equal(res.intervals.at(-1)!.responderT, null);
   });
 });
+
+describe('RunRecorder: a partial run is rated over the seconds measured', () => {
+  const params = { ...DEFAULT_PARAMS, seconds: 10 };
+
+  it("a receiver gone without its end report: its last sample's bytes over its start to that sample", () => {
+    const r = recorder(params);
+    // The responder (receiver) reads its first byte 0.002 s before its clock's 0, samples at 0.5 and 1.0 s, then vanishes.
+    r.addSample('controller', { index: 1, t: 0.501, final: false, streams: [[0, 1_300_000, 10]] });
+    r.addSample('responder', { index: 1, t: 0.5, final: false, streams: [[0, 1_250_000, 10]], from: -0.002 });
+    r.addSample('controller', { index: 2, t: 1.001, final: false, streams: [[0, 2_600_000, 20]] });
+    r.addSample('responder', { index: 2, t: 1.0, final: false, streams: [[0, 2_500_000, 20]] });
+    r.addSample('controller', { index: 3, t: 1.501, final: false, streams: [[0, 3_900_000, 30]] });
+    r.setEnds('controller', [{ id: 0, role: 'send', bytes: 4_000_000, completions: 31, firstT: 0, lastT: 1.53, error: null }]);
+    r.markPartial('control connection lost');
+    const res = r.build();
+    assert.equal(res.total.bitsPerSecond, null, "the wall clock needs the receiver's last byte, which it never said");
+    const expected = { seconds: 1.002, bitsPerSecond: (2_500_000 * 8) / 1.002, span: 'start-to-last-sample' };
+    assert.equal(res.total.bytes, 2_500_000);
+    assert.deepEqual(roundRate(res.total.partialRate), roundRate(expected));
+    assert.deepEqual(roundRate(res.directions.controllerToResponder?.partialRate), roundRate(expected));
+    assert.deepEqual(roundRate(res.streams[0]!.partialRate), roundRate(expected));
+    assert.equal(res.diagnosis?.[0]?.numbers.measuredBitsPerSecond, res.total.partialRate?.bitsPerSecond, 'the verdict is of what was measured');
+    // The partner is named as the header names it: host name and address.
+    assert.equal(res.streams[0]!.receive?.error?.message, 'no end-of-run report from the responder r (x); counts are from its last sample');
+  });
+
+  it('a stopped run whose end reports came: its wall-clock figures, named partial', () => {
+    const r = recorder(params);
+    r.addSample('controller', { index: 1, t: 0.5, final: false, streams: [[0, 1000, 1]] });
+    r.addSample('responder', { index: 1, t: 0.5, final: false, streams: [[0, 900, 1]] });
+    r.setEnds('controller', [{ id: 0, role: 'send', bytes: 1500, completions: 2, firstT: 0, lastT: 0.7, error: null }]);
+    r.setEnds('responder', [{ id: 0, role: 'receive', bytes: 1500, completions: 2, firstT: 0.01, lastT: 0.76, error: null }]);
+    r.markPartial('stopped by the user');
+    const res = r.build();
+    assert.deepEqual(res.total.partialRate, { seconds: res.total.seconds, bitsPerSecond: res.total.bitsPerSecond, span: 'first-to-last-byte' });
+  });
+
+  it('a complete run carries none, nor does a partial run in which nothing arrived', () => {
+    const whole = recorder(params);
+    whole.setEnds('controller', [{ id: 0, role: 'send', bytes: 1500, completions: 2, firstT: 0, lastT: 0.7, error: null }]);
+    whole.setEnds('responder', [{ id: 0, role: 'receive', bytes: 1500, completions: 2, firstT: 0.01, lastT: 0.76, error: null }]);
+    assert.equal(whole.build().total.partialRate, undefined);
+    const empty = recorder(params);
+    empty.addSample('controller', { index: 1, t: 0.5, final: false, streams: [[0, 1000, 1]] });
+    empty.addSample('responder', { index: 1, t: 0.5, final: false, streams: [[0, 0, 0]] });
+    empty.markPartial('control connection lost');
+    const res = empty.build();
+    assert.equal(res.total.partialRate, undefined);
+    assert.equal(res.diagnosis?.[0]?.case, 'unknown/nothing-measured');
+  });
+});
+
+/** A rate to 6 significant digits, so float noise in a sum does not fail a comparison of the same figure. */
+function roundRate(p: { seconds: number; bitsPerSecond: number; span: string } | undefined): unknown {
+  return p && { seconds: Number(p.seconds.toPrecision(6)), bitsPerSecond: Number(p.bitsPerSecond.toPrecision(6)), span: p.span };
+}
