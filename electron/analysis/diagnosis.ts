@@ -16,9 +16,6 @@ import { analysisView } from './omit-rule.js';
 import { shownRate } from '../contract/partial-text.js';
 import { mssCanExplain, mssFigures, mssFindingData, mssIsSmall } from './mss-verdict.js';
 
-export { diagnoseLimiter } from './limiter.js';
-export { limiterInputs, transferRttSeconds, type LimiterInputs } from './limiter-inputs.js';
-
 /** One diagnosis per direction that carried data. */
 export function diagnoseResult(whole: LonghaulResult, linkBitsPerSecond: number | null = null): DiagnosisFinding[] {
   const r = analysisView(whole); // --omit: the readings of the omitted seconds are not the transfer's

@@ -4,7 +4,8 @@
  * link's settings (delay, rate, window, modelled loss) are diagnosed instead; a run that bypassed
  * the emulator part of the time gets no single verdict.
  */
-import type { Diagnosis, DiagnosisFinding, LinkInfo, StreamResult, TotalResult } from '../contract/result.js';
+import type { Diagnosis, DiagnosisFinding, StreamResult, TotalResult } from '../contract/result.js';
+import type { LinkInfo } from '../contract/link-info.js';
 import { withDetail } from '../contract/detail-text/index.js';
 import { fig, type FindingFacts, type FindingNote } from '../contract/finding.js';
 import { payloadFraction } from '../contract/wire.js';

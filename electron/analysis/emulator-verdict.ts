@@ -18,7 +18,7 @@
  *
  * Both, or the emulated link stays the explanation.
  */
-import type { EmulatorDirectionInfo, EmulatorWatchInfo, LinkInfo } from '../contract/result.js';
+import type { EmulatorDirectionInfo, EmulatorWatchInfo, LinkInfo } from '../contract/link-info.js';
 import { payloadFraction } from '../contract/wire.js';
 import type { EmulatorSign } from '../contract/finding.js';
 import { renoWindowBytes } from '../contract/what-if.js';

@@ -13,7 +13,7 @@ import { startRunWithCapacity, type RunWithCapacity } from '../engine/session/ca
 import { startIperf3Run, type Iperf3ClientRun } from '../engine/iperf3/iperf3-client.js';
 import { LonghaulError } from '../util/errors.js';
 import { loadTrust, type LoadedTrust } from '../security/load-trust.js';
-import { trustDir } from '../security/trust-dir.js';
+import { trustDir } from '../util/app-paths.js';
 import { pairWith } from '../security/pair-client.js';
 import { browse } from '../discovery/dns-sd.js';
 import { checkConnection } from './connection-check.js';

@@ -6,7 +6,7 @@
  */
 import type { Iperf3ServerStatus } from '../contract/api.js';
 import type { LonghaulResult } from '../contract/result.js';
-import { MAX_STREAMS } from '../engine/session/params.js';
+import { MAX_STREAMS } from '../contract/limits.js';
 import { Iperf3Server } from '../engine/iperf3/iperf3-server.js';
 import type { Iperf3ServerSession } from '../engine/iperf3/iperf3-server-session.js';
 import type { EventHub } from './event-hub.js';

@@ -8,7 +8,8 @@
 import type { ControlRttNow, LiveSample, LiveTcp } from '../contract/api.js';
 import type { Side, TcpSample } from '../contract/result.js';
 import type { SideSample } from '../engine/data-plane/data-plane.js';
-import { planStreams, type RunParams } from '../engine/session/params.js';
+import { planStreams } from '../contract/stream-plan.js';
+import { type RunParams } from '../protocol/run-params.js';
 
 /** Stream id → the side that sends it, from the run's plan. */
 export function sendersOf(params: RunParams): Map<number, Side> {

@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { RampEntry, RampExportFormat, RampFile, RampView, StartRampRequest } from '../contract/udp-ramp-app.js';
 import { rampFindings, type UdpRampOutcome } from '../contract/udp-ramp.js';
 import { RAMP_TABLE_HEAD, rampAnswer, rampPlanLine, rampStepLine } from '../contract/udp-ramp-text.js';
-import type { RunParams } from '../engine/session/params.js';
+import type { RunParams } from '../protocol/run-params.js';
 import { replaceFileAtomicallyAsync } from '../report/report-file.js';
 import type { LoadedTrust } from '../security/load-trust.js';
 import { Iperf3Target, PeerTarget, type RunTarget } from '../sweep/run-target.js';

@@ -4,14 +4,13 @@
  * nothing it did not validate. A bad request is `LH_ERR_BAD_ARGUMENT`.
  */
 import { z } from 'zod';
-import type { InvokeName, Invokes } from '../contract/api.js';
-import { EXPORT_FORMATS } from '../contract/api.js';
+import { type InvokeName, type Invokes, EXPORT_FORMATS } from '../contract/api.js';
 import { SWEEP_EXPORT_FORMATS } from '../contract/sweep-app.js';
 import { RAMP_EXPORT_FORMATS } from '../contract/udp-ramp-app.js';
 import { GROUP_EXPORT_FORMATS, MAX_GROUP_PEERS } from '../contract/group-app.js';
 import { MAX_PATH_RATE_BITS_PER_SEC } from '../contract/limits.js';
 import { historyFilterSchema, retentionSchema } from './history-retention.js';
-import { runParamsSchema } from '../engine/session/params.js';
+import { runParamsSchema } from '../protocol/run-params.js';
 import { UDP_REFUSALS } from '../contract/udp.js';
 import { hostSchema, portSchema } from '../protocol/address-schema.js';
 import { linkSettingsSchema } from '../proxy/link-settings.js';

@@ -6,7 +6,7 @@ import os from 'node:os';
 import type { ResponderStatus } from '../contract/api.js';
 import type { LonghaulResult } from '../contract/result.js';
 import { localAddresses } from '../util/net.js';
-import { MAX_STREAMS } from '../engine/session/params.js';
+import { MAX_STREAMS } from '../contract/limits.js';
 import { Responder } from '../engine/session/responder.js';
 import type { ResponderSession } from '../engine/session/responder-session.js';
 import { shortFingerprint } from '../security/identity.js';

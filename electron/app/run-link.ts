@@ -12,7 +12,7 @@
  * `result.link.bypassToggles` with its run time.
  */
 import type { BypassState, LinkChoice, UiLinkPreset } from '../contract/api.js';
-import type { RunLinkHook } from '../engine/session/controller.js';
+import type { RunLinkHook } from '../engine/session/run-handle.js';
 import { ProxyProcess } from '../engine/session/proxy-process.js';
 import type { FromProxyProcess } from '../proxy/process-messages.js';
 import { parseLinkSpec } from '../proxy/link-settings.js';

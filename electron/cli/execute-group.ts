@@ -7,7 +7,7 @@
  */
 import type { LonghaulGroupResult } from '../contract/group.js';
 import { startGroupRun, type GroupPeerTarget } from '../engine/group/group-run.js';
-import type { RunParams } from '../engine/session/params.js';
+import type { RunParams } from '../protocol/run-params.js';
 import { formatGroupCsv } from '../report/group-csv.js';
 import { formatGroupConsoleLog } from '../report/group-log.js';
 import { formatGroupSummary } from '../report/group-summary.js';

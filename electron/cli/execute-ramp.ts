@@ -6,7 +6,7 @@
  */
 import { rampAnswered, type UdpRampOutcome, type UdpRampStep } from '../contract/udp-ramp.js';
 import type { LonghaulResult } from '../contract/result.js';
-import type { RunParams } from '../engine/session/params.js';
+import type { RunParams } from '../protocol/run-params.js';
 import { replaceFileAtomicallyAsync } from '../report/report-file.js';
 import { RAMP_TABLE_HEAD, rampAnswer, rampPlanLine, rampStepLine } from '../contract/udp-ramp-text.js';
 import type { RunTarget } from '../sweep/run-target.js';

@@ -4,10 +4,10 @@
  * keeping the partial result, the summary, the JSON file. Returns the exit code.
  */
 import type { LonghaulResult } from '../contract/result.js';
-import type { RunHandle, RunLinkHook } from '../engine/session/controller.js';
+import type { RunHandle, RunLinkHook } from '../engine/session/run-handle.js';
 import { startRunWithCapacity } from '../engine/session/capacity-run.js';
 import { capacityProgressText } from '../contract/capacity.js';
-import type { RunParams } from '../engine/session/params.js';
+import type { RunParams } from '../protocol/run-params.js';
 import type { ControllerSecurity } from '../security/controller-security.js';
 import { describeError } from '../util/errors.js';
 import { EXIT_OK, EXIT_RUN_FAILED } from './exit-codes.js';

@@ -8,7 +8,8 @@
 import { GroupIntervalSum, type GroupLiveInterval } from '../contract/group-live.js';
 import type { Side } from '../contract/result.js';
 import type { SideSample } from '../engine/data-plane/data-plane.js';
-import { planStreams, type RunParams } from '../engine/session/params.js';
+import { planStreams } from '../contract/stream-plan.js';
+import { type RunParams } from '../protocol/run-params.js';
 import { formatBytes, formatClock, formatRate } from '../contract/units.js';
 
 interface PeerTrack {

@@ -3,12 +3,12 @@
  * every sample. Otherwise: one plain line per interval (logs, pipes, CI).
  * Rates are the receiver's view (what arrived), per direction.
  */
-import type { Side } from '../contract/result.js';
+import type { Side, TcpSample } from '../contract/result.js';
 import type { SideSample } from '../engine/data-plane/data-plane.js';
-import { planStreams, type RunParams } from '../engine/session/params.js';
+import { planStreams } from '../contract/stream-plan.js';
+import { type RunParams } from '../protocol/run-params.js';
 import { formatBytes, formatClock, formatJitter, formatLostTotal, formatRate } from '../contract/units.js';
 import { intervalRetransText } from '../contract/interval-tcp-text.js';
-import type { TcpSample } from '../contract/result.js';
 
 /** The senders' congestion windows at the line's end, summed over the direction's streams (iperf3's Cwnd, one stream: its own). */
 const CWND_HEAD = 'cwnd';

@@ -4,8 +4,8 @@
  * value names its flag.
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
+import { DEFAULT_PARAMS, runParamsSchema, type RunParams } from '../protocol/run-params.js';
 import {
-  DEFAULT_PARAMS,
   MAX_BUFFER_BYTES,
   MAX_SECONDS,
   MAX_STREAMS,
@@ -13,10 +13,10 @@ import {
   MAX_MSS_BYTES,
   MAX_WINDOW_BYTES,
   MIN_MSS_BYTES,
-  runParamsSchema,
-  type RunParams,
-} from '../engine/session/params.js';
-import { MAX_BITRATE_BITS_PER_SEC, MAX_PATH_RATE_BITS_PER_SEC, MIN_BITRATE_BITS_PER_SEC } from '../contract/limits.js';
+  MAX_BITRATE_BITS_PER_SEC,
+  MAX_PATH_RATE_BITS_PER_SEC,
+  MIN_BITRATE_BITS_PER_SEC,
+} from '../contract/limits.js';
 import { UDP_DEFAULT_BITS_PER_SEC, UDP_DEFAULT_DATAGRAM_BYTES, UDP_MAX_DATAGRAM_BYTES, UDP_MIN_DATAGRAM_BYTES, UDP_REFUSALS } from '../contract/udp.js';
 import { ArgumentError } from '../util/errors.js';
 import { parseHostPort } from '../util/net.js';

@@ -6,8 +6,9 @@
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { LonghaulResult } from '../contract/result.js';
-import type { RunHandle } from '../engine/session/controller.js';
-import { planStreams, type RunParams } from '../engine/session/params.js';
+import type { RunHandle } from '../engine/session/run-handle.js';
+import { planStreams } from '../contract/stream-plan.js';
+import { type RunParams } from '../protocol/run-params.js';
 import { IntervalAssembler } from '../report/interval-assembler.js';
 import { openLiveReport, type LiveReport } from '../report/live-report.js';
 import { checkWritable } from '../report/report-file.js';

@@ -7,8 +7,8 @@ import { randomInt } from 'node:crypto';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { DIRECTIONS, type Direction } from '../contract/direction.js';
 import type { SweepDimension, SweepOrder, SweepPath, SweepPlan, SweepTarget } from '../contract/sweep.js';
+import { DEFAULT_PARAMS } from '../protocol/run-params.js';
 import {
-  DEFAULT_PARAMS,
   MAX_BUFFER_BYTES,
   MAX_MSS_BYTES,
   MAX_SECONDS,
@@ -16,10 +16,11 @@ import {
   MAX_WINDOW_BYTES,
   MIN_INTERVAL_SECONDS,
   MIN_MSS_BYTES,
-} from '../engine/session/params.js';
+  MAX_BITRATE_BITS_PER_SEC,
+  MIN_BITRATE_BITS_PER_SEC,
+} from '../contract/limits.js';
 import { LINK_PRESETS, findPreset } from '../proxy/presets.js';
 import { ArgumentError } from '../util/errors.js';
-import { MAX_BITRATE_BITS_PER_SEC, MIN_BITRATE_BITS_PER_SEC } from '../contract/limits.js';
 import { SWEEP_LIMITS } from '../contract/sweep-app.js';
 import { checkCongestion, intIn, rateIn, secondsIn, sizeIn } from './run-options.js';
 

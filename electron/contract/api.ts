@@ -14,7 +14,8 @@
  */
 import type { LonghaulErrorCode } from './error-codes.js';
 import type { SessionPhase } from './session-phases.js';
-import type { LinkSettingsInfo, LonghaulResult, ResultParams, Side } from './result.js';
+import type { LonghaulResult, ResultParams, Side } from './result.js';
+import type { LinkSettingsInfo } from './link-info.js';
 import type { HistoryFilter, HistoryListing, HistoryRetention, PruneSummary, RetentionView } from './history.js';
 import type { GroupEnded, GroupExportFormat, GroupListing, StartGroupRunRequest } from './group-app.js';
 import type { LonghaulGroupResult } from './group.js';

@@ -10,7 +10,6 @@
 import type { CapacityInfo, CapacityProgress } from './capacity-info.js';
 import type { LonghaulResult } from './result.js';
 
-export type { CapacityBound, CapacityInfo, CapacityProgress, CapacitySeries } from './capacity-info.js';
 import { formatRate } from './units.js';
 import { pathDirectionLabel } from './direction.js';
 

@@ -3,7 +3,7 @@
  * for the CLI's run output and the Results screen alike. Pure: the renderer
  * imports it too.
  */
-import type { EmulatorDirectionInfo, EmulatorWatchInfo } from './result.js';
+import type { EmulatorDirectionInfo, EmulatorWatchInfo } from './link-info.js';
 
 const pct = (x: number): string => `${(x * 100).toFixed(x > 0 && x < 0.1 ? 1 : 0)} %`;
 

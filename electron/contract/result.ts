@@ -25,7 +25,6 @@ import type { PacingInfo } from './pacing-info.js';
 import type { TcpSample } from './tcp-reading.js';
 
 // The link emulator's part of a result has its own file; importers of result.js keep finding it here.
-export type { EmulatorDirectionInfo, EmulatorWatchInfo, LinkInfo, LinkSettingsInfo, ModelledLossInfo, UdpRelayDirectionInfo } from './link-info.js';
 // So are the TCP_INFO readings and the CPU figures.
 export type * from './tcp-reading.js';
 export type * from './cpu-info.js';

@@ -85,4 +85,3 @@ export function ownedDialFailure(host: string, port: number, err: NodeJS.ErrnoEx
 }
 
 // Lives with the other address helpers; re-exported for the engine modules that import it from here.
-export { plainAddress } from '../util/net.js';

@@ -7,7 +7,6 @@ import { UDP_MAX_DATAGRAM_BYTES, UDP_MIN_DATAGRAM_BYTES } from '../contract/udp.
 import { z } from 'zod';
 import { DIRECTIONS, type Direction } from '../contract/direction.js';
 
-export { MAX_BUFFER_BYTES, MAX_MSS_BYTES, MAX_SECONDS, MAX_STREAMS, MAX_WINDOW_BYTES, MIN_INTERVAL_SECONDS, MIN_MSS_BYTES } from '../contract/limits.js';
 import {
   MAX_BITRATE_BITS_PER_SEC,
   MIN_BITRATE_BITS_PER_SEC,

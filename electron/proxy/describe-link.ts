@@ -2,7 +2,7 @@
  * Human text for a link, and the `LinkInfo` a result records. Every number
  * carries its unit; loss is always called what it is here: a model.
  */
-import type { EmulatorWatchInfo, LinkInfo, ModelledLossInfo } from '../contract/result.js';
+import type { EmulatorWatchInfo, LinkInfo, ModelledLossInfo } from '../contract/link-info.js';
 import { formatMs, formatRate, groupDigits } from '../contract/units.js';
 import { modelCeilingBitsPerSec, type LinkSpec } from './link-settings.js';
 import { describeStageConfig, stageCaveats } from './registry.js';

@@ -13,7 +13,7 @@
  *   native/src/relay_pump.cc), counted only when the emulated link had nothing
  *   left to carry (pipe.ts): the link waited for the relay, not the other way.
  */
-import type { EmulatorDirectionInfo } from '../contract/result.js';
+import type { EmulatorDirectionInfo } from '../contract/link-info.js';
 
 /** What the watch reads of a connection: its reader's time behind the sender while the link starved (pipe.ts). */
 interface Behind {

@@ -16,7 +16,7 @@ import { tuneListener } from '../native/tuned-socket.js';
 import { relaySocketBytesFor } from './pipe.js';
 
 import { performance } from 'node:perf_hooks';
-import type { EmulatorWatchInfo } from '../contract/result.js';
+import type { EmulatorWatchInfo, UdpRelayDirectionInfo } from '../contract/link-info.js';
 import { LonghaulError, PeerError } from '../util/errors.js';
 import { EmulatorWatch, LATE_MS } from './emulator-watch.js';
 import type { LinkSpec } from './link-settings.js';
@@ -26,7 +26,6 @@ import { STALL_MS, StallClock } from './stall-clock.js';
 import type { LinkDirection } from './stage.js';
 import { lossStatsOf, type LossStats } from './stages/loss.js';
 import { UdpRelay } from './udp/udp-relay.js';
-import type { UdpRelayDirectionInfo } from '../contract/result.js';
 
 interface LinkProxyOptions {
   target: { host: string; port: number };

@@ -14,11 +14,12 @@ import {
   LINK_MAX_RATE_BITS_PER_SEC,
   LINK_MIN_MSS_BYTES,
 } from '../contract/link-limits.js';
-import type { LinkSettingsInfo } from '../contract/result.js';
+import type { LinkSettingsInfo } from '../contract/link-info.js';
 import { ArgumentError } from '../util/errors.js';
 import type { LinkChains } from './proxy-connection.js';
 import { parseStageConfig } from './registry.js';
-import { DEFAULT_MSS_BYTES, type StageConfig } from './stage.js';
+import { type StageConfig } from './stage.js';
+import { DEFAULT_MSS_BYTES } from '../contract/wire.js';
 import './stages/index.js';
 // After index.js, which registers the stages in the order help texts list them.
 import { payloadFraction } from './stages/rate.js';

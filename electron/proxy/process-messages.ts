@@ -3,7 +3,7 @@
  * and the process that started it (electron/engine/session/proxy-process.ts): one
  * definition for both sides.
  */
-import type { EmulatorWatchInfo, UdpRelayDirectionInfo } from '../contract/result.js';
+import type { EmulatorWatchInfo, UdpRelayDirectionInfo } from '../contract/link-info.js';
 import type { LossStats } from './stages/loss.js';
 
 /** What a parent process may send to a forked proxy. */

@@ -105,7 +105,5 @@ export interface LinkShare {
 }
 
 /** Default segment size: a 1500-byte MTU less IPv4, TCP and timestamp headers (what Linux uses). */
-export { DEFAULT_MSS_BYTES } from '../contract/wire.js';
 
 /** Small deterministic PRNG (mulberry32), for stages given a `seed`: a test can replay its losses. */
-export { seededRandom } from '../contract/seeded-random.js';

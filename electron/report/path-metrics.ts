@@ -5,7 +5,6 @@
  * The path arithmetic itself lives in contract/path-math.ts (the engine's advice
  * and the renderer use it too); it is re-exported here for the reports.
  */
-export { bdpBytes, windowCeilingBitsPerSec, windowScaleShift } from '../contract/path-math.js';
 
 /** The Internet2 Land Speed Record metric: throughput × distance, bit·m/s. */
 export function bitMetresPerSec(rateBitsPerSec: number, distanceKm: number): number {

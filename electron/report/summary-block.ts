@@ -9,7 +9,7 @@ import { pathDirectionLabel } from '../contract/direction.js';
 import { omitText } from '../contract/omit-text.js';
 import type { LonghaulResult, PartialRate, TotalResult } from '../contract/result.js';
 import { partialLabel } from '../contract/partial-text.js';
-import { transferRttSeconds } from '../analysis/diagnosis.js';
+import { transferRttSeconds } from '../analysis/limiter-inputs.js';
 import { formatBytes, formatRate, groupDigits } from '../contract/units.js';
 import { bitrateText } from '../contract/pacing-info.js';
 import { formatTcpSummary } from './tcp-lines.js';

@@ -4,7 +4,7 @@
  * and which figures were unavailable.
  */
 import type { EndView, LonghaulResult, TcpSample } from '../contract/result.js';
-import { transferRttSeconds } from '../analysis/diagnosis.js';
+import { transferRttSeconds } from '../analysis/limiter-inputs.js';
 import { OS_DEFAULT_NOTE } from '../contract/setup-text.js';
 import { retransText } from '../contract/retrans-text.js';
 import { formatRtt, groupDigits } from '../contract/units.js';

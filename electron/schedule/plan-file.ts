@@ -11,7 +11,7 @@ import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type Par
 import { DEFAULT_PORT } from '../contract/api.js';
 import { SCHEDULE_PLAN_SCHEMA, type PlanProblem, type SchedulePlan } from '../contract/schedule.js';
 import { UDP_DEFAULT_BITS_PER_SEC, UDP_DEFAULT_DATAGRAM_BYTES, UDP_REFUSALS } from '../contract/udp.js';
-import { DEFAULT_PARAMS, runParamsSchema } from '../engine/session/params.js';
+import { DEFAULT_PARAMS, runParamsSchema } from '../protocol/run-params.js';
 import { describeError } from '../util/errors.js';
 import { parseHostPort } from '../util/net.js';
 import { printable } from '../util/printable.js';

@@ -1,10 +1,10 @@
 /** Open this installation's identity and peers from its trust folder (created and protected on first use). */
 import path from 'node:path';
-import { currentHost, type HostPaths } from '../util/app-paths.js';
+import { currentHost, type HostPaths, trustDir } from '../util/app-paths.js';
 import type { ControllerSecurity } from './controller-security.js';
 import { loadOrCreateIdentity, type Identity } from './identity.js';
 import { PeerStore } from './peer-store.js';
-import { protectTrustDir, trustDir, type DirProtection } from './trust-dir.js';
+import { protectTrustDir, type DirProtection } from './trust-dir.js';
 
 export interface LoadedTrust extends ControllerSecurity {
   identity: Identity;

@@ -17,8 +17,6 @@ import { currentHost, type HostPaths } from '../util/app-paths.js';
 import { makePrivateDir } from './private-files.js';
 import { restrictToUser, runBounded, type CommandRunner } from './windows-acl.js';
 
-export { trustDir } from '../util/app-paths.js';
-
 export interface DirProtection {
   /** `posix-modes`: 0700/0600. `windows-acl`: our own ACL. `windows-inherited`: the parent folder's ACL (see `warning`). */
   how: 'posix-modes' | 'windows-acl' | 'windows-inherited';

@@ -14,7 +14,7 @@ import { startIperf3Run } from '../engine/iperf3/iperf3-client.js';
 import { attachCapacity, startRunWithCapacity } from '../engine/session/capacity-run.js';
 import type { RunHandle } from '../engine/session/run-handle.js';
 import { startPairedLocalResponder, stopLocalResponder, type PairedLocalResponder } from '../engine/session/local-responder.js';
-import type { RunParams } from '../engine/session/params.js';
+import type { RunParams } from '../protocol/run-params.js';
 import { ProxyProcess } from '../engine/session/proxy-process.js';
 import { NO_LINK, parseLinkSpec, type LinkSpec } from '../proxy/link-settings.js';
 import { findPreset, LINK_PRESETS } from '../proxy/presets.js';

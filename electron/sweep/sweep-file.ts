@@ -14,7 +14,8 @@ import { resultSchema } from '../report/result-file.js';
 import { newSweepPlanSchema, savedSweepPlanSchema } from './sweep-plan-schema.js';
 import { LonghaulError } from '../util/errors.js';
 import { jsonDocument } from '../util/json-chunks.js';
-import { JsonSyntaxError, readJsonFile } from '../util/json-file.js';
+import { readJsonFile } from '../util/json-file.js';
+import { JsonSyntaxError } from '../util/json-pieces.js';
 import { SOFTWARE } from '../util/version.js';
 
 const settings = z.object({ params: resultSchema.shape.params, link: z.string().nullable(), path: z.enum(['direct', 'relay']) });

@@ -5,7 +5,8 @@
  * next rate from udp-ramp-plan.ts. One run at a time, a short pause between them so a queue on the
  * path drains; a stop ends the ramp after the step that is running, which is kept (partial).
  */
-import type { LinkSettingsInfo, LonghaulResult } from '../contract/result.js';
+import type { LonghaulResult } from '../contract/result.js';
+import type { LinkSettingsInfo } from '../contract/link-info.js';
 import { lossShare, UDP_DEFAULT_BITS_PER_SEC } from '../contract/udp.js';
 import {
   rampFindings,
@@ -17,7 +18,7 @@ import {
   type UdpRampStepOutcome,
 } from '../contract/udp-ramp.js';
 import { SHORT_SHARE } from '../analysis/verdicts/udp.js';
-import type { RunParams } from '../engine/session/params.js';
+import type { RunParams } from '../protocol/run-params.js';
 import type { RunTarget } from './run-target.js';
 import { MAX_BITRATE_BITS_PER_SEC, MIN_BITRATE_BITS_PER_SEC } from '../contract/limits.js';
 import { nextRampRate, type RampPlanOptions } from './udp-ramp-plan.js';

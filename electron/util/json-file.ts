@@ -11,8 +11,6 @@ import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { JsonPieces, type JsonPiecesOptions } from './json-pieces.js';
 
-export { JsonSyntaxError } from './json-pieces.js';
-
 export interface JsonFileOptions extends JsonPiecesOptions {
   /** Refuse a file whose last path component is a symbolic link (ELOOP). */
   noFollow?: boolean;

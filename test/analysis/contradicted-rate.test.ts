@@ -8,7 +8,9 @@ import type { LonghaulResult } from '../../electron/contract/result.js';
 import { whatIfOf } from '../../electron/contract/what-if-result.js';
 import { formatWhatIf } from '../../electron/contract/what-if-text.js';
 import { adviseResult } from '../../electron/analysis/advice/advise.js';
-import { diagnoseLimiter, diagnoseResult, type LimiterInputs } from '../../electron/analysis/diagnosis.js';
+import { diagnoseResult } from '../../electron/analysis/diagnosis.js';
+import { type LimiterInputs } from '../../electron/analysis/limiter-inputs.js';
+import { diagnoseLimiter } from '../../electron/analysis/limiter.js';
 import { makeResult } from '../helpers/result-fixtures.js';
 
 const LOOPBACK: LimiterInputs = {

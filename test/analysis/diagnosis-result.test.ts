@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { LonghaulResult, StreamResult, TcpSample } from '../../electron/contract/result.js';
-import { diagnoseResult, limiterInputs } from '../../electron/analysis/diagnosis.js';
+import { diagnoseResult } from '../../electron/analysis/diagnosis.js';
+import { limiterInputs } from '../../electron/analysis/limiter-inputs.js';
 import { tcpSample } from '../helpers/result-fixtures.js';
 
 describe('diagnoseResult over a result document', () => {

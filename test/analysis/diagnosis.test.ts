@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { StreamResult } from '../../electron/contract/result.js';
-import { diagnoseLimiter, limiterInputs, type LimiterInputs } from '../../electron/analysis/diagnosis.js';
+import { limiterInputs, type LimiterInputs } from '../../electron/analysis/limiter-inputs.js';
+import { diagnoseLimiter } from '../../electron/analysis/limiter.js';
 import { formatRateShort, formatRtt } from '../../electron/contract/units.js';
 import { tcpSample } from '../helpers/result-fixtures.js';
 

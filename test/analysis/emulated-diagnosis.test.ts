@@ -10,7 +10,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { diagnoseEmulated } from '../../electron/analysis/emulated-diagnosis.js';
-import type { LinkInfo, LinkSettingsInfo, TotalResult } from '../../electron/contract/result.js';
+import type { TotalResult } from '../../electron/contract/result.js';
+import type { LinkInfo, LinkSettingsInfo } from '../../electron/contract/link-info.js';
 import { emulatedLink, makeResult } from '../helpers/result-fixtures.js';
 
 const MSS = 1448;

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { AppBackend } from '../../electron/app/backend.js';
 import type { Events, LiveSample, RunEnded, RunPhase } from '../../electron/contract/api.js';
-import type { LinkSettingsInfo } from '../../electron/contract/result.js';
+import type { LinkSettingsInfo } from '../../electron/contract/link-info.js';
 import { readLocalSettings } from '../../electron/engine/session/local-settings.js';
 import { nativeSockets } from '../../electron/native/load-native.js';
 import { within } from '../helpers/net.js';

@@ -15,7 +15,7 @@ import { HistoryStore } from '../../electron/app/history-store.js';
 import { ResponderHost, type ResponderHostOptions } from '../../electron/app/responder-host.js';
 import type { Events, ResponderStatus } from '../../electron/contract/api.js';
 import { startRun } from '../../electron/engine/session/controller.js';
-import { DEFAULT_PARAMS } from '../../electron/engine/session/params.js';
+import { DEFAULT_PARAMS } from '../../electron/protocol/run-params.js';
 import { shortFingerprint } from '../../electron/security/identity.js';
 import { pairWith } from '../../electron/security/pair-client.js';
 import { within } from '../helpers/net.js';

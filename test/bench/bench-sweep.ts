@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { SweepPlan } from '../../electron/contract/sweep.js';
 import { median } from '../../electron/contract/sweep-plan.js';
-import { DEFAULT_PARAMS } from '../../electron/engine/session/params.js';
+import { DEFAULT_PARAMS } from '../../electron/protocol/run-params.js';
 import { loadTrust } from '../../electron/security/load-trust.js';
 import { LoopbackTarget } from '../../electron/sweep/run-target.js';
 import { newSweepFile } from '../../electron/sweep/sweep-file.js';

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { bypassCaveat, bypassedSeconds, type BypassedRun } from '../../electron/contract/bypass-text.js';
-import type { LinkInfo } from '../../electron/contract/result.js';
+import type { LinkInfo } from '../../electron/contract/link-info.js';
 
 /** A run of `seconds` with intervals up to `lastT` and these bypass switches (null: no link emulator). */
 function run(toggles: LinkInfo['bypassToggles'] | null, seconds: number | null, lastT = 0): BypassedRun {

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startRun } from '../../electron/engine/session/controller.js';
-import { DEFAULT_PARAMS } from '../../electron/engine/session/params.js';
+import { DEFAULT_PARAMS } from '../../electron/protocol/run-params.js';
 import type { Responder } from '../../electron/engine/session/responder.js';
 import { encodeDataHeader } from '../../electron/protocol/data-header.js';
 import { encodeFrame, FrameParser } from '../../electron/protocol/framing.js';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import type { LonghaulGroupResult } from '../../electron/contract/group.js';
 import { startGroupRun } from '../../electron/engine/group/group-run.js';
-import { DEFAULT_PARAMS, type RunParams } from '../../electron/engine/session/params.js';
+import { DEFAULT_PARAMS, type RunParams } from '../../electron/protocol/run-params.js';
 import { loadTrust } from '../../electron/security/load-trust.js';
 import { pairedListeners } from '../helpers/listeners.js';
 import { closeServer, listenLocal } from '../helpers/native.js';

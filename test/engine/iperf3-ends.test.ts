@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { TcpSample } from '../../electron/contract/result.js';
 import { localResults } from '../../electron/engine/iperf3/iperf3-ends.js';
-import type { PlannedStream } from '../../electron/engine/session/params.js';
+import type { PlannedStream } from '../../electron/contract/stream-plan.js';
 import type { StreamEnd } from '../../electron/protocol/messages.js';
 
 const reading = (over: Partial<TcpSample>): TcpSample =>

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { LonghaulResult } from '../../electron/contract/result.js';
-import type { Direction } from '../../electron/engine/session/params.js';
+import type { Direction } from '../../electron/protocol/run-params.js';
 import { formatWhatIf } from '../../electron/contract/what-if-text.js';
 import { startIperf3Run } from '../../electron/engine/iperf3/iperf3-client.js';
 import { Iperf3Server } from '../../electron/engine/iperf3/iperf3-server.js';

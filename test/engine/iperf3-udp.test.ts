@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { LonghaulResult } from '../../electron/contract/result.js';
 import { lossShare, type UdpCounts } from '../../electron/contract/udp.js';
-import type { Direction } from '../../electron/engine/session/params.js';
+import type { Direction } from '../../electron/protocol/run-params.js';
 import { startIperf3Run } from '../../electron/engine/iperf3/iperf3-client.js';
 import { Iperf3Server } from '../../electron/engine/iperf3/iperf3-server.js';
 import { HAVE_IPERF3, freePort, runIperf3, startIperf3Server } from '../helpers/iperf3.js';

@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { startRun } from '../../electron/engine/session/controller.js';
-import { DEFAULT_PARAMS } from '../../electron/engine/session/params.js';
+import { DEFAULT_PARAMS } from '../../electron/protocol/run-params.js';
 import type { Responder } from '../../electron/engine/session/responder.js';
 import type { LonghaulResult } from '../../electron/contract/result.js';
 import { startResponder, within } from '../helpers/net.js';

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { LonghaulResult } from '../../electron/contract/result.js';
 import { startRun } from '../../electron/engine/session/controller.js';
-import { DEFAULT_PARAMS, type RunParams } from '../../electron/engine/session/params.js';
+import { DEFAULT_PARAMS, type RunParams } from '../../electron/protocol/run-params.js';
 import { requireNative, skipWithoutNative } from '../helpers/native.js';
 import { startResponder, within } from '../helpers/net.js';
 

@@ -9,7 +9,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { LonghaulResult, TcpSample } from '../../electron/contract/result.js';
-import { planStreams, DEFAULT_PARAMS, type RunParams } from '../../electron/engine/session/params.js';
+import { planStreams } from '../../electron/contract/stream-plan.js';
+import { DEFAULT_PARAMS, type RunParams } from '../../electron/protocol/run-params.js';
 import { RunRecorder } from '../../electron/engine/session/run-recorder.js';
 import { runParamsFromFlags } from '../../electron/cli/run-options.js';
 

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, describe, it } from 'node:test';
 import type { LonghaulResult } from '../../electron/contract/result.js';
 import { startRun } from '../../electron/engine/session/controller.js';
-import { DEFAULT_PARAMS, type RunParams } from '../../electron/engine/session/params.js';
+import { DEFAULT_PARAMS, type RunParams } from '../../electron/protocol/run-params.js';
 import type { Responder } from '../../electron/engine/session/responder.js';
 import { ControlChannel } from '../../electron/protocol/control-channel.js';
 import type { Message } from '../../electron/protocol/messages.js';

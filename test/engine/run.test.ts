@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startRun } from '../../electron/engine/session/controller.js';
-import { DEFAULT_PARAMS, type RunParams } from '../../electron/engine/session/params.js';
+import { DEFAULT_PARAMS, type RunParams } from '../../electron/protocol/run-params.js';
 import type { Responder } from '../../electron/engine/session/responder.js';
 import { resolveDataPath, type StreamIo } from '../../electron/native/data-path.js';
 import { DATA_CONN_ENV, DATA_PATH_ENV, readSwitches } from '../../electron/native/switches.js';

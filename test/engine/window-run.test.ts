@@ -15,7 +15,7 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { LonghaulResult } from '../../electron/contract/result.js';
 import { startRun } from '../../electron/engine/session/controller.js';
-import { DEFAULT_PARAMS, type RunParams } from '../../electron/engine/session/params.js';
+import { DEFAULT_PARAMS, type RunParams } from '../../electron/protocol/run-params.js';
 import type { Responder } from '../../electron/engine/session/responder.js';
 import { socketFd } from '../../electron/native/node-handle.js';
 import { requireNative, skipWithoutNative, sysctlBytes } from '../helpers/native.js';

@@ -12,7 +12,7 @@ import { LonghaulError, PeerError } from '../../electron/util/errors.js';
 import type { DataPlaneEvents } from '../../electron/engine/data-plane/data-plane.js';
 import type { IncomingData, SessionChannel, SessionPlane } from '../../electron/engine/session/session-channel.js';
 import type { CpuUse } from '../../electron/contract/cpu-info.js';
-import { DEFAULT_PARAMS } from '../../electron/engine/session/params.js';
+import { DEFAULT_PARAMS } from '../../electron/protocol/run-params.js';
 
 /** The cookie of every fake run (32 hex digits, as the controller makes them). */
 export const COOKIE = '00112233445566778899aabbccddeeff';

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { formatBdpReport } from '../../electron/report/bdp-report.js';
-import { bdpBytes, bitMetresPerSec, formatBitMetres, windowCeilingBitsPerSec, windowScaleShift } from '../../electron/report/path-metrics.js';
+import { bitMetresPerSec, formatBitMetres } from '../../electron/report/path-metrics.js';
+import { bdpBytes, windowCeilingBitsPerSec, windowScaleShift } from '../../electron/contract/path-math.js';
 import { parseDuration, parseRate, parseSize } from '../../electron/util/units.js';
 
 describe('path metrics', { timeout: 10_000 }, () => {

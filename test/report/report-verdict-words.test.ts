@@ -4,7 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Diagnosis, LinkInfo, LonghaulResult } from '../../electron/contract/result.js';
+import type { Diagnosis, LonghaulResult } from '../../electron/contract/result.js';
+import type { LinkInfo } from '../../electron/contract/link-info.js';
 import { formatHtmlReport } from '../../electron/report/html-report.js';
 import { formatSummary } from '../../electron/report/summary-block.js';
 import { makeResult } from '../helpers/result-fixtures.js';

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { describe, it } from 'node:test';
 import { startRun } from '../../electron/engine/session/controller.js';
-import { DEFAULT_PARAMS } from '../../electron/engine/session/params.js';
+import { DEFAULT_PARAMS } from '../../electron/protocol/run-params.js';
 import type { ResponderSession } from '../../electron/engine/session/responder-session.js';
 import { encodeDataHeader } from '../../electron/protocol/data-header.js';
 import { encodeFrame, FrameParser } from '../../electron/protocol/framing.js';

@@ -5,14 +5,14 @@
  * rejection would end it), its memory must stay flat, and a paired run must
  * succeed right after. Reproduce a failure with LONGHAUL_FUZZ_SEED.
  */
-import { seededRandom } from '../../electron/proxy/stage.js';
+import { seededRandom } from '../../electron/contract/seeded-random.js';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { startRun } from '../../electron/engine/session/controller.js';
-import { DEFAULT_PARAMS } from '../../electron/engine/session/params.js';
+import { DEFAULT_PARAMS } from '../../electron/protocol/run-params.js';
 import { encodeFrame } from '../../electron/protocol/framing.js';
 import type { ControllerSecurity } from '../../electron/security/controller-security.js';
 import { createIdentity } from '../../electron/security/identity.js';

@@ -9,7 +9,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 import { describe, it, type TestContext } from 'node:test';
 import { startRun } from '../../electron/engine/session/controller.js';
-import { DEFAULT_PARAMS } from '../../electron/engine/session/params.js';
+import { DEFAULT_PARAMS } from '../../electron/protocol/run-params.js';
 import { Responder } from '../../electron/engine/session/responder.js';
 import { encodeFrame, FrameParser } from '../../electron/protocol/framing.js';
 import type { ControllerSecurity } from '../../electron/security/controller-security.js';

@@ -11,7 +11,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { startRun } from '../../electron/engine/session/controller.js';
-import { DEFAULT_PARAMS } from '../../electron/engine/session/params.js';
+import { DEFAULT_PARAMS } from '../../electron/protocol/run-params.js';
 import { Responder } from '../../electron/engine/session/responder.js';
 import { createIdentity } from '../../electron/security/identity.js';
 import { pairWith } from '../../electron/security/pair-client.js';

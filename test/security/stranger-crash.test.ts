@@ -11,7 +11,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { startRun } from '../../electron/engine/session/controller.js';
-import { DEFAULT_PARAMS } from '../../electron/engine/session/params.js';
+import { DEFAULT_PARAMS } from '../../electron/protocol/run-params.js';
 import { loadOrCreateIdentity } from '../../electron/security/identity.js';
 import { within } from '../helpers/net.js';
 import { forkLonghaul, stopChild } from '../helpers/processes.js';

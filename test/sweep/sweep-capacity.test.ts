@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import type { CapacityInfo } from '../../electron/contract/capacity.js';
+import type { CapacityInfo } from '../../electron/contract/capacity-info.js';
 import type { LonghaulResult } from '../../electron/contract/result.js';
 import type { SweepCellSettings } from '../../electron/contract/sweep.js';
 import type { CapacityAsk, RunTarget } from '../../electron/sweep/run-target.js';

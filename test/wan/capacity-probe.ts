@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import type { TestContext } from 'node:test';
 import type { LonghaulResult } from '../../electron/contract/result.js';
-import type { CapacitySeries } from '../../electron/contract/capacity.js';
+import type { CapacitySeries } from '../../electron/contract/capacity-info.js';
 import { TCP_PAYLOAD_FRACTION } from './link-config.js';
 import { longhaulAtoB } from './longhaul-probe.js';
 import { createWanLink, type WanLink, type WanLinkOptions } from './wan-link.js';

@@ -9,7 +9,8 @@
  * same RTT and rate.
  */
 import { formatRateShort, groupDigits } from '../../contract/units.js';
-import type { Diagnosis, LinkInfo, LinkSettingsInfo } from '../../contract/result.js';
+import type { Diagnosis } from '../../contract/result.js';
+import type { LinkInfo, LinkSettingsInfo } from '../../contract/link-info.js';
 import type { AdviceLine } from './os-rules.js';
 
 /** Prefix of every OS line's reason on an emulated run: the OS settings matter on the real path. */

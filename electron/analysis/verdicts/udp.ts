@@ -15,7 +15,8 @@
  *   the path could carry is higher or equal).
  */
 import { fig } from '../../contract/finding.js';
-import type { DiagnosisFinding, Side, StreamResult, TotalResult, UdpRelayDirectionInfo } from '../../contract/result.js';
+import type { DiagnosisFinding, Side, StreamResult, TotalResult } from '../../contract/result.js';
+import type { UdpRelayDirectionInfo } from '../../contract/link-info.js';
 import { otherSide } from '../../contract/direction.js';
 import { lossShare } from '../../contract/udp.js';
 import { withDetail } from '../../contract/detail-text/index.js';

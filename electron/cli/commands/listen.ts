@@ -2,9 +2,9 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import os from 'node:os';
 import { readFileSync } from 'node:fs';
-import { DEFAULT_PORT } from '../../contract/api.js';
+import { DEFAULT_PORT, IPERF3_DEFAULT_PORT } from '../../contract/api.js';
 import { Responder } from '../../engine/session/responder.js';
-import { DEFAULT_RESPONDER_LIMITS } from '../../engine/session/responder-session.js';
+import { DEFAULT_RESPONDER_LIMITS } from '../../engine/session/responder-limits.js';
 import { shortFingerprint } from '../../security/identity.js';
 import { loadCliTrust } from '../cli-trust.js';
 import { formatCode } from '../../security/pairing-code.js';
@@ -22,7 +22,6 @@ import { listenIperf3 } from '../listen-iperf3.js';
 import { addExamples, addHelpBlock, termLines } from '../help-layout.js';
 import { TurnedAwayLog } from '../turned-away-log.js';
 import { ServedHistory } from '../served-history.js';
-import { IPERF3_DEFAULT_PORT } from '../../protocol/iperf3/states.js';
 
 interface ListenFlags {
   port?: number;

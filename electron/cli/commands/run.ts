@@ -1,8 +1,7 @@
 /** `longhaul run HOST[:PORT] [HOST2 …]`: be the controller of a run against one responder, or several at once. */
 import { Option, type Command } from 'commander';
-import { DEFAULT_PORT } from '../../contract/api.js';
+import { DEFAULT_PORT, IPERF3_DEFAULT_PORT } from '../../contract/api.js';
 import { startIperf3Run, type Iperf3ClientRun } from '../../engine/iperf3/iperf3-client.js';
-import { IPERF3_DEFAULT_PORT } from '../../protocol/iperf3/states.js';
 import { ArgumentError } from '../../util/errors.js';
 import { loadCliTrust } from '../cli-trust.js';
 import { checkGroupFiles, executeGroupRun } from '../execute-group.js';

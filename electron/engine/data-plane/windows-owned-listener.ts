@@ -19,7 +19,8 @@ import net from 'node:net';
 import type { AppliedWindow } from '../../native/advertised-window.js';
 import type { NativeApi, NativeBuffers, NativeOwnedConn } from '../../native/native-api.js';
 import type { MssSetup } from '../../native/mss-setup.js';
-import { createOwnedSocket, ownedApi, plainAddress } from '../../native/owned-socket.js';
+import { createOwnedSocket, ownedApi } from '../../native/owned-socket.js';
+import { plainAddress } from '../../util/net.js';
 import { DATA_HEADER_BYTES } from '../../protocol/data-header.js';
 
 /** How long one accept waits before looking at `closed` again, ms. */

@@ -19,10 +19,11 @@ import type { SessionState } from '../../protocol/session-state.js';
 import type { ControllerSecurity } from '../../security/controller-security.js';
 import { LonghaulError } from '../../util/errors.js';
 import { SOFTWARE } from '../../util/version.js';
-import { ControllerRun, type ControllerOptions, type RunLinkHook } from '../session/controller.js';
+import { ControllerRun, type ControllerOptions } from '../session/controller.js';
+import type { RunLinkHook } from '../session/run-handle.js';
 import type { SideSample } from '../data-plane/data-plane.js';
 import { buildGroupResult } from './group-aggregate.js';
-import type { RunParams } from '../session/params.js';
+import type { RunParams } from '../../protocol/run-params.js';
 import { itemAt } from '../../contract/present.js';
 
 /**

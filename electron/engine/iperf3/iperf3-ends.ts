@@ -7,7 +7,7 @@ import type { CpuUse, TcpSample } from '../../contract/result.js';
 import type { LocalStreamResult, PeerResults } from '../../protocol/iperf3/results-document.js';
 import { iperfStreamId } from '../../protocol/iperf3/states.js';
 import type { StreamEnd } from '../../protocol/messages.js';
-import type { PlannedStream, StreamSender } from '../session/params.js';
+import type { PlannedStream, StreamSender } from '../../contract/stream-plan.js';
 
 /**
  * The peer's CPU as its results state it (iperf3's percent of one core, over `wallSeconds`: the

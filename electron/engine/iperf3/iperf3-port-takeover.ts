@@ -15,7 +15,7 @@
  */
 import type net from 'node:net';
 import type { NativeApi } from '../../native/native-api.js';
-import { plainAddress } from '../../native/owned-socket.js';
+import { plainAddress } from '../../util/net.js';
 import type { ListenerTuning } from '../../native/tuned-socket.js';
 import { COOKIE_BYTES } from '../../protocol/iperf3/states.js';
 import { WindowsOwnedListener } from '../data-plane/windows-owned-listener.js';

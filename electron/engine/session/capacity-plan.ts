@@ -11,10 +11,10 @@
  * not what is measured. A path faster than the windows carry gives a floor,
  * said as one (`lowerBound: 'windows'`).
  */
-import type { CapacityBound, CapacityInfo, CapacitySeries } from '../../contract/capacity.js';
+import type { CapacityBound, CapacityInfo, CapacitySeries } from '../../contract/capacity-info.js';
 import type { LimiterVerdict, LonghaulResult } from '../../contract/result.js';
 import type { CapacityEstimate } from '../../analysis/capacity-estimate.js';
-import { DEFAULT_PARAMS, type RunParams } from './params.js';
+import { DEFAULT_PARAMS, type RunParams } from '../../protocol/run-params.js';
 
 const CAPACITY_STREAMS = 4;
 /** The rate the windows are sized to carry at the planned RTT, bit/s (more is reported as a floor). */

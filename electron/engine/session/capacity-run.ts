@@ -13,15 +13,16 @@
  */
 import { EventEmitter } from 'node:events';
 import type { LonghaulResult } from '../../contract/result.js';
-import type { CapacityInfo, CapacitySeries } from '../../contract/capacity.js';
+import type { CapacityInfo, CapacitySeries } from '../../contract/capacity-info.js';
 import { CapacityTracker } from '../../analysis/capacity-estimate.js';
 import { ArrivalSeries } from '../../analysis/arrival-series.js';
 import { diagnoseResult } from '../../analysis/diagnosis.js';
 import { adviseResult } from '../../analysis/advice/advise.js';
 import type { LocalSettings } from '../../analysis/advice/settings-keys.js';
-import { startRun, type ControllerOptions, type ControllerRun, type RunEvents, type RunHandle } from './controller.js';
+import { startRun, type ControllerOptions, type ControllerRun } from './controller.js';
+import type { RunEvents, RunHandle } from './run-handle.js';
 import { capacityInfo, planCapacity, receiverOf, type CapacityPlan } from './capacity-plan.js';
-import type { RunParams } from './params.js';
+import type { RunParams } from '../../protocol/run-params.js';
 
 /** The user's run; then the tuned run that measures the path (while it goes); then nothing. */
 type State = { at: 'main' } | { at: 'capacity'; tuned: ControllerRun | null } | { at: 'settled' };

@@ -15,7 +15,8 @@ import { LonghaulError, ProtocolError, describeError } from '../../util/errors.j
 import { dial } from '../../util/net.js';
 import { SOFTWARE } from '../../util/version.js';
 import type { SideSample } from '../data-plane/data-plane.js';
-import { planStreams, runParamsSchema, type RunParams } from './params.js';
+import { planStreams } from '../../contract/stream-plan.js';
+import { runParamsSchema, type RunParams } from '../../protocol/run-params.js';
 import { STOP_GRACE_MS, collectThenFinish, localOs, runningTimeoutMs, windowInfo } from './run-common.js';
 import { RunRecorder } from './run-recorder.js';
 import { LocalSettingsRead } from './local-settings.js';
@@ -76,8 +77,6 @@ async function connectForReal(opts: ControllerOptions): Promise<SessionChannel> 
 }
 
 const REAL: ControllerDeps = { connect: connectForReal, plane: sessionDataPlane };
-
-export type { RunEvents, RunHandle, RunLinkHook } from './run-handle.js';
 
 /** A run in progress. `result` settles with the result document; it never rejects for run failures. */
 export class ControllerRun extends EventEmitter<RunEvents> {

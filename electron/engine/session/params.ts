@@ -4,17 +4,3 @@
  * channel validates them too), the stream plan in contract/stream-plan.ts
  * (the UI's live charts use the same rule).
  */
-export {
-  DEFAULT_PARAMS,
-  MAX_BUFFER_BYTES,
-  MAX_SECONDS,
-  MAX_STREAMS,
-  MAX_WINDOW_BYTES,
-  MIN_INTERVAL_SECONDS,
-  MAX_MSS_BYTES,
-  MIN_MSS_BYTES,
-  runParamsSchema,
-  type Direction,
-  type RunParams,
-} from '../../protocol/run-params.js';
-export { planStreams, type PlannedStream, type StreamSender } from '../../contract/stream-plan.js';

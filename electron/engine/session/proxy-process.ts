@@ -6,8 +6,8 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { EmulatorWatchInfo, LinkInfo } from '../../contract/result.js';
-import type { RunLinkHook } from './controller.js';
+import type { EmulatorWatchInfo, LinkInfo } from '../../contract/link-info.js';
+import type { RunLinkHook } from './run-handle.js';
 import { linkInfo } from '../../proxy/describe-link.js';
 import type { LinkSpec } from '../../proxy/link-settings.js';
 import type { FromProxyProcess, ToProxyProcess } from '../../proxy/process-messages.js';

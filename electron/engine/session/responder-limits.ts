@@ -11,7 +11,8 @@
  * run's data connections itself, and ends the session when the controller has
  * not answered within LIMIT_ANSWER_MS.
  */
-import { planStreams, type PlannedStream, type RunParams } from './params.js';
+import { planStreams, type PlannedStream } from '../../contract/stream-plan.js';
+import { type RunParams } from '../../protocol/run-params.js';
 import { formatBytes } from '../../contract/units.js';
 
 /**

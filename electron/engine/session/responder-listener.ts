@@ -15,7 +15,7 @@ import { dataPath } from '../../native/data-path.js';
 import { rawHandle } from '../../native/node-handle.js';
 import { LonghaulError, describeError } from '../../util/errors.js';
 import { WindowsOwnedListener, type OwnedConnection } from '../data-plane/windows-owned-listener.js';
-import type { RunParams } from './params.js';
+import type { RunParams } from '../../protocol/run-params.js';
 import type { IncomingData } from './session-channel.js';
 
 export interface RunListenerHooks {

@@ -13,7 +13,7 @@ import { DEFAULT_STATE_TIMEOUTS_MS, type SessionState } from '../../protocol/ses
 import { LonghaulError, ProtocolError, describeError } from '../../util/errors.js';
 import { SOFTWARE } from '../../util/version.js';
 import type { SideSample } from '../data-plane/data-plane.js';
-import { planStreams } from './params.js';
+import { planStreams } from '../../contract/stream-plan.js';
 import { RunRecorder } from './run-recorder.js';
 import { LocalSettingsRead } from './local-settings.js';
 import { NO_LISTENER, openRunListener, type RunListener, type RunListenerHooks } from './responder-listener.js';
@@ -25,8 +25,6 @@ import { forwardSamples, helloProblem, ownHello, resultsMessage, takeResults, ty
 import type { IncomingData, PlaneFactory, SessionChannel } from './session-channel.js';
 import { sessionDataPlane } from './session-data-plane.js';
 import { RESPONDER_MOVES, RESPONDER_PROTOCOL, RESPONDER_TAKES, type ResponderRun, type ResponderState, type ResponderStateAt } from './responder-state.js';
-
-export { DEFAULT_RESPONDER_LIMITS, type ResponderLimits } from './responder-limits.js';
 
 /** `tuneListener`/`tuneListenerMss`: set the shared listening socket's window and MSS before the data connections arrive (they inherit them); undone when they are in. */
 interface ResponderSessionOptions extends RunListenerHooks {

@@ -16,7 +16,8 @@
 import type { MessageType } from '../../protocol/messages.js';
 import type { SessionState } from '../../protocol/session-state.js';
 import type { LocalSettingsRead } from './local-settings.js';
-import type { PlannedStream, RunParams } from './params.js';
+import type { PlannedStream } from '../../contract/stream-plan.js';
+import type { RunParams } from '../../protocol/run-params.js';
 import type { PartnerHello } from './peer-exchange.js';
 import type { RunListener } from './responder-listener.js';
 import type { RunLimitGuard } from './responder-limits.js';

@@ -3,8 +3,9 @@
  * engine/iperf3/iperf3-client.ts): its events and result, and the link emulator's hook into it.
  */
 import type { EventEmitter } from 'node:events';
-import type { CapacityProgress } from '../../contract/capacity.js';
-import type { LinkInfo, LonghaulResult, Side } from '../../contract/result.js';
+import type { CapacityProgress } from '../../contract/capacity-info.js';
+import type { LonghaulResult, Side } from '../../contract/result.js';
+import type { LinkInfo } from '../../contract/link-info.js';
 import type { SessionState } from '../../protocol/session-state.js';
 import type { SideSample } from '../data-plane/data-plane.js';
 

@@ -8,25 +8,25 @@
  * readings go into thinned series (detail-rule.ts), so an hour at -i 0.1
  * holds no more than the first and last ticks and a coarser middle.
  */
-import type {
-  CpuInfo,
-  CpuUse,
-  EndView,
-  ErrorInfo,
-  LinkInfo,
-  IntervalResult,
-  LonghaulResult,
-  PartialRate,
-  PeerClaim,
-  PeerInfo,
-  ResultParams,
-  Side,
-  StreamResult,
-  TcpSample,
-  TotalResult,
-  WindowInfo,
+import {
+  type CpuInfo,
+  type CpuUse,
+  type EndView,
+  type ErrorInfo,
+  type IntervalResult,
+  type LonghaulResult,
+  type PartialRate,
+  type PeerClaim,
+  type PeerInfo,
+  type ResultParams,
+  type Side,
+  type StreamResult,
+  type TcpSample,
+  type TotalResult,
+  type WindowInfo,
+  RESULT_SCHEMA,
 } from '../../contract/result.js';
-import { RESULT_SCHEMA } from '../../contract/result.js';
+import type { LinkInfo } from '../../contract/link-info.js';
 import { printable } from '../../util/printable.js';
 import { partnerLabel } from '../../contract/partner-label.js';
 import type { StreamEnd } from '../../protocol/messages.js';
@@ -34,7 +34,7 @@ import type { SideSample } from '../data-plane/data-plane.js';
 import { detailInfo, groupingFor, mergeIntervals, mergeTcp } from '../../analysis/detail-rule.js';
 import { isOmitted, markOmitted, omitStream, omittedSentBytes } from '../../analysis/omit-rule.js';
 import { IntervalBuilder, referenceSide, slimTcp, sumOrNull, type CumulativeSample } from '../data-plane/interval-builder.js';
-import type { PlannedStream } from './params.js';
+import type { PlannedStream } from '../../contract/stream-plan.js';
 import { adviseResult } from '../../analysis/advice/advise.js';
 import type { LocalSettings } from './local-settings.js';
 import { attachTcpFields } from './tcp-results.js';

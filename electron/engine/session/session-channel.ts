@@ -7,7 +7,8 @@ import type { ControlChannel, ControlChannelEvents } from '../../protocol/contro
 import type { MessageOf } from '../../protocol/messages.js';
 import type { DataPlane, DataPlaneEvents } from '../data-plane/data-plane.js';
 import type { DataPlaneOptions } from '../data-plane/data-plane-options.js';
-import type { PlannedStream, RunParams } from './params.js';
+import type { PlannedStream } from '../../contract/stream-plan.js';
+import type { RunParams } from '../../protocol/run-params.js';
 import type { RunLinkHook } from './run-handle.js';
 
 /** The control channel as a session uses it. */

@@ -5,7 +5,7 @@ import type { MessageOf } from '../../protocol/messages.js';
 import { openControllerStreams } from './controller-streams.js';
 import type { IncomingData, SessionPlane, StreamsContext } from './session-channel.js';
 import { peerSendersDone, responderUdpSetup } from './udp-session.js';
-import type { PlannedStream } from './params.js';
+import type { PlannedStream } from '../../contract/stream-plan.js';
 
 class SessionDataPlane extends DataPlane implements SessionPlane {
   private readonly plan: readonly PlannedStream[];

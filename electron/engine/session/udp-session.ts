@@ -11,7 +11,7 @@ import net from 'node:net';
 import type { StreamEnd } from '../../protocol/messages.js';
 import type { DataPlane } from '../data-plane/data-plane.js';
 import { udpAim, udpLast, udpListen, udpServe } from '../data-plane/udp/udp-setup.js';
-import type { PlannedStream } from './params.js';
+import type { PlannedStream } from '../../contract/stream-plan.js';
 import { STOP_GRACE_MS } from './run-common.js';
 import type { Side } from '../../contract/result.js';
 

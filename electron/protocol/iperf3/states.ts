@@ -52,7 +52,6 @@ export function stateName(value: number): Iperf3StateName | null {
 export const COOKIE_BYTES = 37;
 
 /** The port iperf3 uses when none is given (in the contract: the app's forms need it too). */
-export { IPERF3_DEFAULT_PORT } from '../../contract/api.js';
 
 /**
  * Caps on the two JSON documents. Parameters: 8 KiB, as iperf3 itself caps them

@@ -13,7 +13,8 @@ import { z } from 'zod';
 import { LINK_MAX_DELAY_MS, LINK_MAX_JITTER_MS } from '../../contract/link-limits.js';
 import { formatMs } from '../../contract/units.js';
 import { registerStage } from '../registry.js';
-import { seededRandom, type StageContext, type QueueStage } from '../stage.js';
+import { type StageContext, type QueueStage } from '../stage.js';
+import { seededRandom } from '../../contract/seeded-random.js';
 
 const DEFAULT_DELAY_QUEUE_BYTES = 32 * 1024 * 1024;
 

@@ -34,7 +34,9 @@
 import { z } from 'zod';
 import { LINK_MAX_LOSS_RATIO, LINK_MAX_MSS_BYTES, LINK_MIN_MSS_BYTES } from '../../contract/link-limits.js';
 import { registerStage } from '../registry.js';
-import { DEFAULT_MSS_BYTES, EMULATION_NOTE, seededRandom, type FlightView, type Stage, type StageContext, type QueueGateStage } from '../stage.js';
+import { EMULATION_NOTE, type FlightView, type Stage, type StageContext, type QueueGateStage } from '../stage.js';
+import { seededRandom } from '../../contract/seeded-random.js';
+import { DEFAULT_MSS_BYTES } from '../../contract/wire.js';
 
 const lossSchema = z
   .object({

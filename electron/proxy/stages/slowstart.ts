@@ -11,7 +11,8 @@
 import { z } from 'zod';
 import { LINK_MAX_MSS_BYTES, LINK_MIN_MSS_BYTES } from '../../contract/link-limits.js';
 import { registerStage } from '../registry.js';
-import { DEFAULT_MSS_BYTES, type FlightView, type Stage, type GateStage } from '../stage.js';
+import { type FlightView, type Stage, type GateStage } from '../stage.js';
+import { DEFAULT_MSS_BYTES } from '../../contract/wire.js';
 
 const slowstartSchema = z
   .object({

@@ -15,7 +15,8 @@
  * - `window`, `slowstart`: TCP's window and its growth: nothing to a datagram.
  */
 import { UDP_WIRE_OVERHEAD_BYTES } from '../../contract/wire.js';
-import { seededRandom, type StageConfig } from '../stage.js';
+import { type StageConfig } from '../stage.js';
+import { seededRandom } from '../../contract/seeded-random.js';
 import type { DelayConfig } from '../stages/delay.js';
 import type { LossConfig } from '../stages/loss.js';
 import { rateQueueBytes, wireClock, type RateConfig } from '../stages/rate.js';

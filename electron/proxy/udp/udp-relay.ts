@@ -16,7 +16,7 @@
  */
 import dgram from 'node:dgram';
 import net from 'node:net';
-import type { UdpRelayDirectionInfo } from '../../contract/result.js';
+import type { UdpRelayDirectionInfo } from '../../contract/link-info.js';
 import { udpSocketDrops } from '../../util/udp-socket-drops.js';
 import type { EmulatorWatch } from '../emulator-watch.js';
 import type { LinkDirection } from '../stage.js';

@@ -14,7 +14,7 @@ import {
   LINK_MIN_MSS_BYTES,
   parseLossRatio,
 } from '../../../electron/contract/link-limits.js';
-import type { LinkSettingsInfo } from '../../../electron/contract/result.js';
+import type { LinkSettingsInfo } from '../../../electron/contract/link-info.js';
 import { parseWindow, sizeText } from './test-form.js';
 import { parseDuration, parseRate, type Parsed } from '../../../electron/contract/units.js';
 

@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import type { LonghaulResult } from '../../../electron/contract/result.js';
 import { ControllerRun } from '../../../electron/engine/session/controller.js';
 import { CONTROLLER_MOVES, CONTROLLER_PROTOCOL, CONTROLLER_TAKES, type ControllerAt } from '../../../electron/engine/session/controller-state.js';
-import { DEFAULT_PARAMS } from '../../../electron/engine/session/params.js';
+import { DEFAULT_PARAMS } from '../../../electron/protocol/run-params.js';
 import { CAPABILITIES } from '../../../electron/engine/session/run-common.js';
 import { PROTOCOL_VERSION, type MessageType } from '../../../electron/protocol/messages.js';
 import { SESSION_ACCEPTS, SESSION_NEXT, type SessionState } from '../../../electron/protocol/session-state.js';

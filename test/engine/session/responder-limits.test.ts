@@ -8,9 +8,16 @@ import assert from 'node:assert/strict';
 import { describe, it, mock } from 'node:test';
 import type { LonghaulResult } from '../../../electron/contract/result.js';
 import { startRun } from '../../../electron/engine/session/controller.js';
-import { DEFAULT_PARAMS, planStreams, type RunParams } from '../../../electron/engine/session/params.js';
-import { LIMIT_ANSWER_MS, paramsOverLimits, RunLimitGuard, streamCaps } from '../../../electron/engine/session/responder-limits.js';
-import { DEFAULT_RESPONDER_LIMITS, type ResponderLimits } from '../../../electron/engine/session/responder-session.js';
+import { planStreams } from '../../../electron/contract/stream-plan.js';
+import { DEFAULT_PARAMS, type RunParams } from '../../../electron/protocol/run-params.js';
+import {
+  LIMIT_ANSWER_MS,
+  paramsOverLimits,
+  RunLimitGuard,
+  streamCaps,
+  DEFAULT_RESPONDER_LIMITS,
+  type ResponderLimits,
+} from '../../../electron/engine/session/responder-limits.js';
 import { startResponder, within } from '../../helpers/net.js';
 
 async function runAgainst(

@@ -9,11 +9,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { LonghaulResult } from '../../../electron/contract/result.js';
-import { DEFAULT_RESPONDER_LIMITS, ResponderSession, type ResponderLimits } from '../../../electron/engine/session/responder-session.js';
+import { ResponderSession } from '../../../electron/engine/session/responder-session.js';
+import { DEFAULT_RESPONDER_LIMITS, type ResponderLimits } from '../../../electron/engine/session/responder-limits.js';
 import { NO_LISTENER, type RunListener } from '../../../electron/engine/session/responder-listener.js';
 import { RESPONDER_MOVES, RESPONDER_PROTOCOL, RESPONDER_TAKES, type ResponderAt } from '../../../electron/engine/session/responder-state.js';
 import { CAPABILITIES, STOP_FROM_RESPONDER } from '../../../electron/engine/session/run-common.js';
-import { DEFAULT_PARAMS } from '../../../electron/engine/session/params.js';
+import { DEFAULT_PARAMS } from '../../../electron/protocol/run-params.js';
 import { encodeDataHeader } from '../../../electron/protocol/data-header.js';
 import { PROTOCOL_VERSION, type MessageType } from '../../../electron/protocol/messages.js';
 import { SESSION_ACCEPTS, SESSION_NEXT, type SessionState } from '../../../electron/protocol/session-state.js';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { planStreams, DEFAULT_PARAMS, type RunParams } from '../../../electron/engine/session/params.js';
+import { planStreams } from '../../../electron/contract/stream-plan.js';
+import { DEFAULT_PARAMS, type RunParams } from '../../../electron/protocol/run-params.js';
 import type { TcpSample } from '../../../electron/contract/result.js';
 import { MAX_LAG_TICKS, RunRecorder } from '../../../electron/engine/session/run-recorder.js';
 import { HEAD_CELLS } from '../../../electron/analysis/detail-rule.js';

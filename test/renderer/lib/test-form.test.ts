@@ -1,7 +1,7 @@
 /** The Test form: sane defaults give valid params; every bad field gets its own message. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { runParamsSchema } from '../../../electron/engine/session/params.js';
+import { runParamsSchema } from '../../../electron/protocol/run-params.js';
 import { DEFAULT_FORM, parseWindow, switchProtocol, switchRamp, validateTestForm } from '../../../renderer/src/lib/test-form.js';
 
 describe('test form', () => {
