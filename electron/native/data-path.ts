@@ -28,6 +28,13 @@ export interface DataConnChoice {
   mode: 'owned' | 'node';
   /** Why an owned mode was wanted but not possible (null otherwise). */
   reason: string | null;
+  /**
+   * Owned mode: how an accepted socket reaches the data worker that moves its bytes. `duplicate`:
+   * the addon duplicates it into the worker's process (WSADuplicateSocketW; Windows, where Node
+   * cannot carry a native SOCKET as a handle). `node-handle`: Node wraps the descriptor and passes
+   * it as it passes any handle. Null in Node mode (Node's own sockets travel as Node's handles).
+   */
+  handover: 'duplicate' | 'node-handle' | null;
 }
 
 export interface DataPath {
@@ -86,12 +93,12 @@ export function resolveDataPath(s: Switches, native: Native, platform: NodeJS.Pl
 /** Who owns the data connections: the platform's default (the addon on Windows), or the switch's. */
 function connOf(s: Switches, api: NativeApi | null, platform: NodeJS.Platform): DataConnChoice {
   const wanted = s.conn ?? (platform === 'win32' ? 'owned' : 'node');
-  if (wanted === 'node') return { mode: 'node', reason: null };
-  if (s.nodeLoop) return { mode: 'node', reason: `${DATA_PATH_ENV}=node asks for Node's byte loop, which needs Node's sockets` };
-  if (!api) return { mode: 'node', reason: 'the native socket addon is not loaded' };
-  if (!api.owned || !api.pumpSupported)
-    return { mode: 'node', reason: 'this build of the native addon cannot own data connections (rebuild it: npm run build:native)' };
-  return { mode: 'owned', reason: null };
+  const node = (reason: string | null): DataConnChoice => ({ mode: 'node', reason, handover: null });
+  if (wanted === 'node') return node(null);
+  if (s.nodeLoop) return node(`${DATA_PATH_ENV}=node asks for Node's byte loop, which needs Node's sockets`);
+  if (!api) return node('the native socket addon is not loaded');
+  if (!api.owned || !api.pumpSupported) return node('this build of the native addon cannot own data connections (rebuild it: npm run build:native)');
+  return { mode: 'owned', reason: null, handover: platform === 'win32' ? 'duplicate' : 'node-handle' };
 }
 
 /** --bitrate: the kernel's per-socket cap where it can be asked (Linux, with the addon), else Longhaul's own. */

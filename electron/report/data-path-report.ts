@@ -37,7 +37,7 @@ export function formatDoctor(f: DoctorFacts): string {
       'data connections',
       choice(
         p.conn.mode === 'owned'
-          ? 'owned by the addon (the window set before the handshake)'
+          ? `owned by the addon (the window set before the handshake), ${p.conn.handover === 'duplicate' ? 'duplicated into the data worker (WSADuplicateSocketW)' : 'handed to the data worker as a Node handle'}`
           : p.addon.loaded
             ? "Node's sockets (the window set on the descriptor before the handshake)"
             : "Node's sockets (the window stays the OS's: no addon to set it)",

@@ -41,9 +41,16 @@ describe('the data path', () => {
     assert.equal(path({ [DATA_CONN_ENV]: 'sideways' }, loaded(full), 'win32').conn.mode, 'owned', 'anything else: the default');
   });
 
+  it('hands an owned socket to its worker by duplicating it on Windows and as a Node handle elsewhere', () => {
+    assert.equal(path({}, loaded(full), 'win32').conn.handover, 'duplicate');
+    assert.equal(path({ [DATA_CONN_ENV]: 'owned' }, loaded(full), 'linux').conn.handover, 'node-handle');
+    assert.equal(path({}, loaded(full), 'linux').conn.handover, null, "Node's sockets travel as Node's handles");
+    assert.equal(path({}, loaded(bare), 'win32').conn.handover, null, 'fallen back on Node: nothing to hand over');
+  });
+
   it('falls back on Node, saying why, when the addon cannot own connections or the Node loop is asked for', () => {
     const c = path({ [DATA_CONN_ENV]: 'windows' }, none, 'linux').conn;
-    assert.deepEqual(c, { mode: 'node', reason: 'the native socket addon is not loaded' });
+    assert.deepEqual(c, { mode: 'node', reason: 'the native socket addon is not loaded', handover: null });
     assert.match(path({}, loaded(bare), 'win32').conn.reason ?? '', /cannot own data connections/);
     assert.match(path({ [DATA_PATH_ENV]: 'node' }, loaded(full), 'win32').conn.reason ?? '', /LONGHAUL_DATA_PATH=node/);
   });

@@ -12,6 +12,7 @@ import type { UdpCounts } from '../../contract/udp.js';
 import { cpuUse, ProcessCpuClock } from './cpu-use.js';
 import { LonghaulError } from '../../util/errors.js';
 import { nativeSockets } from '../../native/load-native.js';
+import { dataPath } from '../../native/data-path.js';
 import { rawHandle } from '../../native/node-handle.js';
 import { TickMerger } from './tick-merger.js';
 import { closeQuietly, workerCount, type WorkerSlot } from './worker-slot.js';
@@ -157,19 +158,22 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
   }
 
   /**
-   * Responder side, owned data connections (native/data-path.ts): hand a socket the addon accepted
-   * to the worker that owns stream `id`. Windows duplicates it into the worker
-   * (WSADuplicateSocketW); elsewhere Node wraps the descriptor and passes it as it passes any
-   * handle. Either way this process closes its own copy once the worker has taken it.
+   * Responder side, owned data connections: hand a socket the addon accepted to the worker that
+   * owns stream `id`, the way this PC's data path says (native/data-path.ts `conn.handover`). This
+   * process closes its own copy once the worker has taken it.
    */
   async adoptOwned(id: number, fd: number): Promise<void> {
     const api = nativeSockets().api;
     const slot = this.slotOf.get(id);
-    if (!api?.owned || !slot) {
+    const handover = dataPath().conn.handover;
+    if (!api?.owned || !slot || !handover) {
       closeQuietly(fd);
-      throw new LonghaulError('LH_ERR_DATA_STREAM', slot ? 'the native socket addon is not loaded' : `no stream ${id} in this run`);
+      throw new LonghaulError(
+        'LH_ERR_DATA_STREAM',
+        !slot ? `no stream ${id} in this run` : 'this PC does not own its data connections (longhaul doctor says why)',
+      );
     }
-    if (process.platform !== 'win32') {
+    if (handover === 'node-handle') {
       // Not readable here: a readable net.Socket starts reading at once (64 KiB at a time), and
       // any payload it took would never reach the worker.
       const socket = new net.Socket({ fd, readable: false, writable: false });

@@ -107,7 +107,7 @@ export class Harness {
       clock: mockClock,
       native,
       ...(io === 'chosen' ? {} : { io: io === 'native' ? { io, reason: null } : { io, reason: 'test' } }),
-      dataConn: { mode: 'node', reason: null },
+      dataConn: { mode: 'node', reason: null, handover: null },
       warn: (text) => void this.warnings.push(text),
       cpus: 64,
     });
