@@ -7,14 +7,8 @@
  * end (the group's last, with the range of its RTT, cwnd and advertised
  * window). `ticks` doubles whenever the groups pass headIndex, so a result
  * holds at most about 2 × headIndex + 2 × RECENT intervals however long the run.
- *
- * Measured before: 16 streams at -i 0.1 made 20 KB of JSON per interval
- * (1.3 KB per stream per interval), 730 MB an hour, and the recorder held
- * every sample of both sides until the end. With HEAD_CELLS = 4,096 a result
- * holds at most about 8,200 stream-intervals (about 11 MB of JSON, a few MB
- * in memory) whatever the duration, and reaches that bound after 2 × headIndex
- * ticks: 51 s for 16 streams at -i 0.1, inside the soak's first minute (with
- * 8,192 it took 102 s and the processes' RSS rose past it; docs/results.md).
+ * With HEAD_CELLS = 4,096 that is about 8,200 stream-intervals (~11 MB of
+ * JSON) whatever the duration (docs/measurements.md#detail-cells).
  */
 import { mergeUdpIntervals } from '../contract/udp.js';
 import type { DetailInfo, IntervalResult, IntervalStream, TcpSample, TcpSpread } from '../contract/result.js';

@@ -59,8 +59,8 @@ export function mssIsSmall(f: MssFigures): boolean {
 /**
  * The verdicts a small MSS replaces: the application (the sender idled: per-segment work is the
  * suspect) and congestion control (its window grows by segments). Not "the path": with segmentation
- * offload a small MSS may cost the hosts little (loopback: --mss 536 measured 24.8–27.2 Gbit/s
- * against 16.8–29.3 Gbit/s without it), so there the MSS is named as a possibility, not the verdict.
+ * offload a small MSS may cost the hosts little (docs/measurements.md#small-mss), so there the MSS is
+ * named as a possibility, not the verdict.
  */
 export function mssCanExplain(verdict: string): boolean {
   return verdict === 'application-limited' || verdict === 'congestion-limited';

@@ -3,16 +3,15 @@
  * so (Linux): TCP_WINDOW_CLAMP = W before the handshake, so the window scale
  * and every advertisement follow W, with buffers of 2 × W so that memory never
  * holds the window below W (Linux doubles SO_RCVBUF and advertises only its
- * measured payload share of it, ~0.6 of the memory for 1448-byte segments).
- * Without the clamp, SO_RCVBUF = W advertised ~1.26 × W on kernel 6.18.
+ * measured payload share of it, ~0.6 of the memory for 1448-byte segments;
+ * docs/measurements.md#advertised-window).
  *
  * Elsewhere (macOS, Windows, an addon built before the clamp) the window is
  * the socket buffers of W, as before, and the report says so.
  *
  * Linux ≥ 6.8 re-derives the clamp from the buffer whenever its measured
- * payload/memory ratio of received segments changes (tcp_measure_rcv_mss;
- * measured on 6.18: already at the handshake on loopback, at the first data
- * segment through a veth link), which undoes a clamp set before the handshake.
+ * payload/memory ratio of received segments changes (tcp_measure_rcv_mss),
+ * which undoes a clamp set before the handshake.
  * `ClampWatch` puts it back: once when the connection is up, then every 5 ms
  * for the connection's first minute (one `ClampPoller` timer per data worker
  * for all its sockets, one getsockopt each), then at every sampling tick. Between the kernel's change

@@ -34,9 +34,7 @@ const MAX_INBOX_BYTES = 2 * 1024 * 1024;
  * Every byte held in the inbox is queueing the emulated path does not have (after a timed
  * run's deadline it drains at the link's rate). Hold about 10 ms of the link's rate: enough
  * to keep a fast link busy, a few kilobytes on a satellite link, at most 2 MiB per connection
- * and direction. (256 KiB at most, a window-bound flow above ~1 Gbit/s waited for reads
- * after each round trip's acks: 0.84 of window / RTT at 5 Gbit/s, 4 ms, 1 MiB; 0.88-0.90
- * with 2 MiB, no better with 8 MiB.)
+ * and direction (docs/measurements.md#inbox-hold).
  */
 export function inboxLimitFor(configs: readonly StageConfig[]): number {
   const bytes = linkBytesPer(configs, HOLD_MS);
@@ -46,12 +44,7 @@ export function inboxLimitFor(configs: readonly StageConfig[]): number {
 
 /** How much the relay may hold ahead of the emulated link, in ms of its rate (the inbox, the relay's socket buffer). */
 const HOLD_MS = 10;
-/**
- * The relay's socket buffer holds less: 2 ms of the rate. Up to ~33 Mbit/s that is the 8 KiB
- * minimum, as before (every emulated-loss and low-rate cell keeps its measured accuracy: 10 ms,
- * 37.5 KB at the lossy-wifi preset's 30 Mbit/s, ran it 10-15 % below its loss model); at
- * 1 Gbit/s 250 KB, which holds the LAN preset at its model.
- */
+/** The relay's socket buffer holds less: 2 ms of the rate, 8 KiB up to ~33 Mbit/s (docs/measurements.md#relay-socket). */
 const RELAY_SOCKET_HOLD_MS = 2;
 const MIN_RELAY_SOCKET_BYTES = 8 * 1024;
 const MAX_RELAY_SOCKET_BYTES = 4 * 1024 * 1024;
@@ -66,8 +59,7 @@ function linkBytesPer(configs: readonly StageConfig[], ms: number): number | nul
  * The receive buffer for the relay's sockets from the sender, or null to leave the OS's
  * autotuning: 2 ms of the link's rate, 8 KiB to 4 MiB. A satellite link gets 8 KiB (no
  * hidden queue drains after a timed run's deadline); a 1 Gbit/s link 250 KB, enough that the
- * sender is not stalled while the relay's event loop is busy elsewhere (a fixed 8 KiB held
- * 130 µs at 1 Gbit/s and cut the LAN preset to 600-950 of its 956 Mbit/s).
+ * sender is not stalled while the relay's event loop is busy elsewhere (docs/measurements.md#relay-socket).
  */
 export function relaySocketBytesFor(configs: readonly StageConfig[]): number | null {
   const bytes = linkBytesPer(configs, RELAY_SOCKET_HOLD_MS);
@@ -227,10 +219,8 @@ export class Pipe extends EventEmitter<PipeEvents> implements FlightView {
 
   /**
    * Release every acknowledgement due by now, in time order, admitting after each what it
-   * freed: those bytes were ready at that ack's ideal time, not at the last one's. (Admitting
-   * once after all of them, when a late timer had let several pile up, dated every freed byte
-   * at the latest ack: a window-bound flow lost up to a timer tick per round trip, 0.81 of
-   * window / RTT at 5 Gbit/s, 4 ms, 1 MiB.)
+   * freed: those bytes were ready at that ack's ideal time, not at the last one's
+   * (docs/measurements.md#ack-release).
    */
   private releaseAcks(now: number): void {
     let n = 0;

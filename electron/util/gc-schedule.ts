@@ -2,9 +2,8 @@
  * How every Longhaul process sizes its JavaScript heap (docs/results.md,
  * "Memory"). V8 lets its old generation grow by up to about 4× the live heap
  * before a full GC, then gives the pages back: a long run's RSS saw-tooths by
- * tens of MiB while what Longhaul holds stays flat (measured: the controller
- * of `loopback -P 16 -i 0.1` holds 15–25 MB live, and its old space swung
- * 25–54 MB every 16 s). A fixed growing step makes full GCs smaller and more
+ * tens of MiB while what Longhaul holds stays flat (docs/measurements.md#gc-step).
+ * A fixed growing step makes full GCs smaller and more
  * frequent and the RSS flat. Set at run time, so the desktop app's main
  * process (which Longhaul does not start) gets it too.
  */
@@ -16,9 +15,8 @@ const HEAP_GROWING_PERCENT = 10;
 /**
  * Node flags for the long-lived `longhaul` processes Longhaul forks (a loopback
  * run's responder, the link proxy): a new space of fixed size, so a quiet
- * spell does not shrink it and the next burst grow it back (measured: a
- * loopback responder's new space fell from 28 to 4 MiB and grew back, a
- * 22 MiB step in its RSS). 16 MB is V8's own ceiling on 64-bit machines.
+ * spell does not shrink it and the next burst grow it back
+ * (docs/measurements.md#gc-step). 16 MB is V8's own ceiling on 64-bit machines.
  * Heap sizes cannot change once a process runs, hence flags at its start.
  */
 export const FORK_EXEC_ARGV: readonly string[] = ['--min-semi-space-size=16', '--max-semi-space-size=16'];

@@ -12,9 +12,8 @@
 //   after the last released byte.
 // - It tells JS what moved through one coalesced notification (at most one
 //   waits in the queue), with the counters read when JS runs, never stale.
-// - Why: relaying in JavaScript (a Buffer per read, a libuv write per chunk)
-//   held the emulator to 4-5 Gbit/s on a 2-core PC with its JS thread at
-//   100 %; this loop is two syscalls per 256 KiB.
+// - Why: two syscalls per 256 KiB instead of a Buffer per read and a libuv
+//   write per chunk (docs/measurements.md#native-relay).
 // - It also measures its own lag (`behindNs`): before each read that took all
 //   it asked for while the model had room (the sender was ahead), the time
 //   since the previous read, the emulator's own delay rather than the link's

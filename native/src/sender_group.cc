@@ -16,10 +16,8 @@ namespace {
 
 // All senders of this process share ONE thread, which serves their sockets
 // round-robin, one send() per stream per turn, and sleeps in poll() only when
-// every socket is full (iperf3's structure). Measured on 2 CPUs, loopback,
-// 2 streams x 1 MiB writes: one thread per stream put four busy threads (two
-// senders, two receivers) on two cores and lost to iperf3 -P 2; one sender
-// thread keeps the receivers' core free.
+// every socket is full (iperf3's structure): one sender thread keeps the
+// receivers' core free (docs/measurements.md#one-sender-thread).
 class SenderGroup {
  public:
   static void Add(std::shared_ptr<PumpState> s) {

@@ -23,9 +23,8 @@
 // - Read batching (receiver, `batchReads`): every kBatchPeriodNs the loop
 //   sets SO_RCVLOWAT to what arrives in kBatchHoldUs at the rate it just
 //   measured (at most one read buffer and 1/16 of SO_RCVBUF), so the kernel
-//   wakes the reader once per that many bytes instead of once per segment.
-//   Measured on loopback at 128 KiB: the wake-ups, not the copies, were the
-//   receiver's cost. Data waits at most ~kBatchHoldUs longer in the kernel
+//   wakes the reader once per that many bytes instead of once per segment
+//   (docs/measurements.md#read-batching). Data waits at most ~kBatchHoldUs longer in the kernel
 //   (a timeout, the FIN or an error wake the reader at once); the engine
 //   turns batching off when the user set a window, so a window test's
 //   advertised window is never reduced by bytes held for batching.

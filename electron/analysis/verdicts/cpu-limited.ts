@@ -12,11 +12,7 @@ import { isFastLocal, share, type RuleVerdict, type VerdictContext } from './con
 
 /** A thread (or single-threaded process) this close to one full core had no time to spare. */
 const NEAR_ONE_CORE = 0.9;
-/**
- * All of the PC's cores this busy over the transfer: nothing was left for either end. A loopback run on
- * a 2-core VM (14 Gbit/s, threads at 0.39 and 0.49 of a core) found /proc/stat 99 % busy; an idle
- * PC's background work is a few %.
- */
+/** All of the PC's cores this busy over the transfer: nothing was left for either end (docs/measurements.md#pc-busy). */
 const PC_BUSY = 0.9;
 
 /** The busiest data thread (`thread` null: the process as a whole is the figure) and its share of one core. */

@@ -14,18 +14,13 @@ const MATHIS_C = Math.sqrt(3 / 2);
 /** CUBIC backs off to 0.7 (Reno 0.5) and grows faster: it carries up to about twice Reno's estimate at the same loss. */
 const LOSS_BAND = 2;
 /**
- * A standing queue of this share of the minimum RTT means the bottleneck stayed busy: its overflow, not random loss.
- * Measured on the WAN harness (40 ms paths): a CUBIC sender filling a ½-BDP queue kept 15.9 and 17.2 ms queued
- * (0.40 and 0.43 of the minimum) in two runs; 1 % random loss at a fifth of the link's rate left 4.7 ms (0.12),
- * delayed ACKs and the delay line's jitter. At 0.5 the shallow-queue run read as loss-limited once in CI.
+ * A standing queue of this share of the minimum RTT means the bottleneck stayed busy: its overflow, not random
+ * loss, which leaves only delayed ACKs' and jitter's few ms (docs/measurements.md#queue-share).
  */
 const QUEUE_SHARE_OF_MIN_RTT = 0.25;
 /** Below this loss rate the estimate is far above any rate seen here: not worth a sentence. */
 const MIN_LOSS_RATIO = 1e-4;
-/**
- * Fewer retransmits than this are too few to estimate a rate from: a slow-start overshoot alone
- * gives a few (on the WAN harness, 4 of a CUBIC run's 5 retransmits fell in its first second).
- */
+/** Fewer retransmits than this are too few to estimate a rate from: a slow-start overshoot alone gives a few (docs/measurements.md#min-loss-events). */
 const MIN_LOSS_EVENTS = 10;
 /** Loss this high is worth naming even where it did not set the rate. */
 const NOTE_LOSS_RATIO = 1e-3;

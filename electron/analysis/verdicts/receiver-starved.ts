@@ -4,9 +4,8 @@
  * waited for a core. A cgroup quota does exactly this, and so does a PC busy with other work; either
  * way the reader, not the path or a buffer, set the rate. The kernel's view alone cannot tell it: the
  * throttled reader holds its socket while it waits, arriving segments wait in the backlog unacknowledged,
- * and the sender sees a long RTT with an open window, which reads as "the path is the limit".
- * Measured on the WAN harness (10 Gbit/s tbf, no added delay): unquota'd the reader ran at 0.77 of a
- * core for 3.5 Gbit/s; held to 5 % of a core it waited for one 84-94 % of the time and the run fell to 0.5-1 Gbit/s.
+ * and the sender sees a long RTT with an open window, which reads as "the path is the limit"
+ * (docs/measurements.md#starved-reader).
  */
 import type { DataThreadCpu, Side } from '../../contract/result.js';
 import { fig } from '../../contract/finding.js';
@@ -14,12 +13,9 @@ import { type RuleVerdict, type VerdictContext } from './context.js';
 
 /**
  * The reader waited for a core at least this share of the transfer: it had data to read at least that long (a
- * reader with nothing to read sleeps, and waits only briefly on each wake-up) and could not read it. Measured:
- * the quota'd reader waited 0.84-0.94; readers on 10 and 50 Mbit/s links, asleep for want of data, 0.02-0.05;
- * the fast path without the quota 0.42 (not starved). A second bound, running or waiting ≥ 0.8 of the transfer,
- * was dropped on 2026-12-05: with two other programs keeping both cores busy the quota'd reader slept 0.09-0.22
- * of the transfer while the starved sender was late (running 0.05, waiting 0.73-0.86), and the row read as the
- * sender's idleness (1 run of 3 here, and the fresh-clone CI run of that day).
+ * reader with nothing to read sleeps, and waits only briefly on each wake-up) and could not read it. Waiting
+ * alone decides: a PC busy with other programs makes any running-time bound unreliable
+ * (docs/measurements.md#starved-reader, #starved-reader-second-bound).
  */
 const STARVED_WAIT_SHARE = 0.5;
 

@@ -38,9 +38,8 @@ function windowSetsRate(c: VerdictContext): { byRate: boolean; byTimers: boolean
 
 /**
  * A window larger than the path's rate × minimum RTT makes the window "bind" while the excess
- * only waits in the bottleneck's queue: the RTT grows until window ÷ RTT equals the rate. Measured
- * on the WAN harness (4 Mbit/s, 200 ms): a 100,000 B request advertised 125,948 B, the RTT grew
- * to 255 ms, and the kernel counted 51 % rwnd-limited time at the link's rate.
+ * only waits in the bottleneck's queue: the RTT grows until window ÷ RTT equals the rate, and the
+ * kernel counts rwnd-limited time at the link's rate (docs/measurements.md#standing-queue).
  */
 function standingQueue(c: VerdictContext): RuleVerdict | null {
   const { i } = c;

@@ -1,9 +1,7 @@
 /**
  * The whole PC's CPU over a span: how busy all its cores were, from two readings of the OS's
- * per-CPU counters. A loopback run moved 14 Gbit/s with its two data threads at 0.39 and 0.49 of
- * a core on a 2-core VM while /proc/stat counted the cores 99 % busy: the rest was the kernel's
- * copying and packet processing (softirq, charged to no thread), time the threads waited for a
- * core, and other programs. Only the PC's own counters show that.
+ * per-CPU counters. The kernel's copying and packet processing (softirq) is charged to no thread,
+ * so only the PC's own counters show it (docs/measurements.md#pc-busy).
  */
 import { readFileSync } from 'node:fs';
 import os from 'node:os';

@@ -2,16 +2,14 @@
  * Keeps what a sender leaves unsent in its kernel socket to about a quarter
  * second of its own measured rate (TCP_NOTSENT_LOWAT, Linux and macOS).
  *
- * Why: with autotuning, Linux lets a sender queue up to 4 MB unsent. On a
- * slow path that is seconds of data the test "sent" before its deadline but
- * the link still has to carry: a 5 s test over the satellite preset (4 Mbit/s,
- * 1.3 s) delivered for 13.8 s. With the backlog bounded, a timed run stops
- * within about 0.25 s plus one round trip of its deadline, whatever the rate.
+ * Why: with autotuning, Linux lets a sender queue up to 4 MB unsent: on a
+ * slow path, seconds of data the test "sent" before its deadline but the link
+ * still has to carry. With the backlog bounded, a timed run stops within about
+ * 0.25 s plus one round trip of its deadline, whatever the rate
+ * (docs/measurements.md#send-backlog).
  *
  * The rate is what the path took: bytes the peer acknowledged (TCP_INFO
- * bytes_acked), not bytes the socket accepted — those include the backlog
- * itself (measured: counting accepted bytes, the first 100 ms "measured"
- * 2.6 MB/s on a 4 Mbit/s link and let 660 KB queue).
+ * bytes_acked), not bytes the socket accepted, which include the backlog itself.
  *
  * Throughput is not touched: the bound is always ≥ 250 ms of what the path
  * carried, so the kernel never runs out of data to send (the sender refills

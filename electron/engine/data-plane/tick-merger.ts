@@ -1,10 +1,8 @@
 /**
  * One side's sample per tick from its data workers' samples, each worker's
- * counts taken at that same tick. Taking each worker's latest counts instead
- * mixed ticks when the workers ran out of step on a loaded machine: a 0.1 s
- * interval showed 25 MB over 0.01 s ("87 Gbit/s") because one worker's counts
- * were a tick older than the other's clock. Totals were exact; intervals were
- * not. A side sample's `t` is the latest worker clock at that tick (all
+ * counts taken at that same tick: workers out of step on a loaded machine
+ * must not mix ticks (docs/measurements.md#tick-merge). A side sample's `t`
+ * is the latest worker clock at that tick (all
  * workers count from the same start instant).
  */
 import type { TcpSample } from '../../contract/result.js';

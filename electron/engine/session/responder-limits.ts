@@ -34,8 +34,7 @@ export interface ResponderLimits {
 export const DEFAULT_RESPONDER_LIMITS: ResponderLimits = {
   maxStreams: 128,
   maxSeconds: 3600,
-  // More than an hour (the default --max-seconds) at 100 Gbit/s moves (45 TB). 1 TiB was the default
-  // until the hour-long soak ran: loopback moves it in under 6 minutes here, a 10 Gbit/s LAN in 15.
+  // More than an hour (the default --max-seconds) at 100 Gbit/s moves (45 TB; docs/measurements.md#responder-max-bytes).
   maxBytes: 64 * 1024 ** 4,
   // 2 × the bandwidth-delay product of 1 Gbit/s over the seeds' 1.3 s satellite hop; a paired peer
   // asking for 1 GiB per stream end would otherwise pin 128 GiB of kernel memory (forced past rmem_max as root).

@@ -1,9 +1,8 @@
 /**
  * A data worker: a child process that owns some data streams of one role
  * (send or receive) and nothing else, so the sender, the receiver and the
- * control/UI loop never share an event loop (measured: Node's net in one
- * process caps near 12 Gbit/s on loopback; in separate processes it reaches
- * about iperf3's rate). The engine forks this file, the folder's entry
+ * control/UI loop never share an event loop (docs/measurements.md#worker-processes).
+ * The engine forks this file, the folder's entry
  * (engine/data-plane/data-plane.ts); the streams themselves are a DataWorker
  * (./worker.ts), built from the engine's first message.
  */

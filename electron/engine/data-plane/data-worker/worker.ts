@@ -110,8 +110,7 @@ export class DataWorker implements LoopHost {
     }
     this.ioChoice = io;
     this.payload = Buffer.alloc(init.bufferBytes, 0x5a);
-    // Node's loop reads into a buffer of at most RECEIVE_BUFFER_MAX_BYTES: copying into one larger
-    // than the CPU's cache is slower there (loopback, 1 MiB writes: 23 Gbit/s with 1 MiB reads, 28 with 128 KiB).
+    // Node's loop reads into at most RECEIVE_BUFFER_MAX_BYTES: a copy into a buffer larger than the CPU's cache is slower (docs/measurements.md#node-recv-buffer).
     this.recvBuffer = init.bufferBytes > RECEIVE_BUFFER_MAX_BYTES ? Buffer.alloc(RECEIVE_BUFFER_MAX_BYTES) : this.payload;
   }
 
