@@ -36,6 +36,7 @@
 #include "lh_napi.h"
 #include "lh_net.h"
 #include "lh_socket.h"
+#include "lh_thread_name.h"
 
 namespace lh {
 
@@ -158,6 +159,7 @@ void Fail(RelayState* s, int err, const char* where) {
 }
 
 void Run(std::shared_ptr<RelayState> s) {
+  NameThisThread("lh-relay");
   Blocks blocks;
   uint64_t rd = 0, wr = 0;
   bool eof = false, shut = false;

@@ -10,6 +10,7 @@
 #include "lh_net.h"
 #include "lh_pacer.h"
 #include "lh_pump_state.h"
+#include "lh_thread_name.h"
 
 namespace lh {
 namespace {
@@ -115,6 +116,7 @@ class SenderGroup {
   }
 
   static void Run() {
+    NameThisThread("lh-send");
     std::vector<Stream> streams;
     std::vector<char> payload;
     std::vector<net::PollFd> fds;

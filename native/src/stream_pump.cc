@@ -54,6 +54,7 @@
 #include "lh_receive_options.h"
 #include "lh_socket.h"
 #include "lh_thread_cpu.h"
+#include "lh_thread_name.h"
 
 namespace lh {
 
@@ -163,6 +164,7 @@ void RunReceiver(PumpState* s) {
 
 // One thread per receiving stream: blocking reads, batched (see the top of the file).
 void RunReceiverThread(std::shared_ptr<PumpState> s) {
+  NameThisThread("lh-recv");
   TakeOn(s.get(), NextThreadSerial());
   RunReceiver(s.get());
   Finish(s, s->reason, s->err, s->where);

@@ -21,6 +21,7 @@
 #include <napi.h>
 
 #include "lh_pump_state.h"
+#include "lh_thread_name.h"
 
 #ifndef _WIN32
 #include <poll.h>
@@ -236,6 +237,7 @@ const char* ReasonName(EndReason r) {
 }
 
 void RunThread(std::shared_ptr<UdpSendState> s) {
+  NameThisThread("lh-udp-send");
   s->cpuStartNs.store(ThreadCpuNs(), std::memory_order_relaxed);
   Run(s.get());
   s->cpuEndNs.store(ThreadCpuNs(), std::memory_order_relaxed);

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import { describe, it } from 'node:test';
 import type { NativePump, PumpEndReason, PumpOptions } from '../../electron/native/native-api.js';
@@ -111,6 +112,28 @@ describe('native byte loop', () => {
       assert.ok(pump.snapshot()[0] > 0, 'it wrote until the buffers were full');
     });
   });
+
+  it(
+    "names its threads lh-send and lh-recv, so top -H, perf and ps -L tell them from Node's (Linux)",
+    { ...opts, skip: opts.skip || (process.platform !== 'linux' && 'thread names are read from /proc') },
+    async () => {
+      await withPair(async (p) => {
+        const names = (): string[] => readdirSync('/proc/self/task').map((tid) => readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim());
+        const before = names();
+        const sender = startPump(p.client, { role: 'send', bufferBytes: 64 * 1024 });
+        const receiver = startPump(p.server, { role: 'receive', bufferBytes: 64 * 1024 });
+        // Both loops run once the receiver has read something: then both threads exist and have named themselves.
+        for (let i = 0; i < 50 && receiver.pump.snapshot()[0] === 0; i++) await new Promise((r) => setTimeout(r, 20));
+        const during = names();
+        sender.pump.stop();
+        receiver.pump.stop();
+        await within(Promise.all([sender.ended, receiver.ended]), 2000, 'both stopped');
+        assert.ok(!before.includes('lh-recv'), 'no receiving loop before');
+        assert.ok(during.includes('lh-send'), `a thread named lh-send among ${during.join(', ')}`);
+        assert.ok(during.includes('lh-recv'), `a thread named lh-recv among ${during.join(', ')}`);
+      });
+    },
+  );
 
   it('stop() ends a blocked sender and a waiting receiver within 100 ms', opts, async () => {
     await withPair(async (p) => {
