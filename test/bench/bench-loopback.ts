@@ -8,7 +8,7 @@
  *
  *   npm run bench -- [--seconds 5] [--rounds 3] [--configs 1x128K,2x1M,1x1M-R] [--json bench.json]
  *                    [--iperf3 /usr/bin/iperf3] [--iperf3-b /tmp/iperf321/src/iperf3]   (or LONGHAUL_BENCH_IPERF3_B)
- *                    [--longhaul-args '--workers 1'] [--longhaul-env 'LONGHAUL_DATA_CONN=owned']   (both longhaul ends)
+ *                    [--longhaul-args='--workers 1'] [--longhaul-env 'LONGHAUL_DATA_CONN=owned']   (both longhaul ends)
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
@@ -134,10 +134,12 @@ async function runOnce(tool: Tool, c: BenchConfig, seconds: number): Promise<Run
     const client = start(tool.path, tool.clientArgs(port, c, seconds, jsonFile), tool.env);
     let stdout = '';
     client.child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
-    const [clientCode, serverCode] = await Promise.all([ended(client.child, boundMs), ended(server.child, boundMs)]);
+    const clientCode = await ended(client.child, boundMs);
+    // A failed client can leave the server waiting for another: stop now (finally kills it) rather than wait out its bound.
+    if (clientCode !== 0) throw new Error(`${tool.label} client exited ${clientCode}:\n${client.output().slice(-2000)}`);
+    const serverCode = await ended(server.child, 15_000);
     const wall = Number(process.hrtime.bigint() - t0) / 1e9;
     const busy = busySeconds(before, readPcCpuTimes(), wall);
-    if (clientCode !== 0) throw new Error(`${tool.label} client exited ${clientCode}:\n${client.output().slice(-2000)}`);
     if (serverCode !== 0) throw new Error(`${tool.label} server exited ${serverCode}:\n${server.output().slice(-2000)}`);
     const f = await tool.figures(stdout, jsonFile);
     const want = c.reverse ? 'server' : 'client';
@@ -282,10 +284,12 @@ function stopAll(): void {
   for (const child of live) killGroup(child);
 }
 
-process.once('SIGINT', () => {
-  stopAll();
-  process.exit(130);
-});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    stopAll();
+    process.exit(130);
+  });
+}
 main().catch((err) => {
   stopAll();
   console.error(err);
