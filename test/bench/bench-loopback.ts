@@ -87,11 +87,13 @@ function listening(server: { child: ChildProcess; output: () => string }, ms: nu
     function finish(err?: Error): void {
       clearTimeout(timer);
       server.child.stdout?.off('data', onData);
+      server.child.stderr?.off('data', onData);
       server.child.off('exit', onExit);
       if (err) reject(err);
       else resolve();
     }
     server.child.stdout?.on('data', onData);
+    server.child.stderr?.on('data', onData);
     server.child.once('exit', onExit);
     onData();
   });
