@@ -86,16 +86,22 @@ export const parseDuration = (text: string): Parsed => parse(text, DURATION, EXA
 /** Metres. */
 export const parseDistance = (text: string): Parsed => parse(text, DISTANCE, EXAMPLES.distance);
 
+// One formatter each, made once: `toLocaleString` builds a new ICU formatter on every call, which
+// was most of the controller's CPU while it printed live lines (npm run bench:profile).
+const GROUPED = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const TWO_DECIMALS = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const UP_TO_SIX_DECIMALS = new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 });
+
 /** `1234567` → `1,234,567` (for humans only; CSV never gets separators). */
 export function groupDigits(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
+  return GROUPED.format(Math.round(n));
 }
 
 /** `953.21 Mbit/s`; `unknown` when the number is not known. */
 export function formatRate(bitsPerSecond: number | null | undefined): string {
   if (bitsPerSecond === null || bitsPerSecond === undefined || !Number.isFinite(bitsPerSecond)) return 'unknown';
   const abs = Math.abs(bitsPerSecond);
-  if (abs >= 1e12) return `${(bitsPerSecond / 1e12).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} Tbit/s`;
+  if (abs >= 1e12) return `${TWO_DECIMALS.format(bitsPerSecond / 1e12)} Tbit/s`;
   if (abs >= 1e9) return `${(bitsPerSecond / 1e9).toFixed(2)} Gbit/s`;
   if (abs >= 1e6) return `${(bitsPerSecond / 1e6).toFixed(2)} Mbit/s`;
   if (abs >= 1e3) return `${(bitsPerSecond / 1e3).toFixed(1)} kbit/s`;
@@ -133,7 +139,7 @@ export function formatRateShort(bps: number): string {
  */
 export function formatRateTick(bps: number): string {
   const [div, name] = rateUnit(bps);
-  return `${Number((bps / div).toPrecision(6)).toLocaleString('en-US', { maximumFractionDigits: 6 })} ${name}`;
+  return `${UP_TO_SIX_DECIMALS.format(Number((bps / div).toPrecision(6)))} ${name}`;
 }
 
 /** Decimal byte units, named: `1.25 GB`; `unknown` when not known. */
