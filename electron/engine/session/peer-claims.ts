@@ -74,9 +74,10 @@ export function judgeEnds(rules: ClaimRules, sender: Side, send: StreamEnd | und
     return null;
   }
   const c = rules.udp ? receive.udp?.counts : undefined;
-  // The partner sent: what arrived here in order carried numbers it used. Its claimed count is its last number.
-  const claimedNumbers = send.udp?.lastSeq ?? send.completions;
-  if (c && inOrder(c) > claimedNumbers)
+  // The partner sent: what arrived here in order carried numbers it used, up to its last. No last number
+  // (an iperf3 `packets` that is not a count): it claimed none, and nothing is judged.
+  const claimedNumbers = send.udp?.lastSeq;
+  if (c && claimedNumbers !== undefined && inOrder(c) > claimedNumbers)
     return { side: sender, view: 'send', bound: 'arrived <= sent', claimedDatagrams: claimedNumbers, ownDatagrams: inOrder(c), ...at };
   // iperf3's sender leaves the omitted seconds out of its bytes (bytes_sent − bytes_sent_omit): with -O, fewer than arrived is honest.
   if (rules.iperf3Peer && rules.omitSeconds > 0) return null;

@@ -81,6 +81,11 @@ describe('judgeEnds: UDP', () => {
     assert.equal(judgeEnds(UDP, 'responder', sent(58), arrived({ datagrams: 60, bytes: 58_000, outOfOrder: 2 })), null);
   });
 
+  it('a sender that gave no last number (an iperf3 `packets` that is not a count) claimed none: not judged on datagrams', () => {
+    const noNumber = end('send', 60_000, { completions: 0 });
+    assert.equal(judgeEnds({ ...UDP, iperf3Peer: true }, 'responder', noNumber, arrived({ datagrams: 60, bytes: 60_000 })), null);
+  });
+
   it("an iperf3 UDP receiver's bytes count duplicates: not judged; its highest number is", () => {
     const iperf3 = { ...UDP, iperf3Peer: true };
     // peerEnds: datagrams = packets − errors, lost = errors, no out-of-order count.
