@@ -123,16 +123,24 @@ export interface PartialRate {
   span: 'first-to-last-byte' | 'start-to-last-sample';
 }
 
-/** A partner's figure rejected by a bound (StreamResult.peerClaim; docs/results.md). */
-export interface PeerClaim {
+/**
+ * A partner's figure rejected by a bound (StreamResult.peerClaim; docs/results.md, "A partner's claims"): a
+ * byte count (`received <= sent`, TCP and UDP), or a UDP stream's datagram count against the sequence numbers
+ * the sender used (`arrived <= sent`: datagrams that arrived in order; `arrived + lost <= sent`: those and the
+ * ones counted lost).
+ */
+export type PeerClaim = PeerClaimWhere &
+  (
+    | { bound: 'received <= sent'; claimedBytes: number; ownBytes: number }
+    | { bound: 'arrived <= sent' | 'arrived + lost <= sent'; claimedDatagrams: number; ownDatagrams: number }
+  );
+
+/** Whose claim it was and where it was made (PeerClaim). */
+interface PeerClaimWhere {
   /** Whose figure: the partner's, as a side of the run. */
   side: Side;
   /** Which view it claimed. */
   view: 'send' | 'receive';
-  claimedBytes: number;
-  /** The bound it broke, this side's own figure: `received <= sent`. */
-  bound: 'received <= sent';
-  ownBytes: number;
   /** Where the partner claimed it: its end-of-run report, or an interval's sample (the live figures) while its report kept within the bound. Absent in files written before 2026-12: the end report. */
   in?: 'end report' | 'interval sample';
 }

@@ -23,10 +23,10 @@ export interface Iperf3Json {
   intervals?: { sum?: { start: number; end: number; bytes: number }; sum_bidir_reverse?: { start: number; end: number; bytes: number } }[];
 }
 
-/** Run iperf3 with `args` (killed after `ms`); resolves when it exits, with its JSON when it printed some. */
-export function runIperf3(args: string[], ms: number): Promise<Iperf3Exit> {
+/** Run iperf3 (`bin`: another build) with `args` (killed after `ms`); resolves when it exits, with its JSON when it printed some. */
+export function runIperf3(args: string[], ms: number, bin = IPERF3): Promise<Iperf3Exit> {
   return new Promise((resolve) => {
-    const child = spawn(IPERF3, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -61,8 +61,8 @@ export function freePort(): Promise<number> {
  * `iperf3 -s -1` on 127.0.0.1:port with JSON output; resolves once it listens, with its exit
  * (in an object: an async function returning the promise itself would wait for it).
  */
-export async function startIperf3Server(port: number, ms: number): Promise<{ exit: Promise<Iperf3Exit> }> {
-  const exit = runIperf3(['-s', '-1', '-B', '127.0.0.1', '-p', String(port), '-J'], ms);
+export async function startIperf3Server(port: number, ms: number, bin = IPERF3): Promise<{ exit: Promise<Iperf3Exit> }> {
+  const exit = runIperf3(['-s', '-1', '-B', '127.0.0.1', '-p', String(port), '-J'], ms, bin);
   const deadline = Date.now() + 5000;
   for (;;) {
     // Not probed by connecting: a connection that sends no cookie would be iperf3 -1's one test.

@@ -42,6 +42,7 @@ import { cpuUnavailable } from '../data-plane/cpu-use.js';
 import { samePcOf } from './same-pc.js';
 import { ThinnedSeries, type Grouping } from './thinned-series.js';
 import { udpStreamResult, udpTotal } from './udp-results.js';
+import { judgeEnds, SampleClaims, type ClaimRules } from './peer-claims.js';
 
 /** Ticks one side may run ahead of the other before its intervals are built without the other's sample (a peer gone quiet). */
 export const MAX_LAG_TICKS = 600;
@@ -67,7 +68,8 @@ interface RecorderMeta {
   detailCells?: number;
   /**
    * The partner is iperf3: its figures follow iperf3's conventions (with -O its sender leaves the
-   * omitted seconds out of what it reports), so they are not judged against this side's (peerClaim).
+   * omitted seconds out of its bytes; its UDP receiver counts duplicates' bytes), so only the bounds
+   * that hold under them are applied (peer-claims.ts).
    */
   iperf3Peer?: boolean;
 }
@@ -90,8 +92,8 @@ export class RunRecorder {
   private readonly builder: IntervalBuilder;
   private readonly offsets: number[] = [];
   private readonly tcp = new Map<string, { series: ThinnedSeries<TcpSample>; lastIndex: number }>();
-  /** Per side, per stream: the most bytes any of its samples claimed (the per-interval bound, rejectedSampleClaim). */
-  private readonly peak: Record<Side, Map<number, number>> = { controller: new Map(), responder: new Map() };
+  /** The partner's samples, judged as they come (the per-interval bound). */
+  private readonly sampleClaims: SampleClaims;
   /** Smallest and largest receive window the senders saw, over every reading (thinning keeps only some). */
   private advertised: [number, number] | null = null;
 
@@ -102,6 +104,18 @@ export class RunRecorder {
     this.grouping = groupingFor(plan.length, meta.detailCells);
     this.intervals = new ThinnedSeries(this.grouping, mergeIntervals);
     this.builder = new IntervalBuilder(plan, referenceSide(meta.params.direction), 0, meta.params.omitSeconds ?? 0);
+    this.sampleClaims = new SampleClaims(this.claimRules());
+  }
+
+  /** What the partner's claims are judged by (peer-claims.ts). */
+  private claimRules(): ClaimRules {
+    const { protocol, omitSeconds, bufferBytes } = this.meta.params;
+    return { own: this.meta.writtenBy, udp: protocol === 'udp', iperf3Peer: !!this.meta.iperf3Peer, omitSeconds: omitSeconds ?? 0, datagramBytes: bufferBytes };
+  }
+
+  /** The partner's side of the run. */
+  private get peer(): Side {
+    return this.meta.writtenBy === 'controller' ? 'responder' : 'controller';
   }
 
   /** The same recorder, now knowing who the responder is (learnt from its hello). */
@@ -129,8 +143,7 @@ export class RunRecorder {
     const last = this.last[side];
     if (last && s.index <= last.index) return; // duplicates or stragglers
     this.last[side] = s;
-    const peak = this.peak[side];
-    for (const [id, bytes] of s.streams) if (bytes > (peak.get(id) ?? 0)) peak.set(id, bytes);
+    if (side === this.peer) this.sampleClaims.add(s);
     this.startT[side] ??= Math.min(0, s.from ?? 0);
     for (const [id, reading] of s.tcp ?? []) this.addTcp(side, id, reading);
     // Without its TCP_INFO (kept above): a sample may wait here a while (the responder's recorder waits
@@ -283,18 +296,14 @@ export class RunRecorder {
     if (!claims.length) return;
     for (const s of claims) {
       const c = s.peerClaim as PeerClaim;
-      this.addError({
-        code: 'LH_ERR_PEER_CLAIM',
-        message:
-          `${this.sideLabel(c.side)} claimed ${c.claimedBytes} bytes ${c.view === 'receive' ? 'received' : 'sent'} on stream ${s.id}${c.in === 'interval sample' ? ' in an interval' : ''}, ` +
-          `but ${c.view === 'receive' ? 'this PC sent' : 'this PC received'} ${c.ownBytes}: its figure is rejected (${c.bound}); this PC's own is kept`,
-      });
+      this.addError({ code: 'LH_ERR_PEER_CLAIM', message: `${this.sideLabel(c.side)} ${claimWords(c, s.id)}` });
       for (const iv of intervals) {
         const st = iv.streams.find((x) => x.id === s.id);
         if (!st) continue;
         if (c.view === 'receive') {
           st.receivedBytes = null;
           st.receiveCompletions = null;
+          delete st.udp;
         } else st.sentBytes = null;
         iv.receivedBytes = sumOrNull(iv.streams.map((x) => x.receivedBytes));
         iv.sentBytes = sumOrNull(iv.streams.map((x) => x.sentBytes));
@@ -326,17 +335,6 @@ export class RunRecorder {
     if (side === this.meta.writtenBy) return `this ${side}`;
     const p = this.meta[side];
     return partnerLabel(side, { hostname: printable(p.hostname, 64), address: printable(p.address, 64) });
-  }
-
-  /**
-   * The per-interval bound: a partner receiving this side's stream whose samples (the live figures,
-   * the intervals) claimed more than this side sent in all, while its end report kept within it.
-   */
-  private rejectedSampleClaim(peer: Side, sender: Side, id: number, send: EndView | null): PeerClaim | null {
-    const claimed = this.peak[peer].get(id);
-    // Only against this side's own end report: a count from its last sample may be older than the partner's.
-    if (sender === peer || !send || this.ends[sender] === null || claimed === undefined || claimed <= send.bytes) return null;
-    return { side: peer, view: 'receive', claimedBytes: claimed, bound: 'received <= sent', ownBytes: send.bytes, in: 'interval sample' };
   }
 
   /** Both sides' CPU, and whether the peer is this PC itself (by the address this side knows it by). */
@@ -378,10 +376,11 @@ export class RunRecorder {
     const receiverSide: Side = p.sender === 'controller' ? 'responder' : 'controller';
     let send = this.endView(p.sender, p.id, 'send');
     let receive = this.endView(receiverSide, p.id, 'receive');
-    // Judged only against the partner's end-of-run report: a view from its last sample (it vanished) is stale, not a lie.
-    const peer: Side = this.meta.writtenBy === 'controller' ? 'responder' : 'controller';
-    const judged = this.meta.params.protocol !== 'udp' && !this.meta.iperf3Peer && this.ends[peer] !== null;
-    const claim = judged ? (rejectedClaim(this.meta.writtenBy, p.sender, send, receive) ?? this.rejectedSampleClaim(peer, p.sender, p.id, send)) : null;
+    // Judged only on both end-of-run reports: a view from a side's last sample (it vanished) is stale, not a lie.
+    const sendEnd = this.ends[p.sender]?.find((e) => e.id === p.id && e.role === 'send');
+    const receiveEnd = this.ends[receiverSide]?.find((e) => e.id === p.id && e.role === 'receive');
+    const rules = this.claimRules();
+    const claim = judgeEnds(rules, p.sender, sendEnd, receiveEnd) ?? (receiverSide === this.peer ? this.sampleClaims.judge(this.peer, p.id, sendEnd) : null);
     if (claim?.view === 'send') send = null;
     if (claim?.view === 'receive' && send) {
       // This side's own measurement is the figure: what it handed to the kernel, the most the partner can have read.
@@ -411,7 +410,8 @@ export class RunRecorder {
       send,
       receive,
       ...(claim ? { peerClaim: claim } : {}),
-      ...udpStreamResult(this.ends[p.sender], this.ends[receiverSide], this.latest(receiverSide), p.id),
+      // A rejected sender's last number is not believed: the tail it would count is unknown.
+      ...udpStreamResult(claim ? null : this.ends[p.sender], this.ends[receiverSide], this.latest(receiverSide), p.id),
     };
   }
 
@@ -527,16 +527,13 @@ function omitTotal(t: TotalResult, streams: StreamResult[], intervals: IntervalR
   return { ...t, sentBytes: Math.max(0, t.sentBytes - streams.reduce((a, s) => a + omittedSentBytes(intervals, s.id), 0)) };
 }
 
-/**
- * The partner's view of a TCP stream that breaks `received <= sent` against this side's own (`own`
- * wrote this result): a receiver that claims more than this side sent, or a sender that claims less
- * than this side read. Null when both are this side's, a view is missing, or the bound holds.
- */
-function rejectedClaim(own: Side, sender: Side, send: EndView | null, receive: EndView | null): PeerClaim | null {
-  if (!send || !receive || receive.bytes <= send.bytes) return null;
-  const receiver: Side = sender === 'controller' ? 'responder' : 'controller';
-  if (receiver !== own)
-    return { side: receiver, view: 'receive', claimedBytes: receive.bytes, bound: 'received <= sent', ownBytes: send.bytes, in: 'end report' };
-  if (sender !== own) return { side: sender, view: 'send', claimedBytes: send.bytes, bound: 'received <= sent', ownBytes: receive.bytes, in: 'end report' };
-  return null;
+/** A rejected claim as the error says it (after the partner's name). */
+function claimWords(c: PeerClaim, id: number): string {
+  const where = `on stream ${id}${c.in === 'interval sample' ? ' in an interval' : ''}`;
+  const kept = `its figure is rejected (${c.bound}); this PC's own is kept`;
+  if (c.bound === 'received <= sent')
+    return `claimed ${c.claimedBytes} bytes ${c.view === 'receive' ? 'received' : 'sent'} ${where}, but ${c.view === 'receive' ? 'this PC sent' : 'this PC received'} ${c.ownBytes}: ${kept}`;
+  if (c.view === 'send') return `claimed ${c.claimedDatagrams} datagrams sent ${where}, but ${c.ownDatagrams} arrived here in order: ${kept}`;
+  const what = c.bound === 'arrived <= sent' ? 'arrived' : 'arrived or lost';
+  return `claimed ${c.claimedDatagrams} datagrams ${what} ${where}, but this PC sent ${c.ownDatagrams}: ${kept}`;
 }
