@@ -13,7 +13,11 @@ import { LonghaulError, PeerError, ProtocolError } from '../../util/errors.js';
  * An iperf3 partner as errors name it, `the iperf3 server at 192.0.2.7:5201`: iperf3 sends no host
  * name, so its address stands for it (contract/partner-label.ts's form before a hello).
  */
-export function iperf3Partner(role: 'server' | 'client', socket: Pick<net.Socket, 'remoteAddress' | 'remotePort'>, fallbackAddress = 'an unknown address'): string {
+export function iperf3Partner(
+  role: 'server' | 'client',
+  socket: Pick<net.Socket, 'remoteAddress' | 'remotePort'>,
+  fallbackAddress = 'an unknown address',
+): string {
   const host = socket.remoteAddress ?? '';
   if (!host) return `the iperf3 ${role} at ${fallbackAddress}`;
   return `the iperf3 ${role} at ${host.includes(':') ? `[${host}]` : host}:${socket.remotePort ?? 0}`;

@@ -154,14 +154,18 @@ export class Iperf3Server extends EventEmitter<Iperf3ServerEvents> {
     const api = native.api;
     // Windows: Node's listener cannot have its window set; the addon takes the port over for the streams.
     const owned = api && dataPath().conn.mode === 'owned' ? api : null;
-    const session: Iperf3ServerSession = new Iperf3ServerSession(new Iperf3Control(socket, MAX_CLIENT_RESULTS_JSON_BYTES, iperf3Partner('client', socket)), cookie, {
-      limits: { ...DEFAULT_RESPONDER_LIMITS, ...this.opts.limits },
-      timeoutsMs: { ...DEFAULT_IPERF3_SERVER_TIMEOUTS, ...this.opts.timeoutsMs },
-      maxWorkersPerRole: this.opts.maxWorkersPerRole,
-      tuneListener: (w) =>
-        owned ? this.takeOver(owned, session, w) : api ? tuneListener(api, this.server, w) : { applied: false, reason: native.reason, restore: () => null },
-      tuneListenerMss: api ? (b) => tuneListenerMss(api, this.server, b) : undefined,
-    });
+    const session: Iperf3ServerSession = new Iperf3ServerSession(
+      new Iperf3Control(socket, MAX_CLIENT_RESULTS_JSON_BYTES, iperf3Partner('client', socket)),
+      cookie,
+      {
+        limits: { ...DEFAULT_RESPONDER_LIMITS, ...this.opts.limits },
+        timeoutsMs: { ...DEFAULT_IPERF3_SERVER_TIMEOUTS, ...this.opts.timeoutsMs },
+        maxWorkersPerRole: this.opts.maxWorkersPerRole,
+        tuneListener: (w) =>
+          owned ? this.takeOver(owned, session, w) : api ? tuneListener(api, this.server, w) : { applied: false, reason: native.reason, restore: () => null },
+        tuneListenerMss: api ? (b) => tuneListenerMss(api, this.server, b) : undefined,
+      },
+    );
     this.active = session;
     // The streams are in: the port goes back to Node (busy answers again) while the test runs.
     session.on('phase', (p) => {

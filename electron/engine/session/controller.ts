@@ -226,7 +226,9 @@ export class ControllerRun extends EventEmitter<RunEvents> {
     const s = this.state;
     if (!CONTROLLER_TAKES[s.at].includes(m.type)) {
       if (!('channel' in s)) return;
-      return s.channel.fail(new ProtocolError('LH_ERR_UNEXPECTED_MESSAGE', `${s.channel.partnerLabel} sent "${m.type}", unexpected while this controller is in "${s.at}"`));
+      return s.channel.fail(
+        new ProtocolError('LH_ERR_UNEXPECTED_MESSAGE', `${s.channel.partnerLabel} sent "${m.type}", unexpected while this controller is in "${s.at}"`),
+      );
     }
     switch (m.type) {
       case 'hello':

@@ -128,7 +128,9 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
   private onMessage(m: Message): void {
     const s = this.state;
     if (!RESPONDER_TAKES[s.at].includes(m.type)) {
-      return this.channel.fail(new ProtocolError('LH_ERR_UNEXPECTED_MESSAGE', `${this.channel.partnerLabel} sent "${m.type}", unexpected while this responder is in "${s.at}"`));
+      return this.channel.fail(
+        new ProtocolError('LH_ERR_UNEXPECTED_MESSAGE', `${this.channel.partnerLabel} sent "${m.type}", unexpected while this responder is in "${s.at}"`),
+      );
     }
     switch (m.type) {
       case 'hello':
