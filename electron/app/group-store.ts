@@ -83,6 +83,7 @@ function entryOf(g: LonghaulGroupResult, fileName: string): GroupEntry {
     peers: g.peers.map((p) => `${p.hostname} (${p.address})`),
     bitsPerSecond: g.total.bitsPerSecond,
     peerSumBitsPerSecond: g.total.peerSumBitsPerSecond,
+    ...(g.total.peerSumOf ? { peerSumOf: g.total.peerSumOf } : {}),
     partial: g.partial,
     fileName,
   };

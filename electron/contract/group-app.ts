@@ -3,7 +3,7 @@
  * the start request, the end event, History's listing of `longhaul.group/1`
  * files and their export formats. Pure types and constants: the renderer shares them.
  */
-import type { LonghaulGroupResult } from './group.js';
+import type { LonghaulGroupResult, SumOf } from './group.js';
 import type { Direction, ResultParams } from './result.js';
 
 /**
@@ -44,6 +44,8 @@ export interface GroupEntry {
   /** Wall-clock aggregate and per-peer sum, bit/s (null: unknown). */
   bitsPerSecond: number | null;
   peerSumBitsPerSecond: number | null;
+  /** What the per-peer sum added (GroupTotal.peerSumOf); absent for groups saved before it was kept. */
+  peerSumOf?: SumOf;
   partial: boolean;
   fileName: string;
 }

@@ -3,17 +3,17 @@
  * was the slower one, and whether this PC's shared side held the peers back. Written once here and
  * saved as `diagnosis.sentence` for the readers.
  */
-import { peerLabel, type GroupDiagnosis, type GroupPeer } from './group.js';
-import { formatRate } from './units.js';
+import { peerLabel, type GroupDiagnosis, type GroupPeer, type SumOf } from './group.js';
+import { rateText, shownRate } from './partial-text.js';
 
 function groupDiagnosisSentence(d: Omit<GroupDiagnosis, 'sentence'>, peers: GroupPeer[]): string {
   const parts: string[] = [];
   const slow = peers.find((p) => p.index === d.slowestPeer);
   const fast = peers.find((p) => p.index === d.fastestPeer);
-  const rated = peers.filter((p) => typeof p.result.total.bitsPerSecond === 'number').length;
+  const rated = peers.filter((p) => shownRate(p.result.total).bitsPerSecond !== null).length;
   if (slow && fast) {
     parts.push(
-      `${peerLabel(slow)} was the slower one: ${formatRate(slow.result.total.bitsPerSecond)} against ${formatRate(fast.result.total.bitsPerSecond)} for ${peerLabel(fast)} (wall-clock, each on its own streams).`,
+      `${peerLabel(slow)} was the slower one: ${rateText(slow.result.total)} against ${rateText(fast.result.total)} for ${peerLabel(fast)} (wall-clock, each on its own streams).`,
     );
   } else {
     parts.push(`Only ${rated} of ${peers.length} peers have a measured rate: no comparison between them.`);
@@ -36,4 +36,14 @@ function groupDiagnosisSentence(d: Omit<GroupDiagnosis, 'sentence'>, peers: Grou
 /** The group limiter's data with its sentence, as saved. */
 export function withGroupSentence(d: Omit<GroupDiagnosis, 'sentence'>, peers: GroupPeer[]): GroupDiagnosis {
   return { ...d, sentence: groupDiagnosisSentence(d, peers) };
+}
+
+/**
+ * What a group's per-peer or per-stream sum adds, in words: `sum of 3 peers, 1 partial` (a partial one added
+ * its rate over the seconds measured), `sum of 2 of 3 peers (1 unknown)`.
+ */
+export function sumOfText(s: SumOf, what: 'peer' | 'stream'): string {
+  const noun = `${what}${s.of === 1 ? '' : 's'}`;
+  const head = s.added === s.of ? `sum of ${s.of} ${noun}` : `sum of ${s.added} of ${s.of} ${noun} (${s.of - s.added} unknown)`;
+  return s.partial ? `${head}, ${s.partial} partial` : head;
 }

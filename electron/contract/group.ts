@@ -56,10 +56,25 @@ export interface GroupTotal {
   seconds: number | null;
   /** Wall-clock aggregate: bytes × 8 / seconds. */
   bitsPerSecond: number | null;
-  /** Σ over peers of each peer's own wall-clock rate (the AAI "aggregate": each host's figure, added). */
+  /**
+   * Σ over peers of each peer's own wall-clock rate (the AAI "aggregate": each host's figure, added); a partial
+   * peer adds its rate over the seconds measured (its result's partialRate). `peerSumOf` says what was added.
+   */
   peerSumBitsPerSecond: number | null;
-  /** Σ over every stream of every peer of its own rate (the PetaBumps "Total Throughput", across peers). */
+  /** Σ over every stream of every peer of its own rate (the PetaBumps "Total Throughput", across peers); a partial stream adds its partialRate. */
   streamSumBitsPerSecond: number | null;
+  /** What the per-peer sum adds: how many peers' rates, how many of them partial (absent from groups saved before 2026-12-07). */
+  peerSumOf?: SumOf;
+  /** What the per-stream sum adds: how many streams' rates, how many of them partial (absent before 2026-12-07). */
+  streamSumOf?: SumOf;
+}
+
+/** What a sum adds up: `added` rates, of which `partial` are over the seconds measured; the others (of the whole) were unknown. */
+export interface SumOf {
+  added: number;
+  partial: number;
+  /** How many there are in all (peers, or streams), rated or not. */
+  of: number;
 }
 
 export interface GroupInterval {

@@ -66,7 +66,7 @@ export function consoleLogInterval(iv: IntervalResult): string {
 /** The PetaBumps numbers of a finished (or failed) run, from its result. */
 function petaBumpsInputFromResult(r: LonghaulResult): PetaBumpsInput {
   return {
-    threads: r.streams.map((s) => ({ id: s.id, bytes: s.bytes, seconds: s.seconds })),
+    threads: r.streams.map((s) => ({ id: s.id, bytes: s.bytes, seconds: s.seconds, ...(s.partialRate ? { partialRate: s.partialRate } : {}) })),
     totalBytes: r.total.bytes,
     totalSeconds: r.total.seconds,
     completions: r.total.completions,

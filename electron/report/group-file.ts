@@ -14,7 +14,17 @@ import { parseResult, readJson, resultSchema } from './result-file.js';
 
 const count = z.number().int().min(0);
 const secs = z.number().nullable();
-const total = z.object({ bytes: count, sentBytes: count, seconds: secs, bitsPerSecond: secs, peerSumBitsPerSecond: secs, streamSumBitsPerSecond: secs });
+const sumOf = z.object({ added: count, partial: count, of: count });
+const total = z.object({
+  bytes: count,
+  sentBytes: count,
+  seconds: secs,
+  bitsPerSecond: secs,
+  peerSumBitsPerSecond: secs,
+  streamSumBitsPerSecond: secs,
+  peerSumOf: sumOf.optional(),
+  streamSumOf: sumOf.optional(),
+});
 const role = z.enum(['sender', 'receiver', 'both']);
 
 const groupSchema = z

@@ -18,7 +18,10 @@ export function formatGroupConsoleLog(g: LonghaulGroupResult): string {
     UNITS_LINE,
     ...g.peers.map((p) => `Thread ${p.index + 1}: ${peerLabel(p)}`),
     ...formatPetaBumpsTable({
-      threads: g.peers.map((p) => ({ id: p.index + 1, bytes: p.result.total.bytes, seconds: p.result.total.seconds })),
+      threads: g.peers.map((p) => {
+        const t = p.result.total;
+        return { id: p.index + 1, bytes: t.bytes, seconds: t.seconds, ...(t.partialRate ? { partialRate: t.partialRate } : {}) };
+      }),
       totalBytes: g.total.bytes,
       totalSeconds: g.total.seconds,
       completions: g.peers.reduce((a, p) => a + p.result.total.completions, 0),

@@ -3,7 +3,9 @@
  * single-run summary, unchanged), then the aggregate under the three named
  * conventions and the group's diagnosis. Unknown is printed as "unknown".
  */
-import { GROUP_ROLE_TEXT, peerLabel, type GroupTotal, type LonghaulGroupResult } from '../contract/group.js';
+import { GROUP_ROLE_TEXT, peerLabel, type GroupTotal, type LonghaulGroupResult, type SumOf } from '../contract/group.js';
+import { sumOfText } from '../contract/group-text.js';
+import { partialLabel, shownRate } from '../contract/partial-text.js';
 import { printable } from '../util/printable.js';
 import { formatBytes, formatRate, groupDigits } from '../contract/units.js';
 import { formatSummary, type SummaryExtras } from './summary-block.js';
@@ -14,11 +16,13 @@ function seconds(s: number | null): string {
 
 /** The aggregate lines of one direction (or of the whole group). */
 function groupTotalLines(label: string, t: GroupTotal): string[] {
+  // What each sum added (a partial peer or stream adds its rate over the seconds measured); groups saved before it was kept say nothing.
+  const of = (s: SumOf | undefined, what: 'peer' | 'stream'): string => (s ? ` (${sumOfText(s, what)})` : '');
   return [
     `${label}: ${groupDigits(t.bytes)} bytes (${formatBytes(t.bytes)}, decimal) received in ${seconds(t.seconds)} (group clock)`,
     `  wall-clock aggregate (all bytes x 8 / first byte to last byte, all peers): ${formatRate(t.bitsPerSecond)}`,
-    `  per-peer sum (each peer's wall-clock rate, added: the AAI "aggregate"):    ${formatRate(t.peerSumBitsPerSecond)}`,
-    `  per-stream sum (each stream over its own time, PetaBumps "Total"):        ${formatRate(t.streamSumBitsPerSecond)}`,
+    `  per-peer sum (each peer's wall-clock rate, added: the AAI "aggregate"):    ${formatRate(t.peerSumBitsPerSecond)}${of(t.peerSumOf, 'peer')}`,
+    `  per-stream sum (each stream over its own time, PetaBumps "Total"):        ${formatRate(t.streamSumBitsPerSecond)}${of(t.streamSumOf, 'stream')}`,
   ];
 }
 
@@ -33,9 +37,12 @@ function formatGroupAggregate(g: LonghaulGroupResult): string {
   for (const p of g.peers) {
     const t = p.result.total;
     const name = `${p.index + 1} ${printable(p.hostname, 40)} (${p.address})`;
+    // A partial peer: the seconds measured and its rate over them, labelled as its own summary does.
+    const shown = shownRate(t);
+    const status = p.result.partial ? `PARTIAL${t.partialRate ? ` (${partialLabel(t.partialRate)})` : ''}` : 'complete';
     lines.push(
-      `${name.padEnd(40)}${groupDigits(t.bytes).padStart(16)}${(t.seconds === null ? 'unknown' : t.seconds.toFixed(3)).padStart(10)}` +
-        `${formatRate(t.bitsPerSecond).padStart(16)}${formatRate(t.streamSumBitsPerSecond).padStart(16)}  ${p.result.partial ? 'PARTIAL' : 'complete'}`,
+      `${name.padEnd(40)}${groupDigits(t.bytes).padStart(16)}${(shown.seconds === null ? 'unknown' : shown.seconds.toFixed(3)).padStart(10)}` +
+        `${formatRate(shown.bitsPerSecond).padStart(16)}${formatRate(t.streamSumBitsPerSecond).padStart(16)}  ${status}`,
     );
   }
   lines.push('');

@@ -9,7 +9,7 @@
 import { bypassCaveat } from '../contract/bypass-text.js';
 import { pathDirectionLabel } from '../contract/direction.js';
 import { VERDICT_LABELS } from '../contract/verdict-labels.js';
-import type { LonghaulResult } from '../contract/result.js';
+import type { LonghaulResult, StreamResult } from '../contract/result.js';
 import { formatRate, formatRateShort, groupDigits } from '../contract/units.js';
 import { adviceNow, adviceWho } from '../contract/advice-text.js';
 import { formatConsoleLog, udpLines } from './console-log.js';
@@ -21,14 +21,20 @@ import { formatWhatIf } from '../contract/what-if-text.js';
 import { delaySentence } from '../contract/delay-info.js';
 import { capacityLines } from '../contract/capacity.js';
 import { answerOf } from '../contract/answer-text.js';
-import { rateText } from '../contract/partial-text.js';
+import { rateText, shownRate } from '../contract/partial-text.js';
+
+/** A stream's seconds: its receiver's first to last byte, or in a partial run the seconds its rate is over (the rate cell says which). */
+function secondsCell(s: StreamResult): string {
+  const { seconds } = shownRate(s);
+  return seconds === null ? 'unknown' : seconds.toFixed(3);
+}
 
 function streamTable(r: LonghaulResult): string {
   const rows = r.streams
     .map(
       (s) =>
         `<tr><td class="n">${s.id}</td><td>${esc(s.sender)}</td><td class="n">${s.send ? groupDigits(s.send.bytes) : 'unknown'}</td>` +
-        `<td class="n">${groupDigits(s.bytes)}</td><td class="n">${s.seconds === null ? 'unknown' : s.seconds.toFixed(3)}</td><td class="n">${esc(formatRate(s.bitsPerSecond))}</td>` +
+        `<td class="n">${groupDigits(s.bytes)}</td><td class="n">${secondsCell(s)}</td><td class="n">${esc(rateText(s))}</td>` +
         `<td>${esc((s.send?.error ?? s.receive?.error)?.message ?? '')}</td></tr>`,
     )
     .join('');

@@ -12,6 +12,8 @@
  * *sum of the per-thread rates*, not total bytes over total time. That is why
  * one extra line, absent from the original, gives the wall-clock aggregate.
  */
+import type { PartialRate } from '../contract/result.js';
+import { partialLabel } from '../contract/partial-text.js';
 
 /** One thread (stream) as the receiver saw it. */
 interface PetaBumpsThread {
@@ -19,6 +21,8 @@ interface PetaBumpsThread {
   bytes: number;
   /** First byte to last byte, seconds; null when unknown. */
   seconds: number | null;
+  /** A partial run: its rate over the seconds measured, shown instead of the wall-clock figures and labelled (contract/partial-text.ts). */
+  partialRate?: PartialRate;
 }
 
 export interface PetaBumpsInput {
@@ -52,9 +56,14 @@ export function alignRow(header: readonly string[], cells: readonly string[]): s
   return cells.map((c, i) => c.padStart((header[i] ?? '').length)).join(' ');
 }
 
-/** Per-thread sum of rates in bit/s (null when no thread has a known time). */
+/** The seconds a thread's row shows: in a partial run the seconds measured, else first to last byte. */
+function rowSeconds(t: PetaBumpsThread): number | null {
+  return t.partialRate ? t.partialRate.seconds : t.seconds;
+}
+
+/** Per-thread sum of rates in bit/s (null when no thread has a known time); a partial thread adds its rate over the seconds measured. */
 function threadSumBitsPerSecond(threads: PetaBumpsThread[]): number | null {
-  const rates = threads.map((t) => rate(t.bytes, t.seconds)).filter((r): r is number => r !== null);
+  const rates = threads.map((t) => rate(t.bytes, rowSeconds(t))).filter((r): r is number => r !== null);
   return rates.length ? rates.reduce((a, r) => a + r * 8, 0) : null;
 }
 
@@ -68,27 +77,27 @@ function wallClockBitsPerSecond(input: PetaBumpsInput): number | null {
 export function formatPetaBumpsTable(input: PetaBumpsInput): string[] {
   const lines: string[] = [THREAD_HEADER.join(' ')];
   for (const t of input.threads) {
-    const bytesPerSec = rate(t.bytes, t.seconds);
-    lines.push(
-      alignRow(THREAD_HEADER, [
-        String(t.id),
-        fixedOrUnknown(t.seconds, 3),
-        fixedOrUnknown(bytesPerSec === null ? null : bytesPerSec / 1e3, 3),
-        fixedOrUnknown(bytesPerSec === null ? null : (bytesPerSec * 8) / 1e6, 3),
-      ]),
-    );
+    const seconds = rowSeconds(t);
+    const bytesPerSec = rate(t.bytes, seconds);
+    const row = alignRow(THREAD_HEADER, [
+      String(t.id),
+      fixedOrUnknown(seconds, 3),
+      fixedOrUnknown(bytesPerSec === null ? null : bytesPerSec / 1e3, 3),
+      fixedOrUnknown(bytesPerSec === null ? null : (bytesPerSec * 8) / 1e6, 3),
+    ]);
+    lines.push(t.partialRate ? `${row}  (${partialLabel(t.partialRate)})` : row);
   }
+  const partial = input.threads.filter((t) => t.partialRate).length;
   const sum = threadSumBitsPerSecond(input.threads);
   const transPerSec = rate(input.completions, input.totalSeconds);
   lines.push(TOTAL_HEADER.join(' '));
-  lines.push(
-    alignRow(TOTAL_HEADER, [
-      (input.totalBytes / 1e6).toFixed(6),
-      fixedOrUnknown(input.totalSeconds, 3),
-      fixedOrUnknown(transPerSec, 3),
-      fixedOrUnknown(sum === null ? null : sum / 1e6, 3),
-    ]),
-  );
+  const totalRow = alignRow(TOTAL_HEADER, [
+    (input.totalBytes / 1e6).toFixed(6),
+    fixedOrUnknown(input.totalSeconds, 3),
+    fixedOrUnknown(transPerSec, 3),
+    fixedOrUnknown(sum === null ? null : sum / 1e6, 3),
+  ]);
+  lines.push(partial ? `${totalRow}  (partial: ${partial} of ${input.threads.length} threads rated over the seconds measured)` : totalRow);
   const wall = wallClockBitsPerSecond(input);
   lines.push(
     `Wall-clock aggregate Throughput(Mbit/s) ${fixedOrUnknown(wall === null ? null : wall / 1e6, 3)}` +

@@ -8,7 +8,7 @@
 import { pathDirectionLabel } from '../contract/direction.js';
 import { omitText } from '../contract/omit-text.js';
 import type { LonghaulResult, PartialRate, TotalResult } from '../contract/result.js';
-import { partialLabel } from '../contract/partial-text.js';
+import { partialLabel, shownRate } from '../contract/partial-text.js';
 import { transferRttSeconds } from '../analysis/limiter-inputs.js';
 import { formatBytes, formatRate, groupDigits } from '../contract/units.js';
 import { bitrateText } from '../contract/pacing-info.js';
@@ -125,9 +125,12 @@ export function formatSummary(r: LonghaulResult, extras: SummaryExtras = {}): st
   );
   for (const s of r.streams) {
     const err = s.send?.error ?? s.receive?.error;
+    // A partial run's stream: the seconds measured and its rate over them, labelled as the total's.
+    const shown = shownRate(s);
     lines.push(
       `${String(s.id).padEnd(7)}${s.sender.padEnd(12)}${(s.send ? groupDigits(s.send.bytes) : 'unknown').padStart(16)}${groupDigits(s.bytes).padStart(16)}` +
-        `${(s.seconds === null ? 'unknown' : s.seconds.toFixed(3)).padStart(10)}${formatRate(s.bitsPerSecond).padStart(17)}${err ? `  ! ${err.message}` : ''}`,
+        `${(shown.seconds === null ? 'unknown' : shown.seconds.toFixed(3)).padStart(10)}${formatRate(shown.bitsPerSecond).padStart(17)}` +
+        `${s.partialRate ? `  (${partialLabel(s.partialRate)})` : ''}${err ? `  ! ${err.message}` : ''}`,
     );
   }
   lines.push('');

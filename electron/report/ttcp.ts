@@ -25,10 +25,13 @@ export function formatTtcp(r: LonghaulResult): string {
   if (r.streams.length > 1) {
     for (const s of r.streams) lines.push(`stream ${s.id}: ${ttcpLine(s.bytes, s.seconds)}`);
   }
+  // A partial run's streams, each over its seconds measured, as comments like the total's below.
+  const partialStreams = r.streams.length > 1 ? r.streams.flatMap((s) => (s.partialRate ? [{ id: s.id, bytes: s.bytes, p: s.partialRate }] : [])) : [];
   lines.push('# ttcp units: Mbit = 2^20 bits (1,048,576); bytes received; real seconds = first to last byte');
   if (r.partial) lines.push(`# PARTIAL: ${r.partialReason ?? 'the run ended early'}`);
   // A partial run's rate over the seconds measured, labelled (the line above stays ttcp's first to last byte).
   const p = r.total.partialRate;
   if (p) lines.push(`# ${partialLabel(p)}: ${ttcpLine(r.total.bytes, p.seconds)}`);
+  for (const s of partialStreams) lines.push(`# stream ${s.id}, ${partialLabel(s.p)}: ${ttcpLine(s.bytes, s.p.seconds)}`);
   return lines.join('\n') + '\n';
 }

@@ -165,4 +165,43 @@ describe('group runs in browser mode, end to end', { skip: skip ?? false, timeou
     assert.equal(await page.getByTestId('group-peer').count(), 2);
     assert.deepEqual(consoleErrors, []);
   });
+
+  it('a peer killed mid-run: its row shows its rate over the seconds measured, labelled; the sums say they hold a partial peer', async () => {
+    const page = browser!.page;
+    await page.goto(url);
+    await page.getByTestId('hostname').waitFor();
+    await page.getByRole('button', { name: /Run a test from this PC/ }).click();
+    const count = page.getByTestId('partner-count');
+    for (const port of ports) {
+      if ((await count.count()) && /2 partners ticked/.test(await count.innerText())) break;
+      await page.getByLabel('Partner address').fill(`127.0.0.1:${port}`);
+      const add = page.getByRole('button', { name: `Add 127.0.0.1:${port} to the list` });
+      if (await add.count()) await add.click();
+    }
+    await count.filter({ hasText: '2 partners ticked: the test is a group run' }).waitFor();
+    await page.getByRole('button', { name: 'Next: the test with 2 partners' }).click();
+    await page.getByTestId('group-note').waitFor();
+    await page.getByLabel('Direction').selectOption({ label: 'All send to this PC (dual receive)' });
+    await page.getByLabel('Duration', { exact: true }).fill('10');
+    await page.getByLabel('Sample interval').fill('0.25');
+    await page.getByRole('button', { name: 'Start the test' }).click();
+    await page.getByRole('heading', { name: 'Running' }).waitFor({ timeout: 20_000 });
+    const chart = page.getByTestId('live-chart');
+    await until(page, 'the aggregate with 4 points', async () => Number(await chart.getAttribute('data-points')) >= 4);
+    listeners[1]!.kill('SIGKILL');
+
+    await page.getByRole('heading', { name: /^Group results/ }).waitFor({ timeout: 30_000 });
+    assert.equal(await page.getByTestId('partial').first().count(), 1, 'the group is partial');
+    const rates = await page.getByTestId('group-peer-rate').allInnerTexts();
+    assert.doesNotMatch(rates[0]!, /partial/, 'the peer that lived has its wall-clock rate');
+    assert.match(rates[1]!, /^\S+ [kMG]bit\/s \(partial: over the [\d.]+ s measured\)$/, 'the killed peer: its rate over the seconds measured');
+    assert.equal(await page.getByTestId('group-peer-sum-of').first().innerText(), '(sum of 2 peers, 1 partial)');
+    assert.match(await page.getByTestId('group-stream-sum-of').first().innerText(), /^\(sum of \d+ streams, \d+ partial\)$/);
+    await shot(page, '3x-group-6-partial');
+    await page.getByRole('button', { name: 'History', exact: true }).first().click();
+    const row = page.getByTestId('group-history').locator('tbody tr');
+    await row.first().waitFor();
+    assert.match(await row.first().innerText(), /bit\/s \(sum of 2 peers, 1 partial\)[\s\S]*partial/);
+    await shot(page, '3x-group-7-history-partial');
+  });
 });

@@ -78,6 +78,16 @@ describe('a partial run in the app', { skip: skip ?? false, timeout: 120_000 }, 
     if (await whatIf.count()) assert.doesNotMatch(await whatIf.innerText(), /measured unknown/, 'the what-if compares with the rate measured');
     // The banner's error names the partner as the header does, never "the peer".
     assert.doesNotMatch(await page.locator('main').innerText(), /the peer\b/);
+    // The stream table: each stream's seconds measured and its rate over them, labelled, never "unknown".
+    const rates = await page.getByTestId('stream-rate').allInnerTexts();
+    assert.equal(rates.length, result.streams.length);
+    result.streams.forEach((s, i) => {
+      const sp = s.partialRate;
+      assert.ok(sp, `stream ${s.id} has a partial rate: ${JSON.stringify(s)}`);
+      assert.match(rates[i]!, /^\S+ \S+\npartial: over the [\d.]+ s measured$/);
+      assert.ok(rates[i]!.startsWith(formatRate(sp.bitsPerSecond)), rates[i]);
+    });
+    for (const secs of await page.getByTestId('stream-seconds').allInnerTexts()) assert.doesNotMatch(secs, /unknown/);
     await shot(page, '27-results-partial');
   });
 });

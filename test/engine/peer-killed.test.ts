@@ -73,10 +73,13 @@ describe('peer killed mid-run', { timeout: 90_000 }, () => {
         assert.ok(result.partialReason);
         assert.ok((direction === 'forward' ? result.streams[0]!.send!.bytes : result.streams[0]!.bytes) > 0, 'what moved before the kill is kept');
         assert.ok(result.intervals.length >= 1, 'intervals measured before the kill are kept');
-        assert.ok(
-          result.errors.some((e) => e.code === 'LH_ERR_PEER_GONE' || e.code === 'LH_ERR_DATA_STREAM'),
-          JSON.stringify(result.errors),
-        );
+        const aboutPartner = result.errors.filter((e) => e.code === 'LH_ERR_PEER_GONE' || e.code === 'LH_ERR_DATA_STREAM');
+        assert.ok(aboutPartner.length > 0, JSON.stringify(result.errors));
+        // Each names the partner as the header does, its host name and address: the control channel's and, when the
+        // sender's socket was reset before the run ended, its stream's ("the data connection with … failed").
+        const partner = `the responder ${os.hostname()} (127.0.0.1:${port})`;
+        for (const e of aboutPartner) assert.ok(e.message.includes(partner), `${e.message} names ${partner}`);
+        assert.ok(!r.stdout.includes('the peer') && !r.stderr.includes('the peer'), r.stdout + r.stderr);
       } finally {
         listen.child.kill('SIGKILL');
         await rm(jsonFile, { force: true });
@@ -99,6 +102,11 @@ describe('peer killed mid-run', { timeout: 90_000 }, () => {
       assert.ok(result, 'a result was built');
       assert.equal(result.partial, true);
       assert.ok(result.streams[0]!.receive!.bytes > 0, 'bytes received before the kill are kept');
+      // A controller is named by its address alone: its port is an ephemeral one.
+      const controller = `the controller ${os.hostname()} (127.0.0.1)`;
+      const aboutPartner = result.errors.filter((e) => e.code === 'LH_ERR_PEER_GONE' || e.code === 'LH_ERR_DATA_STREAM');
+      assert.ok(aboutPartner.length > 0, JSON.stringify(result.errors));
+      for (const e of aboutPartner) assert.ok(e.message.includes(controller), `${e.message} names ${controller}`);
       // And the responder takes the next run.
       const again = cli(['run', `127.0.0.1:${port}`, '--bytes', '1M']);
       const r2 = await again.done;

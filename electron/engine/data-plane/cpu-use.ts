@@ -9,6 +9,7 @@
 import os from 'node:os';
 import type { CpuUse, DataThreadCpu, LonghaulResult, PcCpu, Side, UnavailableField } from '../../contract/result.js';
 import { pcCpuBetween, readPcCpuTimes, type PcCpuTimes } from './pc-cpu.js';
+import { partnerLabel } from '../../contract/partner-label.js';
 
 /** One native loop thread's CPU over the streams it served (the share of one core is the engine's to compute). */
 type ThreadSeconds = Omit<DataThreadCpu, 'shareOfOneCore'>;
@@ -117,7 +118,8 @@ export function cpuUnavailable(result: LonghaulResult): UnavailableField[] {
   for (const side of ['controller', 'responder'] as Side[]) {
     const c = cpu[side];
     if (!c) {
-      out.push({ side, field: 'cpu', reason: 'this end sent no CPU figures (an older Longhaul, or an iperf3 end that measured none)' });
+      const who = side === result.writtenBy ? `this ${side}` : partnerLabel(side, result[side]);
+      out.push({ side, field: 'cpu', reason: `${who} sent no CPU figures (an older Longhaul, or an iperf3 end that measured none)` });
       continue;
     }
     if (c.threads !== null || c.coresKnown === false) continue;

@@ -10,6 +10,8 @@ export interface DataPlaneOptions {
   plan: PlannedStream[];
   /** Which end this process is; decides the role of each stream here. */
   side: StreamSender;
+  /** The other end as stream errors name it (contract/partner-label.ts): `the responder lab-7 (192.0.2.7:5211)`. */
+  partner: string;
   /** Cap on worker processes per role; default: the machine's parallelism. */
   maxWorkersPerRole?: number;
   /** Responder side: whether the listening socket's buffers were set to the requested window. */

@@ -94,7 +94,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
     this.merger = new TickMerger([...this.cumulative.keys()]);
   }
 
-  private spawn(role: WorkerRole, params: RunParams, listener: Pick<DataPlaneOptions, 'listenerWindow' | 'listenerMss'>, streams: number): WorkerSlot {
+  private spawn(role: WorkerRole, params: RunParams, opts: Pick<DataPlaneOptions, 'listenerWindow' | 'listenerMss' | 'partner'>, streams: number): WorkerSlot {
     const child = fork(WORKER_SCRIPT, [], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     const slot: WorkerSlot = { child, role, streamIds: [], lastIndex: 0, lastT: 0, final: false, done: null, cpu: null, exited: false };
     child.on('message', (m: FromWorker) => this.onWorkerMessage(slot, m));
@@ -112,8 +112,9 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
       bitrateBitsPerSec: params.bitrateBitsPerSec ?? null,
       congestionControl: params.congestionControl ?? null,
       ...(params.protocol === 'udp' ? { protocol: 'udp' as const } : {}),
-      ...(listener.listenerWindow ? { listenerWindow: listener.listenerWindow } : {}),
-      ...(listener.listenerMss ? { listenerMss: listener.listenerMss } : {}),
+      partner: opts.partner,
+      ...(opts.listenerWindow ? { listenerWindow: opts.listenerWindow } : {}),
+      ...(opts.listenerMss ? { listenerMss: opts.listenerMss } : {}),
     });
     this.slots.push(slot);
     return slot;

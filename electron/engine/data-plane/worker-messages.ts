@@ -40,6 +40,8 @@ export interface WorkerInit {
   congestionControl?: string | null;
   /** 'udp': datagrams of `bufferBytes` (udp-worker.ts); absent: TCP. */
   protocol?: 'udp';
+  /** The other end as this worker's stream errors name it (DataPlaneOptions.partner): a worker never sees the control channel. */
+  partner: string;
 }
 
 /*

@@ -4,10 +4,11 @@
  * peer's start offset; intervals are aligned by index (every peer ticks on the
  * same interval length from a start within milliseconds of the others).
  */
-import type { GroupDiagnosis, GroupInterval, GroupPeer, GroupTotal, LonghaulGroupResult } from '../../contract/group.js';
+import type { GroupDiagnosis, GroupInterval, GroupPeer, GroupTotal, LonghaulGroupResult, SumOf } from '../../contract/group.js';
 import { GROUP_SCHEMA, peerLabel } from '../../contract/group.js';
-import type { ErrorInfo, PeerInfo, ResultParams, Side, StreamResult } from '../../contract/result.js';
+import type { ErrorInfo, PartialRate, PeerInfo, ResultParams, Side, StreamResult } from '../../contract/result.js';
 import { withGroupSentence } from '../../contract/group-text.js';
+import { shownRate } from '../../contract/partial-text.js';
 
 /** Below this share of its single-peer rate a peer counts as held back in the group. */
 const SHARED_SIDE_SHARE = 0.8;
@@ -68,15 +69,43 @@ export function groupTotal(peers: GroupPeer[], sender: Side | null): GroupTotal 
   const firsts = per.flatMap((x) => x.streams.map((s) => shifted(s.receive?.firstT, x.offset))).filter(isNumber);
   const lasts = per.flatMap((x) => x.streams.map((s) => shifted(s.receive?.lastT, x.offset))).filter(isNumber);
   const seconds = firsts.length && lasts.length ? Math.max(...lasts) - Math.min(...firsts) : null;
-  const peerRates = per.map((x) => wallClockRate(x.streams)).filter(isNumber);
-  const streamRates = all.map((s) => s.bitsPerSecond).filter(isNumber);
+  // Bytes whose last arrival is unknown (a partial peer's) are not covered by the group clock: no wall-clock rate then.
+  const allTimed = all.every((s) => s.bytes === 0 || (isNumber(s.receive?.firstT) && isNumber(s.receive?.lastT)));
+  // A partial peer (or stream) adds its rate over the seconds measured, as every report shows it, and is counted as such.
+  const peerRates = peers.map((p, i) => {
+    const partial = partialOf(p, sender);
+    return partial ? { bitsPerSecond: partial.bitsPerSecond, partial: true } : { bitsPerSecond: wallClockRate(per[i]?.streams ?? []), partial: false };
+  });
+  const streamRates = all.map((s) =>
+    s.partialRate ? { bitsPerSecond: s.partialRate.bitsPerSecond, partial: true } : { bitsPerSecond: s.bitsPerSecond, partial: false },
+  );
+  const peerSum = sumOf(peerRates.filter((_, i) => (per[i]?.streams.length ?? 0) > 0));
+  const streamSum = sumOf(streamRates);
   return {
     bytes,
     sentBytes: all.reduce((a, s) => a + (s.send?.bytes ?? 0), 0),
     seconds,
-    bitsPerSecond: seconds !== null && seconds > 0 ? (bytes * 8) / seconds : null,
-    peerSumBitsPerSecond: peerRates.length ? peerRates.reduce((a, r) => a + r, 0) : null,
-    streamSumBitsPerSecond: streamRates.length ? streamRates.reduce((a, r) => a + r, 0) : null,
+    bitsPerSecond: seconds !== null && seconds > 0 && allTimed ? (bytes * 8) / seconds : null,
+    peerSumBitsPerSecond: peerSum.bitsPerSecond,
+    streamSumBitsPerSecond: streamSum.bitsPerSecond,
+    peerSumOf: peerSum.of,
+    streamSumOf: streamSum.of,
+  };
+}
+
+/** A peer's partial rate for these streams' direction (all of them when `sender` is null), or null in a complete run. */
+function partialOf(p: GroupPeer, sender: Side | null): PartialRate | null {
+  const r = p.result;
+  if (sender === null) return r.total.partialRate ?? null;
+  return r.directions[sender === 'controller' ? 'controllerToResponder' : 'responderToController']?.partialRate ?? null;
+}
+
+/** Σ of the known rates (null: none known), and what it added. */
+function sumOf(rates: { bitsPerSecond: number | null; partial: boolean }[]): { bitsPerSecond: number | null; of: SumOf } {
+  const known = rates.filter((r): r is { bitsPerSecond: number; partial: boolean } => isNumber(r.bitsPerSecond));
+  return {
+    bitsPerSecond: known.length ? known.reduce((a, r) => a + r.bitsPerSecond, 0) : null,
+    of: { added: known.length, partial: known.filter((r) => r.partial).length, of: rates.length },
   };
 }
 
@@ -119,7 +148,8 @@ export function groupIntervals(peers: GroupPeer[]): GroupInterval[] {
 
 /** Which peer was the slower one, and whether this PC's shared side is suspected (only with baselines). */
 export function groupDiagnosis(peers: GroupPeer[], baselines?: (number | null)[]): GroupDiagnosis {
-  const rates = peers.map((p) => p.result.total.bitsPerSecond);
+  // A partial peer is compared by its rate over the seconds measured, labelled so in the sentence.
+  const rates = peers.map((p) => shownRate(p.result.total).bitsPerSecond);
   const known = peers.map((p, i) => ({ p, rate: rates[i] })).filter((x): x is { p: GroupPeer; rate: number } => isNumber(x.rate));
   const sorted = [...known].sort((a, b) => a.rate - b.rate);
   const compared = known.length >= 2;

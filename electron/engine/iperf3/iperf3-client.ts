@@ -19,7 +19,7 @@ import { dial } from '../../util/net.js';
 import { SOFTWARE } from '../../util/version.js';
 import type { RunEvents } from '../session/run-handle.js';
 import { DataPlane, type SideSample } from '../data-plane/data-plane.js';
-import { Iperf3Control, readStateWhileMoving, unexpectedState } from './iperf3-control.js';
+import { Iperf3Control, iperf3Partner, readStateWhileMoving, unexpectedState } from './iperf3-control.js';
 import { localResults, peerCpu, peerEnds } from './iperf3-ends.js';
 import { planStreams } from '../../contract/stream-plan.js';
 import { runParamsSchema, type RunParams } from '../../protocol/run-params.js';
@@ -139,7 +139,7 @@ export class Iperf3ClientRun extends EventEmitter<RunEvents> {
     this.phase('hello');
     const socket = await dial(host, port, this.stepMs);
     if (this.settled) return void socket.destroy();
-    const c = new Iperf3Control(socket, MAX_SERVER_RESULTS_JSON_BYTES, 'iperf3 server');
+    const c = new Iperf3Control(socket, MAX_SERVER_RESULTS_JSON_BYTES, iperf3Partner('server', socket, `${host}:${port}`));
     this.control = c;
     socket.write(this.cookie);
     await this.expectState(c, IPERF3_STATE.PARAM_EXCHANGE, this.stepMs);
@@ -149,7 +149,7 @@ export class Iperf3ClientRun extends EventEmitter<RunEvents> {
     c.writeJson(clientParamsDocument(p, output), 8 * 1024);
     await this.expectState(c, IPERF3_STATE.CREATE_STREAMS, this.stepMs);
     this.phase('streams');
-    const { plane, done } = this.openPlane();
+    const { plane, done } = this.openPlane(c.partner);
     const ids = this.plan.map((s) => s.id);
     const udp = p.protocol === 'udp';
     // UDP: each stream's own socket makes iperf3's UDP handshake with the server's port, in order (udp/iperf3-connect.ts).
@@ -204,11 +204,12 @@ export class Iperf3ClientRun extends EventEmitter<RunEvents> {
     if (state === IPERF3_STATE.SERVER_ERROR) throw new ServerErrorPending();
   }
 
-  private openPlane(): { plane: DataPlane; done: Promise<StreamEnd[]> } {
+  private openPlane(partner: string): { plane: DataPlane; done: Promise<StreamEnd[]> } {
     const plane = new DataPlane({
       params: this.params,
       plan: this.plan,
       side: 'controller',
+      partner,
       maxWorkersPerRole: this.opts.maxWorkersPerRole,
       keepWorkersAfterDone: true,
     });

@@ -9,6 +9,20 @@ import { Iperf3Reader, encodeErrorCodes, encodeJson, encodeState, type Expect, t
 import { stateName } from '../../protocol/iperf3/states.js';
 import { LonghaulError, PeerError, ProtocolError } from '../../util/errors.js';
 
+/**
+ * An iperf3 partner as errors name it, `the iperf3 server at 192.0.2.7:5201`: iperf3 sends no host
+ * name, so its address stands for it (contract/partner-label.ts's form before a hello).
+ */
+export function iperf3Partner(
+  role: 'server' | 'client',
+  socket: Pick<net.Socket, 'remoteAddress' | 'remotePort'>,
+  fallbackAddress = 'an unknown address',
+): string {
+  const host = socket.remoteAddress ?? '';
+  if (!host) return `the iperf3 ${role} at ${fallbackAddress}`;
+  return `the iperf3 ${role} at ${host.includes(':') ? `[${host}]` : host}:${socket.remotePort ?? 0}`;
+}
+
 /** Bytes a peer may send ahead of what is expected: a JSON document at its cap and a few state bytes. */
 const AHEAD_SLACK_BYTES = 64;
 
@@ -25,11 +39,14 @@ export class Iperf3Control {
   private pending: PendingRead | null = null;
   private gone: LonghaulError | null = null;
 
-  /** @param maxJsonBytes the largest JSON document this side will read (sets how much may wait unread). */
+  /**
+   * @param maxJsonBytes the largest JSON document this side will read (sets how much may wait unread).
+   * @param partner the other end as errors name it (`iperf3Partner`).
+   */
   constructor(
     readonly socket: net.Socket,
     maxJsonBytes: number,
-    private readonly peerName: string,
+    readonly partner: string,
   ) {
     this.reader = new Iperf3Reader(maxJsonBytes + 4 + AHEAD_SLACK_BYTES);
     socket.setNoDelay(true);
@@ -50,11 +67,11 @@ export class Iperf3Control {
   };
 
   private readonly onError = (err: Error): void => {
-    this.abort(new PeerError('LH_ERR_PEER_GONE', `the ${this.peerName} connection failed: ${err.message}`));
+    this.abort(new PeerError('LH_ERR_PEER_GONE', `the control connection to ${this.partner} failed: ${err.message}`));
   };
 
   private readonly onClose = (): void => {
-    this.abort(new PeerError('LH_ERR_PEER_GONE', `the ${this.peerName} closed the control connection`));
+    this.abort(new PeerError('LH_ERR_PEER_GONE', `${this.partner} closed the control connection`));
   };
 
   private abort(err: LonghaulError): void {
@@ -89,7 +106,7 @@ export class Iperf3Control {
     return new Promise<Item>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending = null;
-        reject(new PeerError('LH_ERR_TIMEOUT', `the ${this.peerName} sent no ${what} within ${Math.round(timeoutMs / 100) / 10} s`));
+        reject(new PeerError('LH_ERR_TIMEOUT', `${this.partner} sent no ${what} within ${Math.round(timeoutMs / 100) / 10} s`));
       }, timeoutMs);
       timer.unref?.();
       this.pending = { expect, resolve, reject, timer, what };
@@ -158,7 +175,7 @@ export async function readStateWhileMoving(control: Iperf3Control, stepMs: numbe
       if (Date.now() >= hardEndMs || moved === lastMoved) {
         throw new PeerError(
           'LH_ERR_TIMEOUT',
-          `no ${what} from the iperf3 peer${moved === lastMoved ? `, and no byte moved for ${Math.round(stepMs / 1000)} s` : ' in time'}`,
+          `no ${what} from ${control.partner}${moved === lastMoved ? `, and no byte moved for ${Math.round(stepMs / 1000)} s` : ' in time'}`,
         );
       }
       lastMoved = moved;

@@ -255,7 +255,15 @@ export class Iperf3ServerSession extends EventEmitter<Iperf3SessionEvents> {
       this.plan,
     );
     this.recorder = recorder;
-    const plane = new DataPlane({ params, plan: this.plan, side: 'responder', maxWorkersPerRole: this.opts.maxWorkersPerRole, listenerWindow, listenerMss });
+    const plane = new DataPlane({
+      params,
+      plan: this.plan,
+      side: 'responder',
+      partner: this.control.partner,
+      maxWorkersPerRole: this.opts.maxWorkersPerRole,
+      listenerWindow,
+      listenerMss,
+    });
     this.plane = plane;
     plane.on('sample', (s) => {
       recorder.addSample('responder', s);

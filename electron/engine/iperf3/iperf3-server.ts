@@ -20,7 +20,7 @@ import { answerAndClose } from '../../util/answer-and-close.js';
 import { cappedServer, listenOn } from '../session/capped-listener.js';
 import type { LonghaulError } from '../../util/errors.js';
 import { DEFAULT_RESPONDER_LIMITS } from '../session/responder-limits.js';
-import { Iperf3Control } from './iperf3-control.js';
+import { Iperf3Control, iperf3Partner } from './iperf3-control.js';
 import { takeOverPort, type TakeoverTuning } from './iperf3-port-takeover.js';
 import { DEFAULT_IPERF3_SERVER_TIMEOUTS, Iperf3ServerSession, type Iperf3ServerTimeouts } from './iperf3-server-session.js';
 
@@ -154,14 +154,18 @@ export class Iperf3Server extends EventEmitter<Iperf3ServerEvents> {
     const api = native.api;
     // Windows: Node's listener cannot have its window set; the addon takes the port over for the streams.
     const owned = api && dataPath().conn.mode === 'owned' ? api : null;
-    const session: Iperf3ServerSession = new Iperf3ServerSession(new Iperf3Control(socket, MAX_CLIENT_RESULTS_JSON_BYTES, 'iperf3 client'), cookie, {
-      limits: { ...DEFAULT_RESPONDER_LIMITS, ...this.opts.limits },
-      timeoutsMs: { ...DEFAULT_IPERF3_SERVER_TIMEOUTS, ...this.opts.timeoutsMs },
-      maxWorkersPerRole: this.opts.maxWorkersPerRole,
-      tuneListener: (w) =>
-        owned ? this.takeOver(owned, session, w) : api ? tuneListener(api, this.server, w) : { applied: false, reason: native.reason, restore: () => null },
-      tuneListenerMss: api ? (b) => tuneListenerMss(api, this.server, b) : undefined,
-    });
+    const session: Iperf3ServerSession = new Iperf3ServerSession(
+      new Iperf3Control(socket, MAX_CLIENT_RESULTS_JSON_BYTES, iperf3Partner('client', socket)),
+      cookie,
+      {
+        limits: { ...DEFAULT_RESPONDER_LIMITS, ...this.opts.limits },
+        timeoutsMs: { ...DEFAULT_IPERF3_SERVER_TIMEOUTS, ...this.opts.timeoutsMs },
+        maxWorkersPerRole: this.opts.maxWorkersPerRole,
+        tuneListener: (w) =>
+          owned ? this.takeOver(owned, session, w) : api ? tuneListener(api, this.server, w) : { applied: false, reason: native.reason, restore: () => null },
+        tuneListenerMss: api ? (b) => tuneListenerMss(api, this.server, b) : undefined,
+      },
+    );
     this.active = session;
     // The streams are in: the port goes back to Node (busy answers again) while the test runs.
     session.on('phase', (p) => {

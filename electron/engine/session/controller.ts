@@ -225,8 +225,10 @@ export class ControllerRun extends EventEmitter<RunEvents> {
   private onMessage(m: Message): void {
     const s = this.state;
     if (!CONTROLLER_TAKES[s.at].includes(m.type)) {
-      const err = new ProtocolError('LH_ERR_UNEXPECTED_MESSAGE', `unexpected "${m.type}" message while the controller is in "${s.at}"`);
-      return 'channel' in s ? s.channel.fail(err) : undefined;
+      if (!('channel' in s)) return;
+      return s.channel.fail(
+        new ProtocolError('LH_ERR_UNEXPECTED_MESSAGE', `${s.channel.partnerLabel} sent "${m.type}", unexpected while this controller is in "${s.at}"`),
+      );
     }
     switch (m.type) {
       case 'hello':
@@ -272,7 +274,13 @@ export class ControllerRun extends EventEmitter<RunEvents> {
 
   private openStreams(s: ControllerStateAt<'params'>, ok: MessageOf<'params-ok'>): void {
     s.pinger.pingIdle();
-    const plane = this.deps.plane({ params: this.params, plan: this.plan, side: 'controller', maxWorkersPerRole: this.opts.maxWorkersPerRole });
+    const plane = this.deps.plane({
+      params: this.params,
+      plan: this.plan,
+      side: 'controller',
+      partner: partnerLabel('responder', this.recorder.responder),
+      maxWorkersPerRole: this.opts.maxWorkersPerRole,
+    });
     forwardSamples(plane, 'controller', { recorder: () => this.recorder, channel: s.channel, show: (x, side) => this.emit('sample', x, side) });
     plane.on('error', (err) => {
       if (this.state.at === 'streams') this.fail(err);
@@ -291,7 +299,7 @@ export class ControllerRun extends EventEmitter<RunEvents> {
 
   /** The responder's streams are ready (UDP: it can come before our own senders are connected: the start waits for both). */
   private onStreamsReady(s: ControllerStateAt<'streams'>): void {
-    if (s.ready) return s.channel.fail(new ProtocolError('LH_ERR_UNEXPECTED_MESSAGE', 'the responder said "streams-ready" twice'));
+    if (s.ready) return s.channel.fail(new ProtocolError('LH_ERR_UNEXPECTED_MESSAGE', `${s.channel.partnerLabel} said "streams-ready" twice`));
     s.pinger.pingIdle();
     s.pinger.pingIdle();
     this.maybeBegin({ ...s, ready: true });

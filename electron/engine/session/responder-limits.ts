@@ -95,10 +95,14 @@ export class RunLimitGuard {
   private answerTimer: NodeJS.Timeout | null = null;
   private fired = false;
 
-  /** `onNoAnswer`: LIMIT_ANSWER_MS after `onLimit` the controller still has not stopped (dispose() not called). */
+  /**
+   * `controller`: the partner as the reason names it (contract/partner-label.ts). `onNoAnswer`: LIMIT_ANSWER_MS
+   * after `onLimit` the controller still has not stopped (dispose() not called).
+   */
   constructor(
     private readonly limits: ResponderLimits,
     p: RunParams,
+    controller: string,
     private readonly onLimit: (reason: string) => void,
     private readonly onNoAnswer?: (reason: string) => void,
   ) {
@@ -108,7 +112,7 @@ export class RunLimitGuard {
     const byTime = p.seconds !== null;
     const seconds = p.seconds !== null ? Math.min(limits.maxSeconds, p.seconds) + DEADLINE_SLACK_SECONDS : limits.maxSeconds;
     const why = byTime
-      ? `the run went on ${DEADLINE_SLACK_SECONDS} s past its own ${p.seconds} s without the controller stopping it`
+      ? `the run went on ${DEADLINE_SLACK_SECONDS} s past its own ${p.seconds} s without ${controller} stopping it`
       : `the run reached this responder's limit of ${limits.maxSeconds} s (--max-seconds)`;
     this.timer = setTimeout(() => this.fire(why), seconds * 1000);
     this.timer.unref();

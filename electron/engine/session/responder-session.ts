@@ -128,7 +128,9 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
   private onMessage(m: Message): void {
     const s = this.state;
     if (!RESPONDER_TAKES[s.at].includes(m.type)) {
-      return this.channel.fail(new ProtocolError('LH_ERR_UNEXPECTED_MESSAGE', `unexpected "${m.type}" message while the responder is in "${s.at}"`));
+      return this.channel.fail(
+        new ProtocolError('LH_ERR_UNEXPECTED_MESSAGE', `${this.channel.partnerLabel} sent "${m.type}", unexpected while this responder is in "${s.at}"`),
+      );
     }
     switch (m.type) {
       case 'hello':
@@ -179,6 +181,7 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
       params: p,
       plan,
       side: 'responder',
+      partner: this.controllerName(s.partner),
       maxWorkersPerRole: this.opts.maxWorkersPerRole,
       listenerWindow: listener.window,
       listenerMss: listener.mssSetup,
@@ -258,9 +261,9 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
   private onStart(s: ResponderStateAt<'start'>): void {
     this.channel.setTimeout('running', runningTimeoutMs(s.run.params.intervalSeconds));
     this.startPlane(s);
-    const noAnswer = (reason: string): void =>
-      this.channel.fail(new LonghaulError('LH_ERR_RESPONDER_LIMIT', `${reason}; ${this.controllerName(s.partner)} did not stop`));
-    const guard = new RunLimitGuard(this.opts.limits, s.run.params, (reason) => this.endAtLimit(reason), noAnswer);
+    const controller = this.controllerName(s.partner);
+    const noAnswer = (reason: string): void => this.channel.fail(new LonghaulError('LH_ERR_RESPONDER_LIMIT', `${reason}; ${controller} did not stop`));
+    const guard = new RunLimitGuard(this.opts.limits, s.run.params, controller, (reason) => this.endAtLimit(reason), noAnswer);
     this.to({ ...s, at: 'running', guard, limitReason: null });
     this.channel.send({ type: 'started' });
   }

@@ -105,8 +105,8 @@ describe('CPU figures that are missing say why', () => {
     assert.match(why[1]!.reason, /this OS did not give/);
     r.cpu = { controller: cpuUse([], 1, [{ kind: 'sender', streams: [0], cpuSeconds: 0.5 }], 2), responder: null };
     assert.deepEqual(
-      cpuUnavailable(r).map((u) => [u.side, u.field]),
-      [['responder', 'cpu']],
+      cpuUnavailable(r).map((u) => [u.side, u.field, u.reason]),
+      [['responder', 'cpu', 'the responder receiver-pc (192.0.2.10:5211) sent no CPU figures (an older Longhaul, or an iperf3 end that measured none)']],
     );
   });
 });

@@ -55,7 +55,7 @@ describe('data worker: send backlog bound', { timeout: 20_000 }, () => {
     h.worker.handle({ type: 'stop', graceMs: 1000 });
     const done = await h.next('done');
     const failed = done.streams.find((e) => e.error !== null);
-    assert.match(failed?.error?.message ?? '', /: ECONNRESET$/);
+    assert.match(failed?.error?.message ?? '', /: the data connection with the responder at 127\.0\.0\.1:5211 failed: ECONNRESET$/);
   });
 
   it('LONGHAUL_SEND_BACKLOG=unbounded leaves the kernel its own backlog', async () => {

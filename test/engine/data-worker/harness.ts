@@ -86,7 +86,18 @@ export function fakeNative(startPump?: (fd: number, opts: PumpOptions) => Native
 }
 
 export function initMsg(role: WorkerRole, o: Partial<WorkerInit> = {}): WorkerInit {
-  return { type: 'init', role, bufferBytes: 64 * 1024, intervalMs: 1000, seconds: null, windowBytes: null, streams: 2, mssBytes: null, ...o };
+  return {
+    type: 'init',
+    role,
+    bufferBytes: 64 * 1024,
+    intervalMs: 1000,
+    seconds: null,
+    windowBytes: null,
+    streams: 2,
+    mssBytes: null,
+    partner: 'the responder at 127.0.0.1:5211',
+    ...o,
+  };
 }
 
 /** A worker and what it said. */

@@ -49,7 +49,7 @@ describe('data worker: the peer closes while the native loop holds a sender', { 
 
   it('the mirror: half the budget in the kernel: the stream ends, as closed by the peer before the end', async () => {
     const r = await closedUnderTheLoop(BUDGET / 2);
-    assert.equal(r.error, 'stream 1: closed by the peer before the end of the run');
+    assert.equal(r.error, 'stream 1: closed by the responder at 127.0.0.1:5211 before the end of the run');
     assert.equal(r.bytes, BUDGET / 2);
   });
 });

@@ -2,7 +2,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { GroupPeer } from '../../../electron/contract/group.js';
-import type { IntervalResult, LonghaulResult } from '../../../electron/contract/result.js';
+import type { IntervalResult, LonghaulResult, PartialRate } from '../../../electron/contract/result.js';
+import { sumOfText } from '../../../electron/contract/group-text.js';
+import { formatGroupConsoleLog } from '../../../electron/report/group-log.js';
+import { formatGroupSummary } from '../../../electron/report/group-summary.js';
 import { buildGroupResult, groupDiagnosis, groupIntervals, groupTotal, type GroupMeta } from '../../../electron/engine/group/group-aggregate.js';
 import { makeIntervals, makeResult } from '../../helpers/result-fixtures.js';
 
@@ -83,6 +86,39 @@ describe('group aggregate', () => {
     assert.equal(t.bitsPerSecond, (5000 * 8) / 2.5);
     assert.equal(t.peerSumBitsPerSecond, (2000 * 8) / 2 + (3000 * 8) / 2);
     assert.equal(t.streamSumBitsPerSecond, 8000 + 8000 + 12000);
+  });
+
+  it('a partial peer adds its rate over the seconds measured, and the sums say what they added', () => {
+    // Peer 2 was killed: no last byte known (seconds null), 1,500 B measured over 3 s; peer 3 never moved a byte.
+    const killed = makeResult({ streams: [{ bytes: 1500, seconds: null, completions: 1 }], partialReason: 'gone' });
+    const over: PartialRate = { seconds: 3, bitsPerSecond: (1500 * 8) / 3, span: 'start-to-last-sample' };
+    killed.streams[0]!.partialRate = over;
+    killed.total.partialRate = over;
+    killed.directions.controllerToResponder!.partialRate = over;
+    const silent = makeResult({ streams: [{ bytes: 0, seconds: null, completions: 0 }], partialReason: 'never answered' });
+    const peers = [peer(0, steady(1000, 2)), peer(1, killed), peer(2, silent)];
+    for (const t of [groupTotal(peers, null), groupTotal(peers, 'controller')]) {
+      assert.equal(t.peerSumBitsPerSecond, 8000 + 4000);
+      assert.deepEqual(t.peerSumOf, { added: 2, partial: 1, of: 3 });
+      assert.equal(t.streamSumBitsPerSecond, 8000 + 4000);
+      assert.deepEqual(t.streamSumOf, { added: 2, partial: 1, of: 3 });
+    }
+    assert.equal(sumOfText({ added: 2, partial: 1, of: 3 }, 'peer'), 'sum of 2 of 3 peers (1 unknown), 1 partial');
+    assert.equal(sumOfText({ added: 3, partial: 1, of: 3 }, 'peer'), 'sum of 3 peers, 1 partial');
+    assert.equal(sumOfText({ added: 1, partial: 0, of: 1 }, 'stream'), 'sum of 1 stream');
+    // The killed peer's bytes have no last byte: the group's wall clock cannot cover them, so it is unknown, not 3,500 B over peer 1's 2 s.
+    assert.equal(groupTotal(peers, null).bitsPerSecond, null);
+    const g = buildGroupResult(meta, peers);
+    // The summary's peer row and aggregate lines, the log's peer thread, and the group sentence.
+    const summary = formatGroupSummary(g);
+    assert.match(summary, /^2 h1 \(192\.0\.2\.2:5211\)\s+1,500\s+3\.000\s+4\.0 kbit\/s\s+unknown {2}PARTIAL \(partial: over the 3\.0 s measured\)$/m);
+    assert.match(summary, /per-peer sum .*: +12\.0 kbit\/s \(sum of 2 of 3 peers \(1 unknown\), 1 partial\)$/m);
+    assert.match(summary, /per-stream sum .*: +12\.0 kbit\/s \(sum of 2 of 3 streams \(1 unknown\), 1 partial\)$/m);
+    assert.match(formatGroupConsoleLog(g), /^\s+2\s+3\.000\s+0\.500\s+0\.004 {2}\(partial: over the 3\.0 s measured\)$/m);
+    assert.match(
+      g.diagnosis.sentence,
+      /^peer 2 \(192\.0\.2\.2:5211\) was the slower one: 4\.0 kbit\/s \(partial: over the 3\.0 s measured\) against 8\.0 kbit\/s for peer 1 /,
+    );
   });
 
   it('the document: partial names the peer, errors carry the peer index, skew is latest minus earliest start', () => {

@@ -20,6 +20,9 @@ import {
 } from '../../../electron/engine/session/responder-limits.js';
 import { startResponder, within } from '../../helpers/net.js';
 
+/** The partner as the guard's reasons name it. */
+const CONTROLLER = 'the controller lab-1 (192.0.2.1:40000)';
+
 async function runAgainst(
   limits: Partial<ResponderLimits>,
   params: RunParams,
@@ -85,14 +88,14 @@ describe('responder limits', { timeout: 120_000 }, () => {
     try {
       const reasons: string[] = [];
       const limits = { ...DEFAULT_RESPONDER_LIMITS, maxSeconds: 3600 };
-      const guard = new RunLimitGuard(limits, { ...DEFAULT_PARAMS, seconds: 3600 }, (r) => reasons.push(r));
+      const guard = new RunLimitGuard(limits, { ...DEFAULT_PARAMS, seconds: 3600 }, CONTROLLER, (r) => reasons.push(r));
       mock.timers.tick(3600 * 1000 + 1000);
       assert.equal(reasons.length, 0, 'an hour-long run under a one-hour limit is not cut at its last second');
       mock.timers.tick(10_000);
       assert.equal(reasons.length, 1);
-      assert.match(reasons[0] ?? '', /past its own 3600 s/);
+      assert.equal(reasons[0], 'the run went on 10 s past its own 3600 s without the controller lab-1 (192.0.2.1:40000) stopping it');
       guard.dispose();
-      const bytes = new RunLimitGuard(limits, { ...DEFAULT_PARAMS, seconds: null, bytes: 1e15 }, (r) => reasons.push(r));
+      const bytes = new RunLimitGuard(limits, { ...DEFAULT_PARAMS, seconds: null, bytes: 1e15 }, CONTROLLER, (r) => reasons.push(r));
       mock.timers.tick(3600 * 1000);
       assert.match(reasons[1] ?? '', /limit of 3600 s \(--max-seconds\)/);
       bytes.dispose();
@@ -109,6 +112,7 @@ describe('responder limits', { timeout: 120_000 }, () => {
       const deaf = new RunLimitGuard(
         limits,
         { ...DEFAULT_PARAMS, seconds: 10 },
+        CONTROLLER,
         () => undefined,
         (r) => cutOff.push(r),
       );
@@ -121,6 +125,7 @@ describe('responder limits', { timeout: 120_000 }, () => {
       const honest = new RunLimitGuard(
         limits,
         { ...DEFAULT_PARAMS, seconds: 10 },
+        CONTROLLER,
         () => undefined,
         (r) => cutOff.push(r),
       );
@@ -143,7 +148,7 @@ describe('responder limits', { timeout: 120_000 }, () => {
     const hourAt100G = (100e9 / 8) * 3600;
     assert.deepEqual(paramsOverLimits({ ...DEFAULT_PARAMS, seconds: null, bytes: hourAt100G }, DEFAULT_RESPONDER_LIMITS), []);
     const reasons: string[] = [];
-    const guard = new RunLimitGuard(DEFAULT_RESPONDER_LIMITS, { ...DEFAULT_PARAMS, seconds: 3600 }, (r) => reasons.push(r));
+    const guard = new RunLimitGuard(DEFAULT_RESPONDER_LIMITS, { ...DEFAULT_PARAMS, seconds: 3600 }, CONTROLLER, (r) => reasons.push(r));
     guard.onSample([[0, hourAt100G, 1]]);
     guard.dispose();
     assert.equal(reasons.length, 0);

@@ -33,8 +33,8 @@ describe('UDP through two data planes', { timeout: 30_000 }, () => {
       protocol: 'udp',
     };
     const plan = planStreams(params);
-    const receiving = new DataPlane({ params, plan, side: 'responder' });
-    const sending = new DataPlane({ params, plan, side: 'controller' });
+    const receiving = new DataPlane({ params, plan, side: 'responder', partner: 'the controller at 127.0.0.1' });
+    const sending = new DataPlane({ params, plan, side: 'controller', partner: 'the responder at 127.0.0.1' });
     const samples: SideSample[] = [];
     receiving.on('sample', (s) => samples.push(s));
     try {
@@ -82,8 +82,8 @@ describe('UDP through two data planes', { timeout: 30_000 }, () => {
       protocol: 'udp',
     };
     const plan = planStreams(params);
-    const receiving = new DataPlane({ params, plan, side: 'responder' });
-    const sending = new DataPlane({ params, plan, side: 'controller' });
+    const receiving = new DataPlane({ params, plan, side: 'responder', partner: 'the controller at 127.0.0.1' });
+    const sending = new DataPlane({ params, plan, side: 'controller', partner: 'the responder at 127.0.0.1' });
     try {
       const served = await udpServe(sending, '127.0.0.1', TAG);
       assert.deepEqual([...served.ports.keys()].sort(), [0, 1]);

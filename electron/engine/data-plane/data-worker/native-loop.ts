@@ -9,7 +9,7 @@ import type { PumpEndReason } from '../../../native/native-api.js';
 import { socketFd } from '../../../native/node-handle.js';
 import { NodeLoop } from './node-loop.js';
 import { PumpRun } from './native-pump.js';
-import type { Counts, LoopHost, Stream } from './stream.js';
+import { connectionFailure, type Counts, type LoopHost, type Stream } from './stream.js';
 
 export class NativeSocketLoop extends NodeLoop {
   private readonly run: PumpRun;
@@ -78,7 +78,7 @@ export class NativeSocketLoop extends NodeLoop {
   private onDone(err: NodeJS.ErrnoException | null, reason: PumpEndReason): void {
     const { s, socket, host } = this;
     if (err) {
-      s.fail(err.code ?? err.message);
+      s.fail(connectionFailure(host, err));
       socket.destroy();
       host.finish(s);
       return;

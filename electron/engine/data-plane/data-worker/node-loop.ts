@@ -7,7 +7,7 @@
 import type net from 'node:net';
 import type { TcpSample } from '../../../contract/result.js';
 import { socketFd } from '../../../native/node-handle.js';
-import type { Counts, LoopHost, Stream, StreamLoop } from './stream.js';
+import { connectionFailure, type Counts, type LoopHost, type Stream, type StreamLoop } from './stream.js';
 
 /** Writes per event-loop turn before yielding, so timers (samples, deadline) still run. */
 const WRITES_PER_TURN = 16;
@@ -36,11 +36,10 @@ export function receiveOptions(host: LoopHost, s: Stream, buffer: Buffer): net.O
 /** A stream's Node socket: its failures, its close and the peer's FIN end the stream. */
 export function watchSocket(host: LoopHost, s: Stream, socket: net.Socket): void {
   socket.on('error', (err: NodeJS.ErrnoException) => {
-    if (!s.ready) {
-      host.send({ type: 'stream-error', id: s.id, code: 'LH_ERR_DATA_STREAM', message: `stream ${s.id}: ${err.code ?? err.message}` });
-    }
+    const message = `stream ${s.id}: ${connectionFailure(host, err)}`;
+    if (!s.ready) host.send({ type: 'stream-error', id: s.id, code: 'LH_ERR_DATA_STREAM', message });
     if (!s.finished) {
-      s.error = { code: 'LH_ERR_DATA_STREAM', message: `stream ${s.id}: ${err.code ?? err.message}` };
+      s.error = { code: 'LH_ERR_DATA_STREAM', message };
       host.finish(s);
     }
   });
@@ -51,7 +50,7 @@ export function watchSocket(host: LoopHost, s: Stream, socket: net.Socket): void
         type: 'stream-error',
         id: s.id,
         code: 'LH_ERR_DATA_STREAM',
-        message: `stream ${s.id}: the responder closed the data connection before the run started`,
+        message: `stream ${s.id}: ${host.init.partner} closed the data connection before the run started`,
       });
     }
     if (!s.finished) {

@@ -40,7 +40,7 @@ export function watchStop(host: LoopHost, streams: readonly Stream[], graceMs: n
           open++;
           continue;
         }
-        s.fail(`no progress for ${graceMs} ms after the stop, and no end from the peer`);
+        s.fail(`no progress for ${graceMs} ms after the stop, and no end from ${host.init.partner}`);
         s.loop.cut();
         host.finish(s);
       }

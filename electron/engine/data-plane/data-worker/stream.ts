@@ -106,6 +106,11 @@ export interface LoopHost {
   maybeDone(): void;
 }
 
+/** A stream socket's failure in words, naming the partner: `the data connection with the responder lab-7 (192.0.2.7:5211) failed: ECONNRESET`. */
+export function connectionFailure(host: Pick<LoopHost, 'init'>, err: NodeJS.ErrnoException): string {
+  return `the data connection with ${host.init.partner} failed: ${err.code ?? err.message}`;
+}
+
 export class Stream {
   bytes = 0;
   completions = 0;

@@ -9,7 +9,7 @@ import type { TcpSample } from '../../../contract/result.js';
 import type { PumpEndReason } from '../../../native/native-api.js';
 import type { OwnedStream } from '../stream-socket.js';
 import { PumpRun } from './native-pump.js';
-import type { Counts, LoopHost, Stream, StreamLoop } from './stream.js';
+import { connectionFailure, type Counts, type LoopHost, type Stream, type StreamLoop } from './stream.js';
 
 export class WindowsOwnedLoop implements StreamLoop {
   readonly io = 'native' as const;
@@ -90,14 +90,14 @@ export class WindowsOwnedLoop implements StreamLoop {
   private onDone(err: NodeJS.ErrnoException | null, reason: PumpEndReason): void {
     const { s, host } = this;
     if (err) {
-      s.fail(err.code ?? err.message);
+      s.fail(connectionFailure(host, err));
     } else if (host.role === 'send' || reason === 'eof') {
       if (host.role === 'send') s.lastNs = host.clock.nowNs();
       try {
         host.native?.owned?.shutdownSend(this.owned.fd);
       } catch (e) {
         // The peer reset the connection after our last byte: the bytes counted are in its kernel or lost with it.
-        if (host.role === 'send') s.fail((e as Error).message);
+        if (host.role === 'send') s.fail(connectionFailure(host, e as Error));
       }
     }
     host.finish(s);

@@ -147,7 +147,7 @@ export class DataWorker implements LoopHost {
     s.loop.settle();
     const { bytes } = s.loop.counts();
     // A sender whose every byte was in the kernel when the peer closed lost nothing: its peer had them.
-    if (s.peerClosed && !(this.role === 'send' && s.sentAll(bytes))) s.fail('closed by the peer before the end of the run');
+    if (s.peerClosed && !(this.role === 'send' && s.sentAll(bytes))) s.fail(`closed by ${this.init.partner} before the end of the run`);
     if (s.cap !== null && s.capReached(bytes)) this.send({ type: 'limit', id: s.id, bytes, capBytes: s.cap });
     this.maybeDone();
   }

@@ -25,6 +25,7 @@ function init(role: 'send' | 'receive'): WorkerInit {
     mssBytes: null,
     bitrateBitsPerSec: 8e6,
     protocol: 'udp',
+    partner: 'the responder at 127.0.0.1',
   };
 }
 
