@@ -56,7 +56,6 @@ const PAIRING = 'covered by test/security/pairing.test.ts and refusals.test.ts o
 /** Modules with logic and no mirrored test yet, each with why (the to-do list). */
 const ALLOWED: Record<string, string> = {
   'engine/session/capacity-run.ts': 'partly in test/engine/session/capacity-plan.test.ts (attachCapacity); the run itself in test/cli/capacity-cli.test.ts',
-  'engine/session/connection-sorter.ts': 'covered by test/security/cookie.test.ts and faults.test.ts over real sockets; a byte-feeding unit test to write',
   'engine/session/control-pinger.ts': `${WHOLE_RUN}: round trips over a live control channel (the fake channel of test/helpers/fake-session.ts answers no ping)`,
   'engine/session/controller-streams.ts': `${WHOLE_RUN}: opens the data connections`,
   'engine/session/session-data-plane.ts': `${WHOLE_RUN}: forwards the session's calls to DataPlane (controller-streams.ts, udp-session.ts); the sessions' own tests use a fake plane`,
