@@ -115,7 +115,6 @@ const ALLOWED: Record<string, string> = {
   'analysis/limiter.ts': 'covered by test/analysis/verdicts/ (one file per verdict rule it asks in order) and diagnosis.test.ts',
   'analysis/verdicts/context.ts': "the rules' shared reader; covered by every test/analysis/verdicts/ file",
   'security/controller-security.ts': PAIRING,
-  'security/first-frame.ts': 'covered by test/security/slowloris.test.ts and fuzz.test.ts over real sockets; a byte-feeding unit test to write',
   'security/identity.ts': 'covered by test/security/pairing.test.ts, persistence.test.ts and the app pairing tests',
   'security/load-trust.ts': 'covered by test/security/trust-protection.test.ts and every paired run',
   'security/pair-client.ts': PAIRING,
