@@ -74,7 +74,6 @@ const ALLOWED: Record<string, string> = {
   'engine/data-plane/data-worker/congestion.ts': 'sets TCP_CONGESTION on a socket; covered by test/cli/congestion-cli.test.ts',
   'engine/data-plane/data-worker/drain.ts': DATA_WORKER,
   'engine/data-plane/data-worker/index.ts': 'the worker process entry; covered by every run and test/packaging/',
-  'engine/data-plane/data-worker/lead-in.ts': 'covered by test/engine/late-start.test.ts; a unit test to write',
   'engine/data-plane/data-worker/native-loop.ts': NATIVE,
   'engine/data-plane/data-worker/native-pump.ts': NATIVE,
   'engine/data-plane/data-worker/node-loop.ts': DATA_WORKER,
