@@ -100,7 +100,6 @@ const ALLOWED: Record<string, string> = {
   'proxy/proxy-connection.ts': 'covered by test/proxy/backpressure.test.ts and integrity.test.ts over real sockets',
   'proxy/relay-mode.ts': 'chooses a mover from the native data path; covered by test/proxy/helpers.ts RELAYS in every proxy test',
   'proxy/stage.ts': 'the stage contract and seededRandom; covered by test/proxy/stages/ and chain.test.ts',
-  'proxy/stall-clock.ts': 'covered by test/proxy/longhaul-run.test.ts; a unit test on a driven clock to write',
   'analysis/advice/emulated.ts': 'covered by test/analysis/advice/emulated-run.test.ts and emulated-commands.test.ts',
   'analysis/advice/linux.ts': ADVICE,
   'analysis/advice/macos.ts': ADVICE,
