@@ -92,7 +92,6 @@ const ALLOWED: Record<string, string> = {
   'engine/data-plane/windows-owned-listener.ts': 'tested in test/engine/windows-owned-listener.test.ts (not moved: it imports electron/native/)',
   'engine/data-plane/worker-slot.ts': `${WHOLE_RUN}: forks worker processes`,
   'proxy/byte-mover.ts': 'covered through test/proxy/integrity.test.ts and backpressure.test.ts over real sockets',
-  'proxy/describe-link.ts': 'covered by test/proxy/presets.test.ts and the report tests; a unit test of its words to write',
   'proxy/link-proxy.ts': 'real sockets; covered by test/proxy/integrity, bad-input, backpressure and the stage tests',
   'proxy/link-settings.ts': 'covered by test/proxy/presets.test.ts, link-limits.test.ts and bad-input.test.ts',
   'proxy/native-mover.ts': NATIVE,
