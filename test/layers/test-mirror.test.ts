@@ -61,7 +61,6 @@ const ALLOWED: Record<string, string> = {
   'engine/session/session-data-plane.ts': `${WHOLE_RUN}: forwards the session's calls to DataPlane (controller-streams.ts, udp-session.ts); the sessions' own tests use a fake plane`,
   'engine/session/local-responder.ts': 'forks `longhaul listen`; covered by test/cli/ loopback runs and test/e2e/',
   'engine/session/local-settings.ts': 'reads this PC (/proc/sys, sysctl, netsh); covered by test/analysis/advice/ and test/app/link-run.test.ts',
-  'engine/session/partner-settings.ts': 'covered by test/protocol/results-settings.test.ts',
   'engine/session/proxy-process.ts': 'forks `longhaul proxy`; covered by test/proxy/longhaul-run.test.ts and test/cli/',
   'engine/session/responder-listener.ts': `${WHOLE_RUN}: a listening socket per run`,
   'engine/session/responder.ts': `${WHOLE_RUN}: the responder's port`,
