@@ -64,7 +64,6 @@ const ALLOWED: Record<string, string> = {
   'engine/session/proxy-process.ts': 'forks `longhaul proxy`; covered by test/proxy/longhaul-run.test.ts and test/cli/',
   'engine/session/responder-listener.ts': `${WHOLE_RUN}: a listening socket per run`,
   'engine/session/responder.ts': `${WHOLE_RUN}: the responder's port`,
-  'engine/session/run-common.ts': 'covered by test/protocol/results-settings.test.ts; small shared pieces',
   'engine/session/tcp-results.ts': `${WHOLE_RUN}: needs native stream ends`,
   'engine/session/udp-session.ts': 'covered by test/cli/udp-cli.test.ts and test/engine/iperf3-udp.test.ts over real sockets',
   'engine/data-plane/data-plane.ts': 'worker processes; covered by test/engine/udp/udp-plane.test.ts and the whole-run tests',
