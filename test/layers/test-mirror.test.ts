@@ -98,7 +98,6 @@ const ALLOWED: Record<string, string> = {
   'proxy/stage.ts': 'the stage contract and seededRandom; covered by test/proxy/stages/ and chain.test.ts',
   'analysis/advice/emulated.ts': 'covered by test/analysis/advice/emulated-run.test.ts and emulated-commands.test.ts',
   'analysis/advice/linux.ts': ADVICE,
-  'analysis/advice/macos.ts': ADVICE,
   'analysis/advice/os-rules.ts': 'covered by test/contract/door.test.ts',
   'analysis/advice/verdict-lines.ts': ADVICE,
   'analysis/advice/windows-legacy.ts': ADVICE,
