@@ -11,21 +11,31 @@ const TICK_MS = 5;
 /** A tick later than this counts: a timer's ordinary lateness is about 1 ms. */
 export const STALL_MS = 10;
 
+/** This process's CPU time so far, all threads, user and system, ms. */
+function processCpuMs(): number {
+  const c = process.cpuUsage();
+  return (c.user + c.system) / 1000;
+}
+
 export class StallClock {
   stalledMs = 0;
   private timer: NodeJS.Timeout | null = null;
   private last = 0;
-  private lastCpu: NodeJS.CpuUsage = process.cpuUsage();
+  private lastCpuMs = 0;
   /** The shortest gap between two ticks so far, ms. */
   private floorMs = Infinity;
 
-  constructor(private readonly now: () => number) {}
+  /** `now`: the relay's clock, ms; `cpuMs`: this process's CPU time, ms (tests drive both). */
+  constructor(
+    private readonly now: () => number,
+    private readonly cpuMs: () => number = processCpuMs,
+  ) {}
 
   /** Tick while `active` says so (checked on every tick). */
   start(active: () => boolean): void {
     if (this.timer) return;
     this.last = this.now();
-    this.lastCpu = process.cpuUsage();
+    this.lastCpuMs = this.cpuMs();
     this.timer = setInterval(() => {
       const t = this.now();
       const gap = t - this.last;
@@ -35,9 +45,9 @@ export class StallClock {
       const late = gap - Math.max(TICK_MS, this.floorMs);
       // A late tick of a busy event loop is not a stall: the part of the gap the process spent on
       // a CPU (any of its threads) ran; only the rest did not (stopped, or the CPU went to others).
-      const cpu = process.cpuUsage(this.lastCpu);
-      this.lastCpu = process.cpuUsage();
-      const ranMs = (cpu.user + cpu.system) / 1000;
+      const cpuMs = this.cpuMs();
+      const ranMs = cpuMs - this.lastCpuMs;
+      this.lastCpuMs = cpuMs;
       if (late > STALL_MS) this.stalledMs += Math.max(0, Math.min(late, gap - ranMs));
       this.last = t;
       if (!active()) this.stop();
