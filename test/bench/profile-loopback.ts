@@ -17,7 +17,7 @@
  * workers' JS + controller + responder. Not a test: it asserts nothing and is never run by CI.
  * Needs root and `perf` (Debian: linux-perf).
  *
- *   npm run bench:profile -- [--configs 1x128K,2x128K] [--intervals 1,0.1] [--seconds 5] [--rounds 2] [--json out.json]
+ *   npm run bench:profile -- [--configs 1x128K,2x128K,1x1M-R] [--intervals 1,0.1] [--seconds 5] [--rounds 2] [--json out.json]
  *                            [--threads N]   (also list each run's N busiest Longhaul threads)
  */
 import { spawn } from 'node:child_process';
@@ -157,7 +157,7 @@ async function perfSamples(file: string): Promise<string> {
 
 const SAMPLE = /^\s*(.+?)\s+(\d+)\/(\d+)\s+[0-9a-f]+\s+(.*?)\s+\(([^()]*)\)\s*$/;
 
-async function profileOnce(streams: number, len: number, seconds: number, interval: number, freq: number): Promise<Profile> {
+async function profileOnce(streams: number, len: number, reverse: boolean, seconds: number, interval: number, freq: number): Promise<Profile> {
   const port = await freePort();
   const dir = os.tmpdir();
   const perfFile = path.join(dir, `longhaul-profile-${process.pid}.data`);
@@ -169,7 +169,22 @@ async function profileOnce(streams: number, len: number, seconds: number, interv
   const before = cpuTicks();
   const client = spawn(
     node,
-    [BIN, 'run', `127.0.0.1:${port}`, '-t', String(seconds), '-l', String(len), '-P', String(streams), '-i', String(interval), '--json', json],
+    [
+      BIN,
+      'run',
+      `127.0.0.1:${port}`,
+      '-t',
+      String(seconds),
+      '-l',
+      String(len),
+      '-P',
+      String(streams),
+      '-i',
+      String(interval),
+      ...(reverse ? ['-R'] : []),
+      '--json',
+      json,
+    ],
     { stdio: 'ignore', env },
   );
   const roles = new Map<number, ThreadOf>();
@@ -210,7 +225,7 @@ async function profileOnce(streams: number, len: number, seconds: number, interv
   const shares = Object.fromEntries(BUCKETS.map((b) => [b, busy > 0 ? (counts.get(b) ?? 0) / busy : 0])) as Record<Bucket, number>;
   const hz = 100; // USER_HZ: /proc/stat counts in 1/100 s on Linux
   return {
-    config: `-P ${streams} -l ${len / 1024}K`,
+    config: `-P ${streams} -l ${len / 1024}K${reverse ? ' -R' : ''}`,
     intervalSeconds: interval,
     bitsPerSecond: result.total.bitsPerSecond,
     bytes: result.total.bytes,
@@ -244,9 +259,11 @@ async function main(): Promise<void> {
   if (!(seconds >= 3)) throw new Error('--seconds must be at least 3: the profile samples from 1 s after the data threads start to 0.5 s before the end');
   const rounds = Number(values.rounds);
   const intervals = values.intervals!.split(',').map(Number);
+  // STREAMSxLENGTH, `-R` at the end for the responder sending (as npm run bench's rows).
   const configs = values.configs!.split(',').map((c) => {
-    const [p, l] = c.split('x');
-    return { streams: Number(p), len: parseSize(l!) };
+    const reverse = c.endsWith('-R');
+    const [p, l] = c.replace(/-R$/, '').split('x');
+    return { streams: Number(p), len: parseSize(l!), reverse, name: `-P ${p} -l ${parseSize(l!) / 1024}K${reverse ? ' -R' : ''}` };
   });
   const load = os.loadavg()[0]!;
   console.log(
@@ -259,7 +276,7 @@ async function main(): Promise<void> {
     for (let r = 0; r < rounds; r++) {
       const order = r % 2 === 0 ? intervals : [...intervals].reverse();
       for (const i of order) {
-        const p = await profileOnce(c.streams, c.len, seconds, i, Number(values.freq));
+        const p = await profileOnce(c.streams, c.len, c.reverse, seconds, i, Number(values.freq));
         all.push(p);
         const top = BUCKETS.map((b) => `${b} ${pct(p.shares[b])}`).join(', ');
         console.log(`  ${p.config} -i ${i}: ${(p.bitsPerSecond / 1e9).toFixed(2)} Gbit/s, ${p.machineCpuSecondsPerGB.toFixed(3)} CPU s/GB; ${top}`);
@@ -271,7 +288,7 @@ async function main(): Promise<void> {
   console.log(`|---|---|---|---|${BUCKETS.map(() => '---').join('|')}|---|`);
   for (const c of configs) {
     for (const i of intervals) {
-      const ps = all.filter((p) => p.config === `-P ${c.streams} -l ${c.len / 1024}K` && p.intervalSeconds === i);
+      const ps = all.filter((p) => p.config === c.name && p.intervalSeconds === i);
       const cells = BUCKETS.map((b) =>
         range(
           ps.map((p) => p.shares[b]),
