@@ -97,7 +97,8 @@ interface DocStream {
 function serverLies(lie: (s: DocStream) => DocStream): void {
   Iperf3Control.prototype.writeJson = function (this: Iperf3Control, v: object, max: number): void {
     const doc = v as { streams?: DocStream[] };
-    const fromServer = (this as unknown as { peerName: string }).peerName === 'iperf3 client';
+    // The server's control names its partner the iperf3 client (iperf3Partner).
+    const fromServer = this.partner.startsWith('the iperf3 client');
     write.call(this, fromServer && doc.streams ? { ...doc, streams: doc.streams.map(lie) } : v, max);
   };
 }
