@@ -4,17 +4,18 @@
  * reverse and --bidir. The end that receives counts (its RFC 3550 jitter, its lost datagrams); the other
  * end's figures are the ones it was told in the results exchange, so both must print the same loss and
  * jitter. Longhaul counts the tail after the last arrival from the sender's count; iperf3 does not,
- * hence loss is compared within 0.2 points rather than exactly. Every datagram is accounted for: the
+ * so where iperf3 counted, the losses differ by exactly that tail (test/helpers/udp-loss-law.ts). Every datagram is accounted for: the
  * receiver's arrived + lost equals the sender's count. Nothing is asserted about loss itself: a busy
  * loopback may drop datagrams when a receiver's socket buffer overflows (200 KB: 100 ms at 20 Mbit/s).
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { LonghaulResult } from '../../electron/contract/result.js';
-import { lossShare, type UdpCounts } from '../../electron/contract/udp.js';
+import type { UdpCounts } from '../../electron/contract/udp.js';
 import type { Direction } from '../../electron/protocol/run-params.js';
 import { startIperf3Run } from '../../electron/engine/iperf3/iperf3-client.js';
 import { Iperf3Server } from '../../electron/engine/iperf3/iperf3-server.js';
+import { assertUdpLossLaw } from '../helpers/udp-loss-law.js';
 import { HAVE_IPERF3, freePort, runIperf3, startIperf3Server } from '../helpers/iperf3.js';
 
 const SECONDS = 2;
@@ -62,13 +63,11 @@ function mine(r: LonghaulResult, key: Key): UdpCounts & { sent: number } {
   };
 }
 
-/** The two ends' figures for one direction agree: bytes exactly, loss within 0.2 points, jitter within 10 %. */
-function agree(lines: string[], label: string, m: ReturnType<typeof mine>, received: UdpSum): void {
-  assert.equal(m.datagrams + m.lost, m.sent, `${label}: arrived + lost = the sender's datagrams (${m.datagrams} + ${m.lost} vs ${m.sent})`);
+/** The two ends' figures for one direction agree: bytes exactly, loss by who counted (helpers/udp-loss-law), jitter within 10 %. */
+function agree(lines: string[], label: string, m: ReturnType<typeof mine>, received: UdpSum, counter: 'longhaul' | 'iperf3'): void {
   assert.ok(m.sent >= 0.5 * ((RATE / 8 / DATAGRAM) * SECONDS), `${label}: about the asked rate was sent (${m.sent} datagrams)`);
   assert.equal(m.bytes, received.bytes, `${label}: bytes received agree exactly`);
-  const points = Math.abs((lossShare(m) ?? 0) * 100 - received.lost_percent);
-  assert.ok(points <= 0.2, `${label}: loss within 0.2 points (Longhaul ${(lossShare(m) ?? 0) * 100} %, iperf3 ${received.lost_percent} %)`);
+  assertUdpLossLaw(label, { datagrams: m.datagrams, lost: m.lost, lastSeq: m.sent }, received, counter);
   assert.ok(m.jitterMs !== null && m.jitterMs > 0, `${label}: a jitter was measured`);
   const ratio = m.jitterMs / received.jitter_ms;
   assert.ok(Math.abs(ratio - 1) <= 0.1, `${label}: jitter within 10 % (Longhaul ${m.jitterMs} ms, iperf3 ${received.jitter_ms} ms)`);
@@ -114,7 +113,7 @@ describe("iperf3's UDP both ways on loopback (Debian iperf3)", { skip: HAVE_IPER
         const tail = c.direction === 'bidir' && key === 'responderToController' ? '_bidir_reverse' : '';
         const received = end[`sum_received${tail}`];
         assert.ok(received, `iperf3 printed sum_received${tail}`);
-        agree(report, `server ${label} ${key}`, mine(result, key), received);
+        agree(report, `server ${label} ${key}`, mine(result, key), received, key === 'controllerToResponder' ? 'longhaul' : 'iperf3');
       }
     });
 
@@ -159,7 +158,7 @@ describe("iperf3's UDP both ways on loopback (Debian iperf3)", { skip: HAVE_IPER
           };
           received.lost_percent = received.packets ? (100 * received.lost_packets) / received.packets : 0;
           assert.equal(m.datagrams, received.packets - received.lost_packets, `client ${label}: arrived as iperf3 counted them`);
-          agree(report, `client ${label} ${key}`, m, received);
+          agree(report, `client ${label} ${key}`, m, received, 'iperf3');
         } else {
           // Longhaul counted; iperf3 sent: its datagram count is every number Longhaul accounted for.
           assert.equal(

@@ -6,13 +6,14 @@
  * `iperf3 -c -u` against `longhaul listen --iperf3`, forward and -R. Whoever receives counts; both
  * must read the built 1 % (±0.3 points: the control connection's few packets share the direction's
  * counter, so a drop now and then falls on one of them instead, under 0.1 point here) and agree with
- * each other within 0.2 points (Longhaul counts the tail after the last arrival, iperf3 does not).
+ * each other exactly, but for the tail after the last arrival that only Longhaul counts (helpers/udp-loss-law).
  * Needs root and iperf3; skips with the reason otherwise.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { LonghaulResult } from '../../electron/contract/result.js';
 import { lossShare } from '../../electron/contract/udp.js';
+import { assertUdpLossLaw } from '../helpers/udp-loss-law.js';
 import { iperf3ToLonghaul, longhaulToIperf3, type Iperf3UdpSum } from './iperf3-interop-probe.js';
 import { wanSkipReason } from './preflight.js';
 import { createWanLink, type WanLink } from './wan-link.js';
@@ -29,7 +30,8 @@ function udpOf(r: LonghaulResult): { percent: number; datagrams: number; lost: n
   return { percent: (lossShare(u) ?? 0) * 100, datagrams: u.datagrams, lost: u.lost, jitterMs: u.jitterMs };
 }
 
-function check(t: { diagnostic(s: string): void }, label: string, r: LonghaulResult, theirs: Iperf3UdpSum | null): void {
+/** `counter`: who counted the datagrams, Longhaul (it received) or iperf3 (Longhaul sent); see helpers/udp-loss-law. */
+function check(t: { diagnostic(s: string): void }, label: string, r: LonghaulResult, theirs: Iperf3UdpSum | null, counter: 'longhaul' | 'iperf3'): void {
   assert.equal(r.partial, false, `${label}: complete: ${r.partialReason} ${JSON.stringify(r.errors)}`);
   assert.equal(r.params.protocol, 'udp');
   const mine = udpOf(r);
@@ -41,7 +43,8 @@ function check(t: { diagnostic(s: string): void }, label: string, r: LonghaulRes
   assert.ok(Math.abs(mine.percent - LOSS_PERCENT) <= 0.3, `${label}: the built 1 % loss, ±0.3 points (${mine.percent.toFixed(3)} %)`);
   assert.ok(mine.jitterMs !== null, `${label}: a jitter`);
   if (theirs && theirs.packets > 0) {
-    assert.ok(Math.abs(mine.percent - theirs.lost_percent) <= 0.2, `${label}: iperf3's loss within 0.2 points (${theirs.lost_percent} %)`);
+    const lastSeq = r.streams.reduce((a, st) => a + (st.udp?.lastSeq ?? NaN), 0);
+    assertUdpLossLaw(label, { datagrams: mine.datagrams, lost: mine.lost, lastSeq }, theirs, counter);
     assert.ok(Math.abs(mine.jitterMs / theirs.jitter_ms - 1) <= 0.1, `${label}: iperf3's jitter within 10 % (${theirs.jitter_ms} ms)`);
   }
 }
@@ -61,13 +64,13 @@ describe("iperf3's UDP both ways through a 20 Mbit/s, 20 ms each way kernel link
     it(`longhaul run --iperf3 -u${tag} → iperf3 -s: the counting end reads the built loss, and both tools agree`, { timeout: 40_000 }, async (t) => {
       const r = await longhaulToIperf3(link!, SECONDS, '256K', [...FLAGS, ...R]);
       // iperf3 -s 3.12 keeps its own receiver's figures (forward); with -R its receiver line is empty (Longhaul counted).
-      check(t, `longhaul client${tag}`, r.longhaul, reverse ? null : r.iperf3Udp);
+      check(t, `longhaul client${tag}`, r.longhaul, reverse ? null : r.iperf3Udp, 'iperf3');
     });
 
     it(`iperf3 -c -u${tag} → longhaul listen --iperf3: the counting end reads the built loss, and both tools agree`, { timeout: 40_000 }, async (t) => {
       const r = await iperf3ToLonghaul(link!, SECONDS, '256K', [...FLAGS, ...R]);
       // iperf3 -c prints a receiver line either way: Longhaul's figures (forward) or its own count (-R).
-      check(t, `longhaul server${tag}`, r.longhaul, r.iperf3Udp);
+      check(t, `longhaul server${tag}`, r.longhaul, r.iperf3Udp, reverse ? 'iperf3' : 'longhaul');
     });
   }
 });
