@@ -8,14 +8,14 @@
 import assert from 'node:assert/strict';
 
 /** Longhaul's counts of one direction: in order arrivals, lost, and the last sequence number the sender used. */
-export interface LonghaulUdpCounts {
+interface LonghaulUdpCounts {
   datagrams: number;
   lost: number;
   lastSeq: number;
 }
 
 /** iperf3's receiver line of the same direction (-J `sum_received`, or its streams summed). */
-export interface Iperf3UdpCounts {
+interface Iperf3UdpCounts {
   packets: number;
   lost_packets: number;
   lost_percent: number;
