@@ -87,7 +87,6 @@ const ALLOWED: Record<string, string> = {
   'engine/data-plane/udp/udp-sender.ts': 'covered by test/engine/udp/udp-loopback.test.ts over real sockets',
   'engine/data-plane/udp/udp-setup.ts': 'covered by test/engine/udp/udp-plane.test.ts (two planes with real workers)',
   'engine/data-plane/windows-owned-listener.ts': 'tested in test/engine/windows-owned-listener.test.ts (not moved: it imports electron/native/)',
-  'engine/data-plane/worker-slot.ts': `${WHOLE_RUN}: forks worker processes`,
   'proxy/byte-mover.ts': 'covered through test/proxy/integrity.test.ts and backpressure.test.ts over real sockets',
   'proxy/link-proxy.ts': 'real sockets; covered by test/proxy/integrity, bad-input, backpressure and the stage tests',
   'proxy/link-settings.ts': 'covered by test/proxy/presets.test.ts, link-limits.test.ts and bad-input.test.ts',

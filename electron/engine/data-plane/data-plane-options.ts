@@ -12,8 +12,10 @@ export interface DataPlaneOptions {
   side: StreamSender;
   /** The other end as stream errors name it (contract/partner-label.ts): `the responder lab-7 (192.0.2.7:5211)`. */
   partner: string;
-  /** Cap on worker processes per role; default: the machine's parallelism. */
+  /** Cap on worker processes per role; default: the machine's parallelism (worker-slot.ts workerCount). */
   maxWorkersPerRole?: number;
+  /** The partner's end runs on this PC (engine/session/same-pc.ts): its threads share these cores. Absent or null: not known. */
+  samePc?: boolean | null;
   /** Responder side: whether the listening socket's buffers were set to the requested window. */
   listenerWindow?: { applied: boolean; reason: string | null; window?: AppliedWindow | null };
   /** Responder side: how setting the listener's MSS went (see WorkerInit.listenerMss). */

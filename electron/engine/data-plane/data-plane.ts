@@ -80,7 +80,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
     for (const role of ['send', 'receive'] as const) {
       const mine = plan.filter((s) => (s.sender === side) === (role === 'send'));
       if (mine.length === 0) continue;
-      const n = workerCount(mine.length, opts.maxWorkersPerRole);
+      const n = workerCount(role, mine.length, { maxWorkersPerRole: opts.maxWorkersPerRole, samePc: opts.samePc, writeBytes: params.bufferBytes });
       const group: WorkerSlot[] = [];
       for (let w = 0; w < n; w++) group.push(this.spawn(role, params, opts, Math.ceil(mine.length / n)));
       mine.forEach((s, i) => {

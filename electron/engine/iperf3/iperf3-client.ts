@@ -29,6 +29,7 @@ import { present } from '../../contract/present.js';
 import { LocalSettingsRead } from '../session/local-settings.js';
 import { udpIperf3Dial } from '../data-plane/udp/udp-setup.js';
 import { udpAddress } from '../session/udp-session.js';
+import { samePcOf } from '../session/same-pc.js';
 
 interface Iperf3ClientOptions {
   host: string;
@@ -211,6 +212,7 @@ export class Iperf3ClientRun extends EventEmitter<RunEvents> {
       side: 'controller',
       partner,
       maxWorkersPerRole: this.opts.maxWorkersPerRole,
+      samePc: samePcOf(this.opts.host),
       keepWorkersAfterDone: true,
     });
     this.plane = plane;

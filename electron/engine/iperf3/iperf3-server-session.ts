@@ -36,6 +36,7 @@ import { itemAt, present } from '../../contract/present.js';
 import { LocalSettingsRead } from '../session/local-settings.js';
 import { lastSeqOf, peerSendersDone, udpAddress } from '../session/udp-session.js';
 import { Iperf3UdpListener } from './iperf3-udp-listener.js';
+import { samePcOf } from '../session/same-pc.js';
 
 /** Deadlines of the steps where the server waits for its client, ms. */
 export interface Iperf3ServerTimeouts {
@@ -261,6 +262,7 @@ export class Iperf3ServerSession extends EventEmitter<Iperf3SessionEvents> {
       side: 'responder',
       partner: this.control.partner,
       maxWorkersPerRole: this.opts.maxWorkersPerRole,
+      samePc: samePcOf(this.remoteAddress),
       listenerWindow,
       listenerMss,
     });

@@ -31,6 +31,7 @@ import { forwardSamples, helloProblem, ownHello, resultsMessage, takeResults } f
 import type { PlaneFactory, SessionChannel } from './session-channel.js';
 import { sessionDataPlane } from './session-data-plane.js';
 import { RunWatchdog } from './run-watchdog.js';
+import { samePcOf } from './same-pc.js';
 
 export interface ControllerOptions {
   host: string;
@@ -280,6 +281,7 @@ export class ControllerRun extends EventEmitter<RunEvents> {
       side: 'controller',
       partner: partnerLabel('responder', this.recorder.responder),
       maxWorkersPerRole: this.opts.maxWorkersPerRole,
+      samePc: samePcOf(this.opts.host),
     });
     forwardSamples(plane, 'controller', { recorder: () => this.recorder, channel: s.channel, show: (x, side) => this.emit('sample', x, side) });
     plane.on('error', (err) => {

@@ -25,6 +25,7 @@ import { forwardSamples, helloProblem, ownHello, resultsMessage, takeResults, ty
 import type { IncomingData, PlaneFactory, SessionChannel } from './session-channel.js';
 import { sessionDataPlane } from './session-data-plane.js';
 import { RESPONDER_MOVES, RESPONDER_PROTOCOL, RESPONDER_TAKES, type ResponderRun, type ResponderState, type ResponderStateAt } from './responder-state.js';
+import { samePcOf } from './same-pc.js';
 
 /** `tuneListener`/`tuneListenerMss`: set the shared listening socket's window and MSS before the data connections arrive (they inherit them); undone when they are in. */
 interface ResponderSessionOptions extends RunListenerHooks {
@@ -183,6 +184,7 @@ export class ResponderSession extends EventEmitter<ResponderSessionEvents> {
       side: 'responder',
       partner: this.controllerName(s.partner),
       maxWorkersPerRole: this.opts.maxWorkersPerRole,
+      samePc: samePcOf(this.channel.remoteAddress),
       listenerWindow: listener.window,
       listenerMss: listener.mssSetup,
       caps: streamCaps(plan, this.opts.limits),
