@@ -10,13 +10,17 @@ function groupDiagnosisSentence(d: Omit<GroupDiagnosis, 'sentence'>, peers: Grou
   const parts: string[] = [];
   const slow = peers.find((p) => p.index === d.slowestPeer);
   const fast = peers.find((p) => p.index === d.fastestPeer);
-  const rated = peers.filter((p) => shownRate(p.result.total).bitsPerSecond !== null).length;
+  const partial = peers.filter((p) => p.result.partial);
+  const rated = peers.filter((p) => !p.result.partial && shownRate(p.result.total).bitsPerSecond !== null).length;
+  const leftOut = partial.length
+    ? ` ${capitalized(joinLabels(partial))} ${partial.length === 1 ? 'is' : 'are'} partial and not compared: a rate over fewer seconds says it stopped, not that it was slower.`
+    : '';
   if (slow && fast) {
     parts.push(
-      `${peerLabel(slow)} was the slower one: ${rateText(slow.result.total)} against ${rateText(fast.result.total)} for ${peerLabel(fast)} (wall-clock, each on its own streams).`,
+      `${peerLabel(slow)} was the slower one: ${rateText(slow.result.total)} against ${rateText(fast.result.total)} for ${peerLabel(fast)} (wall-clock, each on its own streams).${leftOut}`,
     );
   } else {
-    parts.push(`Only ${rated} of ${peers.length} peers have a measured rate: no comparison between them.`);
+    parts.push(`Only ${rated} of ${peers.length} peers ran to the end with a measured rate: no comparison between them.${leftOut}`);
   }
   const shares = d.aloneShares ?? [];
   const line = Math.round((d.sharedSideShare ?? 0) * 100);
@@ -31,6 +35,15 @@ function groupDiagnosisSentence(d: Omit<GroupDiagnosis, 'sentence'>, peers: Grou
     parts.push("Whether this PC's shared side (NIC, CPU) limits the group is unknown: that needs each peer's rate when run alone.");
   }
   return parts.join(' ');
+}
+
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function joinLabels(peers: GroupPeer[]): string {
+  const labels = peers.map((p) => peerLabel(p));
+  return labels.length <= 1 ? (labels[0] ?? '') : `${labels.slice(0, -1).join(', ')} and ${labels.at(-1)}`;
 }
 
 /** The group limiter's data with its sentence, as saved. */

@@ -16,6 +16,7 @@ import { capacityLines } from '../contract/capacity.js';
 import { omitText } from '../contract/omit-text.js';
 import { congestionLine } from '../contract/congestion-text.js';
 import { bitMetresPerSec, formatBitMetres } from './path-metrics.js';
+import { sentText, shownSent, sumShownSent, type ShownSent } from '../contract/sent-bytes.js';
 
 /** iperf3's separator between the interval rows and the totals. */
 const SEPARATOR = '- - - - - - - - - - - - - - - - - - - - - - - - -';
@@ -37,9 +38,9 @@ function pathRetrans(r: LonghaulResult): (s: StreamResult) => number | null {
 type Tail = string;
 
 /** A row's time span: from its first to its last byte, `from` seconds after the start (later than 0 after -O). */
-function row(id: string, from: number, seconds: number | null, sent: number | null, received: number, bps: number | null, tail: Tail): string {
+function row(id: string, from: number, seconds: number | null, sent: ShownSent | null, received: number, bps: number | null, tail: Tail): string {
   const secs = seconds === null ? '' : `${formatClock(from)}-${formatClock(from + seconds)} s`;
-  return `[${id.padStart(3)}] ${secs.padEnd(13)}${(sent === null ? '' : formatBytes(sent)).padStart(10)}${formatBytes(received).padStart(10)}${formatRate(bps).padStart(15)}${tail}`;
+  return `[${id.padStart(3)}] ${secs.padEnd(13)}${(sent === null ? '' : sentText(sent, formatBytes)).padStart(10)}${formatBytes(received).padStart(10)}${formatRate(bps).padStart(15)}${tail}`;
 }
 
 function retrTail(retrans: number | null): Tail {
@@ -64,12 +65,12 @@ function directionRows(r: LonghaulResult, sender: Side): string[] {
   // After -O the received bytes and times are the counted span's; the sender's count covers the whole run, so it is left out.
   const omitted = (r.params.omitSeconds ?? 0) > 0;
   const from = omitted ? (r.params.omitSeconds ?? 0) : 0;
-  const sentOf = (s: StreamResult): number | null => (omitted ? null : (s.send?.bytes ?? null));
+  const sentOf = (s: StreamResult): ShownSent | null => (omitted ? null : shownSent(s));
   const retr = pathRetrans(r);
   const udp = r.params.protocol === 'udp';
   const tailOf = (s: StreamResult): Tail => (udp ? udpTail(s.udp) : retrTail(retr(s)));
   // A partial run's rows give the rate over the seconds measured, which the answer line labels (contract/partial-text.ts).
-  const rowOf = (id: string, x: StreamResult | TotalResult, sent: number | null, tail: Tail): string => {
+  const rowOf = (id: string, x: StreamResult | TotalResult, sent: ShownSent | null, tail: Tail): string => {
     const shown = shownRate(x);
     return row(id, from, shown.seconds, sent, x.bytes, shown.bitsPerSecond, tail);
   };
@@ -77,7 +78,7 @@ function directionRows(r: LonghaulResult, sender: Side): string[] {
   const dir = sender === 'controller' ? 'controllerToResponder' : 'responderToController';
   const t = r.directions[dir];
   const sumTail = udp ? udpTail(t?.udp) : retrTail(sum(streams.map(retr)));
-  if (streams.length > 1 && t) lines.push(rowOf('SUM', t, sum(streams.map(sentOf)), sumTail));
+  if (streams.length > 1 && t) lines.push(rowOf('SUM', t, omitted ? null : sumShownSent(streams.map(sentOf)), sumTail));
   return lines;
 }
 

@@ -22,6 +22,7 @@ import { delaySentence } from '../contract/delay-info.js';
 import { capacityLines } from '../contract/capacity.js';
 import { answerOf } from '../contract/answer-text.js';
 import { rateText, shownRate } from '../contract/partial-text.js';
+import { sentText, shownSent } from '../contract/sent-bytes.js';
 
 /** A stream's seconds: its receiver's first to last byte, or in a partial run the seconds its rate is over (the rate cell says which). */
 function secondsCell(s: StreamResult): string {
@@ -33,7 +34,7 @@ function streamTable(r: LonghaulResult): string {
   const rows = r.streams
     .map(
       (s) =>
-        `<tr><td class="n">${s.id}</td><td>${esc(s.sender)}</td><td class="n">${s.send ? groupDigits(s.send.bytes) : 'unknown'}</td>` +
+        `<tr><td class="n">${s.id}</td><td>${esc(s.sender)}</td><td class="n">${esc(sentText(shownSent(s), groupDigits))}</td>` +
         `<td class="n">${groupDigits(s.bytes)}</td><td class="n">${secondsCell(s)}</td><td class="n">${esc(rateText(s))}</td>` +
         `<td>${esc((s.send?.error ?? s.receive?.error)?.message ?? '')}</td></tr>`,
     )

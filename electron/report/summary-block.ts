@@ -23,6 +23,7 @@ import { delaySentence } from '../contract/delay-info.js';
 import { capacityLines } from '../contract/capacity.js';
 import { bypassCaveat } from '../contract/bypass-text.js';
 import { VERDICT_LABELS } from '../contract/verdict-labels.js';
+import { sentText, shownSent } from '../contract/sent-bytes.js';
 
 /** What the result does not carry (yet): measured by the native addon, or given by the user. */
 export interface SummaryExtras {
@@ -128,7 +129,7 @@ export function formatSummary(r: LonghaulResult, extras: SummaryExtras = {}): st
     // A partial run's stream: the seconds measured and its rate over them, labelled as the total's.
     const shown = shownRate(s);
     lines.push(
-      `${String(s.id).padEnd(7)}${s.sender.padEnd(12)}${(s.send ? groupDigits(s.send.bytes) : 'unknown').padStart(16)}${groupDigits(s.bytes).padStart(16)}` +
+      `${String(s.id).padEnd(7)}${s.sender.padEnd(12)}${sentText(shownSent(s), groupDigits).padStart(16)}${groupDigits(s.bytes).padStart(16)}` +
         `${(shown.seconds === null ? 'unknown' : shown.seconds.toFixed(3)).padStart(10)}${formatRate(shown.bitsPerSecond).padStart(17)}` +
         `${s.partialRate ? `  (${partialLabel(s.partialRate)})` : ''}${err ? `  ! ${err.message}` : ''}`,
     );

@@ -197,6 +197,15 @@ describe('group runs in browser mode, end to end', { skip: skip ?? false, timeou
     assert.match(rates[1]!, /^\S+ [kMG]bit\/s \(partial: over the [\d.]+ s measured\)$/, 'the killed peer: its rate over the seconds measured');
     assert.equal(await page.getByTestId('group-peer-sum-of').first().innerText(), '(sum of 2 peers, 1 partial)');
     assert.match(await page.getByTestId('group-stream-sum-of').first().innerText(), /^\(sum of \d+ streams, \d+ partial\)$/);
+    // A killed peer is not "the slower one": it stopped, and only peers that ran to the end are compared.
+    assert.match(await page.getByTestId('group-diagnosis').innerText(), /Peer 2 \(127\.0\.0\.1:\d+\) is partial and not compared/);
+    assert.doesNotMatch(await page.getByTestId('group-diagnosis').innerText(), /slower one/);
+    // No stream shows fewer bytes sent than arrived: a vanished sender's last sample is shown as a lower bound (≥).
+    for (const tr of await page.locator('table[aria-label="Per-stream results"] tbody tr').all()) {
+      const sent = await tr.getByTestId('stream-sent').innerText();
+      const received = Number((await tr.locator('td').nth(3).innerText()).replace(/,/g, ''));
+      if (sent !== 'unknown') assert.ok(Number(sent.replace(/^≥ /, '').replace(/,/g, '')) >= received, `sent ${sent} against ${received} received`);
+    }
     await shot(page, '3x-group-6-partial');
     await page.getByRole('button', { name: 'History', exact: true }).first().click();
     const row = page.getByTestId('group-history').locator('tbody tr');

@@ -148,9 +148,10 @@ export function groupIntervals(peers: GroupPeer[]): GroupInterval[] {
 
 /** Which peer was the slower one, and whether this PC's shared side is suspected (only with baselines). */
 export function groupDiagnosis(peers: GroupPeer[], baselines?: (number | null)[]): GroupDiagnosis {
-  // A partial peer is compared by its rate over the seconds measured, labelled so in the sentence.
+  // Only peers that ran to the end are compared: a partial peer's rate is over the seconds it was measured,
+  // so it stopped, it was not slower (contract/group-text.ts says which peers were left out).
   const rates = peers.map((p) => shownRate(p.result.total).bitsPerSecond);
-  const known = peers.map((p, i) => ({ p, rate: rates[i] })).filter((x): x is { p: GroupPeer; rate: number } => isNumber(x.rate));
+  const known = peers.map((p, i) => ({ p, rate: rates[i] })).filter((x): x is { p: GroupPeer; rate: number } => !x.p.result.partial && isNumber(x.rate));
   const sorted = [...known].sort((a, b) => a.rate - b.rate);
   const compared = known.length >= 2;
   const aloneShares = peers.map((_, i) => {

@@ -115,10 +115,18 @@ describe('group aggregate', () => {
     assert.match(summary, /per-peer sum .*: +12\.0 kbit\/s \(sum of 2 of 3 peers \(1 unknown\), 1 partial\)$/m);
     assert.match(summary, /per-stream sum .*: +12\.0 kbit\/s \(sum of 2 of 3 streams \(1 unknown\), 1 partial\)$/m);
     assert.match(formatGroupConsoleLog(g), /^\s+2\s+3\.000\s+0\.500\s+0\.004 {2}\(partial: over the 3\.0 s measured\)$/m);
+    // A killed peer stopped; it was not slower: only peers that ran to the end are compared.
+    assert.equal(g.diagnosis.slowestPeer, null);
     assert.match(
       g.diagnosis.sentence,
-      /^peer 2 \(192\.0\.2\.2:5211\) was the slower one: 4\.0 kbit\/s \(partial: over the 3\.0 s measured\) against 8\.0 kbit\/s for peer 1 /,
+      /^Only 1 of 3 peers ran to the end with a measured rate: no comparison between them\. Peer 2 \(192\.0\.2\.2:5211\) and peer 3 \(\S+\) are partial and not compared/,
     );
+    assert.doesNotMatch(g.diagnosis.sentence, /slower one/);
+    // Two complete peers beside a partial one: they are compared, and the partial one is named as left out.
+    const mixed = groupDiagnosis([peer(0, steady(1000, 2)), peer(1, killed), peer(2, steady(500, 2))]);
+    assert.equal(mixed.slowestPeer, 2);
+    assert.equal(mixed.fastestPeer, 0);
+    assert.match(mixed.sentence, /^peer 3 \(\S+\) was the slower one: .* for peer 1 .*\. Peer 2 \(192\.0\.2\.2:5211\) is partial and not compared/);
   });
 
   it('the document: partial names the peer, errors carry the peer index, skew is latest minus earliest start', () => {
