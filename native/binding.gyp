@@ -10,6 +10,7 @@
         "src/congestion.cc",
         "src/owned_conn.cc",
         "src/pacing_rate.cc",
+        "src/payload_file.cc",
         "src/relay_pump.cc",
         "src/sender_group.cc",
         "src/socket_handoff.cc",

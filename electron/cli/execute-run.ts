@@ -126,6 +126,7 @@ function runHeader(o: ExecuteRunOptions): string {
     p.bitrateBitsPerSec ? `paced at ${bitrateText(p.bitrateBitsPerSec)}` : null,
     p.congestionControl ? `congestion control ${p.congestionControl}` : null,
     p.mssBytes ? `MSS ${groupDigits(p.mssBytes)} B asked` : null,
+    p.zeroCopy ? 'zero-copy sender (-Z) asked' : null,
   ].filter((x): x is string => x !== null);
   const streams = `${p.streams} ${p.protocol === 'udp' ? 'UDP ' : ''}stream${p.streams === 1 ? '' : 's'}`;
   if (p.protocol === 'udp') {

@@ -92,6 +92,8 @@ export interface RunFlags extends ReportFlags {
   bitrate?: number;
   congestion?: string;
   omit?: number;
+  /** -Z: senders use sendfile(2) where the OS allows (contract/send-path.ts). */
+  zerocopy?: boolean;
   capacity?: boolean;
   /** -p (run): the responder's port when HOST has no :PORT. */
   port?: number;
@@ -119,7 +121,7 @@ export function groupRunHelp(cmd: Command, extra: { common?: string[]; run?: str
       [HELP_RUN]: [
         ...(extra.run ?? []),
         ...['--udp', '--streams', '--buffer', '--window', '--mss', '--bytes', '--seconds', '--reverse', '--bidir'],
-        ...['--bitrate', '--congestion', '--omit', '--path-rate', '--capacity', '--udp-ramp', '--workers'],
+        ...['--bitrate', '--congestion', '--zerocopy', '--omit', '--path-rate', '--capacity', '--udp-ramp', '--workers'],
       ],
       [HELP_REPORTS]: ['--json', '--json-stdout', '--log', '--csv', '--distance-km', '--force'],
     },
@@ -141,6 +143,10 @@ const NOTES: readonly [term: string, text: string][] = [
   ['-M', 'TCP_MAXSEG before the handshake; the result says what the kernel used, and when the OS refused'],
   ['-b', "both ends pace: Linux SO_MAX_PACING_RATE, elsewhere Longhaul's own pacing; 5M = 5 Mbit/s of payload per stream"],
   ['-C', 'Linux TCP_CONGESTION (bbr, cubic, reno…), refused on Windows and macOS; the result says what each end used'],
+  [
+    '-Z',
+    'Linux: sendfile(2) from a memory file of the payload, as iperf3 -Z; elsewhere the senders copy and the result says why; both ends that send use it (-R, --bidir)',
+  ],
   ['-O', 'the omitted intervals stay in the result, marked omitted'],
   [
     '--capacity',
@@ -194,6 +200,7 @@ export function addRunOptions(cmd: Command): Command {
       ),
     )
     .addOption(new Option('-C, --congestion <name>', "congestion control of every stream end, e.g. bbr, cubic; default: the system's"))
+    .addOption(new Option('-Z, --zerocopy', "zero-copy sender: the kernel sends from a file's pages, not a copy of the buffer, as iperf3 -Z"))
     .addOption(
       new Option('-O, --omit <s>', 'leave the first S seconds (slow start) out of the totals and the verdict, as iperf3 -O').argParser(
         secondsIn(0, MAX_SECONDS, 'omit'),
@@ -245,6 +252,7 @@ export function runParamsFromFlags(f: RunFlags): RunParams {
     ...(f.udp ? { protocol: 'udp' as const } : {}),
     ...(f.congestion !== undefined ? { congestionControl: f.congestion } : {}),
     ...(f.omit ? { omitSeconds: f.omit } : {}),
+    ...(f.zerocopy ? { zeroCopy: true as const } : {}),
   };
   if (f.omit && f.bytes === undefined && f.omit >= (params.seconds ?? Infinity)) {
     throw new ArgumentError(`--omit ${f.omit} s must be shorter than the run (${params.seconds} s): nothing would be left to measure`, '--omit');
@@ -262,6 +270,7 @@ function checkUdpFlags(f: RunFlags): void {
   };
   if (f.congestion !== undefined) refuse('-C', UDP_REFUSALS.congestion);
   if (f.mss !== undefined) refuse('-M', UDP_REFUSALS.mss);
+  if (f.zerocopy) refuse('-Z', UDP_REFUSALS.zeroCopy);
   if (f.capacity) refuse('--capacity', UDP_REFUSALS.capacity);
   if (f.buffer !== undefined && (f.buffer < UDP_MIN_DATAGRAM_BYTES || f.buffer > UDP_MAX_DATAGRAM_BYTES)) {
     refuse('-l', `a datagram is ${UDP_MIN_DATAGRAM_BYTES}-${UDP_MAX_DATAGRAM_BYTES} bytes (its header, and IPv4's largest UDP payload), got ${f.buffer}`);

@@ -23,6 +23,7 @@ import type { LinkInfo } from './link-info.js';
 import type { CpuInfo } from './cpu-info.js';
 import type { PacingInfo } from './pacing-info.js';
 import type { TcpSample } from './tcp-reading.js';
+import type { SendPath } from './send-path.js';
 
 // The link emulator's part of a result has its own file; importers of result.js keep finding it here.
 // So are the TCP_INFO readings and the CPU figures.
@@ -53,6 +54,8 @@ export interface ResultParams {
   omitSeconds?: number | null;
   /** `path-capacity`: Longhaul's own tuned run measuring the path after the user's (`--capacity`); absent for the user's runs. */
   purpose?: 'path-capacity';
+  /** `-Z, --zerocopy`: senders hand the kernel their bytes with sendfile(2) where they can (contract/send-path.ts); absent: they copy. */
+  zeroCopy?: true;
   /** 'udp' (`-u`): datagrams of `bufferBytes` at `bitrateBitsPerSec` per stream (docs/udp.md); absent: TCP. */
   protocol?: 'udp';
 }
@@ -77,6 +80,8 @@ export interface EndView {
   error: ErrorInfo | null;
   /** Which byte loop moved this end's bytes: the addon's native thread or Node's socket (absent in older results). */
   io?: 'native' | 'node';
+  /** A sending end: which call moved its bytes into the kernel (contract/send-path.ts); absent in older results and on receiving ends. */
+  sendPath?: SendPath;
   /** This end's socket: requested and effective buffers, MSS, window scale (absent in older results). */
   socket?: SocketReport;
   /** This end's TCP_INFO at every interval tick (absent when it could not be read; see `unavailable`). */

@@ -21,6 +21,7 @@ export const UDP_REFUSALS = {
   capacity: "the path's capacity is measured with TCP: measure it in a TCP run",
   mss: 'UDP has no MSS: the datagram size sets what each packet carries',
   congestion: 'UDP has no congestion control',
+  zeroCopy: "-Z is TCP's sendfile(2) sender; datagrams are sent one by one",
 } as const;
 
 export interface UdpCounts {

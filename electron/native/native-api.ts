@@ -92,6 +92,8 @@ export interface PumpOptions {
   batchReads?: boolean;
   /** send: pace this stream at this many payload bytes per second with the loop's own token bucket (where the kernel cannot: --bitrate off Linux); absent: unpaced. */
   pacingBytesPerSec?: number;
+  /** send: `-Z`: sendfile(2) from a memory file holding the payload pattern instead of send(), where the OS allows (Linux); snapshot() says which. */
+  zeroCopy?: boolean;
 }
 
 /** Why a native byte loop ended. */
@@ -104,9 +106,11 @@ export interface NativePump {
    * Builds with thread CPU add [thread, threadCpuStartNs, threadCpuEndNs]: which loop thread of this
    * process served the stream (0 = none yet) and that thread's CPU time when it took the stream on
    * and when the stream ended (-1 = unknown, or not yet); then [threadWaitStartNs, threadWaitEndNs], the
-   * thread's run-queue wait at the same moments (Linux; -1 elsewhere, absent from older builds).
+   * thread's run-queue wait at the same moments (Linux; -1 elsewhere, absent from older builds); then
+   * [sendPath, copyReason]: a sender's call ('copy' | 'sendfile'; '' for a receiver or before its thread took
+   * it on) and why -Z was not honoured (null: it was, or not asked); absent from older builds.
    */
-  snapshot(): [number, number, bigint, bigint, boolean, number?, number?, number?, number?, number?];
+  snapshot(): [number, number, bigint, bigint, boolean, number?, number?, number?, number?, number?, string?, (string | null)?];
   /** Ask the loop to end; it does within 50 ms and then calls onDone with 'stopped' (unless something ended it first). */
   stop(): void;
 }

@@ -10,6 +10,7 @@ import { printable } from '../util/printable.js';
 import { peerText } from './peer-text.js';
 import { sampleTcpSchema, socketReportSchema } from './tcp-schemas.js';
 import { cpuUseSchema } from './cpu-schema.js';
+import { SEND_PATHS, SEND_PATH_REASON_MAX_CHARS } from '../contract/send-path.js';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -89,6 +90,14 @@ const streamEndSchema = z.object({
   socket: socketReportSchema.optional(),
   /** Optional: which byte loop moved this end's bytes ('native': the addon's thread; 'node': Node's socket). */
   io: z.enum(['native', 'node']).optional(),
+  /**
+   * Optional, a sender's: which call moved its bytes into the kernel (contract/send-path.ts), and why -Z
+   * was not honoured when it was asked and the end copied (null otherwise). Older peers leave it out.
+   */
+  sendPath: z
+    .object({ path: z.enum(SEND_PATHS), reason: peerText(SEND_PATH_REASON_MAX_CHARS).nullable() })
+    .strict()
+    .optional(),
   /** Optional: a paced sender's pacing (`--bitrate`): the kernel's cap or Longhaul's own, and why not the kernel. */
   pacing: z
     .object({

@@ -3,7 +3,7 @@
  * channel) with one schema. Here, below the engine, because the control
  * channel's messages carry it (protocol/messages.ts).
  */
-import { UDP_MAX_DATAGRAM_BYTES, UDP_MIN_DATAGRAM_BYTES } from '../contract/udp.js';
+import { UDP_MAX_DATAGRAM_BYTES, UDP_MIN_DATAGRAM_BYTES, UDP_REFUSALS } from '../contract/udp.js';
 import { z } from 'zod';
 import { DIRECTIONS, type Direction } from '../contract/direction.js';
 
@@ -57,6 +57,12 @@ export const runParamsSchema = z
     /** `-O, --omit`: seconds at the start left out of the totals and the verdict; absent when not set, as `mssBytes`. */
     omitSeconds: z.number().min(0).max(MAX_SECONDS).nullable().optional(),
     /**
+     * `-Z, --zerocopy`: every sending stream end hands its bytes to the kernel with sendfile(2) where it
+     * can (contract/send-path.ts), else copies and says why. Absent when not set, as `mssBytes`; a
+     * partner that does not announce ZERO_COPY_CAPABILITY is sent the params without it.
+     */
+    zeroCopy: z.literal(true).optional(),
+    /**
      * 'udp' (`-u`): datagrams of `bufferBytes`, paced at `bitrateBitsPerSec` per stream (docs/udp.md);
      * absent: TCP, so an older peer's strict schema still accepts a TCP run.
      */
@@ -73,6 +79,9 @@ export const runParamsSchema = z
   })
   .refine((p) => p.protocol !== 'udp' || (p.bufferBytes >= UDP_MIN_DATAGRAM_BYTES && p.bufferBytes <= UDP_MAX_DATAGRAM_BYTES), {
     message: `a UDP datagram (-l) is ${UDP_MIN_DATAGRAM_BYTES}-${UDP_MAX_DATAGRAM_BYTES} bytes`,
+  })
+  .refine((p) => p.protocol !== 'udp' || !p.zeroCopy, {
+    message: UDP_REFUSALS.zeroCopy,
   })
   .refine((p) => p.protocol !== 'udp' || (!p.congestionControl && !p.mssBytes), {
     message: 'UDP has no congestion control and no MSS',

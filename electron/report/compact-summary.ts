@@ -6,6 +6,7 @@
  * the command to try it. Nothing unknown is printed here; `--explain` prints the whole detail
  * (summary-block.ts).
  */
+import { zeroCopyLine } from '../contract/send-path-text.js';
 import { answerLines } from '../contract/answer-text.js';
 import { pathDirectionLabel } from '../contract/direction.js';
 import type { LonghaulResult, Side, StreamResult, TotalResult } from '../contract/result.js';
@@ -125,6 +126,8 @@ function askedLines(r: LonghaulResult): string[] {
   const cc = congestionLine(r);
   if (cc) lines.push(cc);
   if (r.pacing) lines.push(`Bitrate (--bitrate, per stream): ${r.pacing.note}`);
+  const zeroCopy = zeroCopyLine(r);
+  if (zeroCopy) lines.push(zeroCopy);
   return lines;
 }
 

@@ -5,6 +5,7 @@
  * same text piece by piece, so a log written during a run and one re-rendered
  * from its saved result read the same.
  */
+import { zeroCopyLine } from '../contract/send-path-text.js';
 import type { IntervalResult, LonghaulResult, ResultParams } from '../contract/result.js';
 import { bitrateText } from '../contract/pacing-info.js';
 import { intervalRetransText } from '../contract/interval-tcp-text.js';
@@ -93,6 +94,7 @@ export function consoleLogSummary(r: LonghaulResult): string {
       // What the kernels did with the MSS: the parameters line above can only say what was asked.
       ...(omitText(r) ? [omitText(r)] : []),
       ...(r.pacing ? [`Bitrate (--bitrate, per stream): ${r.pacing.note}`] : []),
+      ...(zeroCopyLine(r) ? [zeroCopyLine(r)] : []),
       ...(r.mss && r.params.protocol !== 'udp'
         ? [`MSS: ${r.mss.requestedBytes === null ? '' : `${r.mss.requestedBytes} bytes requested, `}${r.mss.note}`]
         : []),

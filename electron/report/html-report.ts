@@ -6,6 +6,7 @@
  * full summary, the link emulator's settings and the PetaBumps log. No network: the file reads the same
  * in any browser, offline, and prints to PDF cleanly (print CSS, no page-split charts).
  */
+import { zeroCopyLine } from '../contract/send-path-text.js';
 import { bypassCaveat } from '../contract/bypass-text.js';
 import { pathDirectionLabel } from '../contract/direction.js';
 import { VERDICT_LABELS } from '../contract/verdict-labels.js';
@@ -120,6 +121,8 @@ export function formatHtmlReport(r: LonghaulResult): string {
     `<p>${esc(formatRate(total.bitsPerSecond))} wall-clock aggregate · ${esc(formatRate(total.streamSumBitsPerSecond))} per-stream sum</p>` +
     `<p class="muted">Wall-clock aggregate: all bytes × 8 / first byte to last byte. Per-stream sum: each stream over its own time (the PetaBumps "Total Throughput"). Never compare one with the other. Mbit = 10^6 bit.</p>`;
   const paced = r.pacing ? `<p>Paced by --bitrate: ${esc(r.pacing.note)}</p>` : '';
+  const zeroCopy = zeroCopyLine(r);
+  const sendPath = zeroCopy ? `<p data-send-path>${esc(zeroCopy)}</p>` : '';
   // UDP: the receiver's loss and jitter per direction, the same lines as the console log's.
   const udp = udpLines(r)
     .map((l) => `<p data-udp>${esc(l)}</p>`)
@@ -128,7 +131,7 @@ export function formatHtmlReport(r: LonghaulResult): string {
   // The window's what-if and the senders' RTT and cwnd are TCP's: a UDP run has neither.
   const isUdp = r.params.protocol === 'udp';
   const explain =
-    section('Throughput conventions', conventions + paced + udp) +
+    section('Throughput conventions', conventions + paced + sendPath + udp) +
     section('Why not faster?', verdicts(r) + capacityParagraph(r)) +
     section('Advice', adviceTable(r)) +
     (isUdp ? '' : section('What-if', whatIfChart(r) + (whatIf.length ? `<pre>${esc(whatIf.join('\n'))}</pre>` : ''))) +

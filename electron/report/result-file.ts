@@ -12,6 +12,7 @@
  */
 import { z } from 'zod';
 import { DIRECTIONS } from '../contract/direction.js';
+import { SEND_PATHS } from '../contract/send-path.js';
 import { RESULT_SCHEMA, type LonghaulResult } from '../contract/result.js';
 import { LonghaulError } from '../util/errors.js';
 import { neutralised } from '../util/printable.js';
@@ -35,6 +36,7 @@ const endView = z.object({
   seconds: secs,
   error: errorInfo.nullable(),
   io: z.enum(['native', 'node']).optional(),
+  sendPath: z.enum(SEND_PATHS).optional(),
 });
 const total = z.object({
   bytes: count,
@@ -74,6 +76,7 @@ export const resultSchema = z.object({
     bitrateBitsPerSec: z.number().positive().nullable().optional(),
     congestionControl: z.string().nullable().optional(),
     omitSeconds: z.number().min(0).nullable().optional(),
+    zeroCopy: z.literal(true).optional(),
     purpose: z.enum(['path-capacity']).optional(),
   }),
   window: z.object({ requestedBytes: count.nullable(), applied: z.boolean(), note: z.string() }),

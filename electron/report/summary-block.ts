@@ -5,6 +5,7 @@
  * diagnosis, the Land Speed Record metric. Unknown is printed as "unknown",
  * never guessed.
  */
+import { zeroCopyLine } from '../contract/send-path-text.js';
 import { pathDirectionLabel } from '../contract/direction.js';
 import { omitText } from '../contract/omit-text.js';
 import type { LonghaulResult, PartialRate, TotalResult } from '../contract/result.js';
@@ -119,6 +120,8 @@ export function formatSummary(r: LonghaulResult, extras: SummaryExtras = {}): st
   else if (p.bitrateBitsPerSec) lines.push(`Bitrate (--bitrate, per stream): ${bitrateText(p.bitrateBitsPerSec)} asked; how it was applied is unknown`);
   const cc = congestionLine(r);
   if (cc) lines.push(cc);
+  const zeroCopy = zeroCopyLine(r);
+  if (zeroCopy) lines.push(zeroCopy);
   if (r.mss) lines.push(`MSS: ${r.mss.requestedBytes === null ? r.mss.note : `${groupDigits(r.mss.requestedBytes)} bytes requested, ${r.mss.note}`}`);
   lines.push('');
   lines.push(

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "lh_net.h"
 
@@ -14,6 +15,11 @@ namespace lh {
 
 // Every wait of a loop is bounded by this, then the stop flag and the deadline are checked again.
 constexpr int kPollMs = 50;
+
+// A sender's path (PumpState::path): not decided yet, send() from memory, sendfile(2) from the payload file.
+constexpr int kPathUndecided = 0;
+constexpr int kPathCopy = 1;
+constexpr int kPathSendfile = 2;
 
 // Why a loop ended.
 enum class EndReason { kNone, kEof, kBudget, kDeadline, kStopped, kError };
@@ -27,6 +33,11 @@ struct PumpState {
   bool batchReads = false;   // receiver: adapt SO_RCVLOWAT to the rate
   double pacingBytesPerSec = 0;  // sender: Longhaul's own pacing (lh_pacer.h); 0: none
   uint64_t deadlineNs = 0;   // net::MonoNs(); 0: none
+  bool zeroCopy = false;     // sender: -Z asked: sendfile(2) from the payload file (lh_payload_file.h) where it can
+  // Sender: which call moves the bytes, once the sender thread has taken the stream on: kPathCopy or
+  // kPathSendfile. `copyReason` (why -Z was not honoured) is written before `path` is stored (release).
+  std::atomic<int> path{0};
+  std::string copyReason;
   std::atomic<double> bytes{0};
   std::atomic<double> completions{0};
   std::atomic<uint64_t> firstNs{0};

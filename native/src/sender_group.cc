@@ -9,7 +9,9 @@
 
 #include "lh_net.h"
 #include "lh_pacer.h"
+#include "lh_payload_file.h"
 #include "lh_pump_state.h"
+#include "lh_socket.h"
 #include "lh_thread_name.h"
 
 namespace lh {
@@ -21,6 +23,9 @@ namespace {
 // receivers' core free (docs/measurements.md#one-sender-thread).
 class SenderGroup {
  public:
+  // Every payload byte: the same from memory and from the payload file.
+  static constexpr unsigned char kPattern = 0x5a;
+
   static void Add(std::shared_ptr<PumpState> s) {
     std::lock_guard<std::mutex> lock(mu_);
     pending_.push_back(std::move(s));
@@ -40,7 +45,32 @@ class SenderGroup {
     bool full = false;  // the last send() said EAGAIN
     Pacer pacer;        // off unless the stream is paced by this loop
     uint64_t wakeNs = 0;  // paced: no send before this (0: may send)
+    bool byFile = false;  // -Z: sendfile(2) from the payload file instead of send()
+    bool fileMoved = false;  // sendfile(2) has moved bytes: a refusal now is an error, not a reason to copy
   };
+
+  // The stream's path, decided as the thread takes it on: sendfile where -Z asked and the payload file
+  // holds a buffer's worth, else copying (with the reason when -Z was asked).
+  static void ChoosePath(Stream& st, PayloadFile& file) {
+    PumpState* s = st.s.get();
+    if (s->zeroCopy) {
+      std::string why;
+      if (file.Ensure(s->bufferBytes, kPattern, &why)) {
+        st.byFile = true;
+        s->path.store(kPathSendfile, std::memory_order_release);
+        return;
+      }
+      s->copyReason = why;
+    }
+    s->path.store(kPathCopy, std::memory_order_release);
+  }
+
+  // sendfile(2) refused this socket before moving a byte: copy from now on, saying why.
+  static void CopyInstead(Stream& st, int err) {
+    st.byFile = false;
+    st.s->copyReason = "sendfile(2) refused the socket (" + ErrorText(err) + "); copied with send()";
+    st.s->path.store(kPathCopy, std::memory_order_release);
+  }
 
   static bool StopOrDeadline(Stream& st, uint64_t now) {
     PumpState* s = st.s.get();
@@ -56,7 +86,7 @@ class SenderGroup {
   }
 
   // One send() for this stream; false when the stream has ended.
-  static bool Turn(Stream& st, const std::vector<char>& payload, bool* progress) {
+  static bool Turn(Stream& st, const std::vector<char>& payload, const PayloadFile& file, bool* progress) {
     PumpState* s = st.s.get();
     if (st.off == st.want) {
       // Between buffers: the only place a healthy, unblocked stream stops.
@@ -86,7 +116,14 @@ class SenderGroup {
       }
       st.wakeNs = 0;
     }
-    long long n = net::SendSome(s->fd, payload.data() + st.off, chunk);
+    // The file holds the same bytes as `payload` at the same offsets: only the call differs.
+    long long n = st.byFile ? file.SendSome(s->fd, st.off, chunk) : net::SendSome(s->fd, payload.data() + st.off, chunk);
+    if (n < 0 && st.byFile && !st.fileMoved && SendFileRefused(net::LastError())) {
+      CopyInstead(st, net::LastError());
+      *progress = true;
+      return true;
+    }
+    if (n > 0 && st.byFile) st.fileMoved = true;
     if (n > 0) {
       *progress = true;
       st.full = false;
@@ -111,14 +148,16 @@ class SenderGroup {
       st.full = true;
       return !StopOrDeadline(st, net::MonoNs());
     }
-    Finish(st.s, EndReason::kError, n < 0 ? e : net::kConnReset, "send");
+    Finish(st.s, EndReason::kError, n < 0 ? e : net::kConnReset, st.byFile ? "sendfile" : "send");
     return false;
   }
 
   static void Run() {
     NameThisThread("lh-send");
+    ShieldThreadFromSigpipe();
     std::vector<Stream> streams;
     std::vector<char> payload;
+    PayloadFile file;  // opened by the first -Z stream, grown with the largest buffer
     std::vector<net::PollFd> fds;
     const uint32_t thread = NextThreadSerial();
     for (;;) {
@@ -126,10 +165,11 @@ class SenderGroup {
         std::lock_guard<std::mutex> lock(mu_);
         for (auto& s : pending_) {
           TakeOn(s.get(), thread);
-          if (payload.size() < s->bufferBytes) payload.assign(s->bufferBytes, 0x5a);
+          if (payload.size() < s->bufferBytes) payload.assign(s->bufferBytes, static_cast<char>(kPattern));
           Stream st;
           st.s = std::move(s);
           if (st.s->pacingBytesPerSec > 0) st.pacer = Pacer(st.s->pacingBytesPerSec, net::MonoNs());
+          ChoosePath(st, file);
           streams.push_back(std::move(st));
         }
         pending_.clear();
@@ -140,7 +180,7 @@ class SenderGroup {
       }
       bool progress = false;
       for (size_t i = 0; i < streams.size();) {
-        if (Turn(streams[i], payload, &progress)) {
+        if (Turn(streams[i], payload, file, &progress)) {
           i++;
         } else {
           streams[i] = std::move(streams.back());

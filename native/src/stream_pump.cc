@@ -29,6 +29,11 @@
 //   turns batching off when the user set a window, so a window test's
 //   advertised window is never reduced by bytes held for batching.
 //
+// - Zero-copy (sender, `zeroCopy`, -Z): the senders' thread hands the same bytes to the socket with
+//   sendfile(2) from a memory file holding the payload pattern (lh_payload_file.h, Linux), else
+//   copies with send() and says why; snapshot() tells which. Budget, pacing, deadline, stop and the
+//   EAGAIN waits are the same for both calls.
+//
 // - Pacing (sender, `pacingBytesPerSec`, where the kernel cannot pace: --bitrate off Linux):
 //   each stream's sends draw on a token bucket (lh_pacer.h); a stream ahead of its rate
 //   sleeps with the full ones, for at most the time until its bucket refills.
@@ -170,7 +175,7 @@ void RunReceiverThread(std::shared_ptr<PumpState> s) {
   Finish(s, s->reason, s->err, s->where);
 }
 
-// new Pump(fd, { role, bufferBytes, budgetBytes, deadlineNs, batchReads, pacingBytesPerSec }, onDone(err, reason))
+// new Pump(fd, { role, bufferBytes, budgetBytes, deadlineNs, batchReads, pacingBytesPerSec, zeroCopy }, onDone(err, reason))
 class Pump : public Napi::ObjectWrap<Pump> {
  public:
   static Napi::Function Define(Napi::Env env) {
@@ -202,6 +207,7 @@ class Pump : public Napi::ObjectWrap<Pump> {
     s->batchReads = o.Get("batchReads").ToBoolean().Value();
     Napi::Value pacing = o.Get("pacingBytesPerSec");
     if (pacing.IsNumber() && pacing.As<Napi::Number>().DoubleValue() > 0) s->pacingBytesPerSec = pacing.As<Napi::Number>().DoubleValue();
+    s->zeroCopy = s->send && o.Get("zeroCopy").ToBoolean().Value();
     Napi::Value deadline = o.Get("deadlineNs");
     if (deadline.IsBigInt()) {
       bool lossless = false;
@@ -243,10 +249,12 @@ class Pump : public Napi::ObjectWrap<Pump> {
  private:
   // snapshot() -> [bytes, completions, firstNs (bigint, 0n = none), lastNs (bigint), running,
   //                thread (0 = none yet), threadCpuStartNs, threadCpuEndNs (-1 = unknown or not yet),
-  //                threadWaitStartNs, threadWaitEndNs (run-queue wait; -1 = unknown or not yet)]
+  //                threadWaitStartNs, threadWaitEndNs (run-queue wait; -1 = unknown or not yet),
+  //                sendPath ('copy' | 'sendfile'; '' = a receiver, or not taken on yet),
+  //                copyReason (why -Z was not honoured, or null)]
   Napi::Value Snapshot(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
-    Napi::Array a = Napi::Array::New(env, 10);
+    Napi::Array a = Napi::Array::New(env, 12);
     if (!state_) return a;
     a.Set(0u, Napi::Number::New(env, state_->bytes.load(std::memory_order_relaxed)));
     a.Set(1u, Napi::Number::New(env, state_->completions.load(std::memory_order_relaxed)));
@@ -258,6 +266,11 @@ class Pump : public Napi::ObjectWrap<Pump> {
     a.Set(7u, Napi::Number::New(env, static_cast<double>(state_->cpuEndNs.load(std::memory_order_relaxed))));
     a.Set(8u, Napi::Number::New(env, static_cast<double>(state_->waitStartNs.load(std::memory_order_relaxed))));
     a.Set(9u, Napi::Number::New(env, static_cast<double>(state_->waitEndNs.load(std::memory_order_relaxed))));
+    int path = state_->path.load(std::memory_order_acquire);
+    a.Set(10u, Napi::String::New(env, path == kPathSendfile ? "sendfile" : path == kPathCopy ? "copy" : ""));
+    // copyReason is written before path turns kPathCopy, and never after.
+    bool why = path == kPathCopy && !state_->copyReason.empty();
+    a.Set(11u, why ? Napi::Value(Napi::String::New(env, state_->copyReason)) : env.Null());
     return a;
   }
 

@@ -69,6 +69,24 @@ describe('iperf3 parameters', () => {
     assert.equal(clientParamsDocument({ ...params, congestionControl: 'bbr' }, false).congestion, 'bbr');
   });
 
+  it('takes a client\'s -Z ("zerocopy": 1, iperf3 3.11+) for this server\'s senders, not for UDP, and sends -Z as it', () => {
+    const z = readClientParams({ ...real, zerocopy: 1 }, limits);
+    assert.equal(z.kind === 'ok' && z.ask.params.zeroCopy, true);
+    const plain = readClientParams(real, limits);
+    assert.equal(plain.kind === 'ok' && 'zeroCopy' in plain.ask.params, false);
+    const zeroFlag = readClientParams({ ...real, zerocopy: 0 }, limits);
+    assert.equal(zeroFlag.kind === 'ok' && 'zeroCopy' in zeroFlag.ask.params, false);
+    const udp = readClientParams({ ...real, tcp: undefined, udp: true, len: 1200, bandwidth: 1e6, zerocopy: 1 }, limits);
+    assert.equal(udp.kind === 'ok' && 'zeroCopy' in udp.ask.params, false, 'iperf3 ignores -Z for UDP; so does this server');
+    assert.match(
+      protocolError(() => readClientParams({ ...real, zerocopy: 'yes' }, limits)),
+      /zerocopy/,
+    );
+    const params = { streams: 1, bufferBytes: 8192, windowBytes: null, bytes: null, seconds: 2, direction: 'reverse' as const, intervalSeconds: 1 };
+    assert.equal(clientParamsDocument({ ...params, zeroCopy: true }, false).zerocopy, 1);
+    assert.equal('zerocopy' in clientParamsDocument(params, false), false);
+  });
+
   it("takes a client's -u as a UDP run: its datagram size, its rate (iperf3's 1 Mbit/s when absent), its 64-bit counters", () => {
     const u = readClientParams({ ...real, tcp: undefined, udp: true, len: 1200, bandwidth: 20_000_000, udp_counters_64bit: 1 }, limits);
     assert.equal(u.kind, 'ok');

@@ -1,7 +1,7 @@
 /**
  * The addon's byte loop (native/src/stream_pump.cc) on real loopback sockets:
  * exact byte budgets, the deadline, stop(), the peer's FIN, a reset peer
- * (an error with errno, never SIGPIPE), and a Node socket closed under it.
+ * (an error with errno, never SIGPIPE), a Node socket closed under it, and -Z (sendfile(2)).
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -269,4 +269,66 @@ describe('native byte loop', () => {
     assert.throws(() => api.startPump(0, { role: 'send', bufferBytes: 0 }, () => {}), TypeError);
     assert.throws(() => api.startPump(-1 as number, { role: 'send', bufferBytes: 1024 }, () => {}), /dup/);
   });
+});
+
+describe('native byte loop: -Z (zeroCopy)', () => {
+  const linux = process.platform === 'linux';
+
+  it('sendfile(2) from the payload file: an odd budget over buffers that do not divide it arrives exactly, the same 0x5a bytes', opts, async () => {
+    await withPair(async (p) => {
+      const budget = 3_000_017;
+      const bufferBytes = 1024 * 1024;
+      const received = drain(p.server);
+      const { pump, ended } = startPump(p.client, { role: 'send', bufferBytes, budgetBytes: budget, zeroCopy: true });
+      const end = await within(ended, 10_000, 'sender loop end');
+      assert.equal(end.err, null);
+      assert.equal(end.reason, 'budget');
+      const snap = pump.snapshot();
+      assert.equal(snap[0], budget);
+      assert.equal(snap[1], Math.ceil(budget / bufferBytes), 'one completion per buffer, as copying');
+      if (linux) assert.deepEqual([snap[10], snap[11]], ['sendfile', null]);
+      else assert.equal(snap[10], 'copy');
+      p.client.end();
+      const got = await within(received, 10_000, 'receiver drain');
+      assert.equal(got.bytes, budget);
+      assert.equal(got.sha256, createHash('sha256').update(Buffer.alloc(budget, 0x5a)).digest('hex'));
+    });
+  });
+
+  it('elsewhere than Linux it copies and says why', { ...opts, skip: linux ? 'Linux sends with sendfile(2)' : opts.skip }, async () => {
+    await withPair(async (p) => {
+      const { pump, ended } = startPump(p.client, { role: 'send', bufferBytes: 4096, budgetBytes: 10_000, zeroCopy: true });
+      await within(ended, 10_000, 'sender loop end');
+      assert.equal(pump.snapshot()[10], 'copy');
+      assert.match(String(pump.snapshot()[11]), /^-Z on /);
+    });
+  });
+
+  it('without zeroCopy the loop copies and gives no reason', opts, async () => {
+    await withPair(async (p) => {
+      const received = drain(p.server);
+      const { pump, ended } = startPump(p.client, { role: 'send', bufferBytes: 64 * 1024, budgetBytes: 100_000 });
+      await within(ended, 10_000, 'sender loop end');
+      assert.deepEqual([pump.snapshot()[10], pump.snapshot()[11]], ['copy', null]);
+      p.client.end();
+      assert.equal((await within(received, 10_000, 'receiver drain')).bytes, 100_000);
+    });
+  });
+
+  it(
+    'a reset peer ends a sendfile(2) sender with an error carrying errno, not SIGPIPE',
+    { ...opts, skip: linux ? opts.skip : 'sendfile is Linux only' },
+    async () => {
+      await withPair(async (p) => {
+        p.client.on('error', () => {}); // Node sees the reset too
+        const { ended } = startPump(p.client, { role: 'send', bufferBytes: 64 * 1024, zeroCopy: true });
+        await new Promise((r) => setTimeout(r, 100));
+        p.server.resetAndDestroy();
+        const end = await within(ended, 5000, 'sender error');
+        assert.equal(end.reason, 'error');
+        assert.ok(end.err && typeof end.err.errno === 'number', 'errno');
+        assert.match(end.err.message, /^sendfile: /);
+      });
+    },
+  );
 });

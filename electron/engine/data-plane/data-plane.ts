@@ -111,6 +111,7 @@ export class DataPlane extends EventEmitter<DataPlaneEvents> {
       mssBytes: params.mssBytes ?? null,
       bitrateBitsPerSec: params.bitrateBitsPerSec ?? null,
       congestionControl: params.congestionControl ?? null,
+      ...(params.zeroCopy ? { zeroCopy: true } : {}),
       ...(params.protocol === 'udp' ? { protocol: 'udp' as const } : {}),
       partner: opts.partner,
       ...(opts.listenerWindow ? { listenerWindow: opts.listenerWindow } : {}),

@@ -38,6 +38,8 @@ export interface WorkerInit {
   bitrateBitsPerSec?: number | null;
   /** `--congestion`: TCP_CONGESTION for every stream end; null = the system's. */
   congestionControl?: string | null;
+  /** `-Z`: senders hand their bytes to the kernel with sendfile(2) where they can (contract/send-path.ts). */
+  zeroCopy?: boolean;
   /** 'udp': datagrams of `bufferBytes` (udp-worker.ts); absent: TCP. */
   protocol?: 'udp';
   /** The other end as this worker's stream errors name it (DataPlaneOptions.partner): a worker never sees the control channel. */

@@ -27,7 +27,7 @@ import type { RunEvents, RunLinkHook } from './run-handle.js';
 import type { SessionState } from '../../protocol/session-state.js';
 import { CONTROLLER_MOVES, CONTROLLER_PROTOCOL, CONTROLLER_TAKES, type ControllerState, type ControllerStateAt, type StopOrder } from './controller-state.js';
 import { partnerLabel } from '../../contract/partner-label.js';
-import { forwardSamples, helloProblem, ownHello, resultsMessage, takeResults } from './peer-exchange.js';
+import { forwardSamples, helloProblem, ownHello, paramsForPartner, resultsMessage, takeResults } from './peer-exchange.js';
 import type { PlaneFactory, SessionChannel } from './session-channel.js';
 import { sessionDataPlane } from './session-data-plane.js';
 import { RunWatchdog } from './run-watchdog.js';
@@ -269,7 +269,7 @@ export class ControllerRun extends EventEmitter<RunEvents> {
       software: m.software,
       ...(m.os ? { os: m.os } : {}),
     });
-    s.channel.send({ type: 'params', cookie: this.cookie, params: this.params });
+    s.channel.send({ type: 'params', cookie: this.cookie, params: paramsForPartner(this.params, m) });
     this.to({ ...s, at: 'params', partner: m, pinger });
   }
 

@@ -9,7 +9,8 @@ import type { CpuUse } from '../../contract/cpu-info.js';
 import { LonghaulError } from '../../util/errors.js';
 import { SOFTWARE } from '../../util/version.js';
 import type { SideSample } from '../data-plane/data-plane.js';
-import { CAPABILITIES, UDP_CAPABILITY, localOs, sampleMessage } from './run-common.js';
+import { CAPABILITIES, UDP_CAPABILITY, ZERO_COPY_CAPABILITY, localOs, sampleMessage } from './run-common.js';
+import type { RunParams } from '../../protocol/run-params.js';
 import type { LocalSettings } from './local-settings.js';
 import { settingsForPartner } from './partner-settings.js';
 import type { RunRecorder } from './run-recorder.js';
@@ -35,6 +36,18 @@ export function helloProblem(m: PartnerHello, self: Side, udp: boolean, label: s
     return new LonghaulError('LH_ERR_PROTOCOL_VERSION', `the Longhaul of ${label} does not test UDP: install the same Longhaul version on both PCs`);
   }
   return null;
+}
+
+/**
+ * The run's params as the partner that sent `m` can take them: one that does not announce -Z
+ * (ZERO_COPY_CAPABILITY) gets them without `zeroCopy`, which its strict schema would refuse; its
+ * senders copy, and the result says so (tcp-results.ts).
+ */
+export function paramsForPartner(params: RunParams, m: PartnerHello): RunParams {
+  if (!params.zeroCopy || m.capabilities.includes(ZERO_COPY_CAPABILITY)) return params;
+  const older = { ...params };
+  delete older.zeroCopy;
+  return older;
 }
 
 /**

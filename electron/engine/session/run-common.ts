@@ -16,6 +16,9 @@ export const STOP_FROM_RESPONDER = 'stop:from-responder';
 /** This end answers `ping` on the control channel with `pong` (protocol/control-channel.ts). */
 export const CONTROL_PING = 'control:ping';
 
+/** This end takes `zeroCopy` (-Z) in a run's params (protocol/run-params.ts); an older one's strict schema would refuse it. */
+export const ZERO_COPY_CAPABILITY = 'send:zerocopy';
+
 /** What this build can do, announced in `hello`. */
 export const CAPABILITIES = [
   'streams:128',
@@ -27,6 +30,7 @@ export const CAPABILITIES = [
   SETTINGS_IN_RESULTS,
   CONTROL_PING,
   UDP_CAPABILITY,
+  ZERO_COPY_CAPABILITY,
 ];
 
 /** This side's sample as the peer receives it (the same fields both ways). */

@@ -5,6 +5,7 @@
  */
 import type { EndView, LonghaulResult, Side, TcpSample, UnavailableField } from '../../contract/result.js';
 import type { StreamEnd } from '../../protocol/messages.js';
+import { ZERO_COPY_FIELD } from '../../contract/send-path.js';
 import { diagnoseResult } from '../../analysis/diagnosis.js';
 import { summarizeMss, type MssEnd } from '../../analysis/mss-summary.js';
 import { summarizePacing, type PacedEnd } from '../../analysis/pacing-summary.js';
@@ -13,6 +14,17 @@ import { summarizeDelay } from '../../analysis/delay-summary.js';
 
 function addUnavailable(list: UnavailableField[], u: UnavailableField): void {
   if (!list.some((x) => x.side === u.side && x.field === u.field && x.reason === u.reason)) list.push(u);
+}
+
+/**
+ * A sending end's call (contract/send-path.ts) onto its view; returns why -Z was not honoured there when it
+ * was asked (the end's own words, or that it did not say), else null.
+ */
+function foldSendPath(view: EndView, end: StreamEnd | undefined, asked: boolean): string | null {
+  if (end?.sendPath) view.sendPath = end.sendPath.path;
+  if (!asked || view.sendPath === 'sendfile') return null;
+  if (!end?.sendPath) return `the ${view.side} did not say how it sent (iperf3, or a Longhaul older than -Z): unknown`;
+  return end.sendPath.reason ?? 'it copied';
 }
 
 /**
@@ -61,6 +73,8 @@ export function attachTcpFields(
       const series = tcpOf(view.side, s.id);
       if (series.length) view.tcp = series;
       if (role === 'send' && ends[view.side]) {
+        const why = foldSendPath(view, end, result.params.zeroCopy === true);
+        if (why) addUnavailable(unavailable, { side: view.side, field: ZERO_COPY_FIELD, reason: why });
         pacedEnds.push({ side: view.side, pacing: end?.pacing ?? null, kernelRates: series.map((t) => t.pacingRateBitsPerSecond) });
       }
     }

@@ -50,6 +50,8 @@ const paramsSchema = z
     burst: count.optional(),
     congestion: z.string().max(64).optional(),
     udp_counters_64bit: count.optional(),
+    /** -Z: iperf3 (3.11 and later) sends `"zerocopy": 1` so that a server sending under -R uses sendfile too. */
+    zerocopy: count.optional(),
     get_server_output: count.optional(),
     authtoken: z.string().max(8192).optional(),
     client_version: z.string().max(200).optional(),
@@ -143,6 +145,8 @@ export function readClientParams(value: unknown, limits: ServerLimits): ParamsVe
         ...(Number.isFinite(bitrate) ? { bitrateBitsPerSec: bitrate } : {}),
         ...(cc !== null ? { congestionControl: cc } : {}),
         ...(omit > 0 ? { omitSeconds: omit } : {}),
+        // -Z: this server's senders (-R, --bidir) use sendfile(2) as iperf3's would; UDP sends datagrams and ignores it, as iperf3 does.
+        ...(p.zerocopy && !udp ? { zeroCopy: true as const } : {}),
         ...(udp ? { protocol: 'udp' as const } : {}),
       },
       version: p.client_version !== undefined ? printable(p.client_version, 40) : null,
@@ -176,6 +180,8 @@ export function clientParamsDocument(params: ResultParams, getServerOutput: bool
     ...(params.bitrateBitsPerSec || udp ? { bandwidth: Math.round(params.bitrateBitsPerSec ?? UDP_DEFAULT_BITS_PER_SEC) } : {}),
     pacing_timer: 1000,
     ...(params.congestionControl ? { congestion: params.congestionControl } : {}),
+    // -Z, as iperf3's client says it: a server that reads it (iperf3 3.11 and later) sends with sendfile(2) under -R.
+    ...(params.zeroCopy ? { zerocopy: 1 } : {}),
     ...(getServerOutput ? { get_server_output: 1 } : {}),
   };
 }

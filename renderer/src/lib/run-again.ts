@@ -44,6 +44,7 @@ export function runAgainChoices(r: LonghaulResult, current: TestForm): RunAgainC
     bitrate: p.bitrateBitsPerSec ? rateText(p.bitrateBitsPerSec) : '',
     congestion: p.congestionControl ?? '',
     omit: p.omitSeconds ? String(p.omitSeconds) : '',
+    zeroCopy: p.zeroCopy === true,
     measurePath: r.capacity !== undefined ? 'on' : current.measurePath,
     // A result is one run: running it again is one run (a ramp's steps are each such a result).
     ramp: 'off',

@@ -51,6 +51,8 @@ export interface TestForm {
   congestion: string;
   /** Seconds at the start left out of the totals and the verdict (the CLI's -O, --omit); '' or 0 = none. */
   omit: string;
+  /** Zero-copy sender (the CLI's -Z): every sending end uses sendfile(2) where its OS allows. TCP only. */
+  zeroCopy: boolean;
   /** Measure the path after the run (the CLI's --capacity): `auto` follows measurePathDefault(), on/off is the user's. */
   measurePath: 'auto' | 'on' | 'off';
   /** UDP only: find the rate the path carries by steps (the CLI's --udp-ramp) instead of one run at the Bitrate. */
@@ -75,6 +77,7 @@ export const DEFAULT_FORM: TestForm = {
   bitrate: '',
   congestion: '',
   omit: '',
+  zeroCopy: false,
   measurePath: 'auto',
   ramp: 'off',
   rampLoss: '1%',
@@ -269,6 +272,7 @@ export function validateTestForm(f: TestForm): FormOutcome {
       ...(bitrateBitsPerSec !== null ? { bitrateBitsPerSec } : {}),
       ...(congestionControl !== null ? { congestionControl } : {}),
       ...(omitSeconds !== null ? { omitSeconds } : {}),
+      ...(f.zeroCopy && !udp ? { zeroCopy: true as const } : {}),
       ...(udp ? { protocol: 'udp' as const } : {}),
     },
     distanceMeters,

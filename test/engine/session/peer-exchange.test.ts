@@ -1,9 +1,10 @@
 /** What both ends of a session say alike: the hello's checks and the results message. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { helloProblem, ownHello, resultsMessage } from '../../../electron/engine/session/peer-exchange.js';
+import { helloProblem, ownHello, paramsForPartner, resultsMessage } from '../../../electron/engine/session/peer-exchange.js';
+import { DEFAULT_PARAMS, runParamsSchema } from '../../../electron/protocol/run-params.js';
 import { SETTINGS_IN_RESULTS } from '../../../electron/engine/session/partner-settings.js';
-import { UDP_CAPABILITY } from '../../../electron/engine/session/run-common.js';
+import { UDP_CAPABILITY, ZERO_COPY_CAPABILITY } from '../../../electron/engine/session/run-common.js';
 import { PROTOCOL_VERSION } from '../../../electron/protocol/messages.js';
 import { streamEnd } from '../../helpers/fake-session.js';
 
@@ -39,5 +40,19 @@ describe('peer exchange', () => {
     assert.equal(partial.reason, 'stream error on the responder: reset');
     assert.equal(partial.settings, undefined);
     assert.equal(resultsMessage('controller', [failed], 'stopped by the user', hello, null, null).reason, 'stopped by the user');
+  });
+
+  it('-Z goes to a partner that announces it, and is left out for one that does not (its strict schema would refuse the run)', () => {
+    const zero = { ...DEFAULT_PARAMS, zeroCopy: true as const };
+    assert.ok(ownHello().capabilities.includes(ZERO_COPY_CAPABILITY));
+    assert.equal(paramsForPartner(zero, hello), zero);
+    const older = { ...hello, capabilities: hello.capabilities.filter((c) => c !== ZERO_COPY_CAPABILITY) };
+    const sent = paramsForPartner(zero, older);
+    assert.equal('zeroCopy' in sent, false);
+    assert.equal(zero.zeroCopy, true, 'the run keeps -Z for its own senders and its result');
+    // Why: the params schema is strict, so a key an older Longhaul does not know fails its whole run.
+    assert.equal(runParamsSchema.safeParse({ ...DEFAULT_PARAMS, aKeyFromTheFuture: true }).success, false);
+    assert.equal(runParamsSchema.safeParse(sent).success, true);
+    assert.equal(paramsForPartner(DEFAULT_PARAMS, older), DEFAULT_PARAMS);
   });
 });

@@ -14,7 +14,17 @@ describe('run again', () => {
 
   it('gives a direct run its parameters and partner back, and they validate to the same parameters', () => {
     const r = fakeResult('abababababababab', '2026-01-01T00:00:00.000Z', 1);
-    r.params = { streams: 4, bufferBytes: 131_072, windowBytes: 65_536, bytes: null, seconds: 7, direction: 'bidir', intervalSeconds: 0.5, mssBytes: 1200 };
+    r.params = {
+      streams: 4,
+      bufferBytes: 131_072,
+      windowBytes: 65_536,
+      bytes: null,
+      seconds: 7,
+      direction: 'bidir',
+      intervalSeconds: 0.5,
+      mssBytes: 1200,
+      zeroCopy: true,
+    };
     r.responder = { hostname: 'lab-7', address: '10.0.0.5:5211', software: 'longhaul 0.1.0' };
     r.pathRate = { bitsPerSecond: 4e6, source: 'given' };
     const c = runAgainChoices(r, { ...DEFAULT_FORM, distance: '4000km' });
@@ -23,6 +33,7 @@ describe('run again', () => {
     assert.equal(c.loopback, false);
     assert.equal(c.link, null);
     assert.equal(c.form.distance, '4000km', 'the distance is not in a result: the one typed stays');
+    assert.equal(c.form.zeroCopy, true, '-Z comes back ticked');
     const o = validateTestForm(c.form);
     assert.deepEqual(o.params, r.params);
     assert.equal(o.pathRateBitsPerSec, 4e6);

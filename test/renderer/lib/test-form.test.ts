@@ -50,6 +50,17 @@ describe('test form', () => {
   });
 });
 
+describe('test form: the zero-copy sender', () => {
+  it("ticked: the run's params carry -Z (zeroCopy) and the engine accepts them; unticked or UDP: absent", () => {
+    const on = validateTestForm({ ...DEFAULT_FORM, zeroCopy: true });
+    assert.equal(on.params?.zeroCopy, true);
+    assert.equal(runParamsSchema.safeParse(on.params).success, true);
+    assert.equal('zeroCopy' in (validateTestForm(DEFAULT_FORM).params ?? {}), false);
+    const udp = validateTestForm({ ...DEFAULT_FORM, protocol: 'udp', buffer: '1460', zeroCopy: true });
+    assert.equal(udp.params !== null && 'zeroCopy' in udp.params, false, 'UDP has no zero-copy sender');
+  });
+});
+
 describe('test form: the window and typed rates', () => {
   it('names the largest window instead of a bare "too large"', () => {
     for (const typed of ['99999999999999999999', '2G', '0']) {

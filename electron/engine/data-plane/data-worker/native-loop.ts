@@ -10,6 +10,7 @@ import { socketFd } from '../../../native/node-handle.js';
 import { NodeLoop } from './node-loop.js';
 import { PumpRun } from './native-pump.js';
 import { connectionFailure, type Counts, type LoopHost, type Stream } from './stream.js';
+import type { StreamSendPath } from '../../../contract/send-path.js';
 
 export class NativeSocketLoop extends NodeLoop {
   private readonly run: PumpRun;
@@ -29,6 +30,11 @@ export class NativeSocketLoop extends NodeLoop {
 
   override counts(): Counts {
     return this.run.pump ? this.run.counts() : super.counts();
+  }
+
+  override sendPath(): StreamSendPath {
+    // No loop yet (stopped before its start): nothing was sent, by either call.
+    return this.run.sendPath() ?? { path: 'copy', reason: 'the byte loop never started' };
   }
 
   override startReceiving(): boolean {
@@ -70,7 +76,7 @@ export class NativeSocketLoop extends NodeLoop {
   }
 
   private fallBackToNode(why: string): false {
-    this.s.loop = new NodeLoop(this.host, this.s, this.socket);
+    this.s.loop = new NodeLoop(this.host, this.s, this.socket, why);
     this.host.warn(`longhaul: stream ${this.s.id} moves its bytes through Node: ${why}`);
     return false;
   }

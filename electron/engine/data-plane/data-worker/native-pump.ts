@@ -3,6 +3,7 @@
  * what both native loops (a Node socket's dup, an owned socket) share.
  */
 import type { NativePump, PumpEndReason } from '../../../native/native-api.js';
+import type { StreamSendPath } from '../../../contract/send-path.js';
 import type { Counts, LoopHost, Stream } from './stream.js';
 
 type PumpDone = (err: NodeJS.ErrnoException | null, reason: PumpEndReason) => void;
@@ -37,6 +38,8 @@ export class PumpRun {
           ...(role === 'send' && this.host.deadlineNs !== 0n ? { deadlineNs: this.host.deadlineNs } : {}),
           // --bitrate where the kernel does not pace this socket: the loop's own token bucket.
           ...(role === 'send' && this.s.bucket ? { pacingBytesPerSec: this.s.bucket.bytesPerSec } : {}),
+          // -Z: the loop sends with sendfile(2) where the OS allows, and says which call it used.
+          ...(role === 'send' && init.zeroCopy ? { zeroCopy: true } : {}),
           // Batching holds up to ~250 µs of data in the kernel: never when the user set a window to test.
           ...(role === 'receive' ? { batchReads: init.windowBytes === null } : {}),
         },
@@ -65,6 +68,17 @@ export class PumpRun {
 
   stop(): void {
     this.pump?.stop();
+  }
+
+  /** A sender's call as its loop reports it, with why it copied; null before the loop has a thread. */
+  sendPath(): StreamSendPath | null {
+    if (!this.pump) return null;
+    const snap = this.pump.snapshot();
+    const [path, reason] = [snap[10], snap[11] ?? null];
+    if (path === undefined) return { path: 'copy', reason: 'this build of the addon has no zero-copy sender (run npm run build:native)' };
+    if (path === 'sendfile') return { path: 'sendfile', reason: null };
+    if (path === 'copy') return { path: 'copy', reason: reason ?? 'the byte loop copies with send()' };
+    return null;
   }
 
   /** Fold the loop's first/last byte times into the stream's (receive: first and last read), and note its thread's CPU. */

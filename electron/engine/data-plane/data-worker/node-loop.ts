@@ -6,6 +6,7 @@
  */
 import type net from 'node:net';
 import type { TcpSample } from '../../../contract/result.js';
+import type { StreamSendPath } from '../../../contract/send-path.js';
 import { socketFd } from '../../../native/node-handle.js';
 import { connectionFailure, type Counts, type LoopHost, type Stream, type StreamLoop } from './stream.js';
 
@@ -76,7 +77,14 @@ export class NodeLoop implements StreamLoop {
     protected readonly host: LoopHost,
     protected readonly s: Stream,
     readonly socket: net.Socket,
+    /** Why Node's loop moves this stream and not the addon's (null: not said). */
+    private readonly nodeWhy: string | null = null,
   ) {}
+
+  /** Node's writes copy every buffer into the kernel: no zero-copy call is open to them. */
+  sendPath(): StreamSendPath {
+    return { path: 'copy', reason: `Node's socket loop copies each write${this.nodeWhy ? ` (it moves this stream: ${this.nodeWhy})` : ''}` };
+  }
 
   get io(): 'native' | 'node' {
     return 'node';

@@ -18,6 +18,7 @@ import type { FromWorker, WorkerInit, WorkerRole } from '../worker-messages.js';
 import type { TokenBucket } from './token-bucket.js';
 import type { StreamSockets } from '../stream-socket.js';
 import type { LonghaulErrorCode } from '../../../contract/error-codes.js';
+import type { StreamSendPath } from '../../../contract/send-path.js';
 
 interface StreamError {
   code: LonghaulErrorCode;
@@ -56,6 +57,8 @@ export interface StreamLoop {
   tcpFd(): number | null;
   /** TCP_INFO at a tick; null when the socket cannot say (closed, no addon). */
   sample(index: number, t: number): TcpSample | null;
+  /** Sender: which call moved its bytes, and why it copied (the worker keeps the reason only when -Z was asked). */
+  sendPath(): StreamSendPath;
   /** The stream finishes: fix its counts for good (a failed sender counts only what reached the kernel). */
   settle(): void;
   /** After the results are out: let go of what the loop still holds. */
@@ -198,6 +201,9 @@ class PendingLoop implements StreamLoop {
   }
   sample(): TcpSample | null {
     return null;
+  }
+  sendPath(): StreamSendPath {
+    return { path: 'copy', reason: 'the stream never connected' };
   }
   settle(): void {}
   close(): void {}

@@ -8,6 +8,7 @@
 import type { TcpSample } from '../../../contract/result.js';
 import type { PumpEndReason } from '../../../native/native-api.js';
 import type { OwnedStream } from '../stream-socket.js';
+import type { StreamSendPath } from '../../../contract/send-path.js';
 import { PumpRun } from './native-pump.js';
 import { connectionFailure, type Counts, type LoopHost, type Stream, type StreamLoop } from './stream.js';
 
@@ -64,6 +65,10 @@ export class WindowsOwnedLoop implements StreamLoop {
   }
 
   settle(): void {}
+
+  sendPath(): StreamSendPath {
+    return this.run.sendPath() ?? { path: 'copy', reason: 'the byte loop never started' };
+  }
 
   /** After the results: close the socket once its loop has ended. */
   close(): void {

@@ -11,6 +11,7 @@
 import net from 'node:net';
 import os from 'node:os';
 import type { TcpSample } from '../../../contract/result.js';
+import { SEND_PATH_REASON_MAX_CHARS, type StreamSendPath } from '../../../contract/send-path.js';
 import { nativeSockets } from '../../../native/load-native.js';
 import type { NativeApi } from '../../../native/native-api.js';
 import type { WindowSetup } from '../../../native/socket-report.js';
@@ -169,11 +170,18 @@ export class DataWorker implements LoopHost {
       error: s.error,
       ...(s.report ? { socket: s.report } : {}),
       ...(s.pacing ? { pacing: s.pacing } : {}),
+      ...(this.role === 'send' ? { sendPath: this.sendPathOf(s) } : {}),
     }));
     this.send({ type: 'done', streams: ends, ...(this.cpuClock ? { cpu: this.cpuUse(this.cpuClock) } : {}) });
     // Owned sockets stay open until now, so the final TCP_INFO could still be read.
     for (const s of this.streams.values()) s.loop.close();
     this.clampPoller.close();
+  }
+
+  /** A sender's call; why it copied is said only when -Z asked it not to. */
+  private sendPathOf(s: Stream): StreamSendPath {
+    const { path, reason } = s.loop.sendPath();
+    return { path, reason: this.init.zeroCopy && path === 'copy' && reason ? reason.slice(0, SEND_PATH_REASON_MAX_CHARS) : null };
   }
 
   /** This worker's CPU since the start, and its loop threads'. */
@@ -192,7 +200,7 @@ export class DataWorker implements LoopHost {
   /** A Node socket joins a stream, on the loop this worker chose. */
   private attach(s: Stream, socket: net.Socket): void {
     watchSocket(this, s, socket);
-    s.loop = this.ioChoice.io === 'native' ? new NativeSocketLoop(this, s, socket) : new NodeLoop(this, s, socket);
+    s.loop = this.ioChoice.io === 'native' ? new NativeSocketLoop(this, s, socket) : new NodeLoop(this, s, socket, this.ioChoice.reason);
   }
 
   private connect(s: Stream, host: string, port: number, header: Buffer): void {
