@@ -9,11 +9,11 @@ import { ArgumentError } from '../util/errors.js';
 import { applyGcSchedule } from '../util/gc-schedule.js';
 import { startMemoryLog } from '../util/memory-log.js';
 import { SOFTWARE_VERSION } from '../util/version.js';
-import { COMMAND_GROUPS } from './commands/index.js';
+import { commandsFor } from './commands/index.js';
 import { addExamples } from './help-layout.js';
 import { EXIT_BAD_ARGS } from './exit-codes.js';
 
-function buildProgram(): Command {
+function buildProgram(groups: Awaited<ReturnType<typeof commandsFor>>): Command {
   const program = new Command('longhaul')
     .description('TCP throughput test bench for two PCs: how fast TCP really goes on this link, and why not faster.')
     // -v for the version, as iperf3's: -V is --verbose (run, loopback), as iperf3's too.
@@ -22,9 +22,9 @@ function buildProgram(): Command {
     // A command's flags are its own (`schedule add NAME --every …` is add's --every, not schedule's).
     .enablePositionalOptions()
     .exitOverride();
-  for (const group of COMMAND_GROUPS) {
+  for (const group of groups) {
     program.commandsGroup(group.heading);
-    for (const register of group.commands) register(program);
+    for (const register of group.registers) register(program);
   }
   // Made now, `help [command]` takes the last heading rather than one of its own.
   program.helpCommand(true);
@@ -34,7 +34,12 @@ function buildProgram(): Command {
 /** Run the CLI; resolves to the process exit code. */
 export async function main(argv: string[]): Promise<number> {
   applyGcSchedule();
-  const program = buildProgram();
+  // `longhaul --help | head`: a reader that stops early ends the output, not with a stack trace.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+    process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+  });
+  const program = buildProgram(await commandsFor(argv));
   // LONGHAUL_MEMORY_LOG (soaks): one file per process, named after the command.
   startMemoryLog(argv.slice(2).find((a) => !a.startsWith('-')) ?? 'longhaul');
   try {

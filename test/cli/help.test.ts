@@ -5,7 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { cli } from '../helpers/cli.js';
+import { childEnded } from '../helpers/child-exit.js';
+
+const BIN = fileURLToPath(new URL('../../../bin/longhaul.js', import.meta.url));
 
 const COMMANDS = ['run', 'loopback', 'sweep', 'schedule', 'listen', 'pair', 'peers', 'ui', 'report', 'history', 'bdp', 'doctor', 'proxy'];
 
@@ -108,6 +113,19 @@ describe('longhaul --help', { timeout: 120_000 }, () => {
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, /^\d+\.\d+\.\d+/);
     }
+  });
+
+  it('help into a reader that stops early (`| head -1`): exit 0, no stack trace', async () => {
+    // The shell's `longhaul --help | head -1`: stdout is a pipe whose reader is gone after one line.
+    const child = spawn(process.execPath, [BIN, '--help'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true' } });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout.once('data', () => child.stdout.destroy());
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    const { code } = await childEnded(child);
+    clearTimeout(timer);
+    assert.equal(code, 0, `exit code; stderr: ${stderr}`);
+    assert.doesNotMatch(stderr, /EPIPE|at /);
   });
 
   for (const [args, names] of [
