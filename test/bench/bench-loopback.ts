@@ -18,6 +18,7 @@ import path from 'node:path';
 import { promisify, parseArgs } from 'node:util';
 import type { LonghaulResult } from '../../electron/contract/result.js';
 import { pcCpuBetween, readPcCpuTimes } from '../../electron/engine/data-plane/pc-cpu.js';
+import { parseRate } from '../../electron/util/units.js';
 import { childEnded } from '../helpers/child-exit.js';
 import { BIN, REPO } from '../helpers/processes.js';
 import { iperf3Figures, iperf3Version, longhaulFigures, type RunFigures } from './loopback-figures.js';
@@ -117,6 +118,9 @@ function freePort(): Promise<number> {
   });
 }
 
+/** A paced run under this share of its -b × streams did not hold the pace: its CPU per GB is not comparable. */
+const PACED_SHORTFALL = 0.95;
+
 /** The whole machine's busy CPU seconds between two /proc/stat readings `wallSeconds` apart. */
 function busySeconds(a: ReturnType<typeof readPcCpuTimes>, b: ReturnType<typeof readPcCpuTimes>, wallSeconds: number): number {
   const share = pcCpuBetween(a, b)?.busyShare;
@@ -149,7 +153,13 @@ async function runOnce(tool: Tool, c: BenchConfig, seconds: number): Promise<Run
     if (f.streams !== c.streams || f.lengthBytes !== c.lengthBytes) {
       throw new Error(`${tool.label} ran ${f.streams} streams of ${f.lengthBytes} B writes; ${configLabel(c)} asked otherwise`);
     }
-    return { ...f, busyCpuSeconds: busy, spanSeconds: wall };
+    // A paced row compares CPU at the same rate: a tool that fell short of it moved fewer bits per second, and the row says so.
+    const target = c.bitrate ? parseRate(c.bitrate) * c.streams : null;
+    const notes =
+      target !== null && f.bitsPerSecond < PACED_SHORTFALL * target
+        ? [...f.notes, `below its -b (${(f.bitsPerSecond / target).toFixed(2)} of the target)`]
+        : f.notes;
+    return { ...f, notes, busyCpuSeconds: busy, spanSeconds: wall };
   } finally {
     for (const child of live) killGroup(child);
     await rm(jsonFile, { force: true });
@@ -167,6 +177,7 @@ function iperf3Tool(key: string, bin: string, version: string): Tool {
     clientArgs: (port, c, seconds) => [
       ...['-c', '127.0.0.1', '-p', String(port), '-t', String(seconds), '-l', String(c.lengthBytes), '-P', String(c.streams), '-J'],
       ...(c.reverse ? ['-R'] : []),
+      ...(c.bitrate ? ['-b', c.bitrate] : []),
     ],
     figures: async (stdout) => iperf3Figures(stdout),
   };
@@ -185,6 +196,7 @@ function longhaulTool(extra: string[], env: Record<string, string>): Tool {
     clientArgs: (port, c, seconds, jsonFile) => [
       ...[BIN, 'run', `127.0.0.1:${port}`, '-t', String(seconds), '-l', String(c.lengthBytes), '-P', String(c.streams)],
       ...(c.reverse ? ['-R'] : []),
+      ...(c.bitrate ? ['-b', c.bitrate] : []),
       ...extra,
       ...['--json', jsonFile],
     ],

@@ -24,21 +24,34 @@ function run(tool: string, round: number, gbit: number, gb: number, busy: number
 describe('bench: configurations', () => {
   it('reads streams, write size and -R, and names them as the tools would', () => {
     assert.deepEqual(parseConfigs('1x128K, 4x1M,2x1M-R'), [
-      { streams: 1, lengthBytes: 131072, reverse: false },
-      { streams: 4, lengthBytes: 1048576, reverse: false },
-      { streams: 2, lengthBytes: 1048576, reverse: true },
+      { streams: 1, lengthBytes: 131072, reverse: false, bitrate: null },
+      { streams: 4, lengthBytes: 1048576, reverse: false, bitrate: null },
+      { streams: 2, lengthBytes: 1048576, reverse: true, bitrate: null },
     ]);
     assert.deepEqual(parseConfigs('1x128K,4x1M,2x1M-R').map(configLabel), ['-P 1 -l 128K', '-P 4 -l 1M', '-P 2 -l 1M -R']);
+  });
+
+  it('reads a per-stream pace after @ and passes it as -b, the same text to both tools', () => {
+    assert.deepEqual(parseConfigs('1x128K@5G,2x1M-R@2.5g'), [
+      { streams: 1, lengthBytes: 131072, reverse: false, bitrate: '5G' },
+      { streams: 2, lengthBytes: 1048576, reverse: true, bitrate: '2.5G' },
+    ]);
+    assert.deepEqual(parseConfigs('1x128K@5G,2x1M-R@2.5g').map(configLabel), ['-P 1 -l 128K -b 5G', '-P 2 -l 1M -R -b 2.5G']);
   });
 
   it('the default rows are -P 1, 2, 4 at both sizes and -R at 1 MiB with 1 and 2 streams', () => {
     const labels = parseConfigs(DEFAULT_CONFIGS).map(configLabel);
     for (const p of [1, 2, 4]) for (const l of ['128K', '1M']) assert.ok(labels.includes(`-P ${p} -l ${l}`), `-P ${p} -l ${l}`);
     assert.ok(labels.includes('-P 1 -l 1M -R') && labels.includes('-P 2 -l 1M -R'));
+    assert.ok(
+      labels.some((l) => l.includes(' -b ')),
+      'a paced row: CPU at the same rate',
+    );
   });
 
   it('refuses what it cannot read, naming it', () => {
-    for (const bad of ['1x', 'x1M', '0x1M', '2x1M-Z', '2*1M', '200x1M']) assert.throws(() => parseConfigs(bad), new RegExp(`"${bad.replace('*', '\\*')}"`));
+    for (const bad of ['1x', 'x1M', '0x1M', '2x1M-Z', '2*1M', '200x1M', '1x1M@', '1x1M@0G', '1x1M@5T'])
+      assert.throws(() => parseConfigs(bad), new RegExp(`"${bad.replace('*', '\\*')}"`));
   });
 });
 

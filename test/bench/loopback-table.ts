@@ -6,31 +6,43 @@
  */
 import { parseSize } from '../../electron/util/units.js';
 
-/** One row of the bench: streams (-P), bytes per write (-l), and whether the server sends (-R). */
+/**
+ * One row of the bench: streams (-P), bytes per write (-l), whether the server sends (-R), and a
+ * per-stream pace (-b, as both tools read it: decimal, bits per second) or none.
+ */
 export interface BenchConfig {
   streams: number;
   lengthBytes: number;
   reverse: boolean;
+  /** `-b` as typed (`5G`), the same text to both tools; null: unpaced. */
+  bitrate: string | null;
 }
 
-/** The default rows: -P 1, 2 and 4 at 128 KiB and 1 MiB writes, and -R at 1 MiB with 1 and 2 streams. */
-export const DEFAULT_CONFIGS = '1x128K,1x1M,2x128K,2x1M,4x128K,4x1M,1x1M-R,2x1M-R';
+/**
+ * The default rows: -P 1, 2 and 4 at 128 KiB and 1 MiB writes, -R at 1 MiB with 1 and 2 streams,
+ * and two paced rows. Unpaced, both tools keep a 2-core machine 100 % busy, so CPU per GB there is
+ * cores ÷ rate for either; paced at the same rate, the CPU each spends is what it takes from the
+ * machine it measures (issue 43).
+ */
+export const DEFAULT_CONFIGS = '1x128K,1x1M,2x128K,2x1M,4x128K,4x1M,1x1M-R,2x1M-R,1x128K@5G,2x1M@5G';
 
-/** `1x128K,2x1M-R` → configurations; throws naming the first item it cannot read. */
+/** `1x128K,2x1M-R,1x128K@5G` → configurations; throws naming the first item it cannot read. */
 export function parseConfigs(text: string): BenchConfig[] {
   return text.split(',').map((item) => {
-    const m = /^(\d+)x(\d+[KMG]?)(-R)?$/i.exec(item.trim());
+    const m = /^(\d+)x(\d+[KMG]?)(-R)?(?:@(\d+(?:\.\d+)?[KMG]?))?$/i.exec(item.trim());
     const streams = Number(m?.[1]);
     const lengthBytes = m?.[2] ? parseSize(m[2]) : NaN;
-    if (!m || !(streams >= 1 && streams <= 128) || !(lengthBytes > 0)) throw new Error(`--configs: "${item}" is not STREAMSxLENGTH[-R] (e.g. 2x1M-R)`);
-    return { streams, lengthBytes, reverse: m[3] !== undefined };
+    if (!m || !(streams >= 1 && streams <= 128) || !(lengthBytes > 0) || (m[4] !== undefined && !(parseFloat(m[4]) > 0))) {
+      throw new Error(`--configs: "${item}" is not STREAMSxLENGTH[-R][@RATE] (e.g. 2x1M-R, 1x128K@5G)`);
+    }
+    return { streams, lengthBytes, reverse: m[3] !== undefined, bitrate: m[4]?.toUpperCase() ?? null };
   });
 }
 
-/** A configuration as the tools' own flags: `-P 2 -l 1M -R`. */
+/** A configuration as the tools' own flags: `-P 2 -l 1M -R -b 5G`. */
 export function configLabel(c: BenchConfig): string {
   const length = c.lengthBytes % (1024 * 1024) === 0 ? `${c.lengthBytes / 1024 / 1024}M` : `${c.lengthBytes / 1024}K`;
-  return `-P ${c.streams} -l ${length}${c.reverse ? ' -R' : ''}`;
+  return `-P ${c.streams} -l ${length}${c.reverse ? ' -R' : ''}${c.bitrate ? ` -b ${c.bitrate}` : ''}`;
 }
 
 /** One tool's run in one round: its figures and the whole machine's busy CPU time over the run. */
@@ -165,5 +177,6 @@ export function reportHeader(meta: BenchMeta): string[] {
     `Tools: ${meta.tools.map((t) => `${t.label} (${t.path})`).join(', ')}; Longhaul ${meta.longhaul}.`,
     quiet,
     "Gbit/s: received bytes over the receiver's seconds, as each tool reports it. CPU s/GB: the whole machine's busy time (/proc/stat) from the client's start to both ends' exit, per GB received. Ratios are Longhaul ÷ that tool in the same round, as min–max over rounds.",
+    'Rows with -b are paced (per stream, both tools): the rate is the target, so their CPU s/GB is the finding — what each tool takes from the machine to move the same bytes.',
   ];
 }
