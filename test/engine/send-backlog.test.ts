@@ -41,6 +41,23 @@ describe('send backlog bound', () => {
     b.remove(1);
   });
 
+  it('a paced stream: at most 250 ms of its pace, from the first bound on, whatever a burst measured', async () => {
+    const set: [number, number][] = [];
+    const delivered = new Map<number, number | null>([[1, 0]]);
+    const b = new SendBacklog(
+      (fd, bytes) => void set.push([fd, bytes]),
+      (id) => delivered.get(id) ?? null,
+      false,
+    );
+    b.add(1, 7, 125_000); // -b 1M: 125 kB/s
+    assert.deepEqual(set, [[7, lowatFor(125_000)]], 'the first bound is the pace, not 128 KiB');
+    await new Promise((r) => setTimeout(r, 100));
+    delivered.set(1, 440_000); // the initial window's burst, unpaced, in the first 100 ms
+    b.tick();
+    assert.equal(b.lowatOf(1), lowatFor(125_000), 'a burst does not raise it above the pace');
+    b.remove(1);
+  });
+
   it('a setter that throws (socket closed under us) drops the stream instead of failing the run', () => {
     const b = new SendBacklog(
       () => {

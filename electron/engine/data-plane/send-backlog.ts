@@ -11,6 +11,10 @@
  * The rate is what the path took: bytes the peer acknowledged (TCP_INFO
  * bytes_acked), not bytes the socket accepted, which include the backlog itself.
  *
+ * A paced sender (--bitrate) is bounded by its pace as well: the path takes no more than the pace,
+ * and a first burst (the initial window; 10 × 64 KiB on loopback) must not set the bound to seconds
+ * of it (measured at -b 1M on loopback: 5.9 s past a 2 s run's deadline before this, 0.3 s after).
+ *
  * Throughput is not touched: the bound is always ≥ 250 ms of what the path
  * carried, so the kernel never runs out of data to send (the sender refills
  * within a wake-up); on loopback the bound (8 MiB at most) is above the send
@@ -37,6 +41,8 @@ interface Entry {
   lastBytes: number;
   lastNs: bigint;
   lowat: number;
+  /** The largest bound: 250 ms of the stream's pace, or MAX_LOWAT_BYTES when unpaced. */
+  cap: number;
 }
 
 export class SendBacklog {
@@ -56,10 +62,12 @@ export class SendBacklog {
     private readonly nowNs: () => bigint = () => process.hrtime.bigint(),
   ) {}
 
-  /** Start bounding a sending stream's backlog (before its first byte). */
-  add(id: number, fd: number): void {
-    if (!this.apply(fd, INITIAL_LOWAT_BYTES)) return;
-    this.entries.set(id, { fd, lastBytes: this.delivered(id) ?? 0, lastNs: this.nowNs(), lowat: INITIAL_LOWAT_BYTES });
+  /** Start bounding a sending stream's backlog (before its first byte); `paceBytesPerSecond`: its --bitrate, null when unpaced. */
+  add(id: number, fd: number, paceBytesPerSecond: number | null = null): void {
+    const cap = paceBytesPerSecond === null ? MAX_LOWAT_BYTES : lowatFor(paceBytesPerSecond);
+    const first = Math.min(INITIAL_LOWAT_BYTES, cap);
+    if (!this.apply(fd, first)) return;
+    this.entries.set(id, { fd, lastBytes: this.delivered(id) ?? 0, lastNs: this.nowNs(), lowat: first, cap });
     if (!this.timer && this.autoTick) {
       this.timer = setInterval(() => this.tick(), PERIOD_MS);
       this.timer.unref();
@@ -90,7 +98,7 @@ export class SendBacklog {
       }
       const seconds = Number(now - e.lastNs) / 1e9;
       if (seconds <= 0) continue;
-      const next = lowatFor((bytes - e.lastBytes) / seconds);
+      const next = Math.min(e.cap, lowatFor((bytes - e.lastBytes) / seconds));
       e.lastBytes = bytes;
       e.lastNs = now;
       if (Math.abs(next - e.lowat) <= HYSTERESIS * e.lowat) continue;

@@ -7,8 +7,8 @@ import type { NativeApi } from '../../../native/native-api.js';
 import { SendBacklog } from '../send-backlog.js';
 import type { Clock, Stream } from './stream.js';
 
-/** Bound the unsent backlog of every live sending stream in `streams`; null when it cannot be. */
-export function boundSendBacklogs(api: NativeApi | null, streams: Map<number, Stream>, clock: Clock): SendBacklog | null {
+/** Bound the unsent backlog of every live sending stream in `streams` (each paced at `bitsPerSec`, or null); null when it cannot be. */
+export function boundSendBacklogs(api: NativeApi | null, streams: Map<number, Stream>, clock: Clock, bitsPerSec: number | null): SendBacklog | null {
   const set = api?.setNotSentLowat ?? null;
   if (!api || !set) return null;
   const fds = new Map<number, number>();
@@ -31,7 +31,7 @@ export function boundSendBacklogs(api: NativeApi | null, streams: Map<number, St
     const fd = s.finished ? null : s.loop.tcpFd();
     if (fd === null) continue;
     fds.set(s.id, fd);
-    backlog.add(s.id, fd);
+    backlog.add(s.id, fd, bitsPerSec ? bitsPerSec / 8 : null);
   }
   return backlog;
 }

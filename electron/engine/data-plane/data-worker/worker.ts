@@ -303,7 +303,7 @@ export class DataWorker implements LoopHost {
     const cc = this.init.congestionControl;
     if (cc) for (const s of this.streams.values()) if (!s.finished) applyCongestion(this.native, s.loop.tcpFd(), cc, s.report);
     if (this.role === 'send') {
-      this.backlog = boundSendBacklogs(this.path.sendBacklog.bounded ? this.native : null, this.streams, this.clock);
+      this.backlog = boundSendBacklogs(this.path.sendBacklog.bounded ? this.native : null, this.streams, this.clock, this.init.bitrateBitsPerSec ?? null);
       this.pace();
       for (const s of this.streams.values()) s.pump();
     }
