@@ -94,7 +94,8 @@ const WHY: Record<DiagnosisCase, (f: Fig, d: Diagnosis) => string> = {
   },
   'application-limited/sender-idle': (f) =>
     `the sending application left the socket empty${share(f('senderIdleShare')) ? ` ${share(f('senderIdleShare'))} of the time` : ''}`,
-  'application-limited/paced': (f) => `the senders were paced to ${rate(f('pacedRate')) ?? 'a set rate'}`,
+  'application-limited/paced': (f, d) =>
+    `the senders were paced to ${rate(f('pacedRate')) ?? 'a set rate'}${d.facts?.pacing?.firstBurst ? " (more arrived: the kernel's first burst is unpaced)" : ''}`,
   'cpu-limited/process': (f, d) => `the ${d.side ?? 'busiest'} side's CPU: a thread used ${share(f('cpuShareOfCore')) ?? 'nearly all'} of one core`,
   'cpu-limited/same-pc': (f) => {
     const cores = f('cores');

@@ -162,7 +162,12 @@ export interface FindingFacts {
   /** receiver-limited/cpu-starved: the starved reader's streams. */
   readerStreams?: number[];
   /** application-limited/paced: the rate asked per stream and how the sender was paced. */
-  pacing?: { perStreamBitsPerSecond: number; mechanism: string | null };
+  pacing?: {
+    perStreamBitsPerSecond: number;
+    mechanism: string | null;
+    /** The run carried more than the pace while the kernel held the cap: its first burst (the initial window) goes out unpaced. */
+    firstBurst?: boolean;
+  };
   /** unknown/emulator-bypassed: when the bypass was switched, seconds into the run. */
   bypass?: { bypass: boolean; t: number }[];
   /** emulator-limited/fell-behind: the signs, and how the emulator moved the bytes. */

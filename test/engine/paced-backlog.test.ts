@@ -3,7 +3,8 @@
  * sender paced with --bitrate is bounded by 250 ms of its pace from the first byte, so the first
  * burst (the kernel's initial window, 10 × 64 KiB on loopback, unpaced) cannot set the bound to
  * seconds of the pace. Before, `loopback -t 2 -b 1M` delivered for 7.9 s. Both directions: the
- * controller sends, then (-R) the responder. Bounded: 2 s runs, each killed after 60 s.
+ * controller sends, then (-R) the responder. Its verdict is the pacing's, though the first burst carried
+ * more than the pace (analysis/verdicts/paced.ts). Bounded: 2 s runs, each killed after 60 s.
  */
 import assert from 'node:assert/strict';
 import { readFile, rm } from 'node:fs/promises';
@@ -33,6 +34,9 @@ describe('a paced sender stops near its deadline', { skip: skipWithoutNative }, 
         const r = JSON.parse(await readFile(jsonFile, 'utf8')) as LonghaulResult;
         const side = reverse ? 'responder' : 'controller';
         assert.equal(r.pacing?.sides.find((s) => s.side === side)?.mechanism, 'kernel SO_MAX_PACING_RATE', `the kernel paced: ${JSON.stringify(r.pacing)}`);
+        // The first burst (10 × 64 KiB on loopback) is more than the 2 s pace: still the pacing's verdict, the burst named.
+        const d = r.diagnosis?.find((x) => x.direction === (reverse ? 'responderToController' : 'controllerToResponder'));
+        assert.equal(d?.case, 'application-limited/paced', JSON.stringify(d?.sentence));
         const seconds = r.total.seconds ?? NaN;
         assert.ok(seconds <= SECONDS + AFTER_DEADLINE_S, `${label}: bytes arrived for ${seconds} s`);
       } finally {

@@ -113,8 +113,11 @@ export function pacedText(d: FindingData, door: Door): string {
   const of = streams === 1 ? '' : ` (${streams} streams: at most ${formatRate(ceiling)} in all)`;
   const sender = d.side ?? 'sender';
   const how = p?.mechanism ? `${p.mechanism === 'unknown' ? 'a mechanism it did not report' : p.mechanism} on the ${sender}` : `on the ${sender}`;
+  const burst = p?.firstBurst
+    ? ': more, by the first burst the kernel sends before it paces (the initial window, ten segments; on loopback 64 KiB each), a large share of a short or slow run; the kernel held the cap after it, and'
+    : ':';
   return (
     `The sender was paced at ${bitrateText(perStream)} by ${bitrateWhere(door)}${of} (${how}) and carried ${formatRate(measured)}, ` +
-    `${pct(ceiling > 0 ? measured / ceiling : 0)} of that: the pacing is the limit, not a window, a buffer or the path.`
+    `${pct(ceiling > 0 ? measured / ceiling : 0)} of that${burst} the pacing is the limit, not a window, a buffer or the path.`
   );
 }

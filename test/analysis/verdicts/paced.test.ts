@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { whyOf } from '../../../electron/contract/answer-text.js';
 import { diagnosed, recorded } from './recorded.js';
 
 describe('paced by --bitrate', () => {
@@ -35,5 +36,24 @@ describe('paced by --bitrate', () => {
     result.params.bitrateBitsPerSec = 20e6;
     const { d } = diagnosed(result);
     assert.doesNotMatch(d.sentence, /--bitrate/);
+  });
+
+  it('carried 2.5 × the pace while the kernel held the cap: paced, the excess named as the first burst', () => {
+    const { result } = recorded('rate-limited-sender');
+    result.params.bitrateBitsPerSec = 2e6;
+    for (const side of result.pacing!.sides) side.kernelPacingBitsPerSec = 2e6;
+    const { d } = diagnosed(result);
+    assert.equal(d.case, 'application-limited/paced', d.sentence);
+    assert.equal(d.facts?.pacing?.firstBurst, true);
+    assert.match(d.sentence, /more, by the first burst the kernel sends before it paces/);
+    assert.match(whyOf(d) ?? '', /paced to 2.0 Mbit\/s \(more arrived: the kernel's first burst is unpaced\)/);
+  });
+
+  it('carried 2.5 × the pace and the kernel read a faster pace than asked: the pacing did not hold, and the rule steps aside', () => {
+    const { result } = recorded('rate-limited-sender');
+    result.params.bitrateBitsPerSec = 2e6;
+    for (const side of result.pacing!.sides) side.kernelPacingBitsPerSec = 5e6;
+    const { d } = diagnosed(result);
+    assert.notEqual(d.case, 'application-limited/paced', d.sentence);
   });
 });
