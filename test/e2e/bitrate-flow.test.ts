@@ -64,4 +64,23 @@ describe('Test screen: Bitrate per stream', { skip: skip ?? false, timeout: 90_0
     await page.getByTestId('pacing-line').scrollIntoViewIfNeeded();
     await shot(page, 'bitrate-2-results');
   });
+
+  it('1 Mbit/s for 2 s on this PC: more arrives than the pace (the unpaced first burst), and Results still name the pacing and the burst', async () => {
+    // On loopback the kernel's first burst is 10 × 64 KiB, ~2.6 s of a 1 Mbit/s pace: the total is well above the pace.
+    const { page, url } = session();
+    await page.goto(url);
+    await page.getByTestId('hostname').waitFor();
+    await page.getByRole('button', { name: /Both on this PC/ }).click();
+    await page.getByRole('heading', { name: 'The link' }).waitFor();
+    await page.getByLabel('Direct, over the network as it is').check();
+    await page.getByRole('button', { name: 'Next: the test' }).click();
+    await page.getByLabel('Duration', { exact: true }).fill('2');
+    await page.getByLabel('Bitrate per stream').fill('1M');
+    await page.getByRole('button', { name: 'Start the test' }).click();
+    await page.getByRole('heading', { name: /^Results/ }).waitFor({ timeout: 40_000 });
+    assert.match(await page.getByTestId('headline-why').innerText(), /paced to 1\.0 Mbit\/s \(more arrived: the kernel's first burst is unpaced\)/);
+    await openExplain(page);
+    assert.match(await page.getByTestId('diagnosis-sentence').first().innerText(), /more, by the first burst the kernel sends before it paces/);
+    await shot(page, 'bitrate-3-first-burst');
+  });
 });
