@@ -155,7 +155,13 @@ describe('the shipped throughput alert, through a kernel link whose rate drops m
       () => valuesOf(throughput).catch(() => new Map<string, number>()),
       (m) => m.size === 2,
     );
-    const floors = await valuesOf(`longhaul:throughput_floor_bits_per_second{schedule="${SCHEDULE}"}`);
+    // A recording rule: Prometheus writes it at its next evaluation (every 1 s) after the series it reads appear, not with them.
+    const floors = await until(
+      'the floor recorded for the peer behind the link',
+      10_000,
+      () => valuesOf(`longhaul:throughput_floor_bits_per_second{schedule="${SCHEDULE}"}`).catch(() => new Map<string, number>()),
+      (m) => m.has(viaLink),
+    );
     assert.equal(floors.get(viaLink), FLOOR_BPS, "the schedule's own floor applies to the peer behind the link");
     for (const [peer, bps] of atR1)
       assert.ok(bps > FLOOR_BPS, `at R1 ${peer} read ${(bps / 1e6).toFixed(2)} Mbit/s, above the ${FLOOR_BPS / 1e6} Mbit/s floor`);
